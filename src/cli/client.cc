@@ -1,0 +1,101 @@
+#include "cli/client.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "core/paths.h"
+
+namespace tq {
+
+Client::~Client() {
+  if (fd_ >= 0) close(fd_);
+}
+
+Client::Client(Client&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)),
+      path_(std::move(other.path_)),
+      decoder_(std::move(other.decoder_)) {}
+
+Client& Client::operator=(Client&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) close(fd_);
+    fd_ = std::exchange(other.fd_, -1);
+    path_ = std::move(other.path_);
+    decoder_ = std::move(other.decoder_);
+  }
+  return *this;
+}
+
+Result<Client> Client::Connect(const std::string& socket) {
+  const std::vector<std::string> candidates =
+      socket.empty() ? ClientSocketCandidates() : std::vector<std::string>{socket};
+  std::string tried;
+  for (const auto& path : candidates) {
+    Client c;
+    c.path_ = path;
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (path.size() >= sizeof addr.sun_path) {
+      tried += (tried.empty() ? "" : ", ") + path + " (path too long)";
+      continue;
+    }
+    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    c.fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (c.fd_ >= 0 && connect(c.fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0)
+      return c;
+    tried += (tried.empty() ? "" : ", ") + path + " (" + strerror(errno) + ")";
+  }
+  return Status(ErrorCode::kUnavailable, "socket",
+                "cannot reach tqd at " + tried + "; is the daemon running?");
+}
+
+Status Client::Send(const Request& request) {
+  const std::string frame = EncodeFrame(EncodeRequest(request));
+  size_t done = 0;
+  while (done < frame.size()) {
+    const ssize_t n = send(fd_, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      return Status(ErrorCode::kUnavailable, "socket",
+                    "lost the connection to tqd at " + path_ + ": " + strerror(errno));
+    done += static_cast<size_t>(n);
+  }
+  return Status::Ok();
+}
+
+Result<nlohmann::json> Client::Read() {
+  for (;;) {
+    auto frame = decoder_.Next();
+    if (!frame.ok()) return frame.status();
+    if (frame->has_value()) {
+      auto j = nlohmann::json::parse(**frame, nullptr, false);
+      if (j.is_discarded()) return Status::Internal("tqd sent a response that is not JSON");
+      return j;
+    }
+    char buf[65536];
+    const ssize_t n = read(fd_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      return Status(ErrorCode::kUnavailable, "socket",
+                    "lost the connection to tqd at " + path_ +
+                        (n < 0 ? std::string(": ") + strerror(errno) : std::string()));
+    decoder_.Feed(std::string_view(buf, static_cast<size_t>(n)));
+  }
+}
+
+Result<nlohmann::json> Client::Call(const Request& request) {
+  Status st = Send(request);
+  if (!st.ok()) return st;
+  auto response = Read();
+  if (!response.ok()) return response;
+  st = ResponseStatus(*response);
+  if (!st.ok()) return st;
+  return response;
+}
+
+}  // namespace tq

@@ -1,0 +1,44 @@
+// The client side of the socket: finds the daemon, sends requests, reads responses.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/framing.h"
+#include "core/protocol.h"
+#include "core/status.h"
+
+namespace tq {
+
+/// One connection to tqd.
+class Client {
+ public:
+  Client() = default;
+  ~Client();
+  Client(Client&& other) noexcept;
+  Client& operator=(Client&& other) noexcept;
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  /// Connects to `socket` when given (--socket), else to $TQ_SOCKET, the user socket or the
+  /// system socket. kUnavailable names the path(s) tried.
+  static Result<Client> Connect(const std::string& socket);
+
+  /// Sends one request.
+  Status Send(const Request& request);
+  /// Reads the next response frame; kUnavailable if the daemon went away.
+  Result<nlohmann::json> Read();
+  /// Sends a request and reads its response; an error response becomes its Status.
+  Result<nlohmann::json> Call(const Request& request);
+
+  /// The socket this client is connected to.
+  const std::string& path() const { return path_; }
+
+ private:
+  int fd_ = -1;
+  std::string path_;
+  FrameDecoder decoder_;
+};
+
+}  // namespace tq

@@ -1,0 +1,35 @@
+// The subcommands of tq: each file adds one to the CLI11 app and returns what runs it.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace tq {
+
+/// Options every subcommand shares.
+struct GlobalOptions {
+  std::string socket;  ///< --socket; empty: $TQ_SOCKET, then the user and system sockets
+  bool json = false;   ///< --json: machine-readable output
+  bool has_command = false;            ///< a `--` was given
+  std::vector<std::string> command;    ///< everything after the first `--`, byte for byte
+};
+
+/// A subcommand: its parser and the function that runs it and returns the exit code.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command AddSubmit(CLI::App& app, const GlobalOptions& g);
+Command AddStatus(CLI::App& app, const GlobalOptions& g);
+Command AddList(CLI::App& app, const GlobalOptions& g);
+Command AddWait(CLI::App& app, const GlobalOptions& g);
+Command AddCancel(CLI::App& app, const GlobalOptions& g);
+Command AddLogs(CLI::App& app, const GlobalOptions& g);
+Command AddPing(CLI::App& app, const GlobalOptions& g);
+Command AddVersion(CLI::App& app, const GlobalOptions& g);
+
+}  // namespace tq

@@ -1,0 +1,66 @@
+// tq status: one task with every attempt.
+#include <cstdio>
+
+#include "cli/client.h"
+#include "cli/commands/commands.h"
+#include "cli/render.h"
+
+namespace tq {
+
+namespace {
+void PrintTask(const nlohmann::json& t) {
+  std::string state = t.value("state", "?");
+  if (t["reason"].is_string()) state += " (" + t["reason"].get<std::string>() + ")";
+  std::vector<std::vector<std::string>> head = {
+      {"id", std::to_string(t["id"].get<long long>())},
+      {"state", state},
+      {"command", CommandLine(t)},
+      {"queue", t.value("queue", "") + ", priority " + std::to_string(t.value("priority", 0))},
+      {"owner", t["owner"].value("name", "")},
+      {"created", LocalTime(t["created"])},
+  };
+  if (t["not_before"].is_string()) head.push_back({"not before", LocalTime(t["not_before"])});
+  if (!t["after"].empty()) head.push_back({"after", t["after"].dump()});
+  if (!t["labels"].empty()) head.push_back({"labels", t["labels"].dump()});
+  if (t["finished"].is_string()) head.push_back({"finished", LocalTime(t["finished"])});
+  if (t["exit_code"].is_number()) head.push_back({"exit code", t["exit_code"].dump()});
+  if (t["signal"].is_number()) head.push_back({"signal", t["signal"].dump()});
+  PrintTable(head);
+  const auto& attempts = t["attempt_log"];
+  if (attempts.empty()) return;
+  std::printf("\n");
+  std::vector<std::vector<std::string>> rows = {
+      {"#", "STARTED", "ENDED", "RESULT", "TIME", "CPU", "MAX RSS", "REASON"}};
+  for (const auto& a : attempts) {
+    std::string result = "-";
+    if (a["exit_code"].is_number()) result = "exit " + a["exit_code"].dump();
+    if (a["signal"].is_number()) result = "signal " + a["signal"].dump();
+    const int64_t cpu = a.value("user_cpu_ms", 0) + a.value("system_cpu_ms", 0);
+    rows.push_back({a["number"].dump(), LocalTime(a["started"]), LocalTime(a["ended"]), result,
+                    ShortDuration(a["duration_ms"]), ShortDuration(cpu),
+                    std::to_string(a.value("max_rss_kb", 0) / 1024) + " MiB",
+                    a["reason"].is_string() ? a["reason"].get<std::string>() : "running"});
+  }
+  PrintTable(rows);
+}
+}  // namespace
+
+Command AddStatus(CLI::App& app, const GlobalOptions& g) {
+  auto* sub = app.add_subcommand("status", "Show a task and its attempts");
+  auto id = std::make_shared<long long>(0);
+  sub->add_option("id", *id, "task id")->required();
+  return {sub, [id, &g]() {
+            auto client = Client::Connect(g.socket);
+            if (!client.ok()) return Fail(client.status());
+            auto r = client->Call(StatusRequest{*id});
+            if (!r.ok()) return Fail(r.status());
+            if (g.json) {
+              std::printf("%s\n", (*r)["task"].dump().c_str());
+            } else {
+              PrintTask((*r)["task"]);
+            }
+            return 0;
+          }};
+}
+
+}  // namespace tq

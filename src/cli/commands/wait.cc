@@ -1,0 +1,88 @@
+// tq wait: block until tasks are terminal; the exit code says how the first failure ended.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "cli/client.h"
+#include "cli/commands/commands.h"
+#include "cli/commands/reconnect.h"
+#include "cli/render.h"
+
+namespace tq {
+
+namespace {
+
+void DrawProgress(size_t done, size_t total) {
+  constexpr size_t kWidth = 40;
+  const size_t filled = total ? done * kWidth / total : kWidth;
+  std::fprintf(stderr, "\r[%s%s] %zu/%zu", std::string(filled, '#').c_str(),
+               std::string(kWidth - filled, ' ').c_str(), done, total);
+  if (done == total) std::fprintf(stderr, "\n");
+}
+
+// Waits for every id, reconnecting across daemon restarts; fills `ended` by id.
+Status WaitAll(const GlobalOptions& g, const std::vector<TaskId>& ids,
+               std::map<TaskId, nlohmann::json>& ended) {
+  std::vector<TaskId> distinct = ids;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  const bool progress = distinct.size() > 1 && isatty(STDERR_FILENO);
+  RealClock clock;
+  auto client = Client::Connect(g.socket);
+  if (!client.ok()) return client.status();
+  for (;;) {
+    std::vector<TaskId> remaining;
+    for (TaskId id : distinct)
+      if (!ended.count(id)) remaining.push_back(id);
+    if (remaining.empty()) return Status::Ok();
+    Status st = client->Send(WaitRequest{remaining});
+    while (st.ok()) {
+      auto frame = client->Read();
+      if (!frame.ok()) {
+        st = frame.status();
+        break;
+      }
+      if (Status err = ResponseStatus(*frame); !err.ok()) return err;
+      if (frame->value("end", false)) return Status::Ok();
+      const auto& task = (*frame)["task"];
+      ended[task["id"].get<TaskId>()] = task;
+      if (progress) DrawProgress(ended.size(), distinct.size());
+    }
+    if (st.code() != ErrorCode::kUnavailable) return st;
+    client = ConnectUntil(g.socket, clock.MonoNow() + kReconnectWindowMs);
+    if (!client.ok()) return client.status();
+  }
+}
+
+}  // namespace
+
+Command AddWait(CLI::App& app, const GlobalOptions& g) {
+  auto* sub = app.add_subcommand("wait", "Wait until tasks have ended; exit with the result");
+  auto ids = std::make_shared<std::vector<long long>>();
+  sub->add_option("ids", *ids, "task ids")->required();
+  return {sub, [ids, &g]() {
+            const std::vector<TaskId> wanted(ids->begin(), ids->end());
+            std::map<TaskId, nlohmann::json> ended;
+            Status st = WaitAll(g, wanted, ended);
+            if (!st.ok()) {
+              const int rc = Fail(st);
+              return rc == 1 ? 125 : rc;
+            }
+            int rc = 0;
+            for (TaskId id : wanted) {
+              const auto& t = ended[id];
+              if (g.json) std::printf("%s\n", t.dump().c_str());
+              const int code = WaitExitCode(t);
+              if (code != 0) {
+                std::fprintf(stderr, "tq: task %lld %s\n", static_cast<long long>(id),
+                             DescribeEnd(t).c_str());
+                if (rc == 0) rc = code;
+              }
+            }
+            return rc;
+          }};
+}
+
+}  // namespace tq

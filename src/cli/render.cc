@@ -1,0 +1,138 @@
+#include "cli/render.h"
+
+#include <cstdio>
+
+#include "core/bytes.h"
+#include "core/clock.h"
+#include "core/wall_time.h"
+
+namespace tq {
+
+using nlohmann::json;
+
+int Fail(const Status& status) {
+  std::fprintf(stderr, "tq: %s\n", status.message().c_str());
+  return ExitCodeFor(status.code());
+}
+
+namespace {
+std::string Bytes(const json& value) {
+  auto bytes = BytesFromJson(value, "");
+  return bytes.ok() ? *bytes : std::string();
+}
+}  // namespace
+
+std::string ShellQuote(const std::string& arg) {
+  if (arg.empty()) return "''";
+  bool plain = true;
+  bool printable = true;
+  for (unsigned char c : arg) {
+    if (!(std::isalnum(c) || std::string_view("@%+=:,./-_").find(static_cast<char>(c)) !=
+                                 std::string_view::npos))
+      plain = false;
+    if (c < 0x20 || c == 0x7f) printable = false;
+  }
+  if (plain) return arg;
+  if (printable && IsValidUtf8(arg)) {
+    std::string out = "'";
+    for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+  }
+  std::string out = "$'";
+  for (unsigned char c : arg) {
+    if (c == '\'' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c >= 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "'";
+}
+
+std::string CommandLine(const json& task) {
+  if (task.contains("shell") && !task["shell"].is_null()) return Bytes(task["shell"]);
+  std::string out;
+  for (const auto& a : task.value("argv", json::array())) {
+    if (!out.empty()) out += ' ';
+    out += ShellQuote(Bytes(a));
+  }
+  return out;
+}
+
+std::string LocalTime(const json& t) {
+  if (!t.is_string()) return "-";
+  auto ms = ParseRfc3339(t.get<std::string>());
+  if (!ms.ok()) return t.get<std::string>();
+  return FormatLocal(*ms, RealClock().WallNow());
+}
+
+std::string ShortDuration(const json& ms) {
+  if (!ms.is_number()) return "-";
+  const int64_t v = ms.get<int64_t>();
+  char buf[32];
+  if (v < 60000) {
+    std::snprintf(buf, sizeof buf, "%.1fs", static_cast<double>(v) / 1000.0);
+  } else if (v < 3600000) {
+    std::snprintf(buf, sizeof buf, "%lldm%02llds", static_cast<long long>(v / 60000),
+                  static_cast<long long>(v / 1000 % 60));
+  } else {
+    std::snprintf(buf, sizeof buf, "%lldh%02lldm", static_cast<long long>(v / 3600000),
+                  static_cast<long long>(v / 60000 % 60));
+  }
+  return buf;
+}
+
+int WaitExitCode(const json& task) {
+  const std::string state = task.value("state", "");
+  if (state == "succeeded" || state == "expired") return 0;
+  const std::string reason = task["reason"].is_string() ? task["reason"].get<std::string>() : "";
+  const int exit_code = task["exit_code"].is_number() ? task["exit_code"].get<int>() : -1;
+  const int signal = task["signal"].is_number() ? task["signal"].get<int>() : 0;
+  if (reason == "timeout") return 124;
+  if (reason == "spawn-failed") return exit_code == 126 ? 126 : 127;
+  if (signal > 0) return 128 + signal;
+  if (exit_code > 0) return exit_code;
+  return 125;  // it never ran (cancelled while pending, dependency failed, ...) or was lost
+}
+
+std::string DescribeEnd(const json& task) {
+  std::string out = task.value("state", "?");
+  if (task["reason"].is_string()) out += " (" + task["reason"].get<std::string>() + ")";
+  if (task["exit_code"].is_number()) out += ": exit " + std::to_string(task["exit_code"].get<int>());
+  if (task["signal"].is_number()) out += ": signal " + std::to_string(task["signal"].get<int>());
+  return out;
+}
+
+void PrintTable(const std::vector<std::vector<std::string>>& rows, size_t width) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (widths.size() <= i) widths.push_back(0);
+      widths[i] = std::max(widths[i], row[i].size());
+    }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i + 1 == row.size()) {
+        std::string cell = row[i];
+        if (line.size() < width && line.size() + cell.size() > width)
+          cell = cell.substr(0, width - line.size() - 1) + "~";
+        line += cell;
+      } else {
+        line += row[i] + std::string(widths[i] - row[i].size() + 2, ' ');
+      }
+    }
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+}  // namespace tq

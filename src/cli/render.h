@@ -1,0 +1,36 @@
+// Rendering tasks for people (aligned tables in local time) and for scripts (exit codes).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/status.h"
+
+namespace tq {
+
+/// Prints "tq: MESSAGE" on stderr and returns the exit code for the status's code.
+int Fail(const Status& status);
+
+/// The command of a task JSON as one shell-quoted line (argv quoted, or the shell string).
+std::string CommandLine(const nlohmann::json& task);
+/// Shell-quotes one argument when it needs it; bytes that are not printable are escaped.
+std::string ShellQuote(const std::string& arg);
+
+/// An RFC 3339 time from the daemon in the local zone for tables ("-" when null).
+std::string LocalTime(const nlohmann::json& rfc3339);
+/// Milliseconds as a short duration ("1.5s", "2m03s", "-" when null).
+std::string ShortDuration(const nlohmann::json& ms);
+
+/// The exit code of `tq wait` for one terminal task (SPEC 10): 0 succeeded or expired; its own
+/// exit code; 128+signal; 124 timeout; 126/127 could not be executed; 125 never ran.
+int WaitExitCode(const nlohmann::json& task);
+/// One line saying how a terminal task ended ("failed: exit 3", "cancelled: signal 15").
+std::string DescribeEnd(const nlohmann::json& task);
+
+/// Prints rows as columns separated by two spaces, each as wide as its widest cell; the last
+/// column is cut so a line fits `width`.
+void PrintTable(const std::vector<std::vector<std::string>>& rows, size_t width = 80);
+
+}  // namespace tq

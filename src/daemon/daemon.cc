@@ -1,0 +1,309 @@
+#include "daemon/daemon.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include <spdlog/spdlog.h>
+
+#include "core/chooser.h"
+#include "core/protocol.h"
+#include "core/task_env.h"
+#include "daemon/handlers/handlers.h"
+
+namespace tq {
+
+namespace {
+
+// The longest the daemon sleeps with nothing due: a safety net, not a poll.
+constexpr MonoMs kSafetyTickMs = 5 * 60 * 1000;
+
+// Serves the chooser from the store's ready indexes, over the queues that have a free slot.
+class StoreReadySource : public ReadySource {
+ public:
+  StoreReadySource(Store& store, std::vector<std::string> open_queues)
+      : store_(store), queues_(std::move(open_queues)) {}
+
+  std::optional<Candidate> First(ReadyOrder order) override {
+    std::optional<Candidate> best;
+    for (const auto& q : queues_) {
+      auto c = store_.FirstReady(q, order);
+      if (!c.ok()) {
+        spdlog::error("{}", c.status().message());
+        continue;
+      }
+      if (!c->has_value()) continue;
+      const Candidate& cand = **c;
+      const bool better = !best || (order == ReadyOrder::kHighestPriority
+                                        ? std::pair(cand.priority, cand.id) <
+                                              std::pair(best->priority, best->id)
+                                        : cand.id < best->id);
+      if (better) best = cand;
+    }
+    return best;
+  }
+
+ private:
+  Store& store_;
+  std::vector<std::string> queues_;
+};
+
+Status MakeDir(const std::string& path, mode_t mode) {
+  if (mkdir(path.c_str(), mode) == 0 || errno == EEXIST) return Status::Ok();
+  return Status(ErrorCode::kConfig, "state", "cannot create " + path + ": " + strerror(errno));
+}
+
+Status WriteFile(const std::string& path, const std::string& data) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return Status::Internal("cannot create " + path + ": " + strerror(errno));
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = strerror(errno);
+      close(fd);
+      return Status::Internal("cannot write " + path + ": " + why);
+    }
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Daemon::Daemon(DaemonOptions options, const Clock& clock)
+    : options_(std::move(options)),
+      clock_(clock),
+      files_(options_.state_dir),
+      loop_(clock),
+      rng_(std::random_device{}()) {}
+
+Daemon::~Daemon() {
+  executor_.reset();  // before the loop and the server it uses
+  server_.reset();
+  if (signal_fd_ >= 0) close(signal_fd_);
+}
+
+Status Daemon::Start() {
+  Status st = MakeDir(options_.state_dir, 0700);
+  if (!st.ok()) return st;
+  st = lock_.Acquire(options_.state_dir);
+  if (!st.ok()) return st;
+  st = MakeDir(files_.Root(), 0700);
+  if (!st.ok()) return st;
+
+  auto store = OpenSqliteStore(options_.state_dir + "/tq.db", options_.config.durability_full);
+  if (!store.ok()) return store.status();
+  store_ = std::move(*store);
+
+  spawner_ = std::make_unique<ShimSpawner>(options_.shim_path);
+  if (!spawner_->status().ok()) return spawner_->status();
+
+  sigset_t mask;
+  sigemptyset(&mask);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&mask, sig);
+  sigprocmask(SIG_BLOCK, &mask, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  signal_fd_ = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (signal_fd_ < 0) return Status::Internal(std::string("signalfd: ") + strerror(errno));
+  loop_.Watch(signal_fd_, EPOLLIN, [this](uint32_t) { OnSignal(); });
+
+  server_ = std::make_unique<Server>(loop_, clock_, ServerLimits{});
+  waiters_ = std::make_unique<Waiters>([this](ConnId conn, const nlohmann::json& msg, bool last) {
+    server_->Send(conn, msg);
+    if (last) server_->SetBusy(conn, false);
+  });
+  executor_ = std::make_unique<Executor>(
+      loop_, clock_, *spawner_, files_,
+      ExecutorOptions{options_.config.output_max, options_.config.kill_grace_ms},
+      [this](TaskId id, int attempt, const AttemptOutcome& outcome) {
+        OnAttemptFinished(id, attempt, outcome);
+      });
+
+  auto running = store_->RunningAttempts();
+  if (!running.ok()) return running.status();
+  for (const RunningAttempt& a : *running) executor_->Adopt(a);
+
+  server_->OnFrame([this](ConnId conn, const Owner& peer, std::string payload) {
+    OnFrame(conn, peer, payload);
+  });
+  server_->OnClose([this](ConnId conn) { waiters_->Drop(conn); });
+  st = server_->Listen(options_.socket_path, options_.socket_mode);
+  if (!st.ok()) return st;
+  spdlog::info("tqd {} listening on {} (state {}, max_running {})", TQ_VERSION,
+               options_.socket_path, options_.state_dir, options_.config.max_running);
+  ScheduleDispatch();
+  return Status::Ok();
+}
+
+void Daemon::Run() { loop_.Run(); }
+
+void Daemon::OnSignal() {
+  signalfd_siginfo info{};
+  while (read(signal_fd_, &info, sizeof info) == sizeof info) {
+    if (info.ssi_signo == SIGHUP) {
+      spdlog::info("SIGHUP: nothing to reload yet");
+      continue;
+    }
+    spdlog::info("signal {}: stopping; running tasks continue under their supervisors",
+                 info.ssi_signo);
+    server_->Shutdown();
+    loop_.Stop();
+  }
+}
+
+void Daemon::OnFrame(ConnId conn, const Owner& peer, const std::string& payload) {
+  auto request = DecodeRequest(payload);
+  if (!request.ok()) {
+    server_->Send(conn, ErrorResponse(request.status()));
+    return;
+  }
+  HandleRequest(*this, conn, peer, *request);
+}
+
+Result<Task> Daemon::GetVisible(const Owner& peer, TaskId id) {
+  auto task = store_->Get(id);
+  if (!task.ok() || (!SeesAll(peer) && task->owner.uid != peer.uid))
+    return task.ok() || task.status().code() == ErrorCode::kNotFound
+               ? Status::NotFound("task " + std::to_string(id) + " not found")
+               : task.status();
+  return task;
+}
+
+void Daemon::ScheduleDispatch() {
+  loop_.Defer(this, [this] { Dispatch(); });
+}
+
+int Daemon::QueueCap(const std::string& queue) const {
+  auto it = options_.config.queues.find(queue);
+  return it == options_.config.queues.end() ? 0 : it->second.concurrency;
+}
+
+void Daemon::Dispatch() {
+  auto promoted = store_->PromoteDue(clock_.WallNow());
+  if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
+  auto queues = store_->Queues();
+  if (!queues.ok()) {
+    spdlog::error("{}", queues.status().message());
+    return;
+  }
+  std::uniform_real_distribution<double> dist(0.0, 1.0);
+  const UniformSource uniform = [this, &dist] { return dist(rng_); };
+  while (executor_->RunningCount(std::nullopt) < options_.config.max_running) {
+    std::vector<std::string> open;
+    for (const auto& q : *queues) {
+      const int cap = QueueCap(q);
+      if (cap == 0 || executor_->RunningCount(q) < cap) open.push_back(q);
+    }
+    StoreReadySource ready(*store_, std::move(open));
+    auto pick = PickNext(ready, options_.config.high_share, uniform);
+    if (!pick) break;
+    if (!StartTask(pick->id)) break;
+  }
+  ArmDueTimer();
+}
+
+bool Daemon::StartTask(TaskId id) {
+  const WallMs now = clock_.WallNow();
+  auto attempt = store_->StartAttempt(id, now);
+  if (!attempt.ok()) {
+    spdlog::error("{}", attempt.status().message());
+    return false;
+  }
+  if (!attempt->has_value()) return true;  // no longer ready; choose again
+  const int n = **attempt;
+  auto task = store_->Get(id);
+  Status st = task.ok() ? MakeDir(files_.Dir(id), 0700) : task.status();
+  if (st.ok() && task->spec.stdin_data) st = WriteFile(files_.Stdin(id), *task->spec.stdin_data);
+  Result<int> shim = st;
+  if (st.ok()) {
+    Launch launch;
+    launch.id = id;
+    launch.attempt = n;
+    launch.queue = task->spec.queue;
+    launch.argv = task->spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *task->spec.shell}
+                                   : task->spec.argv;
+    launch.env = AttemptEnvironment(*task, n);
+    launch.cwd = task->spec.cwd;
+    launch.has_stdin = task->spec.stdin_data.has_value();
+    launch.timeout_ms = task->spec.timeout_ms;
+    shim = executor_->Start(launch);
+  }
+  if (!shim.ok()) {
+    spdlog::error("task {} attempt {} could not start: {}", id, n, shim.status().message());
+    AttemptOutcome outcome;
+    outcome.ended = clock_.WallNow();
+    outcome.exit_code = 125;
+    outcome.reason = AttemptReason::kSpawnFailed;
+    OnAttemptFinished(id, n, outcome);
+    return true;
+  }
+  Status pids = store_->SetAttemptPids(id, n, 0, *shim);
+  if (!pids.ok()) spdlog::error("{}", pids.message());
+  spdlog::debug("task {} attempt {} started (shim pid {})", id, n, *shim);
+  return true;
+}
+
+void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome) {
+  TaskState state = TaskState::kFailed;
+  TaskReason reason = TaskReasonForAttempt(outcome.reason);
+  if (outcome.reason == AttemptReason::kExit && outcome.exit_code == 0) {
+    state = TaskState::kSucceeded;
+  } else if (outcome.reason == AttemptReason::kCancelled) {
+    state = TaskState::kCancelled;
+  }
+  if (outcome.pid > 0) {
+    auto task = store_->Get(id);
+    const int shim_pid =
+        task.ok() && attempt <= static_cast<int>(task->attempts.size())
+            ? task->attempts[static_cast<size_t>(attempt - 1)].shim_pid
+            : 0;
+    Status st = store_->SetAttemptPids(id, attempt, outcome.pid, shim_pid);
+    if (!st.ok()) spdlog::error("{}", st.message());
+  }
+  Status st = store_->FinishAttempt(id, attempt, outcome, state, reason);
+  if (!st.ok()) {
+    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    return;
+  }
+  spdlog::info("task {} attempt {} ended: {} ({})", id, attempt, StateName(state),
+               TaskReasonName(reason));
+  NotifyTerminal(id);
+  ScheduleDispatch();
+}
+
+void Daemon::EndPending(TaskId id, TaskState state, TaskReason reason) {
+  auto ended = store_->EndPending(id, state, reason, clock_.WallNow());
+  if (!ended.ok()) {
+    spdlog::error("{}", ended.status().message());
+    return;
+  }
+  if (*ended) NotifyTerminal(id);
+}
+
+void Daemon::NotifyTerminal(TaskId id) {
+  auto task = store_->Get(id);
+  if (task.ok()) waiters_->OnTerminal(*task);
+}
+
+void Daemon::ArmDueTimer() {
+  if (due_timer_) loop_.CancelTimer(due_timer_);
+  MonoMs wait = kSafetyTickMs;
+  auto due = store_->NextDue();
+  if (due.ok() && due->has_value()) wait = std::clamp<MonoMs>(**due - clock_.WallNow(), 0, wait);
+  due_timer_ = loop_.AddTimer(clock_.MonoNow() + wait, [this] {
+    due_timer_ = 0;
+    Dispatch();
+  });
+}
+
+}  // namespace tq

@@ -1,0 +1,196 @@
+#include "daemon/executor.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <spdlog/spdlog.h>
+
+#include "daemon/shim/shim_record.h"
+#include "daemon/shim_record.h"
+
+namespace tq {
+
+namespace {
+// glibc 2.36's <sys/pidfd.h> lacks C++ linkage, so call the kernel directly.
+int PidfdOpen(int pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
+int PidfdSendSignal(int pidfd, int sig) {
+  return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0));
+}
+}  // namespace
+
+Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
+                   ExecutorOptions options, FinishedCallback on_finished)
+    : loop_(loop),
+      clock_(clock),
+      spawner_(spawner),
+      files_(std::move(files)),
+      options_(options),
+      on_finished_(std::move(on_finished)) {}
+
+Executor::~Executor() {
+  // The shims keep running: a stopping daemon never touches its tasks.
+  for (auto& [id, r] : running_) {
+    if (r.timeout_timer) loop_.CancelTimer(r.timeout_timer);
+    if (r.kill_timer) loop_.CancelTimer(r.kill_timer);
+    loop_.Unwatch(r.pidfd);
+    close(r.pidfd);
+  }
+}
+
+Result<int> Executor::Start(const Launch& launch) {
+  std::vector<std::string> args = {
+      "--status", files_.StatusRecord(launch.id, launch.attempt),
+      "--stdout", files_.Stdout(launch.id, launch.attempt),
+      "--stderr", files_.Stderr(launch.id, launch.attempt),
+      "--output-max", std::to_string(options_.output_max)};
+  if (launch.has_stdin) args.insert(args.end(), {"--stdin", files_.Stdin(launch.id)});
+  if (!launch.cwd.empty()) args.insert(args.end(), {"--cwd", launch.cwd});
+  args.push_back("--");
+  args.insert(args.end(), launch.argv.begin(), launch.argv.end());
+
+  auto pid = spawner_.Spawn(args, launch.env);
+  if (!pid.ok()) return pid.status();
+  Running r;
+  r.id = launch.id;
+  r.attempt = launch.attempt;
+  r.queue = launch.queue;
+  r.shim_pid = *pid;
+  r.our_child = true;
+  r.pidfd = PidfdOpen(*pid);
+  if (r.pidfd < 0) {
+    // Cannot happen for an unreaped child; kill it rather than run unsupervised.
+    const std::string why = strerror(errno);
+    kill(*pid, SIGKILL);
+    waitpid(*pid, nullptr, 0);
+    return Status::Internal("pidfd_open of the shim failed: " + why);
+  }
+  if (launch.timeout_ms > 0) {
+    const TaskId id = launch.id;
+    r.timeout_timer = loop_.AddTimer(clock_.MonoNow() + launch.timeout_ms, [this, id] {
+      auto it = running_.find(id);
+      if (it == running_.end()) return;
+      it->second.timeout_timer = 0;
+      spdlog::info("task {} attempt {} timed out", id, it->second.attempt);
+      Terminate(id, AttemptReason::kTimeout);
+    });
+  }
+  Watch(std::move(r));
+  return *pid;
+}
+
+void Executor::Adopt(const RunningAttempt& a) {
+  const std::string path = files_.StatusRecord(a.task_id, a.number);
+  auto record = ReadShimRecord(path);
+  const bool alive = record.ok() && !record->finished && ShimRecordLocked(path) &&
+                     record->shim_pid == a.shim_pid && a.shim_pid > 0;
+  int pidfd = alive ? PidfdOpen(a.shim_pid) : -1;
+  Running r;
+  r.id = a.task_id;
+  r.attempt = a.number;
+  r.queue = a.queue;
+  r.shim_pid = a.shim_pid;
+  r.pidfd = pidfd;
+  if (pidfd >= 0 && ShimRecordLocked(path)) {
+    spdlog::info("re-attached to task {} attempt {} (shim pid {})", a.task_id, a.number,
+                 a.shim_pid);
+    Watch(std::move(r));
+    return;
+  }
+  if (pidfd >= 0) close(pidfd);
+  const AttemptOutcome outcome = Collect(a.task_id, r);
+  const TaskId id = a.task_id;
+  const int attempt = a.number;
+  loop_.Defer(nullptr, [this, id, attempt, outcome] { on_finished_(id, attempt, outcome); });
+}
+
+void Executor::Watch(Running r) {
+  const TaskId id = r.id;
+  const int fd = r.pidfd;
+  running_[id] = std::move(r);
+  loop_.Watch(fd, EPOLLIN, [this, id](uint32_t) { OnShimExit(id); });
+}
+
+void Executor::OnShimExit(TaskId id) {
+  auto it = running_.find(id);
+  if (it == running_.end()) return;
+  Running r = std::move(it->second);
+  running_.erase(it);
+  loop_.Unwatch(r.pidfd);
+  close(r.pidfd);
+  if (r.timeout_timer) loop_.CancelTimer(r.timeout_timer);
+  if (r.kill_timer) loop_.CancelTimer(r.kill_timer);
+  if (r.our_child) {
+    int status = 0;
+    while (waitpid(r.shim_pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  on_finished_(id, r.attempt, Collect(id, r));
+}
+
+AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
+  AttemptOutcome out;
+  out.ended = clock_.WallNow();
+  auto record = ReadShimRecord(files_.StatusRecord(id, r.attempt));
+  if (!record.ok() || !record->finished) {
+    spdlog::warn("task {} attempt {}: no status record from its supervisor ({}); attempt lost", id,
+                 r.attempt, record.ok() ? "it did not finish" : record.status().message());
+    out.reason = AttemptReason::kLost;
+    return out;
+  }
+  if (record->ended_ms > 0) out.ended = record->ended_ms;
+  out.exit_code = record->exit_code;
+  out.signal = record->signal;
+  out.user_cpu_us = record->user_cpu_us;
+  out.system_cpu_us = record->system_cpu_us;
+  out.max_rss_kb = record->max_rss_kb;
+  if (record->spawn_errno != 0) {
+    out.reason = AttemptReason::kSpawnFailed;
+  } else if (record->exit_code == 0) {
+    out.reason = AttemptReason::kExit;  // it finished before our signal took effect
+  } else if (r.ending != AttemptReason::kNone) {
+    out.reason = r.ending;
+  } else {
+    out.reason = record->signal != 0 ? AttemptReason::kSignal : AttemptReason::kExit;
+  }
+  return out;
+}
+
+bool Executor::Terminate(TaskId id, AttemptReason why) {
+  auto it = running_.find(id);
+  if (it == running_.end()) return false;
+  Running& r = it->second;
+  if (r.ending == AttemptReason::kNone) r.ending = why;
+  Signal(r, TQ_SHIM_SIG_TERMINATE);
+  if (r.kill_timer == 0) {
+    r.kill_timer = loop_.AddTimer(clock_.MonoNow() + options_.kill_grace_ms, [this, id] {
+      auto it = running_.find(id);
+      if (it == running_.end()) return;
+      it->second.kill_timer = 0;
+      spdlog::info("task {}: grace period over, killing", id);
+      Signal(it->second, TQ_SHIM_SIG_KILL);
+    });
+  }
+  return true;
+}
+
+void Executor::Signal(const Running& r, int sig) const {
+  if (PidfdSendSignal(r.pidfd, sig) != 0 && errno != ESRCH)
+    spdlog::warn("signalling the shim of task {} failed: {}", r.id, strerror(errno));
+}
+
+int Executor::RunningCount(const std::optional<std::string>& queue) const {
+  if (!queue) return static_cast<int>(running_.size());
+  int n = 0;
+  for (const auto& [id, r] : running_)
+    if (r.queue == *queue) ++n;
+  return n;
+}
+
+}  // namespace tq

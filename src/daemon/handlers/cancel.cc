@@ -1,0 +1,23 @@
+#include "daemon/handlers/handlers.h"
+
+namespace tq {
+
+void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest& r) {
+  auto tasks = VisibleTasks(d, peer, r.ids);
+  if (!tasks.ok()) {
+    d.server().Send(conn, ErrorResponse(tasks.status()));
+    return;
+  }
+  // Register first, so a pending task that ends right here is answered too.
+  d.server().SetBusy(conn, true);
+  d.waiters().Add(conn, Waiters::Kind::kCollect, *tasks);
+  for (const Task& t : *tasks) {
+    if (t.state == TaskState::kPending) {
+      d.EndPending(t.id, TaskState::kCancelled, TaskReason::kCancelled);
+    } else if (t.state == TaskState::kRunning) {
+      d.executor().Terminate(t.id, AttemptReason::kCancelled);
+    }
+  }
+}
+
+}  // namespace tq

@@ -1,0 +1,25 @@
+// The request handlers: one per request type, each in its own file. Each answers through the
+// daemon's server, now or (wait, cancel) when the tasks end.
+#pragma once
+
+#include "core/protocol.h"
+#include "daemon/daemon.h"
+
+namespace tq {
+
+/// Routes a decoded request from `peer` on `conn` to its handler.
+void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& request);
+
+void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r);
+void HandleStatus(Daemon& d, ConnId conn, const Owner& peer, const StatusRequest& r);
+void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r);
+void HandleWait(Daemon& d, ConnId conn, const Owner& peer, const WaitRequest& r);
+void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest& r);
+void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r);
+void HandlePing(Daemon& d, ConnId conn, const Owner& peer, const PingRequest& r);
+
+/// The visible tasks for `ids`, or the first not-found error (nothing is done then).
+Result<std::vector<Task>> VisibleTasks(Daemon& d, const Owner& peer,
+                                       const std::vector<TaskId>& ids);
+
+}  // namespace tq

@@ -1,0 +1,110 @@
+// tqd: the task queue daemon. Parses flags, loads tqd.toml, and runs the Daemon.
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "core/config.h"
+#include "core/paths.h"
+#include "daemon/daemon.h"
+
+namespace {
+
+constexpr int kExitConfig = 78;  // EX_CONFIG, as SPEC 10 says for tqd
+
+// The shim next to this executable (a build tree), else the packaged one.
+std::string DefaultShimPath() {
+  char self[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    std::string dir(self, static_cast<size_t>(n));
+    dir = dir.substr(0, dir.rfind('/'));
+    const std::string beside = dir + "/tq-shim";
+    if (access(beside.c_str(), X_OK) == 0) return beside;
+  }
+  return "/usr/libexec/tq/tq-shim";
+}
+
+// Creates the socket's directory: 0700 and ours in user mode, 0755 in system mode.
+tq::Status PrepareSocketDir(const std::string& socket_path, tq::Mode mode) {
+  const std::string dir = socket_path.substr(0, socket_path.rfind('/'));
+  if (dir.empty()) return tq::Status::Ok();
+  if (mkdir(dir.c_str(), mode == tq::Mode::kSystem ? 0755 : 0700) != 0 && errno != EEXIST)
+    return tq::Status(tq::ErrorCode::kConfig, "socket",
+                      "socket: cannot create " + dir + ": " + strerror(errno));
+  struct stat st {};
+  if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+    return tq::Status(tq::ErrorCode::kConfig, "socket",
+                      "socket: " + dir + " is not a directory owned by uid " +
+                          std::to_string(geteuid()));
+  return tq::Status::Ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  spdlog::set_default_logger(spdlog::stderr_color_mt("tqd"));
+  spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %l %v");
+
+  const tq::Mode mode = tq::ModeForUid(geteuid());
+  const tq::DaemonPaths defaults = tq::DefaultDaemonPaths(mode);
+  std::string socket_path, state_dir, config_path, shim_path;
+  bool check_config = false, verbose = false;
+
+  CLI::App app{"tqd - the tq task queue daemon"};
+  app.add_option("--socket", socket_path, "Unix socket to listen on (default: " + defaults.socket + ")");
+  app.add_option("--state", state_dir, "state directory (default: " + defaults.state_dir + ")");
+  app.add_option("--config", config_path, "tqd.toml (default: " + defaults.config_file + ")");
+  app.add_option("--shim", shim_path, "the tq-shim supervisor executable");
+  app.add_flag("--check-config", check_config, "validate the configuration and exit");
+  app.add_flag("-v,--verbose", verbose, "log debug messages");
+  app.set_version_flag("--version", TQ_VERSION);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  if (verbose) spdlog::set_level(spdlog::level::debug);
+
+  auto config = tq::LoadConfig(config_path.empty() ? defaults.config_file : config_path,
+                               /*must_exist=*/!config_path.empty());
+  if (!config.ok()) {
+    spdlog::critical("{}", config.status().message());
+    return kExitConfig;
+  }
+  if (check_config) {
+    std::printf("configuration ok\n");
+    return 0;
+  }
+
+  tq::DaemonOptions options;
+  options.config = *config;
+  options.socket_path = !socket_path.empty()       ? socket_path
+                        : !config->socket.empty() ? config->socket
+                                                  : defaults.socket;
+  options.state_dir = !state_dir.empty()          ? state_dir
+                      : !config->state_dir.empty() ? config->state_dir
+                                                   : defaults.state_dir;
+  options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
+  options.shim_path = shim_path.empty() ? DefaultShimPath() : shim_path;
+
+  if (tq::Status st = PrepareSocketDir(options.socket_path, mode); !st.ok()) {
+    spdlog::critical("{}", st.message());
+    return kExitConfig;
+  }
+  tq::RealClock clock;
+  tq::Daemon daemon(options, clock);
+  if (tq::Status st = daemon.Start(); !st.ok()) {
+    spdlog::critical("{}", st.message());
+    return st.code() == tq::ErrorCode::kConfig ? kExitConfig : 1;
+  }
+  daemon.Run();
+  return 0;
+}

@@ -1,0 +1,79 @@
+// The Unix socket server: accepts clients, learns who they are from SO_PEERCRED, splits their
+// bytes into frames, and queues responses without ever blocking on a slow peer.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/framing.h"
+#include "core/status.h"
+#include "core/task.h"
+#include "daemon/event_loop.h"
+
+namespace tq {
+
+/// Identifies a connection; stays unique for the daemon's lifetime, so a stale id is harmless.
+using ConnId = uint64_t;
+
+/// Limits that keep one client from hurting the others.
+struct ServerLimits {
+  size_t max_connections = 1024;
+  size_t max_output_buffer = 32u << 20;  ///< a client that reads nothing is dropped past this
+  int64_t idle_ms = 60000;  ///< a connection with nothing in flight is closed after this
+};
+
+/// Serves the listening socket. Frames go to the handler; responses come back through Send.
+class Server {
+ public:
+  /// Called for each complete frame with the connection and its peer.
+  using FrameHandler = std::function<void(ConnId, const Owner& peer, std::string payload)>;
+  /// Called when a connection closes, so pending work for it can be dropped.
+  using CloseHandler = std::function<void(ConnId)>;
+
+  Server(EventLoop& loop, const Clock& clock, ServerLimits limits);
+  ~Server();
+
+  /// Binds `path` with `mode` permissions (an existing socket nobody answers on is replaced;
+  /// one that answers is an error naming it) and starts accepting.
+  Status Listen(const std::string& path, unsigned mode);
+  /// Stops accepting and closes every connection.
+  void Shutdown();
+
+  void OnFrame(FrameHandler handler) { on_frame_ = std::move(handler); }
+  void OnClose(CloseHandler handler) { on_close_ = std::move(handler); }
+
+  /// Queues one frame for `conn`; ignored when the connection is gone.
+  void Send(ConnId conn, const nlohmann::json& message);
+  /// Sends a final frame, then closes the connection once it is written.
+  void SendAndClose(ConnId conn, const nlohmann::json& message);
+  /// Marks `conn` as having a request in flight (exempt from the idle limit) or not.
+  void SetBusy(ConnId conn, bool busy);
+  /// True while `conn` is open.
+  bool IsOpen(ConnId conn) const { return connections_.count(conn) != 0; }
+
+ private:
+  struct Connection;
+
+  void Accept();
+  void OnReadable(Connection& c);
+  void Flush(Connection& c);
+  void Close(ConnId id);
+  void ArmIdleTimer(Connection& c);
+
+  EventLoop& loop_;
+  const Clock& clock_;
+  ServerLimits limits_;
+  int listen_fd_ = -1;
+  std::string path_;
+  ConnId next_id_ = 1;
+  std::unordered_map<ConnId, std::unique_ptr<Connection>> connections_;
+  FrameHandler on_frame_;
+  CloseHandler on_close_;
+};
+
+}  // namespace tq

@@ -1,0 +1,552 @@
+/* tq-shim: the per-task supervisor. Starts one task, captures its output (capped head + tail),
+ * forwards the daemon's kill requests to every process of the task, reaps it with wait4 and
+ * leaves a status record that outlives the daemon. Linked only against libc. The contract
+ * (invocation, record format, signals, exit codes) is in shim_record.h and SPEC section 6. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "shim_record.h"
+
+enum {
+  kDrainIdleMs = 100,   /* after the task exits, stop once its pipes were quiet this long */
+  kDrainMaxMs = 2000,   /* ... and in any case this long after it exited */
+  kKillScanRounds = 16, /* /proc scans per kill request, while new descendants appear */
+  kChunk = 65536,       /* pipe read size */
+};
+
+/* The parsed command line. */
+struct options {
+  const char *status, *out, *err, *in, *cwd;
+  unsigned long long output_max; /* 0: unlimited */
+  char** argv;                   /* PROGRAM [ARG...], NULL-terminated */
+};
+
+/* The status record, rewritten whole each time it changes. */
+struct record {
+  int finished, shim_pid, pid;
+  unsigned long long pid_start_time;
+  long long started_ms, ended_ms;
+  int exit_code, signal, spawn_errno;
+  long long user_cpu_us, system_cpu_us, max_rss_kb;
+};
+
+/* One captured stream: pipe -> file, keeping the first and last `half` bytes when limited. */
+struct stream {
+  int pipe_fd; /* read end; -1 after EOF */
+  int file_fd;
+  const char* path;
+  int unlimited;
+  unsigned long long half;  /* output_max / 2 */
+  unsigned long long total; /* bytes read from the pipe */
+  unsigned long long head;  /* bytes written straight to the file */
+  char* ring;               /* the tail, allocated when the head is full */
+  size_t ring_start, ring_len;
+  int ring_failed, write_failed;
+};
+
+static int g_status_fd = -1;
+static struct record g_rec;
+
+/* Prints a usage error (`what` names the culprit, may be "") and exits; no file is touched. */
+_Noreturn static void usage(const char* msg, const char* what) {
+  fprintf(stderr,
+          "tq-shim: %s%s\nusage: tq-shim --status PATH --stdout PATH --stderr PATH [--stdin PATH] "
+          "--output-max BYTES [--cwd DIR] -- PROGRAM [ARG...]\n",
+          msg, what);
+  exit(TQ_SHIM_EXIT_USAGE);
+}
+
+/* Parses argv strictly: each option once, non-empty values, `--` and PROGRAM required. */
+static void parse_args(int argc, char** argv, struct options* o) {
+  memset(o, 0, sizeof *o);
+  const char* max = NULL;
+  const struct {
+    const char* name;
+    const char** value;
+  } known[] = {{"--status", &o->status}, {"--stdout", &o->out}, {"--stderr", &o->err},
+               {"--stdin", &o->in},      {"--cwd", &o->cwd},    {"--output-max", &max}};
+  const size_t nknown = sizeof known / sizeof known[0];
+  int i = 1;
+  for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
+    size_t k = 0;
+    while (k < nknown && strcmp(argv[i], known[k].name) != 0) k++;
+    if (k == nknown) usage("unknown option ", argv[i]);
+    if (i + 1 >= argc || argv[i + 1][0] == '\0') usage("missing or empty value for ", argv[i]);
+    if (*known[k].value != NULL) usage("option given twice: ", argv[i]);
+    *known[k].value = argv[i + 1];
+  }
+  if (o->status == NULL || o->out == NULL || o->err == NULL || max == NULL)
+    usage("--status, --stdout, --stderr and --output-max are required", "");
+  char* end = NULL;
+  errno = 0;
+  o->output_max = strtoull(max, &end, 10);
+  if (max[0] < '0' || max[0] > '9' || *end != '\0' || errno != 0)
+    usage("--output-max needs a decimal byte count, not ", max);
+  if (i + 1 >= argc) usage("missing `-- PROGRAM`", "");
+  o->argv = argv + i + 1;
+}
+
+/* Milliseconds on the given clock. */
+static long long now_ms(clockid_t clock) {
+  struct timespec ts;
+  clock_gettime(clock, &ts);
+  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* write() until everything is written; 0 or -1 with errno. */
+static int write_all(int fd, const char* buf, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(fd, buf, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    buf += n;
+    len -= (size_t)n;
+  }
+  return 0;
+}
+
+/* Rewrites the status record from g_rec: one pwrite at offset 0, then trim to its length. */
+static int write_record(void) {
+  const struct record* r = &g_rec;
+  char buf[1024];
+  int len = snprintf(buf, sizeof buf,
+                     "%s %d\n" TQ_SHIM_KEY_FINISHED "=%d\n" TQ_SHIM_KEY_SHIM_PID
+                     "=%d\n" TQ_SHIM_KEY_PID "=%d\n" TQ_SHIM_KEY_PID_START_TIME
+                     "=%llu\n" TQ_SHIM_KEY_STARTED_MS "=%lld\n" TQ_SHIM_KEY_ENDED_MS
+                     "=%lld\n" TQ_SHIM_KEY_EXIT_CODE "=%d\n" TQ_SHIM_KEY_SIGNAL
+                     "=%d\n" TQ_SHIM_KEY_SPAWN_ERRNO "=%d\n" TQ_SHIM_KEY_USER_CPU_US
+                     "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB "=%lld\n",
+                     TQ_SHIM_RECORD_MAGIC, TQ_SHIM_RECORD_VERSION, r->finished, r->shim_pid, r->pid,
+                     r->pid_start_time, r->started_ms, r->ended_ms, r->exit_code, r->signal,
+                     r->spawn_errno, r->user_cpu_us, r->system_cpu_us, r->max_rss_kb);
+  if (len < 0 || (size_t)len >= sizeof buf) return -1;
+  for (size_t done = 0; done < (size_t)len;) {
+    ssize_t n = pwrite(g_status_fd, buf + done, (size_t)len - done, (off_t)done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    done += (size_t)n;
+  }
+  return ftruncate(g_status_fd, len);
+}
+
+/* Marks the record finished, writes it and exits; the lock goes with the descriptor. */
+_Noreturn static void finish(void) {
+  g_rec.finished = 1;
+  g_rec.ended_ms = now_ms(CLOCK_REALTIME);
+  if (write_record() != 0) {
+    fprintf(stderr, "tq-shim: cannot write the status record: %s\n", strerror(errno));
+    exit(TQ_SHIM_EXIT_FAILED);
+  }
+  exit(TQ_SHIM_EXIT_OK);
+}
+
+/* Records that the task could not be started (err is the errno) and exits. */
+_Noreturn static void spawn_failed(int err) {
+  g_rec.spawn_errno = err;
+  g_rec.exit_code =
+      (err == EACCES || err == ENOEXEC) ? TQ_SHIM_EXIT_CODE_NOT_EXEC : TQ_SHIM_EXIT_CODE_NOT_FOUND;
+  finish();
+}
+
+/* Copies the task's rusage into the record. */
+static void record_rusage(const struct rusage* ru) {
+  g_rec.user_cpu_us = (long long)ru->ru_utime.tv_sec * 1000000 + ru->ru_utime.tv_usec;
+  g_rec.system_cpu_us = (long long)ru->ru_stime.tv_sec * 1000000 + ru->ru_stime.tv_usec;
+  g_rec.max_rss_kb = ru->ru_maxrss;
+}
+
+/* Reads field `field` (1-based, >= 3) of /proc/PID/stat; 0 on success. */
+static int read_stat_field(int pid, int field, unsigned long long* value) {
+  char path[64], buf[1024];
+  snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  char* p = strrchr(buf, ')'); /* the command name may contain anything, even ')' */
+  if (p == NULL) return -1;
+  p++;
+  for (int f = 3; f < field; f++) { /* skip " STATE PPID ..." up to the wanted field */
+    while (*p == ' ') p++;
+    while (*p != ' ' && *p != '\0') p++;
+  }
+  char* end = NULL;
+  *value = strtoull(p, &end, 10);
+  return end == p ? -1 : 0;
+}
+
+/* A (pid, ppid) pair from /proc. */
+struct proc {
+  int pid, ppid;
+};
+
+/* Lists every process as (pid, ppid); returns the count, *out is malloc'ed (NULL on failure). */
+static size_t scan_proc(struct proc** out) {
+  size_t n = 0, cap = 0;
+  *out = NULL;
+  DIR* d = opendir("/proc");
+  if (d == NULL) return 0;
+  for (struct dirent* e; (e = readdir(d)) != NULL;) {
+    char* end = NULL;
+    long pid = strtol(e->d_name, &end, 10);
+    unsigned long long ppid = 0;
+    if (*end != '\0' || pid <= 0 || read_stat_field((int)pid, 4, &ppid) != 0) continue;
+    if (n == cap) {
+      cap = cap ? cap * 2 : 256;
+      struct proc* grown = realloc(*out, cap * sizeof **out);
+      if (grown == NULL) break;
+      *out = grown;
+    }
+    (*out)[n++] = (struct proc){(int)pid, (int)ppid};
+  }
+  closedir(d);
+  return n;
+}
+
+/* True if pid is among the first n of set. */
+static int contains(const int* set, size_t n, int pid) {
+  for (size_t i = 0; i < n; i++)
+    if (set[i] == pid) return 1;
+  return 0;
+}
+
+/* Sends sig to the task's process group (while its leader is unreaped, so the pgid cannot
+ * have been reused) and to every descendant of the shim, rescanning /proc while new ones
+ * appear: that also finds processes that left the group or called setsid(). */
+static void kill_task(int sig, int child, int child_alive) {
+  if (child_alive) kill(-child, sig);
+  int self = getpid();
+  int* seen = NULL;
+  size_t nseen = 0, cap = 0;
+  for (int round = 0; round < kKillScanRounds; round++) {
+    struct proc* procs = NULL;
+    size_t n = scan_proc(&procs);
+    int found = 0;
+    for (int grew = 1; grew;) { /* close the tree over this snapshot */
+      grew = 0;
+      for (size_t i = 0; i < n; i++) {
+        const struct proc* p = &procs[i];
+        if (contains(seen, nseen, p->pid)) continue;
+        if (p->ppid != self && !contains(seen, nseen, p->ppid)) continue;
+        kill(p->pid, sig);
+        if (nseen == cap) {
+          size_t want = cap ? cap * 2 : 64;
+          int* bigger = realloc(seen, want * sizeof *seen);
+          if (bigger == NULL) continue; /* killed, just not remembered */
+          seen = bigger;
+          cap = want;
+        }
+        seen[nseen++] = p->pid;
+        grew = found = 1;
+      }
+    }
+    free(procs);
+    if (!found) break;
+  }
+  free(seen);
+}
+
+/* Reaps every exited child; the task's own wait4 status and rusage go to *status and *ru. */
+static void reap(int child, int* child_done, int* status, struct rusage* ru) {
+  for (;;) {
+    struct rusage r;
+    int st = 0;
+    pid_t p = wait4(-1, &st, WNOHANG, &r);
+    if (p < 0 && errno == EINTR) continue;
+    if (p <= 0) return;
+    if (p == child) {
+      *child_done = 1;
+      *status = st;
+      *ru = r;
+    }
+  }
+}
+
+/* Writes to a stream's file; after a failure it reports once and discards. */
+static void stream_write(struct stream* s, const char* buf, size_t len) {
+  if (s->write_failed || len == 0) return;
+  if (write_all(s->file_fd, buf, len) != 0) {
+    fprintf(stderr, "tq-shim: writing %s: %s\n", s->path, strerror(errno));
+    s->write_failed = 1;
+  }
+}
+
+/* Keeps the last `half` bytes of what passes through in the ring, allocating it on first use. */
+static void ring_push(struct stream* s, const char* buf, size_t len) {
+  if (s->ring == NULL && !s->ring_failed) {
+    s->ring = (s->half > 0 && s->half <= SIZE_MAX) ? malloc((size_t)s->half) : NULL;
+    s->ring_failed = s->ring == NULL; /* then the whole tail counts as cut */
+  }
+  if (s->ring == NULL) return;
+  size_t cap = (size_t)s->half;
+  if (len >= cap) {
+    memcpy(s->ring, buf + len - cap, cap);
+    s->ring_start = 0;
+    s->ring_len = cap;
+    return;
+  }
+  size_t end = (s->ring_start + s->ring_len) % cap;
+  size_t first = len < cap - end ? len : cap - end;
+  memcpy(s->ring + end, buf, first);
+  memcpy(s->ring, buf + first, len - first);
+  if (s->ring_len + len > cap) {
+    s->ring_start = (s->ring_start + s->ring_len + len - cap) % cap;
+    s->ring_len = cap;
+  } else {
+    s->ring_len += len;
+  }
+}
+
+/* Reads what the pipe has and files it: head to the file, the rest through the ring. */
+static void stream_pump(struct stream* s) {
+  static char buf[kChunk];
+  ssize_t n = read(s->pipe_fd, buf, sizeof buf);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
+  if (n <= 0) {
+    close(s->pipe_fd);
+    s->pipe_fd = -1;
+    return;
+  }
+  size_t len = (size_t)n;
+  const char* p = buf;
+  s->total += len;
+  if (!s->unlimited && s->head < s->half) {
+    size_t room = s->half - s->head < len ? (size_t)(s->half - s->head) : len;
+    stream_write(s, p, room);
+    s->head += room;
+    p += room;
+    len -= room;
+  }
+  if (s->unlimited)
+    stream_write(s, p, len);
+  else if (len > 0)
+    ring_push(s, p, len);
+}
+
+/* Appends the cut marker (if anything was dropped) and the tail, then closes the file. */
+static void stream_finish(struct stream* s) {
+  if (s->pipe_fd >= 0) close(s->pipe_fd);
+  if (!s->unlimited) {
+    unsigned long long cut = s->total - s->head - s->ring_len;
+    if (cut > 0) {
+      char marker[64];
+      int len = snprintf(marker, sizeof marker, "\n[tq: %llu bytes cut]\n", cut);
+      stream_write(s, marker, (size_t)len);
+    }
+    size_t cap = (size_t)s->half;
+    size_t first = s->ring_len < cap - s->ring_start ? s->ring_len : cap - s->ring_start;
+    if (s->ring_len > 0) {
+      stream_write(s, s->ring + s->ring_start, first);
+      stream_write(s, s->ring, s->ring_len - first);
+    }
+  }
+  free(s->ring);
+  close(s->file_fd);
+}
+
+/* Closes every descriptor from 3 up except `keep`. */
+static void close_other_fds(int keep) {
+#ifdef SYS_close_range
+  if ((keep <= 3 || syscall(SYS_close_range, 3U, (unsigned)keep - 1, 0U) == 0) &&
+      syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
+    return;
+#endif
+  DIR* d = opendir("/proc/self/fd");
+  if (d == NULL) {
+    for (int fd = 3; fd < 65536; fd++)
+      if (fd != keep) close(fd);
+    return;
+  }
+  for (struct dirent* e; (e = readdir(d)) != NULL;) {
+    int fd = atoi(e->d_name);
+    if (fd >= 3 && fd != keep && fd != dirfd(d)) close(fd);
+  }
+  closedir(d);
+}
+
+/* Sends errno through the error pipe and exits as a failed exec would. */
+_Noreturn static void child_fail(int errfd) {
+  int e = errno;
+  ssize_t ignored = write(errfd, &e, sizeof e);
+  (void)ignored;
+  _exit(127);
+}
+
+/* In the forked child: default signals, own process group, stdio, cwd, then exec. */
+_Noreturn static void run_child(const struct options* o, int out_w, int err_w, int errfd) {
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < NSIG; sig++) sigaction(sig, &dfl, NULL); /* KILL, STOP: EINVAL */
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  setpgid(0, 0);
+  int in = open(o->in != NULL ? o->in : "/dev/null", O_RDONLY | O_CLOEXEC);
+  if (in < 0) child_fail(errfd);
+  if (dup2(in, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0) child_fail(errfd);
+  close_other_fds(errfd);
+  if (o->cwd != NULL && chdir(o->cwd) != 0) child_fail(errfd);
+  execvp(o->argv[0], o->argv);
+  child_fail(errfd);
+}
+
+/* Opens an output file for the task; exits through spawn_failed when it cannot. */
+static int open_output(const char* path) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    int e = errno;
+    fprintf(stderr, "tq-shim: cannot create %s: %s\n", path, strerror(e));
+    spawn_failed(e);
+  }
+  return fd;
+}
+
+/* Makes sure 0, 1 and 2 are open so no file of ours lands on a standard descriptor. */
+static void ensure_std_fds(void) {
+  for (int fd = 0; fd < 3; fd++)
+    if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) exit(TQ_SHIM_EXIT_FAILED);
+}
+
+/* Reports why the status record is unusable and exits: there is nothing to record into. */
+_Noreturn static void status_failed(const char* what, const char* path) {
+  fprintf(stderr, "tq-shim: cannot %s the status record %s: %s\n", what, path, strerror(errno));
+  exit(TQ_SHIM_EXIT_FAILED);
+}
+
+/* Opens and locks the status file and writes the first "running" record. */
+static void open_status(const char* path) {
+  g_status_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (g_status_fd < 0) status_failed("open", path);
+  struct stat st;
+  if (fstat(g_status_fd, &st) != 0) status_failed("stat", path);
+  if (!S_ISREG(st.st_mode)) {
+    errno = EINVAL;
+    status_failed("use", path);
+  }
+  /* Blocking: a daemon probing the lock holds it only for an instant. */
+  while (flock(g_status_fd, LOCK_EX) != 0)
+    if (errno != EINTR) status_failed("lock", path);
+  g_rec = (struct record){.shim_pid = getpid(), .exit_code = -1};
+  if (write_record() != 0) status_failed("write", path);
+}
+
+/* Starts the task, supervises it until it is gone, then writes the final record. */
+int main(int argc, char** argv) {
+  ensure_std_fds();
+  struct options o;
+  parse_args(argc, argv, &o);
+
+  sigset_t handled; /* blocked from the start so a TERM during set-up is not lost */
+  sigemptyset(&handled);
+  sigaddset(&handled, SIGCHLD);
+  sigaddset(&handled, TQ_SHIM_SIG_TERMINATE);
+  sigaddset(&handled, TQ_SHIM_SIG_KILL);
+  sigprocmask(SIG_BLOCK, &handled, NULL);
+  open_status(o.status);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  signal(SIGPIPE, SIG_IGN);
+
+  struct stream out = {.path = o.out, .unlimited = o.output_max == 0, .half = o.output_max / 2};
+  struct stream err = {.path = o.err, .unlimited = o.output_max == 0, .half = o.output_max / 2};
+  out.file_fd = open_output(o.out);
+  err.file_fd = open_output(o.err);
+  int out_pipe[2], err_pipe[2], exec_pipe[2];
+  int sigfd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (sigfd < 0 || pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
+      pipe2(exec_pipe, O_CLOEXEC) != 0)
+    spawn_failed(errno);
+
+  g_rec.started_ms = now_ms(CLOCK_REALTIME);
+  pid_t child = fork();
+  if (child < 0) spawn_failed(errno);
+  if (child == 0) run_child(&o, out_pipe[1], err_pipe[1], exec_pipe[1]);
+  setpgid(child, child); /* also in the parent, so kill(-child) works from here on */
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  close(exec_pipe[1]);
+  out.pipe_fd = out_pipe[0];
+  err.pipe_fd = err_pipe[0];
+  g_rec.pid = child;
+  read_stat_field(child, 22, &g_rec.pid_start_time);
+
+  int child_errno = 0, status = 0, child_done = 0;
+  struct rusage ru;
+  memset(&ru, 0, sizeof ru);
+  ssize_t n;
+  do n = read(exec_pipe[0], &child_errno, sizeof child_errno);
+  while (n < 0 && errno == EINTR);
+  close(exec_pipe[0]);
+  if (n == (ssize_t)sizeof child_errno) {
+    while (wait4(child, &status, 0, &ru) < 0 && errno == EINTR) {
+    }
+    record_rusage(&ru);
+    spawn_failed(child_errno);
+  }
+  if (write_record() != 0)
+    fprintf(stderr, "tq-shim: cannot update the status record: %s\n", strerror(errno));
+
+  long long exited_at = 0; /* monotonic ms when the task was reaped */
+  for (;;) {
+    if (child_done && out.pipe_fd < 0 && err.pipe_fd < 0) break;
+    int timeout = -1;
+    if (child_done) {
+      long long left = exited_at + kDrainMaxMs - now_ms(CLOCK_MONOTONIC);
+      if (left <= 0) break;
+      timeout = left < kDrainIdleMs ? (int)left : kDrainIdleMs;
+    }
+    struct pollfd fds[3] = {{.fd = sigfd, .events = POLLIN},
+                            {.fd = out.pipe_fd, .events = POLLIN},
+                            {.fd = err.pipe_fd, .events = POLLIN}};
+    int ready = poll(fds, 3, timeout);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) {
+      fprintf(stderr, "tq-shim: poll: %s\n", strerror(errno));
+      while (!child_done && wait4(child, &status, 0, &ru) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    if (ready == 0) break; /* quiet for kDrainIdleMs after the task exited */
+    if (fds[1].revents != 0) stream_pump(&out);
+    if (fds[2].revents != 0) stream_pump(&err);
+    if (fds[0].revents == 0) continue;
+    struct signalfd_siginfo si;
+    while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+      if (si.ssi_signo == SIGCHLD) {
+        int was_done = child_done;
+        reap(child, &child_done, &status, &ru);
+        if (child_done && !was_done) exited_at = now_ms(CLOCK_MONOTONIC);
+      } else {
+        kill_task(si.ssi_signo == TQ_SHIM_SIG_KILL ? SIGKILL : SIGTERM, child, !child_done);
+      }
+    }
+  }
+
+  stream_finish(&out);
+  stream_finish(&err);
+  record_rusage(&ru);
+  g_rec.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  g_rec.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  finish();
+}

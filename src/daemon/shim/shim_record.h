@@ -1,0 +1,43 @@
+/* The contract between tq-shim and tqd: status record format, signal meanings, exit codes.
+ * Macros only, so it is usable from C and C++ alike (nothing here needs extern "C"). */
+#ifndef TQ_DAEMON_SHIM_SHIM_RECORD_H_
+#define TQ_DAEMON_SHIM_SHIM_RECORD_H_
+
+#include <signal.h>
+
+/* The first line of every status record is "<magic> <version>\n". */
+#define TQ_SHIM_RECORD_MAGIC "tq-shim-status"
+/* The version this shim writes. Readers accept it (and, later, the previous one). */
+#define TQ_SHIM_RECORD_VERSION 1
+
+/* The keys of version 1, one "key=value" line each, all decimal integers. Readers ignore
+ * keys they do not know, so later versions may add lines. */
+#define TQ_SHIM_KEY_FINISHED "finished"             /* 0 while the shim runs, 1 at the end */
+#define TQ_SHIM_KEY_SHIM_PID "shim_pid"             /* the shim's own pid */
+#define TQ_SHIM_KEY_PID "pid"                       /* the task's pid (= its pgid), 0 before fork */
+#define TQ_SHIM_KEY_PID_START_TIME "pid_start_time" /* /proc/PID/stat field 22, clock ticks */
+#define TQ_SHIM_KEY_STARTED_MS "started_ms"         /* CLOCK_REALTIME ms at fork, 0 before */
+#define TQ_SHIM_KEY_ENDED_MS "ended_ms"             /* CLOCK_REALTIME ms at the end, 0 before */
+#define TQ_SHIM_KEY_EXIT_CODE "exit_code"           /* exit status, -1 unless it exited */
+#define TQ_SHIM_KEY_SIGNAL "signal"                 /* terminating signal, 0 unless killed */
+#define TQ_SHIM_KEY_SPAWN_ERRNO "spawn_errno"       /* why the task never ran (see below), or 0 */
+#define TQ_SHIM_KEY_USER_CPU_US "user_cpu_us"       /* wait4 rusage of the task, microseconds */
+#define TQ_SHIM_KEY_SYSTEM_CPU_US "system_cpu_us"
+#define TQ_SHIM_KEY_MAX_RSS_KB "max_rss_kb" /* peak resident set size (ru_maxrss), KiB */
+
+/* Signals the daemon sends to the shim (never to the task directly). */
+#define TQ_SHIM_SIG_TERMINATE SIGTERM /* TERM the task's process group and all descendants */
+#define TQ_SHIM_SIG_KILL SIGUSR1      /* KILL the task's process group and all descendants */
+
+/* The shim's own exit status. */
+#define TQ_SHIM_EXIT_OK 0     /* a final record (finished=1) was written */
+#define TQ_SHIM_EXIT_FAILED 1 /* the status record could not be opened, locked or written */
+#define TQ_SHIM_EXIT_USAGE 2  /* bad command line; no status file was touched */
+
+/* exit_code recorded when the task could not be started. spawn_errno is then the errno of the
+ * step that failed: creating an output file, pipe or fork (pid stays 0), or, in the child,
+ * opening --stdin, chdir to --cwd or execvp (pid is set; the child is already reaped). */
+#define TQ_SHIM_EXIT_CODE_NOT_FOUND 127 /* any spawn failure but the two below */
+#define TQ_SHIM_EXIT_CODE_NOT_EXEC 126  /* spawn_errno EACCES or ENOEXEC */
+
+#endif /* TQ_DAEMON_SHIM_SHIM_RECORD_H_ */

@@ -1,0 +1,66 @@
+#include "daemon/spawner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace tq {
+
+ShimSpawner::ShimSpawner(const std::string& shim_path) {
+  fd_ = open(shim_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) {
+    status_ = Status(ErrorCode::kConfig, "shim",
+                     "shim: cannot open " + shim_path + ": " + strerror(errno));
+    return;
+  }
+  if (faccessat(fd_, "", X_OK, AT_EMPTY_PATH) != 0 && access(shim_path.c_str(), X_OK) != 0) {
+    status_ = Status(ErrorCode::kConfig, "shim", "shim: " + shim_path + " is not executable");
+    return;
+  }
+  // The kernel resolves /proc/self/fd/N before it closes close-on-exec descriptors, so the
+  // descriptor can stay close-on-exec and no task inherits it.
+  exec_path_ = "/proc/self/fd/" + std::to_string(fd_);
+}
+
+ShimSpawner::~ShimSpawner() {
+  if (fd_ >= 0) close(fd_);
+}
+
+Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args,
+                               const std::vector<std::string>& env) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>("tq-shim"));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none;
+  sigemptyset(&none);
+  sigset_t all;
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  // A session of its own: a terminal's ^C or hang-up aimed at tqd never reaches the tasks.
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exec_path_.c_str(), &actions, &attr, argv.data(), envp.data());
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return Status::Internal(std::string("cannot start the shim: ") + strerror(rc));
+  return static_cast<int>(pid);
+}
+
+}  // namespace tq

@@ -1,0 +1,43 @@
+// The process-start seam: the daemon starts every task's supervisor through a Spawner, so tests
+// can start something else and production starts the shim it opened at start-up.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace tq {
+
+/// Starts a supervisor process with exactly `args` (after the program) and `env`.
+class Spawner {
+ public:
+  virtual ~Spawner() = default;
+  /// Starts the process in a new session with stdin and stdout on /dev/null and stderr
+  /// inherited; returns its pid.
+  virtual Result<int> Spawn(const std::vector<std::string>& args,
+                            const std::vector<std::string>& env) = 0;
+};
+
+/// Starts the shim executable from a descriptor opened once at start-up, so replacing the file
+/// on disk (an upgrade) never mixes versions in flight.
+class ShimSpawner : public Spawner {
+ public:
+  /// Opens `shim_path`; check ok() before use.
+  explicit ShimSpawner(const std::string& shim_path);
+  ~ShimSpawner() override;
+  ShimSpawner(const ShimSpawner&) = delete;
+  ShimSpawner& operator=(const ShimSpawner&) = delete;
+
+  /// Why the shim could not be opened, or ok.
+  const Status& status() const { return status_; }
+  Result<int> Spawn(const std::vector<std::string>& args,
+                    const std::vector<std::string>& env) override;
+
+ private:
+  int fd_ = -1;
+  std::string exec_path_;  ///< /proc/self/fd/N
+  Status status_;
+};
+
+}  // namespace tq

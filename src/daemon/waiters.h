@@ -1,0 +1,53 @@
+// Clients waiting for tasks to end: `tq wait` gets one frame per task as it ends, `tq cancel`
+// one answer once all its tasks have ended.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/task.h"
+#include "daemon/server.h"
+
+namespace tq {
+
+/// Tracks which connection waits for which tasks.
+class Waiters {
+ public:
+  /// How a waiter is answered.
+  enum class Kind {
+    kStream,   ///< {"task"} per task as it ends, then {"end": true}
+    kCollect,  ///< one {"tasks": [...]} when all have ended
+  };
+  /// Sends one frame to a connection; `last` marks the end of the answer.
+  using Sender = std::function<void(ConnId, const nlohmann::json&, bool last)>;
+
+  explicit Waiters(Sender send) : send_(std::move(send)) {}
+
+  /// Registers `conn` as waiting for `tasks` (as they are now); answers those already terminal
+  /// at once and the rest through OnTerminal.
+  void Add(ConnId conn, Kind kind, const std::vector<Task>& tasks);
+  /// Tells the waiters of `task` that it reached a terminal state.
+  void OnTerminal(const Task& task);
+  /// Forgets everything `conn` waited for (it closed).
+  void Drop(ConnId conn);
+
+ private:
+  struct Entry {
+    Kind kind = Kind::kStream;
+    std::set<TaskId> remaining;
+    nlohmann::json collected = nlohmann::json::array();
+  };
+
+  void Deliver(ConnId conn, Entry& entry, const Task& task);
+
+  Sender send_;
+  std::unordered_map<ConnId, Entry> entries_;
+  std::multimap<TaskId, ConnId> by_task_;
+};
+
+}  // namespace tq

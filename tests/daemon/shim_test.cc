@@ -1,0 +1,534 @@
+// Runs the real tq-shim binary (TQ_SHIM_PATH) and checks its record, outputs and kills.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "daemon/shim/shim_record.h"
+#include "daemon/shim_record.h"
+
+#ifndef TQ_SHIM_PATH
+#error "TQ_SHIM_PATH must name the built tq-shim binary"
+#endif
+
+extern char** environ;
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// Generous: the suite must pass on a loaded 2-core machine.
+constexpr auto kTimeout = 30s;
+
+// Polls `done` every few milliseconds until it holds or `timeout` passes.
+bool WaitFor(const std::function<bool()>& done, std::chrono::milliseconds timeout = kTimeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(5ms);
+  }
+  return true;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+void WriteFile(const std::string& path, const std::string& data) {
+  std::ofstream(path, std::ios::binary) << data;
+}
+
+bool Exists(const std::string& path) {
+  return access(path.c_str(), F_OK) == 0;
+}
+
+// True once `pid` no longer runs: gone entirely, or a zombie nobody has reaped yet.
+bool ProcessGone(pid_t pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+  std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  size_t paren = stat.rfind(')');
+  return stat.empty() || (paren != std::string::npos && stat.substr(paren + 2, 1) == "Z");
+}
+
+// Field `field` (1-based, >= 3) of /proc/PID/stat.
+unsigned long long StatField(pid_t pid, int field) {
+  std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  std::istringstream rest(stat.substr(stat.rfind(')') + 1));
+  std::string token;
+  for (int f = 3; f <= field; f++) rest >> token;
+  return std::stoull(token);
+}
+
+// What the shim should leave for `full` output under --output-max `cap` (head + marker + tail).
+std::string Capped(const std::string& full, size_t cap) {
+  size_t half = cap / 2;
+  if (full.size() <= 2 * half) return full;
+  return full.substr(0, half) + "\n[tq: " + std::to_string(full.size() - 2 * half) +
+         " bytes cut]\n" + full.substr(full.size() - half);
+}
+
+// A temp dir with one shim run in it; the destructor kills leftovers and removes the dir.
+class ShimRun {
+ public:
+  ShimRun() {
+    char tmpl[] = "/tmp/tq-shim-test-XXXXXX";
+    REQUIRE(mkdtemp(tmpl) != nullptr);
+    dir_ = tmpl;
+  }
+  ~ShimRun() {
+    if (pid_ > 0 && !exited_) {
+      kill(pid_, TQ_SHIM_SIG_KILL);
+      if (!Wait(10s)) {
+        kill(pid_, SIGKILL);
+        waitpid(pid_, nullptr, 0);
+      }
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  ShimRun(const ShimRun&) = delete;
+  ShimRun& operator=(const ShimRun&) = delete;
+
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  std::string StatusPath() const { return Path("status"); }
+  std::string Out() const { return ReadFile(Path("out")); }
+  std::string Err() const { return ReadFile(Path("err")); }
+  pid_t pid() const { return pid_; }
+
+  /// Spawns the shim as the daemon does (own session, stdin/stdout /dev/null), with the
+  /// standard options, `options` appended before `--`, then `program`.
+  void Start(const std::vector<std::string>& program, std::vector<std::string> options = {},
+             const std::string& output_max = "1048576") {
+    std::vector<std::string> args = {TQ_SHIM_PATH, "--status",     StatusPath(),
+                                     "--stdout",   Path("out"),    "--stderr",
+                                     Path("err"),  "--output-max", output_max};
+    args.insert(args.end(), options.begin(), options.end());
+    args.push_back("--");
+    args.insert(args.end(), program.begin(), program.end());
+    StartRaw(args);
+  }
+
+  /// Spawns the shim with exactly `args` (args[0] is the binary).
+  void StartRaw(const std::vector<std::string>& args) {
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    std::string shim_stderr = Path("shim-stderr");  // the shim's own messages
+    posix_spawn_file_actions_addopen(&actions, 2, shim_stderr.c_str(), O_WRONLY | O_CREAT, 0600);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    posix_spawnattr_setflags(&attr,
+                             POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    int rc = posix_spawn(&pid_, args[0].c_str(), &actions, &attr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    REQUIRE(rc == 0);
+  }
+
+  /// Waits for the shim to exit; false on timeout.
+  bool Wait(std::chrono::milliseconds timeout = kTimeout) {
+    return exited_ || WaitFor(
+                          [&] {
+                            exited_ = waitpid(pid_, &wait_status_, WNOHANG) == pid_;
+                            return exited_;
+                          },
+                          timeout);
+  }
+
+  /// True while the shim has not exited (reaps it if it has).
+  bool Running() {
+    if (!exited_) exited_ = waitpid(pid_, &wait_status_, WNOHANG) == pid_;
+    return !exited_;
+  }
+
+  /// The shim's exit status; requires it to have exited normally.
+  int ExitStatus() const {
+    REQUIRE(exited_);
+    REQUIRE(WIFEXITED(wait_status_));
+    return WEXITSTATUS(wait_status_);
+  }
+
+  /// Waits for the shim and returns its final record.
+  tq::ShimRecord Finish() {
+    REQUIRE(Wait());
+    CHECK(ExitStatus() == TQ_SHIM_EXIT_OK);
+    tq::Result<tq::ShimRecord> record = tq::ReadShimRecord(StatusPath());
+    INFO(record.status().message());
+    REQUIRE(record.ok());
+    CHECK(record->finished);
+    CHECK(record->shim_pid == pid_);
+    CHECK_FALSE(tq::ShimRecordLocked(StatusPath()));
+    return *record;
+  }
+
+  /// Runs `program` to the end and returns its final record.
+  tq::ShimRecord Run(const std::vector<std::string>& program, std::vector<std::string> options = {},
+                     const std::string& output_max = "1048576") {
+    Start(program, std::move(options), output_max);
+    return Finish();
+  }
+
+ private:
+  std::string dir_;
+  pid_t pid_ = -1;
+  int wait_status_ = 0;
+  bool exited_ = false;
+};
+
+}  // namespace
+
+TEST_CASE("shim: a successful task leaves a finished, unlocked record") {
+  ShimRun run;
+  tq::ShimRecord r = run.Run({"true"});
+  CHECK(r.version == TQ_SHIM_RECORD_VERSION);
+  CHECK(r.exit_code == 0);
+  CHECK(r.signal == 0);
+  CHECK(r.spawn_errno == 0);
+  CHECK(r.pid > 0);
+  CHECK(r.pid != run.pid());
+  CHECK(r.pid_start_time > 0);
+  CHECK(r.started_ms > 0);
+  CHECK(r.ended_ms >= r.started_ms);
+  CHECK(run.Out().empty());
+  CHECK(run.Err().empty());
+  struct stat st {};
+  REQUIRE(stat(run.StatusPath().c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+}
+
+TEST_CASE("shim: exit codes and signals are recorded") {
+  SUBCASE("exit 7") {
+    ShimRun run;
+    tq::ShimRecord r = run.Run({"sh", "-c", "exit 7"});
+    CHECK(r.exit_code == 7);
+    CHECK(r.signal == 0);
+  }
+  SUBCASE("killed by signal 9") {
+    ShimRun run;
+    tq::ShimRecord r = run.Run({"sh", "-c", "kill -9 $$"});
+    CHECK(r.exit_code == -1);
+    CHECK(r.signal == 9);
+  }
+  SUBCASE("stdout and stderr go to their own files") {
+    ShimRun run;
+    tq::ShimRecord r = run.Run({"sh", "-c", "echo out; echo err >&2"});
+    CHECK(r.exit_code == 0);
+    CHECK(run.Out() == "out\n");
+    CHECK(run.Err() == "err\n");
+  }
+}
+
+TEST_CASE("shim: argv reaches the program byte for byte") {
+  ShimRun run;
+  std::vector<std::string> args = {"a b", "", "it's", "new\nline", "\xff", "\"q\"", "$HOME", "*"};
+  std::vector<std::string> program = {"/usr/bin/printf", "[%s]\\n"};
+  program.insert(program.end(), args.begin(), args.end());
+  tq::ShimRecord r = run.Run(program);
+  CHECK(r.exit_code == 0);
+  std::string expected;
+  for (const auto& a : args) expected += "[" + a + "]\n";
+  CHECK(run.Out() == expected);
+}
+
+TEST_CASE("shim: failures to start are recorded with their errno") {
+  SUBCASE("missing program by path") {
+    ShimRun run;
+    tq::ShimRecord r = run.Run({"/nonexistent/tq-no-such-program"});
+    CHECK(r.spawn_errno == ENOENT);
+    CHECK(r.exit_code == 127);
+    CHECK(r.signal == 0);
+  }
+  SUBCASE("missing program on PATH") {
+    ShimRun run;
+    tq::ShimRecord r = run.Run({"tq-no-such-program-on-path"});
+    CHECK(r.spawn_errno == ENOENT);
+    CHECK(r.exit_code == 127);
+  }
+  SUBCASE("missing working directory") {
+    ShimRun run;
+    tq::ShimRecord r = run.Run({"true"}, {"--cwd", run.Path("no-such-dir")});
+    CHECK(r.spawn_errno == ENOENT);
+    CHECK(r.exit_code == 127);
+  }
+  SUBCASE("missing stdin file") {
+    ShimRun run;
+    tq::ShimRecord r = run.Run({"cat"}, {"--stdin", run.Path("no-such-file")});
+    CHECK(r.spawn_errno == ENOENT);
+    CHECK(r.exit_code == 127);
+  }
+  SUBCASE("not executable") {
+    ShimRun run;
+    WriteFile(run.Path("script"), "#!/bin/sh\n");
+    REQUIRE(chmod(run.Path("script").c_str(), 0644) == 0);
+    tq::ShimRecord r = run.Run({run.Path("script")});
+    CHECK(r.spawn_errno == EACCES);
+    CHECK(r.exit_code == 126);
+  }
+}
+
+TEST_CASE("shim: the working directory is applied") {
+  ShimRun run;
+  REQUIRE(mkdir(run.Path("work").c_str(), 0700) == 0);
+  tq::ShimRecord r = run.Run({"sh", "-c", "pwd -P"}, {"--cwd", run.Path("work")});
+  CHECK(r.exit_code == 0);
+  std::error_code ec;
+  CHECK(run.Out() == std::filesystem::canonical(run.Path("work"), ec).string() + "\n");
+}
+
+TEST_CASE("shim: stdin comes from --stdin, else /dev/null") {
+  SUBCASE("from a file") {
+    ShimRun run;
+    std::string payload("line one\n\0binary\xff\n", 18);
+    WriteFile(run.Path("in"), payload);
+    tq::ShimRecord r = run.Run({"cat"}, {"--stdin", run.Path("in")});
+    CHECK(r.exit_code == 0);
+    CHECK(run.Out() == payload);
+  }
+  SUBCASE("/dev/null") {
+    ShimRun run;
+    tq::ShimRecord r = run.Run({"cat"});
+    CHECK(r.exit_code == 0);
+    CHECK(run.Out().empty());
+  }
+}
+
+TEST_CASE("shim: output is capped to head and tail with a marker") {
+  ShimRun run;
+  std::string big;
+  for (size_t i = 0; big.size() < 100000; i++) big += "line " + std::to_string(i) + "\n";
+  big.resize(100000);
+  WriteFile(run.Path("big"), big);
+
+  SUBCASE("stdout over the cap") {
+    run.Run({"cat", run.Path("big")}, {}, "1000");
+    std::string expected =
+        big.substr(0, 500) + "\n[tq: 99000 bytes cut]\n" + big.substr(big.size() - 500);
+    CHECK(run.Out() == expected);
+  }
+  SUBCASE("stderr over the cap") {
+    run.Run({"sh", "-c", "cat \"$0\" >&2", run.Path("big")}, {}, "1000");
+    CHECK(run.Err() == Capped(big, 1000));
+    CHECK(run.Out().empty());
+  }
+  SUBCASE("just under, at and just over the cap") {
+    for (size_t size : {999u, 1000u, 1001u}) {
+      ShimRun inner;
+      WriteFile(inner.Path("in"), big.substr(0, size));
+      inner.Run({"cat"}, {"--stdin", inner.Path("in")}, "1000");
+      INFO("size " << size);
+      std::string expected = big.substr(0, size);
+      if (size == 1001)
+        expected = big.substr(0, 500) + "\n[tq: 1 bytes cut]\n" + big.substr(501, 500);
+      CHECK(inner.Out() == expected);
+    }
+  }
+  SUBCASE("many small writes through an odd cap") {
+    std::string expected;
+    for (int i = 0; i < 3000; i++) expected += "n " + std::to_string(i) + "\n";
+    run.Run({"sh", "-c", "i=0; while [ $i -lt 3000 ]; do echo \"n $i\"; i=$((i+1)); done"}, {},
+            "101");
+    CHECK(run.Out() == Capped(expected, 101));
+  }
+  SUBCASE("0 means unlimited") {
+    run.Run({"cat", run.Path("big")}, {}, "0");
+    CHECK(run.Out() == big);
+  }
+}
+
+TEST_CASE("shim: while running the record is locked and names the task") {
+  ShimRun run;
+  run.Start({"sh", "-c", "echo $$ > task.tmp && mv task.tmp task.pid; exec sleep 1000"},
+            {"--cwd", run.Path("")});
+  REQUIRE(WaitFor([&] { return Exists(run.Path("task.pid")); }));
+  pid_t task = std::stoi(ReadFile(run.Path("task.pid")));
+
+  tq::ShimRecord r;
+  REQUIRE(WaitFor([&] {
+    tq::Result<tq::ShimRecord> read = tq::ReadShimRecord(run.StatusPath());
+    if (read.ok()) r = *read;
+    return read.ok() && r.pid != 0;
+  }));
+  CHECK_FALSE(r.finished);
+  CHECK(r.pid == task);
+  CHECK(r.shim_pid == run.pid());
+  CHECK(r.pid_start_time == StatField(task, 22));
+  CHECK(r.started_ms > 0);
+  CHECK(r.ended_ms == 0);
+  CHECK(tq::ShimRecordLocked(run.StatusPath()));
+  CHECK(StatField(task, 5) == static_cast<unsigned long long>(task));  // own process group
+  std::vector<std::string> fds;  // only 0, 1, 2: nothing of the shim leaks, not the lock
+  for (const auto& e : std::filesystem::directory_iterator("/proc/" + std::to_string(task) + "/fd"))
+    fds.push_back(e.path().filename().string());
+  std::sort(fds.begin(), fds.end());
+  CHECK(fds == std::vector<std::string>{"0", "1", "2"});
+
+  REQUIRE(kill(run.pid(), TQ_SHIM_SIG_KILL) == 0);
+  tq::ShimRecord done = run.Finish();
+  CHECK(done.signal == SIGKILL);
+  CHECK(done.pid == task);
+}
+
+TEST_CASE("shim: TERM reaches the task and a grandchild that called setsid") {
+  ShimRun run;
+  run.Start({"sh", "-c",
+             "setsid sh -c 'echo $$ > gc.tmp && mv gc.tmp gc.pid; exec sleep 1000' & "
+             "exec sleep 1000"},
+            {"--cwd", run.Path("")});
+  REQUIRE(WaitFor([&] { return Exists(run.Path("gc.pid")); }));
+  pid_t grandchild = std::stoi(ReadFile(run.Path("gc.pid")));
+  REQUIRE(grandchild > 0);
+  CHECK(StatField(grandchild, 6) == static_cast<unsigned long long>(grandchild));  // own session
+
+  REQUIRE(kill(run.pid(), TQ_SHIM_SIG_TERMINATE) == 0);
+  tq::ShimRecord r = run.Finish();
+  CHECK(r.signal == SIGTERM);
+  CHECK(r.exit_code == -1);
+  CHECK(WaitFor([&] { return ProcessGone(grandchild); }));
+}
+
+TEST_CASE("shim: the kill signal ends a task that survives TERM") {
+  ShimRun run;
+  run.Start(
+      {"sh", "-c", "trap 'echo term >> termed' TERM; echo > ready; while :; do sleep 1; done"},
+      {"--cwd", run.Path("")});
+  REQUIRE(WaitFor([&] { return Exists(run.Path("ready")); }));
+  REQUIRE(kill(run.pid(), TQ_SHIM_SIG_TERMINATE) == 0);
+  REQUIRE(WaitFor([&] { return Exists(run.Path("termed")); }));
+  CHECK(run.Running());
+  CHECK(tq::ShimRecordLocked(run.StatusPath()));
+
+  REQUIRE(kill(run.pid(), TQ_SHIM_SIG_KILL) == 0);
+  tq::ShimRecord r = run.Finish();
+  CHECK(r.signal == SIGKILL);
+}
+
+TEST_CASE("shim: a background process holding the pipes does not keep the shim alive") {
+  ShimRun run;
+  tq::ShimRecord r =
+      run.Run({"sh", "-c", "sleep 1000 & echo $! > bg.pid; echo done"}, {"--cwd", run.Path("")});
+  CHECK(r.exit_code == 0);
+  CHECK(run.Out() == "done\n");
+  pid_t bg = std::stoi(ReadFile(run.Path("bg.pid")));
+  CHECK_FALSE(ProcessGone(bg));  // it was left running, and it does not hold the lock
+  kill(bg, SIGKILL);
+}
+
+TEST_CASE("shim: rusage is the task's") {
+  ShimRun run;
+  // Burn until the shell's own user+system time reaches 0.35 s (35 ticks of 10 ms).
+  tq::ShimRecord r = run.Run({"sh", "-c",
+                              "while :; do read -r l < /proc/$$/stat; set -- $l; "
+                              "[ $((${14} + ${15})) -ge 35 ] && break; done"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.user_cpu_us + r.system_cpu_us >= 250000);
+  CHECK(r.max_rss_kb > 0);
+}
+
+TEST_CASE("shim: usage errors exit 2 and touch nothing") {
+  std::vector<std::vector<std::string>> cases = {
+      {"--stdout", "o", "--stderr", "e", "--output-max", "1", "--", "true"},  // no status
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "true"},  // no --
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--"},    // no prog
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1x", "--", "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "-1", "--", "true"},
+      {"--status", "S", "--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1",
+       "--", "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--bogus", "x", "--",
+       "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--cwd", "", "--",
+       "true"},
+  };
+  for (size_t i = 0; i < cases.size(); i++) {
+    ShimRun run;
+    std::vector<std::string> args = {TQ_SHIM_PATH};
+    for (const auto& a : cases[i])
+      args.push_back(a == "S" ? run.StatusPath() : a == "o" || a == "e" ? run.Path(a) : a);
+    INFO("case " << i);
+    run.StartRaw(args);
+    REQUIRE(run.Wait());
+    CHECK(run.ExitStatus() == TQ_SHIM_EXIT_USAGE);
+    CHECK(ReadFile(run.Path("shim-stderr")).find("usage: tq-shim") != std::string::npos);
+    CHECK_FALSE(Exists(run.StatusPath()));
+    CHECK_FALSE(Exists(run.Path("o")));
+  }
+}
+
+TEST_CASE("shim record: the reader checks version and keys") {
+  const std::string body =
+      "finished=1\nshim_pid=10\npid=11\npid_start_time=12345\nstarted_ms=1000\nended_ms=2000\n"
+      "exit_code=-1\nsignal=15\nspawn_errno=0\nuser_cpu_us=5\nsystem_cpu_us=6\nmax_rss_kb=7\n";
+
+  SUBCASE("version 1 parses, unknown keys are ignored") {
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 1\n" + body + "later=x\n");
+    INFO(r.status().message());
+    REQUIRE(r.ok());
+    CHECK(r->version == 1);
+    CHECK(r->finished);
+    CHECK(r->shim_pid == 10);
+    CHECK(r->pid == 11);
+    CHECK(r->pid_start_time == 12345);
+    CHECK(r->started_ms == 1000);
+    CHECK(r->ended_ms == 2000);
+    CHECK(r->exit_code == -1);
+    CHECK(r->signal == 15);
+    CHECK(r->user_cpu_us == 5);
+    CHECK(r->system_cpu_us == 6);
+    CHECK(r->max_rss_kb == 7);
+  }
+  SUBCASE("an unknown version is refused by name") {
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 2\n" + body);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message().find("version 2 is not supported") != std::string::npos);
+  }
+  SUBCASE("a wrong magic is refused") {
+    CHECK_FALSE(tq::ParseShimRecord("something 1\n" + body).ok());
+    CHECK_FALSE(tq::ParseShimRecord("").ok());
+  }
+  SUBCASE("a missing key is named") {
+    std::string text = "tq-shim-status 1\n" + body;
+    text.erase(text.find("signal=15\n"), 10);
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord(text);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message().find("'signal'") != std::string::npos);
+  }
+  SUBCASE("a bad value is named") {
+    std::string text = "tq-shim-status 1\n" + body;
+    text.replace(text.find("pid=11"), 6, "pid=1x");
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord(text);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message().find("'pid'") != std::string::npos);
+  }
+  SUBCASE("a missing file is an error naming the path, and is not locked") {
+    tq::Result<tq::ShimRecord> r = tq::ReadShimRecord("/nonexistent/tq-status");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().message().find("/nonexistent/tq-status") != std::string::npos);
+    CHECK_FALSE(tq::ShimRecordLocked("/nonexistent/tq-status"));
+  }
+}
