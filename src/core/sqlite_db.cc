@@ -215,11 +215,7 @@ Result<bool> Query::Step() {
 }
 
 Status Query::Run() {
-  for (;;) {
-    Result<bool> row = Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return Status::Ok();
-  }
+  return ForEach([] {});
 }
 
 int64_t Query::Int(int col) const {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "core/status.h"
 
@@ -109,6 +110,21 @@ class Query {
   Result<bool> Step();
   /// Steps until done, ignoring rows.
   Status Run();
+  /// Steps through every remaining row calling `on_row()`, which returns void or a Status (a
+  /// failing Status stops the walk and is returned).
+  template <typename OnRow>
+  Status ForEach(OnRow&& on_row) {
+    for (;;) {
+      Result<bool> row = Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return Status::Ok();
+      if constexpr (std::is_void_v<decltype(on_row())>) {
+        on_row();
+      } else if (Status s = on_row(); !s.ok()) {
+        return s;
+      }
+    }
+  }
 
   /// Reads column `col` (0-based) of the current row.
   int64_t Int(int col) const;

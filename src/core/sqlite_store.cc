@@ -2,70 +2,20 @@
 
 #include <algorithm>
 #include <array>
-#include <cinttypes>
-#include <cstdio>
 #include <string_view>
 #include <utility>
 
 #include "core/migrations.h"
+#include "core/stored_bytes.h"
 
 namespace tq {
 
 namespace {
 
-// ---- byte strings and environments ----
-
-// A list of byte strings as one BLOB: each element followed by a NUL byte, so an empty element
-// survives and no elements is an empty BLOB.
-std::string EncodeList(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) {
-    out += item;
-    out.push_back('\0');
-  }
-  return out;
-}
-
-// The inverse of EncodeList; false when the BLOB does not end with a NUL.
-bool DecodeList(std::string_view blob, std::vector<std::string>* out) {
-  out->clear();
-  while (!blob.empty()) {
-    size_t nul = blob.find('\0');
-    if (nul == std::string_view::npos) return false;
-    out->emplace_back(blob.substr(0, nul));
-    blob.remove_prefix(nul + 1);
-  }
-  return true;
-}
-
-// The index of the first element holding a NUL byte (which EncodeList cannot carry).
-std::optional<size_t> FirstWithNul(const std::vector<std::string>& items) {
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (items[i].find('\0') != std::string::npos) return i;
-  }
-  return std::nullopt;
-}
-
-// FNV-1a, 64 bits. Persistent: envs rows are keyed by it, so it must never change.
-uint64_t Fnv1a64(std::string_view data, uint64_t salt) {
-  uint64_t h = 14695981039346656037ull;
-  auto mix = [&h](unsigned char c) {
-    h ^= c;
-    h *= 1099511628211ull;
-  };
-  if (salt != 0) {
-    for (int i = 0; i < 8; ++i) mix(static_cast<unsigned char>(salt >> (8 * i)));
-  }
-  for (char c : data) mix(static_cast<unsigned char>(c));
-  return h;
-}
-
-// The envs key of `data`: 16 hex digits; salt > 0 only after a collision.
-std::string EnvKey(std::string_view data, uint64_t salt) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016" PRIx64, Fnv1a64(data, salt));
-  return buf;
-}
+using sqlite::DecodeList;
+using sqlite::EncodeList;
+using sqlite::EnvKey;
+using sqlite::FirstWithNul;
 
 constexpr uint64_t kMaxEnvSalt = 16;  // collisions of a 64-bit hash: one salt is already rare
 
@@ -80,29 +30,14 @@ std::string TaskSelect(bool full) {
          ", t.clean_env, t.not_before, t.timeout_ms, t.state, t.reason, t.attempt_count, "
          "t.exit_code, t.signal, t.created, t.finished FROM tasks AS t ";
 }
+// Column positions of TaskSelect.
+// clang-format off
 enum TaskCol {
-  kId,
-  kOwnerUid,
-  kOwnerGid,
-  kOwnerName,
-  kArgv,
-  kShell,
-  kQueue,
-  kPriority,
-  kStdin,
-  kCwd,
-  kEnv,
-  kCleanEnv,
-  kNotBefore,
-  kTimeoutMs,
-  kState,
-  kReason,
-  kAttemptCount,
-  kExitCode,
-  kSignal,
-  kCreated,
-  kFinished,
+  kId, kOwnerUid, kOwnerGid, kOwnerName, kArgv, kShell, kQueue, kPriority, kStdin, kCwd, kEnv,
+  kCleanEnv, kNotBefore, kTimeoutMs, kState, kReason, kAttemptCount, kExitCode, kSignal,
+  kCreated, kFinished,
 };
+// clang-format on
 
 // The hot queries name their partial index: the planner, without statistics, would rather take
 // tasks_by_state (state = 'pending') and walk every pending task. If the index is missing or its
@@ -400,31 +335,17 @@ Result<TaskId> SqliteStore::Insert(const Owner& owner, const TaskSpec& spec, Wal
 Status SqliteStore::LoadLists(Task& task, bool with_attempts) {
   {
     sqlite::Query q(st_->task_labels);
-    q.BindInt(task.id);
-    for (;;) {
-      Result<bool> row = q.Step();
-      if (!row.ok()) return row.status();
-      if (!*row) break;
-      task.spec.labels.push_back(q.Text(0));
-    }
+    Status s = q.BindInt(task.id).ForEach([&] { task.spec.labels.push_back(q.Text(0)); });
+    if (!s.ok()) return s;
   }
   {
     sqlite::Query q(st_->task_deps);
-    q.BindInt(task.id);
-    for (;;) {
-      Result<bool> row = q.Step();
-      if (!row.ok()) return row.status();
-      if (!*row) break;
-      task.spec.after.push_back(q.Int(0));
-    }
+    Status s = q.BindInt(task.id).ForEach([&] { task.spec.after.push_back(q.Int(0)); });
+    if (!s.ok()) return s;
   }
   if (!with_attempts) return Status::Ok();
   sqlite::Query q(st_->task_attempts);
-  q.BindInt(task.id);
-  for (;;) {
-    Result<bool> row = q.Step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
+  return q.BindInt(task.id).ForEach([&]() -> Status {
     Attempt a;
     a.number = static_cast<int>(q.Int(0));
     a.started = q.Int(1);
@@ -440,8 +361,8 @@ Status SqliteStore::LoadLists(Task& task, bool with_attempts) {
     a.system_cpu_us = q.Int(9);
     a.max_rss_kb = q.Int(10);
     task.attempts.push_back(a);
-  }
-  return Status::Ok();
+    return Status::Ok();
+  });
 }
 
 Result<Task> SqliteStore::Get(TaskId id) {
@@ -481,14 +402,13 @@ Result<std::vector<Task>> SqliteStore::List(const ListFilter& filter) {
     if (filter.queue) q.BindText(*filter.queue);
     if (filter.label) q.BindText(*filter.label);
     q.BindInt(filter.limit > 0 ? filter.limit : -1);  // LIMIT -1: no limit
-    for (;;) {
-      Result<bool> row = q.Step();
-      if (!row.ok()) return row.status();
-      if (!*row) break;
+    Status s = q.ForEach([&]() -> Status {
       Result<Task> task = ReadTask(q);
       if (!task.ok()) return task.status();
       tasks.push_back(std::move(*task));
-    }
+      return Status::Ok();
+    });
+    if (!s.ok()) return s;
   }
   for (Task& task : tasks) {
     if (Status s = LoadLists(task, false); !s.ok()) return s;
@@ -499,12 +419,8 @@ Result<std::vector<Task>> SqliteStore::List(const ListFilter& filter) {
 Result<std::vector<std::string>> SqliteStore::Queues() {
   std::vector<std::string> names;
   sqlite::Query q(st_->queues);
-  for (;;) {
-    Result<bool> row = q.Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return names;
-    names.push_back(q.Text(0));
-  }
+  if (Status s = q.ForEach([&] { names.push_back(q.Text(0)); }); !s.ok()) return s;
+  return names;
 }
 
 // ---- the ready set ----
@@ -644,14 +560,13 @@ Result<bool> SqliteStore::EndPending(TaskId id, TaskState final_state, TaskReaso
 Result<std::vector<RunningAttempt>> SqliteStore::RunningAttempts() {
   std::vector<RunningAttempt> running;
   sqlite::Query q(st_->running_attempts);
-  for (;;) {
-    Result<bool> row = q.Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return running;
+  Status s = q.ForEach([&] {
     running.push_back(RunningAttempt{q.Int(0), static_cast<int>(q.Int(1)),
                                      static_cast<int>(q.Int(2)), static_cast<int>(q.Int(3)),
                                      q.Text(4)});
-  }
+  });
+  if (!s.ok()) return s;
+  return running;
 }
 
 Result<int> SqliteStore::CountRunning(const std::optional<std::string>& queue) {
@@ -685,12 +600,9 @@ Result<std::string> SqliteStore::QueryPlan(PlannedQuery query) {
   if (!stmt.ok()) return stmt.status();
   sqlite::Query q(*stmt);
   std::string plan;
-  for (;;) {
-    Result<bool> row = q.Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return plan;
-    plan += q.Text(3) + "\n";  // columns: id, parent, notused, detail
-  }
+  // Columns: id, parent, notused, detail.
+  if (Status s = q.ForEach([&] { plan += q.Text(3) + "\n"; }); !s.ok()) return s;
+  return plan;
 }
 
 }  // namespace tq

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tq needs to build and test, when any is missing.
+# As root it runs apt-get directly; otherwise through sudo.
+set -euo pipefail
+
+packages=(
+  g++ make cmake pkg-config          # the toolchain
+  libcli11-dev libsqlite3-dev libspdlog-dev libtomlplusplus-dev nlohmann-json3-dev
+  doctest-dev                        # unit and integration tests
+  tzdata                             # time-zone tests
+  util-linux procps                  # flock, setsid and ps for the tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,182 @@
+#include "core/protocol.h"
+
+#include <doctest/doctest.h>
+
+#include "core/bytes.h"
+#include "core/limits.h"
+
+namespace tq {
+namespace {
+
+using nlohmann::json;
+
+TaskSpec FullSpec() {
+  TaskSpec s;
+  s.argv = {"printf", "%s\n", "a b", "", "it's", "new\nline", "\xff\xfe latin \xe9"};
+  s.queue = "batch.1";
+  s.priority = 2;
+  s.stdin_data = std::string("in\0put\xff", 7);
+  s.cwd = "/tmp/d\xe9j\xe0";
+  s.env = {"HOME=/root", "X=\xff"};
+  s.not_before = 1700000000123;
+  s.after = {3, 4};
+  s.labels = {"nightly", "job:x"};
+  s.timeout_ms = 90000;
+  return s;
+}
+
+TEST_CASE("a submit request round-trips byte for byte") {
+  auto decoded = DecodeRequest(EncodeRequest(SubmitRequest{FullSpec()}));
+  REQUIRE(decoded.ok());
+  const auto& spec = std::get<SubmitRequest>(*decoded).spec;
+  const TaskSpec want = FullSpec();
+  CHECK(spec.argv == want.argv);
+  CHECK(spec.stdin_data == want.stdin_data);
+  CHECK(spec.cwd == want.cwd);
+  CHECK(spec.env == want.env);
+  CHECK(spec.queue == want.queue);
+  CHECK(spec.priority == want.priority);
+  CHECK(spec.not_before == want.not_before);
+  CHECK(spec.after == want.after);
+  CHECK(spec.labels == want.labels);
+  CHECK(spec.timeout_ms == want.timeout_ms);
+  CHECK_FALSE(spec.shell);
+}
+
+TEST_CASE("every other request round-trips") {
+  ListRequest list;
+  list.filter.state = TaskState::kFailed;
+  list.filter.queue = "q";
+  list.filter.label = "l";
+  list.filter.limit = 7;
+  const std::vector<Request> requests = {StatusRequest{5},       list,
+                                         WaitRequest{{1, 2, 3}}, CancelRequest{{9}},
+                                         LogsRequest{4, true, 100}, PingRequest{}};
+  for (const Request& r : requests) {
+    auto back = DecodeRequest(EncodeRequest(r));
+    REQUIRE(back.ok());
+    CHECK(back->index() == r.index());
+  }
+  auto back = DecodeRequest(EncodeRequest(list));
+  const auto& f = std::get<ListRequest>(*back).filter;
+  CHECK(f.state == TaskState::kFailed);
+  CHECK(f.queue == "q");
+  CHECK(f.label == "l");
+  CHECK(f.limit == 7);
+  auto logs = std::get<LogsRequest>(*DecodeRequest(EncodeRequest(LogsRequest{4, true, 100})));
+  CHECK(logs.id == 4);
+  CHECK(logs.stderr_stream);
+  CHECK(logs.offset == 100);
+}
+
+TEST_CASE("malformed and unknown requests are refused, naming the problem") {
+  struct Case {
+    std::string payload;
+    ErrorCode code;
+    std::string field;
+    std::string in_message;
+  };
+  const Case cases[] = {
+      {"", ErrorCode::kInvalid, "frame", "JSON"},
+      {"{\"proto\":1,", ErrorCode::kInvalid, "frame", "JSON"},
+      {"[1,2]", ErrorCode::kInvalid, "frame", "object"},
+      {"{\"type\":\"ping\"}", ErrorCode::kProto, "proto", "no protocol version"},
+      {"{\"proto\":99,\"type\":\"ping\"}", ErrorCode::kProto, "proto", "speaks 1 and 0"},
+      {"{\"proto\":1}", ErrorCode::kInvalid, "type", "no type"},
+      {"{\"proto\":1,\"type\":\"explode\"}", ErrorCode::kInvalid, "type", "explode"},
+      {"{\"proto\":1,\"type\":\"status\",\"id\":\"x\"}", ErrorCode::kInvalid, "id", "task id"},
+      {"{\"proto\":1,\"type\":\"wait\",\"ids\":[]}", ErrorCode::kInvalid, "ids", "at least one"},
+      {"{\"proto\":1,\"type\":\"submit\"}", ErrorCode::kInvalid, "argv", "command is required"},
+      {"{\"proto\":1,\"type\":\"submit\",\"argv\":[\"x\"],\"priority\":9}", ErrorCode::kInvalid,
+       "priority", "9 is out of range 1..5"},
+      {"{\"proto\":1,\"type\":\"submit\",\"argv\":[\"x\"],\"queue\":\"a b\"}", ErrorCode::kInvalid,
+       "queue", "\"a b\""},
+      {"{\"proto\":1,\"type\":\"submit\",\"argv\":[\"x\"],\"shell\":\"y\"}", ErrorCode::kInvalid,
+       "shell", "not both"},
+      {"{\"proto\":1,\"type\":\"submit\",\"argv\":[{\"b64\":\"YQBi\"}]}", ErrorCode::kInvalid,
+       "argv", "NUL"},
+      {"{\"proto\":1,\"type\":\"submit\",\"argv\":[7]}", ErrorCode::kInvalid, "argv", "string"},
+      {"{\"proto\":1,\"type\":\"list\",\"state\":\"done\"}", ErrorCode::kInvalid, "state",
+       "\"done\""},
+      {"{\"proto\":1,\"type\":\"logs\",\"id\":1,\"offset\":-1}", ErrorCode::kInvalid, "offset",
+       "negative"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.payload);
+    auto r = DecodeRequest(c.payload);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == c.code);
+    CHECK(r.status().field() == c.field);
+    CHECK(r.status().message().find(c.in_message) != std::string::npos);
+  }
+}
+
+TEST_CASE("invalid UTF-8 inside the JSON text is refused, not crashed on") {
+  auto r = DecodeRequest("{\"proto\":1,\"type\":\"submit\",\"argv\":[\"\xff\"]}");
+  CHECK_FALSE(r.ok());
+}
+
+TEST_CASE("limits are enforced with their names") {
+  TaskSpec s;
+  s.argv = {"cat"};
+  s.stdin_data = std::string(kMaxStdinBytes + 1, 'x');
+  auto r = DecodeRequest(EncodeRequest(SubmitRequest{s}));
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == ErrorCode::kLimit);
+  CHECK(r.status().field() == "stdin");
+  s.stdin_data.reset();
+  s.argv.assign(kMaxArgvCount + 1, "a");
+  r = DecodeRequest(EncodeRequest(SubmitRequest{s}));
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().field() == "argv");
+}
+
+TEST_CASE("unknown fields are ignored and the previous protocol version is served") {
+  auto r = DecodeRequest("{\"proto\":0,\"type\":\"ping\",\"future_field\":{\"a\":1}}");
+  CHECK(r.ok());
+}
+
+TEST_CASE("error responses carry code, field and message") {
+  const Status st(ErrorCode::kNotFound, "id", "task 5 not found");
+  const Status back = ResponseStatus(json::parse(ErrorResponse(st).dump()));
+  CHECK(back.code() == ErrorCode::kNotFound);
+  CHECK(back.field() == "id");
+  CHECK(back.message() == "task 5 not found");
+  CHECK(ResponseStatus(OkResponse({{"id", 1}})).ok());
+  CHECK_FALSE(ResponseStatus(json("nonsense")).ok());
+}
+
+TEST_CASE("a task shows the SPEC 2 field names and never its environment") {
+  Task t;
+  t.id = 12;
+  t.spec = FullSpec();
+  t.state = TaskState::kFailed;
+  t.reason = TaskReason::kExit;
+  t.exit_code = 3;
+  t.attempt_count = 1;
+  t.created = 1700000000000;
+  Attempt a;
+  a.number = 1;
+  a.started = 1700000000000;
+  a.ended = 1700000001500;
+  a.exit_code = 3;
+  a.reason = AttemptReason::kExit;
+  t.attempts = {a};
+  const json j = TaskToJson(t);
+  for (const char* key : {"id", "state", "reason", "exit_code", "priority", "queue", "attempts",
+                          "argv", "labels", "created", "attempt_log"})
+    CHECK(j.contains(key));
+  CHECK_FALSE(j.contains("env"));
+  CHECK(j["state"] == "failed");
+  CHECK(j["reason"] == "exit");
+  CHECK(j["attempts"] == 1);
+  CHECK(j["created"] == "2023-11-14T22:13:20Z");
+  CHECK(j["attempt_log"][0]["duration_ms"] == 1500);
+  CHECK(j["signal"].is_null());
+  auto argv6 = BytesFromJson(j["argv"][6], "argv");
+  REQUIRE(argv6.ok());
+  CHECK(*argv6 == "\xff\xfe latin \xe9");
+}
+
+}  // namespace
+}  // namespace tq

@@ -1,0 +1,407 @@
+#include "support/test_daemon.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <doctest/doctest.h>
+
+extern char** environ;
+
+namespace tqtest {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Seconds left until `deadline` (never negative).
+double SecondsLeft(Clock::time_point deadline) {
+  return std::max(0.0, std::chrono::duration<double>(deadline - Clock::now()).count());
+}
+
+Clock::time_point After(double seconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(seconds));
+}
+
+// The test's environment plus `extra` ("NAME=VALUE" entries replace same-named ones).
+std::vector<std::string> ChildEnv(const std::vector<std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    bool replaced = name == "TQ_SOCKET";  // the tests always say which socket
+    for (const auto& x : extra) replaced = replaced || x.compare(0, name.size() + 1, name + "=") == 0;
+    if (!replaced) env.push_back(entry);
+  }
+  env.insert(env.end(), extra.begin(), extra.end());
+  return env;
+}
+
+// NULL-terminated char* views of `v` (which must outlive the result).
+std::vector<char*> CStrings(const std::vector<std::string>& v) {
+  std::vector<char*> out;
+  for (const auto& s : v) out.push_back(const_cast<char*>(s.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
+// Forks and execs `argv` with `env`, stdin/stdout/stderr on the given descriptors. Everything is
+// prepared before fork, so the child only makes async-signal-safe calls.
+pid_t Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, int in,
+            int out, int err) {
+  std::vector<char*> cargv = CStrings(argv);
+  std::vector<char*> cenv = CStrings(env);
+  sigset_t none;
+  sigemptyset(&none);
+  const pid_t pid = fork();
+  REQUIRE_MESSAGE(pid >= 0, "fork: " << strerror(errno));
+  if (pid == 0) {
+    signal(SIGPIPE, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(127);
+    syscall(SYS_close_range, 3, ~0U, 0);
+    execve(cargv[0], cargv.data(), cenv.data());
+    const char msg[] = "tq test harness: execve failed\n";
+    [[maybe_unused]] ssize_t n = write(2, msg, sizeof msg - 1);
+    _exit(127);
+  }
+  return pid;
+}
+
+int DecodeWaitStatus(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return -1;
+}
+
+// Reads what `fd` has into `sink`; closes it and sets it to -1 at end of file.
+void Drain(int& fd, std::string& sink) {
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n > 0) {
+      sink.append(buf, static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    close(fd);
+    fd = -1;
+    return;
+  }
+}
+
+void CloseFd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+int RemoveEntry(const char* path, const struct stat*, int, FTW*) { return remove(path); }
+
+}  // namespace
+
+bool WaitFor(const std::function<bool()>& pred, double timeout_s) {
+  const auto deadline = After(timeout_s);
+  for (;;) {
+    if (pred()) return true;
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+std::string BinPath(const std::string& name) { return std::string(TQ_BIN_DIR) + "/" + name; }
+
+// ---------------------------------------------------------------------------------------------
+// Process
+
+Process::Process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
+                 std::string stdin_data)
+    : stdin_data_(std::move(stdin_data)) {
+  signal(SIGPIPE, SIG_IGN);  // a child that stops reading its stdin must not kill the test
+  int in[2], out[2], err[2];
+  REQUIRE(pipe2(in, O_CLOEXEC) == 0);
+  REQUIRE(pipe2(out, O_CLOEXEC) == 0);
+  REQUIRE(pipe2(err, O_CLOEXEC) == 0);
+  pid_ = Spawn(argv, ChildEnv(extra_env), in[0], out[1], err[1]);
+  close(in[0]);
+  close(out[1]);
+  close(err[1]);
+  in_fd_ = in[1];
+  out_fd_ = out[0];
+  err_fd_ = err[0];
+  for (int fd : {in_fd_, out_fd_, err_fd_}) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  if (stdin_data_.empty()) CloseFd(in_fd_);
+}
+
+Process::~Process() {
+  if (!exit_code_ && pid_ > 0) {
+    kill(pid_, SIGKILL);
+    Reap(/*block=*/true);
+  }
+  CloseFd(in_fd_);
+  CloseFd(out_fd_);
+  CloseFd(err_fd_);
+}
+
+void Process::Reap(bool block) {
+  if (exit_code_) return;
+  int status = 0;
+  pid_t r;
+  do r = waitpid(pid_, &status, block ? 0 : WNOHANG);
+  while (r < 0 && errno == EINTR);
+  if (r == pid_) exit_code_ = DecodeWaitStatus(status);
+}
+
+bool Process::Pump(int timeout_ms) {
+  pollfd fds[3] = {{in_fd_, POLLOUT, 0}, {out_fd_, POLLIN, 0}, {err_fd_, POLLIN, 0}};
+  if (in_fd_ >= 0 || out_fd_ >= 0 || err_fd_ >= 0) {
+    const int n = poll(fds, 3, timeout_ms);
+    if (n < 0 && errno != EINTR) FAIL("poll: " << strerror(errno));
+  } else if (!exit_code_) {
+    Reap(/*block=*/false);
+    if (!exit_code_) std::this_thread::sleep_for(std::chrono::milliseconds(std::min(timeout_ms, 20)));
+  }
+  if (in_fd_ >= 0 && fds[0].revents != 0) {
+    const ssize_t n =
+        write(in_fd_, stdin_data_.data() + stdin_done_, stdin_data_.size() - stdin_done_);
+    if (n > 0) stdin_done_ += static_cast<size_t>(n);
+    if ((n < 0 && errno != EAGAIN && errno != EINTR) || stdin_done_ == stdin_data_.size())
+      CloseFd(in_fd_);
+  }
+  if (out_fd_ >= 0 && fds[1].revents != 0) Drain(out_fd_, out_);
+  if (err_fd_ >= 0 && fds[2].revents != 0) Drain(err_fd_, err_);
+  if (out_fd_ < 0 && err_fd_ < 0) Reap(/*block=*/false);
+  return exit_code_.has_value() && out_fd_ < 0 && err_fd_ < 0;
+}
+
+bool Process::WaitOutput(const std::function<bool(const std::string&)>& pred, double timeout_s) {
+  const auto deadline = After(timeout_s);
+  for (;;) {
+    if (pred(out_)) return true;
+    if (Clock::now() >= deadline) return false;
+    if (Pump(50)) return pred(out_);
+  }
+}
+
+RunResult Process::Finish(double timeout_s) {
+  const auto deadline = After(timeout_s);
+  bool done = false;
+  while (!done && SecondsLeft(deadline) > 0) done = Pump(50);
+  RunResult r;
+  if (!done) {
+    kill(pid_, SIGKILL);
+    Reap(/*block=*/true);
+    while (!Pump(50)) {
+    }
+    err_ += "\n[test harness: killed after " + std::to_string(timeout_s) + " s]\n";
+    exit_code_ = -1;
+  }
+  r.exit_code = *exit_code_;
+  r.out = out_;
+  r.err = err_;
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// TestDaemon
+
+TestDaemon::TestDaemon(const std::string& config_toml) {
+  char tmpl[] = "/tmp/tq-it-XXXXXX";
+  REQUIRE_MESSAGE(mkdtemp(tmpl) != nullptr, "mkdtemp: " << strerror(errno));
+  dir_ = tmpl;
+  socket_ = dir_ + "/tq.sock";
+  try {
+    if (!config_toml.empty()) WriteFile(dir_ + "/tqd.toml", config_toml);
+    Start();
+    const bool up = WaitFor(
+        [this] { return !Alive() || RunTq(socket_, {"ping"}, {MarkEnv()}).exit_code == 0; }, 20);
+    REQUIRE_MESSAGE((up && Alive()), "tqd did not start; its log:\n" << Log());
+  } catch (...) {
+    Stop();
+    KillLeftovers();
+    nftw(dir_.c_str(), RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+    throw;
+  }
+}
+
+TestDaemon::~TestDaemon() {
+  Stop();
+  KillLeftovers();
+  if (std::getenv("TQ_TEST_KEEP") != nullptr) {
+    std::fprintf(stderr, "keeping %s\n", dir_.c_str());
+    return;
+  }
+  nftw(dir_.c_str(), RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void TestDaemon::Start() {
+  std::vector<std::string> argv = {BinPath("tqd"), "-v", "--socket", socket_, "--state",
+                                   state_dir()};
+  if (access((dir_ + "/tqd.toml").c_str(), F_OK) == 0)
+    argv.insert(argv.end(), {"--config", dir_ + "/tqd.toml"});
+  const int log = open((dir_ + "/tqd.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  REQUIRE(log >= 0);
+  REQUIRE(null >= 0);
+  pid_ = Spawn(argv, ChildEnv({MarkEnv()}), null, log, log);
+  close(log);
+  close(null);
+}
+
+bool TestDaemon::Alive() {
+  if (pid_ <= 0) return false;
+  int status = 0;
+  const pid_t r = waitpid(pid_, &status, WNOHANG);
+  if (r == pid_) {
+    pid_ = -1;
+    return false;
+  }
+  return true;
+}
+
+void TestDaemon::Stop() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  if (!WaitFor([this] { return !Alive(); }, 10)) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+}
+
+void TestDaemon::KillLeftovers() const {
+  const std::string mark = MarkEnv();
+  const pid_t self = getpid();
+  // Rounds, because a dying task's parent may fork once more before it is killed.
+  WaitFor(
+      [&] {
+        int found = 0;
+        DIR* d = opendir("/proc");
+        if (d == nullptr) return true;
+        for (dirent* e; (e = readdir(d)) != nullptr;) {
+          char* end = nullptr;
+          const long pid = std::strtol(e->d_name, &end, 10);
+          if (*end != '\0' || pid <= 0 || pid == self) continue;
+          const std::string env = ReadFile("/proc/" + std::string(e->d_name) + "/environ");
+          const std::string entry = std::string(1, '\0') + mark + '\0';
+          if (env.compare(0, mark.size() + 1, mark + '\0') == 0 ||
+              env.find(entry) != std::string::npos) {
+            kill(static_cast<pid_t>(pid), SIGKILL);
+            ++found;
+          }
+        }
+        closedir(d);
+        return found == 0;
+      },
+      10);
+}
+
+std::string TestDaemon::Log() const { return ReadFile(dir_ + "/tqd.log"); }
+
+// ---------------------------------------------------------------------------------------------
+// tq
+
+RunResult RunTq(const std::string& socket, const std::vector<std::string>& args,
+                const std::vector<std::string>& extra_env, const std::string& stdin_data) {
+  std::vector<std::string> argv = {BinPath("tq"), "--socket", socket};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Process p(argv, extra_env, stdin_data);
+  return p.Finish();
+}
+
+RunResult Tq(const TestDaemon& d, const std::vector<std::string>& args,
+             const std::string& stdin_data) {
+  return RunTq(d.socket(), args, {d.MarkEnv()}, stdin_data);
+}
+
+std::unique_ptr<Process> TqBackground(const TestDaemon& d, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {BinPath("tq"), "--socket", d.socket()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return std::make_unique<Process>(argv, std::vector<std::string>{d.MarkEnv()});
+}
+
+std::string Submit(const TestDaemon& d, const std::vector<std::string>& args) {
+  std::vector<std::string> full = {"submit"};
+  full.insert(full.end(), args.begin(), args.end());
+  const RunResult r = Tq(d, full);
+  REQUIRE_MESSAGE(r.exit_code == 0, "tq submit failed (" << r.exit_code << "): " << r.err);
+  REQUIRE_MESSAGE(r.out.size() >= 2, "tq submit printed " << r.out);
+  REQUIRE_MESSAGE(r.out.back() == '\n', "tq submit printed " << r.out);
+  const std::string id = r.out.substr(0, r.out.size() - 1);
+  REQUIRE_MESSAGE(id.find_first_not_of("0123456789") == std::string::npos,
+                  "tq submit printed " << r.out);
+  return id;
+}
+
+nlohmann::json TaskJson(const TestDaemon& d, const std::string& id) {
+  const RunResult r = Tq(d, {"status", id, "--json"});
+  REQUIRE_MESSAGE(r.exit_code == 0, "tq status " << id << " failed: " << r.err);
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  REQUIRE_MESSAGE(j.is_object(), "tq status --json printed " << r.out);
+  return j;
+}
+
+std::string TaskState(const TestDaemon& d, const std::string& id) {
+  return TaskJson(d, id).value("state", "");
+}
+
+bool WaitState(const TestDaemon& d, const std::string& id, const std::string& state,
+               double timeout_s) {
+  return WaitFor([&] { return TaskState(d, id) == state; }, timeout_s);
+}
+
+std::vector<nlohmann::json> JsonLines(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    REQUIRE_MESSAGE(j.is_object(), "not a JSON object: " << line);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files and processes
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void WriteFile(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << data;
+  out.close();
+  REQUIRE_MESSAGE(out.good(), "cannot write " << path);
+}
+
+bool ProcessGone(pid_t pid) {
+  if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+  const std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  const size_t paren = stat.rfind(')');
+  if (stat.empty() || paren == std::string::npos) return true;
+  return paren + 2 < stat.size() && stat[paren + 2] == 'Z';
+}
+
+}  // namespace tqtest

@@ -1,0 +1,136 @@
+// The integration-test fixture: a real tqd on a temporary socket and state directory, the real
+// tq binary run without a shell (argv bytes exact), and waiting for conditions with a timeout.
+#pragma once
+
+#include <sys/types.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tqtest {
+
+/// How long a single tq call may take before the test gives up on it (a hang is a failure).
+constexpr double kCallTimeoutS = 60;
+/// How long a state the test waits for may take to arrive (a generous bound, not a timing claim).
+constexpr double kWaitTimeoutS = 30;
+
+/// Polls `pred` every ~20 ms until it is true (returns true) or `timeout_s` passed (false).
+bool WaitFor(const std::function<bool()>& pred, double timeout_s = kWaitTimeoutS);
+
+/// The path of a built binary: tq, tqd or tq-shim.
+std::string BinPath(const std::string& name);
+
+/// What a finished process left: its exit code (128+signal if killed, -1 if it timed out).
+struct RunResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+/// A child process with its stdin, stdout and stderr on pipes; output is collected as it comes.
+class Process {
+ public:
+  /// Starts `argv` (argv[0] is the executable path) with the test's environment plus `extra_env`
+  /// ("NAME=VALUE"), feeding `stdin_data` and then end-of-file.
+  Process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
+          std::string stdin_data = "");
+  /// Kills the process if it is still running.
+  ~Process();
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+
+  /// Moves pending stdin and any available output, waiting at most `timeout_ms`; true once the
+  /// process has exited and both output pipes are closed.
+  bool Pump(int timeout_ms);
+  /// Waits until `pred(stdout so far)` holds; false on timeout or when the process ended first.
+  bool WaitOutput(const std::function<bool(const std::string&)>& pred,
+                  double timeout_s = kWaitTimeoutS);
+  /// Waits for the end (killing the process after `timeout_s`) and returns what it left.
+  RunResult Finish(double timeout_s = kCallTimeoutS);
+
+  pid_t pid() const { return pid_; }
+  const std::string& out() const { return out_; }
+  const std::string& err() const { return err_; }
+
+ private:
+  void Reap(bool block);
+
+  pid_t pid_ = -1;
+  int in_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
+  std::string stdin_data_;
+  size_t stdin_done_ = 0;
+  std::string out_, err_;
+  std::optional<int> exit_code_;
+};
+
+/// A tqd of its own for one test: temporary directory, socket, state, config and log. On
+/// destruction it stops the daemon, kills every process its tasks left behind and removes the
+/// directory.
+class TestDaemon {
+ public:
+  /// Writes `config_toml` (when not empty) to DIR/tqd.toml and starts tqd; waits until `tq ping`
+  /// answers (REQUIRE fails the test with the daemon's log otherwise).
+  explicit TestDaemon(const std::string& config_toml = "");
+  ~TestDaemon();
+  TestDaemon(const TestDaemon&) = delete;
+  TestDaemon& operator=(const TestDaemon&) = delete;
+
+  /// The temporary directory: also a scratch place for the test's own files.
+  const std::string& dir() const { return dir_; }
+  const std::string& socket() const { return socket_; }
+  std::string state_dir() const { return dir_ + "/state"; }
+  pid_t pid() const { return pid_; }
+  /// The daemon's stderr so far.
+  std::string Log() const;
+  /// "TQ_TEST_MARK=DIR": set for tq and tqd, so every task and shim inherits it and cleanup can
+  /// find them in /proc even after they called setsid().
+  std::string MarkEnv() const { return "TQ_TEST_MARK=" + dir_; }
+  /// True while the daemon process has not exited.
+  bool Alive();
+
+ private:
+  void Start();
+  void Stop();
+  void KillLeftovers() const;
+
+  std::string dir_;
+  std::string socket_;
+  pid_t pid_ = -1;
+};
+
+/// Runs `tq --socket SOCKET ARGS...` and collects its exit code and output.
+RunResult RunTq(const std::string& socket, const std::vector<std::string>& args,
+                const std::vector<std::string>& extra_env, const std::string& stdin_data = "");
+/// Runs tq against `d`.
+RunResult Tq(const TestDaemon& d, const std::vector<std::string>& args,
+             const std::string& stdin_data = "");
+/// Starts tq against `d` in the background (for `logs -f`, `wait` while something else happens).
+std::unique_ptr<Process> TqBackground(const TestDaemon& d, const std::vector<std::string>& args);
+
+/// `tq submit ARGS`; REQUIREs success and a stdout of digits and a newline; returns the id.
+std::string Submit(const TestDaemon& d, const std::vector<std::string>& args);
+/// `tq status ID --json`, parsed; REQUIREs success.
+nlohmann::json TaskJson(const TestDaemon& d, const std::string& id);
+/// The task's state from `tq status ID --json`.
+std::string TaskState(const TestDaemon& d, const std::string& id);
+/// Waits until the task is in `state`; false on timeout.
+bool WaitState(const TestDaemon& d, const std::string& id, const std::string& state,
+               double timeout_s = kWaitTimeoutS);
+/// Parses one JSON object per line (the `--json` output of list, wait, cancel).
+std::vector<nlohmann::json> JsonLines(const std::string& text);
+
+/// The whole content of a file, or "" when it cannot be read.
+std::string ReadFile(const std::string& path);
+/// Writes `data` to `path` (REQUIREs success).
+void WriteFile(const std::string& path, const std::string& data);
+/// True when `pid` no longer runs: gone, or a zombie nobody reaped yet.
+bool ProcessGone(pid_t pid);
+
+}  // namespace tqtest
+
+/// Attaches the daemon's log to every failing assertion after it (read only on failure).
+#define TQ_LOG_ON_FAILURE(d) INFO("tqd log (" << (d).dir() << "):\n" << (d).Log())
