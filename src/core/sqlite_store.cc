@@ -167,7 +167,8 @@ Status SqliteStore::Prepare() {
        "SELECT state, attempt_count FROM tasks WHERE id = ?1"},
       {&S::finish_attempt, "finish attempt",
        "UPDATE attempts SET ended = ?3, exit_code = ?4, signal = ?5, reason = ?6, "
-       "user_cpu_us = ?7, system_cpu_us = ?8, max_rss_kb = ?9 WHERE task_id = ?1 AND number = ?2"},
+       "user_cpu_us = ?7, system_cpu_us = ?8, max_rss_kb = ?9, pid = iif(?10 > 0, ?10, pid) "
+       "WHERE task_id = ?1 AND number = ?2"},
       {&S::finish_task, "finish task",
        "UPDATE tasks SET state = ?2, reason = ?3, exit_code = ?4, signal = ?5, finished = ?6, "
        "ready = 0 WHERE id = ?1"},
@@ -520,6 +521,7 @@ Status SqliteStore::FinishAttempt(TaskId id, int attempt, const AttemptOutcome& 
       q.BindInt(id).BindInt(attempt).BindInt(outcome.ended).BindInt(outcome.exit_code);
       q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
       q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
+      q.BindInt(outcome.pid);
       if (Status s = q.Run(); !s.ok()) return s;
     }
     {

@@ -93,7 +93,8 @@ class Store {
   /// Records the pids of a started attempt.
   virtual Status SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) = 0;
 
-  /// Closes a running attempt with `outcome` and moves the task to `final_state` with `reason`.
+  /// Closes a running attempt with `outcome` (keeping its pid when outcome.pid is 0) and moves
+  /// the task to `final_state` with `reason`.
   /// Dependents of a task that succeeded become ready when nothing else holds them.
   virtual Status FinishAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
                                TaskState final_state, TaskReason reason) = 0;

@@ -261,15 +261,6 @@ void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& out
   } else if (outcome.reason == AttemptReason::kCancelled) {
     state = TaskState::kCancelled;
   }
-  if (outcome.pid > 0) {
-    auto task = store_->Get(id);
-    const int shim_pid =
-        task.ok() && attempt <= static_cast<int>(task->attempts.size())
-            ? task->attempts[static_cast<size_t>(attempt - 1)].shim_pid
-            : 0;
-    Status st = store_->SetAttemptPids(id, attempt, outcome.pid, shim_pid);
-    if (!st.ok()) spdlog::error("{}", st.message());
-  }
   Status st = store_->FinishAttempt(id, attempt, outcome, state, reason);
   if (!st.ok()) {
     spdlog::error("task {} attempt {}: {}", id, attempt, st.message());

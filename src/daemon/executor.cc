@@ -87,23 +87,24 @@ Result<int> Executor::Start(const Launch& launch) {
 
 void Executor::Adopt(const RunningAttempt& a) {
   const std::string path = files_.StatusRecord(a.task_id, a.number);
-  auto record = ReadShimRecord(path);
-  const bool alive = record.ok() && !record->finished && ShimRecordLocked(path) &&
-                     record->shim_pid == a.shim_pid && a.shim_pid > 0;
-  int pidfd = alive ? PidfdOpen(a.shim_pid) : -1;
   Running r;
   r.id = a.task_id;
   r.attempt = a.number;
   r.queue = a.queue;
-  r.shim_pid = a.shim_pid;
-  r.pidfd = pidfd;
-  if (pidfd >= 0 && ShimRecordLocked(path)) {
-    spdlog::info("re-attached to task {} attempt {} (shim pid {})", a.task_id, a.number,
-                 a.shim_pid);
-    Watch(std::move(r));
-    return;
+  // The record names the shim even when the daemon died before storing its pid; a record that
+  // does not parse while its lock is held is being rewritten, and the store's pid serves then.
+  auto record = ReadShimRecord(path);
+  r.shim_pid = record.ok() && record->shim_pid > 0 ? record->shim_pid : a.shim_pid;
+  if (r.shim_pid > 0 && ShimRecordLocked(path)) {
+    r.pidfd = PidfdOpen(r.shim_pid);
+    if (r.pidfd >= 0 && ShimRecordLocked(path)) {
+      spdlog::info("re-attached to task {} attempt {} (shim pid {})", a.task_id, a.number,
+                   r.shim_pid);
+      Watch(std::move(r));
+      return;
+    }
+    if (r.pidfd >= 0) close(r.pidfd);
   }
-  if (pidfd >= 0) close(pidfd);
   const AttemptOutcome outcome = Collect(a.task_id, r);
   const TaskId id = a.task_id;
   const int attempt = a.number;
@@ -145,6 +146,7 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
     return out;
   }
   if (record->ended_ms > 0) out.ended = record->ended_ms;
+  out.pid = record->pid;
   out.exit_code = record->exit_code;
   out.signal = record->signal;
   out.user_cpu_us = record->user_cpu_us;
