@@ -12,7 +12,11 @@ int64_t ReadMs(clockid_t id) {
 }
 }  // namespace
 
-WallMs RealClock::WallNow() const { return ReadMs(CLOCK_REALTIME); }
-MonoMs RealClock::MonoNow() const { return ReadMs(CLOCK_MONOTONIC); }
+WallMs RealClock::WallNow() const {
+  return ReadMs(CLOCK_REALTIME);
+}
+MonoMs RealClock::MonoNow() const {
+  return ReadMs(CLOCK_MONOTONIC);
+}
 
 }  // namespace tq

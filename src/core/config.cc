@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "core/duration.h"
+#include "core/quote.h"
 
 namespace tq {
 
@@ -27,26 +28,6 @@ constexpr const char* kTopKeys =
 constexpr const char* kQueueKeys = "concurrency";
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
 constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
-
-// The text in double quotes, with quotes, backslashes and control bytes escaped.
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 // A TOML value as a message shows it: numbers and booleans as written, strings quoted, the
 // rest by kind.

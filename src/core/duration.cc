@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "core/quote.h"
+
 namespace tq {
 
 namespace {
@@ -29,26 +31,6 @@ bool IsDigit(char c) {
 }
 bool IsAlpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-// The text in double quotes, with quotes, backslashes and control bytes escaped.
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 Status Refuse(std::string_view text, const std::string& field, const std::string& reason) {

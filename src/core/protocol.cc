@@ -31,18 +31,14 @@ json BytesList(const std::vector<std::string>& items) {
   return out;
 }
 
-json TimeOrNull(WallMs t) { return t == 0 ? json() : json(FormatRfc3339Utc(t)); }
+json TimeOrNull(WallMs t) {
+  return t == 0 ? json() : json(FormatRfc3339Utc(t));
+}
 
 json SpecToJson(const TaskSpec& s) {
-  json j{{"argv", BytesList(s.argv)},
-         {"queue", s.queue},
-         {"priority", s.priority},
-         {"cwd", BytesToJson(s.cwd)},
-         {"env", BytesList(s.env)},
-         {"clean_env", s.clean_env},
-         {"not_before_ms", s.not_before},
-         {"after", s.after},
-         {"labels", s.labels},
+  json j{{"argv", BytesList(s.argv)},     {"queue", s.queue},        {"priority", s.priority},
+         {"cwd", BytesToJson(s.cwd)},     {"env", BytesList(s.env)}, {"clean_env", s.clean_env},
+         {"not_before_ms", s.not_before}, {"after", s.after},        {"labels", s.labels},
          {"timeout_ms", s.timeout_ms}};
   if (s.shell) j["shell"] = BytesToJson(*s.shell);
   if (s.stdin_data) j["stdin"] = BytesToJson(*s.stdin_data);
@@ -86,7 +82,9 @@ Status ReadOptionalBytes(const json& j, const char* key, std::optional<std::stri
   return Status::Ok();
 }
 
-std::string SizeText(size_t n) { return std::to_string(n) + " bytes"; }
+std::string SizeText(size_t n) {
+  return std::to_string(n) + " bytes";
+}
 
 size_t TotalBytes(const std::vector<std::string>& v) {
   size_t n = 0;
@@ -120,20 +118,20 @@ Status ValidateSpec(const TaskSpec& s) {
     return Status::Invalid("priority", "priority: " + std::to_string(s.priority) +
                                            " is out of range 1..5 (1 is highest)");
   if (!ValidQueueName(s.queue))
-    return Status::Invalid("queue", "queue: \"" + s.queue +
-                                        "\" is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
+    return Status::Invalid(
+        "queue", "queue: \"" + s.queue + "\" is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
   if (s.labels.size() > kMaxLabels)
     return Status(ErrorCode::kLimit, "label",
                   "label: " + std::to_string(s.labels.size()) + " labels exceed the limit of " +
                       std::to_string(kMaxLabels));
   for (const auto& l : s.labels)
     if (l.empty() || l.size() > kMaxLabelBytes)
-      return Status::Invalid("label", "label: \"" + l + "\" must be 1.." +
-                                          std::to_string(kMaxLabelBytes) + " bytes");
-  if (s.timeout_ms < 0)
-    return Status::Invalid("timeout", "timeout: must not be negative");
+      return Status::Invalid(
+          "label", "label: \"" + l + "\" must be 1.." + std::to_string(kMaxLabelBytes) + " bytes");
+  if (s.timeout_ms < 0) return Status::Invalid("timeout", "timeout: must not be negative");
   for (TaskId id : s.after)
-    if (id <= 0) return Status::Invalid("after", "after: " + std::to_string(id) + " is not a task id");
+    if (id <= 0)
+      return Status::Invalid("after", "after: " + std::to_string(id) + " is not a task id");
   return Status::Ok();
 }
 
@@ -146,14 +144,15 @@ Result<TaskSpec> SpecFromJson(const json& j) {
   if (!env.ok()) return env.status();
   s.env = std::move(*env);
   std::optional<std::string> cwd;
-  for (Status st : {ReadOptionalBytes(j, "shell", s.shell), ReadOptionalBytes(j, "stdin", s.stdin_data),
-                    ReadOptionalBytes(j, "cwd", cwd), Read(j, "queue", s.queue, "a string"),
-                    Read(j, "priority", s.priority, "an integer 1..5"),
-                    Read(j, "clean_env", s.clean_env, "true or false"),
-                    Read(j, "not_before_ms", s.not_before, "milliseconds since the epoch"),
-                    Read(j, "after", s.after, "an array of task ids"),
-                    Read(j, "labels", s.labels, "an array of strings"),
-                    Read(j, "timeout_ms", s.timeout_ms, "milliseconds")}) {
+  for (Status st :
+       {ReadOptionalBytes(j, "shell", s.shell), ReadOptionalBytes(j, "stdin", s.stdin_data),
+        ReadOptionalBytes(j, "cwd", cwd), Read(j, "queue", s.queue, "a string"),
+        Read(j, "priority", s.priority, "an integer 1..5"),
+        Read(j, "clean_env", s.clean_env, "true or false"),
+        Read(j, "not_before_ms", s.not_before, "milliseconds since the epoch"),
+        Read(j, "after", s.after, "an array of task ids"),
+        Read(j, "labels", s.labels, "an array of strings"),
+        Read(j, "timeout_ms", s.timeout_ms, "milliseconds")}) {
     if (!st.ok()) return st;
   }
   if (cwd) s.cwd = *cwd;
@@ -201,7 +200,8 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
     }
     if (!queue.empty()) r.filter.queue = queue;
     if (!label.empty()) r.filter.label = label;
-    if (limit < 1) return Status::Invalid("limit", "limit: " + std::to_string(limit) + " must be >= 1");
+    if (limit < 1)
+      return Status::Invalid("limit", "limit: " + std::to_string(limit) + " must be >= 1");
     r.filter.limit = limit;
     return Request(r);
   }
@@ -213,17 +213,17 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
   }
   if (type == "logs") {
     LogsRequest r;
-    for (Status st : {Read(j, "id", r.id, "a task id"),
-                      Read(j, "stderr", r.stderr_stream, "true or false"),
-                      Read(j, "offset", r.offset, "a byte offset")}) {
+    for (Status st :
+         {Read(j, "id", r.id, "a task id"), Read(j, "stderr", r.stderr_stream, "true or false"),
+          Read(j, "offset", r.offset, "a byte offset")}) {
       if (!st.ok()) return st;
     }
     if (r.offset < 0) return Status::Invalid("offset", "offset: must not be negative");
     return Request(r);
   }
   if (type == "ping") return Request(PingRequest{});
-  return Status::Invalid("type", "type: \"" + type +
-                                     "\" is not a request (submit status list wait cancel logs ping)");
+  return Status::Invalid(
+      "type", "type: \"" + type + "\" is not a request (submit status list wait cancel logs ping)");
 }
 
 }  // namespace
@@ -301,17 +301,18 @@ Status ResponseStatus(const json& response) {
 json TaskToJson(const Task& t) {
   json attempts = json::array();
   for (const Attempt& a : t.attempts) {
-    json ja{{"number", a.number},
-            {"started", TimeOrNull(a.started)},
-            {"ended", TimeOrNull(a.ended)},
-            {"pid", a.pid},
-            {"exit_code", a.exit_code < 0 ? json() : json(a.exit_code)},
-            {"signal", a.signal == 0 ? json() : json(a.signal)},
-            {"reason", a.reason == AttemptReason::kNone ? json() : json(AttemptReasonName(a.reason))},
-            {"duration_ms", a.ended ? json(a.ended - a.started) : json()},
-            {"user_cpu_ms", a.user_cpu_us / 1000},
-            {"system_cpu_ms", a.system_cpu_us / 1000},
-            {"max_rss_kb", a.max_rss_kb}};
+    json ja{
+        {"number", a.number},
+        {"started", TimeOrNull(a.started)},
+        {"ended", TimeOrNull(a.ended)},
+        {"pid", a.pid},
+        {"exit_code", a.exit_code < 0 ? json() : json(a.exit_code)},
+        {"signal", a.signal == 0 ? json() : json(a.signal)},
+        {"reason", a.reason == AttemptReason::kNone ? json() : json(AttemptReasonName(a.reason))},
+        {"duration_ms", a.ended ? json(a.ended - a.started) : json()},
+        {"user_cpu_ms", a.user_cpu_us / 1000},
+        {"system_cpu_ms", a.system_cpu_us / 1000},
+        {"max_rss_kb", a.max_rss_kb}};
     attempts.push_back(std::move(ja));
   }
   json j{{"id", t.id},

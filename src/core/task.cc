@@ -37,9 +37,12 @@ const std::pair<TaskReason, const char*> kTaskReasons[] = {
     {TaskReason::kLost, "lost"},
 };
 const std::pair<AttemptReason, const char*> kAttemptReasons[] = {
-    {AttemptReason::kNone, ""},          {AttemptReason::kExit, "exit"},
-    {AttemptReason::kSignal, "signal"},  {AttemptReason::kTimeout, "timeout"},
-    {AttemptReason::kCancelled, "cancelled"}, {AttemptReason::kSpawnFailed, "spawn-failed"},
+    {AttemptReason::kNone, ""},
+    {AttemptReason::kExit, "exit"},
+    {AttemptReason::kSignal, "signal"},
+    {AttemptReason::kTimeout, "timeout"},
+    {AttemptReason::kCancelled, "cancelled"},
+    {AttemptReason::kSpawnFailed, "spawn-failed"},
     {AttemptReason::kLost, "lost"},
 };
 const std::pair<TaskEvent, const char*> kEvents[] = {
@@ -64,10 +67,18 @@ constexpr Edge kEdges[] = {
 };
 }  // namespace
 
-const char* StateName(TaskState s) { return NameOf(kStates, s); }
-const char* TaskReasonName(TaskReason r) { return NameOf(kTaskReasons, r); }
-const char* AttemptReasonName(AttemptReason r) { return NameOf(kAttemptReasons, r); }
-std::optional<TaskState> StateFromName(const std::string& n) { return ValueOf(kStates, n); }
+const char* StateName(TaskState s) {
+  return NameOf(kStates, s);
+}
+const char* TaskReasonName(TaskReason r) {
+  return NameOf(kTaskReasons, r);
+}
+const char* AttemptReasonName(AttemptReason r) {
+  return NameOf(kAttemptReasons, r);
+}
+std::optional<TaskState> StateFromName(const std::string& n) {
+  return ValueOf(kStates, n);
+}
 std::optional<TaskReason> TaskReasonFromName(const std::string& n) {
   return ValueOf(kTaskReasons, n);
 }
@@ -75,24 +86,33 @@ std::optional<AttemptReason> AttemptReasonFromName(const std::string& n) {
   return ValueOf(kAttemptReasons, n);
 }
 
-bool IsTerminal(TaskState s) { return s != TaskState::kPending && s != TaskState::kRunning; }
+bool IsTerminal(TaskState s) {
+  return s != TaskState::kPending && s != TaskState::kRunning;
+}
 
 Result<TaskState> Transition(TaskState from, TaskEvent event) {
   for (const auto& e : kEdges)
     if (e.from == from && e.event == event) return e.to;
-  return Status::Invalid("state", std::string("a ") + StateName(from) + " task cannot " +
-                                      NameOf(kEvents, event));
+  return Status::Invalid(
+      "state", std::string("a ") + StateName(from) + " task cannot " + NameOf(kEvents, event));
 }
 
 TaskReason TaskReasonForAttempt(AttemptReason r) {
   switch (r) {
-    case AttemptReason::kExit: return TaskReason::kExit;
-    case AttemptReason::kSignal: return TaskReason::kSignal;
-    case AttemptReason::kTimeout: return TaskReason::kTimeout;
-    case AttemptReason::kCancelled: return TaskReason::kCancelled;
-    case AttemptReason::kSpawnFailed: return TaskReason::kSpawnFailed;
-    case AttemptReason::kLost: return TaskReason::kLost;
-    case AttemptReason::kNone: break;
+    case AttemptReason::kExit:
+      return TaskReason::kExit;
+    case AttemptReason::kSignal:
+      return TaskReason::kSignal;
+    case AttemptReason::kTimeout:
+      return TaskReason::kTimeout;
+    case AttemptReason::kCancelled:
+      return TaskReason::kCancelled;
+    case AttemptReason::kSpawnFailed:
+      return TaskReason::kSpawnFailed;
+    case AttemptReason::kLost:
+      return TaskReason::kLost;
+    case AttemptReason::kNone:
+      break;
   }
   return TaskReason::kNone;
 }

@@ -79,9 +79,9 @@ struct TaskSpec {
 struct Attempt {
   int number = 0;  ///< 1-based
   WallMs started = 0;
-  WallMs ended = 0;  ///< 0 while running
-  int pid = 0;       ///< the task's process (the shim's child)
-  int shim_pid = 0;  ///< the supervising shim
+  WallMs ended = 0;    ///< 0 while running
+  int pid = 0;         ///< the task's process (the shim's child)
+  int shim_pid = 0;    ///< the supervising shim
   int exit_code = -1;  ///< -1 unless it exited
   int signal = 0;      ///< the signal that ended it, 0 if none
   AttemptReason reason = AttemptReason::kNone;
@@ -101,7 +101,7 @@ struct Task {
   int exit_code = -1;  ///< of the last attempt, -1 if none exited
   int signal = 0;      ///< of the last attempt
   WallMs created = 0;
-  WallMs finished = 0;  ///< 0 until terminal
+  WallMs finished = 0;            ///< 0 until terminal
   std::vector<Attempt> attempts;  ///< oldest first; filled by Store::Get
 };
 

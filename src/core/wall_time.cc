@@ -6,32 +6,14 @@
 #include <limits>
 #include <optional>
 
+#include "core/quote.h"
+
 namespace tq {
 
 namespace {
 constexpr const char* kAtGrammar = "use YYYY-MM-DD[THH:MM[:SS]][Z|±HH:MM], HH:MM or @EPOCH";
 constexpr const char* kRfcGrammar = "use YYYY-MM-DDTHH:MM:SS[.fraction] then Z or ±HH:MM";
 constexpr WallMs kPastSlackMs = 60 * 1000;  // SPEC 10: up to 60 s in the past is still "now"
-
-// The text in double quotes, with quotes, backslashes and control bytes escaped.
-std::string Quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
 
 std::string Two(int v) {
   char buf[16];

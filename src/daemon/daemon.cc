@@ -41,10 +41,10 @@ class StoreReadySource : public ReadySource {
       }
       if (!c->has_value()) continue;
       const Candidate& cand = **c;
-      const bool better = !best || (order == ReadyOrder::kHighestPriority
-                                        ? std::pair(cand.priority, cand.id) <
-                                              std::pair(best->priority, best->id)
-                                        : cand.id < best->id);
+      const bool better =
+          !best || (order == ReadyOrder::kHighestPriority
+                        ? std::pair(cand.priority, cand.id) < std::pair(best->priority, best->id)
+                        : cand.id < best->id);
       if (better) best = cand;
     }
     return best;
@@ -145,7 +145,9 @@ Status Daemon::Start() {
   return Status::Ok();
 }
 
-void Daemon::Run() { loop_.Run(); }
+void Daemon::Run() {
+  loop_.Run();
+}
 
 void Daemon::OnSignal() {
   signalfd_siginfo info{};

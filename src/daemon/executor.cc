@@ -19,7 +19,9 @@ namespace tq {
 
 namespace {
 // glibc 2.36's <sys/pidfd.h> lacks C++ linkage, so call the kernel directly.
-int PidfdOpen(int pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
+int PidfdOpen(int pid) {
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+}
 int PidfdSendSignal(int pidfd, int sig) {
   return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0));
 }
@@ -45,11 +47,10 @@ Executor::~Executor() {
 }
 
 Result<int> Executor::Start(const Launch& launch) {
-  std::vector<std::string> args = {
-      "--status", files_.StatusRecord(launch.id, launch.attempt),
-      "--stdout", files_.Stdout(launch.id, launch.attempt),
-      "--stderr", files_.Stderr(launch.id, launch.attempt),
-      "--output-max", std::to_string(options_.output_max)};
+  std::vector<std::string> args = {"--status",     files_.StatusRecord(launch.id, launch.attempt),
+                                   "--stdout",     files_.Stdout(launch.id, launch.attempt),
+                                   "--stderr",     files_.Stderr(launch.id, launch.attempt),
+                                   "--output-max", std::to_string(options_.output_max)};
   if (launch.has_stdin) args.insert(args.end(), {"--stdin", files_.Stdin(launch.id)});
   if (!launch.cwd.empty()) args.insert(args.end(), {"--cwd", launch.cwd});
   args.push_back("--");

@@ -6,9 +6,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include "core/config.h"
 #include "core/paths.h"
@@ -40,9 +40,9 @@ tq::Status PrepareSocketDir(const std::string& socket_path, tq::Mode mode) {
                       "socket: cannot create " + dir + ": " + strerror(errno));
   struct stat st {};
   if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-    return tq::Status(tq::ErrorCode::kConfig, "socket",
-                      "socket: " + dir + " is not a directory owned by uid " +
-                          std::to_string(geteuid()));
+    return tq::Status(
+        tq::ErrorCode::kConfig, "socket",
+        "socket: " + dir + " is not a directory owned by uid " + std::to_string(geteuid()));
   return tq::Status::Ok();
 }
 
@@ -58,7 +58,8 @@ int main(int argc, char** argv) {
   bool check_config = false, verbose = false;
 
   CLI::App app{"tqd - the tq task queue daemon"};
-  app.add_option("--socket", socket_path, "Unix socket to listen on (default: " + defaults.socket + ")");
+  app.add_option("--socket", socket_path,
+                 "Unix socket to listen on (default: " + defaults.socket + ")");
   app.add_option("--state", state_dir, "state directory (default: " + defaults.state_dir + ")");
   app.add_option("--config", config_path, "tqd.toml (default: " + defaults.config_file + ")");
   app.add_option("--shim", shim_path, "the tq-shim supervisor executable");
@@ -86,10 +87,10 @@ int main(int argc, char** argv) {
 
   tq::DaemonOptions options;
   options.config = *config;
-  options.socket_path = !socket_path.empty()       ? socket_path
+  options.socket_path = !socket_path.empty()      ? socket_path
                         : !config->socket.empty() ? config->socket
                                                   : defaults.socket;
-  options.state_dir = !state_dir.empty()          ? state_dir
+  options.state_dir = !state_dir.empty()           ? state_dir
                       : !config->state_dir.empty() ? config->state_dir
                                                    : defaults.state_dir;
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;

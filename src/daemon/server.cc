@@ -52,7 +52,9 @@ bool SocketAnswers(const sockaddr_un& addr) {
 Server::Server(EventLoop& loop, const Clock& clock, ServerLimits limits)
     : loop_(loop), clock_(clock), limits_(limits) {}
 
-Server::~Server() { Shutdown(); }
+Server::~Server() {
+  Shutdown();
+}
 
 Status Server::Listen(const std::string& path, unsigned mode) {
   sockaddr_un addr{};
@@ -63,7 +65,8 @@ Status Server::Listen(const std::string& path, unsigned mode) {
   struct stat st {};
   if (lstat(path.c_str(), &st) == 0) {
     if (!S_ISSOCK(st.st_mode))
-      return Status(ErrorCode::kConfig, "socket", "socket: \"" + path + "\" exists and is not a socket");
+      return Status(ErrorCode::kConfig, "socket",
+                    "socket: \"" + path + "\" exists and is not a socket");
     if (SocketAnswers(addr))
       return Status(ErrorCode::kConfig, "socket",
                     "socket: another daemon is already listening on " + path);

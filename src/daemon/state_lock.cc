@@ -17,7 +17,8 @@ Status StateLock::Acquire(const std::string& state_dir) {
   const std::string path = state_dir + "/tqd.lock";
   fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd_ < 0)
-    return Status(ErrorCode::kConfig, "state", "state: cannot open " + path + ": " + strerror(errno));
+    return Status(ErrorCode::kConfig, "state",
+                  "state: cannot open " + path + ": " + strerror(errno));
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     char buf[32] = {};
     const ssize_t n = pread(fd_, buf, sizeof buf - 1, 0);

@@ -18,7 +18,9 @@ class TaskFiles {
   std::string Stdin(TaskId id) const { return Dir(id) + "/stdin"; }
   std::string Stdout(TaskId id, int attempt) const { return Attempt(id, attempt) + ".out"; }
   std::string Stderr(TaskId id, int attempt) const { return Attempt(id, attempt) + ".err"; }
-  std::string StatusRecord(TaskId id, int attempt) const { return Attempt(id, attempt) + ".status"; }
+  std::string StatusRecord(TaskId id, int attempt) const {
+    return Attempt(id, attempt) + ".status";
+  }
 
  private:
   std::string Attempt(TaskId id, int attempt) const {

@@ -41,10 +41,14 @@ TEST_CASE("ShellQuote keeps plain words and quotes everything else readably") {
     std::string arg, want;
   };
   const Case cases[] = {
-      {"plain", "plain"},        {"/usr/bin/x-y_z.1", "/usr/bin/x-y_z.1"},
-      {"", "''"},                {"a b", "'a b'"},
-      {"it's", "'it'\\''s'"},    {"new\nline", "$'new\\nline'"},
-      {"\xff", "$'\\xff'"},      {"caf\xc3\xa9", "'caf\xc3\xa9'"},
+      {"plain", "plain"},
+      {"/usr/bin/x-y_z.1", "/usr/bin/x-y_z.1"},
+      {"", "''"},
+      {"a b", "'a b'"},
+      {"it's", "'it'\\''s'"},
+      {"new\nline", "$'new\\nline'"},
+      {"\xff", "$'\\xff'"},
+      {"caf\xc3\xa9", "'caf\xc3\xa9'"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.arg);

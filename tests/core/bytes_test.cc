@@ -14,14 +14,14 @@ TEST_CASE("IsValidUtf8 over a table of byte strings") {
       {"", true},
       {"plain ascii", true},
       {"caf\xc3\xa9", true},
-      {"\xe2\x82\xac", true},          // euro sign
-      {"\xf0\x9f\x98\x80", true},      // emoji
+      {"\xe2\x82\xac", true},      // euro sign
+      {"\xf0\x9f\x98\x80", true},  // emoji
       {"\xff", false},
-      {"\xc3", false},                 // truncated
-      {"\xc0\xaf", false},             // overlong '/'
-      {"\xed\xa0\x80", false},         // surrogate
-      {"\xf4\x90\x80\x80", false},     // above U+10FFFF
-      {"ok\x80", false},               // lone continuation
+      {"\xc3", false},              // truncated
+      {"\xc0\xaf", false},          // overlong '/'
+      {"\xed\xa0\x80", false},      // surrogate
+      {"\xf4\x90\x80\x80", false},  // above U+10FFFF
+      {"ok\x80", false},            // lone continuation
       {"Latin-1 \xe9t\xe9", false},
   };
   for (const Case& c : cases) {
@@ -59,8 +59,8 @@ TEST_CASE("bytes travel as strings when UTF-8, else as b64") {
 }
 
 TEST_CASE("BytesFromJson refuses other shapes, naming the field") {
-  for (const char* text : {"12", "null", "[]", "{\"b64\": 5}", "{\"b64\": \"!!\"}",
-                           "{\"b64\": \"aGk=\", \"x\": 1}"}) {
+  for (const char* text :
+       {"12", "null", "[]", "{\"b64\": 5}", "{\"b64\": \"!!\"}", "{\"b64\": \"aGk=\", \"x\": 1}"}) {
     CAPTURE(text);
     auto r = BytesFromJson(nlohmann::json::parse(text), "cwd");
     CHECK_FALSE(r.ok());

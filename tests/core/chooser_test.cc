@@ -40,9 +40,9 @@ TEST_CASE("DrawOrder splits at high_share") {
     ReadyOrder want;
   };
   const Case cases[] = {
-      {0.0, 0.8, ReadyOrder::kHighestPriority},  {0.79, 0.8, ReadyOrder::kHighestPriority},
-      {0.8, 0.8, ReadyOrder::kOldest},           {0.99, 0.8, ReadyOrder::kOldest},
-      {0.5, 1.0, ReadyOrder::kHighestPriority},  {0.0, 0.0, ReadyOrder::kOldest},
+      {0.0, 0.8, ReadyOrder::kHighestPriority}, {0.79, 0.8, ReadyOrder::kHighestPriority},
+      {0.8, 0.8, ReadyOrder::kOldest},          {0.99, 0.8, ReadyOrder::kOldest},
+      {0.5, 1.0, ReadyOrder::kHighestPriority}, {0.0, 0.0, ReadyOrder::kOldest},
   };
   for (const Case& c : cases) {
     CAPTURE(c.draw);

@@ -1,4 +1,5 @@
 #include "core/config.h"
+#include "support/temp_dir.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -211,27 +212,9 @@ TEST_CASE("ParseSize") {
   }
 }
 
-// A temporary directory removed with its config file at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/tq-config-test-XXXXXX";
-    REQUIRE(mkdtemp(tmpl) != nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::remove((path_ + "/tqd.toml").c_str());
-    rmdir(path_.c_str());
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 TEST_CASE("LoadConfig: missing, present and unreadable files") {
-  TempDir dir;
-  const std::string file = dir.path() + "/tqd.toml";
+  TempDir dir("config");
+  const std::string file = dir.File("tqd.toml");
 
   Result<Config> missing = LoadConfig(file, /*must_exist=*/false);
   REQUIRE(missing.ok());
@@ -259,9 +242,9 @@ TEST_CASE("LoadConfig: missing, present and unreadable files") {
   REQUIRE(good.ok());
   CHECK(good->max_running == 2);
 
-  Result<Config> dir_as_file = LoadConfig(dir.path(), false);
+  Result<Config> dir_as_file = LoadConfig(dir.path.string(), false);
   REQUIRE_FALSE(dir_as_file.ok());
-  CHECK(dir_as_file.status().message().find(dir.path() + ": cannot read") == 0);
+  CHECK(dir_as_file.status().message().find(dir.path.string() + ": cannot read") == 0);
 }
 
 }  // namespace

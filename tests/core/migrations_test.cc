@@ -12,6 +12,7 @@
 
 #include "core/sqlite_db.h"
 #include "core/sqlite_store.h"
+#include "support/temp_dir.h"
 
 #ifndef TQ_TEST_DATA_DIR
 #error "TQ_TEST_DATA_DIR must name the tests/data directory"
@@ -19,21 +20,6 @@
 
 namespace tq {
 namespace {
-
-/// A fresh directory under the system temp dir, removed with everything in it.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "tq-migrate-XXXXXX").string();
-    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string File(const char* name) const { return (path / name).string(); }
-};
 
 sqlite::Db MustOpenDb(const std::string& path) {
   Result<sqlite::Db> db = sqlite::Db::Open(path);
@@ -100,7 +86,7 @@ std::vector<std::string> SchemaShape(sqlite::Db& db) {
 const Owner kAlice{1000, 1000, "alice"};
 
 TEST_CASE("a v1 database with rows migrates to the current schema") {
-  TempDir dir;
+  TempDir dir("migrate");
   const std::string path = dir.File("tq.db");
   LoadFixture(path);
   REQUIRE(QueryInt(path, "PRAGMA user_version") == 1);
@@ -172,7 +158,7 @@ TEST_CASE("a v1 database with rows migrates to the current schema") {
 }
 
 TEST_CASE("the v1 fixture has exactly the schema migration 1 creates") {
-  TempDir dir;
+  TempDir dir("migrate");
   const std::string fixture = dir.File("fixture.db");
   LoadFixture(fixture);
   sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
@@ -183,7 +169,7 @@ TEST_CASE("the v1 fixture has exactly the schema migration 1 creates") {
 }
 
 TEST_CASE("a fresh database starts at the current version without a backup") {
-  TempDir dir;
+  TempDir dir("migrate");
   const std::string path = dir.File("tq.db");
   {
     Result<std::unique_ptr<Store>> store = OpenSqliteStore(path, false);
@@ -198,7 +184,7 @@ TEST_CASE("a fresh database starts at the current version without a backup") {
 }
 
 TEST_CASE("a database newer than this binary is refused and left alone") {
-  TempDir dir;
+  TempDir dir("migrate");
   const std::string path = dir.File("tq.db");
   { REQUIRE(OpenSqliteStore(path, true).ok()); }
   const int newer = CurrentSchemaVersion() + 1;
@@ -217,7 +203,7 @@ TEST_CASE("a database newer than this binary is refused and left alone") {
 }
 
 TEST_CASE("a non-empty database without a version is not taken for a tq store") {
-  TempDir dir;
+  TempDir dir("migrate");
   const std::string path = dir.File("other.db");
   {
     sqlite::Db db = MustOpenDb(path);
@@ -230,7 +216,7 @@ TEST_CASE("a non-empty database without a version is not taken for a tq store") 
 }
 
 TEST_CASE("a failed migration rolls back and leaves the old version and its backup") {
-  TempDir dir;
+  TempDir dir("migrate");
   const std::string path = dir.File("tq.db");
   LoadFixture(path);
   {

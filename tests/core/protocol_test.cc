@@ -49,8 +49,8 @@ TEST_CASE("every other request round-trips") {
   list.filter.queue = "q";
   list.filter.label = "l";
   list.filter.limit = 7;
-  const std::vector<Request> requests = {StatusRequest{5},       list,
-                                         WaitRequest{{1, 2, 3}}, CancelRequest{{9}},
+  const std::vector<Request> requests = {StatusRequest{5},          list,
+                                         WaitRequest{{1, 2, 3}},    CancelRequest{{9}},
                                          LogsRequest{4, true, 100}, PingRequest{}};
   for (const Request& r : requests) {
     auto back = DecodeRequest(EncodeRequest(r));

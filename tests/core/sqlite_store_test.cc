@@ -10,27 +10,13 @@
 #include <vector>
 
 #include "core/sqlite_db.h"
+#include "support/temp_dir.h"
 
 namespace tq {
 namespace {
 
 const Owner kAlice{1000, 1000, "alice"};
 const Owner kBob{1001, 1001, "bob"};
-
-/// A fresh directory under the system temp dir, removed with everything in it.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "tq-store-XXXXXX").string();
-    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  std::string File(const char* name) const { return (path / name).string(); }
-};
 
 std::unique_ptr<SqliteStore> OpenStore(const std::string& path = ":memory:") {
   Result<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path, /*durability_full=*/false);
@@ -509,7 +495,7 @@ TEST_CASE("RunningAttempts, CountRunning and Queues") {
 }
 
 TEST_CASE("identical environments are stored once") {
-  TempDir dir;
+  TempDir dir("store");
   const std::string path = dir.File("tq.db");
   auto store = OpenStore(path);
   TaskSpec other_env = Spec({"x"});
@@ -526,7 +512,7 @@ TEST_CASE("identical environments are stored once") {
 }
 
 TEST_CASE("a reopened file-backed store keeps everything") {
-  TempDir dir;
+  TempDir dir("store");
   const std::string path = dir.File("tq.db");
   TaskSpec spec = Spec({"printf", "\xff", ""}, "batch", 2);
   spec.labels = {"keep"};

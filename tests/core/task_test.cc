@@ -14,13 +14,13 @@ TEST_CASE("the transition table of SPEC 2") {
     std::optional<S> to;  // nullopt: refused
   };
   const Case cases[] = {
-      {S::kPending, E::kStart, S::kRunning},       {S::kPending, E::kCancel, S::kCancelled},
-      {S::kPending, E::kFail, S::kFailed},         {S::kPending, E::kSucceed, std::nullopt},
-      {S::kRunning, E::kSucceed, S::kSucceeded},   {S::kRunning, E::kFail, S::kFailed},
-      {S::kRunning, E::kCancel, S::kCancelled},    {S::kRunning, E::kStart, std::nullopt},
-      {S::kSucceeded, E::kExpire, S::kExpired},    {S::kSucceeded, E::kCancel, std::nullopt},
-      {S::kFailed, E::kStart, std::nullopt},       {S::kCancelled, E::kStart, std::nullopt},
-      {S::kExpired, E::kExpire, std::nullopt},     {S::kFailed, E::kExpire, std::nullopt},
+      {S::kPending, E::kStart, S::kRunning},     {S::kPending, E::kCancel, S::kCancelled},
+      {S::kPending, E::kFail, S::kFailed},       {S::kPending, E::kSucceed, std::nullopt},
+      {S::kRunning, E::kSucceed, S::kSucceeded}, {S::kRunning, E::kFail, S::kFailed},
+      {S::kRunning, E::kCancel, S::kCancelled},  {S::kRunning, E::kStart, std::nullopt},
+      {S::kSucceeded, E::kExpire, S::kExpired},  {S::kSucceeded, E::kCancel, std::nullopt},
+      {S::kFailed, E::kStart, std::nullopt},     {S::kCancelled, E::kStart, std::nullopt},
+      {S::kExpired, E::kExpire, std::nullopt},   {S::kFailed, E::kExpire, std::nullopt},
   };
   for (const Case& c : cases) {
     CAPTURE(StateName(c.from));

@@ -22,8 +22,8 @@ void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r)
   std::string chunk;
   int64_t size = 0;
   if (attempt > 0) {
-    const std::string path = r.stderr_stream ? d.files().Stderr(r.id, attempt)
-                                             : d.files().Stdout(r.id, attempt);
+    const std::string path =
+        r.stderr_stream ? d.files().Stderr(r.id, attempt) : d.files().Stdout(r.id, attempt);
     const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st {};
     if (fd >= 0 && fstat(fd, &st) == 0) {

@@ -4,8 +4,8 @@ namespace tq {
 
 void HandleStatus(Daemon& d, ConnId conn, const Owner& peer, const StatusRequest& r) {
   auto task = d.GetVisible(peer, r.id);
-  d.server().Send(conn, task.ok() ? OkResponse({{"task", TaskToJson(*task)}})
-                                  : ErrorResponse(task.status()));
+  d.server().Send(
+      conn, task.ok() ? OkResponse({{"task", TaskToJson(*task)}}) : ErrorResponse(task.status()));
 }
 
 }  // namespace tq
