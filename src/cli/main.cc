@@ -1,4 +1,5 @@
 // tq: the command-line client of the tq task queue.
+#include <cstdio>
 #include <cstring>
 
 #include "cli/commands/commands.h"
@@ -19,17 +20,26 @@ int main(int argc, char** argv) {
   CLI::App app{"tq - a task queue and cron replacement for one host"};
   app.require_subcommand(1);
   app.fallthrough();
-  app.add_option("--socket", g.socket, "the daemon's socket (default: $TQ_SOCKET, the user "
-                                       "socket, then /run/tq/tq.sock)");
+  app.add_option("--socket", g.socket,
+                 "the daemon's socket (default: $TQ_SOCKET, the user "
+                 "socket, then /run/tq/tq.sock)");
   app.add_flag("--json", g.json, "machine-readable output (JSON; times in RFC 3339 UTC)");
   const std::vector<tq::Command> commands = {
-      tq::AddSubmit(app, g), tq::AddStatus(app, g), tq::AddList(app, g),
-      tq::AddWait(app, g),   tq::AddCancel(app, g), tq::AddLogs(app, g),
-      tq::AddPing(app, g),   tq::AddVersion(app, g),
+      tq::AddSubmit(app, g), tq::AddStatus(app, g), tq::AddList(app, g), tq::AddWait(app, g),
+      tq::AddCancel(app, g), tq::AddLogs(app, g),   tq::AddPing(app, g), tq::AddVersion(app, g),
   };
   try {
     app.parse(parsed_argc, argv);
   } catch (const CLI::ParseError& e) {
+    // "tq frobnicate": name the word and the commands instead of "A subcommand is required".
+    if (app.get_subcommands().empty() && !app.remaining().empty()) {
+      std::string names;
+      for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+        names += " " + sub->get_name();
+      std::fprintf(stderr, "tq: \"%s\" is not a command (one of:%s)\n",
+                   app.remaining().front().c_str(), names.c_str());
+      return 2;
+    }
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;  // usage errors exit 2
   }

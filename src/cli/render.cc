@@ -27,8 +27,8 @@ std::string ShellQuote(const std::string& arg) {
   bool plain = true;
   bool printable = true;
   for (unsigned char c : arg) {
-    if (!(std::isalnum(c) || std::string_view("@%+=:,./-_").find(static_cast<char>(c)) !=
-                                 std::string_view::npos))
+    if (!(std::isalnum(c) ||
+          std::string_view("@%+=:,./-_").find(static_cast<char>(c)) != std::string_view::npos))
       plain = false;
     if (c < 0x20 || c == 0x7f) printable = false;
   }
@@ -107,7 +107,8 @@ int WaitExitCode(const json& task) {
 std::string DescribeEnd(const json& task) {
   std::string out = task.value("state", "?");
   if (task["reason"].is_string()) out += " (" + task["reason"].get<std::string>() + ")";
-  if (task["exit_code"].is_number()) out += ": exit " + std::to_string(task["exit_code"].get<int>());
+  if (task["exit_code"].is_number())
+    out += ": exit " + std::to_string(task["exit_code"].get<int>());
   if (task["signal"].is_number()) out += ": signal " + std::to_string(task["signal"].get<int>());
   return out;
 }

@@ -16,10 +16,23 @@ std::string EncodeFrame(std::string_view payload) {
   return out;
 }
 
+namespace {
+// The length announced by the 4 bytes at `p`.
+size_t ReadLength(const char* bytes) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes);
+  return (size_t{p[0]} << 24) | (size_t{p[1]} << 16) | (size_t{p[2]} << 8) | p[3];
+}
+}  // namespace
+
+bool FrameDecoder::HasFrame() const {
+  if (buffered() < 4) return false;
+  const size_t len = ReadLength(buffer_.data() + offset_);
+  return len > max_frame_ || buffered() >= 4 + len;
+}
+
 Result<std::optional<std::string>> FrameDecoder::Next() {
   if (buffered() < 4) return std::optional<std::string>();
-  const auto* p = reinterpret_cast<const uint8_t*>(buffer_.data() + offset_);
-  const size_t len = (size_t{p[0]} << 24) | (size_t{p[1]} << 16) | (size_t{p[2]} << 8) | p[3];
+  const size_t len = ReadLength(buffer_.data() + offset_);
   if (len > max_frame_) {
     return Status(ErrorCode::kLimit, "frame",
                   "frame of " + std::to_string(len) + " bytes is larger than the maximum " +

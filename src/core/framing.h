@@ -27,6 +27,8 @@ class FrameDecoder {
   /// The next complete payload, nullopt when more bytes are needed, or kLimit when the
   /// announced length is larger than the maximum.
   Result<std::optional<std::string>> Next();
+  /// True when a whole frame (or an oversized length) is waiting to be taken by Next.
+  bool HasFrame() const;
   /// Bytes received but not yet returned as a frame.
   size_t buffered() const { return buffer_.size() - offset_; }
 

@@ -87,11 +87,11 @@ void EventLoop::RunDueTimers() {
 }
 
 void EventLoop::RunDeferred() {
-  while (!deferred_.empty()) {
-    auto batch = std::move(deferred_);
-    deferred_.clear();
-    for (auto& [key, cb] : batch) cb();
-  }
+  // One pass: what these callbacks defer runs after the next wait, so a callback that keeps
+  // deferring itself cannot starve the descriptors.
+  auto batch = std::move(deferred_);
+  deferred_.clear();
+  for (auto& [key, cb] : batch) cb();
 }
 
 void EventLoop::Run() {

@@ -38,8 +38,9 @@ class EventLoop {
   /// Forgets a timer; unknown or fired ids are ignored.
   void CancelTimer(TimerId id);
 
-  /// Calls `callback` after the events of the current iteration are handled. Several Defer
-  /// calls with the same `key` in one iteration run once.
+  /// Calls `callback` after the events of the current iteration are handled (a callback
+  /// deferred from a deferred callback runs in the next iteration). Several Defer calls with the
+  /// same non-null `key` before it runs collapse into one.
   void Defer(const void* key, Callback callback);
 
   /// Runs until Stop is called.

@@ -28,6 +28,7 @@ struct Server::Connection {
   bool close_after_flush = false;
   bool busy = false;
   bool watching_out = false;
+  bool frames_deferred = false;  ///< a HandleFrames turn is queued on the loop
   EventLoop::TimerId idle_timer = 0;
 };
 
@@ -160,7 +161,9 @@ void Server::ArmIdleTimer(Connection& c) {
 void Server::OnReadable(Connection& c) {
   const ConnId id = c.id;
   char buf[65536];
-  for (;;) {
+  // Read ahead only so far: a client that floods requests waits for its turn instead of
+  // growing the daemon's memory. A frame still incomplete is always read to its end.
+  while (!c.decoder.HasFrame() || c.decoder.buffered() < limits_.max_input_buffer) {
     const ssize_t n = read(c.fd, buf, sizeof buf);
     if (n > 0) {
       c.decoder.Feed(std::string_view(buf, static_cast<size_t>(n)));
@@ -172,7 +175,14 @@ void Server::OnReadable(Connection& c) {
     return;
   }
   ArmIdleTimer(c);
-  for (;;) {
+  if (!c.frames_deferred) HandleFrames(id);
+}
+
+void Server::HandleFrames(ConnId id) {
+  for (int i = 0; i < limits_.frames_per_turn; ++i) {
+    auto it = connections_.find(id);  // a handler may have closed it
+    if (it == connections_.end() || it->second->close_after_flush) return;
+    Connection& c = *it->second;
     auto frame = c.decoder.Next();
     if (!frame.ok()) {
       SendAndClose(id, ErrorResponse(frame.status()));
@@ -180,9 +190,17 @@ void Server::OnReadable(Connection& c) {
     }
     if (!frame->has_value()) return;
     on_frame_(id, c.peer, std::move(**frame));
-    auto it = connections_.find(id);  // the handler may have closed it
-    if (it == connections_.end() || it->second->close_after_flush) return;
   }
+  // More may be buffered: give every other client a turn first.
+  auto it = connections_.find(id);
+  if (it == connections_.end()) return;
+  it->second->frames_deferred = true;
+  loop_.Defer(nullptr, [this, id] {
+    auto c = connections_.find(id);
+    if (c == connections_.end()) return;
+    c->second->frames_deferred = false;
+    HandleFrames(id);
+  });
 }
 
 void Server::Send(ConnId id, const nlohmann::json& message) {

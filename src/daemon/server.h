@@ -24,6 +24,8 @@ using ConnId = uint64_t;
 struct ServerLimits {
   size_t max_connections = 1024;
   size_t max_output_buffer = 32u << 20;  ///< a client that reads nothing is dropped past this
+  size_t max_input_buffer = 1u << 20;    ///< unhandled input read ahead from one client
+  int frames_per_turn = 16;              ///< frames of one client handled before others get a turn
   int64_t idle_ms = 60000;  ///< a connection with nothing in flight is closed after this
 };
 
@@ -61,6 +63,7 @@ class Server {
 
   void Accept();
   void OnReadable(Connection& c);
+  void HandleFrames(ConnId id);
   void Flush(Connection& c);
   void Close(ConnId id);
   void ArmIdleTimer(Connection& c);

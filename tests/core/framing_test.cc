@@ -58,3 +58,24 @@ TEST_CASE("the length prefix is big-endian") {
 
 }  // namespace
 }  // namespace tq
+
+namespace tq {
+namespace {
+
+TEST_CASE("HasFrame says whether Next would return a frame or an error") {
+  FrameDecoder d(100);
+  CHECK_FALSE(d.HasFrame());
+  const std::string f = EncodeFrame("abc");
+  d.Feed(f.substr(0, 5));
+  CHECK_FALSE(d.HasFrame());
+  d.Feed(f.substr(5));
+  CHECK(d.HasFrame());
+  REQUIRE(d.Next().ok());
+  CHECK_FALSE(d.HasFrame());
+  d.Feed(std::string("\x00\x00\x01\x00", 4));  // 256 > 100: the error is ready at once
+  CHECK(d.HasFrame());
+  CHECK_FALSE(d.Next().ok());
+}
+
+}  // namespace
+}  // namespace tq

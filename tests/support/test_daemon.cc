@@ -3,8 +3,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,8 +36,8 @@ double SecondsLeft(Clock::time_point deadline) {
 }
 
 Clock::time_point After(double seconds) {
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(seconds));
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 // The test's environment plus `extra` ("NAME=VALUE" entries replace same-named ones).
@@ -45,7 +47,8 @@ std::vector<std::string> ChildEnv(const std::vector<std::string>& extra) {
     const std::string entry = *e;
     const std::string name = entry.substr(0, entry.find('='));
     bool replaced = name == "TQ_SOCKET";  // the tests always say which socket
-    for (const auto& x : extra) replaced = replaced || x.compare(0, name.size() + 1, name + "=") == 0;
+    for (const auto& x : extra)
+      replaced = replaced || x.compare(0, name.size() + 1, name + "=") == 0;
     if (!replaced) env.push_back(entry);
   }
   env.insert(env.end(), extra.begin(), extra.end());
@@ -60,10 +63,17 @@ std::vector<char*> CStrings(const std::vector<std::string>& v) {
   return out;
 }
 
+// Opens /dev/null on any of 0, 1, 2 that is closed (CI may run without stdin), so the pipes the
+// harness makes never land there and get clobbered by the child's dup2 calls.
+void EnsureStdFds() {
+  for (int fd = 0; fd <= 2; ++fd)
+    if (fcntl(fd, F_GETFD) == -1) open("/dev/null", O_RDWR);
+}
+
 // Forks and execs `argv` with `env`, stdin/stdout/stderr on the given descriptors. Everything is
 // prepared before fork, so the child only makes async-signal-safe calls.
 pid_t Spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env, int in,
-            int out, int err) {
+            int out, int err, std::optional<RunAs> run_as = std::nullopt) {
   std::vector<char*> cargv = CStrings(argv);
   std::vector<char*> cenv = CStrings(env);
   sigset_t none;
@@ -74,6 +84,9 @@ pid_t Spawn(const std::vector<std::string>& argv, const std::vector<std::string>
     signal(SIGPIPE, SIG_DFL);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(127);
+    if (run_as && (setgroups(0, nullptr) != 0 || setgid(run_as->gid) != 0 ||
+                   setuid(run_as->uid) != 0 || chdir("/") != 0))
+      _exit(127);
     syscall(SYS_close_range, 3, ~0U, 0);
     execve(cargv[0], cargv.data(), cenv.data());
     const char msg[] = "tq test harness: execve failed\n";
@@ -111,7 +124,9 @@ void CloseFd(int& fd) {
   fd = -1;
 }
 
-int RemoveEntry(const char* path, const struct stat*, int, FTW*) { return remove(path); }
+int RemoveEntry(const char* path, const struct stat*, int, FTW*) {
+  return remove(path);
+}
 
 }  // namespace
 
@@ -124,20 +139,23 @@ bool WaitFor(const std::function<bool()>& pred, double timeout_s) {
   }
 }
 
-std::string BinPath(const std::string& name) { return std::string(TQ_BIN_DIR) + "/" + name; }
+std::string BinPath(const std::string& name) {
+  return std::string(TQ_BIN_DIR) + "/" + name;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Process
 
 Process::Process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
-                 std::string stdin_data)
+                 std::string stdin_data, std::optional<RunAs> run_as)
     : stdin_data_(std::move(stdin_data)) {
   signal(SIGPIPE, SIG_IGN);  // a child that stops reading its stdin must not kill the test
+  EnsureStdFds();
   int in[2], out[2], err[2];
   REQUIRE(pipe2(in, O_CLOEXEC) == 0);
   REQUIRE(pipe2(out, O_CLOEXEC) == 0);
   REQUIRE(pipe2(err, O_CLOEXEC) == 0);
-  pid_ = Spawn(argv, ChildEnv(extra_env), in[0], out[1], err[1]);
+  pid_ = Spawn(argv, ChildEnv(extra_env), in[0], out[1], err[1], run_as);
   close(in[0]);
   close(out[1]);
   close(err[1]);
@@ -174,7 +192,8 @@ bool Process::Pump(int timeout_ms) {
     if (n < 0 && errno != EINTR) FAIL("poll: " << strerror(errno));
   } else if (!exit_code_) {
     Reap(/*block=*/false);
-    if (!exit_code_) std::this_thread::sleep_for(std::chrono::milliseconds(std::min(timeout_ms, 20)));
+    if (!exit_code_)
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::min(timeout_ms, 20)));
   }
   if (in_fd_ >= 0 && fds[0].revents != 0) {
     const ssize_t n =
@@ -250,11 +269,13 @@ TestDaemon::~TestDaemon() {
 }
 
 void TestDaemon::Start() {
-  std::vector<std::string> argv = {BinPath("tqd"), "-v", "--socket", socket_, "--state",
-                                   state_dir()};
+  EnsureStdFds();
+  std::vector<std::string> argv = {BinPath("tqd"), "-v",      "--socket",
+                                   socket_,        "--state", state_dir()};
   if (access((dir_ + "/tqd.toml").c_str(), F_OK) == 0)
     argv.insert(argv.end(), {"--config", dir_ + "/tqd.toml"});
-  const int log = open((dir_ + "/tqd.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  const int log =
+      open((dir_ + "/tqd.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   REQUIRE(log >= 0);
   REQUIRE(null >= 0);
@@ -311,7 +332,9 @@ void TestDaemon::KillLeftovers() const {
       10);
 }
 
-std::string TestDaemon::Log() const { return ReadFile(dir_ + "/tqd.log"); }
+std::string TestDaemon::Log() const {
+  return ReadFile(dir_ + "/tqd.log");
+}
 
 // ---------------------------------------------------------------------------------------------
 // tq
@@ -327,6 +350,19 @@ RunResult RunTq(const std::string& socket, const std::vector<std::string>& args,
 RunResult Tq(const TestDaemon& d, const std::vector<std::string>& args,
              const std::string& stdin_data) {
   return RunTq(d.socket(), args, {d.MarkEnv()}, stdin_data);
+}
+
+RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& args) {
+  const std::string copy = d.dir() + "/tq-as-other-user";
+  if (access(copy.c_str(), X_OK) != 0) {
+    WriteFile(copy, ReadFile(BinPath("tq")));
+    REQUIRE(chmod(copy.c_str(), 0755) == 0);
+  }
+  REQUIRE(chmod(d.dir().c_str(), 0711) == 0);  // others may reach the socket, not list files
+  std::vector<std::string> argv = {copy, "--socket", d.socket()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Process p(argv, {d.MarkEnv()}, "", who);
+  return p.Finish();
 }
 
 std::unique_ptr<Process> TqBackground(const TestDaemon& d, const std::vector<std::string>& args) {

@@ -31,13 +31,19 @@ struct RunResult {
   std::string out, err;
 };
 
+/// Another identity to run a child as (the test must be root).
+struct RunAs {
+  uid_t uid = 0;
+  gid_t gid = 0;
+};
+
 /// A child process with its stdin, stdout and stderr on pipes; output is collected as it comes.
 class Process {
  public:
   /// Starts `argv` (argv[0] is the executable path) with the test's environment plus `extra_env`
-  /// ("NAME=VALUE"), feeding `stdin_data` and then end-of-file.
+  /// ("NAME=VALUE"), feeding `stdin_data` and then end-of-file; as `run_as` when given.
   Process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env,
-          std::string stdin_data = "");
+          std::string stdin_data = "", std::optional<RunAs> run_as = std::nullopt);
   /// Kills the process if it is still running.
   ~Process();
   Process(const Process&) = delete;
@@ -108,6 +114,9 @@ RunResult RunTq(const std::string& socket, const std::vector<std::string>& args,
 /// Runs tq against `d`.
 RunResult Tq(const TestDaemon& d, const std::vector<std::string>& args,
              const std::string& stdin_data = "");
+/// Runs tq against `d` as another user: a copy of tq in the test directory (so the build tree
+/// need not be readable by that user) with the directory opened to others. Root only.
+RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& args);
 /// Starts tq against `d` in the background (for `logs -f`, `wait` while something else happens).
 std::unique_ptr<Process> TqBackground(const TestDaemon& d, const std::vector<std::string>& args);
 

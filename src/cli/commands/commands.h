@@ -11,10 +11,10 @@ namespace tq {
 
 /// Options every subcommand shares.
 struct GlobalOptions {
-  std::string socket;  ///< --socket; empty: $TQ_SOCKET, then the user and system sockets
-  bool json = false;   ///< --json: machine-readable output
-  bool has_command = false;            ///< a `--` was given
-  std::vector<std::string> command;    ///< everything after the first `--`, byte for byte
+  std::string socket;        ///< --socket; empty: $TQ_SOCKET, then the user and system sockets
+  bool json = false;         ///< --json: machine-readable output
+  bool has_command = false;  ///< a `--` was given
+  std::vector<std::string> command;  ///< everything after the first `--`, byte for byte
 };
 
 /// A subcommand: its parser and the function that runs it and returns the exit code.

@@ -56,10 +56,12 @@ Result<TaskSpec> BuildSpec(const SubmitFlags& f, const GlobalOptions& g) {
   spec.argv = g.has_command ? g.command : f.positional;
   if (!f.shell.empty()) spec.shell = f.shell;
   if (spec.argv.empty() && !spec.shell)
-    return Status::Invalid("command", "a command is required: tq submit [OPTIONS] -- COMMAND "
-                                      "[ARG...], or --shell STRING");
+    return Status::Invalid("command",
+                           "a command is required: tq submit [OPTIONS] -- COMMAND "
+                           "[ARG...], or --shell STRING");
   if (!spec.argv.empty() && spec.shell)
-    return Status::Invalid("--shell", "--shell: give either a command after -- or --shell, not both");
+    return Status::Invalid("--shell",
+                           "--shell: give either a command after -- or --shell, not both");
   spec.queue = f.queue;
   spec.priority = f.priority;
   spec.labels = f.labels;

@@ -15,15 +15,15 @@ Command AddVersion(CLI::App& app, const GlobalOptions& g) {
               if (auto r = client->Call(PingRequest{}); r.ok()) daemon = (*r)["version"];
             }
             if (g.json) {
-              std::printf("%s\n", nlohmann::json{{"tq", TQ_VERSION},
-                                                 {"proto", kProtoVersion},
-                                                 {"tqd", daemon}}
-                                      .dump()
-                                      .c_str());
+              std::printf(
+                  "%s\n",
+                  nlohmann::json{{"tq", TQ_VERSION}, {"proto", kProtoVersion}, {"tqd", daemon}}
+                      .dump()
+                      .c_str());
             } else {
               std::printf("tq %s (protocol %d)\n", TQ_VERSION, kProtoVersion);
-              std::printf("tqd %s\n", daemon.is_string() ? daemon.get<std::string>().c_str()
-                                                         : "not reachable");
+              std::printf("tqd %s\n",
+                          daemon.is_string() ? daemon.get<std::string>().c_str() : "not reachable");
             }
             return 0;
           }};

@@ -1,0 +1,73 @@
+// tq list filters (--state, --queue, --label, --limit) and tq logs -f following a running task.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+// The ids in `tq list ARGS --json`, as printed.
+std::vector<std::string> ListIds(const TestDaemon& d, std::vector<std::string> args) {
+  args.insert(args.begin(), "list");
+  args.push_back("--json");
+  const RunResult r = Tq(d, args);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  std::vector<std::string> ids;
+  for (const auto& t : JsonLines(r.out)) ids.push_back(std::to_string(t["id"].get<long long>()));
+  return ids;
+}
+
+std::set<std::string> Set(const std::vector<std::string>& v) {
+  return {v.begin(), v.end()};
+}
+}  // namespace
+
+TEST_CASE("tq list filters by state and queue and label and limits newest first") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string a = Submit(d, {"--queue", "qa", "--label", "x", "--", "true"});
+  const std::string b = Submit(d, {"--queue", "qb", "--label", "y", "--", "false"});
+  const std::string c =
+      Submit(d, {"--queue", "qa", "--label", "x", "--label", "z", "--", "sh", "-c", "exit 3"});
+  const std::string p = Submit(d, {"--queue", "qb", "--delay", "1h", "--", "true"});
+  CHECK(Tq(d, {"wait", a, b, c}).exit_code == 1);  // b's `false` exits 1
+
+  CHECK(Set(ListIds(d, {})) == std::set<std::string>{a, b, c, p});
+  CHECK(Set(ListIds(d, {"--state", "failed"})) == std::set<std::string>{b, c});
+  CHECK(Set(ListIds(d, {"--state", "succeeded"})) == std::set<std::string>{a});
+  CHECK(Set(ListIds(d, {"--state", "pending"})) == std::set<std::string>{p});
+  CHECK(ListIds(d, {"--state", "running"}).empty());
+  CHECK(Set(ListIds(d, {"--queue", "qa"})) == std::set<std::string>{a, c});
+  CHECK(Set(ListIds(d, {"--label", "x"})) == std::set<std::string>{a, c});
+  CHECK(Set(ListIds(d, {"--label", "z"})) == std::set<std::string>{c});
+  CHECK(Set(ListIds(d, {"--queue", "qa", "--state", "failed"})) == std::set<std::string>{c});
+  CHECK(ListIds(d, {"--label", "nope"}).empty());
+  CHECK(ListIds(d, {"--limit", "1"}) == std::vector<std::string>{p});
+  CHECK(ListIds(d, {"--limit", "2"}) == std::vector<std::string>{p, c});
+
+  const RunResult table = Tq(d, {"list"});  // the human table
+  CHECK(table.exit_code == 0);
+  CHECK(table.out.find("STATE") != std::string::npos);
+  CHECK(Tq(d, {"cancel", p}).exit_code == 0);
+}
+
+TEST_CASE("tq logs -f prints output as it arrives and returns when the task ends") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string go = d.dir() + "/go";
+  const std::string id = Submit(
+      d, {"--", "sh", "-c", "echo one; while [ ! -e " + go + " ]; do sleep 0.05; done; echo two"});
+  auto follow = TqBackground(d, {"logs", "-f", id});
+  INFO("tq logs -f stderr: " << follow->err());
+  // "one" must show up while the task still runs (it cannot end before `go` exists).
+  CHECK(follow->WaitOutput([](const std::string& out) { return out == "one\n"; }));
+  CHECK(TaskState(d, id) == "running");
+  WriteFile(go, "");
+  const RunResult r = follow->Finish();
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "one\ntwo\n");
+  CHECK(TaskState(d, id) == "succeeded");
+}

@@ -1,0 +1,21 @@
+// Each attempt records the task's own CPU time and peak RSS, from wait4 in its supervisor.
+#include <doctest/doctest.h>
+
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+TEST_CASE("a task that touches 200 MiB and burns 1 s of CPU reports at least that") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--", TQ_BURN_PATH, "200", "1"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  const nlohmann::json t = TaskJson(d, id);
+  REQUIRE(t["attempt_log"].size() == 1);
+  const nlohmann::json& a = t["attempt_log"][0];
+  CHECK(a["max_rss_kb"].get<int64_t>() >= 200 * 1024);
+  // CPU time, not wall time: the burner stops once CLOCK_PROCESS_CPUTIME_ID reaches 1 s, so
+  // rusage user+system is at least 1000 ms, less up to 1 ms lost by truncating each of the two
+  // fields from microseconds to milliseconds.
+  CHECK(a["user_cpu_ms"].get<int64_t>() + a["system_cpu_ms"].get<int64_t>() >= 998);
+}
