@@ -24,8 +24,10 @@ constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 
 constexpr const char* kTopKeys =
     "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, "
-    "[queues.NAME]";
-constexpr const char* kQueueKeys = "concurrency";
+    "success_retention, purge_after, [queues.NAME]";
+constexpr const char* kQueueKeys =
+    "concurrency, retries, backoff, backoff_base, backoff_max, jitter, retry_on_exit, "
+    "no_retry_on_exit, retry_priority_penalty";
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
 constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
 
@@ -76,6 +78,47 @@ class Checker {
     return Status::Ok();
   }
 
+  /// A duration: a string like "90s" or "1h30m", or an integer number of seconds.
+  Status Duration(const std::string& key, int line, const toml::node& v, int64_t* out_ms) const {
+    std::string text;
+    if (const auto* i = v.as_integer()) {
+      text = std::to_string(i->get());  // a bare integer is seconds, as on the command line
+    } else if (const auto* str = v.as_string()) {
+      text = str->get();
+    } else {
+      return Error(key, line,
+                   Describe(v) + " is not a duration (use a string like \"10s\" or \"1m30s\")");
+    }
+    Result<int64_t> r = ParseDuration(text, key);
+    if (!r.ok()) return Wrap(key, line, r.status());
+    *out_ms = *r;
+    return Status::Ok();
+  }
+
+  /// true or false.
+  Status Bool(const std::string& key, int line, const toml::node& v, bool* out) const {
+    const auto* b = v.as_boolean();
+    if (b == nullptr) return Error(key, line, Describe(v) + " is not true or false");
+    *out = b->get();
+    return Status::Ok();
+  }
+
+  /// An array of exit codes 0..255.
+  Status ExitCodes(const std::string& key, int line, const toml::node& v,
+                   std::vector<int>* out) const {
+    const auto* a = v.as_array();
+    if (a == nullptr)
+      return Error(key, line, Describe(v) + " is not an array (use exit codes, e.g. [75])");
+    out->clear();
+    for (const toml::node& item : *a) {
+      int64_t code = 0;
+      Status s = Int(key, line, item, 0, 255, &code);
+      if (!s.ok()) return s;
+      out->push_back(static_cast<int>(code));
+    }
+    return Status::Ok();
+  }
+
   /// A path: "" for the default, else absolute and without NUL bytes.
   Status Path(const std::string& key, int line, const toml::node& v, size_t max_len,
               std::string* out) const {
@@ -117,15 +160,40 @@ Status ParseQueue(const Checker& ck, const std::string& name, const toml::table&
   for (auto&& [k, v] : t) {
     std::string key = "queues." + name + "." + std::string(k.str());
     int line = LineOf(k, v);
-    if (k.str() == "concurrency") {
-      int64_t n = 0;
-      Status s = ck.Int(key, line, v, 1, kIntMax, &n);
-      if (!s.ok()) return s;
+    const std::string_view name_in_queue = k.str();
+    int64_t n = 0;
+    Status s;
+    if (name_in_queue == "concurrency") {
+      s = ck.Int(key, line, v, 1, kIntMax, &n);
       out->concurrency = static_cast<int>(n);
+    } else if (name_in_queue == "retries") {
+      s = ck.Int(key, line, v, 0, 1000, &n);
+      out->retry.retries = static_cast<int>(n);
+    } else if (name_in_queue == "backoff") {
+      const auto* str = v.as_string();
+      auto kind = str ? BackoffFromName(str->get()) : std::nullopt;
+      if (!kind)
+        return ck.Error(key, line,
+                        Describe(v) + " is not a backoff (use fixed, exponential or progressive)");
+      out->retry.backoff = *kind;
+    } else if (name_in_queue == "backoff_base") {
+      s = ck.Duration(key, line, v, &out->retry.base_ms);
+    } else if (name_in_queue == "backoff_max") {
+      s = ck.Duration(key, line, v, &out->retry.max_ms);
+    } else if (name_in_queue == "jitter") {
+      s = ck.Bool(key, line, v, &out->retry.jitter);
+    } else if (name_in_queue == "retry_on_exit") {
+      s = ck.ExitCodes(key, line, v, &out->retry.retry_on_exit);
+    } else if (name_in_queue == "no_retry_on_exit") {
+      s = ck.ExitCodes(key, line, v, &out->retry.no_retry_on_exit);
+    } else if (name_in_queue == "retry_priority_penalty") {
+      s = ck.Int(key, line, v, 0, kMaxPriority - kMinPriority, &n);
+      out->retry_priority_penalty = static_cast<int>(n);
     } else {
       return ck.Error(key, line,
                       std::string("unknown key (allowed in a queue: ") + kQueueKeys + ")");
     }
+    if (!s.ok()) return s;
   }
   return Status::Ok();
 }
@@ -154,18 +222,11 @@ Status ParseKey(const Checker& ck, const toml::key& k, const toml::node& v, Conf
       return ck.Error(key, line, Describe(v) + " is not at least 1 byte (" + help + ")");
     cfg->output_max = bytes;
   } else if (key == "kill_grace") {
-    std::string text;
-    if (const auto* i = v.as_integer()) {
-      text = std::to_string(i->get());  // a bare integer is seconds, as on the command line
-    } else if (const auto* str = v.as_string()) {
-      text = str->get();
-    } else {
-      return ck.Error(key, line,
-                      Describe(v) + " is not a duration (use a string like \"10s\" or \"1m30s\")");
-    }
-    Result<int64_t> r = ParseDuration(text, key);
-    if (!r.ok()) return ck.Wrap(key, line, r.status());
-    cfg->kill_grace_ms = *r;
+    return ck.Duration(key, line, v, &cfg->kill_grace_ms);
+  } else if (key == "success_retention") {
+    return ck.Duration(key, line, v, &cfg->success_retention_ms);
+  } else if (key == "purge_after") {
+    return ck.Duration(key, line, v, &cfg->purge_after_ms);
   } else if (key == "high_share") {
     const char* help = "use a number from 0 to 1, e.g. 0.8";
     double x;
@@ -218,6 +279,12 @@ Status ParseKey(const Checker& ck, const toml::key& k, const toml::node& v, Conf
   return Status::Ok();
 }
 }  // namespace
+
+const QueueConfig& Config::Queue(const std::string& queue) const {
+  static const QueueConfig kDefaults;
+  auto it = queues.find(queue);
+  return it == queues.end() ? kDefaults : it->second;
+}
 
 int DefaultMaxRunning() {
   long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/status.h"
+#include "core/task.h"
 
 namespace tq {
 
@@ -17,6 +18,8 @@ int DefaultMaxRunning();
 /// Settings of one `[queues.NAME]` table.
 struct QueueConfig {
   int concurrency = 0;  ///< tasks of this queue running at once; 0 = no cap of its own
+  RetryPolicy retry;    ///< defaults for tasks submitted to this queue; flags override them
+  int retry_priority_penalty = 0;  ///< how much lower a retried attempt's priority is
 };
 
 /// Everything tqd.toml can set. A default-constructed Config holds the defaults.
@@ -33,12 +36,21 @@ struct Config {
   double high_share = 0.8;
   /// "full" (fsync every commit; nothing acknowledged is lost) or "normal" (faster).
   bool durability_full = true;
+  /// How long a succeeded task keeps its result before it becomes expired: a day covers the
+  /// "did last night's run work?" question.
+  int64_t success_retention_ms = 24 * 3600 * 1000LL;
+  /// How long failed, cancelled and expired tasks stay listed before their rows and output are
+  /// purged: a week of history, as a weekly look at failures needs.
+  int64_t purge_after_ms = 7 * 24 * 3600 * 1000LL;
   /// Socket path; "" = the mode's default (paths.h).
   std::string socket;
   /// State directory; "" = the mode's default (paths.h).
   std::string state_dir;
   /// Per-queue settings by queue name; a queue not listed has no cap of its own.
   std::map<std::string, QueueConfig> queues;
+
+  /// The settings of `queue`: its own table, or the defaults.
+  const QueueConfig& Queue(const std::string& queue) const;
 };
 
 /// Reads and checks a tqd.toml. A missing file gives the defaults unless `must_exist`; any other

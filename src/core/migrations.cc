@@ -104,10 +104,44 @@ ALTER TABLE attempts ADD COLUMN system_cpu_us INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE attempts ADD COLUMN max_rss_kb INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// v3, the task lifecycle (SPEC 3, 5, 6): the idempotency key and version, the retry policy
+// (exit-code lists as decimal text "75,76", see stored_bytes.h), pending_ttl_ms with its deadline
+// `expires_at` (created + ttl while the task has not started; NULL otherwise), `queued_attempts`
+// (attempt_count when the task was last submitted or re-queued: the retry budget counts from it)
+// and `base_priority` (the submitted priority; `priority` may be demoted by retries). Queues gain
+// the run-time settings of `tq queue`. Existing rows get no key, no retries, no ttl, and their
+// priority as base. The partial indexes keep the ttl and retention sweeps off full scans;
+// tasks_by_env lets purge drop unreferenced environments without a scan.
+constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE tasks ADD COLUMN task_key TEXT;
+ALTER TABLE tasks ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN backoff TEXT NOT NULL DEFAULT 'exponential';
+ALTER TABLE tasks ADD COLUMN backoff_base_ms INTEGER NOT NULL DEFAULT 10000;
+ALTER TABLE tasks ADD COLUMN backoff_max_ms INTEGER NOT NULL DEFAULT 3600000;
+ALTER TABLE tasks ADD COLUMN jitter INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE tasks ADD COLUMN retry_on_exit TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN no_retry_on_exit TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN pending_ttl_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN expires_at INTEGER;
+ALTER TABLE tasks ADD COLUMN queued_attempts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN base_priority INTEGER NOT NULL DEFAULT 3;
+UPDATE tasks SET base_priority = priority;
+CREATE INDEX tasks_by_key ON tasks(owner_uid, task_key) WHERE task_key IS NOT NULL;
+CREATE INDEX tasks_pending_ttl ON tasks(expires_at)
+  WHERE state = 'pending' AND expires_at IS NOT NULL;
+CREATE INDEX tasks_succeeded ON tasks(finished) WHERE state = 'succeeded';
+CREATE INDEX tasks_ended ON tasks(finished) WHERE state IN ('failed', 'cancelled', 'expired');
+CREATE INDEX tasks_by_env ON tasks(env_hash);
+ALTER TABLE queues ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE queues ADD COLUMN concurrency INTEGER;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
+    {3, kSchemaV3},
 };
 
 bool IsFileBacked(const std::string& path) {

@@ -3,6 +3,7 @@
 #include "core/bytes.h"
 #include "core/config.h"
 #include "core/limits.h"
+#include "core/quote.h"
 #include "core/wall_time.h"
 
 namespace tq {
@@ -21,6 +22,9 @@ const char* TypeName(const Request& r) {
     const char* operator()(const CancelRequest&) { return "cancel"; }
     const char* operator()(const LogsRequest&) { return "logs"; }
     const char* operator()(const PingRequest&) { return "ping"; }
+    const char* operator()(const SubmitBatchRequest&) { return "submit_batch"; }
+    const char* operator()(const RetryRequest&) { return "retry"; }
+    const char* operator()(const QueueRequest&) { return "queue"; }
   };
   return std::visit(Visitor{}, r);
 }
@@ -42,6 +46,23 @@ json SpecToJson(const TaskSpec& s) {
          {"timeout_ms", s.timeout_ms}};
   if (s.shell) j["shell"] = BytesToJson(*s.shell);
   if (s.stdin_data) j["stdin"] = BytesToJson(*s.stdin_data);
+  if (s.key) j["key"] = *s.key;
+  if (s.version != 0) j["version"] = s.version;
+  if (s.pending_ttl_ms != 0) j["pending_ttl_ms"] = s.pending_ttl_ms;
+  return j;
+}
+
+json SubmitJson(const SubmitRequest& r) {
+  json j = SpecToJson(r.spec);
+  const RetryOverrides& o = r.retry;
+  if (o.retries) j["retries"] = *o.retries;
+  if (o.backoff) j["backoff"] = BackoffName(*o.backoff);
+  if (o.base_ms) j["backoff_base_ms"] = *o.base_ms;
+  if (o.max_ms) j["backoff_max_ms"] = *o.max_ms;
+  if (o.jitter) j["jitter"] = *o.jitter;
+  if (o.retry_on_exit) j["retry_on_exit"] = *o.retry_on_exit;
+  if (o.no_retry_on_exit) j["no_retry_on_exit"] = *o.no_retry_on_exit;
+  if (r.supersede_running) j["supersede_running"] = true;
   return j;
 }
 
@@ -56,6 +77,54 @@ Status Read(const json& j, const char* key, T& out, const char* what) {
     return Status::Invalid(key, std::string(key) + ": expected " + what);
   }
   return Status::Ok();
+}
+
+// Reads optional member `key` into `out` (left unset when absent).
+template <typename T>
+Status ReadOptional(const json& j, const char* key, std::optional<T>& out, const char* what) {
+  if (!j.contains(key) || j[key].is_null()) return Status::Ok();
+  T value{};
+  Status st = Read(j, key, value, what);
+  if (st.ok()) out = std::move(value);
+  return st;
+}
+
+Status CheckExitCodes(const char* field, const std::optional<std::vector<int>>& codes) {
+  if (!codes) return Status::Ok();
+  for (int c : *codes)
+    if (c < 0 || c > 255)
+      return Status::Invalid(
+          field, std::string(field) + ": " + std::to_string(c) + " is not an exit code (0..255)");
+  return Status::Ok();
+}
+
+Result<RetryOverrides> RetryFromJson(const json& j) {
+  RetryOverrides o;
+  std::optional<std::string> backoff;
+  for (Status st :
+       {ReadOptional(j, "retries", o.retries, "an integer 0..1000"),
+        ReadOptional(j, "backoff", backoff, "fixed, exponential or progressive"),
+        ReadOptional(j, "backoff_base_ms", o.base_ms, "milliseconds"),
+        ReadOptional(j, "backoff_max_ms", o.max_ms, "milliseconds"),
+        ReadOptional(j, "jitter", o.jitter, "true or false"),
+        ReadOptional(j, "retry_on_exit", o.retry_on_exit, "an array of exit codes"),
+        ReadOptional(j, "no_retry_on_exit", o.no_retry_on_exit, "an array of exit codes"),
+        CheckExitCodes("retry_on_exit", o.retry_on_exit),
+        CheckExitCodes("no_retry_on_exit", o.no_retry_on_exit)}) {
+    if (!st.ok()) return st;
+  }
+  if (backoff) {
+    o.backoff = BackoffFromName(*backoff);
+    if (!o.backoff)
+      return Status::Invalid("backoff", "backoff: " + Quote(*backoff) +
+                                            " is not one of fixed, exponential, progressive");
+  }
+  if (o.retries && (*o.retries < 0 || *o.retries > 1000))
+    return Status::Invalid("retries",
+                           "retries: " + std::to_string(*o.retries) + " is out of range 0..1000");
+  for (auto [name, v] : {std::pair{"backoff_base", o.base_ms}, std::pair{"backoff_max", o.max_ms}})
+    if (v && *v < 0) return Status::Invalid(name, std::string(name) + ": must not be negative");
+  return o;
 }
 
 Result<std::vector<std::string>> ReadBytesList(const json& j, const char* key) {
@@ -129,6 +198,10 @@ Status ValidateSpec(const TaskSpec& s) {
       return Status::Invalid(
           "label", "label: \"" + l + "\" must be 1.." + std::to_string(kMaxLabelBytes) + " bytes");
   if (s.timeout_ms < 0) return Status::Invalid("timeout", "timeout: must not be negative");
+  if (s.pending_ttl_ms < 0)
+    return Status::Invalid("pending_ttl", "pending_ttl: must not be negative");
+  if (s.key && (s.key->empty() || s.key->size() > kMaxLabelBytes))
+    return Status::Invalid("key", "key: must be 1.." + std::to_string(kMaxLabelBytes) + " bytes");
   for (TaskId id : s.after)
     if (id <= 0)
       return Status::Invalid("after", "after: " + std::to_string(id) + " is not a task id");
@@ -152,13 +225,26 @@ Result<TaskSpec> SpecFromJson(const json& j) {
         Read(j, "not_before_ms", s.not_before, "milliseconds since the epoch"),
         Read(j, "after", s.after, "an array of task ids"),
         Read(j, "labels", s.labels, "an array of strings"),
-        Read(j, "timeout_ms", s.timeout_ms, "milliseconds")}) {
+        Read(j, "timeout_ms", s.timeout_ms, "milliseconds"),
+        ReadOptional(j, "key", s.key, "a string"), Read(j, "version", s.version, "an integer"),
+        Read(j, "pending_ttl_ms", s.pending_ttl_ms, "milliseconds")}) {
     if (!st.ok()) return st;
   }
   if (cwd) s.cwd = *cwd;
   Status valid = ValidateSpec(s);
   if (!valid.ok()) return valid;
   return s;
+}
+
+Result<SubmitRequest> SubmitFromJson(const json& j) {
+  auto spec = SpecFromJson(j);
+  if (!spec.ok()) return spec.status();
+  auto retry = RetryFromJson(j);
+  if (!retry.ok()) return retry.status();
+  SubmitRequest r{std::move(*spec), std::move(*retry), false};
+  Status st = Read(j, "supersede_running", r.supersede_running, "true or false");
+  if (!st.ok()) return st;
+  return r;
 }
 
 Result<std::vector<TaskId>> ReadIds(const json& j) {
@@ -173,9 +259,55 @@ Result<std::vector<TaskId>> ReadIds(const json& j) {
 
 Result<Request> DecodeBody(const std::string& type, const json& j) {
   if (type == "submit") {
-    auto spec = SpecFromJson(j);
-    if (!spec.ok()) return spec.status();
-    return Request(SubmitRequest{std::move(*spec)});
+    auto r = SubmitFromJson(j);
+    if (!r.ok()) return r.status();
+    return Request(std::move(*r));
+  }
+  if (type == "submit_batch") {
+    auto common = j.find("common");
+    auto tasks = j.find("tasks");
+    if (common == j.end() || !common->is_object())
+      return Status::Invalid("common", "common: expected an object of submit fields");
+    if (tasks == j.end() || !tasks->is_array())
+      return Status::Invalid("tasks", "tasks: expected an array of submit fields");
+    SubmitBatchRequest b;
+    b.common = *common;
+    b.tasks = tasks->get<std::vector<json>>();
+    auto resolved = ResolveBatch(b.common, b.tasks);
+    if (!resolved.ok()) return resolved.status();
+    b.resolved = std::move(*resolved);
+    return Request(std::move(b));
+  }
+  if (type == "retry") {
+    RetryRequest r;
+    std::string queue;
+    for (Status st : {Read(j, "ids", r.ids, "an array of task ids"),
+                      Read(j, "all_failed", r.all_failed, "true or false"),
+                      Read(j, "queue", queue, "a queue name")}) {
+      if (!st.ok()) return st;
+    }
+    if (!queue.empty()) r.queue = queue;
+    if (r.ids.empty() == !r.all_failed)
+      return Status::Invalid("ids", "ids: give task ids, or all_failed, not both");
+    return Request(std::move(r));
+  }
+  if (type == "queue") {
+    QueueRequest r;
+    for (Status st : {Read(j, "action", r.action, "list, pause, resume or set"),
+                      Read(j, "name", r.name, "a queue name"),
+                      ReadOptional(j, "concurrency", r.concurrency, "an integer")}) {
+      if (!st.ok()) return st;
+    }
+    if (r.action != "list" && r.action != "pause" && r.action != "resume" && r.action != "set")
+      return Status::Invalid(
+          "action", "action: " + Quote(r.action) + " is not one of list, pause, resume, set");
+    if (r.action != "list" && !ValidQueueName(r.name))
+      return Status::Invalid(
+          "name", "name: " + Quote(r.name) + " is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
+    if (r.action == "set" && (!r.concurrency || *r.concurrency < 0))
+      return Status::Invalid("concurrency",
+                             "concurrency: set needs --concurrency N (N >= 1, or 0 to clear)");
+    return Request(std::move(r));
   }
   if (type == "status") {
     StatusRequest r;
@@ -222,8 +354,10 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
     return Request(r);
   }
   if (type == "ping") return Request(PingRequest{});
-  return Status::Invalid(
-      "type", "type: \"" + type + "\" is not a request (submit status list wait cancel logs ping)");
+  return Status::Invalid("type",
+                         "type: \"" + type +
+                             "\" is not a request (submit submit_batch status list wait cancel "
+                             "retry logs queue ping)");
 }
 
 }  // namespace
@@ -234,7 +368,18 @@ std::string EncodeRequest(const Request& request) {
       [&j](const auto& r) {
         using T = std::decay_t<decltype(r)>;
         if constexpr (std::is_same_v<T, SubmitRequest>) {
-          j = SpecToJson(r.spec);
+          j = SubmitJson(r);
+        } else if constexpr (std::is_same_v<T, SubmitBatchRequest>) {
+          j["common"] = r.common;
+          j["tasks"] = r.tasks;
+        } else if constexpr (std::is_same_v<T, RetryRequest>) {
+          j["ids"] = r.ids;
+          j["all_failed"] = r.all_failed;
+          if (r.queue) j["queue"] = *r.queue;
+        } else if constexpr (std::is_same_v<T, QueueRequest>) {
+          j["action"] = r.action;
+          j["name"] = r.name;
+          if (r.concurrency) j["concurrency"] = *r.concurrency;
         } else if constexpr (std::is_same_v<T, StatusRequest>) {
           j["id"] = r.id;
         } else if constexpr (std::is_same_v<T, ListRequest>) {
@@ -274,6 +419,39 @@ Result<Request> DecodeRequest(std::string_view payload) {
   if (type == j.end() || !type->is_string())
     return Status::Invalid("type", "type: the request names no type");
   return DecodeBody(type->get<std::string>(), j);
+}
+
+json SubmitToJson(const SubmitRequest& request) {
+  return SubmitJson(request);
+}
+
+RetryPolicy ApplyOverrides(RetryPolicy p, const RetryOverrides& o) {
+  if (o.retries) p.retries = *o.retries;
+  if (o.backoff) p.backoff = *o.backoff;
+  if (o.base_ms) p.base_ms = *o.base_ms;
+  if (o.max_ms) p.max_ms = *o.max_ms;
+  if (o.jitter) p.jitter = *o.jitter;
+  if (o.retry_on_exit) p.retry_on_exit = *o.retry_on_exit;
+  if (o.no_retry_on_exit) p.no_retry_on_exit = *o.no_retry_on_exit;
+  return p;
+}
+
+Result<std::vector<SubmitRequest>> ResolveBatch(const json& common,
+                                                const std::vector<json>& tasks) {
+  std::vector<SubmitRequest> out;
+  out.reserve(tasks.size());
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const std::string where = "tasks[" + std::to_string(i) + "]: ";
+    if (!tasks[i].is_object())
+      return Status::Invalid("index:" + std::to_string(i), where + "expected an object");
+    json merged = common;
+    merged.update(tasks[i]);
+    auto r = SubmitFromJson(merged);
+    if (!r.ok())
+      return Status(r.status().code(), "index:" + std::to_string(i), where + r.status().message());
+    out.push_back(std::move(*r));
+  }
+  return out;
 }
 
 json OkResponse(json body) {
@@ -333,6 +511,17 @@ json TaskToJson(const Task& t) {
          {"not_before", TimeOrNull(t.spec.not_before)},
          {"finished", TimeOrNull(t.finished)},
          {"timeout_ms", t.spec.timeout_ms == 0 ? json() : json(t.spec.timeout_ms)},
+         {"pending_ttl_ms", t.spec.pending_ttl_ms == 0 ? json() : json(t.spec.pending_ttl_ms)},
+         {"key", t.spec.key ? json(*t.spec.key) : json()},
+         {"version", t.spec.version},
+         {"retry",
+          {{"retries", t.spec.retry.retries},
+           {"backoff", BackoffName(t.spec.retry.backoff)},
+           {"backoff_base_ms", t.spec.retry.base_ms},
+           {"backoff_max_ms", t.spec.retry.max_ms},
+           {"jitter", t.spec.retry.jitter},
+           {"retry_on_exit", t.spec.retry.retry_on_exit},
+           {"no_retry_on_exit", t.spec.retry.no_retry_on_exit}}},
          {"attempt_log", std::move(attempts)}};
   return j;
 }

@@ -18,9 +18,49 @@ namespace tq {
 /// The protocol version this build speaks; the daemon also serves kProtoVersion - 1.
 constexpr int kProtoVersion = 1;
 
-/// Create a task. Response: {"id": N}.
+/// Retry settings given with a submit; those left unset come from the queue's defaults.
+struct RetryOverrides {
+  std::optional<int> retries;
+  std::optional<BackoffKind> backoff;
+  std::optional<int64_t> base_ms;
+  std::optional<int64_t> max_ms;
+  std::optional<bool> jitter;
+  std::optional<std::vector<int>> retry_on_exit;
+  std::optional<std::vector<int>> no_retry_on_exit;
+};
+
+/// `defaults` with every set field of `overrides` applied.
+RetryPolicy ApplyOverrides(RetryPolicy defaults, const RetryOverrides& overrides);
+
+/// Create a task. Response: {"id": N}; a refusal by a newer version is error "superseded" with
+/// the newer task's id in "id".
 struct SubmitRequest {
   TaskSpec spec;
+  RetryOverrides retry;
+  bool supersede_running = false;  ///< also cancel a running older version of the key
+};
+/// Create many tasks in one transaction, all or nothing. Each element of `tasks` holds the
+/// fields of a submit request that differ from `common` (usually argv or shell). Response:
+/// {"ids": [...]}; a refusal names the element as "tasks[N]".
+struct SubmitBatchRequest {
+  nlohmann::json common = nlohmann::json::object();  ///< SubmitToJson of the shared flags
+  std::vector<nlohmann::json> tasks;
+  std::vector<SubmitRequest> resolved;  ///< filled by DecodeRequest: common + each, checked
+};
+/// Re-queue failed or cancelled tasks: `ids`, or every failed one (of `queue`) with
+/// `all_failed`. Response: {"ids": [...re-queued]}.
+struct RetryRequest {
+  std::vector<TaskId> ids;
+  bool all_failed = false;
+  std::optional<std::string> queue;
+};
+/// Look at or change queues at run time: action "list", "pause", "resume" or "set" (with
+/// `concurrency`, 0 to clear). Response: {"queues": [{"name", "paused", "concurrency",
+/// "running"}]}.
+struct QueueRequest {
+  std::string action = "list";
+  std::string name;
+  std::optional<int> concurrency;
 };
 /// One task with its attempts. Response: {"task": {...}}.
 struct StatusRequest {
@@ -48,14 +88,22 @@ struct LogsRequest {
 struct PingRequest {};
 
 /// Any request.
-using Request = std::variant<SubmitRequest, StatusRequest, ListRequest, WaitRequest, CancelRequest,
-                             LogsRequest, PingRequest>;
+using Request =
+    std::variant<SubmitRequest, StatusRequest, ListRequest, WaitRequest, CancelRequest, LogsRequest,
+                 PingRequest, SubmitBatchRequest, RetryRequest, QueueRequest>;
 
 /// The JSON text of a request, with "proto" and "type".
 std::string EncodeRequest(const Request& request);
 /// Parses and validates a request frame: the protocol version, the type and every field.
 /// Unknown fields are ignored; every refusal names the field and what is allowed.
 Result<Request> DecodeRequest(std::string_view payload);
+
+/// The wire form of a submit request (also the "common" part of a batch).
+nlohmann::json SubmitToJson(const SubmitRequest& request);
+/// The submit requests a batch stands for: `common` with each element of `tasks` laid over it,
+/// each checked as a submit; a refusal names the element ("tasks[N]: ...") in field "index:N".
+Result<std::vector<SubmitRequest>> ResolveBatch(const nlohmann::json& common,
+                                                const std::vector<nlohmann::json>& tasks);
 
 /// {"ok": true} plus the members of `body`.
 nlohmann::json OkResponse(nlohmann::json body = nlohmann::json::object());

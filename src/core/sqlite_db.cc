@@ -199,6 +199,20 @@ Query& Query::BindBlob(std::string_view value) {
 
 Query& Query::BindOptBlob(const std::optional<std::string>& value) {
   if (value) return BindBlob(*value);
+  return BindNull();
+}
+
+Query& Query::BindOptText(const std::optional<std::string>& value) {
+  if (value) return BindText(*value);
+  return BindNull();
+}
+
+Query& Query::BindOptInt(const std::optional<int64_t>& value) {
+  if (value) return BindInt(*value);
+  return BindNull();
+}
+
+Query& Query::BindNull() {
   int rc = sqlite3_bind_null(stmt_.stmt_, next_param_++);
   if (bind_error_ == SQLITE_OK) bind_error_ = rc;
   return *this;

@@ -1,7 +1,8 @@
 // A thin RAII layer over the SQLite C API for the store: one connection, statements prepared
 // once and reused, one use of a statement at a time, and BEGIN IMMEDIATE transactions. Nothing
 // here throws; every failure is Status::Internal("store: <what> failed: <sqlite message>").
-// Used only by sqlite_store.cc and migrations.cc; SQLite specifics stay behind the Store.
+// Used only by the SQLite store (sqlite_*.cc) and migrations.cc; SQLite specifics stay behind the
+// Store.
 #pragma once
 
 #include <cstdint>
@@ -105,6 +106,10 @@ class Query {
   Query& BindBlob(std::string_view value);
   /// Binds NULL when absent, otherwise a BLOB.
   Query& BindOptBlob(const std::optional<std::string>& value);
+  /// Binds NULL when absent, otherwise TEXT.
+  Query& BindOptText(const std::optional<std::string>& value);
+  /// Binds NULL when absent, otherwise an integer.
+  Query& BindOptInt(const std::optional<int64_t>& value);
 
   /// Advances: true when a row is available, false when the statement is done.
   Result<bool> Step();
@@ -133,6 +138,8 @@ class Query {
   bool IsNull(int col) const;
 
  private:
+  Query& BindNull();
+
   Stmt& stmt_;
   int next_param_ = 1;
   int bind_error_ = 0;

@@ -46,6 +46,22 @@ struct AttemptOutcome {
   int64_t max_rss_kb = 0;
 };
 
+/// What a submit did (SPEC 3); for a keyed submit, also the older versions it ends.
+struct SubmitOutcome {
+  TaskId id = 0;               ///< the new, returned or replaced task; the newer one when refused
+  bool inserted = false;       ///< a new row (or a replaced request) that the chooser may now run
+  bool refused_newer = false;  ///< a higher version exists: nothing changed
+  std::vector<TaskId> ended;   ///< tasks made terminal here (superseded pending versions)
+  std::vector<TaskId> to_terminate;  ///< running older versions the daemon must stop (superseded)
+};
+
+/// A queue as the store keeps it: the run-time settings `tq queue` changed.
+struct QueueState {
+  std::string name;
+  bool paused = false;
+  std::optional<int> concurrency;  ///< set by `tq queue set`; nullopt: tqd.toml decides
+};
+
 /// An attempt the store believes is running, for reconciliation at start-up.
 struct RunningAttempt {
   TaskId task_id = 0;
@@ -60,6 +76,18 @@ struct RunningAttempt {
 class Store {
  public:
   virtual ~Store() = default;
+
+  /// Submits one task for `owner` at `now`: without a key an Insert; with spec.key the decision
+  /// of SPEC 3 (DecideKeyedSubmit) inside one transaction, so racing submits of the same key and
+  /// version end with exactly one task. A replaced task keeps its id, loses its attempts and is
+  /// pending again; superseded pending versions end cancelled with reason superseded.
+  virtual Result<SubmitOutcome> Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
+                                       bool supersede_running) = 0;
+
+  /// Submits many tasks in one transaction: all or nothing. Returns the ids in order.
+  virtual Result<std::vector<TaskId>> SubmitBatch(const Owner& owner,
+                                                  const std::vector<TaskSpec>& specs,
+                                                  WallMs now) = 0;
 
   /// Inserts a new pending task for `owner` created at `now`. Each id in spec.after must name a
   /// task of the same owner (else kNotFound naming the id). The task is ready at once when it has
@@ -94,15 +122,57 @@ class Store {
   virtual Status SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) = 0;
 
   /// Closes a running attempt with `outcome` (keeping its pid when outcome.pid is 0) and moves
-  /// the task to `final_state` with `reason`.
-  /// Dependents of a task that succeeded become ready when nothing else holds them.
-  virtual Status FinishAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
-                               TaskState final_state, TaskReason reason) = 0;
+  /// the task to `final_state` with `reason`. Dependents of a task that succeeded become ready
+  /// when nothing else holds them; pending dependents of a task that failed or was cancelled fail
+  /// at once with reason dependency-failed, transitively. Returns every task this made terminal
+  /// besides `id`.
+  virtual Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt,
+                                                    const AttemptOutcome& outcome,
+                                                    TaskState final_state, TaskReason reason) = 0;
 
-  /// Moves a pending task to a terminal state (cancelled or failed) with `reason`; false if it
-  /// was not pending.
-  virtual Result<bool> EndPending(TaskId id, TaskState final_state, TaskReason reason,
-                                  WallMs now) = 0;
+  /// Closes a running attempt with `outcome` and makes the task pending again, to be ready at
+  /// `not_before` with `priority` (a retry, SPEC 5).
+  virtual Status RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome,
+                            WallMs not_before, int priority) = 0;
+
+  /// Moves a pending task to a terminal state (cancelled or failed) with `reason`, failing its
+  /// dependents as FinishAttempt does. Empty if it was not pending; otherwise `id` followed by
+  /// every dependent this made terminal.
+  virtual Result<std::vector<TaskId>> EndPending(TaskId id, TaskState final_state,
+                                                 TaskReason reason, WallMs now) = 0;
+
+  /// `tq retry`: a failed or cancelled task becomes pending again at `now` with its original
+  /// priority and a fresh retry budget (its attempts stay in its history). False if it was in
+  /// another state.
+  virtual Result<bool> Requeue(TaskId id, WallMs now) = 0;
+
+  /// How many attempts failed since the task was submitted or last re-queued: the count the
+  /// retry budget is measured against.
+  virtual Result<int> FailedSinceQueued(TaskId id) = 0;
+
+  /// Fails, with reason expired-pending, up to `limit` tasks still pending at `now` past their
+  /// pending_ttl (and their dependents). Returns every task made terminal.
+  virtual Result<std::vector<TaskId>> ExpirePendingTtl(WallMs now, int limit) = 0;
+  /// The earliest time a pending task's pending_ttl runs out, if any.
+  virtual Result<std::optional<WallMs>> NextPendingTtl() = 0;
+
+  /// Moves up to `limit` tasks that succeeded at or before `cutoff` to expired.
+  virtual Result<std::vector<TaskId>> ExpireSucceeded(WallMs cutoff, int limit) = 0;
+  /// Deletes up to `limit` failed, cancelled or expired tasks that ended at or before `cutoff`
+  /// (with their attempts and unreferenced environments); returns their ids so their files can
+  /// be removed.
+  virtual Result<std::vector<TaskId>> PurgeEnded(WallMs cutoff, int limit) = 0;
+  /// The earliest `finished` among succeeded tasks, and among failed/cancelled/expired ones: when
+  /// retention next has work.
+  virtual Result<std::optional<WallMs>> OldestSucceeded() = 0;
+  virtual Result<std::optional<WallMs>> OldestEnded() = 0;
+
+  /// Every queue with its run-time settings.
+  virtual Result<std::vector<QueueState>> QueueStates() = 0;
+  /// Pauses or resumes a queue (creating it if new); persisted.
+  virtual Status SetQueuePaused(const std::string& queue, bool paused) = 0;
+  /// Sets (or with nullopt clears) a queue's run-time concurrency; persisted.
+  virtual Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) = 0;
 
   /// Every attempt the store holds as running.
   virtual Result<std::vector<RunningAttempt>> RunningAttempts() = 0;

@@ -1,5 +1,6 @@
 #include "core/stored_bytes.h"
 
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 
@@ -30,6 +31,30 @@ std::optional<size_t> FirstWithNul(const std::vector<std::string>& items) {
     if (items[i].find('\0') != std::string::npos) return i;
   }
   return std::nullopt;
+}
+
+std::string EncodeInts(const std::vector<int>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    out += std::to_string(values[i]);
+  }
+  return out;
+}
+
+bool DecodeInts(std::string_view text, std::vector<int>* out) {
+  out->clear();
+  if (text.empty()) return true;
+  for (;;) {
+    size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    int value = 0;
+    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size()) return false;
+    out->push_back(value);
+    if (comma == std::string_view::npos) return true;
+    text.remove_prefix(comma + 1);
+  }
 }
 
 uint64_t Fnv1a64(std::string_view data, uint64_t salt) {

@@ -1,6 +1,7 @@
-// How the SQLite store lays out byte strings: a list as one BLOB of NUL-terminated elements,
-// and an environment keyed by a hex FNV-1a 64 digest of that BLOB. Both are persistent formats
-// (old databases hold them): never change them, add a migration instead.
+// How the SQLite store lays out values that are not plain columns: a list of byte strings as one
+// BLOB of NUL-terminated elements, an environment keyed by a hex FNV-1a 64 digest of that BLOB,
+// and a list of integers (exit codes) as decimal text separated by commas. All are persistent
+// formats (old databases hold them): never change them, add a migration instead.
 #pragma once
 
 #include <cstddef>
@@ -20,6 +21,13 @@ bool DecodeList(std::string_view blob, std::vector<std::string>* out);
 
 /// The index of the first element holding a NUL byte, which EncodeList cannot carry.
 std::optional<size_t> FirstWithNul(const std::vector<std::string>& items);
+
+/// The integers in decimal, separated by commas ("75,-1"); no integers is "".
+std::string EncodeInts(const std::vector<int>& values);
+
+/// The inverse of EncodeInts into `out`; false on anything else (spaces, empty elements, values
+/// outside int).
+bool DecodeInts(std::string_view text, std::vector<int>* out);
 
 /// FNV-1a 64 of `data`; a non-zero `salt` is mixed in first (after a collision).
 uint64_t Fnv1a64(std::string_view data, uint64_t salt = 0);

@@ -45,6 +45,11 @@ const std::pair<AttemptReason, const char*> kAttemptReasons[] = {
     {AttemptReason::kSpawnFailed, "spawn-failed"},
     {AttemptReason::kLost, "lost"},
 };
+const std::pair<BackoffKind, const char*> kBackoffs[] = {
+    {BackoffKind::kFixed, "fixed"},
+    {BackoffKind::kExponential, "exponential"},
+    {BackoffKind::kProgressive, "progressive"},
+};
 const std::pair<TaskEvent, const char*> kEvents[] = {
     {TaskEvent::kStart, "start"},   {TaskEvent::kSucceed, "succeed"}, {TaskEvent::kFail, "fail"},
     {TaskEvent::kCancel, "cancel"}, {TaskEvent::kExpire, "expire"},
@@ -84,6 +89,13 @@ std::optional<TaskReason> TaskReasonFromName(const std::string& n) {
 }
 std::optional<AttemptReason> AttemptReasonFromName(const std::string& n) {
   return ValueOf(kAttemptReasons, n);
+}
+
+const char* BackoffName(BackoffKind k) {
+  return NameOf(kBackoffs, k);
+}
+std::optional<BackoffKind> BackoffFromName(const std::string& n) {
+  return ValueOf(kBackoffs, n);
 }
 
 bool IsTerminal(TaskState s) {

@@ -58,6 +58,27 @@ constexpr int kDefaultPriority = 3;
 constexpr int kMinPriority = 1;
 constexpr int kMaxPriority = 5;
 
+/// How delays between attempts grow (SPEC 5).
+enum class BackoffKind {
+  kFixed,        ///< always `base`
+  kExponential,  ///< base * 2^n, capped at `max`
+  kProgressive,  ///< 1 s, 2 s, 4 s ... capped at `max` (the seeds' max_retry_interval)
+};
+
+const char* BackoffName(BackoffKind k);
+std::optional<BackoffKind> BackoffFromName(const std::string& name);
+
+/// When and how often a failed attempt is tried again (SPEC 5).
+struct RetryPolicy {
+  int retries = 0;  ///< attempts allowed after the first failed one
+  BackoffKind backoff = BackoffKind::kExponential;
+  int64_t base_ms = 10000;            ///< fixed delay, or the first exponential one
+  int64_t max_ms = 3600000;           ///< no delay is longer (before jitter)
+  bool jitter = true;                 ///< spread each delay uniformly over +-20%
+  std::vector<int> retry_on_exit;     ///< when not empty, only these exit codes are retried
+  std::vector<int> no_retry_on_exit;  ///< these exit codes are never retried
+};
+
 /// What the submitter asked for. Byte strings (argv, shell, stdin, cwd, env) may hold any bytes
 /// but NUL.
 struct TaskSpec {
@@ -72,7 +93,11 @@ struct TaskSpec {
   WallMs not_before = 0;                  ///< earliest start (0: at once)
   std::vector<TaskId> after;              ///< ids that must succeed (or expire) first
   std::vector<std::string> labels;
-  int64_t timeout_ms = 0;  ///< running-time limit (0: none)
+  int64_t timeout_ms = 0;          ///< running-time limit (0: none)
+  std::optional<std::string> key;  ///< idempotency key, scoped to the owner (SPEC 3)
+  int64_t version = 0;             ///< version of the keyed request
+  RetryPolicy retry;               ///< resolved at submit from the flags and queue defaults
+  int64_t pending_ttl_ms = 0;      ///< fail if still pending this long after submit (0: never)
 };
 
 /// One run of a task under its supervisor.

@@ -9,12 +9,13 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+#include <filesystem>
 
 #include <spdlog/spdlog.h>
 
 #include "core/chooser.h"
 #include "core/protocol.h"
+#include "core/retry.h"
 #include "core/task_env.h"
 #include "daemon/handlers/handlers.h"
 
@@ -129,6 +130,13 @@ Status Daemon::Start() {
         OnAttemptFinished(id, attempt, outcome);
       });
 
+  RetentionPolicy retention;
+  retention.success_retention_ms = options_.config.success_retention_ms;
+  retention.purge_after_ms = options_.config.purge_after_ms;
+  watcher_ = std::make_unique<Watcher>(
+      *store_, clock_, retention, [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
+      [this](const std::vector<TaskId>& ids) { RemoveTaskFiles(ids); });
+
   auto running = store_->RunningAttempts();
   if (!running.ok()) return running.status();
   for (const RunningAttempt& a : *running) executor_->Adopt(a);
@@ -181,19 +189,22 @@ Result<Task> Daemon::GetVisible(const Owner& peer, TaskId id) {
   return task;
 }
 
+bool Daemon::SeesAll(const Owner& peer) const {
+  return peer.uid == 0 || peer.uid == geteuid();
+}
+
 void Daemon::ScheduleDispatch() {
   loop_.Defer(this, [this] { Dispatch(); });
 }
 
-int Daemon::QueueCap(const std::string& queue) const {
-  auto it = options_.config.queues.find(queue);
-  return it == options_.config.queues.end() ? 0 : it->second.concurrency;
+int Daemon::QueueCap(const QueueState& queue) const {
+  return queue.concurrency ? *queue.concurrency : options_.config.Queue(queue.name).concurrency;
 }
 
 void Daemon::Dispatch() {
   auto promoted = store_->PromoteDue(clock_.WallNow());
   if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
-  auto queues = store_->Queues();
+  auto queues = store_->QueueStates();
   if (!queues.ok()) {
     spdlog::error("{}", queues.status().message());
     return;
@@ -202,16 +213,16 @@ void Daemon::Dispatch() {
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
   while (executor_->RunningCount(std::nullopt) < options_.config.max_running) {
     std::vector<std::string> open;
-    for (const auto& q : *queues) {
+    for (const QueueState& q : *queues) {
       const int cap = QueueCap(q);
-      if (cap == 0 || executor_->RunningCount(q) < cap) open.push_back(q);
+      if (!q.paused && (cap == 0 || executor_->RunningCount(q.name) < cap)) open.push_back(q.name);
     }
     StoreReadySource ready(*store_, std::move(open));
     auto pick = PickNext(ready, options_.config.high_share, uniform);
     if (!pick) break;
     if (!StartTask(pick->id)) break;
   }
-  ArmDueTimer();
+  ArmTimers();
 }
 
 bool Daemon::StartTask(TaskId id) {
@@ -256,21 +267,49 @@ bool Daemon::StartTask(TaskId id) {
 }
 
 void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome) {
+  const WallMs now = clock_.WallNow();
+  TaskReason stop_reason = TaskReason::kCancelled;
+  if (auto it = stop_reasons_.find(id); it != stop_reasons_.end()) {
+    stop_reason = it->second;
+    stop_reasons_.erase(it);
+  }
+  auto task = store_->Get(id);
+  if (!task.ok()) {
+    spdlog::error("task {} attempt {}: {}", id, attempt, task.status().message());
+    return;
+  }
   TaskState state = TaskState::kFailed;
   TaskReason reason = TaskReasonForAttempt(outcome.reason);
   if (outcome.reason == AttemptReason::kExit && outcome.exit_code == 0) {
     state = TaskState::kSucceeded;
   } else if (outcome.reason == AttemptReason::kCancelled) {
     state = TaskState::kCancelled;
-  }
-  Status st = store_->FinishAttempt(id, attempt, outcome, state, reason);
-  if (!st.ok()) {
+    reason = stop_reason;
+  } else if (auto failed = store_->FailedSinceQueued(id);
+             failed.ok() &&
+             ShouldRetry(task->spec.retry, *failed, outcome.reason, outcome.exit_code)) {
+    std::uniform_real_distribution<double> dist(0.0, 1.0);
+    const int64_t delay = NextDelay(*failed, task->spec.retry, [&] { return dist(rng_); });
+    const int priority = RetryPriority(
+        task->spec.priority, options_.config.Queue(task->spec.queue).retry_priority_penalty);
+    Status st = store_->RetryLater(id, attempt, outcome, now + delay, priority);
+    if (st.ok()) {
+      spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
+                   AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries, delay);
+      ScheduleDispatch();
+      return;
+    }
     spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+  }
+  auto ended = store_->FinishAttempt(id, attempt, outcome, state, reason);
+  if (!ended.ok()) {
+    spdlog::error("task {} attempt {}: {}", id, attempt, ended.status().message());
     return;
   }
   spdlog::info("task {} attempt {} ended: {} ({})", id, attempt, StateName(state),
                TaskReasonName(reason));
-  NotifyTerminal(id);
+  ended->insert(ended->begin(), id);
+  NotifyTerminal(*ended);
   ScheduleDispatch();
 }
 
@@ -280,22 +319,68 @@ void Daemon::EndPending(TaskId id, TaskState state, TaskReason reason) {
     spdlog::error("{}", ended.status().message());
     return;
   }
-  if (*ended) NotifyTerminal(id);
+  NotifyTerminal(*ended);
 }
 
-void Daemon::NotifyTerminal(TaskId id) {
-  auto task = store_->Get(id);
-  if (task.ok()) waiters_->OnTerminal(*task);
+void Daemon::StopRunning(TaskId id, TaskReason reason) {
+  if (executor_->Terminate(id, AttemptReason::kCancelled)) stop_reasons_.emplace(id, reason);
 }
 
-void Daemon::ArmDueTimer() {
+void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
+  for (TaskId id : ids) {
+    auto task = store_->Get(id);
+    if (task.ok()) waiters_->OnTerminal(*task);
+  }
+}
+
+RetryPolicy Daemon::RetryPolicyFor(const std::string& queue,
+                                   const RetryOverrides& overrides) const {
+  return ApplyOverrides(options_.config.Queue(queue).retry, overrides);
+}
+
+nlohmann::json Daemon::QueuesJson() {
+  std::map<std::string, QueueState> all;
+  for (const auto& [name, cfg] : options_.config.queues) all[name].name = name;
+  if (auto states = store_->QueueStates(); states.ok())
+    for (const QueueState& q : *states) all[q.name] = q;
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [name, q] : all) {
+    const int cap = QueueCap(q);
+    out.push_back({{"name", name},
+                   {"paused", q.paused},
+                   {"concurrency", cap == 0 ? nlohmann::json() : nlohmann::json(cap)},
+                   {"running", executor_->RunningCount(name)}});
+  }
+  return out;
+}
+
+void Daemon::RemoveTaskFiles(const std::vector<TaskId>& ids) {
+  for (TaskId id : ids) {
+    std::error_code ec;
+    std::filesystem::remove_all(files_.Dir(id), ec);
+    if (ec) spdlog::warn("cannot remove {}: {}", files_.Dir(id), ec.message());
+  }
+}
+
+// Arms the timers for what is next due: delayed tasks (wall-clock not_before) and the watcher.
+// Both are capped at the safety tick, so a clock step is noticed within it.
+void Daemon::ArmTimers() {
+  const WallMs now = clock_.WallNow();
+  auto wait_until = [&](std::optional<WallMs> when) {
+    return clock_.MonoNow() +
+           (when ? std::clamp<MonoMs>(*when - now, 0, kSafetyTickMs) : kSafetyTickMs);
+  };
   if (due_timer_) loop_.CancelTimer(due_timer_);
-  MonoMs wait = kSafetyTickMs;
   auto due = store_->NextDue();
-  if (due.ok() && due->has_value()) wait = std::clamp<MonoMs>(**due - clock_.WallNow(), 0, wait);
-  due_timer_ = loop_.AddTimer(clock_.MonoNow() + wait, [this] {
+  due_timer_ = loop_.AddTimer(wait_until(due.ok() ? *due : std::nullopt), [this] {
     due_timer_ = 0;
     Dispatch();
+  });
+  if (watcher_timer_) loop_.CancelTimer(watcher_timer_);
+  watcher_timer_ = loop_.AddTimer(wait_until(watcher_->NextDue()), [this] {
+    watcher_timer_ = 0;
+    watcher_->RunDue();
+    ScheduleDispatch();  // dependencies may have failed, queues may have room
   });
 }
 

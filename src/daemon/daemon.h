@@ -2,6 +2,7 @@
 // loop, and owns the rules that connect them (who sees what, when the chooser runs).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -9,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/protocol.h"
 #include "core/store.h"
 #include "daemon/event_loop.h"
 #include "daemon/executor.h"
@@ -17,6 +19,7 @@
 #include "daemon/state_lock.h"
 #include "daemon/task_files.h"
 #include "daemon/waiters.h"
+#include "daemon/watcher.h"
 
 namespace tq {
 
@@ -52,12 +55,23 @@ class Daemon {
   /// The task if `peer` may see it (its owner, or root); otherwise kNotFound, so ids of other
   /// users cannot be probed.
   Result<Task> GetVisible(const Owner& peer, TaskId id);
-  /// True when `peer` sees every user's tasks.
-  bool SeesAll(const Owner& peer) const { return peer.uid == 0; }
-  /// Runs the chooser once the current batch of events is handled.
+  /// True when `peer` sees every user's tasks and may change queues: root, or the user the
+  /// daemon runs as.
+  bool SeesAll(const Owner& peer) const;
+  /// Runs the chooser once the current batch of events is handled, and re-arms the timers of
+  /// delayed tasks and of the watcher.
   void ScheduleDispatch();
-  /// Ends a pending task with `state`/`reason` and tells its waiters.
+  /// Ends a pending task with `state`/`reason` (its dependents fail) and tells the waiters.
   void EndPending(TaskId id, TaskState state, TaskReason reason);
+  /// Stops a running task; when it has ended it is cancelled with `reason` (cancelled or
+  /// superseded).
+  void StopRunning(TaskId id, TaskReason reason);
+  /// Tells the waiters of `ids` that those tasks reached a terminal state.
+  void NotifyTerminal(const std::vector<TaskId>& ids);
+  /// The retry policy a task submitted to `queue` gets: the queue's defaults with `overrides`.
+  RetryPolicy RetryPolicyFor(const std::string& queue, const RetryOverrides& overrides) const;
+  /// Every queue with its effective settings, for `tq queue list`.
+  nlohmann::json QueuesJson();
 
  private:
   void OnFrame(ConnId conn, const Owner& peer, const std::string& payload);
@@ -65,9 +79,9 @@ class Daemon {
   void Dispatch();
   bool StartTask(TaskId id);
   void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome);
-  void NotifyTerminal(TaskId id);
-  void ArmDueTimer();
-  int QueueCap(const std::string& queue) const;
+  void ArmTimers();
+  void RemoveTaskFiles(const std::vector<TaskId>& ids);
+  int QueueCap(const QueueState& queue) const;
 
   DaemonOptions options_;
   const Clock& clock_;
@@ -79,9 +93,12 @@ class Daemon {
   std::unique_ptr<Server> server_;
   std::unique_ptr<Waiters> waiters_;
   std::unique_ptr<Executor> executor_;
+  std::unique_ptr<Watcher> watcher_;
+  std::map<TaskId, TaskReason> stop_reasons_;  ///< why running tasks are being stopped
   std::mt19937_64 rng_;
   int signal_fd_ = -1;
   EventLoop::TimerId due_timer_ = 0;
+  EventLoop::TimerId watcher_timer_ = 0;
 };
 
 }  // namespace tq

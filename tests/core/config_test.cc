@@ -62,6 +62,28 @@ concurrency = 8
   CHECK(c.queues.at("io_bound").concurrency == 8);
 }
 
+TEST_CASE("config: retention and per-queue retry defaults") {
+  auto c = ParseConfig(
+      "success_retention = \"2h\"\npurge_after = \"3d\"\n"
+      "[queues.net]\nretries = 5\nbackoff = \"fixed\"\nbackoff_base = \"30s\"\n"
+      "backoff_max = \"10m\"\njitter = false\nretry_on_exit = [75]\nno_retry_on_exit = [2, 3]\n"
+      "retry_priority_penalty = 1\n",
+      "tqd.toml");
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  CHECK(c->success_retention_ms == 2 * 3600 * 1000);
+  CHECK(c->purge_after_ms == 3 * 24 * 3600 * 1000LL);
+  const QueueConfig& q = c->Queue("net");
+  CHECK(q.retry.retries == 5);
+  CHECK(q.retry.backoff == BackoffKind::kFixed);
+  CHECK(q.retry.base_ms == 30000);
+  CHECK(q.retry.max_ms == 600000);
+  CHECK_FALSE(q.retry.jitter);
+  CHECK(q.retry.retry_on_exit == std::vector<int>{75});
+  CHECK(q.retry.no_retry_on_exit == std::vector<int>{2, 3});
+  CHECK(q.retry_priority_penalty == 1);
+  CHECK(c->Queue("other").retry.retries == 0);  // unlisted queues get the defaults
+}
+
 TEST_CASE("config: alternative spellings of values") {
   struct Case {
     const char* toml;
@@ -98,9 +120,24 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
   const Case cases[] = {
       {"max_running = 4\n\nmax_runing = 4\n", "max_runing",
        "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
-       "high_share, durability, socket, state_dir, [queues.NAME])"},
+       "high_share, durability, socket, state_dir, success_retention, purge_after, "
+       "[queues.NAME])"},
       {"[queues.gpu]\nconcurrency = 2\nconcurency = 2\n", "queues.gpu.concurency",
-       "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency)"},
+       "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency, retries, "
+       "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
+       "retry_priority_penalty)"},
+      {"[queues.q]\nretries = -1\n", "queues.q.retries",
+       "tqd.toml:2: queues.q.retries: -1 is out of range (use an integer from 0 to 1000)"},
+      {"[queues.q]\nbackoff = \"linear\"\n", "queues.q.backoff",
+       "tqd.toml:2: queues.q.backoff: \"linear\" is not a backoff (use fixed, exponential or "
+       "progressive)"},
+      {"[queues.q]\nretry_on_exit = [75, 300]\n", "queues.q.retry_on_exit",
+       "queues.q.retry_on_exit: 300 is out of range (use an integer from 0 to 255)"},
+      {"[queues.q]\nno_retry_on_exit = 2\n", "queues.q.no_retry_on_exit", "2 is not an array"},
+      {"[queues.q]\njitter = \"no\"\n", "queues.q.jitter", "\"no\" is not true or false"},
+      {"[queues.q]\nretry_priority_penalty = 5\n", "queues.q.retry_priority_penalty",
+       "5 is out of range (use an integer from 0 to 4)"},
+      {"success_retention = \"1 day\"\n", "success_retention", "is not a duration"},
       {"[limits]\nx = 1\n", "limits", "tqd.toml:1: limits: unknown key"},
       {"max_running = 0\n", "max_running",
        "tqd.toml:1: max_running: 0 is out of range (use an integer from 1 to 2147483647)"},
@@ -232,7 +269,10 @@ TEST_CASE("LoadConfig: missing, present and unreadable files") {
   Result<Config> bad = LoadConfig(file, false);
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message() ==
-        file + ":5: queues.gpu.bogus: unknown key (allowed in a queue: concurrency)");
+        file +
+            ":5: queues.gpu.bogus: unknown key (allowed in a queue: concurrency, retries, "
+            "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
+            "retry_priority_penalty)");
 
   f = std::fopen(file.c_str(), "w");
   REQUIRE(f != nullptr);

@@ -12,6 +12,7 @@
 
 #include "core/sqlite_db.h"
 #include "core/sqlite_store.h"
+#include "core/sqlite_test_util.h"
 #include "support/temp_dir.h"
 
 #ifndef TQ_TEST_DATA_DIR
@@ -27,9 +28,9 @@ sqlite::Db MustOpenDb(const std::string& path) {
   return std::move(*db);
 }
 
-/// Creates `path` from the checked-in v1 fixture.
-void LoadFixture(const std::string& path) {
-  std::ifstream in(std::string(TQ_TEST_DATA_DIR) + "/schema_v1.sql");
+/// Creates `path` from the checked-in fixture of schema `version` (tests/data/schema_vN.sql).
+void LoadFixture(const std::string& path, int version = 1) {
+  std::ifstream in(std::string(TQ_TEST_DATA_DIR) + "/schema_v" + std::to_string(version) + ".sql");
   REQUIRE(in.good());
   std::stringstream sql;
   sql << in.rdbuf();
@@ -83,7 +84,7 @@ std::vector<std::string> SchemaShape(sqlite::Db& db) {
   return shape;
 }
 
-const Owner kAlice{1000, 1000, "alice"};
+using test::kAlice;
 
 TEST_CASE("a v1 database with rows migrates to the current schema") {
   TempDir dir("migrate");
@@ -232,6 +233,128 @@ TEST_CASE("a failed migration rolls back and leaves the old version and its back
         1);
   CHECK(std::filesystem::exists(BackupPath(path, 1)));
   CHECK_FALSE(std::filesystem::exists(BackupPath(path, 1) + ".tmp"));
+}
+
+TEST_CASE("the v2 fixture has exactly the schema migrations 1 and 2 create") {
+  TempDir dir("migrate");
+  const std::string fixture = dir.File("fixture.db");
+  LoadFixture(fixture, 2);
+  sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
+  REQUIRE(Migrate(fresh, dir.File("fresh.db"), 2).ok());
+  sqlite::Db loaded = MustOpenDb(fixture);
+  CHECK(SchemaShape(loaded) == SchemaShape(fresh));
+  CHECK(*loaded.QueryInt("version", "PRAGMA user_version") == 2);
+}
+
+TEST_CASE("a migrated database has exactly the schema of a fresh one") {
+  TempDir dir("migrate");
+  sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
+  REQUIRE(Migrate(fresh, dir.File("fresh.db")).ok());
+  for (int version : {1, 2}) {
+    CAPTURE(version);
+    const std::string path = dir.File("v" + std::to_string(version) + ".db");
+    LoadFixture(path, version);
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+    CHECK(SchemaShape(db) == SchemaShape(fresh));
+  }
+}
+
+TEST_CASE("a v2 database with a task in every state migrates to v3") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 2);
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == 3);
+  REQUIRE(std::filesystem::exists(BackupPath(path, 2)));
+  CHECK(QueryInt(BackupPath(path, 2), "PRAGMA user_version") == 2);
+
+  // Every task gets the defaults: no key, version 0, no retries, no ttl, its priority as base.
+  const struct {
+    TaskId id;
+    TaskState state;
+    int priority;
+    int failed_since_queued;
+  } kTasks[] = {
+      {1, TaskState::kSucceeded, 2, 1}, {2, TaskState::kFailed, 4, 1},
+      {3, TaskState::kRunning, 3, 1},   {4, TaskState::kPending, 1, 0},
+      {5, TaskState::kPending, 5, 0},   {6, TaskState::kPending, 3, 0},
+      {7, TaskState::kCancelled, 3, 0},
+  };
+  const RetryPolicy defaults;
+  for (const auto& t : kTasks) {
+    CAPTURE(t.id);
+    Result<Task> task = store.Get(t.id);
+    REQUIRE_MESSAGE(task.ok(), task.status().message());
+    CHECK(task->state == t.state);
+    CHECK(task->spec.priority == t.priority);
+    CHECK_FALSE(task->spec.key.has_value());
+    CHECK(task->spec.version == 0);
+    CHECK(task->spec.retry.retries == 0);
+    CHECK(task->spec.retry.backoff == defaults.backoff);
+    CHECK(task->spec.retry.base_ms == defaults.base_ms);
+    CHECK(task->spec.retry.max_ms == defaults.max_ms);
+    CHECK(task->spec.retry.jitter == defaults.jitter);
+    CHECK(task->spec.retry.retry_on_exit.empty());
+    CHECK(task->spec.retry.no_retry_on_exit.empty());
+    CHECK(task->spec.pending_ttl_ms == 0);
+    CHECK(*store.FailedSinceQueued(t.id) == t.failed_since_queued);
+  }
+  Task one = *store.Get(1);
+  CHECK(one.spec.labels == std::vector<std::string>{"nightly", "job:report"});
+  REQUIRE(one.attempts.size() == 1);
+  CHECK(one.attempts[0].user_cpu_us == 120000);
+  CHECK(one.attempts[0].max_rss_kb == 2048);
+
+  // The new columns and indexes work on the old rows.
+  CHECK_FALSE(store.NextPendingTtl()->has_value());
+  CHECK(*store.OldestSucceeded() == std::optional<WallMs>(2000));
+  CHECK(*store.OldestEnded() == std::optional<WallMs>(6000));
+  Result<std::vector<QueueState>> queues = store.QueueStates();
+  REQUIRE(queues.ok());
+  REQUIRE(queues->size() == 2);
+  for (const QueueState& q : *queues) {
+    CHECK_FALSE(q.paused);
+    CHECK_FALSE(q.concurrency.has_value());
+  }
+  CHECK((*store.FirstReady("batch", ReadyOrder::kOldest))->id == 4);
+  CHECK(*store.NextDue() == std::optional<WallMs>(9999999999999));
+
+  // The running attempt fails: the task waiting for it fails with it.
+  Result<std::vector<TaskId>> ended =
+      store.FinishAttempt(3, 1, test::Exited(8000, 1), TaskState::kFailed, TaskReason::kExit);
+  REQUIRE_MESSAGE(ended.ok(), ended.status().message());
+  CHECK(*ended == std::vector<TaskId>{6});
+  CHECK(store.Get(6)->reason == TaskReason::kDependencyFailed);
+
+  // Retention reaches old rows; keyed submits continue the ids.
+  CHECK(*store.ExpireSucceeded(2000, 10) == std::vector<TaskId>{1});
+  CHECK(*store.PurgeEnded(7400, 10) == std::vector<TaskId>{1, 2, 7});
+  Result<SubmitOutcome> keyed = store.Submit(kAlice, test::Keyed("k", 1), 9000, false);
+  REQUIRE(keyed.ok());
+  CHECK(keyed->id == 8);
+  CHECK(keyed->inserted);
+}
+
+TEST_CASE("a failed migration to v3 leaves the v2 database as it was") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 2);
+  {
+    sqlite::Db db = MustOpenDb(path);  // a name migration 3 needs is taken
+    REQUIRE(db.Exec("break", "CREATE INDEX tasks_by_key ON tasks(created)").ok());
+  }
+  Result<std::unique_ptr<Store>> store = OpenSqliteStore(path, true);
+  REQUIRE_FALSE(store.ok());
+  CHECK(store.status().message().find("store: migration to v3 failed: ") == 0);
+  CHECK(QueryInt(path, "PRAGMA user_version") == 2);
+  CHECK(QueryInt(path, "SELECT count(*) FROM pragma_table_info('tasks') WHERE name = 'task_key'") ==
+        0);
+  CHECK(QueryInt(path, "SELECT count(*) FROM pragma_table_info('queues')") == 1);
+  CHECK(std::filesystem::exists(BackupPath(path, 2)));
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ TaskSpec FullSpec() {
 }
 
 TEST_CASE("a submit request round-trips byte for byte") {
-  auto decoded = DecodeRequest(EncodeRequest(SubmitRequest{FullSpec()}));
+  auto decoded = DecodeRequest(EncodeRequest(SubmitRequest{FullSpec(), {}, false}));
   REQUIRE(decoded.ok());
   const auto& spec = std::get<SubmitRequest>(*decoded).spec;
   const TaskSpec want = FullSpec();
@@ -120,13 +120,13 @@ TEST_CASE("limits are enforced with their names") {
   TaskSpec s;
   s.argv = {"cat"};
   s.stdin_data = std::string(kMaxStdinBytes + 1, 'x');
-  auto r = DecodeRequest(EncodeRequest(SubmitRequest{s}));
+  auto r = DecodeRequest(EncodeRequest(SubmitRequest{s, {}, false}));
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == ErrorCode::kLimit);
   CHECK(r.status().field() == "stdin");
   s.stdin_data.reset();
   s.argv.assign(kMaxArgvCount + 1, "a");
-  r = DecodeRequest(EncodeRequest(SubmitRequest{s}));
+  r = DecodeRequest(EncodeRequest(SubmitRequest{s, {}, false}));
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().field() == "argv");
 }
@@ -176,6 +176,115 @@ TEST_CASE("a task shows the SPEC 2 field names and never its environment") {
   auto argv6 = BytesFromJson(j["argv"][6], "argv");
   REQUIRE(argv6.ok());
   CHECK(*argv6 == "\xff\xfe latin \xe9");
+}
+
+}  // namespace
+}  // namespace tq
+
+namespace tq {
+namespace {
+
+TEST_CASE("keyed submits with retry overrides round-trip; unset overrides stay unset") {
+  SubmitRequest r;
+  r.spec.argv = {"true"};
+  r.spec.key = "report-2026-11-22";
+  r.spec.version = 4;
+  r.spec.pending_ttl_ms = 60000;
+  r.retry.retries = 3;
+  r.retry.backoff = BackoffKind::kProgressive;
+  r.retry.no_retry_on_exit = std::vector<int>{2};
+  r.supersede_running = true;
+  auto back = DecodeRequest(EncodeRequest(r));
+  REQUIRE(back.ok());
+  const auto& got = std::get<SubmitRequest>(*back);
+  CHECK(got.spec.key == r.spec.key);
+  CHECK(got.spec.version == 4);
+  CHECK(got.spec.pending_ttl_ms == 60000);
+  CHECK(got.retry.retries == 3);
+  CHECK(got.retry.backoff == BackoffKind::kProgressive);
+  CHECK(got.retry.no_retry_on_exit == std::vector<int>{2});
+  CHECK_FALSE(got.retry.base_ms);
+  CHECK_FALSE(got.retry.jitter);
+  CHECK(got.supersede_running);
+
+  RetryPolicy defaults;
+  defaults.retries = 1;
+  defaults.base_ms = 5000;
+  const RetryPolicy applied = ApplyOverrides(defaults, got.retry);
+  CHECK(applied.retries == 3);
+  CHECK(applied.base_ms == 5000);
+  CHECK(applied.backoff == BackoffKind::kProgressive);
+}
+
+TEST_CASE("bad retry fields are refused with their names") {
+  struct Case {
+    std::string extra, field;
+  };
+  const Case cases[] = {
+      {"\"retries\":-1", "retries"},
+      {"\"backoff\":\"linear\"", "backoff"},
+      {"\"retry_on_exit\":[256]", "retry_on_exit"},
+      {"\"backoff_base_ms\":-5", "backoff_base"},
+      {"\"key\":\"\"", "key"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.extra);
+    auto r = DecodeRequest("{\"proto\":1,\"type\":\"submit\",\"argv\":[\"x\"]," + c.extra + "}");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().field() == c.field);
+  }
+}
+
+TEST_CASE("a batch lays each task over the common fields and names a bad element") {
+  SubmitRequest common;
+  common.spec.queue = "bulk";
+  common.spec.priority = 2;
+  const std::vector<nlohmann::json> tasks = {
+      {{"shell", "echo a"}}, {{"argv", {"echo", "b"}}}, {{"argv", {"x"}}, {"priority", 5}}};
+  auto resolved = ResolveBatch(SubmitToJson(common), tasks);
+  REQUIRE(resolved.ok());
+  REQUIRE(resolved->size() == 3);
+  CHECK((*resolved)[0].spec.shell == "echo a");
+  CHECK((*resolved)[1].spec.argv == std::vector<std::string>{"echo", "b"});
+  CHECK((*resolved)[1].spec.queue == "bulk");
+  CHECK((*resolved)[2].spec.priority == 5);
+
+  auto bad = ResolveBatch(SubmitToJson(common), {{{"shell", "ok"}}, {{"priority", 9}}});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().field() == "index:1");
+  CHECK(bad.status().message().rfind("tasks[1]: ", 0) == 0);
+
+  SubmitBatchRequest b;
+  b.common = SubmitToJson(common);
+  b.tasks = tasks;
+  auto decoded = DecodeRequest(EncodeRequest(b));
+  REQUIRE(decoded.ok());
+  CHECK(std::get<SubmitBatchRequest>(*decoded).resolved.size() == 3);
+}
+
+TEST_CASE("retry and queue requests round-trip and are checked") {
+  auto r = DecodeRequest(EncodeRequest(RetryRequest{{}, true, std::string("q")}));
+  REQUIRE(r.ok());
+  CHECK(std::get<RetryRequest>(*r).all_failed);
+  CHECK(std::get<RetryRequest>(*r).queue == "q");
+  CHECK_FALSE(DecodeRequest(EncodeRequest(RetryRequest{{1}, true, std::nullopt})).ok());
+  CHECK_FALSE(DecodeRequest(EncodeRequest(RetryRequest{})).ok());
+
+  QueueRequest q;
+  q.action = "set";
+  q.name = "slow";
+  q.concurrency = 2;
+  auto back = DecodeRequest(EncodeRequest(q));
+  REQUIRE(back.ok());
+  CHECK(std::get<QueueRequest>(*back).concurrency == 2);
+  q.concurrency.reset();
+  CHECK_FALSE(DecodeRequest(EncodeRequest(q)).ok());
+  q.action = "explode";
+  CHECK(DecodeRequest(EncodeRequest(q)).status().field() == "action");
+  QueueRequest bad_name;
+  bad_name.action = "pause";
+  bad_name.name = "a b";
+  CHECK(DecodeRequest(EncodeRequest(bad_name)).status().field() == "name");
 }
 
 }  // namespace

@@ -10,76 +10,14 @@
 #include <vector>
 
 #include "core/sqlite_db.h"
+#include "core/sqlite_test_util.h"
+#include "core/stored_bytes.h"
 #include "support/temp_dir.h"
 
 namespace tq {
 namespace {
 
-const Owner kAlice{1000, 1000, "alice"};
-const Owner kBob{1001, 1001, "bob"};
-
-std::unique_ptr<SqliteStore> OpenStore(const std::string& path = ":memory:") {
-  Result<std::unique_ptr<SqliteStore>> store = SqliteStore::Open(path, /*durability_full=*/false);
-  REQUIRE_MESSAGE(store.ok(), store.status().message());
-  return std::move(*store);
-}
-
-TaskSpec Spec(std::vector<std::string> argv, std::string queue = "default",
-              int priority = kDefaultPriority) {
-  TaskSpec spec;
-  spec.argv = std::move(argv);
-  spec.queue = std::move(queue);
-  spec.priority = priority;
-  spec.cwd = "/tmp";
-  spec.env = {"HOME=/home/alice", "PATH=/usr/bin:/bin"};
-  return spec;
-}
-
-TaskId MustInsert(Store& store, const Owner& owner, const TaskSpec& spec, WallMs now = 1000) {
-  Result<TaskId> id = store.Insert(owner, spec, now);
-  REQUIRE_MESSAGE(id.ok(), id.status().message());
-  return *id;
-}
-
-Task MustGet(Store& store, TaskId id) {
-  Result<Task> task = store.Get(id);
-  REQUIRE_MESSAGE(task.ok(), task.status().message());
-  return *task;
-}
-
-std::optional<TaskId> Ready(Store& store, const std::string& queue, ReadyOrder order) {
-  Result<std::optional<Candidate>> c = store.FirstReady(queue, order);
-  REQUIRE_MESSAGE(c.ok(), c.status().message());
-  if (!*c) return std::nullopt;
-  return (*c)->id;
-}
-
-int StartAndFinish(Store& store, TaskId id, TaskState final_state, WallMs now) {
-  Result<std::optional<int>> n = store.StartAttempt(id, now);
-  REQUIRE(n.ok());
-  REQUIRE(n->has_value());
-  AttemptOutcome out;
-  out.ended = now + 10;
-  out.exit_code = final_state == TaskState::kSucceeded ? 0 : 1;
-  TaskReason reason = TaskReasonForAttempt(out.reason);
-  REQUIRE(store.FinishAttempt(id, **n, out, final_state, reason).ok());
-  return **n;
-}
-
-void CheckSpecEq(const TaskSpec& got, const TaskSpec& want) {
-  CHECK(got.argv == want.argv);
-  CHECK(got.shell == want.shell);
-  CHECK(got.queue == want.queue);
-  CHECK(got.priority == want.priority);
-  CHECK(got.stdin_data == want.stdin_data);
-  CHECK(got.cwd == want.cwd);
-  CHECK(got.env == want.env);
-  CHECK(got.clean_env == want.clean_env);
-  CHECK(got.not_before == want.not_before);
-  CHECK(got.after == want.after);
-  CHECK(got.labels == want.labels);
-  CHECK(got.timeout_ms == want.timeout_ms);
-}
+using namespace test;  // NOLINT: the shared helpers of the store's tests
 
 TEST_CASE("a task spec round-trips byte for byte") {
   auto store = OpenStore();
@@ -97,11 +35,24 @@ TEST_CASE("a task spec round-trips byte for byte") {
   full.after = {dep};
   full.labels = {"job:nightly", "", "x y"};
   full.timeout_ms = 60000;
+  full.key = "nightly-\xff";
+  full.version = -7;
+  full.retry.retries = 4;
+  full.retry.backoff = BackoffKind::kProgressive;
+  full.retry.base_ms = 1500;
+  full.retry.max_ms = 90000;
+  full.retry.jitter = false;
+  full.retry.retry_on_exit = {75, 0, -1};
+  full.retry.no_retry_on_exit = {2};
+  full.pending_ttl_ms = 30000;
 
   TaskSpec shell;
   shell.shell = "echo \"$HOME\" | tr a-z A-Z";
   shell.stdin_data = "";  // present but empty: not the same as absent
   shell.cwd = "/";
+
+  shell.key = "";  // an empty key is still a key
+  shell.retry.backoff = BackoffKind::kFixed;
 
   TaskSpec lone_empty_arg;
   lone_empty_arg.argv = {""};
@@ -127,6 +78,18 @@ TEST_CASE("a task spec round-trips byte for byte") {
     CHECK(task.attempt_count == 0);
     CHECK(task.exit_code == -1);
     CHECK(task.attempts.empty());
+    // List carries the same request, but for the environment and stdin.
+    ListFilter newest;
+    newest.limit = 1;
+    Result<std::vector<Task>> listed = store->List(newest);
+    REQUIRE(listed.ok());
+    REQUIRE(listed->size() == 1);
+    TaskSpec light = (*listed)[0].spec;
+    CHECK(light.env.empty());
+    CHECK_FALSE(light.stdin_data.has_value());
+    light.env = c.spec.env;
+    light.stdin_data = c.spec.stdin_data;
+    CheckSpecEq(light, c.spec);
   }
 }
 
@@ -285,14 +248,15 @@ TEST_CASE("FinishAttempt stores the outcome and releases dependents") {
   out.system_cpu_us = 30000;
   out.max_rss_kb = 20480;
   // Wrong attempt number, or a task that is not running: refused, nothing changes.
-  CHECK(store->FinishAttempt(a, 2, out, TaskState::kSucceeded, TaskReason::kExit).code() ==
+  CHECK(store->FinishAttempt(a, 2, out, TaskState::kSucceeded, TaskReason::kExit).status().code() ==
         ErrorCode::kInvalid);
-  CHECK(store->FinishAttempt(b_id, 1, out, TaskState::kSucceeded, TaskReason::kExit).code() ==
-        ErrorCode::kInvalid);
-  CHECK(store->FinishAttempt(a, 1, out, TaskState::kPending, TaskReason::kNone).code() ==
+  CHECK(store->FinishAttempt(b_id, 1, out, TaskState::kSucceeded, TaskReason::kExit)
+            .status()
+            .code() == ErrorCode::kInvalid);
+  CHECK(store->FinishAttempt(a, 1, out, TaskState::kPending, TaskReason::kNone).status().code() ==
         ErrorCode::kInvalid);
   REQUIRE(store->FinishAttempt(a, 1, out, TaskState::kSucceeded, TaskReason::kExit).ok());
-  CHECK(store->FinishAttempt(a, 1, out, TaskState::kSucceeded, TaskReason::kExit).code() ==
+  CHECK(store->FinishAttempt(a, 1, out, TaskState::kSucceeded, TaskReason::kExit).status().code() ==
         ErrorCode::kInvalid);
 
   Task task = MustGet(*store, a);
@@ -321,10 +285,16 @@ TEST_CASE("FinishAttempt stores the outcome and releases dependents") {
   CHECK(*store->PromoteDue(50000) == 1);
   CHECK(Ready(*store, "default", ReadyOrder::kOldest) == c_id);
 
-  // A failed dependency leaves its dependents pending (propagation is the daemon's job).
+  // A failed dependency fails its pending dependents at once, and says so.
   out.exit_code = 1;
-  REQUIRE(store->FinishAttempt(other, 1, out, TaskState::kFailed, TaskReason::kExit).ok());
-  CHECK(MustGet(*store, d_id).state == TaskState::kPending);
+  Result<std::vector<TaskId>> ended =
+      store->FinishAttempt(other, 1, out, TaskState::kFailed, TaskReason::kExit);
+  REQUIRE(ended.ok());
+  CHECK(*ended == std::vector<TaskId>{d_id});
+  Task d_task = MustGet(*store, d_id);
+  CHECK(d_task.state == TaskState::kFailed);
+  CHECK(d_task.reason == TaskReason::kDependencyFailed);
+  CHECK(d_task.finished == 3000);
   CHECK(*store->PromoteDue(1000000) == 0);
   REQUIRE(store->StartAttempt(c_id, 60000)->has_value());
   CHECK_FALSE(Ready(*store, "default", ReadyOrder::kOldest).has_value());
@@ -442,18 +412,18 @@ TEST_CASE("EndPending ends only pending tasks") {
   TaskId running = MustInsert(*store, kAlice, Spec({"r"}));
   REQUIRE(store->StartAttempt(running, 2000)->has_value());
 
-  Result<bool> ended =
+  Result<std::vector<TaskId>> ended =
       store->EndPending(pending, TaskState::kCancelled, TaskReason::kCancelled, 3000);
   REQUIRE(ended.ok());
-  CHECK(*ended);
+  CHECK(*ended == std::vector<TaskId>{pending});
   Task task = MustGet(*store, pending);
   CHECK(task.state == TaskState::kCancelled);
   CHECK(task.reason == TaskReason::kCancelled);
   CHECK(task.finished == 3000);
   CHECK_FALSE(Ready(*store, "default", ReadyOrder::kOldest).has_value());
 
-  CHECK_FALSE(*store->EndPending(pending, TaskState::kCancelled, TaskReason::kCancelled, 3001));
-  CHECK_FALSE(*store->EndPending(running, TaskState::kFailed, TaskReason::kExpiredPending, 3001));
+  CHECK(store->EndPending(pending, TaskState::kCancelled, TaskReason::kCancelled, 3001)->empty());
+  CHECK(store->EndPending(running, TaskState::kFailed, TaskReason::kExpiredPending, 3001)->empty());
   CHECK(store->EndPending(5555, TaskState::kCancelled, TaskReason::kCancelled, 3001)
             .status()
             .code() == ErrorCode::kNotFound);
@@ -537,6 +507,61 @@ TEST_CASE("a reopened file-backed store keeps everything") {
   CHECK_FALSE(std::filesystem::exists(path + ".bak-v1"));  // nothing was migrated
 }
 
+TEST_CASE("queue pause and concurrency are kept across a reopen") {
+  TempDir dir("store");
+  const std::string path = dir.File("tq.db");
+  {
+    auto store = OpenStore(path);
+    MustInsert(*store, kAlice, Spec({"x"}, "default"));
+    REQUIRE(store->SetQueuePaused("batch", true).ok());  // a queue that never held a task
+    REQUIRE(store->SetQueueConcurrency("default", 4).ok());
+    REQUIRE(store->SetQueueConcurrency("cron", 1).ok());
+    REQUIRE(store->SetQueueConcurrency("cron", std::nullopt).ok());
+    Status negative = store->SetQueueConcurrency("default", -1);
+    CHECK(negative.code() == ErrorCode::kInvalid);
+    CHECK(negative.field() == "concurrency");
+  }
+  auto store = OpenStore(path);
+  Result<std::vector<QueueState>> queues = store->QueueStates();
+  REQUIRE(queues.ok());
+  REQUIRE(queues->size() == 3);
+  const struct {
+    const char* name;
+    bool paused;
+    std::optional<int> concurrency;
+  } kWant[] = {{"batch", true, std::nullopt}, {"cron", false, std::nullopt}, {"default", false, 4}};
+  for (size_t i = 0; i < queues->size(); ++i) {
+    CAPTURE(i);
+    CHECK((*queues)[i].name == kWant[i].name);
+    CHECK((*queues)[i].paused == kWant[i].paused);
+    CHECK((*queues)[i].concurrency == kWant[i].concurrency);
+  }
+  CHECK(*store->Queues() == std::vector<std::string>{"batch", "cron", "default"});
+  REQUIRE(store->SetQueuePaused("batch", false).ok());
+  MustInsert(*store, kAlice, Spec({"y"}, "default"));  // a submit keeps the settings
+  CHECK_FALSE((*store->QueueStates())[0].paused);
+  CHECK((*store->QueueStates())[2].concurrency == std::optional<int>(4));
+}
+
+TEST_CASE("exit-code lists round-trip through their text form") {
+  const struct {
+    std::vector<int> codes;
+    const char* text;
+  } kCases[] = {{{}, ""}, {{75}, "75"}, {{75, 0, -1, 255}, "75,0,-1,255"}};
+  for (const auto& c : kCases) {
+    CAPTURE(c.text);
+    CHECK(sqlite::EncodeInts(c.codes) == c.text);
+    std::vector<int> back{99};
+    REQUIRE(sqlite::DecodeInts(c.text, &back));
+    CHECK(back == c.codes);
+  }
+  for (const char* bad : {",", "1,", ",1", "1,,2", " 1", "1 ", "x", "+1", "99999999999", "1;2"}) {
+    CAPTURE(bad);
+    std::vector<int> out;
+    CHECK_FALSE(sqlite::DecodeInts(bad, &out));
+  }
+}
+
 bool UsesIndex(const std::string& plan, const std::string& index) {
   return plan.find("USING INDEX " + index) != std::string::npos ||
          plan.find("USING COVERING INDEX " + index) != std::string::npos;
@@ -557,6 +582,13 @@ void CheckPlans(SqliteStore& store) {
       {Q::kFirstReadyOldest, "tasks_ready_by_id"},
       {Q::kPromoteDue, "tasks_delayed"},
       {Q::kNextDue, "tasks_delayed"},
+      {Q::kKeyLookup, "tasks_by_key"},
+      {Q::kPendingTtlDue, "tasks_pending_ttl"},
+      {Q::kNextPendingTtl, "tasks_pending_ttl"},
+      {Q::kSucceededDue, "tasks_succeeded"},
+      {Q::kOldestSucceeded, "tasks_succeeded"},
+      {Q::kEndedDue, "tasks_ended"},
+      {Q::kOldestEnded, "tasks_ended"},
   };
   for (const auto& c : kCases) {
     Result<std::string> plan = store.QueryPlan(c.query);

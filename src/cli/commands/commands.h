@@ -31,5 +31,7 @@ Command AddCancel(CLI::App& app, const GlobalOptions& g);
 Command AddLogs(CLI::App& app, const GlobalOptions& g);
 Command AddPing(CLI::App& app, const GlobalOptions& g);
 Command AddVersion(CLI::App& app, const GlobalOptions& g);
+Command AddRetry(CLI::App& app, const GlobalOptions& g);
+Command AddQueue(CLI::App& app, const GlobalOptions& g);
 
 }  // namespace tq

@@ -19,7 +19,19 @@ void PrintTask(const nlohmann::json& t) {
       {"owner", t["owner"].value("name", "")},
       {"created", LocalTime(t["created"])},
   };
-  if (t["not_before"].is_string()) head.push_back({"not before", LocalTime(t["not_before"])});
+  const int retries = t["retry"].value("retries", 0);
+  const int started = t.value("attempts", 0);
+  if (t["state"] == "pending" && started > 0 && t["not_before"].is_string()) {
+    head.push_back({"next", "retry " + std::to_string(started) + "/" + std::to_string(retries) +
+                                " at " + LocalTime(t["not_before"])});
+  } else if (t["not_before"].is_string()) {
+    head.push_back({"not before", LocalTime(t["not_before"])});
+  }
+  if (retries > 0)
+    head.push_back({"retries", std::to_string(retries) + ", " +
+                                   t["retry"]["backoff"].get<std::string>() + " backoff"});
+  if (t["key"].is_string())
+    head.push_back({"key", t["key"].get<std::string>() + " v" + t["version"].dump()});
   if (!t["after"].empty()) head.push_back({"after", t["after"].dump()});
   if (!t["labels"].empty()) head.push_back({"labels", t["labels"].dump()});
   if (t["finished"].is_string()) head.push_back({"finished", LocalTime(t["finished"])});

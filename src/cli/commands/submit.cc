@@ -8,6 +8,7 @@
 
 #include "cli/client.h"
 #include "cli/commands/commands.h"
+#include "cli/commands/submit_batch.h"
 #include "cli/render.h"
 #include "core/duration.h"
 #include "core/wall_time.h"
@@ -20,10 +21,15 @@ namespace {
 
 struct SubmitFlags {
   std::vector<std::string> positional;
-  std::string shell, queue = "default", delay, at, timeout;
+  std::string shell, queue = "default", delay, at, timeout, pending_ttl, key;
   std::vector<std::string> labels, after;
   int priority = kDefaultPriority;
-  bool read_stdin = false, clean_env = false;
+  int64_t version = 0;
+  bool read_stdin = false, clean_env = false, supersede_running = false;
+  std::optional<int> retries;
+  std::string backoff, backoff_base, backoff_max, retry_on_exit, no_retry_on_exit;
+  bool no_jitter = false;
+  bool batch = false, batch_nul = false, batch_json = false;
 };
 
 std::string CurrentDir() {
@@ -33,6 +39,44 @@ std::string CurrentDir() {
     buf.resize(buf.size() * 2);
   }
   return buf.c_str();
+}
+
+// Splits "75,76" into exit codes 0..255; refuses anything else, naming `flag`.
+Result<std::vector<int>> ParseExitCodes(const std::string& text, const std::string& flag) {
+  std::vector<int> out;
+  std::stringstream ss(text);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    char* end = nullptr;
+    const long v = std::strtol(part.c_str(), &end, 10);
+    if (part.empty() || *end != '\0' || v < 0 || v > 255)
+      return Status::Invalid(flag, flag + ": \"" + part + "\" is not an exit code (0..255)");
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
+// Reads the retry flags into overrides; unset flags stay unset (the queue's defaults apply).
+Status ReadRetryFlags(const SubmitFlags& f, RetryOverrides& o) {
+  o.retries = f.retries;
+  if (!f.backoff.empty()) o.backoff = BackoffFromName(f.backoff);
+  if (f.no_jitter) o.jitter = false;
+  for (auto [flag, text, out] : {std::tuple{"--backoff-base", &f.backoff_base, &o.base_ms},
+                                 std::tuple{"--backoff-max", &f.backoff_max, &o.max_ms}}) {
+    if (text->empty()) continue;
+    auto d = ParseDuration(*text, flag);
+    if (!d.ok()) return d.status();
+    *out = *d;
+  }
+  for (auto [flag, text, out] :
+       {std::tuple{"--retry-on-exit", &f.retry_on_exit, &o.retry_on_exit},
+        std::tuple{"--no-retry-on-exit", &f.no_retry_on_exit, &o.no_retry_on_exit}}) {
+    if (text->empty()) continue;
+    auto codes = ParseExitCodes(*text, flag);
+    if (!codes.ok()) return codes.status();
+    *out = *codes;
+  }
+  return Status::Ok();
 }
 
 // Splits "12,13" (and repeated flags) into ids; refuses anything else.
@@ -51,11 +95,23 @@ Status ParseIds(const std::vector<std::string>& items, std::vector<TaskId>& out)
   return Status::Ok();
 }
 
-Result<TaskSpec> BuildSpec(const SubmitFlags& f, const GlobalOptions& g) {
-  TaskSpec spec;
+// The request the flags describe; in batch mode without a command (each task brings its own).
+Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g) {
+  SubmitRequest request;
+  TaskSpec& spec = request.spec;
   spec.argv = g.has_command ? g.command : f.positional;
   if (!f.shell.empty()) spec.shell = f.shell;
-  if (spec.argv.empty() && !spec.shell)
+  if (f.batch && (!spec.argv.empty() || spec.shell))
+    return Status::Invalid("--batch",
+                           "--batch: the commands come from standard input; give no "
+                           "command after -- and no --shell");
+  if ((f.batch_nul || f.batch_json) && !f.batch)
+    return Status::Invalid("--batch", "-0 and --json-lines go with --batch");
+  if (f.batch_nul && f.batch_json)
+    return Status::Invalid("--batch", "--batch: -0 and --json-lines exclude each other");
+  if (f.batch && f.read_stdin)
+    return Status::Invalid("--stdin", "--stdin: standard input carries the batch");
+  if (!f.batch && spec.argv.empty() && !spec.shell)
     return Status::Invalid("command",
                            "a command is required: tq submit [OPTIONS] -- COMMAND "
                            "[ARG...], or --shell STRING");
@@ -87,12 +143,44 @@ Result<TaskSpec> BuildSpec(const SubmitFlags& f, const GlobalOptions& g) {
     if (!d.ok()) return d.status();
     spec.timeout_ms = *d;
   }
+  if (!f.pending_ttl.empty()) {
+    auto d = ParseDuration(f.pending_ttl, "--pending-ttl");
+    if (!d.ok()) return d.status();
+    spec.pending_ttl_ms = *d;
+  }
+  if (!f.key.empty()) spec.key = f.key;
+  if (f.version != 0 && !spec.key) return Status::Invalid("--version", "--version goes with --key");
+  if (f.supersede_running && !spec.key)
+    return Status::Invalid("--supersede-running", "--supersede-running goes with --key");
+  spec.version = f.version;
+  request.supersede_running = f.supersede_running;
   Status st = ParseIds(f.after, spec.after);
+  if (st.ok()) st = ReadRetryFlags(f, request.retry);
   if (!st.ok()) return st;
   if (f.read_stdin) {
     spec.stdin_data = std::string(std::istreambuf_iterator<char>(std::cin), {});
   }
-  return spec;
+  return request;
+}
+
+// Sends one submit and prints its id; a refusal by a newer version prints that id and exits 3.
+int SubmitOne(SubmitRequest request, const GlobalOptions& g) {
+  auto client = Client::Connect(g.socket);
+  if (!client.ok()) return Fail(client.status());
+  if (Status st = client->Send(request); !st.ok()) return Fail(st);
+  auto r = client->Read();
+  if (!r.ok()) return Fail(r.status());
+  if (Status st = ResponseStatus(*r); !st.ok()) {
+    if (st.code() == ErrorCode::kSuperseded && r->contains("id"))
+      std::printf("%lld\n", (*r)["id"].get<long long>());
+    return Fail(st);
+  }
+  if (g.json) {
+    std::printf("%s\n", nlohmann::json{{"id", (*r)["id"]}}.dump().c_str());
+  } else {
+    std::printf("%lld\n", (*r)["id"].get<long long>());
+  }
+  return 0;
 }
 
 }  // namespace
@@ -112,19 +200,33 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--after", f->after, "wait until these tasks succeeded (ID[,ID...])");
   sub->add_option("--timeout", f->timeout, "running-time limit (DURATION)");
   sub->add_flag("--clean-env", f->clean_env, "run with cron's environment, not yours");
+  sub->add_option("--key", f->key, "idempotency key: one task per key and version");
+  sub->add_option("--version", f->version, "version of the keyed request (default 0)");
+  sub->add_flag("--supersede-running", f->supersede_running,
+                "also cancel a running older version of the key");
+  sub->add_option("--retries", f->retries, "attempts allowed after the first failed one")
+      ->check(CLI::Range(0, 1000));
+  sub->add_option("--backoff", f->backoff, "fixed, exponential or progressive")
+      ->check(CLI::IsMember({"fixed", "exponential", "progressive"}));
+  sub->add_option("--backoff-base", f->backoff_base, "first (or fixed) delay (DURATION)");
+  sub->add_option("--backoff-max", f->backoff_max, "longest delay (DURATION)");
+  sub->add_flag("--no-jitter", f->no_jitter, "do not spread delays by +-20%");
+  sub->add_option("--retry-on-exit", f->retry_on_exit, "only these exit codes retry (75,76)");
+  sub->add_option("--no-retry-on-exit", f->no_retry_on_exit, "these exit codes never retry");
+  sub->add_option("--pending-ttl", f->pending_ttl, "fail if not started within DURATION");
+  sub->add_flag("--batch", f->batch, "one task per line of standard input (run by the shell)");
+  sub->add_flag("-0,--null", f->batch_nul,
+                "with --batch: NUL-separated arguments, an empty one ends each task");
+  sub->add_flag("--json-lines", f->batch_json,
+                "with --batch: one JSON object of submit fields per line");
   return {sub, [f, &g]() {
-            auto spec = BuildSpec(*f, g);
-            if (!spec.ok()) return Fail(spec.status());
-            auto client = Client::Connect(g.socket);
-            if (!client.ok()) return Fail(client.status());
-            auto r = client->Call(SubmitRequest{std::move(*spec)});
-            if (!r.ok()) return Fail(r.status());
-            if (g.json) {
-              std::printf("%s\n", nlohmann::json{{"id", (*r)["id"]}}.dump().c_str());
-            } else {
-              std::printf("%lld\n", (*r)["id"].get<long long>());
-            }
-            return 0;
+            auto request = BuildRequest(*f, g);
+            if (!request.ok()) return Fail(request.status());
+            if (!f->batch) return SubmitOne(std::move(*request), g);
+            const BatchFormat format = f->batch_nul    ? BatchFormat::kNulArgv
+                                       : f->batch_json ? BatchFormat::kJsonLines
+                                                       : BatchFormat::kShellLines;
+            return SubmitBatch(*request, format, std::cin, g);
           }};
 }
 

@@ -15,7 +15,7 @@ void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest
     if (t.state == TaskState::kPending) {
       d.EndPending(t.id, TaskState::kCancelled, TaskReason::kCancelled);
     } else if (t.state == TaskState::kRunning) {
-      d.executor().Terminate(t.id, AttemptReason::kCancelled);
+      d.StopRunning(t.id, TaskReason::kCancelled);
     }
   }
 }

@@ -13,6 +13,9 @@ void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& req
         if constexpr (std::is_same_v<T, CancelRequest>) HandleCancel(d, conn, peer, r);
         if constexpr (std::is_same_v<T, LogsRequest>) HandleLogs(d, conn, peer, r);
         if constexpr (std::is_same_v<T, PingRequest>) HandlePing(d, conn, peer, r);
+        if constexpr (std::is_same_v<T, SubmitBatchRequest>) HandleSubmitBatch(d, conn, peer, r);
+        if constexpr (std::is_same_v<T, RetryRequest>) HandleRetry(d, conn, peer, r);
+        if constexpr (std::is_same_v<T, QueueRequest>) HandleQueue(d, conn, peer, r);
       },
       request);
 }

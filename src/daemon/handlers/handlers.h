@@ -17,6 +17,9 @@ void HandleWait(Daemon& d, ConnId conn, const Owner& peer, const WaitRequest& r)
 void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest& r);
 void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r);
 void HandlePing(Daemon& d, ConnId conn, const Owner& peer, const PingRequest& r);
+void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBatchRequest& r);
+void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& r);
+void HandleQueue(Daemon& d, ConnId conn, const Owner& peer, const QueueRequest& r);
 
 /// The visible tasks for `ids`, or the first not-found error (nothing is done then).
 Result<std::vector<Task>> VisibleTasks(Daemon& d, const Owner& peer,

@@ -3,13 +3,26 @@
 namespace tq {
 
 void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r) {
-  auto id = d.store().Insert(peer, r.spec, d.clock().WallNow());
-  if (!id.ok()) {
-    d.server().Send(conn, ErrorResponse(id.status()));
+  TaskSpec spec = r.spec;
+  spec.retry = d.RetryPolicyFor(spec.queue, r.retry);
+  auto out = d.store().Submit(peer, spec, d.clock().WallNow(), r.supersede_running);
+  if (!out.ok()) {
+    d.server().Send(conn, ErrorResponse(out.status()));
     return;
   }
-  d.server().Send(conn, OkResponse({{"id", *id}}));
-  d.ScheduleDispatch();
+  if (out->refused_newer) {
+    nlohmann::json refusal =
+        ErrorResponse(Status(ErrorCode::kSuperseded, "version",
+                             "version " + std::to_string(spec.version) + " of key " + *spec.key +
+                                 " is superseded by task " + std::to_string(out->id)));
+    refusal["id"] = out->id;
+    d.server().Send(conn, refusal);
+    return;
+  }
+  d.server().Send(conn, OkResponse({{"id", out->id}}));
+  d.NotifyTerminal(out->ended);
+  for (TaskId old : out->to_terminate) d.StopRunning(old, TaskReason::kSuperseded);
+  if (out->inserted) d.ScheduleDispatch();
 }
 
 }  // namespace tq

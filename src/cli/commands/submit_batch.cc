@@ -1,0 +1,109 @@
+#include "cli/commands/submit_batch.h"
+
+#include <cstdio>
+#include <iterator>
+
+#include "cli/client.h"
+#include "cli/render.h"
+#include "core/bytes.h"
+
+namespace tq {
+
+namespace {
+
+using nlohmann::json;
+
+// Tasks per request: one transaction each, well inside the frame limit.
+constexpr size_t kChunk = 5000;
+
+// The tasks of a batch, and where each came from for error messages.
+struct ParsedBatch {
+  std::vector<json> tasks;
+  std::vector<std::string> where;  ///< "line 7", "task 3"
+};
+
+Result<ParsedBatch> Parse(const std::string& input, BatchFormat format) {
+  ParsedBatch out;
+  if (format == BatchFormat::kNulArgv) {
+    json argv = json::array();
+    size_t start = 0;
+    for (size_t i = 0; i <= input.size(); ++i) {
+      if (i < input.size() && input[i] != '\0') continue;
+      const std::string item = input.substr(start, i - start);
+      const bool at_end = i == input.size();
+      start = i + 1;
+      if (at_end && item.empty()) break;
+      if (!item.empty()) argv.push_back(BytesToJson(item));
+      if (item.empty() || at_end) {
+        if (!argv.empty()) {
+          out.tasks.push_back({{"argv", std::move(argv)}});
+          out.where.push_back("task " + std::to_string(out.tasks.size()));
+        }
+        argv = json::array();
+      }
+    }
+    return out;
+  }
+  size_t line_no = 0;
+  size_t start = 0;
+  while (start < input.size()) {
+    size_t end = input.find('\n', start);
+    if (end == std::string::npos) end = input.size();
+    const std::string line = input.substr(start, end - start);
+    start = end + 1;
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = "line " + std::to_string(line_no);
+    if (format == BatchFormat::kShellLines) {
+      out.tasks.push_back({{"shell", BytesToJson(line)}});
+    } else {
+      json j = json::parse(line, nullptr, false);
+      if (j.is_discarded() || !j.is_object())
+        return Status::Invalid("--json-lines", where + ": not a JSON object of submit fields");
+      out.tasks.push_back(std::move(j));
+    }
+    out.where.push_back(where);
+  }
+  return out;
+}
+
+// Rewrites a refusal naming "tasks[N]" to name the line or record it came from.
+Status Locate(const Status& st, const ParsedBatch& batch, size_t offset) {
+  const std::string& field = st.field();
+  if (field.rfind("index:", 0) != 0) return st;
+  const size_t index = offset + std::stoul(field.substr(6));
+  std::string message = st.message();
+  if (size_t colon = message.find("]: "); colon != std::string::npos)
+    message = message.substr(colon + 3);
+  return Status(st.code(), field,
+                (index < batch.where.size() ? batch.where[index] : "?") + ": " + message);
+}
+
+}  // namespace
+
+int SubmitBatch(const SubmitRequest& common, BatchFormat format, std::istream& in,
+                const GlobalOptions& g) {
+  const std::string input(std::istreambuf_iterator<char>(in), {});
+  auto batch = Parse(input, format);
+  if (!batch.ok()) return Fail(batch.status());
+  if (batch->tasks.empty()) return 0;
+  const json common_json = SubmitToJson(common);
+  // Check everything before sending anything: a bad line submits nothing.
+  if (auto checked = ResolveBatch(common_json, batch->tasks); !checked.ok())
+    return Fail(Locate(checked.status(), *batch, 0));
+  auto client = Client::Connect(g.socket);
+  if (!client.ok()) return Fail(client.status());
+  for (size_t offset = 0; offset < batch->tasks.size(); offset += kChunk) {
+    SubmitBatchRequest request;
+    request.common = common_json;
+    const size_t end = std::min(batch->tasks.size(), offset + kChunk);
+    request.tasks.assign(batch->tasks.begin() + static_cast<std::ptrdiff_t>(offset),
+                         batch->tasks.begin() + static_cast<std::ptrdiff_t>(end));
+    auto r = client->Call(request);
+    if (!r.ok()) return Fail(Locate(r.status(), *batch, offset));
+    for (const auto& id : (*r)["ids"]) std::printf("%lld\n", id.get<long long>());
+  }
+  return 0;
+}
+
+}  // namespace tq

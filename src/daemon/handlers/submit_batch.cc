@@ -1,0 +1,28 @@
+#include "daemon/handlers/handlers.h"
+
+namespace tq {
+
+void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBatchRequest& r) {
+  std::vector<TaskSpec> specs;
+  specs.reserve(r.resolved.size());
+  for (const SubmitRequest& one : r.resolved) {
+    if (one.spec.key) {
+      d.server().Send(conn, ErrorResponse(Status::Invalid(
+                                "key",
+                                "key: a batch cannot carry keys; submit keyed tasks one "
+                                "at a time")));
+      return;
+    }
+    specs.push_back(one.spec);
+    specs.back().retry = d.RetryPolicyFor(one.spec.queue, one.retry);
+  }
+  auto ids = d.store().SubmitBatch(peer, specs, d.clock().WallNow());
+  if (!ids.ok()) {
+    d.server().Send(conn, ErrorResponse(ids.status()));
+    return;
+  }
+  d.server().Send(conn, OkResponse({{"ids", *ids}}));
+  d.ScheduleDispatch();
+}
+
+}  // namespace tq

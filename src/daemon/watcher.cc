@@ -1,0 +1,64 @@
+#include "daemon/watcher.h"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+namespace tq {
+
+namespace {
+// The earlier of two optional times.
+std::optional<WallMs> Earliest(std::optional<WallMs> a, std::optional<WallMs> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::min(*a, *b);
+}
+
+// The value of `r`, or nullopt after logging its error.
+template <typename T>
+std::optional<T> Logged(Result<T> r) {
+  if (r.ok()) return std::move(*r);
+  spdlog::error("watcher: {}", r.status().message());
+  return std::nullopt;
+}
+}  // namespace
+
+Watcher::Watcher(Store& store, const Clock& clock, RetentionPolicy policy, IdsCallback on_ended,
+                 IdsCallback on_purged)
+    : store_(store),
+      clock_(clock),
+      policy_(policy),
+      on_ended_(std::move(on_ended)),
+      on_purged_(std::move(on_purged)) {}
+
+void Watcher::RunDue() {
+  const WallMs now = clock_.WallNow();
+  if (auto ended = Logged(store_.ExpirePendingTtl(now, policy_.batch))) {
+    if (!ended->empty()) {
+      spdlog::info("watcher: {} task(s) failed: pending past their pending_ttl", ended->size());
+      on_ended_(*ended);
+    }
+  }
+  if (auto expired =
+          Logged(store_.ExpireSucceeded(now - policy_.success_retention_ms, policy_.batch))) {
+    if (!expired->empty()) spdlog::debug("watcher: {} task(s) expired", expired->size());
+  }
+  if (auto purged = Logged(store_.PurgeEnded(now - policy_.purge_after_ms, policy_.batch))) {
+    if (!purged->empty()) {
+      spdlog::debug("watcher: {} task(s) purged", purged->size());
+      on_purged_(*purged);
+    }
+  }
+}
+
+std::optional<WallMs> Watcher::NextDue() {
+  std::optional<WallMs> next;
+  if (auto ttl = Logged(store_.NextPendingTtl())) next = Earliest(next, *ttl);
+  if (auto oldest = Logged(store_.OldestSucceeded()); oldest && *oldest)
+    next = Earliest(next, **oldest + policy_.success_retention_ms);
+  if (auto oldest = Logged(store_.OldestEnded()); oldest && *oldest)
+    next = Earliest(next, **oldest + policy_.purge_after_ms);
+  return next;
+}
+
+}  // namespace tq

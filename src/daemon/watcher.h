@@ -1,0 +1,45 @@
+// The watcher of SPEC 6: fails tasks pending past their pending_ttl, expires succeeded tasks
+// after success_retention and purges ended ones after purge_after, a small batch at a time so
+// the event loop is never held for long.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/store.h"
+
+namespace tq {
+
+/// How long results are kept, and how much one turn may do.
+struct RetentionPolicy {
+  int64_t success_retention_ms = 24 * 3600 * 1000LL;
+  int64_t purge_after_ms = 7 * 24 * 3600 * 1000LL;
+  int batch = 500;  ///< rows per kind of work per turn
+};
+
+/// Runs the time-driven parts of a task's life. Called from the event loop only.
+class Watcher {
+ public:
+  /// Receives ids that a turn moved to a new terminal state, or whose rows a turn deleted.
+  using IdsCallback = std::function<void(const std::vector<TaskId>&)>;
+
+  Watcher(Store& store, const Clock& clock, RetentionPolicy policy, IdsCallback on_ended,
+          IdsCallback on_purged);
+
+  /// Does one batch of each kind of work that is due now. What a full batch left over is due
+  /// at once by NextDue.
+  void RunDue();
+  /// When the watcher next has work (now or earlier when work is overdue), nullopt for never.
+  std::optional<WallMs> NextDue();
+
+ private:
+  Store& store_;
+  const Clock& clock_;
+  RetentionPolicy policy_;
+  IdsCallback on_ended_;
+  IdsCallback on_purged_;
+};
+
+}  // namespace tq
