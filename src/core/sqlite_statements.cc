@@ -150,7 +150,8 @@ Status SqliteStore::Prepare() {
        "INSERT INTO queues(name, concurrency) VALUES (?1, ?2) "
        "ON CONFLICT(name) DO UPDATE SET concurrency = excluded.concurrency"},
       {&S::running_attempts, "list running attempts",
-       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.queue FROM tasks AS t "
+       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.queue, t.timeout_ms, a.started "
+       "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
        "WHERE t.state = 'running' ORDER BY t.id"},
       {&S::count_running_all, "count running",

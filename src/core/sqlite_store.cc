@@ -186,7 +186,7 @@ Result<std::vector<RunningAttempt>> SqliteStore::RunningAttempts() {
   Status s = q.ForEach([&] {
     running.push_back(RunningAttempt{q.Int(0), static_cast<int>(q.Int(1)),
                                      static_cast<int>(q.Int(2)), static_cast<int>(q.Int(3)),
-                                     q.Text(4)});
+                                     q.Text(4), q.Int(5), q.Int(6)});
   });
   if (!s.ok()) return s;
   return running;

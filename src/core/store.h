@@ -69,6 +69,8 @@ struct RunningAttempt {
   int pid = 0;
   int shim_pid = 0;
   std::string queue;
+  int64_t timeout_ms = 0;  ///< the task's running-time limit (0: none)
+  WallMs started = 0;      ///< when the attempt started, to re-arm its timeout after a restart
 };
 
 /// The store. Methods return a Status naming the problem on I/O or constraint failure; they

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -72,18 +73,20 @@ Result<int> Executor::Start(const Launch& launch) {
     waitpid(*pid, nullptr, 0);
     return Status::Internal("pidfd_open of the shim failed: " + why);
   }
-  if (launch.timeout_ms > 0) {
-    const TaskId id = launch.id;
-    r.timeout_timer = loop_.AddTimer(clock_.MonoNow() + launch.timeout_ms, [this, id] {
-      auto it = running_.find(id);
-      if (it == running_.end()) return;
-      it->second.timeout_timer = 0;
-      spdlog::info("task {} attempt {} timed out", id, it->second.attempt);
-      Terminate(id, AttemptReason::kTimeout);
-    });
-  }
+  if (launch.timeout_ms > 0) ArmTimeout(r, launch.timeout_ms);
   Watch(std::move(r));
   return *pid;
+}
+
+void Executor::ArmTimeout(Running& r, int64_t after_ms) {
+  const TaskId id = r.id;
+  r.timeout_timer = loop_.AddTimer(clock_.MonoNow() + after_ms, [this, id] {
+    auto it = running_.find(id);
+    if (it == running_.end()) return;
+    it->second.timeout_timer = 0;
+    spdlog::info("task {} attempt {} timed out", id, it->second.attempt);
+    Terminate(id, AttemptReason::kTimeout);
+  });
 }
 
 void Executor::Adopt(const RunningAttempt& a) {
@@ -101,6 +104,12 @@ void Executor::Adopt(const RunningAttempt& a) {
     if (r.pidfd >= 0 && ShimRecordLocked(path)) {
       spdlog::info("re-attached to task {} attempt {} (shim pid {})", a.task_id, a.number,
                    r.shim_pid);
+      // The earlier daemon's monotonic deadline is gone: what is left of the timeout is
+      // measured from the attempt's wall-clock start (never more than the whole timeout).
+      if (a.timeout_ms > 0) {
+        const int64_t elapsed = std::max<int64_t>(0, clock_.WallNow() - a.started);
+        ArmTimeout(r, std::max<int64_t>(0, a.timeout_ms - elapsed));
+      }
       Watch(std::move(r));
       return;
     }

@@ -76,6 +76,8 @@ class Executor {
   };
 
   void Watch(Running r);
+  /// Ends the attempt with reason timeout `after_ms` from now (monotonic).
+  void ArmTimeout(Running& r, int64_t after_ms);
   void OnShimExit(TaskId id);
   void Signal(const Running& r, int sig) const;
   AttemptOutcome Collect(TaskId id, const Running& r) const;

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -295,6 +296,14 @@ bool TestDaemon::Alive() {
   return true;
 }
 
+void TestDaemon::Restart() {
+  Stop();
+  Start();
+  const bool up = WaitFor(
+      [this] { return !Alive() || RunTq(socket_, {"ping"}, {MarkEnv()}).exit_code == 0; }, 20);
+  REQUIRE_MESSAGE((up && Alive()), "tqd did not start again; its log:\n" << Log());
+}
+
 void TestDaemon::Stop() {
   if (pid_ <= 0) return;
   kill(pid_, SIGTERM);
@@ -399,6 +408,30 @@ std::string TaskState(const TestDaemon& d, const std::string& id) {
 bool WaitState(const TestDaemon& d, const std::string& id, const std::string& state,
                double timeout_s) {
   return WaitFor([&] { return TaskState(d, id) == state; }, timeout_s);
+}
+
+std::vector<nlohmann::json> ListTasks(const TestDaemon& d, std::vector<std::string> args) {
+  args.insert(args.begin(), {"list", "--json", "--limit", "1000000"});
+  const RunResult r = Tq(d, args);
+  REQUIRE_MESSAGE(r.exit_code == 0, "tq list failed (" << r.exit_code << "): " << r.err);
+  return JsonLines(r.out);
+}
+
+long long TimeMs(const nlohmann::json& rfc3339) {
+  REQUIRE_MESSAGE(rfc3339.is_string(), "not a time: " << rfc3339.dump());
+  const std::string s = rfc3339.get<std::string>();
+  std::tm tm{};
+  const char* rest = strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+  REQUIRE_MESSAGE(rest != nullptr, "not an RFC 3339 time: " << s);
+  long long ms = 0;
+  if (*rest == '.') {
+    int digits = 0;
+    for (++rest; *rest >= '0' && *rest <= '9'; ++rest, ++digits)
+      if (digits < 3) ms = ms * 10 + (*rest - '0');
+    for (; digits < 3; ++digits) ms *= 10;
+  }
+  REQUIRE_MESSAGE(std::string(rest) == "Z", "not a UTC time: " << s);
+  return static_cast<long long>(timegm(&tm)) * 1000 + ms;
 }
 
 std::vector<nlohmann::json> JsonLines(const std::string& text) {

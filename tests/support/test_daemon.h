@@ -97,6 +97,9 @@ class TestDaemon {
   std::string MarkEnv() const { return "TQ_TEST_MARK=" + dir_; }
   /// True while the daemon process has not exited.
   bool Alive();
+  /// Stops the daemon with SIGTERM (running tasks go on under their shims) and starts it again
+  /// on the same socket, state directory and config; waits until `tq ping` answers.
+  void Restart();
 
  private:
   void Start();
@@ -129,6 +132,11 @@ std::string TaskState(const TestDaemon& d, const std::string& id);
 /// Waits until the task is in `state`; false on timeout.
 bool WaitState(const TestDaemon& d, const std::string& id, const std::string& state,
                double timeout_s = kWaitTimeoutS);
+/// Every task `tq list --json ARGS` shows (no limit), newest first; REQUIREs success.
+std::vector<nlohmann::json> ListTasks(const TestDaemon& d, std::vector<std::string> args = {});
+/// Milliseconds since the epoch of a time as `--json` prints it ("2026-11-22T08:25:15.149Z");
+/// REQUIREs that form.
+long long TimeMs(const nlohmann::json& rfc3339);
 /// Parses one JSON object per line (the `--json` output of list, wait, cancel).
 std::vector<nlohmann::json> JsonLines(const std::string& text);
 

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <iterator>
+#include <set>
 
 #include "cli/client.h"
 #include "cli/render.h"
@@ -67,16 +68,44 @@ Result<ParsedBatch> Parse(const std::string& input, BatchFormat format) {
   return out;
 }
 
-// Rewrites a refusal naming "tasks[N]" to name the line or record it came from.
+// Rewrites a refusal naming "tasks[N]", or the daemon's "entry N: " (1-based within one
+// request), to name the line or record it came from.
 Status Locate(const Status& st, const ParsedBatch& batch, size_t offset) {
   const std::string& field = st.field();
-  if (field.rfind("index:", 0) != 0) return st;
+  if (field.rfind("index:", 0) != 0) {
+    const std::string& message = st.message();
+    const size_t colon = message.find(": ");
+    if (message.rfind("entry ", 0) != 0 || colon == std::string::npos) return st;
+    const std::string number = message.substr(6, colon - 6);
+    if (number.empty() || number.find_first_not_of("0123456789") != std::string::npos) return st;
+    const size_t index = offset + std::stoul(number) - 1;
+    if (index >= batch.where.size()) return st;
+    return Status(st.code(), field, batch.where[index] + ": " + message.substr(colon + 2));
+  }
   const size_t index = offset + std::stoul(field.substr(6));
   std::string message = st.message();
   if (size_t colon = message.find("]: "); colon != std::string::npos)
     message = message.substr(colon + 3);
   return Status(st.code(), field,
                 (index < batch.where.size() ? batch.where[index] : "?") + ": " + message);
+}
+
+// A batch of more than one request is more than one transaction. What only the daemon can
+// refuse, a dependency that does not exist (or is not yours), is checked before the first, so
+// a bad line still submits nothing.
+Status CheckAfterIds(Client& client, const std::vector<SubmitRequest>& resolved,
+                     const ParsedBatch& batch) {
+  std::set<TaskId> checked;
+  for (size_t i = 0; i < resolved.size(); ++i) {
+    for (TaskId id : resolved[i].spec.after) {
+      if (!checked.insert(id).second) continue;
+      auto r = client.Call(StatusRequest{id});
+      if (r.ok()) continue;
+      if (r.status().code() != ErrorCode::kNotFound) return r.status();
+      return Status(ErrorCode::kNotFound, "after", batch.where[i] + ": " + r.status().message());
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -89,10 +118,13 @@ int SubmitBatch(const SubmitRequest& common, BatchFormat format, std::istream& i
   if (batch->tasks.empty()) return 0;
   const json common_json = SubmitToJson(common);
   // Check everything before sending anything: a bad line submits nothing.
-  if (auto checked = ResolveBatch(common_json, batch->tasks); !checked.ok())
-    return Fail(Locate(checked.status(), *batch, 0));
+  auto checked = ResolveBatch(common_json, batch->tasks);
+  if (!checked.ok()) return Fail(Locate(checked.status(), *batch, 0));
   auto client = Client::Connect(g.socket);
   if (!client.ok()) return Fail(client.status());
+  if (batch->tasks.size() > kChunk) {
+    if (Status st = CheckAfterIds(*client, *checked, *batch); !st.ok()) return Fail(st);
+  }
   for (size_t offset = 0; offset < batch->tasks.size(); offset += kChunk) {
     SubmitBatchRequest request;
     request.common = common_json;

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
@@ -30,11 +32,22 @@ void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& 
     d.server().Send(conn, ErrorResponse(targets.status()));
     return;
   }
+  // Dependencies first (ascending ids, as Requeue asks): a dependent named or listed before the
+  // task it waits for would otherwise be refused while that task is still failed.
+  std::vector<TaskId> ids = std::move(*targets);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   std::vector<TaskId> requeued;
-  for (TaskId id : *targets) {
+  for (TaskId id : ids) {
     auto done = d.store().Requeue(id, d.clock().WallNow());
+    // In bulk, a task whose dependency stays failed (not among those re-queued) is left as it
+    // is instead of failing the whole request halfway.
+    if (!done.ok() && r.all_failed && done.status().code() == ErrorCode::kInvalid &&
+        done.status().field() == "after")
+      continue;
     if (!done.ok()) {
       d.server().Send(conn, ErrorResponse(done.status()));
+      if (!requeued.empty()) d.ScheduleDispatch();  // those re-queued before stay re-queued
       return;
     }
     if (*done) requeued.push_back(id);

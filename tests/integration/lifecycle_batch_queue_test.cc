@@ -1,0 +1,340 @@
+// Queues changed at run time (pause, resume, concurrency, persisted across a restart of the
+// daemon) and bulk submit (--batch shell lines, -0 argv lists, --json-lines).
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+// The lines of `text`, without their newlines.
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// The queue named `name` from `tq queue list --json`, or null.
+nlohmann::json QueueJson(const TestDaemon& d, const std::string& name) {
+  const RunResult r = Tq(d, {"queue", "list", "--json"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  for (const auto& q : JsonLines(r.out))
+    if (q["name"] == name) return q;
+  return nullptr;
+}
+
+// A task body counting, under flock, how many tasks of the queue run at once (as in caps_test).
+const char* kCounter = R"(
+d=$1
+exec 9>>"$d/lock"
+flock 9
+n=$(( $(cat "$d/running") + 1 )); echo $n > "$d/running"
+echo $n >> "$d/samples"
+flock -u 9
+sleep 0.2
+flock 9
+echo $(( $(cat "$d/running") - 1 )) > "$d/running"
+flock -u 9
+)";
+
+// The largest number in a samples file, and how many there are.
+std::pair<int, int> PeakAndCount(const std::string& path) {
+  std::istringstream in(ReadFile(path));
+  int peak = 0, count = 0;
+  for (int n = 0; in >> n; ++count) peak = std::max(peak, n);
+  return {peak, count};
+}
+
+std::string Logs(const TestDaemon& d, const std::string& id) {
+  const RunResult r = Tq(d, {"logs", id});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return r.out;
+}
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// tq queue
+
+TEST_CASE("a paused queue starts nothing until it is resumed") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const RunResult pause = Tq(d, {"queue", "pause", "qp"});
+  CHECK_MESSAGE(pause.exit_code == 0, pause.err);
+  CHECK(QueueJson(d, "qp")["paused"] == true);
+  const std::string held = Submit(d, {"--queue", "qp", "--", "true"});
+  // A task of another queue submitted later runs to its end meanwhile.
+  const std::string other = Submit(d, {"--", "true"});
+  CHECK(Tq(d, {"wait", other}).exit_code == 0);
+  CHECK(TaskState(d, held) == "pending");
+  CHECK(TaskJson(d, held)["attempts"] == 0);
+
+  const RunResult resume = Tq(d, {"queue", "resume", "qp"});
+  CHECK_MESSAGE(resume.exit_code == 0, resume.err);
+  CHECK(QueueJson(d, "qp")["paused"] == false);
+  CHECK(Tq(d, {"wait", held}).exit_code == 0);
+}
+
+TEST_CASE("pausing a queue lets its running task finish") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string gate = d.dir() + "/go";
+  const std::string running = Submit(
+      d, {"--queue", "qr", "--", "sh", "-c", "while [ ! -e '" + gate + "' ]; do sleep 0.05; done"});
+  REQUIRE(WaitState(d, running, "running"));
+  REQUIRE(Tq(d, {"queue", "pause", "qr"}).exit_code == 0);
+  const std::string next = Submit(d, {"--queue", "qr", "--", "true"});
+  WriteFile(gate, "");
+  CHECK(Tq(d, {"wait", running}).exit_code == 0);
+  CHECK(TaskState(d, next) == "pending");
+  REQUIRE(Tq(d, {"queue", "resume", "qr"}).exit_code == 0);
+  CHECK(Tq(d, {"wait", next}).exit_code == 0);
+}
+
+TEST_CASE("tq queue set --concurrency caps a queue as its tasks observe it") {
+  TestDaemon d("max_running = 4\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string cdir = d.dir() + "/c";
+  REQUIRE(mkdir(cdir.c_str(), 0700) == 0);
+  WriteFile(cdir + "/running", "0\n");
+  WriteFile(d.dir() + "/counter.sh", kCounter);
+  const RunResult set = Tq(d, {"queue", "set", "qc", "--concurrency", "1"});
+  CHECK_MESSAGE(set.exit_code == 0, set.err);
+  CHECK(QueueJson(d, "qc")["concurrency"] == 1);
+
+  std::vector<std::string> wait = {"wait"};
+  for (int i = 0; i < 6; ++i)
+    wait.push_back(Submit(d, {"--queue", "qc", "--", "sh", d.dir() + "/counter.sh", cdir}));
+  const RunResult r = Tq(d, wait);
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  const auto [peak, count] = PeakAndCount(cdir + "/samples");
+  CHECK(count == 6);
+  CHECK(peak == 1);
+  CHECK(ReadFile(cdir + "/running") == "0\n");
+
+  // 0 returns to the configured value (none for qc).
+  CHECK(Tq(d, {"queue", "set", "qc", "--concurrency", "0"}).exit_code == 0);
+  CHECK(QueueJson(d, "qc")["concurrency"].is_null());
+}
+
+TEST_CASE("queue settings persist across a daemon restart") {
+  TestDaemon d("[queues.capped]\nconcurrency = 3\n");
+  TQ_LOG_ON_FAILURE(d);
+  REQUIRE(Tq(d, {"queue", "pause", "qx"}).exit_code == 0);
+  REQUIRE(Tq(d, {"queue", "set", "qy", "--concurrency", "2"}).exit_code == 0);
+  REQUIRE(Tq(d, {"queue", "set", "capped", "--concurrency", "1"}).exit_code == 0);
+  const std::string held = Submit(d, {"--queue", "qx", "--", "true"});
+
+  d.Restart();
+  const nlohmann::json qx = QueueJson(d, "qx");
+  REQUIRE(qx.is_object());
+  CHECK(qx["paused"] == true);
+  const nlohmann::json qy = QueueJson(d, "qy");
+  REQUIRE(qy.is_object());
+  CHECK(qy["concurrency"] == 2);
+  CHECK(qy["paused"] == false);
+  CHECK(QueueJson(d, "capped")["concurrency"] == 1);  // the run-time value over tqd.toml's
+
+  // Still paused after the restart: another task runs, the held one does not.
+  const std::string other = Submit(d, {"--", "true"});
+  CHECK(Tq(d, {"wait", other}).exit_code == 0);
+  CHECK(TaskState(d, held) == "pending");
+  REQUIRE(Tq(d, {"queue", "resume", "qx"}).exit_code == 0);
+  CHECK(Tq(d, {"wait", held}).exit_code == 0);
+
+  // Clearing the run-time value returns to tqd.toml's, and that survives a restart too.
+  REQUIRE(Tq(d, {"queue", "set", "capped", "--concurrency", "0"}).exit_code == 0);
+  d.Restart();
+  CHECK(QueueJson(d, "capped")["concurrency"] == 3);
+  CHECK(QueueJson(d, "qx")["paused"] == false);
+}
+
+TEST_CASE("changing a queue is refused to other users") {
+  const passwd* pw = getpwnam("nobody");
+  if (geteuid() != 0 || pw == nullptr) {
+    MESSAGE("skipped: needs root and a 'nobody' user");
+    return;
+  }
+  const RunAs nobody{pw->pw_uid, pw->pw_gid};
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const RunResult r = TqAs(d, nobody, {"queue", "pause", "default"});
+  CHECK(r.exit_code == 5);
+  CHECK(TqAs(d, nobody, {"queue", "set", "default", "--concurrency", "1"}).exit_code == 5);
+  CHECK(TqAs(d, nobody, {"queue", "list"}).exit_code == 0);
+  const nlohmann::json q = QueueJson(d, "default");  // not listed until used, or not paused
+  CHECK((q.is_null() || q["paused"] == false));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bulk submit
+
+TEST_CASE("--batch submits 200 shell lines and prints their ids in input order") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  std::string input;
+  for (int i = 0; i < 200; ++i) {
+    input += "echo line-" + std::to_string(i) + " | tr a-z A-Z\n";
+    if (i == 100) input += "\n   \n";  // blank lines are skipped
+  }
+  const RunResult r = Tq(d, {"submit", "--batch", "--label", "bulk"}, input);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const std::vector<std::string> ids = Lines(r.out);
+  REQUIRE(ids.size() == 200);
+  for (size_t i = 1; i < ids.size(); ++i) CHECK(std::stoll(ids[i]) > std::stoll(ids[i - 1]));
+
+  std::vector<std::string> wait = {"wait"};
+  wait.insert(wait.end(), ids.begin(), ids.end());
+  const RunResult w = Tq(d, wait);
+  CHECK_MESSAGE(w.exit_code == 0, w.err);
+  CHECK(ListTasks(d, {"--label", "bulk", "--state", "succeeded"}).size() == 200);
+  for (size_t i = 0; i < ids.size(); i += 37) {
+    CAPTURE(i);
+    CHECK(Logs(d, ids[i]) == "LINE-" + std::to_string(i) + "\n");
+  }
+  CHECK(Logs(d, ids.back()) == "LINE-199\n");
+}
+
+TEST_CASE("--batch -0 keeps arguments with spaces, newlines and odd bytes exactly") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::vector<std::string> first = {"printf",    "[%s]",     "a b",   "c\nd", "  lead",
+                                          "tab\there", "\xff\xfe", "$HOME", "'\"*"};
+  const std::vector<std::string> second = {"printf", "%s|", "x  y", "\n"};
+  std::string input;
+  for (const auto& task : {first, second}) {
+    for (const auto& arg : task) input += arg + '\0';
+    input += '\0';  // an empty argument ends the task
+  }
+  const RunResult r = Tq(d, {"submit", "--batch", "-0"}, input);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const std::vector<std::string> ids = Lines(r.out);
+  REQUIRE(ids.size() == 2);
+  CHECK(Tq(d, {"wait", ids[0], ids[1]}).exit_code == 0);
+  CHECK(Logs(d, ids[0]) == "[a b][c\nd][  lead][tab\there][\xff\xfe][$HOME]['\"*]");
+  CHECK(Logs(d, ids[1]) == "x  y|\n|");
+  const nlohmann::json t = TaskJson(d, ids[0]);
+  REQUIRE(t["argv"].size() == first.size());
+  CHECK(t["argv"][3] == "c\nd");
+  CHECK(t["shell"].is_null());
+
+  // The last task may end at the end of input without its empty argument.
+  const RunResult last = Tq(d, {"submit", "--batch", "-0"}, std::string("echo\0tail", 9));
+  REQUIRE_MESSAGE(last.exit_code == 0, last.err);
+  const std::vector<std::string> one = Lines(last.out);
+  REQUIRE(one.size() == 1);
+  CHECK(Tq(d, {"wait", one[0]}).exit_code == 0);
+  CHECK(Logs(d, one[0]) == "tail\n");
+}
+
+TEST_CASE("--batch --json-lines applies each line's fields over the options") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string input =
+      R"({"argv": ["echo", "one"], "priority": 1, "queue": "jl"})"
+      "\n"
+      R"({"shell": "echo two", "labels": ["x"]})"
+      "\n"
+      R"({"argv": ["sh", "-c", "exit 3"], "retries": 1, "backoff": "fixed", "backoff_base_ms": 50, "jitter": false})"
+      "\n";
+  const RunResult r =
+      Tq(d, {"submit", "--batch", "--json-lines", "--priority", "5", "--queue", "base"}, input);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const std::vector<std::string> ids = Lines(r.out);
+  REQUIRE(ids.size() == 3);
+  CHECK(Tq(d, {"wait", ids[0], ids[1]}).exit_code == 0);
+  CHECK(Tq(d, {"wait", ids[2]}).exit_code == 3);
+
+  const nlohmann::json one = TaskJson(d, ids[0]);
+  CHECK(one["priority"] == 1);
+  CHECK(one["queue"] == "jl");
+  CHECK(Logs(d, ids[0]) == "one\n");
+  const nlohmann::json two = TaskJson(d, ids[1]);
+  CHECK(two["priority"] == 5);  // from the options
+  CHECK(two["queue"] == "base");
+  CHECK(two["labels"] == nlohmann::json::array({"x"}));
+  CHECK(two["shell"] == "echo two");
+  CHECK(Logs(d, ids[1]) == "two\n");
+  const nlohmann::json three = TaskJson(d, ids[2]);
+  CHECK(three["retry"]["retries"] == 1);
+  CHECK(three["attempt_log"].size() == 2);
+}
+
+TEST_CASE("a bad line in a batch is reported with its number and nothing is submitted") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string existing = Submit(d, {"--", "true"});
+  const size_t before = ListTasks(d).size();
+
+  const RunResult bad_priority =
+      Tq(d, {"submit", "--batch", "--json-lines"},
+         "{\"argv\": [\"true\"]}\n{\"shell\": \"true\"}\n{\"shell\": \"true\", \"priority\": 9}\n"
+         "{\"argv\": [\"true\"]}\n");
+  CHECK(bad_priority.exit_code == 2);
+  CHECK(bad_priority.out == "");
+  CHECK_MESSAGE(bad_priority.err.find("line 3") != std::string::npos, bad_priority.err);
+  CHECK_MESSAGE(bad_priority.err.find("priority") != std::string::npos, bad_priority.err);
+
+  const RunResult no_command =
+      Tq(d, {"submit", "--batch", "--json-lines"}, "{\"argv\": [\"true\"]}\n\n{\"priority\": 9}\n");
+  CHECK(no_command.exit_code == 2);
+  CHECK(no_command.out == "");
+  CHECK_MESSAGE(no_command.err.find("line 3") != std::string::npos, no_command.err);
+
+  const RunResult not_json =
+      Tq(d, {"submit", "--batch", "--json-lines"}, "{\"argv\": [\"true\"]}\nnot json\n");
+  CHECK(not_json.exit_code == 2);
+  CHECK(not_json.out == "");
+  CHECK_MESSAGE(not_json.err.find("line 2") != std::string::npos, not_json.err);
+
+  CHECK(ListTasks(d).size() == before);
+  CHECK(TaskState(d, existing) != "");
+}
+
+TEST_CASE("a batch line with an unknown --after id is refused naming its line") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string existing = Submit(d, {"--", "true"});
+  const size_t before = ListTasks(d).size();
+  const RunResult r = Tq(
+      d, {"submit", "--batch", "--json-lines"},
+      "{\"argv\": [\"true\"]}\n\n{\"argv\": [\"true\"], \"after\": [" + existing + ", 999999]}\n");
+  CHECK(r.exit_code == 4);
+  CHECK(r.out == "");
+  CHECK_MESSAGE(r.err.find("line 3") != std::string::npos, r.err);
+  CHECK_MESSAGE(r.err.find("999999") != std::string::npos, r.err);
+  CHECK(ListTasks(d).size() == before);
+}
+
+TEST_CASE("a batch larger than one transaction is still all or nothing") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  REQUIRE(Tq(d, {"queue", "pause", "big"}).exit_code == 0);  // nothing needs to run
+  const std::string existing = Submit(d, {"--queue", "big", "--", "true"});
+  constexpr int kLines = 12001;  // three requests of up to 5000 tasks
+  auto batch = [&](const std::string& last_after) {
+    std::string input;
+    for (int i = 1; i < kLines; ++i) input += "{\"argv\": [\"true\"]}\n";
+    return input + "{\"argv\": [\"true\"], \"after\": [" + last_after + "]}\n";
+  };
+  const RunResult bad =
+      Tq(d, {"submit", "--batch", "--json-lines", "--queue", "big"}, batch("999999"));
+  CHECK(bad.exit_code == 4);
+  CHECK(bad.out == "");
+  CHECK_MESSAGE(bad.err.find("line " + std::to_string(kLines)) != std::string::npos, bad.err);
+  CHECK(ListTasks(d).size() == 1);
+
+  const RunResult good =
+      Tq(d, {"submit", "--batch", "--json-lines", "--queue", "big"}, batch(existing));
+  CHECK_MESSAGE(good.exit_code == 0, good.err);
+  CHECK(Lines(good.out).size() == static_cast<size_t>(kLines));
+  CHECK(ListTasks(d, {"--queue", "big"}).size() == static_cast<size_t>(kLines) + 1);
+}
