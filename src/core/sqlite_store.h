@@ -62,6 +62,8 @@ class SqliteStore : public Store {
 
   Result<SubmitOutcome> Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
                                bool supersede_running) override;
+  std::vector<Result<SubmitOutcome>> SubmitGroup(const std::vector<SubmitItem>& items,
+                                                 WallMs now) override;
   Result<std::vector<TaskId>> SubmitBatch(const Owner& owner, const std::vector<TaskSpec>& specs,
                                           WallMs now) override;
   Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) override;

@@ -290,6 +290,36 @@ Result<SubmitOutcome> SqliteStore::Submit(const Owner& owner, const TaskSpec& sp
   return out;
 }
 
+std::vector<Result<SubmitOutcome>> SqliteStore::SubmitGroup(const std::vector<SubmitItem>& items,
+                                                            WallMs now) {
+  std::vector<Result<SubmitOutcome>> results(items.size(), Status::Internal("not submitted"));
+  sqlite::Transaction tx(db_);
+  if (Status s = tx.Begin(); !s.ok()) return std::vector<Result<SubmitOutcome>>(items.size(), s);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const SubmitItem& item = items[i];
+    if (Status s = CheckBytes(item.spec); !s.ok()) {
+      results[i] = s;
+      continue;
+    }
+    // A savepoint per request: a refused one is undone alone, the others stay.
+    if (Status s = db_.Exec("savepoint", "SAVEPOINT submit"); !s.ok()) {
+      results[i] = s;
+      continue;
+    }
+    SubmitOutcome out;
+    Status s = SubmitInTx(item.owner, item.spec, now, item.supersede_running, &out);
+    if (!s.ok()) {
+      (void)db_.Exec("rollback to savepoint", "ROLLBACK TO submit");
+      results[i] = s;
+    } else {
+      results[i] = std::move(out);
+    }
+    (void)db_.Exec("release savepoint", "RELEASE submit");
+  }
+  if (Status s = tx.Commit(); !s.ok()) return std::vector<Result<SubmitOutcome>>(items.size(), s);
+  return results;
+}
+
 Result<std::vector<TaskId>> SqliteStore::SubmitBatch(const Owner& owner,
                                                      const std::vector<TaskSpec>& specs,
                                                      WallMs now) {

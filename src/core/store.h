@@ -55,6 +55,13 @@ struct SubmitOutcome {
   std::vector<TaskId> to_terminate;  ///< running older versions the daemon must stop (superseded)
 };
 
+/// One request of a group commit.
+struct SubmitItem {
+  Owner owner;
+  TaskSpec spec;
+  bool supersede_running = false;
+};
+
 /// A queue as the store keeps it: the run-time settings `tq queue` changed.
 struct QueueState {
   std::string name;
@@ -85,6 +92,12 @@ class Store {
   /// pending again; superseded pending versions end cancelled with reason superseded.
   virtual Result<SubmitOutcome> Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
                                        bool supersede_running) = 0;
+
+  /// Submits independent requests together in one transaction, so they share one sync (group
+  /// commit); each succeeds or fails on its own, as Submit would. If the commit itself fails,
+  /// every result carries that error.
+  virtual std::vector<Result<SubmitOutcome>> SubmitGroup(const std::vector<SubmitItem>& items,
+                                                         WallMs now) = 0;
 
   /// Submits many tasks in one transaction: all or nothing. Returns the ids in order.
   virtual Result<std::vector<TaskId>> SubmitBatch(const Owner& owner,

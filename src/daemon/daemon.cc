@@ -338,6 +338,23 @@ RetryPolicy Daemon::RetryPolicyFor(const std::string& queue,
   return ApplyOverrides(options_.config.Queue(queue).retry, overrides);
 }
 
+void Daemon::QueueSubmit(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running) {
+  pending_submits_.emplace_back(conn, SubmitItem{peer, std::move(spec), supersede_running});
+  loop_.Defer(&pending_submits_, [this] { FlushSubmits(); });
+}
+
+void Daemon::FlushSubmits() {
+  auto group = std::move(pending_submits_);
+  pending_submits_.clear();
+  std::vector<SubmitItem> items;
+  items.reserve(group.size());
+  for (auto& [conn, item] : group) items.push_back(std::move(item));
+  const auto results = store_->SubmitGroup(items, clock_.WallNow());
+  spdlog::debug("group commit of {} submit(s)", items.size());
+  for (size_t i = 0; i < group.size(); ++i)
+    AnswerSubmit(*this, group[i].first, items[i], results[i]);
+}
+
 nlohmann::json Daemon::QueuesJson() {
   std::map<std::string, QueueState> all;
   for (const auto& [name, cfg] : options_.config.queues) all[name].name = name;

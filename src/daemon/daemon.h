@@ -70,6 +70,9 @@ class Daemon {
   void NotifyTerminal(const std::vector<TaskId>& ids);
   /// The retry policy a task submitted to `queue` gets: the queue's defaults with `overrides`.
   RetryPolicy RetryPolicyFor(const std::string& queue, const RetryOverrides& overrides) const;
+  /// Adds a submit to the group committed once this turn of the loop has read its requests:
+  /// concurrent submitters share one transaction and one sync, and each is answered after it.
+  void QueueSubmit(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running);
   /// Every queue with its effective settings, for `tq queue list`.
   nlohmann::json QueuesJson();
 
@@ -79,6 +82,7 @@ class Daemon {
   void Dispatch();
   bool StartTask(TaskId id);
   void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome);
+  void FlushSubmits();
   void ArmTimers();
   void RemoveTaskFiles(const std::vector<TaskId>& ids);
   int QueueCap(const QueueState& queue) const;
@@ -95,6 +99,7 @@ class Daemon {
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<Watcher> watcher_;
   std::map<TaskId, TaskReason> stop_reasons_;  ///< why running tasks are being stopped
+  std::vector<std::pair<ConnId, SubmitItem>> pending_submits_;  ///< this turn's group
   std::mt19937_64 rng_;
   int signal_fd_ = -1;
   EventLoop::TimerId due_timer_ = 0;

@@ -13,6 +13,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "daemon/proc.h"
 #include "daemon/shim/shim_record.h"
 #include "daemon/shim_record.h"
 
@@ -35,7 +36,8 @@ Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFi
       spawner_(spawner),
       files_(std::move(files)),
       options_(options),
-      on_finished_(std::move(on_finished)) {}
+      on_finished_(std::move(on_finished)),
+      boot_id_(CurrentBootId()) {}
 
 Executor::~Executor() {
   // The shims keep running: a stopping daemon never touches its tasks.
@@ -89,19 +91,32 @@ void Executor::ArmTimeout(Running& r, int64_t after_ms) {
   });
 }
 
+namespace {
+// True when `pidfd` (opened for `record`'s shim) is that very shim: the record is from this boot
+// and the process started when the record says, so a reused pid is never taken for it. A
+// version 1 record carries neither fact; its held lock is the only proof there is.
+bool SameShim(const ShimRecord& record, int pid, const std::string& boot_id) {
+  if (record.version < 2) return true;
+  return record.boot_id == boot_id && ProcessStartTime(pid) == record.shim_start_time;
+}
+}  // namespace
+
 void Executor::Adopt(const RunningAttempt& a) {
   const std::string path = files_.StatusRecord(a.task_id, a.number);
   Running r;
   r.id = a.task_id;
   r.attempt = a.number;
   r.queue = a.queue;
-  // The record names the shim even when the daemon died before storing its pid; a record that
-  // does not parse while its lock is held is being rewritten, and the store's pid serves then.
+  // SPEC 6: a live shim of this boot is re-attached; a finished record is collected; anything
+  // else (another boot, no lock and no final record) is an attempt lost. The record names the
+  // shim even when the daemon died before storing its pid.
   auto record = ReadShimRecord(path);
-  r.shim_pid = record.ok() && record->shim_pid > 0 ? record->shim_pid : a.shim_pid;
-  if (r.shim_pid > 0 && ShimRecordLocked(path)) {
+  const bool live = record.ok() && !record->finished && record->shim_pid > 0;
+  if (live && ShimRecordLocked(path)) {
+    r.shim_pid = record->shim_pid;
     r.pidfd = PidfdOpen(r.shim_pid);
-    if (r.pidfd >= 0 && ShimRecordLocked(path)) {
+    // The start time is checked after the pidfd exists: it then names the same process.
+    if (r.pidfd >= 0 && SameShim(*record, r.shim_pid, boot_id_) && ShimRecordLocked(path)) {
       spdlog::info("re-attached to task {} attempt {} (shim pid {})", a.task_id, a.number,
                    r.shim_pid);
       // The earlier daemon's monotonic deadline is gone: what is left of the timeout is
@@ -114,6 +129,9 @@ void Executor::Adopt(const RunningAttempt& a) {
       return;
     }
     if (r.pidfd >= 0) close(r.pidfd);
+    r.pidfd = -1;
+    spdlog::warn("task {} attempt {}: shim pid {} is not the shim that ran it", a.task_id, a.number,
+                 r.shim_pid);
   }
   const AttemptOutcome outcome = Collect(a.task_id, r);
   const TaskId id = a.task_id;

@@ -89,6 +89,7 @@ class Executor {
   ExecutorOptions options_;
   FinishedCallback on_finished_;
   std::map<TaskId, Running> running_;
+  std::string boot_id_;  ///< this boot, to tell a shim of this boot from a pid reused since
 };
 
 }  // namespace tq

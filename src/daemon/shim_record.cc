@@ -31,9 +31,13 @@ using Setter = bool (*)(ShimRecord&, std::string_view);
 struct Field {
   std::string_view key;
   Setter set;
+  int since = 1;  ///< the first version that has (and requires) the key
 };
 
-// Every key of version 1; all are required.
+// The oldest record version this reader still accepts.
+constexpr int kOldestVersion = 1;
+
+// Every key; each is required from the version that introduced it.
 constexpr Field kFields[] = {
     {TQ_SHIM_KEY_FINISHED,
      [](ShimRecord& r, std::string_view v) {
@@ -63,6 +67,15 @@ constexpr Field kFields[] = {
      [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.system_cpu_us); }},
     {TQ_SHIM_KEY_MAX_RSS_KB,
      [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.max_rss_kb); }},
+    {TQ_SHIM_KEY_BOOT_ID,
+     [](ShimRecord& r, std::string_view v) {
+       if (v.empty() || v.size() > 36) return false;
+       r.boot_id = std::string(v);
+       return true;
+     },
+     2},
+    {TQ_SHIM_KEY_SHIM_START_TIME,
+     [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.shim_start_time); }, 2},
 };
 constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);
 
@@ -86,9 +99,10 @@ Result<ShimRecord> ParseShimRecord(std::string_view text) {
       !ParseNumber(first.substr(kMagic.size()), &record.version))
     return Status::Internal("not a tq-shim status record (first line is not '" TQ_SHIM_RECORD_MAGIC
                             " VERSION')");
-  if (record.version != TQ_SHIM_RECORD_VERSION)
+  if (record.version < kOldestVersion || record.version > TQ_SHIM_RECORD_VERSION)
     return Status::Internal("status record version " + std::to_string(record.version) +
-                            " is not supported (this tqd reads version " +
+                            " is not supported (this tqd reads versions " +
+                            std::to_string(kOldestVersion) + " to " +
                             std::to_string(TQ_SHIM_RECORD_VERSION) + ")");
 
   bool seen[kFieldCount] = {};
@@ -110,7 +124,7 @@ Result<ShimRecord> ParseShimRecord(std::string_view text) {
     }
   }
   for (size_t i = 0; i < kFieldCount; i++)
-    if (!seen[i])
+    if (!seen[i] && kFields[i].since <= record.version)
       return Status::Internal("status record lacks key '" + std::string(kFields[i].key) + "'");
   return record;
 }

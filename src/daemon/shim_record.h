@@ -12,23 +12,26 @@ namespace tq {
 /// One status record as the shim last wrote it. While `finished` is false only the shim and
 /// task identity (shim_pid, pid, pid_start_time, started_ms) mean anything.
 struct ShimRecord {
-  int version = 0;                        ///< the record format version read
-  bool finished = false;                  ///< the task is over and the fields below are final
-  int shim_pid = 0;                       ///< the shim's pid
-  int pid = 0;                            ///< the task's pid (= its process group), 0 before fork
-  unsigned long long pid_start_time = 0;  ///< /proc/PID/stat field 22, to recognise pid reuse
-  int64_t started_ms = 0;                 ///< wall-clock ms at fork, 0 before
-  int64_t ended_ms = 0;                   ///< wall-clock ms at the end, 0 before
-  int exit_code = -1;                     ///< exit status; -1 unless the task exited
-  int signal = 0;                         ///< terminating signal; 0 unless killed
-  int spawn_errno = 0;                    ///< why the task could not start; 0 if it did
-  int64_t user_cpu_us = 0;                ///< the task's user CPU (wait4 rusage)
-  int64_t system_cpu_us = 0;              ///< the task's system CPU (wait4 rusage)
-  int64_t max_rss_kb = 0;                 ///< the task's peak RSS in KiB (ru_maxrss)
+  int version = 0;                         ///< the record format version read
+  bool finished = false;                   ///< the task is over and the fields below are final
+  int shim_pid = 0;                        ///< the shim's pid
+  int pid = 0;                             ///< the task's pid (= its process group), 0 before fork
+  unsigned long long pid_start_time = 0;   ///< /proc/PID/stat field 22, to recognise pid reuse
+  int64_t started_ms = 0;                  ///< wall-clock ms at fork, 0 before
+  int64_t ended_ms = 0;                    ///< wall-clock ms at the end, 0 before
+  int exit_code = -1;                      ///< exit status; -1 unless the task exited
+  int signal = 0;                          ///< terminating signal; 0 unless killed
+  int spawn_errno = 0;                     ///< why the task could not start; 0 if it did
+  int64_t user_cpu_us = 0;                 ///< the task's user CPU (wait4 rusage)
+  int64_t system_cpu_us = 0;               ///< the task's system CPU (wait4 rusage)
+  int64_t max_rss_kb = 0;                  ///< the task's peak RSS in KiB (ru_maxrss)
+  std::string boot_id;                     ///< the boot the shim ran in ("" in version 1)
+  unsigned long long shim_start_time = 0;  ///< the shim's /proc stat field 22 (0 in version 1)
 };
 
-/// Parses the text of a record. Accepts version 1; refuses other versions, a wrong magic
-/// line, a missing or malformed known key; ignores unknown keys. Errors are kInternal.
+/// Parses the text of a record. Accepts the current version (2) and the previous one (1);
+/// refuses other versions, a wrong magic line, a missing or malformed key of its version;
+/// ignores unknown keys. Errors are kInternal.
 Result<ShimRecord> ParseShimRecord(std::string_view text);
 
 /// Reads and parses the record at `path` (no lock taken; safe while the shim runs).

@@ -379,3 +379,38 @@ TEST_CASE("two connections racing with one key and version end with exactly one 
 
 }  // namespace
 }  // namespace tq
+
+namespace tq {
+namespace {
+
+using namespace test;  // NOLINT: the shared helpers of the store's tests
+
+TEST_CASE("a group commit submits each request on its own, in one transaction") {
+  auto store = OpenStore();
+  const TaskId dep = MustInsert(*store, kAlice, Spec({"dep"}), 1000);
+  TaskSpec bad_after = Spec({"b"});
+  bad_after.after = {dep + 100};
+  TaskSpec bobs_dep = Spec({"c"});
+  bobs_dep.after = {dep};  // alice's task: bob may not wait for it
+  const std::vector<SubmitItem> items = {
+      {kAlice, Spec({"a"}), false},   {kAlice, bad_after, false},
+      {kBob, bobs_dep, false},        {kAlice, Keyed("k", 1), false},
+      {kAlice, Keyed("k", 1), false}, {kAlice, Keyed("k", 0), false},
+  };
+  const auto results = store->SubmitGroup(items, 2000);
+  REQUIRE(results.size() == items.size());
+  REQUIRE(results[0].ok());
+  CHECK(results[0]->inserted);
+  CHECK(results[1].status().code() == ErrorCode::kNotFound);
+  CHECK(results[2].status().code() == ErrorCode::kNotFound);
+  REQUIRE(results[3].ok());
+  REQUIRE(results[4].ok());
+  CHECK(results[4]->id == results[3]->id);  // the same key and version: replaced in place
+  REQUIRE(results[5].ok());
+  CHECK(results[5]->refused_newer);
+  CHECK(TaskCount(*store) == 3);  // dep, a and the keyed one; nothing of the refused ones
+  CHECK(MustGet(*store, results[0]->id).spec.argv == std::vector<std::string>{"a"});
+}
+
+}  // namespace
+}  // namespace tq

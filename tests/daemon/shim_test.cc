@@ -379,6 +379,9 @@ TEST_CASE("shim: while running the record is locked and names the task") {
   CHECK(r.pid == task);
   CHECK(r.shim_pid == run.pid());
   CHECK(r.pid_start_time == StatField(task, 22));
+  CHECK(r.version == 2);
+  CHECK(r.shim_start_time == StatField(run.pid(), 22));
+  CHECK(r.boot_id + "\n" == ReadFile("/proc/sys/kernel/random/boot_id"));
   CHECK(r.started_ms > 0);
   CHECK(r.ended_ms == 0);
   CHECK(tq::ShimRecordLocked(run.StatusPath()));
@@ -502,10 +505,32 @@ TEST_CASE("shim record: the reader checks version and keys") {
     CHECK(r->system_cpu_us == 6);
     CHECK(r->max_rss_kb == 7);
   }
+  SUBCASE("version 2 needs its own keys and carries the boot and the shim's start") {
+    CHECK(tq::ParseShimRecord("tq-shim-status 2\n" + body).status().message().find("'boot_id'") !=
+          std::string::npos);
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord(
+        "tq-shim-status 2\n" + body + "boot_id=0f1e2d3c-aaaa-bbbb-cccc-000011112222\n" +
+        "shim_start_time=777\n");
+    REQUIRE(r.ok());
+    CHECK(r->version == 2);
+    CHECK(r->boot_id == "0f1e2d3c-aaaa-bbbb-cccc-000011112222");
+    CHECK(r->shim_start_time == 777);
+  }
   SUBCASE("an unknown version is refused by name") {
-    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 2\n" + body);
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 3\n" + body);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.status().message().find("version 2 is not supported") != std::string::npos);
+    CHECK(r.status().message().find("version 3 is not supported") != std::string::npos);
+  }
+  SUBCASE("a checked-in record of the previous version reads") {
+    tq::Result<tq::ShimRecord> r =
+        tq::ReadShimRecord(std::string(TQ_TEST_DATA_DIR) + "/shim_record_v1.txt");
+    INFO(r.status().message());
+    REQUIRE(r.ok());
+    CHECK(r->version == 1);
+    CHECK(r->finished);
+    CHECK(r->exit_code == 3);
+    CHECK(r->max_rss_kb == 2048);
+    CHECK(r->boot_id.empty());
   }
   SUBCASE("a wrong magic is refused") {
     CHECK_FALSE(tq::ParseShimRecord("something 1\n" + body).ok());

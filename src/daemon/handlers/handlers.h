@@ -21,6 +21,10 @@ void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBa
 void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& r);
 void HandleQueue(Daemon& d, ConnId conn, const Owner& peer, const QueueRequest& r);
 
+/// Answers one submit of a group commit with its outcome, and acts on what it ended.
+void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
+                  const Result<SubmitOutcome>& outcome);
+
 /// The visible tasks for `ids`, or the first not-found error (nothing is done then).
 Result<std::vector<Task>> VisibleTasks(Daemon& d, const Owner& peer,
                                        const std::vector<TaskId>& ids);

@@ -5,16 +5,20 @@ namespace tq {
 void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r) {
   TaskSpec spec = r.spec;
   spec.retry = d.RetryPolicyFor(spec.queue, r.retry);
-  auto out = d.store().Submit(peer, spec, d.clock().WallNow(), r.supersede_running);
+  d.QueueSubmit(conn, peer, std::move(spec), r.supersede_running);
+}
+
+void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
+                  const Result<SubmitOutcome>& out) {
   if (!out.ok()) {
     d.server().Send(conn, ErrorResponse(out.status()));
     return;
   }
   if (out->refused_newer) {
-    nlohmann::json refusal =
-        ErrorResponse(Status(ErrorCode::kSuperseded, "version",
-                             "version " + std::to_string(spec.version) + " of key " + *spec.key +
-                                 " is superseded by task " + std::to_string(out->id)));
+    nlohmann::json refusal = ErrorResponse(
+        Status(ErrorCode::kSuperseded, "version",
+               "version " + std::to_string(item.spec.version) + " of key " + *item.spec.key +
+                   " is superseded by task " + std::to_string(out->id)));
     refusal["id"] = out->id;
     d.server().Send(conn, refusal);
     return;

@@ -47,6 +47,8 @@ struct record {
   long long started_ms, ended_ms;
   int exit_code, signal, spawn_errno;
   long long user_cpu_us, system_cpu_us, max_rss_kb;
+  char boot_id[40];
+  unsigned long long shim_start_time;
 };
 
 /* One captured stream: pipe -> file, keeping the first and last `half` bytes when limited. */
@@ -134,10 +136,12 @@ static int write_record(void) {
                      "=%llu\n" TQ_SHIM_KEY_STARTED_MS "=%lld\n" TQ_SHIM_KEY_ENDED_MS
                      "=%lld\n" TQ_SHIM_KEY_EXIT_CODE "=%d\n" TQ_SHIM_KEY_SIGNAL
                      "=%d\n" TQ_SHIM_KEY_SPAWN_ERRNO "=%d\n" TQ_SHIM_KEY_USER_CPU_US
-                     "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB "=%lld\n",
+                     "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB
+                     "=%lld\n" TQ_SHIM_KEY_BOOT_ID "=%s\n" TQ_SHIM_KEY_SHIM_START_TIME "=%llu\n",
                      TQ_SHIM_RECORD_MAGIC, TQ_SHIM_RECORD_VERSION, r->finished, r->shim_pid, r->pid,
                      r->pid_start_time, r->started_ms, r->ended_ms, r->exit_code, r->signal,
-                     r->spawn_errno, r->user_cpu_us, r->system_cpu_us, r->max_rss_kb);
+                     r->spawn_errno, r->user_cpu_us, r->system_cpu_us, r->max_rss_kb, r->boot_id,
+                     r->shim_start_time);
   if (len < 0 || (size_t)len >= sizeof buf) return -1;
   for (size_t done = 0; done < (size_t)len;) {
     ssize_t n = pwrite(g_status_fd, buf + done, (size_t)len - done, (off_t)done);
@@ -146,6 +150,23 @@ static int write_record(void) {
     done += (size_t)n;
   }
   return ftruncate(g_status_fd, len);
+}
+
+/* The kernel's id of this boot (a UUID), or "unknown"; `buf` holds at least 37 bytes. */
+static void read_boot_id(char* buf, size_t size) {
+  snprintf(buf, size, "unknown");
+  int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ssize_t n = read(fd, buf, size - 1);
+  close(fd);
+  if (n <= 0) {
+    snprintf(buf, size, "unknown");
+    return;
+  }
+  buf[n] = '\0';
+  for (ssize_t i = 0; i < n; i++)
+    if (!((buf[i] >= '0' && buf[i] <= '9') || (buf[i] >= 'a' && buf[i] <= 'f') || buf[i] == '-'))
+      buf[i] = '\0';
 }
 
 /* Marks the record finished, writes it and exits; the lock goes with the descriptor. */
@@ -449,6 +470,8 @@ static void open_status(const char* path) {
   while (flock(g_status_fd, LOCK_EX) != 0)
     if (errno != EINTR) status_failed("lock", path);
   g_rec = (struct record){.shim_pid = getpid(), .exit_code = -1};
+  read_boot_id(g_rec.boot_id, sizeof g_rec.boot_id);
+  read_stat_field(g_rec.shim_pid, 22, &g_rec.shim_start_time);
   if (write_record() != 0) status_failed("write", path);
 }
 

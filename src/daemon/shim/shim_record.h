@@ -7,8 +7,8 @@
 
 /* The first line of every status record is "<magic> <version>\n". */
 #define TQ_SHIM_RECORD_MAGIC "tq-shim-status"
-/* The version this shim writes. Readers accept it (and, later, the previous one). */
-#define TQ_SHIM_RECORD_VERSION 1
+/* The version this shim writes. Readers accept it and the previous one. */
+#define TQ_SHIM_RECORD_VERSION 2
 
 /* The keys of version 1, one "key=value" line each, all decimal integers. Readers ignore
  * keys they do not know, so later versions may add lines. */
@@ -24,6 +24,9 @@
 #define TQ_SHIM_KEY_USER_CPU_US "user_cpu_us"       /* wait4 rusage of the task, microseconds */
 #define TQ_SHIM_KEY_SYSTEM_CPU_US "system_cpu_us"
 #define TQ_SHIM_KEY_MAX_RSS_KB "max_rss_kb" /* peak resident set size (ru_maxrss), KiB */
+/* Added in version 2, so a restarted daemon can prove a live shim is the one it started. */
+#define TQ_SHIM_KEY_BOOT_ID "boot_id" /* /proc/sys/kernel/random/boot_id when the shim began */
+#define TQ_SHIM_KEY_SHIM_START_TIME "shim_start_time" /* the shim's /proc stat field 22 */
 
 /* Signals the daemon sends to the shim (never to the task directly). */
 #define TQ_SHIM_SIG_TERMINATE SIGTERM /* TERM the task's process group and all descendants */
