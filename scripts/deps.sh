@@ -9,6 +9,7 @@ packages=(
   doctest-dev                        # unit and integration tests
   tzdata                             # time-zone tests
   util-linux procps                  # flock, setsid and ps for the tests
+  strace                             # the durability test watches the daemon's syscalls
 )
 
 missing=()
