@@ -12,14 +12,23 @@ std::string CurrentBootId() {
   return id;
 }
 
-std::optional<unsigned long long> ProcessStartTime(int pid) {
+namespace {
+// Fields 3.. of /proc/PID/stat (state first), or nullopt. The command name (field 2) may hold
+// spaces and ')'; the fields after the last ')' are fixed.
+std::optional<std::string> StatAfterName(int pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string stat;
   if (!std::getline(in, stat)) return std::nullopt;
-  // The command name (field 2) may hold spaces and ')'; the fields after the last ')' are fixed.
   const size_t close = stat.rfind(')');
   if (close == std::string::npos) return std::nullopt;
-  std::istringstream rest(stat.substr(close + 1));
+  return stat.substr(close + 1);
+}
+}  // namespace
+
+std::optional<unsigned long long> ProcessStartTime(int pid) {
+  auto fields = StatAfterName(pid);
+  if (!fields) return std::nullopt;
+  std::istringstream rest(*fields);
   std::string field;
   for (int i = 3; i <= 22; ++i)
     if (!(rest >> field)) return std::nullopt;
@@ -28,6 +37,14 @@ std::optional<unsigned long long> ProcessStartTime(int pid) {
   } catch (...) {
     return std::nullopt;
   }
+}
+
+bool ProcessRunning(int pid) {
+  auto fields = StatAfterName(pid);
+  if (!fields) return false;
+  std::istringstream rest(*fields);
+  std::string state;
+  return (rest >> state) && state != "Z";
 }
 
 }  // namespace tq

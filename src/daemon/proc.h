@@ -13,4 +13,7 @@ std::string CurrentBootId();
 /// is gone or unreadable. Together with the boot it identifies a process across pid reuse.
 std::optional<unsigned long long> ProcessStartTime(int pid);
 
+/// True while `pid` runs (exists and is not a zombie).
+bool ProcessRunning(int pid);
+
 }  // namespace tq

@@ -240,7 +240,8 @@ RunResult Process::Finish(double timeout_s) {
 // ---------------------------------------------------------------------------------------------
 // TestDaemon
 
-TestDaemon::TestDaemon(const std::string& config_toml) {
+TestDaemon::TestDaemon(const std::string& config_toml, std::vector<std::string> wrapper)
+    : wrapper_(std::move(wrapper)) {
   char tmpl[] = "/tmp/tq-it-XXXXXX";
   REQUIRE_MESSAGE(mkdtemp(tmpl) != nullptr, "mkdtemp: " << strerror(errno));
   dir_ = tmpl;
@@ -271,8 +272,8 @@ TestDaemon::~TestDaemon() {
 
 void TestDaemon::Start() {
   EnsureStdFds();
-  std::vector<std::string> argv = {BinPath("tqd"), "-v",      "--socket",
-                                   socket_,        "--state", state_dir()};
+  std::vector<std::string> argv = wrapper_;
+  argv.insert(argv.end(), {BinPath("tqd"), "-v", "--socket", socket_, "--state", state_dir()});
   if (access((dir_ + "/tqd.toml").c_str(), F_OK) == 0)
     argv.insert(argv.end(), {"--config", dir_ + "/tqd.toml"});
   const int log =
@@ -280,6 +281,7 @@ void TestDaemon::Start() {
   const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   REQUIRE(log >= 0);
   REQUIRE(null >= 0);
+  daemon_pid_ = -1;
   pid_ = Spawn(argv, ChildEnv({MarkEnv()}), null, log, log);
   close(log);
   close(null);
@@ -299,19 +301,66 @@ bool TestDaemon::Alive() {
 void TestDaemon::Restart() {
   Stop();
   Start();
+  WaitReady();
+}
+
+void TestDaemon::WaitReady() {
   const bool up = WaitFor(
       [this] { return !Alive() || RunTq(socket_, {"ping"}, {MarkEnv()}).exit_code == 0; }, 20);
   REQUIRE_MESSAGE((up && Alive()), "tqd did not start again; its log:\n" << Log());
 }
 
+pid_t TestDaemon::DaemonPid() {
+  if (wrapper_.empty() || pid_ <= 0) return pid_;
+  if (daemon_pid_ > 0) return daemon_pid_;
+  // The wrapper forks and then execs tqd: wait for a child of the wrapper that runs tqd.
+  const std::string tqd = BinPath("tqd");
+  const std::string children_path =
+      "/proc/" + std::to_string(pid_) + "/task/" + std::to_string(pid_) + "/children";
+  WaitFor([&] {
+    std::istringstream children(ReadFile(children_path));
+    for (long child; children >> child;) {
+      char exe[4096];
+      const std::string link = "/proc/" + std::to_string(child) + "/exe";
+      const ssize_t n = readlink(link.c_str(), exe, sizeof exe - 1);
+      if (n > 0 && std::string(exe, static_cast<size_t>(n)) == tqd) {
+        daemon_pid_ = static_cast<pid_t>(child);
+        return true;
+      }
+    }
+    return !Alive();
+  });
+  return daemon_pid_;
+}
+
+bool TestDaemon::WaitExit(double timeout_s) {
+  return WaitFor([this] { return !Alive(); }, timeout_s);
+}
+
 void TestDaemon::Stop() {
   if (pid_ <= 0) return;
-  kill(pid_, SIGTERM);
-  if (!WaitFor([this] { return !Alive(); }, 10)) {
+  const pid_t daemon = DaemonPid();
+  kill(daemon > 0 ? daemon : pid_, SIGTERM);
+  if (!WaitExit(10)) {
+    if (daemon > 0 && daemon != pid_) kill(daemon, SIGKILL);
     kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
     pid_ = -1;
   }
+  daemon_pid_ = -1;
+}
+
+void TestDaemon::Kill9() {
+  if (pid_ <= 0) return;
+  const pid_t daemon = DaemonPid();
+  kill(daemon > 0 ? daemon : pid_, SIGKILL);
+  if (daemon != pid_) {
+    // A wrapper (strace) ends once tqd is gone, unless it still traces shims: then end it too.
+    if (!WaitExit(10)) kill(pid_, SIGKILL);
+  }
+  if (pid_ > 0) waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+  daemon_pid_ = -1;
 }
 
 void TestDaemon::KillLeftovers() const {

@@ -79,8 +79,10 @@ class Process {
 class TestDaemon {
  public:
   /// Writes `config_toml` (when not empty) to DIR/tqd.toml and starts tqd; waits until `tq ping`
-  /// answers (REQUIRE fails the test with the daemon's log otherwise).
-  explicit TestDaemon(const std::string& config_toml = "");
+  /// answers (REQUIRE fails the test with the daemon's log otherwise). A non-empty `wrapper`
+  /// (e.g. {"/usr/bin/strace", "-f", "-o", FILE}) is put before tqd's command line, so tqd runs
+  /// as the wrapper's child; DaemonPid() then finds tqd itself.
+  explicit TestDaemon(const std::string& config_toml = "", std::vector<std::string> wrapper = {});
   ~TestDaemon();
   TestDaemon(const TestDaemon&) = delete;
   TestDaemon& operator=(const TestDaemon&) = delete;
@@ -89,7 +91,10 @@ class TestDaemon {
   const std::string& dir() const { return dir_; }
   const std::string& socket() const { return socket_; }
   std::string state_dir() const { return dir_ + "/state"; }
+  /// The process the harness started: tqd, or its wrapper when there is one.
   pid_t pid() const { return pid_; }
+  /// tqd's own pid (the wrapper's tqd child when there is a wrapper); -1 when it is not running.
+  pid_t DaemonPid();
   /// The daemon's stderr so far.
   std::string Log() const;
   /// "TQ_TEST_MARK=DIR": set for tq and tqd, so every task and shim inherits it and cleanup can
@@ -100,15 +105,25 @@ class TestDaemon {
   /// Stops the daemon with SIGTERM (running tasks go on under their shims) and starts it again
   /// on the same socket, state directory and config; waits until `tq ping` answers.
   void Restart();
+  /// Starts tqd (again) on the same socket, state directory and config, without waiting.
+  void Start();
+  /// Waits until `tq ping` answers; REQUIRE fails the test with the daemon's log otherwise.
+  void WaitReady();
+  /// Stops tqd with SIGTERM and reaps it (SIGKILL if it is still there after 10 s).
+  void Stop();
+  /// kill -9 of tqd (never of its tasks or shims), and reaps it (and its wrapper).
+  void Kill9();
 
  private:
-  void Start();
-  void Stop();
   void KillLeftovers() const;
+  // Waits for the started process (tqd or its wrapper) to end; false after `timeout_s`.
+  bool WaitExit(double timeout_s);
 
   std::string dir_;
   std::string socket_;
+  std::vector<std::string> wrapper_;
   pid_t pid_ = -1;
+  pid_t daemon_pid_ = -1;  // tqd under a wrapper, once found
 };
 
 /// Runs `tq --socket SOCKET ARGS...` and collects its exit code and output.
