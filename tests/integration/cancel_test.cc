@@ -8,19 +8,6 @@
 
 using namespace tqtest;
 
-namespace {
-// The pid written to `path` by a task, once it is there in full (a line).
-pid_t WaitPidFile(const std::string& path) {
-  std::string text;
-  const bool ok = WaitFor([&] {
-    text = ReadFile(path);
-    return !text.empty() && text.back() == '\n';
-  });
-  REQUIRE_MESSAGE(ok, "no pid in " << path);
-  return static_cast<pid_t>(std::stol(text));
-}
-}  // namespace
-
 TEST_CASE("cancelling a running task ends its grandchildren even in another session") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);

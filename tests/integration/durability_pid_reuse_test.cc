@@ -92,17 +92,6 @@ class Squatter {
   pid_t pid_ = -1;
 };
 
-// Waits until the task has written its pid (a whole line) to `path`; returns it.
-pid_t WaitPidFile(const std::string& path) {
-  std::string text;
-  const bool written = WaitFor([&] {
-    text = ReadFile(path);
-    return !text.empty() && text.back() == '\n';
-  });
-  REQUIRE_MESSAGE(written, "the task did not write its pid to " << path);
-  return static_cast<pid_t>(std::stol(text));
-}
-
 // A number field of a shim status record ("key=value" lines); -1 when absent.
 long long RecordField(const std::string& record_path, const std::string& key) {
   const std::string text = ReadFile(record_path);

@@ -20,17 +20,6 @@ using namespace tqtest;
 
 namespace {
 
-// Waits until the task has written its pid (a whole line) to `path`; returns it.
-pid_t WaitPidFile(const std::string& path) {
-  std::string text;
-  const bool written = WaitFor([&] {
-    text = ReadFile(path);
-    return !text.empty() && text.back() == '\n';
-  });
-  REQUIRE_MESSAGE(written, "the task did not write its pid to " << path);
-  return static_cast<pid_t>(std::stol(text));
-}
-
 // A shell word for `s` (single quotes; the test directories hold no quote).
 std::string Quoted(const std::string& s) {
   return "'" + s + "'";

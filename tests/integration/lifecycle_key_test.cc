@@ -32,15 +32,6 @@ std::vector<long long> IdsWithKey(const TestDaemon& d, const std::string& key) {
   return ids;
 }
 
-pid_t ReadPid(const std::string& path) {
-  std::string text;
-  const bool ok = WaitFor([&] {
-    text = ReadFile(path);
-    return !text.empty() && text.back() == '\n';
-  });
-  REQUIRE_MESSAGE(ok, "no pid in " << path);
-  return static_cast<pid_t>(std::stol(text));
-}
 }  // namespace
 
 TEST_CASE("the same key and version while the first runs, or after it succeeded, is that task") {
@@ -116,7 +107,7 @@ TEST_CASE("a higher version leaves a running lower one alone unless --supersede-
   TQ_LOG_ON_FAILURE(d);
   const std::string gate = d.dir() + "/go", pidfile = d.dir() + "/v1.pid";
   const std::string v1 = Submit(d, Keyed("svc", 1, GatedCmd(gate, pidfile)));
-  const pid_t pid = ReadPid(pidfile);
+  const pid_t pid = WaitPidFile(pidfile);
   REQUIRE(WaitState(d, v1, "running"));
 
   const std::string v2 = Submit(d, Keyed("svc", 2, {"--delay", "1h", "--", "true"}));
@@ -148,7 +139,7 @@ TEST_CASE("the same key and version on a failed or cancelled task replaces it in
 
   const std::string gate = d.dir() + "/go", pidfile = d.dir() + "/pid";
   CHECK(Submit(d, Keyed("etl", 7, GatedCmd(gate, pidfile))) == id);
-  ReadPid(pidfile);  // the new request runs
+  WaitPidFile(pidfile);  // the new request runs
   const nlohmann::json running = TaskJson(d, id);
   CHECK(running["state"] == "running");
   CHECK(running["reason"].is_null());

@@ -140,6 +140,16 @@ bool WaitFor(const std::function<bool()>& pred, double timeout_s) {
   }
 }
 
+pid_t WaitPidFile(const std::string& path) {
+  std::string text;
+  const bool written = WaitFor([&] {
+    text = ReadFile(path);
+    return !text.empty() && text.back() == '\n';
+  });
+  REQUIRE_MESSAGE(written, "the task did not write its pid to " << path);
+  return static_cast<pid_t>(std::stol(text));
+}
+
 std::string BinPath(const std::string& name) {
   return std::string(TQ_BIN_DIR) + "/" + name;
 }

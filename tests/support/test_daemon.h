@@ -22,6 +22,10 @@ constexpr double kWaitTimeoutS = 30;
 /// Polls `pred` every ~20 ms until it is true (returns true) or `timeout_s` passed (false).
 bool WaitFor(const std::function<bool()>& pred, double timeout_s = kWaitTimeoutS);
 
+/// Waits until a task has written its pid (a whole line) to `path`; returns it, or fails the
+/// test naming the file.
+pid_t WaitPidFile(const std::string& path);
+
 /// The path of a built binary: tq, tqd or tq-shim.
 std::string BinPath(const std::string& name);
 
