@@ -56,8 +56,6 @@ class Executor {
   /// kCancelled or kTimeout and becomes the attempt's reason. False if `id` is not running.
   bool Terminate(TaskId id, AttemptReason why);
 
-  /// True while `id` has a live supervisor.
-  bool IsRunning(TaskId id) const { return running_.count(id) != 0; }
   /// Running attempts in `queue`, or in all queues.
   int RunningCount(const std::optional<std::string>& queue) const;
 
