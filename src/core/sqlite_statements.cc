@@ -140,7 +140,6 @@ Status SqliteStore::Prepare() {
       {&S::task_deps, "read dependencies",
        "SELECT dep_id FROM task_deps WHERE task_id = ?1 ORDER BY rowid"},
       {&S::task_attempts, "read attempts", sqlite::AttemptSelect()},
-      {&S::queues, "list queues", "SELECT name FROM queues ORDER BY name"},
       {&S::queue_states, "list queues",
        "SELECT name, paused, concurrency FROM queues ORDER BY name"},
       {&S::set_queue_paused, "pause queue",
@@ -154,10 +153,6 @@ Status SqliteStore::Prepare() {
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
        "WHERE t.state = 'running' ORDER BY t.id"},
-      {&S::count_running_all, "count running",
-       "SELECT count(*) FROM tasks WHERE state = 'running'"},
-      {&S::count_running_queue, "count running",
-       "SELECT count(*) FROM tasks WHERE state = 'running' AND queue = ?1"},
       // the ready set and attempts
       {&S::first_ready_priority, "first ready task", kFirstReadyByPrioritySql},
       {&S::first_ready_oldest, "first ready task", kFirstReadyOldestSql},

@@ -17,9 +17,8 @@ struct SqliteStore::Statements {
       insert_task, insert_label, insert_dep, key_lookup, task_env_hash, replace_task,
       delete_attempts, delete_labels, delete_deps, reblock_dependents;
   // reads
-  sqlite::Stmt get_task, task_labels, task_deps, task_attempts, queues, queue_states,
-      set_queue_paused, set_queue_concurrency, running_attempts, count_running_all,
-      count_running_queue;
+  sqlite::Stmt get_task, task_labels, task_deps, task_attempts, queue_states, set_queue_paused,
+      set_queue_concurrency, running_attempts;
   std::array<sqlite::Stmt, 16> list;  // by filter mask, prepared on first use
   // the ready set and attempts
   sqlite::Stmt first_ready_priority, first_ready_oldest, promote_due, next_due;

@@ -139,13 +139,6 @@ Result<std::vector<Task>> SqliteStore::List(const ListFilter& filter) {
 
 // ---- queues ----
 
-Result<std::vector<std::string>> SqliteStore::Queues() {
-  std::vector<std::string> names;
-  sqlite::Query q(st_->queues);
-  if (Status s = q.ForEach([&] { names.push_back(q.Text(0)); }); !s.ok()) return s;
-  return names;
-}
-
 Result<std::vector<QueueState>> SqliteStore::QueueStates() {
   std::vector<QueueState> queues;
   sqlite::Query q(st_->queue_states);
@@ -190,14 +183,6 @@ Result<std::vector<RunningAttempt>> SqliteStore::RunningAttempts() {
   });
   if (!s.ok()) return s;
   return running;
-}
-
-Result<int> SqliteStore::CountRunning(const std::optional<std::string>& queue) {
-  sqlite::Query q(queue ? st_->count_running_queue : st_->count_running_all);
-  if (queue) q.BindText(*queue);
-  Result<bool> row = q.Step();
-  if (!row.ok()) return row.status();
-  return *row ? static_cast<int>(q.Int(0)) : 0;
 }
 
 Result<std::optional<WallMs>> SqliteStore::QueryMin(sqlite::Stmt& stmt) {

@@ -69,7 +69,6 @@ class SqliteStore : public Store {
   Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) override;
   Result<Task> Get(TaskId id) override;
   Result<std::vector<Task>> List(const ListFilter& filter) override;
-  Result<std::vector<std::string>> Queues() override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, ReadyOrder order) override;
   Result<int> PromoteDue(WallMs now) override;
   Result<std::optional<WallMs>> NextDue() override;
@@ -93,7 +92,6 @@ class SqliteStore : public Store {
   Status SetQueuePaused(const std::string& queue, bool paused) override;
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
-  Result<int> CountRunning(const std::optional<std::string>& queue) override;
 
   /// The hot queries whose plans must stay on their partial indexes.
   enum class PlannedQuery {

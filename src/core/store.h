@@ -115,9 +115,6 @@ class Store {
   /// Tasks matching `filter`, newest first, without their attempt lists.
   virtual Result<std::vector<Task>> List(const ListFilter& filter) = 0;
 
-  /// Names of every queue that has ever held a task.
-  virtual Result<std::vector<std::string>> Queues() = 0;
-
   /// The first ready task of `queue` in `order`, or nullopt when none is ready. O(log n).
   virtual Result<std::optional<Candidate>> FirstReady(const std::string& queue,
                                                       ReadyOrder order) = 0;
@@ -191,9 +188,6 @@ class Store {
 
   /// Every attempt the store holds as running.
   virtual Result<std::vector<RunningAttempt>> RunningAttempts() = 0;
-
-  /// How many tasks are running in each queue, as the store holds it.
-  virtual Result<int> CountRunning(const std::optional<std::string>& queue) = 0;
 };
 
 /// Opens (creating or migrating) the SQLite store at `path`. `durability_full` selects

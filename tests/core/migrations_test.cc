@@ -146,7 +146,7 @@ TEST_CASE("a v1 database with rows migrates to the current schema") {
   REQUIRE(ready.ok());
   CHECK((*ready)->id == 2);
   CHECK(*store.NextDue() == std::optional<WallMs>(9999999999999));
-  CHECK(*store.Queues() == std::vector<std::string>{"batch", "default"});
+  CHECK(test::QueueNames(store) == std::vector<std::string>{"batch", "default"});
 
   // New tasks continue the ids and find the environment stored by v1 under the same digest.
   TaskSpec spec;

@@ -348,7 +348,7 @@ TEST_CASE("SubmitBatch inserts all in order, or nothing") {
     if (c.message) CHECK(r.status().message() == c.message);
   }
   CHECK(TaskCount(*store) == before + 1);  // bob's task only
-  CHECK(*store->Queues() == std::vector<std::string>{"batch", "default"});
+  CHECK(QueueNames(*store) == std::vector<std::string>{"batch", "default"});
 }
 
 TEST_CASE("two connections racing with one key and version end with exactly one task") {

@@ -58,6 +58,15 @@ inline SubmitOutcome MustSubmit(Store& store, const Owner& owner, const TaskSpec
   return *out;
 }
 
+/// The names of every queue the store knows, in name order.
+inline std::vector<std::string> QueueNames(Store& store) {
+  auto states = store.QueueStates();
+  REQUIRE(states.ok());
+  std::vector<std::string> names;
+  for (const QueueState& q : *states) names.push_back(q.name);
+  return names;
+}
+
 inline Task MustGet(Store& store, TaskId id) {
   Result<Task> task = store.Get(id);
   REQUIRE_MESSAGE(task.ok(), task.status().message());
