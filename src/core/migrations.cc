@@ -137,11 +137,21 @@ ALTER TABLE queues ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE queues ADD COLUMN concurrency INTEGER;
 )sql";
 
+// v4, restarts (SPEC 6): a stop the daemon asked of a running attempt (cancel, supersede,
+// timeout) is kept on its row before the signal goes out, so a restarted daemon still knows why
+// the attempt ended even when its supervisor finished while no daemon was watching.
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE attempts ADD COLUMN stop_reason TEXT NOT NULL DEFAULT '';
+ALTER TABLE attempts ADD COLUMN stop_task_reason TEXT NOT NULL DEFAULT '';
+ALTER TABLE attempts ADD COLUMN stop_requested INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},
     {2, kSchemaV2},
     {3, kSchemaV3},
+    {4, kSchemaV4},
 };
 
 bool IsFileBacked(const std::string& path) {

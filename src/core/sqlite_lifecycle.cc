@@ -77,6 +77,18 @@ Status SqliteStore::SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid
   });
 }
 
+Status SqliteStore::RecordStop(TaskId id, int attempt, const StopRequest& stop) {
+  return Write([&]() -> Status {
+    sqlite::Query q(st_->record_stop);
+    return q.BindInt(id)
+        .BindInt(attempt)
+        .BindText(AttemptReasonName(stop.attempt_reason))
+        .BindText(TaskReasonName(stop.task_reason))
+        .BindInt(stop.at)
+        .Run();
+  });
+}
+
 Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome) {
   {
     sqlite::Query q(st_->task_run_state);

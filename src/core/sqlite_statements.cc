@@ -149,7 +149,8 @@ Status SqliteStore::Prepare() {
        "INSERT INTO queues(name, concurrency) VALUES (?1, ?2) "
        "ON CONFLICT(name) DO UPDATE SET concurrency = excluded.concurrency"},
       {&S::running_attempts, "list running attempts",
-       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.queue, t.timeout_ms, a.started "
+       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.queue, t.timeout_ms, a.started, "
+       "a.stop_reason, a.stop_task_reason, a.stop_requested "
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
        "WHERE t.state = 'running' ORDER BY t.id"},
@@ -166,6 +167,9 @@ Status SqliteStore::Prepare() {
        "INSERT INTO attempts(task_id, number, started) VALUES (?1, ?2, ?3)"},
       {&S::set_pids, "set attempt pids",
        "UPDATE attempts SET pid = ?3, shim_pid = ?4 WHERE task_id = ?1 AND number = ?2"},
+      {&S::record_stop, "record a stop request",
+       "UPDATE attempts SET stop_reason = ?3, stop_task_reason = ?4, stop_requested = ?5 "
+       "WHERE task_id = ?1 AND number = ?2 AND ended = 0 AND stop_reason = ''"},
       {&S::task_run_state, "read task state",
        "SELECT state, attempt_count FROM tasks WHERE id = ?1"},
       {&S::finish_attempt, "finish attempt",

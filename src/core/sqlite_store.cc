@@ -177,9 +177,19 @@ Result<std::vector<RunningAttempt>> SqliteStore::RunningAttempts() {
   std::vector<RunningAttempt> running;
   sqlite::Query q(st_->running_attempts);
   Status s = q.ForEach([&] {
-    running.push_back(RunningAttempt{q.Int(0), static_cast<int>(q.Int(1)),
-                                     static_cast<int>(q.Int(2)), static_cast<int>(q.Int(3)),
-                                     q.Text(4), q.Int(5), q.Int(6)});
+    RunningAttempt a;
+    a.task_id = q.Int(0);
+    a.number = static_cast<int>(q.Int(1));
+    a.pid = static_cast<int>(q.Int(2));
+    a.shim_pid = static_cast<int>(q.Int(3));
+    a.queue = q.Text(4);
+    a.timeout_ms = q.Int(5);
+    a.started = q.Int(6);
+    auto attempt_reason = AttemptReasonFromName(q.Text(7));
+    auto task_reason = TaskReasonFromName(q.Text(8));
+    if (attempt_reason && *attempt_reason != AttemptReason::kNone && task_reason)
+      a.stop = StopRequest{*attempt_reason, *task_reason, q.Int(9)};
+    running.push_back(std::move(a));
   });
   if (!s.ok()) return s;
   return running;

@@ -69,6 +69,14 @@ struct QueueState {
   std::optional<int> concurrency;  ///< set by `tq queue set`; nullopt: tqd.toml decides
 };
 
+/// Why and when the daemon asked a running attempt to stop: kept on the attempt's row before the
+/// signal goes out, so a restarted daemon still knows an attempt it finds ended was stopped.
+struct StopRequest {
+  AttemptReason attempt_reason = AttemptReason::kCancelled;  ///< kCancelled or kTimeout
+  TaskReason task_reason = TaskReason::kCancelled;           ///< cancelled, superseded or timeout
+  WallMs at = 0;                                             ///< when TERM was sent
+};
+
 /// An attempt the store believes is running, for reconciliation at start-up.
 struct RunningAttempt {
   TaskId task_id = 0;
@@ -78,6 +86,7 @@ struct RunningAttempt {
   std::string queue;
   int64_t timeout_ms = 0;  ///< the task's running-time limit (0: none)
   WallMs started = 0;      ///< when the attempt started, to re-arm its timeout after a restart
+  std::optional<StopRequest> stop;  ///< a stop already asked of it, if any
 };
 
 /// The store. Methods return a Status naming the problem on I/O or constraint failure; they
@@ -132,6 +141,10 @@ class Store {
 
   /// Records the pids of a started attempt.
   virtual Status SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) = 0;
+
+  /// Records a stop asked of a running attempt. The first request wins: a later one (a timeout
+  /// during a cancel's grace) changes nothing, and so does one for an attempt that has ended.
+  virtual Status RecordStop(TaskId id, int attempt, const StopRequest& stop) = 0;
 
   /// Closes a running attempt with `outcome` (keeping its pid when outcome.pid is 0) and moves
   /// the task to `final_state` with `reason`. Dependents of a task that succeeded become ready

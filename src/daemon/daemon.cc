@@ -126,8 +126,13 @@ Status Daemon::Start() {
   executor_ = std::make_unique<Executor>(
       loop_, clock_, *spawner_, files_,
       ExecutorOptions{options_.config.output_max, options_.config.kill_grace_ms},
-      [this](TaskId id, int attempt, const AttemptOutcome& outcome) {
-        OnAttemptFinished(id, attempt, outcome);
+      [this](TaskId id, int attempt, const AttemptOutcome& outcome,
+             const std::optional<StopRequest>& stop) {
+        OnAttemptFinished(id, attempt, outcome, stop);
+      },
+      [this](TaskId id, int attempt, const StopRequest& stop) {
+        Status st = store_->RecordStop(id, attempt, stop);
+        if (!st.ok()) spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
       });
 
   RetentionPolicy retention;
@@ -257,7 +262,7 @@ bool Daemon::StartTask(TaskId id) {
     outcome.ended = clock_.WallNow();
     outcome.exit_code = 125;
     outcome.reason = AttemptReason::kSpawnFailed;
-    OnAttemptFinished(id, n, outcome);
+    OnAttemptFinished(id, n, outcome, std::nullopt);
     return true;
   }
   Status pids = store_->SetAttemptPids(id, n, 0, *shim);
@@ -266,13 +271,9 @@ bool Daemon::StartTask(TaskId id) {
   return true;
 }
 
-void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome) {
+void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
+                               const std::optional<StopRequest>& stop) {
   const WallMs now = clock_.WallNow();
-  TaskReason stop_reason = TaskReason::kCancelled;
-  if (auto it = stop_reasons_.find(id); it != stop_reasons_.end()) {
-    stop_reason = it->second;
-    stop_reasons_.erase(it);
-  }
   auto task = store_->Get(id);
   if (!task.ok()) {
     spdlog::error("task {} attempt {}: {}", id, attempt, task.status().message());
@@ -284,7 +285,7 @@ void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& out
     state = TaskState::kSucceeded;
   } else if (outcome.reason == AttemptReason::kCancelled) {
     state = TaskState::kCancelled;
-    reason = stop_reason;
+    reason = stop ? stop->task_reason : TaskReason::kCancelled;
   } else if (auto failed = store_->FailedSinceQueued(id);
              failed.ok() &&
              ShouldRetry(task->spec.retry, *failed, outcome.reason, outcome.exit_code)) {
@@ -323,7 +324,7 @@ void Daemon::EndPending(TaskId id, TaskState state, TaskReason reason) {
 }
 
 void Daemon::StopRunning(TaskId id, TaskReason reason) {
-  if (executor_->Terminate(id, AttemptReason::kCancelled)) stop_reasons_.emplace(id, reason);
+  executor_->Terminate(id, AttemptReason::kCancelled, reason);
 }
 
 void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {

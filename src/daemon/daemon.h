@@ -81,7 +81,8 @@ class Daemon {
   void OnSignal();
   void Dispatch();
   bool StartTask(TaskId id);
-  void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome);
+  void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
+                         const std::optional<StopRequest>& stop);
   void FlushSubmits();
   void ArmTimers();
   void RemoveTaskFiles(const std::vector<TaskId>& ids);
@@ -98,7 +99,6 @@ class Daemon {
   std::unique_ptr<Waiters> waiters_;
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<Watcher> watcher_;
-  std::map<TaskId, TaskReason> stop_reasons_;  ///< why running tasks are being stopped
   std::vector<std::pair<ConnId, SubmitItem>> pending_submits_;  ///< this turn's group
   std::mt19937_64 rng_;
   int signal_fd_ = -1;

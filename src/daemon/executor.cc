@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/epoll.h>
+#include <sys/file.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -30,27 +31,41 @@ int PidfdSendSignal(int pidfd, int sig) {
 }  // namespace
 
 Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
-                   ExecutorOptions options, FinishedCallback on_finished)
+                   ExecutorOptions options, FinishedCallback on_finished, StopCallback on_stop)
     : loop_(loop),
       clock_(clock),
       spawner_(spawner),
       files_(std::move(files)),
       options_(options),
       on_finished_(std::move(on_finished)),
+      on_stop_(std::move(on_stop)),
       boot_id_(CurrentBootId()) {}
 
 Executor::~Executor() {
   // The shims keep running: a stopping daemon never touches its tasks.
   for (auto& [id, r] : running_) {
-    if (r.timeout_timer) loop_.CancelTimer(r.timeout_timer);
-    if (r.kill_timer) loop_.CancelTimer(r.kill_timer);
+    for (EventLoop::TimerId t : {r.timeout_timer, r.kill_timer, r.probe_timer})
+      if (t) loop_.CancelTimer(t);
+    if (r.pidfd < 0) continue;
     loop_.Unwatch(r.pidfd);
     close(r.pidfd);
   }
 }
 
 Result<int> Executor::Start(const Launch& launch) {
-  std::vector<std::string> args = {"--status",     files_.StatusRecord(launch.id, launch.attempt),
+  // The status file is created and locked here and handed to the shim, so from the instant the
+  // shim exists its lock says "alive": a daemon that dies while starting it never mistakes a
+  // running attempt for a lost one (which would run it twice).
+  const std::string status = files_.StatusRecord(launch.id, launch.attempt);
+  const int fd = open(status.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return Status::Internal("cannot create " + status + ": " + strerror(errno));
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const std::string why = strerror(errno);
+    close(fd);
+    return Status::Internal("cannot lock " + status + ": " + why);
+  }
+  std::vector<std::string> args = {"--status",     status,
+                                   "--status-fd",  std::to_string(TQ_SHIM_STATUS_FD),
                                    "--stdout",     files_.Stdout(launch.id, launch.attempt),
                                    "--stderr",     files_.Stderr(launch.id, launch.attempt),
                                    "--output-max", std::to_string(options_.output_max)};
@@ -59,7 +74,8 @@ Result<int> Executor::Start(const Launch& launch) {
   args.push_back("--");
   args.insert(args.end(), launch.argv.begin(), launch.argv.end());
 
-  auto pid = spawner_.Spawn(args, launch.env);
+  auto pid = spawner_.Spawn(args, launch.env, fd);
+  close(fd);  // the shim's copy keeps the lock
   if (!pid.ok()) return pid.status();
   Running r;
   r.id = launch.id;
@@ -67,6 +83,7 @@ Result<int> Executor::Start(const Launch& launch) {
   r.queue = launch.queue;
   r.shim_pid = *pid;
   r.our_child = true;
+  r.started = clock_.WallNow();
   r.pidfd = PidfdOpen(*pid);
   if (r.pidfd < 0) {
     // Cannot happen for an unreaped child; kill it rather than run unsupervised.
@@ -87,7 +104,21 @@ void Executor::ArmTimeout(Running& r, int64_t after_ms) {
     if (it == running_.end()) return;
     it->second.timeout_timer = 0;
     spdlog::info("task {} attempt {} timed out", id, it->second.attempt);
-    Terminate(id, AttemptReason::kTimeout);
+    Terminate(id, AttemptReason::kTimeout, TaskReason::kTimeout);
+  });
+}
+
+void Executor::ArmKill(Running& r) {
+  if (r.kill_timer != 0 || !r.stop) return;
+  const int64_t asked_ago = std::max<int64_t>(0, clock_.WallNow() - r.stop->at);
+  const int64_t left = std::max<int64_t>(0, options_.kill_grace_ms - asked_ago);
+  const TaskId id = r.id;
+  r.kill_timer = loop_.AddTimer(clock_.MonoNow() + left, [this, id] {
+    auto it = running_.find(id);
+    if (it == running_.end()) return;
+    it->second.kill_timer = 0;
+    spdlog::info("task {}: grace period over, killing", id);
+    Signal(it->second, TQ_SHIM_SIG_KILL);
   });
 }
 
@@ -99,44 +130,86 @@ bool SameShim(const ShimRecord& record, int pid, const std::string& boot_id) {
   if (record.version < 2) return true;
   return record.boot_id == boot_id && ProcessStartTime(pid) == record.shim_start_time;
 }
+
+// How often the record of a shim that holds its lock but has not yet written is read again.
+constexpr MonoMs kProbeIntervalMs = 20;
 }  // namespace
 
 void Executor::Adopt(const RunningAttempt& a) {
-  const std::string path = files_.StatusRecord(a.task_id, a.number);
   Running r;
   r.id = a.task_id;
   r.attempt = a.number;
   r.queue = a.queue;
-  // SPEC 6: a live shim of this boot is re-attached; a finished record is collected; anything
-  // else (another boot, no lock and no final record) is an attempt lost. The record names the
-  // shim even when the daemon died before storing its pid.
-  auto record = ReadShimRecord(path);
-  const bool live = record.ok() && !record->finished && record->shim_pid > 0;
-  if (live && ShimRecordLocked(path)) {
-    r.shim_pid = record->shim_pid;
-    r.pidfd = PidfdOpen(r.shim_pid);
-    // The start time is checked after the pidfd exists: it then names the same process.
-    if (r.pidfd >= 0 && SameShim(*record, r.shim_pid, boot_id_) && ShimRecordLocked(path)) {
-      spdlog::info("re-attached to task {} attempt {} (shim pid {})", a.task_id, a.number,
-                   r.shim_pid);
-      // The earlier daemon's monotonic deadline is gone: what is left of the timeout is
-      // measured from the attempt's wall-clock start (never more than the whole timeout).
-      if (a.timeout_ms > 0) {
-        const int64_t elapsed = std::max<int64_t>(0, clock_.WallNow() - a.started);
-        ArmTimeout(r, std::max<int64_t>(0, a.timeout_ms - elapsed));
-      }
-      Watch(std::move(r));
+  r.stop = a.stop;
+  r.stop_signalled = a.stop.has_value();  // the earlier daemon signalled right after recording
+  r.timeout_ms = a.timeout_ms;
+  r.started = a.started;
+  const TaskId id = a.task_id;
+  running_[id] = std::move(r);
+  Reconcile(id);
+}
+
+void Executor::Reconcile(TaskId id) {
+  Running& r = running_.at(id);
+  switch (TryAttach(r)) {
+    case Probe::kStarting:
+      // Counted as running meanwhile, so no slot is handed out twice.
+      r.probe_timer = loop_.AddTimer(clock_.MonoNow() + kProbeIntervalMs, [this, id] {
+        auto it = running_.find(id);
+        if (it == running_.end()) return;
+        it->second.probe_timer = 0;
+        Reconcile(id);
+      });
+      return;
+    case Probe::kGone: {
+      const Running gone = std::move(r);
+      running_.erase(id);
+      const AttemptOutcome outcome = Collect(id, gone);
+      const int attempt = gone.attempt;
+      const std::optional<StopRequest> stop = gone.stop;
+      loop_.Defer(nullptr,
+                  [this, id, attempt, outcome, stop] { on_finished_(id, attempt, outcome, stop); });
       return;
     }
-    if (r.pidfd >= 0) close(r.pidfd);
-    r.pidfd = -1;
-    spdlog::warn("task {} attempt {}: shim pid {} is not the shim that ran it", a.task_id, a.number,
-                 r.shim_pid);
+    case Probe::kLive:
+      break;
   }
-  const AttemptOutcome outcome = Collect(a.task_id, r);
-  const TaskId id = a.task_id;
-  const int attempt = a.number;
-  loop_.Defer(nullptr, [this, id, attempt, outcome] { on_finished_(id, attempt, outcome); });
+  spdlog::info("re-attached to task {} attempt {} (shim pid {})", id, r.attempt, r.shim_pid);
+  loop_.Watch(r.pidfd, EPOLLIN, [this, id](uint32_t) { OnShimExit(id); });
+  if (r.stop) {
+    // A stop in progress goes on: TERM if it was asked while the shim was still starting, KILL
+    // when its grace runs out.
+    if (!r.stop_signalled) Signal(r, TQ_SHIM_SIG_TERMINATE);
+    r.stop_signalled = true;
+    ArmKill(r);
+  } else if (r.timeout_ms > 0) {
+    // The earlier daemon's monotonic deadline is gone: what is left of the timeout is
+    // measured from the attempt's wall-clock start (never more than the whole timeout).
+    const int64_t elapsed = std::max<int64_t>(0, clock_.WallNow() - r.started);
+    ArmTimeout(r, std::max<int64_t>(0, r.timeout_ms - elapsed));
+  }
+}
+
+// SPEC 6: a live shim of this boot is re-attached; a finished record is collected; anything
+// else (another boot, no lock and no final record) is an attempt lost. The record names the
+// shim even when the daemon died before storing its pid. A held lock with no record yet is a
+// shim still starting (the daemon locks the file before the shim exists): never lost.
+Executor::Probe Executor::TryAttach(Running& r) {
+  const std::string path = files_.StatusRecord(r.id, r.attempt);
+  if (!ShimRecordLocked(path)) return Probe::kGone;
+  auto record = ReadShimRecord(path);
+  if (!record.ok() || (!record->finished && record->shim_pid <= 0)) return Probe::kStarting;
+  if (record->finished) return Probe::kGone;  // exiting; its record is final
+  r.shim_pid = record->shim_pid;
+  r.pidfd = PidfdOpen(r.shim_pid);
+  // The start time is checked after the pidfd exists: it then names the same process.
+  if (r.pidfd >= 0 && SameShim(*record, r.shim_pid, boot_id_) && ShimRecordLocked(path))
+    return Probe::kLive;
+  if (r.pidfd >= 0) close(r.pidfd);
+  r.pidfd = -1;
+  spdlog::warn("task {} attempt {}: shim pid {} is not the shim that ran it", r.id, r.attempt,
+               r.shim_pid);
+  return Probe::kGone;
 }
 
 void Executor::Watch(Running r) {
@@ -160,7 +233,7 @@ void Executor::OnShimExit(TaskId id) {
     while (waitpid(r.shim_pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  on_finished_(id, r.attempt, Collect(id, r));
+  on_finished_(id, r.attempt, Collect(id, r), r.stop);
 }
 
 AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
@@ -184,29 +257,28 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
     out.reason = AttemptReason::kSpawnFailed;
   } else if (record->exit_code == 0) {
     out.reason = AttemptReason::kExit;  // it finished before our signal took effect
-  } else if (r.ending != AttemptReason::kNone) {
-    out.reason = r.ending;
+  } else if (r.stop) {
+    out.reason = r.stop->attempt_reason;
   } else {
     out.reason = record->signal != 0 ? AttemptReason::kSignal : AttemptReason::kExit;
   }
   return out;
 }
 
-bool Executor::Terminate(TaskId id, AttemptReason why) {
+bool Executor::Terminate(TaskId id, AttemptReason why, TaskReason task_reason) {
   auto it = running_.find(id);
   if (it == running_.end()) return false;
   Running& r = it->second;
-  if (r.ending == AttemptReason::kNone) r.ending = why;
-  Signal(r, TQ_SHIM_SIG_TERMINATE);
-  if (r.kill_timer == 0) {
-    r.kill_timer = loop_.AddTimer(clock_.MonoNow() + options_.kill_grace_ms, [this, id] {
-      auto it = running_.find(id);
-      if (it == running_.end()) return;
-      it->second.kill_timer = 0;
-      spdlog::info("task {}: grace period over, killing", id);
-      Signal(it->second, TQ_SHIM_SIG_KILL);
-    });
+  if (!r.stop) {
+    r.stop = StopRequest{why, task_reason, clock_.WallNow()};
+    on_stop_(id, r.attempt, *r.stop);  // durable before any signal
+    spdlog::info("task {} attempt {}: stopping ({}): TERM now, KILL after {} ms", id, r.attempt,
+                 TaskReasonName(task_reason), options_.kill_grace_ms);
   }
+  if (r.pidfd < 0) return true;  // a shim still starting: signalled once it is attached
+  Signal(r, TQ_SHIM_SIG_TERMINATE);
+  r.stop_signalled = true;
+  ArmKill(r);
   return true;
 }
 

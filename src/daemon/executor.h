@@ -38,23 +38,32 @@ struct ExecutorOptions {
 /// Supervises running attempts. Lives on the event loop's thread.
 class Executor {
  public:
-  /// Called once per attempt when its supervisor is gone, with what it reported.
-  using FinishedCallback = std::function<void(TaskId, int attempt, const AttemptOutcome&)>;
+  /// Called once per attempt when its supervisor is gone, with what it reported and the stop
+  /// asked of it, if any.
+  using FinishedCallback = std::function<void(TaskId, int attempt, const AttemptOutcome&,
+                                              const std::optional<StopRequest>& stop)>;
+  /// Called when a stop is first asked of an attempt, before any signal goes out: it must make
+  /// the request durable, so a restarted daemon knows why the attempt ended.
+  using StopCallback = std::function<void(TaskId, int attempt, const StopRequest&)>;
 
   Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
-           ExecutorOptions options, FinishedCallback on_finished);
+           ExecutorOptions options, FinishedCallback on_finished, StopCallback on_stop);
   ~Executor();
 
-  /// Starts the supervisor for `launch`; returns the shim's pid, or why it could not start.
+  /// Starts the supervisor for `launch` with its status file already created and locked, so the
+  /// lock marks it alive from its first instant; returns the shim's pid, or why it could not
+  /// start.
   Result<int> Start(const Launch& launch);
 
-  /// Takes over an attempt started by an earlier daemon: re-attaches to a live shim, collects
-  /// a finished one (the callback runs later on the loop), or reports the attempt lost.
+  /// Takes over an attempt started by an earlier daemon: re-attaches to a live shim (waiting
+  /// for one that is still writing its first record), collects a finished one (the callback
+  /// runs later on the loop), or reports the attempt lost. A stop already asked of it goes on.
   void Adopt(const RunningAttempt& attempt);
 
-  /// Ends a running attempt: TERM to all its processes now, KILL after the grace. `why` is
-  /// kCancelled or kTimeout and becomes the attempt's reason. False if `id` is not running.
-  bool Terminate(TaskId id, AttemptReason why);
+  /// Ends a running attempt: records the stop (StopCallback), then TERM to all its processes,
+  /// KILL after the grace. `why` is kCancelled or kTimeout and becomes the attempt's reason;
+  /// `task_reason` is the task's if it ends here. False if `id` is not running.
+  bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason);
 
   /// Running attempts in `queue`, or in all queues.
   int RunningCount(const std::optional<std::string>& queue) const;
@@ -66,16 +75,30 @@ class Executor {
     int attempt = 0;
     std::string queue;
     int shim_pid = 0;
-    int pidfd = -1;
+    int pidfd = -1;  ///< -1 while an adopted shim has not yet written its first record
     bool our_child = false;
-    AttemptReason ending = AttemptReason::kNone;  ///< why we asked it to stop, if we did
+    std::optional<StopRequest> stop;  ///< the stop asked of it, if any
+    bool stop_signalled = false;      ///< TERM went out for `stop`
+    int64_t timeout_ms = 0;           ///< the task's limit (0: none)
+    WallMs started = 0;               ///< the attempt's wall-clock start
     EventLoop::TimerId timeout_timer = 0;
     EventLoop::TimerId kill_timer = 0;
+    EventLoop::TimerId probe_timer = 0;  ///< re-reads the record of a shim still starting
   };
 
+  /// What an adopted attempt's status file says about its shim.
+  enum class Probe { kLive, kStarting, kGone };
+  /// Re-attaches `r` (setting its pid and pidfd) if its shim is alive and provably the one that
+  /// ran it; kStarting if the shim holds its lock but has not yet written its record.
+  Probe TryAttach(Running& r);
+  /// Settles an adopted attempt: watches a live shim (resuming a stop or its timeout), hands a
+  /// gone one to the callback, or looks again shortly at one still starting.
+  void Reconcile(TaskId id);
   void Watch(Running r);
   /// Ends the attempt with reason timeout `after_ms` from now (monotonic).
   void ArmTimeout(Running& r, int64_t after_ms);
+  /// KILLs the attempt when the grace of its stop runs out (measured from stop->at).
+  void ArmKill(Running& r);
   void OnShimExit(TaskId id);
   void Signal(const Running& r, int sig) const;
   AttemptOutcome Collect(TaskId id, const Running& r) const;
@@ -86,6 +109,7 @@ class Executor {
   TaskFiles files_;
   ExecutorOptions options_;
   FinishedCallback on_finished_;
+  StopCallback on_stop_;
   std::map<TaskId, Running> running_;
   std::string boot_id_;  ///< this boot, to tell a shim of this boot from a pid reused since
 };

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "daemon/shim/shim_record.h"
+
 namespace tq {
 
 ShimSpawner::ShimSpawner(const std::string& shim_path) {
@@ -31,7 +33,7 @@ ShimSpawner::~ShimSpawner() {
 }
 
 Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args,
-                               const std::vector<std::string>& env) {
+                               const std::vector<std::string>& env, int status_fd) {
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>("tq-shim"));
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -44,6 +46,8 @@ Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args,
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  // dup2 clears close-on-exec on the copy (glibc does so even when the numbers are equal).
+  posix_spawn_file_actions_adddup2(&actions, status_fd, TQ_SHIM_STATUS_FD);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t none;

@@ -13,10 +13,10 @@ namespace tq {
 class Spawner {
  public:
   virtual ~Spawner() = default;
-  /// Starts the process in a new session with stdin and stdout on /dev/null and stderr
-  /// inherited; returns its pid.
+  /// Starts the process in a new session with stdin and stdout on /dev/null, stderr inherited
+  /// and `status_fd` as its descriptor TQ_SHIM_STATUS_FD (3); returns its pid.
   virtual Result<int> Spawn(const std::vector<std::string>& args,
-                            const std::vector<std::string>& env) = 0;
+                            const std::vector<std::string>& env, int status_fd) = 0;
 };
 
 /// Starts the shim executable from a descriptor opened once at start-up, so replacing the file
@@ -31,8 +31,8 @@ class ShimSpawner : public Spawner {
 
   /// Why the shim could not be opened, or ok.
   const Status& status() const { return status_; }
-  Result<int> Spawn(const std::vector<std::string>& args,
-                    const std::vector<std::string>& env) override;
+  Result<int> Spawn(const std::vector<std::string>& args, const std::vector<std::string>& env,
+                    int status_fd) override;
 
  private:
   int fd_ = -1;

@@ -250,7 +250,7 @@ TEST_CASE("a migrated database has exactly the schema of a fresh one") {
   TempDir dir("migrate");
   sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
   REQUIRE(Migrate(fresh, dir.File("fresh.db")).ok());
-  for (int version : {1, 2}) {
+  for (int version : {1, 2, 3}) {
     CAPTURE(version);
     const std::string path = dir.File("v" + std::to_string(version) + ".db");
     LoadFixture(path, version);
@@ -261,14 +261,14 @@ TEST_CASE("a migrated database has exactly the schema of a fresh one") {
   }
 }
 
-TEST_CASE("a v2 database with a task in every state migrates to v3") {
+TEST_CASE("a v2 database with a task in every state migrates to the current schema") {
   TempDir dir("migrate");
   const std::string path = dir.File("tq.db");
   LoadFixture(path, 2);
   Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
   REQUIRE_MESSAGE(opened.ok(), opened.status().message());
   SqliteStore& store = **opened;
-  CHECK(QueryInt(path, "PRAGMA user_version") == 3);
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
   REQUIRE(std::filesystem::exists(BackupPath(path, 2)));
   CHECK(QueryInt(BackupPath(path, 2), "PRAGMA user_version") == 2);
 
@@ -337,6 +337,34 @@ TEST_CASE("a v2 database with a task in every state migrates to v3") {
   REQUIRE(keyed.ok());
   CHECK(keyed->id == 8);
   CHECK(keyed->inserted);
+}
+
+TEST_CASE("a v3 database with a running attempt migrates to v4 and remembers stops from then on") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 3);
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(QueryInt(BackupPath(path, 3), "PRAGMA user_version") == 3);
+
+  // The attempt that was running before the upgrade has no stop; one recorded now is kept, and
+  // a second request does not overwrite it.
+  Result<std::vector<RunningAttempt>> running = store.RunningAttempts();
+  REQUIRE(running.ok());
+  REQUIRE(running->size() == 1);
+  CHECK((*running)[0].task_id == 3);
+  CHECK_FALSE((*running)[0].stop.has_value());
+  REQUIRE(store.RecordStop(3, 1, {AttemptReason::kCancelled, TaskReason::kSuperseded, 7000}).ok());
+  REQUIRE(store.RecordStop(3, 1, {AttemptReason::kTimeout, TaskReason::kTimeout, 7500}).ok());
+  running = store.RunningAttempts();
+  REQUIRE(running.ok());
+  REQUIRE(running->size() == 1);
+  REQUIRE((*running)[0].stop.has_value());
+  CHECK((*running)[0].stop->attempt_reason == AttemptReason::kCancelled);
+  CHECK((*running)[0].stop->task_reason == TaskReason::kSuperseded);
+  CHECK((*running)[0].stop->at == 7000);
 }
 
 TEST_CASE("a failed migration to v3 leaves the v2 database as it was") {

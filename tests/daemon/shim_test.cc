@@ -467,6 +467,10 @@ TEST_CASE("shim: usage errors exit 2 and touch nothing") {
        "true"},
       {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--cwd", "", "--",
        "true"},
+      {"--status", "S", "--status-fd", "2", "--stdout", "o", "--stderr", "e", "--output-max", "1",
+       "--", "true"},  // 0, 1 and 2 are the standard streams, never the record
+      {"--status", "S", "--status-fd", "3x", "--stdout", "o", "--stderr", "e", "--output-max", "1",
+       "--", "true"},
   };
   for (size_t i = 0; i < cases.size(); i++) {
     ShimRun run;
@@ -481,6 +485,25 @@ TEST_CASE("shim: usage errors exit 2 and touch nothing") {
     CHECK_FALSE(Exists(run.StatusPath()));
     CHECK_FALSE(Exists(run.Path("o")));
   }
+}
+
+TEST_CASE("shim: a --status-fd that is not the --status file is refused before the task runs") {
+  ShimRun run;
+  WriteFile(run.Path("other"), "");
+  const int fd = open(run.Path("other").c_str(), O_RDWR | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  constexpr int kHandedFd = 200;              // far above anything the test process has open
+  REQUIRE(dup2(fd, kHandedFd) == kHandedFd);  // dup2 leaves the copy open across exec
+  close(fd);
+  WriteFile(run.StatusPath(), "");
+  run.Start({"sh", "-c", "echo ran > " + run.Path("ran")},
+            {"--status-fd", std::to_string(kHandedFd)});
+  close(kHandedFd);
+  REQUIRE(run.Wait());
+  CHECK(run.ExitStatus() == TQ_SHIM_EXIT_FAILED);
+  CHECK(ReadFile(run.Path("shim-stderr")).find("match --status-fd to") != std::string::npos);
+  CHECK_FALSE(Exists(run.Path("ran")));
+  CHECK(ReadFile(run.StatusPath()).empty());
 }
 
 TEST_CASE("shim record: the reader checks version and keys") {

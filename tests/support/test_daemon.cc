@@ -250,8 +250,9 @@ RunResult Process::Finish(double timeout_s) {
 // ---------------------------------------------------------------------------------------------
 // TestDaemon
 
-TestDaemon::TestDaemon(const std::string& config_toml, std::vector<std::string> wrapper)
-    : wrapper_(std::move(wrapper)) {
+TestDaemon::TestDaemon(const std::string& config_toml, std::vector<std::string> wrapper,
+                       std::vector<std::string> extra_args)
+    : wrapper_(std::move(wrapper)), extra_args_(std::move(extra_args)) {
   char tmpl[] = "/tmp/tq-it-XXXXXX";
   REQUIRE_MESSAGE(mkdtemp(tmpl) != nullptr, "mkdtemp: " << strerror(errno));
   dir_ = tmpl;
@@ -286,6 +287,7 @@ void TestDaemon::Start() {
   argv.insert(argv.end(), {BinPath("tqd"), "-v", "--socket", socket_, "--state", state_dir()});
   if (access((dir_ + "/tqd.toml").c_str(), F_OK) == 0)
     argv.insert(argv.end(), {"--config", dir_ + "/tqd.toml"});
+  argv.insert(argv.end(), extra_args_.begin(), extra_args_.end());
   const int log =
       open((dir_ + "/tqd.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);

@@ -85,8 +85,10 @@ class TestDaemon {
   /// Writes `config_toml` (when not empty) to DIR/tqd.toml and starts tqd; waits until `tq ping`
   /// answers (REQUIRE fails the test with the daemon's log otherwise). A non-empty `wrapper`
   /// (e.g. {"/usr/bin/strace", "-f", "-o", FILE}) is put before tqd's command line, so tqd runs
-  /// as the wrapper's child; DaemonPid() then finds tqd itself.
-  explicit TestDaemon(const std::string& config_toml = "", std::vector<std::string> wrapper = {});
+  /// as the wrapper's child; DaemonPid() then finds tqd itself. `extra_args` (e.g. {"--shim",
+  /// PATH}) are appended to tqd's command line at every start.
+  explicit TestDaemon(const std::string& config_toml = "", std::vector<std::string> wrapper = {},
+                      std::vector<std::string> extra_args = {});
   ~TestDaemon();
   TestDaemon(const TestDaemon&) = delete;
   TestDaemon& operator=(const TestDaemon&) = delete;
@@ -126,6 +128,7 @@ class TestDaemon {
   std::string dir_;
   std::string socket_;
   std::vector<std::string> wrapper_;
+  std::vector<std::string> extra_args_;
   pid_t pid_ = -1;
   pid_t daemon_pid_ = -1;  // tqd under a wrapper, once found
 };

@@ -37,6 +37,7 @@ enum {
 struct options {
   const char *status, *out, *err, *in, *cwd;
   unsigned long long output_max; /* 0: unlimited */
+  int status_fd;                 /* the status file, opened and locked by the daemon; -1: none */
   char** argv;                   /* PROGRAM [ARG...], NULL-terminated */
 };
 
@@ -71,8 +72,8 @@ static struct record g_rec;
 /* Prints a usage error (`what` names the culprit, may be "") and exits; no file is touched. */
 _Noreturn static void usage(const char* msg, const char* what) {
   fprintf(stderr,
-          "tq-shim: %s%s\nusage: tq-shim --status PATH --stdout PATH --stderr PATH [--stdin PATH] "
-          "--output-max BYTES [--cwd DIR] -- PROGRAM [ARG...]\n",
+          "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
+          "[--stdin PATH] --output-max BYTES [--cwd DIR] -- PROGRAM [ARG...]\n",
           msg, what);
   exit(TQ_SHIM_EXIT_USAGE);
 }
@@ -80,12 +81,13 @@ _Noreturn static void usage(const char* msg, const char* what) {
 /* Parses argv strictly: each option once, non-empty values, `--` and PROGRAM required. */
 static void parse_args(int argc, char** argv, struct options* o) {
   memset(o, 0, sizeof *o);
-  const char* max = NULL;
+  const char *max = NULL, *status_fd = NULL;
   const struct {
     const char* name;
     const char** value;
-  } known[] = {{"--status", &o->status}, {"--stdout", &o->out}, {"--stderr", &o->err},
-               {"--stdin", &o->in},      {"--cwd", &o->cwd},    {"--output-max", &max}};
+  } known[] = {{"--status", &o->status},   {"--stdout", &o->out}, {"--stderr", &o->err},
+               {"--stdin", &o->in},        {"--cwd", &o->cwd},    {"--output-max", &max},
+               {"--status-fd", &status_fd}};
   const size_t nknown = sizeof known / sizeof known[0];
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
@@ -103,6 +105,15 @@ static void parse_args(int argc, char** argv, struct options* o) {
   o->output_max = strtoull(max, &end, 10);
   if (max[0] < '0' || max[0] > '9' || *end != '\0' || errno != 0)
     usage("--output-max needs a decimal byte count, not ", max);
+  o->status_fd = -1;
+  if (status_fd != NULL) {
+    errno = 0;
+    long fd = strtol(status_fd, &end, 10);
+    if (status_fd[0] < '0' || status_fd[0] > '9' || *end != '\0' || errno != 0 || fd < 3 ||
+        fd > 65535)
+      usage("--status-fd needs a descriptor number of 3 or more, not ", status_fd);
+    o->status_fd = (int)fd;
+  }
   if (i + 1 >= argc) usage("missing `-- PROGRAM`", "");
   o->argv = argv + i + 1;
 }
@@ -130,18 +141,17 @@ static int write_all(int fd, const char* buf, size_t len) {
 static int write_record(void) {
   const struct record* r = &g_rec;
   char buf[1024];
-  int len = snprintf(buf, sizeof buf,
-                     "%s %d\n" TQ_SHIM_KEY_FINISHED "=%d\n" TQ_SHIM_KEY_SHIM_PID
-                     "=%d\n" TQ_SHIM_KEY_PID "=%d\n" TQ_SHIM_KEY_PID_START_TIME
-                     "=%llu\n" TQ_SHIM_KEY_STARTED_MS "=%lld\n" TQ_SHIM_KEY_ENDED_MS
-                     "=%lld\n" TQ_SHIM_KEY_EXIT_CODE "=%d\n" TQ_SHIM_KEY_SIGNAL
-                     "=%d\n" TQ_SHIM_KEY_SPAWN_ERRNO "=%d\n" TQ_SHIM_KEY_USER_CPU_US
-                     "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB
-                     "=%lld\n" TQ_SHIM_KEY_BOOT_ID "=%s\n" TQ_SHIM_KEY_SHIM_START_TIME "=%llu\n",
-                     TQ_SHIM_RECORD_MAGIC, TQ_SHIM_RECORD_VERSION, r->finished, r->shim_pid, r->pid,
-                     r->pid_start_time, r->started_ms, r->ended_ms, r->exit_code, r->signal,
-                     r->spawn_errno, r->user_cpu_us, r->system_cpu_us, r->max_rss_kb, r->boot_id,
-                     r->shim_start_time);
+  int len = snprintf(
+      buf, sizeof buf,
+      "%s %d\n" TQ_SHIM_KEY_FINISHED "=%d\n" TQ_SHIM_KEY_SHIM_PID "=%d\n" TQ_SHIM_KEY_PID
+      "=%d\n" TQ_SHIM_KEY_PID_START_TIME "=%llu\n" TQ_SHIM_KEY_STARTED_MS
+      "=%lld\n" TQ_SHIM_KEY_ENDED_MS "=%lld\n" TQ_SHIM_KEY_EXIT_CODE "=%d\n" TQ_SHIM_KEY_SIGNAL
+      "=%d\n" TQ_SHIM_KEY_SPAWN_ERRNO "=%d\n" TQ_SHIM_KEY_USER_CPU_US
+      "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB
+      "=%lld\n" TQ_SHIM_KEY_BOOT_ID "=%s\n" TQ_SHIM_KEY_SHIM_START_TIME "=%llu\n",
+      TQ_SHIM_RECORD_MAGIC, TQ_SHIM_RECORD_VERSION, r->finished, r->shim_pid, r->pid,
+      r->pid_start_time, r->started_ms, r->ended_ms, r->exit_code, r->signal, r->spawn_errno,
+      r->user_cpu_us, r->system_cpu_us, r->max_rss_kb, r->boot_id, r->shim_start_time);
   if (len < 0 || (size_t)len >= sizeof buf) return -1;
   for (size_t done = 0; done < (size_t)len;) {
     ssize_t n = pwrite(g_status_fd, buf + done, (size_t)len - done, (off_t)done);
@@ -456,17 +466,32 @@ _Noreturn static void status_failed(const char* what, const char* path) {
   exit(TQ_SHIM_EXIT_FAILED);
 }
 
-/* Opens and locks the status file and writes the first "running" record. */
-static void open_status(const char* path) {
-  g_status_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (g_status_fd < 0) status_failed("open", path);
-  struct stat st;
+/* Opens and locks the status file and writes the first "running" record. With `fd` >= 0 the
+ * daemon already created and locked the file and handed it over, so the lock is held from before
+ * this process existed; the descriptor must be that very file. */
+static void open_status(const char* path, int fd) {
+  if (fd >= 0) {
+    g_status_fd = fd;
+    if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) status_failed("use the descriptor of", path);
+  } else {
+    g_status_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (g_status_fd < 0) status_failed("open", path);
+  }
+  struct stat st, by_path;
   if (fstat(g_status_fd, &st) != 0) status_failed("stat", path);
   if (!S_ISREG(st.st_mode)) {
     errno = EINVAL;
     status_failed("use", path);
   }
-  /* Blocking: a daemon probing the lock holds it only for an instant. */
+  if (fd >= 0) {
+    if (stat(path, &by_path) != 0) status_failed("stat", path);
+    if (st.st_dev != by_path.st_dev || st.st_ino != by_path.st_ino) {
+      errno = EBADF;
+      status_failed("match --status-fd to", path);
+    }
+  }
+  /* Blocking: a daemon probing the lock holds it only for an instant. On a handed-over
+   * descriptor this lock is already ours (one open file, one lock) and returns at once. */
   while (flock(g_status_fd, LOCK_EX) != 0)
     if (errno != EINTR) status_failed("lock", path);
   g_rec = (struct record){.shim_pid = getpid(), .exit_code = -1};
@@ -487,7 +512,7 @@ int main(int argc, char** argv) {
   sigaddset(&handled, TQ_SHIM_SIG_TERMINATE);
   sigaddset(&handled, TQ_SHIM_SIG_KILL);
   sigprocmask(SIG_BLOCK, &handled, NULL);
-  open_status(o.status);
+  open_status(o.status, o.status_fd);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   signal(SIGPIPE, SIG_IGN);
 

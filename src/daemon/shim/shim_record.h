@@ -28,6 +28,11 @@
 #define TQ_SHIM_KEY_BOOT_ID "boot_id" /* /proc/sys/kernel/random/boot_id when the shim began */
 #define TQ_SHIM_KEY_SHIM_START_TIME "shim_start_time" /* the shim's /proc stat field 22 */
 
+/* The descriptor on which the daemon hands the shim its status file, created and flocked before
+ * the shim is started (`--status-fd 3`): the lock then proves a shim is alive from the instant it
+ * exists, so a daemon that dies while starting one never takes a live attempt for a lost one. */
+#define TQ_SHIM_STATUS_FD 3
+
 /* Signals the daemon sends to the shim (never to the task directly). */
 #define TQ_SHIM_SIG_TERMINATE SIGTERM /* TERM the task's process group and all descendants */
 #define TQ_SHIM_SIG_KILL SIGUSR1      /* KILL the task's process group and all descendants */
