@@ -7,7 +7,8 @@ packages=(
   g++ make cmake pkg-config          # the toolchain
   libcli11-dev libsqlite3-dev libspdlog-dev libtomlplusplus-dev nlohmann-json3-dev
   doctest-dev                        # unit and integration tests
-  tzdata                             # time-zone tests
+  libcctz-dev tzdata                 # cron schedules in real time zones, and their tests
+  clang libclang-rt-14-dev           # the libFuzzer build of the cron engine (scripts/test.sh)
   util-linux procps                  # flock, setsid and ps for the tests
   strace                             # the durability test watches the daemon's syscalls
 )

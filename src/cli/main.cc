@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   const std::vector<tq::Command> commands = {
       tq::AddSubmit(app, g), tq::AddStatus(app, g), tq::AddList(app, g), tq::AddWait(app, g),
       tq::AddCancel(app, g), tq::AddLogs(app, g),   tq::AddPing(app, g), tq::AddVersion(app, g),
-      tq::AddRetry(app, g),  tq::AddQueue(app, g),
+      tq::AddRetry(app, g),  tq::AddQueue(app, g),  tq::AddCron(app, g),
   };
   try {
     app.parse(parsed_argc, argv);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/quote.h"
+#include "core/text_cursor.h"
 
 namespace tq {
 
@@ -20,36 +21,6 @@ std::string Two(int v) {
   std::snprintf(buf, sizeof buf, "%02d", v);
   return buf;
 }
-
-// Reads fixed-width fields left to right.
-class Cursor {
- public:
-  explicit Cursor(std::string_view s) : s_(s) {}
-  bool AtEnd() const { return pos_ >= s_.size(); }
-  char Peek() const { return AtEnd() ? '\0' : s_[pos_]; }
-  bool Eat(char c) {
-    if (AtEnd() || s_[pos_] != c) return false;
-    ++pos_;
-    return true;
-  }
-  /// Exactly `n` decimal digits.
-  bool Digits(int n, int* out) {
-    int v = 0;
-    for (int i = 0; i < n; ++i) {
-      char c = Peek();
-      if (c < '0' || c > '9') return false;
-      v = v * 10 + (c - '0');
-      ++pos_;
-    }
-    *out = v;
-    return true;
-  }
-  std::string_view Rest() const { return AtEnd() ? std::string_view() : s_.substr(pos_); }
-
- private:
-  std::string_view s_;
-  size_t pos_ = 0;
-};
 
 // A calendar date and clock time as written, with an optional UTC offset.
 struct Civil {
@@ -82,7 +53,7 @@ std::string CheckCivil(const Civil& c) {
 }
 
 // Reads `Z` or `±HH:MM` when present; false on a malformed or out-of-range offset.
-bool ParseOffset(Cursor& cur, Civil* c, bool lower_z_ok, std::string* why) {
+bool ParseOffset(TextCursor& cur, Civil* c, bool lower_z_ok, std::string* why) {
   if (cur.Eat('Z') || (lower_z_ok && cur.Eat('z'))) {
     c->has_offset = true;
     return true;
@@ -159,7 +130,7 @@ Result<WallMs> ParseAt(std::string_view text, WallMs now, const std::string& fie
     if (!reason.empty()) msg += ": " + reason;
     return Status::Invalid(field, msg + " (" + kAtGrammar + ")");
   };
-  auto trailing = [&](const Cursor& cur) { return refuse("unexpected " + Quote(cur.Rest())); };
+  auto trailing = [&](const TextCursor& cur) { return refuse("unexpected " + Quote(cur.Rest())); };
   auto gap = [&](const std::string& when) {
     return Status::Invalid(field, field + ": " + Quote(text) + " does not exist" + when +
                                       " in the local time zone (a daylight-saving change " +
@@ -182,7 +153,7 @@ Result<WallMs> ParseAt(std::string_view text, WallMs now, const std::string& fie
     result = secs * 1000;
   } else if (text.size() >= 3 && text[2] == ':') {
     // HH:MM: today if it is still ahead, else tomorrow.
-    Cursor cur(text);
+    TextCursor cur(text);
     Civil c;
     if (!cur.Digits(2, &c.hour) || !cur.Eat(':') || !cur.Digits(2, &c.minute)) {
       return refuse("");
@@ -214,7 +185,7 @@ Result<WallMs> ParseAt(std::string_view text, WallMs now, const std::string& fie
     }
   } else {
     // YYYY-MM-DD[(T| )HH:MM[:SS]][Z|±HH:MM]
-    Cursor cur(text);
+    TextCursor cur(text);
     Civil c;
     if (!cur.Digits(4, &c.year) || !cur.Eat('-') || !cur.Digits(2, &c.month) || !cur.Eat('-') ||
         !cur.Digits(2, &c.day)) {
@@ -271,7 +242,7 @@ Result<WallMs> ParseRfc3339(std::string_view text, const std::string& field) {
     return Status::Invalid(field, field + ": " + Quote(text) + " is not an RFC 3339 time: " +
                                       reason + " (" + kRfcGrammar + ")");
   };
-  Cursor cur(text);
+  TextCursor cur(text);
   Civil c;
   if (!cur.Digits(4, &c.year) || !cur.Eat('-') || !cur.Digits(2, &c.month) || !cur.Eat('-') ||
       !cur.Digits(2, &c.day)) {

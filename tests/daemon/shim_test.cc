@@ -386,6 +386,9 @@ TEST_CASE("shim: while running the record is locked and names the task") {
   CHECK(r.ended_ms == 0);
   CHECK(tq::ShimRecordLocked(run.StatusPath()));
   CHECK(StatField(task, 5) == static_cast<unsigned long long>(task));  // own process group
+  // The shell may still hold a descriptor of its own until it has exec'd sleep.
+  REQUIRE(
+      WaitFor([&] { return ReadFile("/proc/" + std::to_string(task) + "/comm") == "sleep\n"; }));
   std::vector<std::string> fds;  // only 0, 1, 2: nothing of the shim leaks, not the lock
   for (const auto& e : std::filesystem::directory_iterator("/proc/" + std::to_string(task) + "/fd"))
     fds.push_back(e.path().filename().string());

@@ -24,5 +24,5 @@ int main(int argc, char** argv) {
     spent = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
   }
   free((void*)p);
-  return 0;
+  return x == 0 ? 4 : 0; /* reads x, so no compiler drops the loop (it is never 0 here) */
 }

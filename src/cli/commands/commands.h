@@ -33,5 +33,9 @@ Command AddPing(CLI::App& app, const GlobalOptions& g);
 Command AddVersion(CLI::App& app, const GlobalOptions& g);
 Command AddRetry(CLI::App& app, const GlobalOptions& g);
 Command AddQueue(CLI::App& app, const GlobalOptions& g);
+/// `tq cron`: a group; its subcommands are added by the functions below.
+Command AddCron(CLI::App& app, const GlobalOptions& g);
+/// `tq cron next` under the `cron` group.
+Command AddCronNext(CLI::App& cron, const GlobalOptions& g);
 
 }  // namespace tq
