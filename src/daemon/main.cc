@@ -1,4 +1,5 @@
 // tqd: the task queue daemon. Parses flags, loads tqd.toml, and runs the Daemon.
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,6 +18,13 @@
 namespace {
 
 constexpr int kExitConfig = 78;  // EX_CONFIG, as SPEC 10 says for tqd
+
+// Opens /dev/null on whichever of 0, 1 and 2 is closed, so no file of the daemon's (the store,
+// a status record being handed to a shim) ever lands on a standard descriptor.
+void EnsureStdFds() {
+  for (int fd = 0; fd < 3; ++fd)
+    if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) _exit(1);
+}
 
 // The shim next to this executable (a build tree), else the packaged one.
 std::string DefaultShimPath() {
@@ -49,6 +57,7 @@ tq::Status PrepareSocketDir(const std::string& socket_path, tq::Mode mode) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  EnsureStdFds();
   spdlog::set_default_logger(spdlog::stderr_color_mt("tqd"));
   spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %l %v");
 
