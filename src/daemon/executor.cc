@@ -93,7 +93,9 @@ Result<int> Executor::Start(const Launch& launch) {
     return Status::Internal("pidfd_open of the shim failed: " + why);
   }
   if (launch.timeout_ms > 0) ArmTimeout(r, launch.timeout_ms);
-  Watch(std::move(r));
+  const TaskId id = launch.id;
+  running_[id] = std::move(r);
+  Watch(id);
   return *pid;
 }
 
@@ -175,7 +177,7 @@ void Executor::Reconcile(TaskId id) {
       break;
   }
   spdlog::info("re-attached to task {} attempt {} (shim pid {})", id, r.attempt, r.shim_pid);
-  loop_.Watch(r.pidfd, EPOLLIN, [this, id](uint32_t) { OnShimExit(id); });
+  Watch(id);
   if (r.stop) {
     // A stop in progress goes on: TERM if it was asked while the shim was still starting, KILL
     // when its grace runs out.
@@ -212,11 +214,8 @@ Executor::Probe Executor::TryAttach(Running& r) {
   return Probe::kGone;
 }
 
-void Executor::Watch(Running r) {
-  const TaskId id = r.id;
-  const int fd = r.pidfd;
-  running_[id] = std::move(r);
-  loop_.Watch(fd, EPOLLIN, [this, id](uint32_t) { OnShimExit(id); });
+void Executor::Watch(TaskId id) {
+  loop_.Watch(running_.at(id).pidfd, EPOLLIN, [this, id](uint32_t) { OnShimExit(id); });
 }
 
 void Executor::OnShimExit(TaskId id) {

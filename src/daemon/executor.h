@@ -94,7 +94,8 @@ class Executor {
   /// Settles an adopted attempt: watches a live shim (resuming a stop or its timeout), hands a
   /// gone one to the callback, or looks again shortly at one still starting.
   void Reconcile(TaskId id);
-  void Watch(Running r);
+  /// Watches the pidfd of the attempt of `id` (already in running_) for the shim's exit.
+  void Watch(TaskId id);
   /// Ends the attempt with reason timeout `after_ms` from now (monotonic).
   void ArmTimeout(Running& r, int64_t after_ms);
   /// KILLs the attempt when the grace of its stop runs out (measured from stop->at).

@@ -18,15 +18,6 @@
 
 using namespace tqtest;
 
-namespace {
-
-// A shell word for `s` (single quotes; the test directories hold no quote).
-std::string Quoted(const std::string& s) {
-  return "'" + s + "'";
-}
-
-}  // namespace
-
 TEST_CASE(
     "three tasks running through a kill -9 of tqd succeed once each with their whole output") {
   TestDaemon d("max_running = 4\n");

@@ -16,11 +16,6 @@ using namespace tqtest;
 
 namespace {
 
-// A shell word for `s` (single quotes; the test directories hold no quote).
-std::string Quoted(const std::string& s) {
-  return "'" + s + "'";
-}
-
 // True while some process holds the flock on `path` (false if it does not exist).
 bool Locked(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);

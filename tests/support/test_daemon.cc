@@ -511,6 +511,10 @@ std::vector<nlohmann::json> JsonLines(const std::string& text) {
 // ---------------------------------------------------------------------------------------------
 // Files and processes
 
+std::string Quoted(const std::string& s) {
+  return "'" + s + "'";
+}
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return "";

@@ -162,6 +162,8 @@ long long TimeMs(const nlohmann::json& rfc3339);
 /// Parses one JSON object per line (the `--json` output of list, wait, cancel).
 std::vector<nlohmann::json> JsonLines(const std::string& text);
 
+/// A shell word for `s`: single quotes around it (the test directories hold no quote).
+std::string Quoted(const std::string& s);
 /// The whole content of a file, or "" when it cannot be read.
 std::string ReadFile(const std::string& path);
 /// Writes `data` to `path` (REQUIREs success).
