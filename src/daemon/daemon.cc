@@ -18,6 +18,7 @@
 #include "core/retry.h"
 #include "core/task_env.h"
 #include "daemon/handlers/handlers.h"
+#include "daemon/make_dirs.h"
 
 namespace tq {
 
@@ -95,7 +96,7 @@ Daemon::~Daemon() {
 }
 
 Status Daemon::Start() {
-  Status st = MakeDir(options_.state_dir, 0700);
+  Status st = MakeDirs(options_.state_dir, 0700);  // a fresh account has no ~/.local/state
   if (!st.ok()) return st;
   st = lock_.Acquire(options_.state_dir);
   if (!st.ok()) return st;

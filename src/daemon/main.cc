@@ -26,7 +26,8 @@ void EnsureStdFds() {
     if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) _exit(1);
 }
 
-// The shim next to this executable (a build tree), else the packaged one.
+// The shim next to this executable (a build tree), else the one `cmake --install` placed under
+// the configured prefix (/usr/libexec/tq for the package, /usr/local/libexec/tq by default).
 std::string DefaultShimPath() {
   char self[PATH_MAX];
   const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -36,7 +37,7 @@ std::string DefaultShimPath() {
     const std::string beside = dir + "/tq-shim";
     if (access(beside.c_str(), X_OK) == 0) return beside;
   }
-  return "/usr/libexec/tq/tq-shim";
+  return TQ_SHIM_INSTALL_PATH;
 }
 
 // Creates the socket's directory: 0700 and ours in user mode, 0755 in system mode.
@@ -71,7 +72,9 @@ int main(int argc, char** argv) {
                  "Unix socket to listen on (default: " + defaults.socket + ")");
   app.add_option("--state", state_dir, "state directory (default: " + defaults.state_dir + ")");
   app.add_option("--config", config_path, "tqd.toml (default: " + defaults.config_file + ")");
-  app.add_option("--shim", shim_path, "the tq-shim supervisor executable");
+  app.add_option("--shim", shim_path,
+                 "the tq-shim supervisor executable (default: beside tqd, else " +
+                     std::string(TQ_SHIM_INSTALL_PATH) + ")");
   app.add_flag("--check-config", check_config, "validate the configuration and exit");
   app.add_flag("-v,--verbose", verbose, "log debug messages");
   app.set_version_flag("--version", TQ_VERSION);

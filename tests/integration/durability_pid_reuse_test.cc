@@ -18,6 +18,7 @@
 #include <string>
 
 #include "support/raw_client.h"
+#include "support/skip.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -141,8 +142,7 @@ void KillAndReap(pid_t pid) {
 
 TEST_CASE("a dead shim's pid taken by an unrelated process is not re-attached after a restart") {
   if (!CanForcePids()) {
-    MESSAGE("skipped: needs root and a writable /proc/sys/kernel/ns_last_pid");
-    return;
+    TQ_SKIP("needs root and a writable /proc/sys/kernel/ns_last_pid");
   }
   Subreaper subreaper;
   TestDaemon d;
@@ -161,8 +161,7 @@ TEST_CASE("a dead shim's pid taken by an unrelated process is not re-attached af
   KillAndReap(task);
   Squatter squatter(shim);
   if (squatter.pid() < 0) {
-    MESSAGE("skipped: could not place a process on pid " << shim);
-    return;
+    TQ_SKIP("could not place a process on pid " << shim);
   }
   d.Start();
   d.WaitReady();
@@ -181,8 +180,7 @@ TEST_CASE("a dead shim's pid taken by an unrelated process is not re-attached af
 TEST_CASE(
     "cancel and timeout of re-attached tasks whose shims died never hit the pid's new owner") {
   if (!CanForcePids()) {
-    MESSAGE("skipped: needs root and a writable /proc/sys/kernel/ns_last_pid");
-    return;
+    TQ_SKIP("needs root and a writable /proc/sys/kernel/ns_last_pid");
   }
   Subreaper subreaper;
   TestDaemon d("kill_grace = \"1s\"\n");
@@ -222,8 +220,7 @@ TEST_CASE(
   if (placed) CHECK(WaitFor([&] { return WallMs() > t_started + 4500; }, 60));
   REQUIRE(kill(daemon, SIGCONT) == 0);
   if (!placed) {
-    MESSAGE("skipped: could not place processes on pids " << shim_c << " and " << shim_t);
-    return;
+    TQ_SKIP("could not place processes on pids " << shim_c << " and " << shim_t);
   }
 
   CHECK(client.ReadFrame(kWaitTimeoutS).has_value());  // the cancel's answer
@@ -283,8 +280,7 @@ void LeaderPidReused(bool by_timeout) {
   const bool asked = squatter.pid() > 0 && WaitFor([&] { return SignalPending(shim, SIGTERM); });
   kill(shim, SIGCONT);
   if (squatter.pid() < 0) {
-    MESSAGE("skipped: could not place a process on pid " << leader);
-    return;
+    TQ_SKIP("could not place a process on pid " << leader);
   }
   if (by_timeout && !asked) {
     // Under heavy load the timeout may have run out before the shim was stopped.
@@ -304,16 +300,14 @@ void LeaderPidReused(bool by_timeout) {
 
 TEST_CASE("cancel never signals the process group of a task leader whose pid was reused") {
   if (!CanForcePids()) {
-    MESSAGE("skipped: needs root and a writable /proc/sys/kernel/ns_last_pid");
-    return;
+    TQ_SKIP("needs root and a writable /proc/sys/kernel/ns_last_pid");
   }
   LeaderPidReused(/*by_timeout=*/false);
 }
 
 TEST_CASE("a timeout never signals the process group of a task leader whose pid was reused") {
   if (!CanForcePids()) {
-    MESSAGE("skipped: needs root and a writable /proc/sys/kernel/ns_last_pid");
-    return;
+    TQ_SKIP("needs root and a writable /proc/sys/kernel/ns_last_pid");
   }
   LeaderPidReused(/*by_timeout=*/true);
 }

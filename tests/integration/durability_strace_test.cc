@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/temp_dir.h"
+#include "support/skip.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -175,8 +176,7 @@ std::vector<Event> Traced(TestDaemon& d, const std::string& trace) {
 
 TEST_CASE("every reply carrying a new id follows a WAL sync made after its request") {
   if (!StraceWorks()) {
-    MESSAGE("skipped: " << kStrace << " is missing or cannot trace (scripts/deps.sh installs it)");
-    return;
+    TQ_SKIP(kStrace << " is missing or cannot trace (scripts/deps.sh installs it)");
   }
   tq::TempDir tmp("strace");
   const std::string trace = tmp.File("trace");
@@ -230,8 +230,7 @@ TEST_CASE("every reply carrying a new id follows a WAL sync made after its reque
 
 TEST_CASE("the syscall check notices replies that durability normal sends before any sync") {
   if (!StraceWorks()) {
-    MESSAGE("skipped: " << kStrace << " is missing or cannot trace (scripts/deps.sh installs it)");
-    return;
+    TQ_SKIP(kStrace << " is missing or cannot trace (scripts/deps.sh installs it)");
   }
   tq::TempDir tmp("strace");
   const std::string trace = tmp.File("trace");

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/skip.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -160,8 +161,7 @@ TEST_CASE("queue settings persist across a daemon restart") {
 TEST_CASE("changing a queue is refused to other users") {
   const passwd* pw = getpwnam("nobody");
   if (geteuid() != 0 || pw == nullptr) {
-    MESSAGE("skipped: needs root and a 'nobody' user");
-    return;
+    TQ_SKIP("needs root and a 'nobody' user");
   }
   const RunAs nobody{pw->pw_uid, pw->pw_gid};
   TestDaemon d;

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include "support/skip.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -12,8 +13,7 @@ using namespace tqtest;
 TEST_CASE("another user's task answers not found and cannot be touched") {
   const passwd* pw = getpwnam("nobody");
   if (geteuid() != 0 || pw == nullptr) {
-    MESSAGE("skipped: needs root and a 'nobody' user");
-    return;
+    TQ_SKIP("needs root and a 'nobody' user");
   }
   const RunAs nobody{pw->pw_uid, pw->pw_gid};
   TestDaemon d;
