@@ -1,13 +1,12 @@
 #include "core/duration.h"
 
-#include <limits>
-
+#include "core/limits.h"
 #include "core/quote.h"
 
 namespace tq {
 
 namespace {
-constexpr int64_t kMaxMs = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMaxMs = kMaxDurationMs;
 
 // Largest unit first: the order parts must appear in, and the order FormatDuration emits.
 struct Unit {
@@ -51,8 +50,9 @@ Result<int64_t> ParseDuration(std::string_view text, const std::string& field) {
   if (text.empty()) return Refuse(text, field, "it is empty");
   if (text[0] == '-') return Refuse(text, field, "negative durations are not allowed");
 
-  const Status too_large = Status::Invalid(
-      field, field + ": " + Quote(text) + " is too large (at most " + FormatDuration(kMaxMs) + ")");
+  const Status too_large =
+      Status::Invalid(field, field + ": " + Quote(text) + " is too large: the range is 0s to " +
+                                 std::to_string(kMaxMs / (24 * 3600 * 1000LL)) + "d (100 years)");
   int64_t total = 0;
   int last_unit = -1;  // index into kUnits of the previous part
   size_t i = 0;

@@ -2,15 +2,25 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace tq {
 
-constexpr size_t kMaxArgvCount = 4096;       ///< arguments per task
-constexpr size_t kMaxArgvBytes = 1u << 20;   ///< all arguments together (ARG_MAX-like)
-constexpr size_t kMaxEnvBytes = 1u << 20;    ///< the captured environment
-constexpr size_t kMaxStdinBytes = 8u << 20;  ///< the stdin payload
-constexpr size_t kMaxLabels = 32;            ///< labels per task
-constexpr size_t kMaxLabelBytes = 128;       ///< one label
-constexpr size_t kMaxWaitIds = 100000;       ///< ids in one wait or cancel
+constexpr size_t kMaxArgvCount = 4096;        ///< arguments per task
+constexpr size_t kMaxArgvBytes = 1u << 20;    ///< all arguments together (ARG_MAX-like)
+constexpr size_t kMaxEnvBytes = 1u << 20;     ///< the captured environment
+constexpr size_t kMaxStdinBytes = 8u << 20;   ///< the stdin payload
+constexpr size_t kMaxLabels = 32;             ///< labels per task
+constexpr size_t kMaxLabelBytes = 128;        ///< one label
+constexpr size_t kMaxWaitIds = 100000;        ///< ids in one wait or cancel
+constexpr size_t kMaxJsonDepth = 8;           ///< nesting in a request (a batch's b64 argv needs 5)
+constexpr size_t kMaxBatchTasks = 5000;       ///< tasks in one submit_batch request
+constexpr size_t kMaxBatchBytes = 64u << 20;  ///< argv, env, shell and stdin of a whole batch
+
+/// The longest duration a request or a flag may give: 100 years of 365 days (36500d).
+constexpr int64_t kMaxDurationMs = 36500LL * 24 * 3600 * 1000;
+/// The latest time a request or a flag may give: 9999-12-31T23:59:59.999Z, so every time stays
+/// a four-digit-year RFC 3339 time. The earliest is the epoch, 0.
+constexpr int64_t kMaxWallMs = 253402300799999;
 
 }  // namespace tq

@@ -1,5 +1,9 @@
 #include "core/protocol.h"
 
+#include <algorithm>
+#include <concepts>
+#include <utility>
+
 #include "core/bytes.h"
 #include "core/config.h"
 #include "core/limits.h"
@@ -66,25 +70,86 @@ json SubmitJson(const SubmitRequest& r) {
   return j;
 }
 
-// Reads optional member `key` of `j` into `out` when present and of the JSON type `T` maps to.
-template <typename T>
-Status Read(const json& j, const char* key, T& out, const char* what) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return Status::Ok();
-  try {
-    out = it->get<T>();
-  } catch (const json::exception&) {
-    return Status::Invalid(key, std::string(key) + ": expected " + what);
+// The members of a request, or of one batch element laid over the batch's common part: a key
+// `top` has (even as null) hides the same key of `base`. Nothing is copied.
+class Fields {
+ public:
+  Fields(const json& j) : top_(j) {}  // NOLINT(google-explicit-constructor): any object is one
+  Fields(const json& top, const json& base) : top_(top), base_(&base) {}
+  // The member `key`, or nullptr.
+  const json* Find(const char* key) const {
+    if (auto it = top_.find(key); it != top_.end()) return &*it;
+    if (base_ == nullptr) return nullptr;
+    auto it = base_->find(key);
+    return it == base_->end() ? nullptr : &*it;
   }
+
+ private:
+  const json& top_;
+  const json* base_ = nullptr;
+};
+
+// Strict conversions from a JSON value: the JSON type must match, and an integer must be a JSON
+// integer (not 3.7, not 1e300) that fits the C++ type.
+bool Convert(const json& v, bool& out) {
+  if (!v.is_boolean()) return false;
+  out = v.get<bool>();
+  return true;
+}
+bool Convert(const json& v, std::string& out) {
+  if (!v.is_string()) return false;
+  out = v.get_ref<const std::string&>();
+  return true;
+}
+template <std::integral T>
+requires(!std::same_as<T, bool>) bool Convert(const json& v, T& out) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<uint64_t>();
+    if (!std::in_range<T>(u)) return false;
+    out = static_cast<T>(u);
+    return true;
+  }
+  if (!v.is_number_integer()) return false;
+  const auto i = v.get<int64_t>();
+  if (!std::in_range<T>(i)) return false;
+  out = static_cast<T>(i);
+  return true;
+}
+template <typename T>
+bool Convert(const json& v, std::vector<T>& out) {
+  if (!v.is_array()) return false;
+  std::vector<T> items(v.size());
+  for (size_t i = 0; i < items.size(); ++i)
+    if (!Convert(v[i], items[i])) return false;
+  out = std::move(items);
+  return true;
+}
+
+// What a refused value was, short: a number or a boolean as written, else its JSON type.
+std::string Shown(const json& v) {
+  if (v.is_number() || v.is_boolean()) return v.dump();
+  if (v.is_array()) return "an array";
+  if (v.is_object()) return "an object";
+  return "a string";
+}
+
+// Reads optional member `key` into `out` when present and of the JSON type `T` maps to.
+template <typename T>
+Status Read(const Fields& f, const char* key, T& out, const char* what) {
+  const json* v = f.Find(key);
+  if (v == nullptr || v->is_null()) return Status::Ok();
+  if (!Convert(*v, out))
+    return Status::Invalid(key, std::string(key) + ": expected " + what + ", got " + Shown(*v));
   return Status::Ok();
 }
 
 // Reads optional member `key` into `out` (left unset when absent).
 template <typename T>
-Status ReadOptional(const json& j, const char* key, std::optional<T>& out, const char* what) {
-  if (!j.contains(key) || j[key].is_null()) return Status::Ok();
+Status ReadOptional(const Fields& f, const char* key, std::optional<T>& out, const char* what) {
+  const json* v = f.Find(key);
+  if (v == nullptr || v->is_null()) return Status::Ok();
   T value{};
-  Status st = Read(j, key, value, what);
+  Status st = Read(f, key, value, what);
   if (st.ok()) out = std::move(value);
   return st;
 }
@@ -98,7 +163,24 @@ Status CheckExitCodes(const char* field, const std::optional<std::vector<int>>& 
   return Status::Ok();
 }
 
-Result<RetryOverrides> RetryFromJson(const json& j) {
+// A duration field within 0..kMaxDurationMs.
+Status CheckDuration(const char* field, int64_t ms) {
+  if (ms >= 0 && ms <= kMaxDurationMs) return Status::Ok();
+  return Status::Invalid(field, std::string(field) + ": " + std::to_string(ms) +
+                                    " is out of range 0.." + std::to_string(kMaxDurationMs) +
+                                    " (milliseconds, up to 100 years)");
+}
+
+// A time field within 0..kMaxWallMs.
+Status CheckTime(const char* field, int64_t ms) {
+  if (ms >= 0 && ms <= kMaxWallMs) return Status::Ok();
+  return Status::Invalid(field, std::string(field) + ": " + std::to_string(ms) +
+                                    " is out of range 0.." + std::to_string(kMaxWallMs) +
+                                    " (milliseconds since the epoch, 1970-01-01T00:00:00Z to " +
+                                    FormatRfc3339Utc(kMaxWallMs) + ")");
+}
+
+Result<RetryOverrides> RetryFromJson(const Fields& j) {
   RetryOverrides o;
   std::optional<std::string> backoff;
   for (Status st :
@@ -122,15 +204,18 @@ Result<RetryOverrides> RetryFromJson(const json& j) {
   if (o.retries && (*o.retries < 0 || *o.retries > 1000))
     return Status::Invalid("retries",
                            "retries: " + std::to_string(*o.retries) + " is out of range 0..1000");
-  for (auto [name, v] : {std::pair{"backoff_base", o.base_ms}, std::pair{"backoff_max", o.max_ms}})
-    if (v && *v < 0) return Status::Invalid(name, std::string(name) + ": must not be negative");
+  for (auto [name, v] :
+       {std::pair{"backoff_base_ms", o.base_ms}, std::pair{"backoff_max_ms", o.max_ms}}) {
+    if (v)
+      if (Status st = CheckDuration(name, *v); !st.ok()) return st;
+  }
   return o;
 }
 
-Result<std::vector<std::string>> ReadBytesList(const json& j, const char* key) {
+Result<std::vector<std::string>> ReadBytesList(const Fields& j, const char* key) {
   std::vector<std::string> out;
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return out;
+  const json* it = j.Find(key);
+  if (it == nullptr || it->is_null()) return out;
   if (!it->is_array()) return Status::Invalid(key, std::string(key) + ": expected an array");
   for (const auto& item : *it) {
     auto bytes = BytesFromJson(item, key);
@@ -142,9 +227,9 @@ Result<std::vector<std::string>> ReadBytesList(const json& j, const char* key) {
   return out;
 }
 
-Status ReadOptionalBytes(const json& j, const char* key, std::optional<std::string>& out) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return Status::Ok();
+Status ReadOptionalBytes(const Fields& j, const char* key, std::optional<std::string>& out) {
+  const json* it = j.Find(key);
+  if (it == nullptr || it->is_null()) return Status::Ok();
   auto bytes = BytesFromJson(*it, key);
   if (!bytes.ok()) return bytes.status();
   out = std::move(*bytes);
@@ -158,6 +243,32 @@ std::string SizeText(size_t n) {
 size_t TotalBytes(const std::vector<std::string>& v) {
   size_t n = 0;
   for (const auto& s : v) n += s.size() + 1;
+  return n;
+}
+
+// The bytes a wire byte string stands for (see bytes.h), without decoding it; 0 for anything
+// else, which SpecFromJson refuses later.
+size_t WireBytes(const json& v) {
+  if (v.is_string()) return v.get_ref<const std::string&>().size();
+  if (!v.is_object()) return 0;
+  auto b64 = v.find("b64");
+  if (b64 == v.end() || !b64->is_string()) return 0;
+  const auto& text = b64->get_ref<const std::string&>();
+  size_t pad = 0;
+  while (pad < 2 && pad < text.size() && text[text.size() - 1 - pad] == '=') ++pad;
+  return text.size() / 4 * 3 - std::min(pad, text.size() / 4 * 3);
+}
+
+// SubmitPayloadBytes of a submit still in its wire form.
+size_t WirePayloadBytes(const Fields& f) {
+  size_t n = 0;
+  for (const char* list : {"argv", "env"}) {
+    const json* v = f.Find(list);
+    if (v == nullptr || !v->is_array()) continue;
+    for (const json& item : *v) n += WireBytes(item) + 1;
+  }
+  for (const char* one : {"shell", "stdin"})
+    if (const json* v = f.Find(one)) n += WireBytes(*v);
   return n;
 }
 
@@ -197,9 +308,11 @@ Status ValidateSpec(const TaskSpec& s) {
     if (l.empty() || l.size() > kMaxLabelBytes)
       return Status::Invalid(
           "label", "label: \"" + l + "\" must be 1.." + std::to_string(kMaxLabelBytes) + " bytes");
-  if (s.timeout_ms < 0) return Status::Invalid("timeout", "timeout: must not be negative");
-  if (s.pending_ttl_ms < 0)
-    return Status::Invalid("pending_ttl", "pending_ttl: must not be negative");
+  for (Status st : {CheckDuration("timeout_ms", s.timeout_ms),
+                    CheckDuration("pending_ttl_ms", s.pending_ttl_ms),
+                    CheckTime("not_before_ms", s.not_before)}) {
+    if (!st.ok()) return st;
+  }
   if (s.key && (s.key->empty() || s.key->size() > kMaxLabelBytes))
     return Status::Invalid("key", "key: must be 1.." + std::to_string(kMaxLabelBytes) + " bytes");
   for (TaskId id : s.after)
@@ -208,7 +321,7 @@ Status ValidateSpec(const TaskSpec& s) {
   return Status::Ok();
 }
 
-Result<TaskSpec> SpecFromJson(const json& j) {
+Result<TaskSpec> SpecFromJson(const Fields& j) {
   TaskSpec s;
   auto argv = ReadBytesList(j, "argv");
   if (!argv.ok()) return argv.status();
@@ -236,7 +349,7 @@ Result<TaskSpec> SpecFromJson(const json& j) {
   return s;
 }
 
-Result<SubmitRequest> SubmitFromJson(const json& j) {
+Result<SubmitRequest> SubmitFromJson(const Fields& j) {
   auto spec = SpecFromJson(j);
   if (!spec.ok()) return spec.status();
   auto retry = RetryFromJson(j);
@@ -246,6 +359,70 @@ Result<SubmitRequest> SubmitFromJson(const json& j) {
   if (!st.ok()) return st;
   return r;
 }
+
+// Builds the DOM of a request while refusing nesting deeper than kMaxJsonDepth, so a deeply
+// nested document is never built, copied or destroyed: parsing stops at the first level too
+// many. (nlohmann's parser itself keeps its nesting on the heap, not the stack.)
+class BoundedDom {
+ public:
+  explicit BoundedDom(json& root) : root_(root) {}
+  bool too_deep() const { return too_deep_; }
+
+  bool null() { return Add(json()); }
+  bool boolean(bool v) { return Add(v); }
+  bool number_integer(json::number_integer_t v) { return Add(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return Add(v); }
+  bool number_float(json::number_float_t v, const json::string_t&) { return Add(v); }
+  bool string(json::string_t& v) { return Add(std::move(v)); }
+  bool binary(json::binary_t& v) { return Add(json::binary(std::move(v))); }
+  bool start_object(std::size_t) { return Open(json::object()); }
+  bool key(json::string_t& k) {
+    key_ = std::move(k);
+    return true;
+  }
+  bool end_object() { return Close(); }
+  bool start_array(std::size_t) { return Open(json::array()); }
+  bool end_array() { return Close(); }
+  bool parse_error(std::size_t, const std::string&, const json::exception&) { return false; }
+
+ private:
+  // Places `v` in the innermost open container (or as the root) and returns where it went.
+  json* Place(json v) {
+    if (open_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    json& parent = *open_.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(v));
+      return &parent.back();
+    }
+    json& slot = parent[key_];
+    slot = std::move(v);
+    return &slot;
+  }
+  bool Add(json v) {
+    Place(std::move(v));
+    return true;
+  }
+  bool Open(json container) {
+    if (open_.size() >= kMaxJsonDepth) {
+      too_deep_ = true;
+      return false;
+    }
+    open_.push_back(Place(std::move(container)));
+    return true;
+  }
+  bool Close() {
+    open_.pop_back();
+    return true;
+  }
+
+  json& root_;
+  std::vector<json*> open_;  // the containers being filled, outermost first
+  std::string key_;          // the key of the next object member
+  bool too_deep_ = false;
+};
 
 Result<std::vector<TaskId>> ReadIds(const json& j) {
   std::vector<TaskId> ids;
@@ -270,11 +447,9 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
       return Status::Invalid("common", "common: expected an object of submit fields");
     if (tasks == j.end() || !tasks->is_array())
       return Status::Invalid("tasks", "tasks: expected an array of submit fields");
-    SubmitBatchRequest b;
-    b.common = *common;
-    b.tasks = tasks->get<std::vector<json>>();
-    auto resolved = ResolveBatch(b.common, b.tasks);
+    auto resolved = ResolveBatch(*common, tasks->get_ref<const json::array_t&>());
     if (!resolved.ok()) return resolved.status();
+    SubmitBatchRequest b;
     b.resolved = std::move(*resolved);
     return Request(std::move(b));
   }
@@ -403,17 +578,29 @@ std::string EncodeRequest(const Request& request) {
 }
 
 Result<Request> DecodeRequest(std::string_view payload) {
-  json j = json::parse(payload, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object())
-    return Status::Invalid("frame", "frame: not a JSON object");
+  json j;
+  BoundedDom dom(j);
+  const bool parsed = json::sax_parse(payload, &dom);
+  if (dom.too_deep())
+    return Status(
+        ErrorCode::kLimit, "frame",
+        "frame: JSON nested deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels");
+  if (!parsed || !j.is_object()) return Status::Invalid("frame", "frame: not a JSON object");
   auto proto = j.find("proto");
   if (proto == j.end() || !proto->is_number_integer())
     return Status(ErrorCode::kProto, "proto", "proto: the request carries no protocol version");
-  const auto version = proto->get<int64_t>();
-  if (version != kProtoVersion && version != kProtoVersion - 1)
+  // Unsigned JSON integers past int64 read as -1: refused like any other version not served.
+  const int64_t version =
+      proto->is_number_unsigned() && !std::in_range<int64_t>(proto->get<uint64_t>())
+          ? -1
+          : proto->get<int64_t>();
+  constexpr int kOldest = std::max(kMinProtoVersion, kProtoVersion - 1);
+  if (version < kOldest || version > kProtoVersion)
     return Status(ErrorCode::kProto, "proto",
-                  "proto: version " + std::to_string(version) + " is not served (this tqd speaks " +
-                      std::to_string(kProtoVersion) + " and " + std::to_string(kProtoVersion - 1) +
+                  "proto: version " + proto->dump() + " is not served (this tqd speaks " +
+                      (kOldest == kProtoVersion
+                           ? std::to_string(kProtoVersion)
+                           : std::to_string(kOldest) + ".." + std::to_string(kProtoVersion)) +
                       ")");
   auto type = j.find("type");
   if (type == j.end() || !type->is_string())
@@ -438,20 +625,55 @@ RetryPolicy ApplyOverrides(RetryPolicy p, const RetryOverrides& o) {
 
 Result<std::vector<SubmitRequest>> ResolveBatch(const json& common,
                                                 const std::vector<json>& tasks) {
+  if (tasks.size() > kMaxBatchTasks)
+    return Status(ErrorCode::kLimit, "tasks",
+                  "tasks: " + std::to_string(tasks.size()) + " tasks exceed the limit of " +
+                      std::to_string(kMaxBatchTasks) + " per request");
+  // What the merged tasks would hold, counted on the wire form before anything is decoded:
+  // a small element over a large common part must not multiply it past the limit.
+  size_t total = 0;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    if (!tasks[i].is_object())
+      return Status::Invalid("index:" + std::to_string(i),
+                             "tasks[" + std::to_string(i) + "]: expected an object");
+    total += WirePayloadBytes(Fields(tasks[i], common));
+  }
+  if (total > kMaxBatchBytes)
+    return Status(ErrorCode::kLimit, "tasks",
+                  "tasks: the batch's commands, environments and stdin come to " + SizeText(total) +
+                      ", over the limit of " + SizeText(kMaxBatchBytes) + " per request");
   std::vector<SubmitRequest> out;
   out.reserve(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) {
-    const std::string where = "tasks[" + std::to_string(i) + "]: ";
-    if (!tasks[i].is_object())
-      return Status::Invalid("index:" + std::to_string(i), where + "expected an object");
-    json merged = common;
-    merged.update(tasks[i]);
-    auto r = SubmitFromJson(merged);
+    auto r = SubmitFromJson(Fields(tasks[i], common));
     if (!r.ok())
-      return Status(r.status().code(), "index:" + std::to_string(i), where + r.status().message());
+      return Status(r.status().code(), "index:" + std::to_string(i),
+                    "tasks[" + std::to_string(i) + "]: " + r.status().message());
     out.push_back(std::move(*r));
   }
   return out;
+}
+
+size_t SubmitPayloadBytes(const SubmitRequest& r) {
+  const TaskSpec& s = r.spec;
+  return TotalBytes(s.argv) + TotalBytes(s.env) + (s.shell ? s.shell->size() : 0) +
+         (s.stdin_data ? s.stdin_data->size() : 0);
+}
+
+std::vector<size_t> BatchChunkEnds(const std::vector<SubmitRequest>& tasks) {
+  std::vector<size_t> ends;
+  size_t count = 0, bytes = 0;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const size_t n = SubmitPayloadBytes(tasks[i]);
+    if (count > 0 && (count == kMaxBatchTasks || bytes + n > kMaxBatchBytes)) {
+      ends.push_back(i);
+      count = bytes = 0;
+    }
+    ++count;
+    bytes += n;
+  }
+  if (count > 0) ends.push_back(tasks.size());
+  return ends;
 }
 
 json OkResponse(json body) {

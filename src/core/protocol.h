@@ -15,8 +15,11 @@
 
 namespace tq {
 
-/// The protocol version this build speaks; the daemon also serves kProtoVersion - 1.
+/// The protocol version this build speaks; the daemon also serves kProtoVersion - 1 when that
+/// version exists (is at least kMinProtoVersion).
 constexpr int kProtoVersion = 1;
+/// The first protocol version there ever was.
+constexpr int kMinProtoVersion = 1;
 
 /// Retry settings given with a submit; those left unset come from the queue's defaults.
 struct RetryOverrides {
@@ -41,11 +44,13 @@ struct SubmitRequest {
 };
 /// Create many tasks in one transaction, all or nothing. Each element of `tasks` holds the
 /// fields of a submit request that differ from `common` (usually argv or shell). Response:
-/// {"ids": [...]}; a refusal names the element as "tasks[N]".
+/// {"ids": [...]}; a refusal names the element as "tasks[N]". At most kMaxBatchTasks tasks and
+/// kMaxBatchBytes of merged argv, env, shell and stdin per request (see BatchChunkEnds).
 struct SubmitBatchRequest {
-  nlohmann::json common = nlohmann::json::object();  ///< SubmitToJson of the shared flags
-  std::vector<nlohmann::json> tasks;
-  std::vector<SubmitRequest> resolved;  ///< filled by DecodeRequest: common + each, checked
+  nlohmann::json common = nlohmann::json::object();  ///< sent: SubmitToJson of the shared flags
+  std::vector<nlohmann::json> tasks;                 ///< sent: each task's own fields
+  /// Filled by DecodeRequest (common + each, checked), which leaves `common` and `tasks` empty.
+  std::vector<SubmitRequest> resolved;
 };
 /// Re-queue failed or cancelled tasks: `ids`, or every failed one (of `queue`) with
 /// `all_failed`. Response: {"ids": [...re-queued]}.
@@ -102,8 +107,15 @@ Result<Request> DecodeRequest(std::string_view payload);
 nlohmann::json SubmitToJson(const SubmitRequest& request);
 /// The submit requests a batch stands for: `common` with each element of `tasks` laid over it,
 /// each checked as a submit; a refusal names the element ("tasks[N]: ...") in field "index:N".
+/// Nothing is copied; the element count and the merged payload bytes are checked first.
 Result<std::vector<SubmitRequest>> ResolveBatch(const nlohmann::json& common,
                                                 const std::vector<nlohmann::json>& tasks);
+/// The argv, env, shell and stdin bytes of one task, as counted against kMaxBatchBytes.
+size_t SubmitPayloadBytes(const SubmitRequest& request);
+/// Where a client cuts a batch into requests the daemon accepts: the end index of each request,
+/// each holding at most kMaxBatchTasks tasks and kMaxBatchBytes of SubmitPayloadBytes (a
+/// single task over that still goes alone, to be refused by name).
+std::vector<size_t> BatchChunkEnds(const std::vector<SubmitRequest>& tasks);
 
 /// {"ok": true} plus the members of `body`.
 nlohmann::json OkResponse(nlohmann::json body = nlohmann::json::object());

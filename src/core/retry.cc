@@ -47,7 +47,8 @@ int64_t NextDelay(int retry, const RetryPolicy& policy, const UniformSource& uni
   }
   if (policy.jitter && delay > 0) {
     const double factor = 1.0 + kJitter * (2.0 * uniform() - 1.0);
-    delay = static_cast<int64_t>(std::llround(static_cast<double>(delay) * factor));
+    // Clamped before the conversion: past int64 it would be undefined.
+    delay = std::llround(std::min(static_cast<double>(delay) * factor, 0x1p62));
   }
   return std::max<int64_t>(delay, 0);
 }

@@ -2,6 +2,7 @@
 
 #include <iterator>
 
+#include "core/saturating.h"
 #include "core/sqlite_db.h"
 #include "core/stored_bytes.h"
 
@@ -45,7 +46,7 @@ bool DepFailed(TaskState s) {
 
 std::optional<WallMs> PendingDeadline(const TaskSpec& spec, WallMs now) {
   if (spec.pending_ttl_ms <= 0) return std::nullopt;
-  return now + spec.pending_ttl_ms;
+  return SaturatingAdd(now, spec.pending_ttl_ms);
 }
 
 std::string RequestColumns() {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "core/limits.h"
 #include "core/quote.h"
 #include "core/text_cursor.h"
 
@@ -136,6 +137,11 @@ Result<WallMs> ParseAt(std::string_view text, WallMs now, const std::string& fie
                                       " in the local time zone (a daylight-saving change " +
                                       "skips it; give another time or an explicit offset)");
   };
+  auto out_of_range = [&] {
+    return Status::Invalid(field, field + ": " + Quote(text) + " is out of range (" +
+                                      FormatRfc3339Utc(0) + " to " + FormatRfc3339Utc(kMaxWallMs) +
+                                      ")");
+  };
   if (text.empty()) return refuse("it is empty");
 
   WallMs result;
@@ -146,7 +152,7 @@ Result<WallMs> ParseAt(std::string_view text, WallMs now, const std::string& fie
     for (char c : text.substr(1)) {
       if (c < '0' || c > '9') return refuse("@ must be followed by whole seconds");
       if (secs > (std::numeric_limits<int64_t>::max() / 1000 - (c - '0')) / 10) {
-        return refuse("too large");
+        return out_of_range();
       }
       secs = secs * 10 + (c - '0');
     }
@@ -212,6 +218,7 @@ Result<WallMs> ParseAt(std::string_view text, WallMs now, const std::string& fie
     }
   }
 
+  if (result < 0 || result > kMaxWallMs) return out_of_range();
   if (result < now - kPastSlackMs) {
     return Status::Invalid(
         field, field + ": " + Quote(text) + " is more than 60 s in the past (that is " +

@@ -14,7 +14,8 @@ namespace tq {
 /// optionally followed by `Z` or `±HH:MM` (then the zone is that offset, not local); `HH:MM`
 /// (today local, or tomorrow if that time has passed by `now`); `@EPOCH` (seconds). Refuses with
 /// kInvalid naming `field` and the text: bad syntax or trailing text, impossible dates and times,
-/// local times skipped by a DST change, and times more than 60 s before `now`.
+/// local times skipped by a DST change, times outside 1970-01-01T00:00:00Z..kMaxWallMs (year
+/// 9999) and times more than 60 s before `now`.
 Result<WallMs> ParseAt(std::string_view text, WallMs now, const std::string& field);
 
 /// `2026-11-22T07:10:43Z`, with `.123` milliseconds only when they are non-zero.

@@ -16,6 +16,7 @@
 #include "core/chooser.h"
 #include "core/protocol.h"
 #include "core/retry.h"
+#include "core/saturating.h"
 #include "core/task_env.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/make_dirs.h"
@@ -294,7 +295,7 @@ void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& out
     const int64_t delay = NextDelay(*failed, task->spec.retry, [&] { return dist(rng_); });
     const int priority = RetryPriority(
         task->spec.priority, options_.config.Queue(task->spec.queue).retry_priority_penalty);
-    Status st = store_->RetryLater(id, attempt, outcome, now + delay, priority);
+    Status st = store_->RetryLater(id, attempt, outcome, SaturatingAdd(now, delay), priority);
     if (st.ok()) {
       spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
                    AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries, delay);

@@ -14,6 +14,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/saturating.h"
 #include "daemon/proc.h"
 #include "daemon/shim/shim_record.h"
 #include "daemon/shim_record.h"
@@ -101,7 +102,7 @@ Result<int> Executor::Start(const Launch& launch) {
 
 void Executor::ArmTimeout(Running& r, int64_t after_ms) {
   const TaskId id = r.id;
-  r.timeout_timer = loop_.AddTimer(clock_.MonoNow() + after_ms, [this, id] {
+  r.timeout_timer = loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), after_ms), [this, id] {
     auto it = running_.find(id);
     if (it == running_.end()) return;
     it->second.timeout_timer = 0;
@@ -115,7 +116,7 @@ void Executor::ArmKill(Running& r) {
   const int64_t asked_ago = std::max<int64_t>(0, clock_.WallNow() - r.stop->at);
   const int64_t left = std::max<int64_t>(0, options_.kill_grace_ms - asked_ago);
   const TaskId id = r.id;
-  r.kill_timer = loop_.AddTimer(clock_.MonoNow() + left, [this, id] {
+  r.kill_timer = loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), left), [this, id] {
     auto it = running_.find(id);
     if (it == running_.end()) return;
     it->second.kill_timer = 0;

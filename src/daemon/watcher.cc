@@ -4,6 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/saturating.h"
+
 namespace tq {
 
 namespace {
@@ -55,9 +57,9 @@ std::optional<WallMs> Watcher::NextDue() {
   std::optional<WallMs> next;
   if (auto ttl = Logged(store_.NextPendingTtl())) next = Earliest(next, *ttl);
   if (auto oldest = Logged(store_.OldestSucceeded()); oldest && *oldest)
-    next = Earliest(next, **oldest + policy_.success_retention_ms);
+    next = Earliest(next, SaturatingAdd(**oldest, policy_.success_retention_ms));
   if (auto oldest = Logged(store_.OldestEnded()); oldest && *oldest)
-    next = Earliest(next, **oldest + policy_.purge_after_ms);
+    next = Earliest(next, SaturatingAdd(**oldest, policy_.purge_after_ms));
   return next;
 }
 

@@ -81,7 +81,7 @@ TEST_CASE("malformed and unknown requests are refused, naming the problem") {
       {"{\"proto\":1,", ErrorCode::kInvalid, "frame", "JSON"},
       {"[1,2]", ErrorCode::kInvalid, "frame", "object"},
       {"{\"type\":\"ping\"}", ErrorCode::kProto, "proto", "no protocol version"},
-      {"{\"proto\":99,\"type\":\"ping\"}", ErrorCode::kProto, "proto", "speaks 1 and 0"},
+      {"{\"proto\":99,\"type\":\"ping\"}", ErrorCode::kProto, "proto", "speaks 1)"},
       {"{\"proto\":1}", ErrorCode::kInvalid, "type", "no type"},
       {"{\"proto\":1,\"type\":\"explode\"}", ErrorCode::kInvalid, "type", "explode"},
       {"{\"proto\":1,\"type\":\"status\",\"id\":\"x\"}", ErrorCode::kInvalid, "id", "task id"},
@@ -131,9 +131,17 @@ TEST_CASE("limits are enforced with their names") {
   CHECK(r.status().field() == "argv");
 }
 
-TEST_CASE("unknown fields are ignored and the previous protocol version is served") {
-  auto r = DecodeRequest("{\"proto\":0,\"type\":\"ping\",\"future_field\":{\"a\":1}}");
-  CHECK(r.ok());
+TEST_CASE("unknown fields are ignored; only protocol versions that exist are served") {
+  CHECK(DecodeRequest("{\"proto\":1,\"type\":\"ping\",\"future_field\":{\"a\":1}}").ok());
+  for (const char* proto : {"0", "-1", "2", "18446744073709551615", "1.0"}) {
+    CAPTURE(proto);
+    auto r = DecodeRequest(std::string("{\"proto\":") + proto + ",\"type\":\"ping\"}");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == ErrorCode::kProto);
+    CHECK(r.status().field() == "proto");
+  }
+  auto zero = DecodeRequest("{\"proto\":0,\"type\":\"ping\"}");
+  CHECK(zero.status().message() == "proto: version 0 is not served (this tqd speaks 1)");
 }
 
 TEST_CASE("error responses carry code, field and message") {
@@ -224,7 +232,7 @@ TEST_CASE("bad retry fields are refused with their names") {
       {"\"retries\":-1", "retries"},
       {"\"backoff\":\"linear\"", "backoff"},
       {"\"retry_on_exit\":[256]", "retry_on_exit"},
-      {"\"backoff_base_ms\":-5", "backoff_base"},
+      {"\"backoff_base_ms\":-5", "backoff_base_ms"},
       {"\"key\":\"\"", "key"},
   };
   for (const Case& c : cases) {
@@ -259,7 +267,9 @@ TEST_CASE("a batch lays each task over the common fields and names a bad element
   b.tasks = tasks;
   auto decoded = DecodeRequest(EncodeRequest(b));
   REQUIRE(decoded.ok());
-  CHECK(std::get<SubmitBatchRequest>(*decoded).resolved.size() == 3);
+  const auto& got = std::get<SubmitBatchRequest>(*decoded);
+  CHECK(got.resolved.size() == 3);
+  CHECK(got.tasks.empty());  // the daemon keeps only what it resolved
 }
 
 TEST_CASE("retry and queue requests round-trip and are checked") {
@@ -285,6 +295,165 @@ TEST_CASE("retry and queue requests round-trip and are checked") {
   bad_name.action = "pause";
   bad_name.name = "a b";
   CHECK(DecodeRequest(EncodeRequest(bad_name)).status().field() == "name");
+}
+
+// A refusal of `payload` with `field`, and a message naming the field and containing `part`.
+void CheckRefused(const std::string& payload, const std::string& field, const std::string& part) {
+  CAPTURE(payload);
+  auto r = DecodeRequest(payload);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().field() == field);
+  const std::string& msg = r.status().message();
+  CAPTURE(msg);
+  const bool element = field.rfind("index:", 0) == 0;  // a batch element: "tasks[N]: ..."
+  CHECK(msg.rfind(element ? "tasks[" + field.substr(6) + "]: " : field + ": ", 0) == 0);
+  CHECK(msg.find(part) != std::string::npos);
+}
+
+std::string Submit(const std::string& extra) {
+  return "{\"proto\":1,\"type\":\"submit\",\"argv\":[\"x\"]," + extra + "}";
+}
+
+TEST_CASE("nesting past the limit is refused while parsing, even a million levels deep") {
+  // The issue's crash: a batch whose common part holds an array nested a million deep.
+  const size_t depth = 1'000'000;
+  std::string payload = "{\"proto\":1,\"type\":\"submit_batch\",\"tasks\":[{}],\"common\":{\"x\":";
+  payload.append(depth, '[');
+  payload.append(depth, ']');
+  payload += "}}";
+  auto r = DecodeRequest(payload);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == ErrorCode::kLimit);
+  CHECK(r.status().field() == "frame");
+  CHECK(r.status().message() == "frame: JSON nested deeper than the limit of 8 levels");
+
+  // Objects count too, and so does an unterminated document.
+  std::string objects;
+  for (int i = 0; i < 9; ++i) objects += "{\"a\":";
+  objects += "1";
+  objects.append(9, '}');
+  CHECK(DecodeRequest(objects).status().code() == ErrorCode::kLimit);
+  CHECK(DecodeRequest(std::string(depth, '[')).status().code() == ErrorCode::kLimit);
+  // Eight levels are still fine (the unknown field is ignored).
+  CHECK(DecodeRequest("{\"proto\":1,\"type\":\"ping\",\"x\":[[[[[[[1]]]]]]]}").ok());
+}
+
+TEST_CASE("the deepest real request, a batch of non-UTF-8 argv, is within the depth limit") {
+  SubmitRequest common;
+  SubmitBatchRequest b;
+  b.common = SubmitToJson(common);
+  b.tasks = {{{"argv", {BytesToJson("\xff"), "y"}}, {"env", {BytesToJson("A=\xfe")}}}};
+  auto r = DecodeRequest(EncodeRequest(b));
+  REQUIRE(r.ok());
+  const auto& got = std::get<SubmitBatchRequest>(*r).resolved;
+  REQUIRE(got.size() == 1);
+  CHECK(got[0].spec.argv == std::vector<std::string>{"\xff", "y"});
+  CHECK(got[0].spec.env == std::vector<std::string>{"A=\xfe"});
+}
+
+TEST_CASE("a batch's task count and merged payload are checked before anything is decoded") {
+  SubmitRequest common;
+  common.spec.argv = {"true"};
+  SubmitBatchRequest b;
+  b.common = SubmitToJson(common);
+  b.tasks.assign(kMaxBatchTasks + 1, json::object());
+  auto r = DecodeRequest(EncodeRequest(b));
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == ErrorCode::kLimit);
+  CHECK(r.status().field() == "tasks");
+  CHECK(r.status().message() == "tasks: 5001 tasks exceed the limit of 5000 per request");
+  b.tasks.pop_back();
+  CHECK(DecodeRequest(EncodeRequest(b)).ok());
+
+  // A small element over a large common part: 100 tasks of 1 MiB of stdin each would merge to
+  // 100 MiB from a frame of about 1.4 MiB.
+  common.spec.stdin_data = std::string(1u << 20, '\xff');
+  b.common = SubmitToJson(common);
+  b.tasks.assign(100, json::object());
+  const std::string frame = EncodeRequest(b);
+  CHECK(frame.size() < (2u << 20));
+  r = DecodeRequest(frame);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == ErrorCode::kLimit);
+  CHECK(r.status().field() == "tasks");
+  CHECK(r.status().message().find("over the limit of 67108864 bytes") != std::string::npos);
+  b.tasks.assign(60, json::object());
+  CHECK(DecodeRequest(EncodeRequest(b)).ok());
+}
+
+TEST_CASE("a client cuts a batch where the daemon's limits fall") {
+  SubmitRequest small;
+  small.spec.argv = {"true"};  // 5 bytes
+  CHECK(SubmitPayloadBytes(small) == 5);
+  CHECK(BatchChunkEnds({}).empty());
+  std::vector<SubmitRequest> tasks(kMaxBatchTasks * 2 + 1, small);
+  CHECK(BatchChunkEnds(tasks) ==
+        std::vector<size_t>{kMaxBatchTasks, 2 * kMaxBatchTasks, 2 * kMaxBatchTasks + 1});
+  SubmitRequest big = small;
+  big.spec.stdin_data = std::string(kMaxStdinBytes, 'x');  // 8 MiB: 7 fit in 64 MiB
+  tasks.assign(15, big);
+  CHECK(BatchChunkEnds(tasks) == std::vector<size_t>{7, 14, 15});
+}
+
+TEST_CASE("integers must be JSON integers that fit, else the field is named") {
+  CheckRefused(Submit("\"priority\":3.7"), "priority", "got 3.7");
+  CheckRefused(Submit("\"priority\":1e300"), "priority", "expected an integer 1..5");
+  CheckRefused(Submit("\"priority\":2.0"), "priority", "got 2.0");
+  CheckRefused(Submit("\"priority\":4294967298"), "priority", "got 4294967298");
+  CheckRefused(Submit("\"priority\":\"2\""), "priority", "got a string");
+  CheckRefused(Submit("\"retries\":1.5"), "retries", "got 1.5");
+  CheckRefused(Submit("\"after\":[1.5]"), "after", "task ids");
+  CheckRefused(Submit("\"retry_on_exit\":[1e2]"), "retry_on_exit", "exit codes");
+  CheckRefused(Submit("\"timeout_ms\":1e300"), "timeout_ms", "got 1e+300");
+  CheckRefused(Submit("\"timeout_ms\":18446744073709551615"), "timeout_ms",
+               "got 18446744073709551615");
+  CheckRefused(Submit("\"version\":0.5"), "version", "an integer");
+  CheckRefused(Submit("\"clean_env\":1"), "clean_env", "true or false");
+  CheckRefused("{\"proto\":1,\"type\":\"status\",\"id\":7.5}", "id", "got 7.5");
+  CheckRefused("{\"proto\":1,\"type\":\"wait\",\"ids\":[1,2.5]}", "ids", "task ids");
+  CheckRefused("{\"proto\":1,\"type\":\"logs\",\"id\":1,\"offset\":1e3}", "offset", "byte offset");
+  CheckRefused("{\"proto\":1,\"type\":\"list\",\"limit\":10.0}", "limit", "an integer");
+  // The same in a batch: the element and the common part both count.
+  CheckRefused(
+      "{\"proto\":1,\"type\":\"submit_batch\",\"common\":{\"priority\":3.5},"
+      "\"tasks\":[{\"argv\":[\"x\"]}]}",
+      "index:0", "tasks[0]: priority: expected an integer 1..5, got 3.5");
+  auto ok = DecodeRequest(Submit("\"priority\":2,\"timeout_ms\":1000"));
+  REQUIRE(ok.ok());
+  CHECK(std::get<SubmitRequest>(*ok).spec.priority == 2);
+}
+
+TEST_CASE("durations and times have a range, and a refusal names the field and the range") {
+  const std::string max_duration = std::to_string(kMaxDurationMs);
+  const std::string over_duration = std::to_string(kMaxDurationMs + 1);
+  for (const char* field : {"timeout_ms", "pending_ttl_ms", "backoff_base_ms", "backoff_max_ms"}) {
+    CAPTURE(field);
+    const std::string f = std::string("\"") + field + "\":";
+    CHECK(DecodeRequest(Submit(f + max_duration)).ok());
+    CheckRefused(
+        Submit(f + over_duration), field,
+        over_duration + " is out of range 0.." + max_duration + " (milliseconds, up to 100 years)");
+    CheckRefused(Submit(f + "-1"), field, "-1 is out of range 0..");
+    CheckRefused(Submit(f + "9223372036854775807"), field, "out of range");
+  }
+  CHECK(DecodeRequest(Submit("\"not_before_ms\":253402300799999")).ok());
+  CheckRefused(Submit("\"not_before_ms\":99999999999999000"), "not_before_ms",
+               "99999999999999000 is out of range 0..253402300799999 (milliseconds since the "
+               "epoch, 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z)");
+  CheckRefused(Submit("\"not_before_ms\":-1"), "not_before_ms", "out of range");
+}
+
+TEST_CASE("a batch element overrides the common part, null included, without copying it") {
+  SubmitRequest common;
+  common.spec.argv = {"echo", "common"};
+  common.spec.priority = 2;
+  const std::vector<json> tasks = {json::object(), {{"argv", {"x"}}, {"priority", nullptr}}};
+  auto r = ResolveBatch(SubmitToJson(common), tasks);
+  REQUIRE(r.ok());
+  CHECK((*r)[0].spec.argv == common.spec.argv);
+  CHECK((*r)[0].spec.priority == 2);
+  CHECK((*r)[1].spec.argv == std::vector<std::string>{"x"});
+  CHECK((*r)[1].spec.priority == TaskSpec{}.priority);  // null: the default, as if unset
 }
 
 }  // namespace

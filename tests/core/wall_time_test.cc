@@ -182,7 +182,10 @@ TEST_CASE("ParseAt: refusals name the field, the value and the reason") {
       {"@", "no seconds"},
       {"@12a", "whole seconds"},
       {"@-5", "whole seconds"},
-      {"@99999999999999999999", "too large"},
+      {"@99999999999999999999",
+       "is out of range (1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z)"},
+      {"@99999999999999", "is out of range (1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z)"},
+      {"@253402300800", "is out of range"},
       {"25:00", "hour 25 is out of range"},
       {"10:61", "minute 61 is out of range"},
       {"10:00:00", "unexpected \":00\""},
@@ -202,6 +205,19 @@ TEST_CASE("ParseAt: refusals name the field, the value and the reason") {
     CHECK(msg.rfind("--at: \"" + std::string(c.text) + "\"", 0) == 0);
     CHECK(msg.find(c.reason) != std::string::npos);
   }
+}
+
+TEST_CASE("ParseAt: the range is 1970 to the end of 9999, so every time is RFC 3339") {
+  const WallMs now = At("2026-06-15T10:00:00Z");
+  Result<WallMs> last = ParseAt("@253402300799", now, "--at");
+  REQUIRE(last.ok());
+  CHECK(FormatRfc3339Utc(*last) == "9999-12-31T23:59:59Z");
+  CHECK(ParseAt("9999-12-31T23:59:59Z", now, "--at").ok());
+  CHECK_FALSE(ParseAt("9999-12-31T23:59:59-01:00", now, "--at").ok());
+  // Before 1970 is out of range even where the past is allowed (`tq cron next --from`).
+  Result<WallMs> early = ParseAt("1969-12-31T23:59:59Z", -100'000'000'000'000, "--from");
+  REQUIRE_FALSE(early.ok());
+  CHECK(early.status().message().find("is out of range") != std::string::npos);
 }
 
 TEST_CASE("ParseAt: up to 60 s in the past is still accepted") {

@@ -14,9 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-// Tasks per request: one transaction each, well inside the frame limit.
-constexpr size_t kChunk = 5000;
-
 // The tasks of a batch, and where each came from for error messages.
 struct ParsedBatch {
   std::vector<json> tasks;
@@ -122,18 +119,20 @@ int SubmitBatch(const SubmitRequest& common, BatchFormat format, std::istream& i
   if (!checked.ok()) return Fail(Locate(checked.status(), *batch, 0));
   auto client = Client::Connect(g.socket);
   if (!client.ok()) return Fail(client.status());
-  if (batch->tasks.size() > kChunk) {
+  // One transaction per request, each within the daemon's batch limits.
+  const std::vector<size_t> ends = BatchChunkEnds(*checked);
+  if (ends.size() > 1) {
     if (Status st = CheckAfterIds(*client, *checked, *batch); !st.ok()) return Fail(st);
   }
-  for (size_t offset = 0; offset < batch->tasks.size(); offset += kChunk) {
+  for (size_t offset = 0; const size_t end : ends) {
     SubmitBatchRequest request;
     request.common = common_json;
-    const size_t end = std::min(batch->tasks.size(), offset + kChunk);
     request.tasks.assign(batch->tasks.begin() + static_cast<std::ptrdiff_t>(offset),
                          batch->tasks.begin() + static_cast<std::ptrdiff_t>(end));
     auto r = client->Call(request);
     if (!r.ok()) return Fail(Locate(r.status(), *batch, offset));
     for (const auto& id : (*r)["ids"]) std::printf("%lld\n", id.get<long long>());
+    offset = end;
   }
   return 0;
 }
