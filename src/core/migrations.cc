@@ -146,12 +146,16 @@ ALTER TABLE attempts ADD COLUMN stop_task_reason TEXT NOT NULL DEFAULT '';
 ALTER TABLE attempts ADD COLUMN stop_requested INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// v5, supervision (SPEC 6): a task may keep the background processes its main process leaves
+// (`tq submit --keep-background`), and an attempt that could not start says why (`detail`).
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE tasks ADD COLUMN keep_background INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE attempts ADD COLUMN detail TEXT NOT NULL DEFAULT '';
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1},
-    {2, kSchemaV2},
-    {3, kSchemaV3},
-    {4, kSchemaV4},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5},
 };
 
 bool IsFileBacked(const std::string& path) {

@@ -53,6 +53,7 @@ json SpecToJson(const TaskSpec& s) {
   if (s.key) j["key"] = *s.key;
   if (s.version != 0) j["version"] = s.version;
   if (s.pending_ttl_ms != 0) j["pending_ttl_ms"] = s.pending_ttl_ms;
+  if (s.keep_background) j["keep_background"] = true;
   return j;
 }
 
@@ -340,7 +341,8 @@ Result<TaskSpec> SpecFromJson(const Fields& j) {
         Read(j, "labels", s.labels, "an array of strings"),
         Read(j, "timeout_ms", s.timeout_ms, "milliseconds"),
         ReadOptional(j, "key", s.key, "a string"), Read(j, "version", s.version, "an integer"),
-        Read(j, "pending_ttl_ms", s.pending_ttl_ms, "milliseconds")}) {
+        Read(j, "pending_ttl_ms", s.pending_ttl_ms, "milliseconds"),
+        Read(j, "keep_background", s.keep_background, "true or false")}) {
     if (!st.ok()) return st;
   }
   if (cwd) s.cwd = *cwd;
@@ -712,7 +714,8 @@ json TaskToJson(const Task& t) {
         {"duration_ms", a.ended ? json(a.ended - a.started) : json()},
         {"user_cpu_ms", a.user_cpu_us / 1000},
         {"system_cpu_ms", a.system_cpu_us / 1000},
-        {"max_rss_kb", a.max_rss_kb}};
+        {"max_rss_kb", a.max_rss_kb},
+        {"detail", a.detail.empty() ? json() : json(a.detail)}};
     attempts.push_back(std::move(ja));
   }
   json j{{"id", t.id},
@@ -734,6 +737,7 @@ json TaskToJson(const Task& t) {
          {"finished", TimeOrNull(t.finished)},
          {"timeout_ms", t.spec.timeout_ms == 0 ? json() : json(t.spec.timeout_ms)},
          {"pending_ttl_ms", t.spec.pending_ttl_ms == 0 ? json() : json(t.spec.pending_ttl_ms)},
+         {"keep_background", t.spec.keep_background},
          {"key", t.spec.key ? json(*t.spec.key) : json()},
          {"version", t.spec.version},
          {"retry",

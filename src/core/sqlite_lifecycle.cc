@@ -104,7 +104,7 @@ Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& o
   q.BindInt(id).BindInt(attempt).BindInt(outcome.ended).BindInt(outcome.exit_code);
   q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
   q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
-  q.BindInt(outcome.pid);
+  q.BindInt(outcome.pid).BindText(outcome.detail);
   return q.Run();
 }
 

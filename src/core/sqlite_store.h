@@ -93,6 +93,7 @@ class SqliteStore : public Store {
   Status SetQueuePaused(const std::string& queue, bool paused) override;
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
+  Status UnstartAttempt(TaskId id, int attempt) override;  // sqlite_unstart.cc
 
   /// The hot queries whose plans must stay on their partial indexes.
   enum class PlannedQuery {

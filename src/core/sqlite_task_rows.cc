@@ -12,12 +12,12 @@ namespace {
 
 // The request columns, in binding order (BindRequest must follow it).
 constexpr const char* kRequestColumns[] = {
-    "argv",           "shell",      "queue",         "priority",
-    "base_priority",  "stdin_data", "cwd",           "env_hash",
-    "clean_env",      "not_before", "timeout_ms",    "task_key",
-    "version",        "retries",    "backoff",       "backoff_base_ms",
-    "backoff_max_ms", "jitter",     "retry_on_exit", "no_retry_on_exit",
-    "pending_ttl_ms",
+    "argv",           "shell",           "queue",         "priority",
+    "base_priority",  "stdin_data",      "cwd",           "env_hash",
+    "clean_env",      "not_before",      "timeout_ms",    "task_key",
+    "version",        "retries",         "backoff",       "backoff_base_ms",
+    "backoff_max_ms", "jitter",          "retry_on_exit", "no_retry_on_exit",
+    "pending_ttl_ms", "keep_background",
 };
 
 // Column positions of TaskSelect.
@@ -26,7 +26,7 @@ enum TaskCol {
   kId, kOwnerUid, kOwnerGid, kOwnerName, kArgv, kShell, kQueue, kPriority, kStdin, kCwd, kEnv,
   kCleanEnv, kNotBefore, kTimeoutMs, kState, kReason, kAttemptCount, kExitCode, kSignal,
   kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
-  kRetryOnExit, kNoRetryOnExit, kPendingTtl,
+  kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground,
 };
 // clang-format on
 
@@ -80,7 +80,7 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key) {
   q.BindInt(spec.version).BindInt(r.retries).BindText(BackoffName(r.backoff));
   q.BindInt(r.base_ms).BindInt(r.max_ms).BindInt(r.jitter ? 1 : 0);
   q.BindText(EncodeInts(r.retry_on_exit)).BindText(EncodeInts(r.no_retry_on_exit));
-  q.BindInt(spec.pending_ttl_ms);
+  q.BindInt(spec.pending_ttl_ms).BindInt(spec.keep_background ? 1 : 0);
 }
 
 std::string TaskSelect(bool full) {
@@ -91,7 +91,7 @@ std::string TaskSelect(bool full) {
          ", t.clean_env, t.not_before, t.timeout_ms, t.state, t.reason, t.attempt_count, "
          "t.exit_code, t.signal, t.created, t.finished, t.task_key, t.version, t.retries, "
          "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
-         "t.no_retry_on_exit, t.pending_ttl_ms FROM tasks AS t ";
+         "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background FROM tasks AS t ";
 }
 
 Result<Task> ReadTask(const Query& q) {
@@ -128,6 +128,7 @@ Result<Task> ReadTask(const Query& q) {
     return corrupt("no_retry_on_exit");
   }
   t.spec.pending_ttl_ms = q.Int(kPendingTtl);
+  t.spec.keep_background = q.Int(kKeepBackground) != 0;
   std::optional<TaskState> state = StateFromName(q.Text(kState));
   if (!state) return corrupt("state");
   t.state = *state;
@@ -144,7 +145,7 @@ Result<Task> ReadTask(const Query& q) {
 
 std::string AttemptSelect() {
   return "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, user_cpu_us, "
-         "system_cpu_us, max_rss_kb FROM attempts WHERE task_id = ?1 ORDER BY number";
+         "system_cpu_us, max_rss_kb, detail FROM attempts WHERE task_id = ?1 ORDER BY number";
 }
 
 bool ReadAttempt(const Query& q, Attempt* out) {
@@ -162,6 +163,7 @@ bool ReadAttempt(const Query& q, Attempt* out) {
   a.user_cpu_us = q.Int(8);
   a.system_cpu_us = q.Int(9);
   a.max_rss_kb = q.Int(10);
+  a.detail = q.Text(11);
   return true;
 }
 

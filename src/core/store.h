@@ -44,6 +44,8 @@ struct AttemptOutcome {
   int64_t user_cpu_us = 0;
   int64_t system_cpu_us = 0;
   int64_t max_rss_kb = 0;
+  std::string detail;          ///< why it could not start (spawn-failed); "" otherwise
+  bool never_started = false;  ///< no supervisor ever ran: the attempt is undone, not lost
 };
 
 /// What a submit did (SPEC 3); for a keyed submit, also the older versions it ends.
@@ -201,6 +203,11 @@ class Store {
 
   /// Every attempt the store holds as running.
   virtual Result<std::vector<RunningAttempt>> RunningAttempts() = 0;
+
+  /// Undoes running attempt `attempt` whose supervisor provably never started (SPEC 6): drops
+  /// the attempt and makes the task pending and ready again without using a retry. kInvalid
+  /// naming the attempt when it is not the task's running attempt.
+  virtual Status UnstartAttempt(TaskId id, int attempt) = 0;
 };
 
 /// Opens (creating or migrating) the SQLite store at `path`. `durability_full` selects

@@ -98,6 +98,7 @@ struct TaskSpec {
   int64_t version = 0;             ///< version of the keyed request
   RetryPolicy retry;               ///< resolved at submit from the flags and queue defaults
   int64_t pending_ttl_ms = 0;      ///< fail if still pending this long after submit (0: never)
+  bool keep_background = false;    ///< leave descendants running when the main process ends
 };
 
 /// One run of a task under its supervisor.
@@ -113,6 +114,7 @@ struct Attempt {
   int64_t user_cpu_us = 0;
   int64_t system_cpu_us = 0;
   int64_t max_rss_kb = 0;
+  std::string detail;  ///< why it could not start (spawn-failed), e.g. "cwd /x: No such file..."
 };
 
 /// A task as the store holds it.

@@ -130,6 +130,7 @@ Status Daemon::Start() {
       ExecutorOptions{options_.config.output_max, options_.config.kill_grace_ms},
       [this](TaskId id, int attempt, const AttemptOutcome& outcome,
              const std::optional<StopRequest>& stop) {
+        if (outcome.never_started) return ReturnToPending(id, attempt, outcome, stop);
         OnAttemptFinished(id, attempt, outcome, stop);
       },
       [this](TaskId id, int attempt, const StopRequest& stop) {
@@ -256,14 +257,16 @@ bool Daemon::StartTask(TaskId id) {
     launch.cwd = task->spec.cwd;
     launch.has_stdin = task->spec.stdin_data.has_value();
     launch.timeout_ms = task->spec.timeout_ms;
+    launch.keep_background = task->spec.keep_background;
     shim = executor_->Start(launch);
   }
   if (!shim.ok()) {
     spdlog::error("task {} attempt {} could not start: {}", id, n, shim.status().message());
     AttemptOutcome outcome;
     outcome.ended = clock_.WallNow();
-    outcome.exit_code = 125;
+    outcome.exit_code = 127;  // as the shim records a task it could not start
     outcome.reason = AttemptReason::kSpawnFailed;
+    outcome.detail = shim.status().message();
     OnAttemptFinished(id, n, outcome, std::nullopt);
     return true;
   }
@@ -402,6 +405,23 @@ void Daemon::ArmTimers() {
     watcher_->RunDue();
     ScheduleDispatch();  // dependencies may have failed, queues may have room
   });
+}
+
+// SPEC 6: an attempt whose supervisor never started is undone, without using a retry. One that
+// was asked to stop meanwhile ends as the stop said; one the store cannot undo is lost.
+void Daemon::ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
+                             const std::optional<StopRequest>& stop) {
+  if (stop) {
+    outcome.reason = stop->attempt_reason;
+  } else if (Status st = store_->UnstartAttempt(id, attempt); st.ok()) {
+    spdlog::info("task {} attempt {} never started; the task is pending again", id, attempt);
+    ScheduleDispatch();
+    return;
+  } else {
+    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+  }
+  outcome.never_started = false;
+  OnAttemptFinished(id, attempt, outcome, stop);
 }
 
 }  // namespace tq

@@ -83,6 +83,10 @@ class Daemon {
   bool StartTask(TaskId id);
   void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                          const std::optional<StopRequest>& stop);
+  /// Undoes an attempt whose supervisor never started (the task is pending again), or ends it as
+  /// OnAttemptFinished does when it was asked to stop or the store cannot undo it.
+  void ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
+                       const std::optional<StopRequest>& stop);
   void FlushSubmits();
   void ArmTimers();
   void RemoveTaskFiles(const std::vector<TaskId>& ids);

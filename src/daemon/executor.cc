@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,7 +70,9 @@ Result<int> Executor::Start(const Launch& launch) {
                                    "--status-fd",  std::to_string(TQ_SHIM_STATUS_FD),
                                    "--stdout",     files_.Stdout(launch.id, launch.attempt),
                                    "--stderr",     files_.Stderr(launch.id, launch.attempt),
-                                   "--output-max", std::to_string(options_.output_max)};
+                                   "--output-max", std::to_string(options_.output_max),
+                                   "--kill-grace", std::to_string(options_.kill_grace_ms)};
+  if (launch.keep_background) args.push_back("--keep-background");
   if (launch.has_stdin) args.insert(args.end(), {"--stdin", files_.Stdin(launch.id)});
   if (!launch.cwd.empty()) args.insert(args.end(), {"--cwd", launch.cwd});
   args.push_back("--");
@@ -85,6 +88,8 @@ Result<int> Executor::Start(const Launch& launch) {
   r.shim_pid = *pid;
   r.our_child = true;
   r.started = clock_.WallNow();
+  r.program = launch.argv.empty() ? "" : launch.argv[0];
+  r.cwd = launch.cwd;
   r.pidfd = PidfdOpen(*pid);
   if (r.pidfd < 0) {
     // Cannot happen for an unreaped child; kill it rather than run unsupervised.
@@ -134,8 +139,18 @@ bool SameShim(const ShimRecord& record, int pid, const std::string& boot_id) {
   return record.boot_id == boot_id && ProcessStartTime(pid) == record.shim_start_time;
 }
 
-// How often the record of a shim that holds its lock but has not yet written is read again.
+// How often the record of a shim that holds its lock but has not yet written is read again, and
+// the task of a lost attempt is checked until it is gone.
 constexpr MonoMs kProbeIntervalMs = 20;
+
+// Why a task could not start, for `tq status`: the step, what it acted on when known, the error.
+std::string SpawnDetail(const ShimRecord& record, const std::string& program,
+                        const std::string& cwd) {
+  std::string what = record.spawn_step.empty() ? "start" : record.spawn_step;
+  if (record.spawn_step == TQ_SHIM_STEP_CWD && !cwd.empty()) what += " " + cwd;
+  if (record.spawn_step == TQ_SHIM_STEP_EXEC && !program.empty()) what += " " + program;
+  return what + ": " + strerror(record.spawn_errno);
+}
 }  // namespace
 
 void Executor::Adopt(const RunningAttempt& a) {
@@ -165,13 +180,9 @@ void Executor::Reconcile(TaskId id) {
       });
       return;
     case Probe::kGone: {
-      const Running gone = std::move(r);
+      Running gone = std::move(r);
       running_.erase(id);
-      const AttemptOutcome outcome = Collect(id, gone);
-      const int attempt = gone.attempt;
-      const std::optional<StopRequest> stop = gone.stop;
-      loop_.Defer(nullptr,
-                  [this, id, attempt, outcome, stop] { on_finished_(id, attempt, outcome, stop); });
+      Conclude(id, std::move(gone), /*adopted=*/true);
       return;
     }
     case Probe::kLive:
@@ -233,7 +244,61 @@ void Executor::OnShimExit(TaskId id) {
     while (waitpid(r.shim_pid, &status, 0) < 0 && errno == EINTR) {
     }
   }
-  on_finished_(id, r.attempt, Collect(id, r), r.stop);
+  Conclude(id, std::move(r), /*adopted=*/false);
+}
+
+void Executor::Conclude(TaskId id, Running r, bool adopted) {
+  const std::string path = files_.StatusRecord(id, r.attempt);
+  AttemptOutcome outcome = Collect(id, r);
+  const int attempt = r.attempt;
+  const std::optional<StopRequest> stop = r.stop;
+  auto report = [this, id, attempt, stop](const AttemptOutcome& out, bool later) {
+    if (!later) return on_finished_(id, attempt, out, stop);
+    loop_.Defer(nullptr, [this, id, attempt, out, stop] { on_finished_(id, attempt, out, stop); });
+  };
+  if (outcome.reason != AttemptReason::kLost) return report(outcome, adopted);
+  struct stat st;
+  if (adopted && (stat(path.c_str(), &st) != 0 ? errno == ENOENT : st.st_size == 0)) {
+    // The shim writes its record before it forks the task: with none, no task ever ran. Only
+    // an earlier daemon's death explains that; a shim of ours that exits without writing is a
+    // fault to report, never a reason to start again and again.
+    spdlog::warn("task {} attempt {}: its supervisor never started", id, attempt);
+    outcome.never_started = true;
+    return report(outcome, adopted);
+  }
+  auto record = ReadShimRecord(path);
+  if (!record.ok() || record->pid <= 0 || record->pid_start_time == 0 ||
+      ProcessStartTime(record->pid) != record->pid_start_time)
+    return report(outcome, adopted);
+  // The task outlived its supervisor: end it before the attempt is called lost, or a retry would
+  // run a second copy beside it. The start time proves the pid (and so the group) is the task's.
+  spdlog::warn("task {} attempt {}: its supervisor died; killing the task's process group {}", id,
+               attempt, record->pid);
+  r.pidfd = -1;  // closed with the shim; the attempt stays only to hold its slot
+  r.timeout_timer = r.kill_timer = 0;
+  running_[id] = std::move(r);
+  AwaitGone(id, record->pid, record->pid_start_time, outcome);
+}
+
+void Executor::AwaitGone(TaskId id, int pid, unsigned long long start_time,
+                         AttemptOutcome outcome) {
+  auto it = running_.find(id);
+  if (it == running_.end()) return;
+  if (ProcessStartTime(pid) == start_time && ProcessRunning(pid)) {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);  // in case it left its own group
+    it->second.probe_timer =
+        loop_.AddTimer(clock_.MonoNow() + kProbeIntervalMs, [this, id, pid, start_time, outcome] {
+          auto found = running_.find(id);
+          if (found == running_.end()) return;
+          found->second.probe_timer = 0;
+          AwaitGone(id, pid, start_time, outcome);
+        });
+    return;
+  }
+  const Running gone = std::move(it->second);
+  running_.erase(it);
+  on_finished_(id, gone.attempt, outcome, gone.stop);
 }
 
 AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
@@ -255,6 +320,7 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
   out.max_rss_kb = record->max_rss_kb;
   if (record->spawn_errno != 0) {
     out.reason = AttemptReason::kSpawnFailed;
+    out.detail = SpawnDetail(*record, r.program, r.cwd);
   } else if (record->exit_code == 0) {
     out.reason = AttemptReason::kExit;  // it finished before our signal took effect
   } else if (r.stop) {

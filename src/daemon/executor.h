@@ -27,6 +27,7 @@ struct Launch {
   std::string cwd;
   bool has_stdin = false;  ///< the payload was written to TaskFiles::Stdin
   int64_t timeout_ms = 0;
+  bool keep_background = false;  ///< leave descendants running when the main process ends
 };
 
 /// Settings the executor needs from the daemon's configuration.
@@ -38,8 +39,9 @@ struct ExecutorOptions {
 /// Supervises running attempts. Lives on the event loop's thread.
 class Executor {
  public:
-  /// Called once per attempt when its supervisor is gone, with what it reported and the stop
-  /// asked of it, if any.
+  /// Called once per attempt when its supervisor and the task's processes are gone, with what it
+  /// reported and the stop asked of it, if any. An attempt whose supervisor provably never
+  /// started (no status record was ever written) comes with outcome.never_started.
   using FinishedCallback = std::function<void(TaskId, int attempt, const AttemptOutcome&,
                                               const std::optional<StopRequest>& stop)>;
   /// Called when a stop is first asked of an attempt, before any signal goes out: it must make
@@ -57,7 +59,8 @@ class Executor {
 
   /// Takes over an attempt started by an earlier daemon: re-attaches to a live shim (waiting
   /// for one that is still writing its first record), collects a finished one (the callback
-  /// runs later on the loop), or reports the attempt lost. A stop already asked of it goes on.
+  /// runs later on the loop), or reports the attempt lost once its processes are gone. A stop
+  /// already asked of it goes on.
   void Adopt(const RunningAttempt& attempt);
 
   /// Ends a running attempt: records the stop (StopCallback), then TERM to all its processes,
@@ -84,6 +87,8 @@ class Executor {
     EventLoop::TimerId timeout_timer = 0;
     EventLoop::TimerId kill_timer = 0;
     EventLoop::TimerId probe_timer = 0;  ///< re-reads the record of a shim still starting
+    std::string program;                 ///< argv[0] and the working directory, to say why it
+    std::string cwd;                     ///< could not start ("" for an adopted attempt)
   };
 
   /// What an adopted attempt's status file says about its shim.
@@ -101,6 +106,14 @@ class Executor {
   /// KILLs the attempt when the grace of its stop runs out (measured from stop->at).
   void ArmKill(Running& r);
   void OnShimExit(TaskId id);
+  /// Turns the record of `r` (whose shim is gone, already out of running_) into an outcome and
+  /// reports it (deferred to the loop for an `adopted` attempt, which may also prove never
+  /// started). A lost attempt whose task still runs is first ended: its process group is killed
+  /// and it is reported once gone (SPEC 6).
+  void Conclude(TaskId id, Running r, bool adopted);
+  /// Re-checks (and KILLs again) the process group `pid` of a lost attempt until it is gone,
+  /// then reports `outcome`; the attempt counts as running meanwhile.
+  void AwaitGone(TaskId id, int pid, unsigned long long start_time, AttemptOutcome outcome);
   void Signal(const Running& r, int sig) const;
   AttemptOutcome Collect(TaskId id, const Running& r) const;
 

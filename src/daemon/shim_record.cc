@@ -76,6 +76,15 @@ constexpr Field kFields[] = {
      2},
     {TQ_SHIM_KEY_SHIM_START_TIME,
      [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.shim_start_time); }, 2},
+    {TQ_SHIM_KEY_SPAWN_STEP,
+     [](ShimRecord& r, std::string_view v) {
+       if (v.empty() || v.size() > 16 ||
+           v.find_first_not_of("abcdefghijklmnopqrstuvwxyz") != std::string_view::npos)
+         return false;
+       r.spawn_step = v == TQ_SHIM_STEP_NONE ? "" : std::string(v);
+       return true;
+     },
+     3},
 };
 constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);
 

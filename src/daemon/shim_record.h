@@ -27,9 +27,10 @@ struct ShimRecord {
   int64_t max_rss_kb = 0;                  ///< the task's peak RSS in KiB (ru_maxrss)
   std::string boot_id;                     ///< the boot the shim ran in ("" in version 1)
   unsigned long long shim_start_time = 0;  ///< the shim's /proc stat field 22 (0 in version 1)
+  std::string spawn_step;  ///< the step that failed when spawn_errno is set ("" before version 3)
 };
 
-/// Parses the text of a record. Accepts the current version (2) and the previous one (1);
+/// Parses the text of a record. Accepts the current version (3) and the two before it;
 /// refuses other versions, a wrong magic line, a missing or malformed key of its version;
 /// ignores unknown keys. Errors are kInternal.
 Result<ShimRecord> ParseShimRecord(std::string_view text);

@@ -250,7 +250,7 @@ TEST_CASE("a migrated database has exactly the schema of a fresh one") {
   TempDir dir("migrate");
   sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
   REQUIRE(Migrate(fresh, dir.File("fresh.db")).ok());
-  for (int version : {1, 2, 3}) {
+  for (int version : {1, 2, 3, 4}) {
     CAPTURE(version);
     const std::string path = dir.File("v" + std::to_string(version) + ".db");
     LoadFixture(path, version);
@@ -383,6 +383,47 @@ TEST_CASE("a failed migration to v3 leaves the v2 database as it was") {
         0);
   CHECK(QueryInt(path, "SELECT count(*) FROM pragma_table_info('queues')") == 1);
   CHECK(std::filesystem::exists(BackupPath(path, 2)));
+}
+
+TEST_CASE("the v4 fixture has exactly the schema migrations 1 to 4 create") {
+  TempDir dir("migrate");
+  const std::string fixture = dir.File("fixture.db");
+  LoadFixture(fixture, 4);
+  sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
+  REQUIRE(Migrate(fresh, dir.File("fresh.db"), 4).ok());
+  sqlite::Db loaded = MustOpenDb(fixture);
+  CHECK(SchemaShape(loaded) == SchemaShape(fresh));
+  CHECK(*loaded.QueryInt("version", "PRAGMA user_version") == 4);
+}
+
+TEST_CASE("a v4 database migrates to v5: old tasks keep nothing in the background") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 4);
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(QueryInt(BackupPath(path, 4), "PRAGMA user_version") == 4);
+
+  for (TaskId id = 1; id <= 7; ++id) {
+    CAPTURE(id);
+    Result<Task> task = store.Get(id);
+    REQUIRE_MESSAGE(task.ok(), task.status().message());
+    CHECK_FALSE(task->spec.keep_background);
+    for (const Attempt& a : task->attempts) CHECK(a.detail.empty());
+  }
+  // The stop asked of the running attempt before the upgrade survives it.
+  Result<std::vector<RunningAttempt>> running = store.RunningAttempts();
+  REQUIRE(running.ok());
+  REQUIRE(running->size() == 1);
+  REQUIRE((*running)[0].stop.has_value());
+  CHECK((*running)[0].stop->at == 7000);
+
+  // An attempt that never started is undone on the old rows too.
+  REQUIRE(store.UnstartAttempt(3, 1).ok());
+  CHECK(store.Get(3)->state == TaskState::kPending);
+  CHECK(store.Get(3)->attempts.empty());
 }
 
 }  // namespace

@@ -262,6 +262,7 @@ TEST_CASE("shim: failures to start are recorded with their errno") {
     ShimRun run;
     tq::ShimRecord r = run.Run({"/nonexistent/tq-no-such-program"});
     CHECK(r.spawn_errno == ENOENT);
+    CHECK(r.spawn_step == "exec");
     CHECK(r.exit_code == 127);
     CHECK(r.signal == 0);
   }
@@ -275,12 +276,14 @@ TEST_CASE("shim: failures to start are recorded with their errno") {
     ShimRun run;
     tq::ShimRecord r = run.Run({"true"}, {"--cwd", run.Path("no-such-dir")});
     CHECK(r.spawn_errno == ENOENT);
+    CHECK(r.spawn_step == "cwd");
     CHECK(r.exit_code == 127);
   }
   SUBCASE("missing stdin file") {
     ShimRun run;
     tq::ShimRecord r = run.Run({"cat"}, {"--stdin", run.Path("no-such-file")});
     CHECK(r.spawn_errno == ENOENT);
+    CHECK(r.spawn_step == "stdin");
     CHECK(r.exit_code == 127);
   }
   SUBCASE("not executable") {
@@ -289,6 +292,7 @@ TEST_CASE("shim: failures to start are recorded with their errno") {
     REQUIRE(chmod(run.Path("script").c_str(), 0644) == 0);
     tq::ShimRecord r = run.Run({run.Path("script")});
     CHECK(r.spawn_errno == EACCES);
+    CHECK(r.spawn_step == "exec");
     CHECK(r.exit_code == 126);
   }
 }
@@ -379,7 +383,7 @@ TEST_CASE("shim: while running the record is locked and names the task") {
   CHECK(r.pid == task);
   CHECK(r.shim_pid == run.pid());
   CHECK(r.pid_start_time == StatField(task, 22));
-  CHECK(r.version == 2);
+  CHECK(r.version == TQ_SHIM_RECORD_VERSION);
   CHECK(r.shim_start_time == StatField(run.pid(), 22));
   CHECK(r.boot_id + "\n" == ReadFile("/proc/sys/kernel/random/boot_id"));
   CHECK(r.started_ms > 0);
@@ -435,15 +439,73 @@ TEST_CASE("shim: the kill signal ends a task that survives TERM") {
   CHECK(r.signal == SIGKILL);
 }
 
-TEST_CASE("shim: a background process holding the pipes does not keep the shim alive") {
+TEST_CASE("shim: with --keep-background a process holding the pipes does not keep it alive") {
   ShimRun run;
-  tq::ShimRecord r =
-      run.Run({"sh", "-c", "sleep 1000 & echo $! > bg.pid; echo done"}, {"--cwd", run.Path("")});
+  tq::ShimRecord r = run.Run({"sh", "-c", "sleep 1000 & echo $! > bg.pid; echo done"},
+                             {"--cwd", run.Path(""), "--keep-background"});
   CHECK(r.exit_code == 0);
   CHECK(run.Out() == "done\n");
   pid_t bg = std::stoi(ReadFile(run.Path("bg.pid")));
   CHECK_FALSE(ProcessGone(bg));  // it was left running, and it does not hold the lock
   kill(bg, SIGKILL);
+}
+
+// A shell that starts the three kinds of descendant a task can leave behind, each writing its pid
+// to NAME.pid in the working directory: one in the task's group, one in a session of its own, and
+// one that ignores TERM. `main` runs after them in the foreground.
+std::vector<std::string> LeavesDescendants(const std::string& main) {
+  return {"sh", "-c",
+          "sh -c 'echo $$ > grp.tmp; mv grp.tmp grp.pid; exec sleep 1001' & "
+          "setsid sh -c 'echo $$ > sid.tmp; mv sid.tmp sid.pid; exec sleep 1002' & "
+          "sh -c 'trap \"\" TERM; echo $$ > ign.tmp; mv ign.tmp ign.pid; exec sleep 1003' & "
+          "while [ ! -e grp.pid ] || [ ! -e sid.pid ] || [ ! -e ign.pid ]; do sleep 0.01; done; " +
+              main};
+}
+
+// The pids LeavesDescendants wrote.
+std::vector<pid_t> Descendants(const ShimRun& run) {
+  std::vector<pid_t> pids;
+  for (const char* name : {"grp.pid", "sid.pid", "ign.pid"})
+    pids.push_back(static_cast<pid_t>(std::stoi(ReadFile(run.Path(name)))));
+  return pids;
+}
+
+TEST_CASE("shim: when the task ends, what it left running is ended before the shim exits") {
+  ShimRun run;
+  tq::ShimRecord r =
+      run.Run(LeavesDescendants("echo done"), {"--cwd", run.Path(""), "--kill-grace", "200"});
+  CHECK(r.exit_code == 0);
+  CHECK(run.Out() == "done\n");
+  for (pid_t pid : Descendants(run)) {
+    CAPTURE(pid);
+    CHECK(ProcessGone(pid));  // gone by the time the record is final, not merely soon after
+  }
+}
+
+TEST_CASE("shim: TERM ends every descendant, with KILL after the grace even from no daemon") {
+  ShimRun run;
+  run.Start(LeavesDescendants("exec sleep 1000"), {"--cwd", run.Path(""), "--kill-grace", "200"});
+  REQUIRE(WaitFor([&] { return Exists(run.Path("ign.pid")); }));
+  const std::vector<pid_t> left = Descendants(run);
+  REQUIRE(kill(run.pid(), TQ_SHIM_SIG_TERMINATE) == 0);
+  tq::ShimRecord r = run.Finish();
+  CHECK(r.signal == SIGTERM);
+  for (pid_t pid : left) {
+    CAPTURE(pid);
+    CHECK(ProcessGone(pid));
+  }
+}
+
+TEST_CASE("shim: --keep-background leaves what the task started running") {
+  ShimRun run;
+  tq::ShimRecord r =
+      run.Run(LeavesDescendants("echo done"), {"--cwd", run.Path(""), "--keep-background"});
+  CHECK(r.exit_code == 0);
+  for (pid_t pid : Descendants(run)) {
+    CAPTURE(pid);
+    CHECK_FALSE(ProcessGone(pid));
+    kill(pid, SIGKILL);
+  }
 }
 
 TEST_CASE("shim: rusage is the task's") {
@@ -542,10 +604,23 @@ TEST_CASE("shim record: the reader checks version and keys") {
     CHECK(r->boot_id == "0f1e2d3c-aaaa-bbbb-cccc-000011112222");
     CHECK(r->shim_start_time == 777);
   }
+  SUBCASE("version 3 names the step that failed") {
+    const std::string v2 = body + "boot_id=0f1e2d3c\nshim_start_time=777\n";
+    CHECK(tq::ParseShimRecord("tq-shim-status 3\n" + v2).status().message().find("'spawn_step'") !=
+          std::string::npos);
+    tq::Result<tq::ShimRecord> r =
+        tq::ParseShimRecord("tq-shim-status 3\n" + v2 + "spawn_step=cwd\n");
+    REQUIRE(r.ok());
+    CHECK(r->spawn_step == "cwd");
+    r = tq::ParseShimRecord("tq-shim-status 3\n" + v2 + "spawn_step=none\n");
+    REQUIRE(r.ok());
+    CHECK(r->spawn_step.empty());
+    CHECK_FALSE(tq::ParseShimRecord("tq-shim-status 3\n" + v2 + "spawn_step=a b\n").ok());
+  }
   SUBCASE("an unknown version is refused by name") {
-    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 3\n" + body);
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 4\n" + body);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.status().message().find("version 3 is not supported") != std::string::npos);
+    CHECK(r.status().message().find("version 4 is not supported") != std::string::npos);
   }
   SUBCASE("a checked-in record of the previous version reads") {
     tq::Result<tq::ShimRecord> r =

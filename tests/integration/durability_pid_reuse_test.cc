@@ -190,12 +190,15 @@ TEST_CASE(
   const std::string t =
       Submit(d, {"--timeout", "4s", "--", "sh", "-c", "echo $$ > '" + pt + "'; exec sleep 600"});
   const pid_t task_c = WaitPidFile(pc), task_t = WaitPidFile(pt);
-  const pid_t shim_c = static_cast<pid_t>(RecordField(RecordPath(d, c), "shim_pid"));
-  const pid_t shim_t = static_cast<pid_t>(RecordField(RecordPath(d, t), "shim_pid"));
-  const long long t_started = RecordField(RecordPath(d, t), "started_ms");
-  REQUIRE(shim_c > 0);
-  REQUIRE(shim_t > 0);
-  REQUIRE(t_started > 0);
+  // The task may run before its shim has written the record that names it: wait for the record.
+  long long t_started = -1;
+  pid_t shim_c = -1, shim_t = -1;
+  REQUIRE(WaitFor([&] {
+    shim_c = static_cast<pid_t>(RecordField(RecordPath(d, c), "shim_pid"));
+    shim_t = static_cast<pid_t>(RecordField(RecordPath(d, t), "shim_pid"));
+    t_started = RecordField(RecordPath(d, t), "started_ms");
+    return shim_c > 0 && shim_t > 0 && t_started > 0;
+  }));
 
   // A restart makes the shims strangers to tqd: it re-attaches to them with pidfds.
   d.Kill9();
@@ -238,23 +241,23 @@ TEST_CASE(
 
 namespace {
 
-// The task leader's pid is reused while its shim still drains the output of a descendant that
-// left the process group; the shim is held stopped while tqd asks it to end the task (by cancel,
-// or by the timeout). The shim must not signal the leader's old process group, which is now
+// The task leader's pid is reused while its shim still waits for a descendant that left the
+// process group and ignores TERM; the shim is held stopped while tqd asks it to end the task (by
+// cancel, or by the timeout). The shim must not signal the leader's old process group, which is now
 // the squatter's. Says so in a message when the timing could not be arranged.
 void LeaderPidReused(bool by_timeout) {
   Subreaper subreaper;
-  TestDaemon d("kill_grace = \"60s\"\n");
+  TestDaemon d("kill_grace = \"10s\"\n");
   TQ_LOG_ON_FAILURE(d);
   const std::string pidfile = d.dir() + "/task.pid", flag = d.dir() + "/flag";
   std::vector<std::string> args;
   if (by_timeout) args = {"--timeout", "5s"};
-  // The writer keeps the output pipe busy, so the shim stays in its drain loop (up to 2 s).
-  args.insert(args.end(),
-              {"--", "sh", "-c",
-               "echo $$ > '" + pidfile +
-                   "'; setsid sh -c 'while :; do echo x; sleep 0.02; done' & while [ ! -e '" +
-                   flag + "' ]; do sleep 0.02; done; exit 0"});
+  // The writer ignores TERM, so the shim waits for it (until it sends KILL after kill_grace).
+  args.insert(args.end(), {"--", "sh", "-c",
+                           "echo $$ > '" + pidfile +
+                               "'; setsid sh -c 'trap \"\" TERM; while :; do echo x; sleep 0.02; "
+                               "done' & while [ ! -e '" +
+                               flag + "' ]; do sleep 0.02; done; exit 0"});
   const std::string id = Submit(d, args);
   const pid_t leader = WaitPidFile(pidfile);
   const pid_t shim = static_cast<pid_t>(RecordField(RecordPath(d, id), "shim_pid"));

@@ -54,6 +54,11 @@ void PrintTask(const nlohmann::json& t) {
                     a["reason"].is_string() ? a["reason"].get<std::string>() : "running"});
   }
   PrintTable(rows);
+  for (const auto& a : attempts)
+    if (a["detail"].is_string())
+      std::printf("attempt %s: %s: %s\n", a["number"].dump().c_str(),
+                  a["reason"].is_string() ? a["reason"].get<std::string>().c_str() : "running",
+                  a["detail"].get<std::string>().c_str());
 }
 }  // namespace
 

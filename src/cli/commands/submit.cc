@@ -26,6 +26,7 @@ struct SubmitFlags {
   int priority = kDefaultPriority;
   int64_t version = 0;
   bool read_stdin = false, clean_env = false, supersede_running = false;
+  bool keep_background = false;
   std::optional<int> retries;
   std::string backoff, backoff_base, backoff_max, retry_on_exit, no_retry_on_exit;
   bool no_jitter = false;
@@ -122,6 +123,7 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
   spec.priority = f.priority;
   spec.labels = f.labels;
   spec.clean_env = f.clean_env;
+  spec.keep_background = f.keep_background;
   spec.cwd = CurrentDir();
   if (!f.clean_env)
     for (char** e = environ; *e; ++e) spec.env.emplace_back(*e);
@@ -200,6 +202,8 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--after", f->after, "wait until these tasks succeeded (ID[,ID...])");
   sub->add_option("--timeout", f->timeout, "running-time limit (DURATION)");
   sub->add_flag("--clean-env", f->clean_env, "run with cron's environment, not yours");
+  sub->add_flag("--keep-background", f->keep_background,
+                "leave processes it starts in the background running when it ends");
   sub->add_option("--key", f->key, "idempotency key: one task per key and version");
   sub->add_option("--version", f->version, "version of the keyed request (default 0)");
   sub->add_flag("--supersede-running", f->supersede_running,

@@ -30,14 +30,20 @@ enum {
   kDrainIdleMs = 100,   /* after the task exits, stop once its pipes were quiet this long */
   kDrainMaxMs = 2000,   /* ... and in any case this long after it exited */
   kKillScanRounds = 16, /* /proc scans per kill request, while new descendants appear */
+  kKillRetryMs = 100,   /* after KILL, how often it goes out again while descendants remain */
   kChunk = 65536,       /* pipe read size */
 };
+
+/* The default of --kill-grace, as tqd's kill_grace. */
+static const long long kDefaultKillGraceMs = 10000;
 
 /* The parsed command line. */
 struct options {
   const char *status, *out, *err, *in, *cwd;
   unsigned long long output_max; /* 0: unlimited */
   int status_fd;                 /* the status file, opened and locked by the daemon; -1: none */
+  long long kill_grace_ms;       /* TERM to KILL, for a stop and for leftover descendants */
+  int keep_background;           /* leave descendants running when the task's main process ends */
   char** argv;                   /* PROGRAM [ARG...], NULL-terminated */
 };
 
@@ -47,6 +53,7 @@ struct record {
   unsigned long long pid_start_time;
   long long started_ms, ended_ms;
   int exit_code, signal, spawn_errno;
+  const char* spawn_step; /* a TQ_SHIM_STEP_* word, "" when the task started */
   long long user_cpu_us, system_cpu_us, max_rss_kb;
   char boot_id[40];
   unsigned long long shim_start_time;
@@ -73,24 +80,39 @@ static struct record g_rec;
 _Noreturn static void usage(const char* msg, const char* what) {
   fprintf(stderr,
           "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
-          "[--stdin PATH] --output-max BYTES [--cwd DIR] -- PROGRAM [ARG...]\n",
+          "[--stdin PATH] --output-max BYTES [--cwd DIR] [--kill-grace MS] [--keep-background] -- "
+          "PROGRAM [ARG...]\n",
           msg, what);
   exit(TQ_SHIM_EXIT_USAGE);
+}
+
+/* Parses a decimal count into *out; 0 on success. */
+static int parse_count(const char* text, unsigned long long* out) {
+  char* end = NULL;
+  errno = 0;
+  *out = strtoull(text, &end, 10);
+  return (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0) ? -1 : 0;
 }
 
 /* Parses argv strictly: each option once, non-empty values, `--` and PROGRAM required. */
 static void parse_args(int argc, char** argv, struct options* o) {
   memset(o, 0, sizeof *o);
-  const char *max = NULL, *status_fd = NULL;
+  const char *max = NULL, *status_fd = NULL, *grace = NULL;
   const struct {
     const char* name;
     const char** value;
-  } known[] = {{"--status", &o->status},   {"--stdout", &o->out}, {"--stderr", &o->err},
-               {"--stdin", &o->in},        {"--cwd", &o->cwd},    {"--output-max", &max},
-               {"--status-fd", &status_fd}};
+  } known[] = {{"--status", &o->status},    {"--stdout", &o->out},   {"--stderr", &o->err},
+               {"--stdin", &o->in},         {"--cwd", &o->cwd},      {"--output-max", &max},
+               {"--status-fd", &status_fd}, {"--kill-grace", &grace}};
   const size_t nknown = sizeof known / sizeof known[0];
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
+    if (strcmp(argv[i], "--keep-background") == 0) { /* the one option without a value */
+      if (o->keep_background) usage("option given twice: ", argv[i]);
+      o->keep_background = 1;
+      i--;
+      continue;
+    }
     size_t k = 0;
     while (k < nknown && strcmp(argv[i], known[k].name) != 0) k++;
     if (k == nknown) usage("unknown option ", argv[i]);
@@ -100,11 +122,16 @@ static void parse_args(int argc, char** argv, struct options* o) {
   }
   if (o->status == NULL || o->out == NULL || o->err == NULL || max == NULL)
     usage("--status, --stdout, --stderr and --output-max are required", "");
-  char* end = NULL;
-  errno = 0;
-  o->output_max = strtoull(max, &end, 10);
-  if (max[0] < '0' || max[0] > '9' || *end != '\0' || errno != 0)
+  if (parse_count(max, &o->output_max) != 0)
     usage("--output-max needs a decimal byte count, not ", max);
+  o->kill_grace_ms = kDefaultKillGraceMs;
+  unsigned long long grace_ms = 0;
+  if (grace != NULL) {
+    if (parse_count(grace, &grace_ms) != 0 || grace_ms > 86400000ULL)
+      usage("--kill-grace needs milliseconds from 0 to 86400000, not ", grace);
+    o->kill_grace_ms = (long long)grace_ms;
+  }
+  char* end = NULL;
   o->status_fd = -1;
   if (status_fd != NULL) {
     errno = 0;
@@ -141,17 +168,19 @@ static int write_all(int fd, const char* buf, size_t len) {
 static int write_record(void) {
   const struct record* r = &g_rec;
   char buf[1024];
-  int len = snprintf(
-      buf, sizeof buf,
-      "%s %d\n" TQ_SHIM_KEY_FINISHED "=%d\n" TQ_SHIM_KEY_SHIM_PID "=%d\n" TQ_SHIM_KEY_PID
-      "=%d\n" TQ_SHIM_KEY_PID_START_TIME "=%llu\n" TQ_SHIM_KEY_STARTED_MS
-      "=%lld\n" TQ_SHIM_KEY_ENDED_MS "=%lld\n" TQ_SHIM_KEY_EXIT_CODE "=%d\n" TQ_SHIM_KEY_SIGNAL
-      "=%d\n" TQ_SHIM_KEY_SPAWN_ERRNO "=%d\n" TQ_SHIM_KEY_USER_CPU_US
-      "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB
-      "=%lld\n" TQ_SHIM_KEY_BOOT_ID "=%s\n" TQ_SHIM_KEY_SHIM_START_TIME "=%llu\n",
-      TQ_SHIM_RECORD_MAGIC, TQ_SHIM_RECORD_VERSION, r->finished, r->shim_pid, r->pid,
-      r->pid_start_time, r->started_ms, r->ended_ms, r->exit_code, r->signal, r->spawn_errno,
-      r->user_cpu_us, r->system_cpu_us, r->max_rss_kb, r->boot_id, r->shim_start_time);
+  int len =
+      snprintf(buf, sizeof buf,
+               "%s %d\n" TQ_SHIM_KEY_FINISHED "=%d\n" TQ_SHIM_KEY_SHIM_PID "=%d\n" TQ_SHIM_KEY_PID
+               "=%d\n" TQ_SHIM_KEY_PID_START_TIME "=%llu\n" TQ_SHIM_KEY_STARTED_MS
+               "=%lld\n" TQ_SHIM_KEY_ENDED_MS "=%lld\n" TQ_SHIM_KEY_EXIT_CODE
+               "=%d\n" TQ_SHIM_KEY_SIGNAL "=%d\n" TQ_SHIM_KEY_SPAWN_ERRNO
+               "=%d\n" TQ_SHIM_KEY_USER_CPU_US "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US
+               "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB "=%lld\n" TQ_SHIM_KEY_BOOT_ID
+               "=%s\n" TQ_SHIM_KEY_SHIM_START_TIME "=%llu\n" TQ_SHIM_KEY_SPAWN_STEP "=%s\n",
+               TQ_SHIM_RECORD_MAGIC, TQ_SHIM_RECORD_VERSION, r->finished, r->shim_pid, r->pid,
+               r->pid_start_time, r->started_ms, r->ended_ms, r->exit_code, r->signal,
+               r->spawn_errno, r->user_cpu_us, r->system_cpu_us, r->max_rss_kb, r->boot_id,
+               r->shim_start_time, r->spawn_step[0] != '\0' ? r->spawn_step : TQ_SHIM_STEP_NONE);
   if (len < 0 || (size_t)len >= sizeof buf) return -1;
   for (size_t done = 0; done < (size_t)len;) {
     ssize_t n = pwrite(g_status_fd, buf + done, (size_t)len - done, (off_t)done);
@@ -190,8 +219,9 @@ _Noreturn static void finish(void) {
   exit(TQ_SHIM_EXIT_OK);
 }
 
-/* Records that the task could not be started (err is the errno) and exits. */
-_Noreturn static void spawn_failed(int err) {
+/* Records that the task could not be started at `step` (err is the errno) and exits. */
+_Noreturn static void spawn_failed(const char* step, int err) {
+  g_rec.spawn_step = step;
   g_rec.spawn_errno = err;
   g_rec.exit_code =
       (err == EACCES || err == ENOEXEC) ? TQ_SHIM_EXIT_CODE_NOT_EXEC : TQ_SHIM_EXIT_CODE_NOT_FOUND;
@@ -298,14 +328,15 @@ static void kill_task(int sig, int child, int child_alive) {
   free(seen);
 }
 
-/* Reaps every exited child; the task's own wait4 status and rusage go to *status and *ru. */
-static void reap(int child, int* child_done, int* status, struct rusage* ru) {
+/* Reaps every exited child; the task's own wait4 status and rusage go to *status and *ru.
+ * Returns 1 when no child is left at all (the task and every descendant it left are gone). */
+static int reap(int child, int* child_done, int* status, struct rusage* ru) {
   for (;;) {
     struct rusage r;
     int st = 0;
     pid_t p = wait4(-1, &st, WNOHANG, &r);
     if (p < 0 && errno == EINTR) continue;
-    if (p <= 0) return;
+    if (p <= 0) return p < 0 && errno == ECHILD;
     if (p == child) {
       *child_done = 1;
       *status = st;
@@ -416,9 +447,18 @@ static void close_other_fds(int keep) {
   closedir(d);
 }
 
-/* Sends errno through the error pipe and exits as a failed exec would. */
-_Noreturn static void child_fail(int errfd) {
-  int e = errno;
+/* The steps of starting the task in the child, in the order they run; sent as an index. */
+static const char* const kChildSteps[] = {TQ_SHIM_STEP_STDIN, TQ_SHIM_STEP_CWD, TQ_SHIM_STEP_EXEC};
+enum { kStepStdin, kStepCwd, kStepExec, kStepCount };
+
+/* What the child sends through the error pipe when a step fails. */
+struct child_error {
+  int err, step;
+};
+
+/* Sends errno and the failed step through the error pipe and exits as a failed exec would. */
+_Noreturn static void child_fail(int errfd, int step) {
+  struct child_error e = {errno, step};
   ssize_t ignored = write(errfd, &e, sizeof e);
   (void)ignored;
   _exit(127);
@@ -435,21 +475,21 @@ _Noreturn static void run_child(const struct options* o, int out_w, int err_w, i
   sigprocmask(SIG_SETMASK, &none, NULL);
   setpgid(0, 0);
   int in = open(o->in != NULL ? o->in : "/dev/null", O_RDONLY | O_CLOEXEC);
-  if (in < 0) child_fail(errfd);
-  if (dup2(in, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0) child_fail(errfd);
+  if (in < 0 || dup2(in, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
+    child_fail(errfd, kStepStdin);
   close_other_fds(errfd);
-  if (o->cwd != NULL && chdir(o->cwd) != 0) child_fail(errfd);
+  if (o->cwd != NULL && chdir(o->cwd) != 0) child_fail(errfd, kStepCwd);
   execvp(o->argv[0], o->argv);
-  child_fail(errfd);
+  child_fail(errfd, kStepExec);
 }
 
-/* Opens an output file for the task; exits through spawn_failed when it cannot. */
-static int open_output(const char* path) {
+/* Opens an output file for the task; exits through spawn_failed (naming `step`) when it cannot. */
+static int open_output(const char* path, const char* step) {
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) {
     int e = errno;
     fprintf(stderr, "tq-shim: cannot create %s: %s\n", path, strerror(e));
-    spawn_failed(e);
+    spawn_failed(step, e);
   }
   return fd;
 }
@@ -494,10 +534,63 @@ static void open_status(const char* path, int fd) {
    * descriptor this lock is already ours (one open file, one lock) and returns at once. */
   while (flock(g_status_fd, LOCK_EX) != 0)
     if (errno != EINTR) status_failed("lock", path);
-  g_rec = (struct record){.shim_pid = getpid(), .exit_code = -1};
+  g_rec = (struct record){.shim_pid = getpid(), .exit_code = -1, .spawn_step = ""};
   read_boot_id(g_rec.boot_id, sizeof g_rec.boot_id);
   read_stat_field(g_rec.shim_pid, 22, &g_rec.shim_start_time);
   if (write_record() != 0) status_failed("write", path);
+}
+
+/* What the main loop tracks about the task and the processes it left. */
+struct supervision {
+  int child, child_done, status, no_children;
+  struct rusage ru;
+  long long settled_at; /* monotonic ms when nothing of the task had to be waited for any more */
+  long long kill_at;    /* monotonic ms when KILL goes out; 0: not scheduled */
+  int killed;           /* KILL went out; it is repeated while descendants remain */
+};
+
+/* Sends `sig` to every process of the task; the group only while its leader is unreaped. */
+static void signal_all(struct supervision* v, int sig) {
+  kill_task(sig, v->child, !v->child_done);
+  if (sig == SIGKILL) v->killed = 1;
+}
+
+/* Schedules KILL `grace_ms` from now unless it is due sooner already. */
+static void schedule_kill(struct supervision* v, long long grace_ms) {
+  long long at = now_ms(CLOCK_MONOTONIC) + grace_ms;
+  if (v->kill_at == 0 || at < v->kill_at) v->kill_at = at;
+}
+
+/* Handles the signals that arrived: reaping, and the daemon's TERM and KILL requests. A stop
+ * always ends every descendant (KILL after the grace even with no daemon to send it); when the
+ * main process ends, the leftovers get TERM and KILL after the grace unless they are kept. */
+static void on_signals(int sigfd, struct supervision* v, const struct options* o) {
+  struct signalfd_siginfo si;
+  while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+    if (si.ssi_signo == SIGCHLD) {
+      int was_done = v->child_done;
+      v->no_children = reap(v->child, &v->child_done, &v->status, &v->ru);
+      if (v->child_done && !was_done && !o->keep_background && !v->no_children) {
+        signal_all(v, SIGTERM);
+        schedule_kill(v, o->kill_grace_ms);
+      }
+    } else if (v->child_done && o->keep_background) {
+      continue; /* the attempt is over; what it left running is kept on purpose */
+    } else if (si.ssi_signo == TQ_SHIM_SIG_KILL) {
+      schedule_kill(v, 0);
+      signal_all(v, SIGKILL);
+    } else {
+      signal_all(v, SIGTERM);
+      schedule_kill(v, o->kill_grace_ms);
+    }
+  }
+}
+
+/* True while the shim must stay for the task's processes: the main one, and unless they are
+ * kept (and no stop was asked), its leftover descendants. */
+static int must_wait(const struct supervision* v, const struct options* o) {
+  if (!v->child_done) return 1;
+  return !v->no_children && (!o->keep_background || v->kill_at != 0);
 }
 
 /* Starts the task, supervises it until it is gone, then writes the final record. */
@@ -518,17 +611,17 @@ int main(int argc, char** argv) {
 
   struct stream out = {.path = o.out, .unlimited = o.output_max == 0, .half = o.output_max / 2};
   struct stream err = {.path = o.err, .unlimited = o.output_max == 0, .half = o.output_max / 2};
-  out.file_fd = open_output(o.out);
-  err.file_fd = open_output(o.err);
+  out.file_fd = open_output(o.out, TQ_SHIM_STEP_STDOUT);
+  err.file_fd = open_output(o.err, TQ_SHIM_STEP_STDERR);
   int out_pipe[2], err_pipe[2], exec_pipe[2];
   int sigfd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
   if (sigfd < 0 || pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
       pipe2(exec_pipe, O_CLOEXEC) != 0)
-    spawn_failed(errno);
+    spawn_failed(TQ_SHIM_STEP_SETUP, errno);
 
   g_rec.started_ms = now_ms(CLOCK_REALTIME);
   pid_t child = fork();
-  if (child < 0) spawn_failed(errno);
+  if (child < 0) spawn_failed(TQ_SHIM_STEP_FORK, errno);
   if (child == 0) run_child(&o, out_pipe[1], err_pipe[1], exec_pipe[1]);
   setpgid(child, child); /* also in the parent, so kill(-child) works from here on */
   close(out_pipe[1]);
@@ -538,29 +631,44 @@ int main(int argc, char** argv) {
   err.pipe_fd = err_pipe[0];
   g_rec.pid = child;
   read_stat_field(child, 22, &g_rec.pid_start_time);
-
-  int child_errno = 0, status = 0, child_done = 0;
-  struct rusage ru;
-  memset(&ru, 0, sizeof ru);
-  ssize_t n;
-  do n = read(exec_pipe[0], &child_errno, sizeof child_errno);
-  while (n < 0 && errno == EINTR);
-  close(exec_pipe[0]);
-  if (n == (ssize_t)sizeof child_errno) {
-    while (wait4(child, &status, 0, &ru) < 0 && errno == EINTR) {
-    }
-    record_rusage(&ru);
-    spawn_failed(child_errno);
-  }
+  /* Named at once, so a daemon that finds this shim dead can find and end the task. */
   if (write_record() != 0)
     fprintf(stderr, "tq-shim: cannot update the status record: %s\n", strerror(errno));
 
-  long long exited_at = 0; /* monotonic ms when the task was reaped */
+  struct supervision v;
+  memset(&v, 0, sizeof v);
+  v.child = child;
+  struct child_error failure = {0, 0};
+  ssize_t n;
+  do n = read(exec_pipe[0], &failure, sizeof failure);
+  while (n < 0 && errno == EINTR);
+  close(exec_pipe[0]);
+  if (n == (ssize_t)sizeof failure) {
+    while (wait4(child, &v.status, 0, &v.ru) < 0 && errno == EINTR) {
+    }
+    record_rusage(&v.ru);
+    spawn_failed(failure.step >= 0 && failure.step < kStepCount ? kChildSteps[failure.step]
+                                                                : TQ_SHIM_STEP_EXEC,
+                 failure.err);
+  }
   for (;;) {
-    if (child_done && out.pipe_fd < 0 && err.pipe_fd < 0) break;
+    const long long now = now_ms(CLOCK_MONOTONIC);
+    if (v.kill_at != 0 && now >= v.kill_at && !v.no_children &&
+        (!v.killed || now >= v.kill_at + kKillRetryMs)) {
+      signal_all(&v, SIGKILL); /* again while descendants remain: one may have just forked */
+      v.kill_at = now;
+    }
     int timeout = -1;
-    if (child_done) {
-      long long left = exited_at + kDrainMaxMs - now_ms(CLOCK_MONOTONIC);
+    if (must_wait(&v, &o)) {
+      v.settled_at = 0;
+      if (v.kill_at != 0) {
+        long long left = (v.killed ? v.kill_at + kKillRetryMs : v.kill_at) - now;
+        timeout = left <= 0 ? 0 : (int)(left < kKillRetryMs ? left : kKillRetryMs);
+      }
+    } else {
+      if (out.pipe_fd < 0 && err.pipe_fd < 0) break;
+      if (v.settled_at == 0) v.settled_at = now;
+      long long left = v.settled_at + kDrainMaxMs - now;
       if (left <= 0) break;
       timeout = left < kDrainIdleMs ? (int)left : kDrainIdleMs;
     }
@@ -571,30 +679,20 @@ int main(int argc, char** argv) {
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) {
       fprintf(stderr, "tq-shim: poll: %s\n", strerror(errno));
-      while (!child_done && wait4(child, &status, 0, &ru) < 0 && errno == EINTR) {
+      while (!v.child_done && wait4(child, &v.status, 0, &v.ru) < 0 && errno == EINTR) {
       }
       break;
     }
-    if (ready == 0) break; /* quiet for kDrainIdleMs after the task exited */
+    if (ready == 0 && !must_wait(&v, &o)) break; /* quiet for kDrainIdleMs once all settled */
     if (fds[1].revents != 0) stream_pump(&out);
     if (fds[2].revents != 0) stream_pump(&err);
-    if (fds[0].revents == 0) continue;
-    struct signalfd_siginfo si;
-    while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-      if (si.ssi_signo == SIGCHLD) {
-        int was_done = child_done;
-        reap(child, &child_done, &status, &ru);
-        if (child_done && !was_done) exited_at = now_ms(CLOCK_MONOTONIC);
-      } else {
-        kill_task(si.ssi_signo == TQ_SHIM_SIG_KILL ? SIGKILL : SIGTERM, child, !child_done);
-      }
-    }
+    if (fds[0].revents != 0) on_signals(sigfd, &v, &o);
   }
 
   stream_finish(&out);
   stream_finish(&err);
-  record_rusage(&ru);
-  g_rec.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  g_rec.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  record_rusage(&v.ru);
+  g_rec.exit_code = WIFEXITED(v.status) ? WEXITSTATUS(v.status) : -1;
+  g_rec.signal = WIFSIGNALED(v.status) ? WTERMSIG(v.status) : 0;
   finish();
 }

@@ -8,7 +8,7 @@
 /* The first line of every status record is "<magic> <version>\n". */
 #define TQ_SHIM_RECORD_MAGIC "tq-shim-status"
 /* The version this shim writes. Readers accept it and the previous one. */
-#define TQ_SHIM_RECORD_VERSION 2
+#define TQ_SHIM_RECORD_VERSION 3
 
 /* The keys of version 1, one "key=value" line each, all decimal integers. Readers ignore
  * keys they do not know, so later versions may add lines. */
@@ -27,15 +27,33 @@
 /* Added in version 2, so a restarted daemon can prove a live shim is the one it started. */
 #define TQ_SHIM_KEY_BOOT_ID "boot_id" /* /proc/sys/kernel/random/boot_id when the shim began */
 #define TQ_SHIM_KEY_SHIM_START_TIME "shim_start_time" /* the shim's /proc stat field 22 */
+/* Added in version 3, so `tq status` can say why a task never ran: the step that failed, one of
+ * the words below (the only key that is not a number). */
+#define TQ_SHIM_KEY_SPAWN_STEP "spawn_step"
+
+/* The steps of starting a task, as spawn_step names them. */
+#define TQ_SHIM_STEP_NONE "none"     /* the task started (spawn_errno is 0) */
+#define TQ_SHIM_STEP_STDOUT "stdout" /* creating the --stdout file */
+#define TQ_SHIM_STEP_STDERR "stderr" /* creating the --stderr file */
+#define TQ_SHIM_STEP_SETUP "setup"   /* the shim's own pipes and signalfd */
+#define TQ_SHIM_STEP_FORK "fork"
+#define TQ_SHIM_STEP_STDIN "stdin" /* opening --stdin (or /dev/null) onto descriptor 0 */
+#define TQ_SHIM_STEP_CWD "cwd"     /* chdir to --cwd */
+#define TQ_SHIM_STEP_EXEC "exec"   /* execvp of PROGRAM */
 
 /* The descriptor on which the daemon hands the shim its status file, created and flocked before
  * the shim is started (`--status-fd 3`): the lock then proves a shim is alive from the instant it
  * exists, so a daemon that dies while starting one never takes a live attempt for a lost one. */
 #define TQ_SHIM_STATUS_FD 3
 
-/* Signals the daemon sends to the shim (never to the task directly). */
+/* Signals the daemon sends to the shim (never to the task directly). After either, the shim
+ * stays until every descendant is gone, and sends KILL itself when --kill-grace runs out. */
 #define TQ_SHIM_SIG_TERMINATE SIGTERM /* TERM the task's process group and all descendants */
 #define TQ_SHIM_SIG_KILL SIGUSR1      /* KILL the task's process group and all descendants */
+
+/* When the task's main process ends, descendants it left running get TERM, then KILL after
+ * --kill-grace MS (default 10000), and the shim waits until all are gone; --keep-background
+ * leaves them running instead (the shim then exits once the task's output has drained). */
 
 /* The shim's own exit status. */
 #define TQ_SHIM_EXIT_OK 0     /* a final record (finished=1) was written */
