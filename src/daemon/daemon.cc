@@ -120,7 +120,7 @@ Status Daemon::Start() {
   if (signal_fd_ < 0) return Status::Internal(std::string("signalfd: ") + strerror(errno));
   loop_.Watch(signal_fd_, EPOLLIN, [this](uint32_t) { OnSignal(); });
 
-  server_ = std::make_unique<Server>(loop_, clock_, ServerLimits{});
+  server_ = std::make_unique<Server>(loop_, clock_, options_.server_limits);
   waiters_ = std::make_unique<Waiters>([this](ConnId conn, const nlohmann::json& msg, bool last) {
     server_->Send(conn, msg);
     if (last) server_->SetBusy(conn, false);

@@ -30,6 +30,7 @@ struct DaemonOptions {
   std::string state_dir;
   std::string shim_path;
   Config config;
+  ServerLimits server_limits;  ///< main sizes max_connections to the descriptor limit
 };
 
 /// One tqd. Construct, Start, then Run until a stop signal.

@@ -14,6 +14,7 @@
 #include "core/config.h"
 #include "core/paths.h"
 #include "daemon/daemon.h"
+#include "daemon/fd_limits.h"
 
 namespace {
 
@@ -107,6 +108,10 @@ int main(int argc, char** argv) {
                                                    : defaults.state_dir;
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
   options.shim_path = shim_path.empty() ? DefaultShimPath() : shim_path;
+  const size_t fd_limit = tq::RaiseFdLimit();
+  options.server_limits.max_connections = tq::ConnectionBudget(fd_limit, config->max_running);
+  spdlog::info("descriptor limit {}: serving at most {} clients", fd_limit,
+               options.server_limits.max_connections);
 
   if (tq::Status st = PrepareSocketDir(options.socket_path, mode); !st.ok()) {
     spdlog::critical("{}", st.message());

@@ -1,7 +1,6 @@
 #include "daemon/server.h"
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -21,24 +20,25 @@ namespace tq {
 struct Server::Connection {
   ConnId id = 0;
   int fd = -1;
-  Owner peer;
+  Owner peer;  ///< the name is looked up with the first frame, never on accept
   FrameDecoder decoder;
   std::string out;
   size_t out_offset = 0;
-  bool close_after_flush = false;
+  bool closing = false;  ///< its last frame is queued: input is ignored, it closes once sent
   bool busy = false;
-  bool watching_out = false;
   bool frames_deferred = false;  ///< a HandleFrames turn is queued on the loop
+  uint32_t events = EPOLLIN;     ///< what the loop watches on fd
   EventLoop::TimerId idle_timer = 0;
+  EventLoop::TimerId frame_timer = 0;    ///< armed while a frame is incomplete
+  EventLoop::TimerId closing_timer = 0;  ///< armed once closing
 };
 
 namespace {
-std::string UserName(uid_t uid) {
-  passwd pw{};
-  passwd* result = nullptr;
-  char buf[4096];
-  if (getpwuid_r(uid, &pw, buf, sizeof buf, &result) == 0 && result) return pw.pw_name;
-  return std::to_string(uid);
+// Connections accepted in one turn before the other descriptors get theirs.
+constexpr int kAcceptsPerTurn = 64;
+
+size_t Pending(const std::string& out, size_t offset) {
+  return out.size() - offset;
 }
 
 bool SocketAnswers(const sockaddr_un& addr) {
@@ -51,7 +51,15 @@ bool SocketAnswers(const sockaddr_un& addr) {
 }  // namespace
 
 Server::Server(EventLoop& loop, const Clock& clock, ServerLimits limits)
-    : loop_(loop), clock_(clock), limits_(limits) {}
+    : loop_(loop),
+      clock_(clock),
+      limits_(limits),
+      slots_(limits.max_connections, limits.max_per_uid, limits.owner_reserve, geteuid()),
+      names_(clock, limits.user_name_ttl_ms),
+      accept_log_(clock, limits.log_interval_ms),
+      refuse_log_(clock, limits.log_interval_ms),
+      full_log_(clock, limits.log_interval_ms),
+      drop_log_(clock, limits.log_interval_ms) {}
 
 Server::~Server() {
   Shutdown();
@@ -85,13 +93,16 @@ Status Server::Listen(const std::string& path, unsigned mode) {
     return Status(ErrorCode::kConfig, "socket", "socket: cannot listen on " + path + ": " + why);
   }
   path_ = path;
-  loop_.Watch(listen_fd_, EPOLLIN, [this](uint32_t) { Accept(); });
+  UpdateAccepting();
   return Status::Ok();
 }
 
 void Server::Shutdown() {
+  if (accept_retry_) loop_.CancelTimer(accept_retry_);
+  accept_retry_ = 0;
   if (listen_fd_ >= 0) {
-    loop_.Unwatch(listen_fd_);
+    if (accepting_) loop_.Unwatch(listen_fd_);
+    accepting_ = false;
     close(listen_fd_);
     listen_fd_ = -1;
     unlink(path_.c_str());
@@ -100,11 +111,15 @@ void Server::Shutdown() {
 }
 
 void Server::Accept() {
-  for (;;) {
+  for (int i = 0; i < kAcceptsPerTurn && !slots_.Full(); ++i) {
     const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
-      if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
-        spdlog::warn("accept failed: {}", strerror(errno));
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+      // Out of descriptors or memory: accepting again at once would fail the same way, in a
+      // loop. Wait until a connection closes or the retry time passed.
+      accept_log_.Log(spdlog::level::warn, std::string("accept failed: ") + strerror(errno));
+      PauseAccepting();
       return;
     }
     ucred cred{};
@@ -113,41 +128,75 @@ void Server::Accept() {
       close(fd);
       continue;
     }
-    if (connections_.size() >= limits_.max_connections) {
-      spdlog::warn("refusing a connection from uid {}: {} connections are open", cred.uid,
-                   connections_.size());
-      const std::string frame = EncodeFrame(
-          ErrorResponse(Status(ErrorCode::kLimit, "connections",
-                               "connections: the daemon already serves " +
-                                   std::to_string(limits_.max_connections) + " clients"))
-              .dump());
-      [[maybe_unused]] ssize_t n = write(fd, frame.data(), frame.size());
-      close(fd);
+    if (Status admitted = slots_.Admit(cred.uid); !admitted.ok()) {
+      Refuse(fd, cred.uid, admitted);
       continue;
     }
     auto c = std::make_unique<Connection>();
     c->id = next_id_++;
     c->fd = fd;
-    c->peer = Owner{cred.uid, cred.gid, UserName(cred.uid)};
+    c->peer = Owner{cred.uid, cred.gid, ""};
     Connection& ref = *c;
     connections_.emplace(c->id, std::move(c));
     const ConnId id = ref.id;
-    loop_.Watch(fd, EPOLLIN, [this, id](uint32_t events) {
-      auto it = connections_.find(id);
-      if (it == connections_.end()) return;
-      if (events & EPOLLOUT) Flush(*it->second);
-      it = connections_.find(id);
-      if (it != connections_.end() && (events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
-        OnReadable(*it->second);
-    });
+    loop_.Watch(fd, EPOLLIN, [this, id](uint32_t events) { OnEvents(id, events); });
     ArmIdleTimer(ref);
+  }
+  UpdateAccepting();
+}
+
+void Server::Refuse(int fd, uint32_t uid, const Status& why) {
+  refuse_log_.Log(spdlog::level::warn,
+                  "refusing a connection from uid " + std::to_string(uid) + ": " + why.message());
+  const std::string frame = EncodeFrame(ErrorResponse(why).dump());
+  [[maybe_unused]] ssize_t n = send(fd, frame.data(), frame.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  close(fd);
+}
+
+void Server::UpdateAccepting() {
+  const bool want = listen_fd_ >= 0 && !slots_.Full() && accept_retry_ == 0;
+  if (want == accepting_) return;
+  accepting_ = want;
+  if (want) {
+    loop_.Watch(listen_fd_, EPOLLIN, [this](uint32_t) { Accept(); });
+    return;
+  }
+  loop_.Unwatch(listen_fd_);
+  if (slots_.Full())
+    full_log_.Log(spdlog::level::warn,
+                  "not accepting connections until one closes: " + std::to_string(slots_.open()) +
+                      " are open (at most " + std::to_string(limits_.max_connections) + ")");
+}
+
+void Server::PauseAccepting() {
+  if (accept_retry_) return;
+  accept_retry_ = loop_.AddTimer(clock_.MonoNow() + limits_.accept_retry_ms, [this] {
+    accept_retry_ = 0;
+    UpdateAccepting();
+  });
+  UpdateAccepting();
+}
+
+void Server::OnEvents(ConnId id, uint32_t events) {
+  auto it = connections_.find(id);
+  if (it == connections_.end()) return;
+  Connection& c = *it->second;
+  if (events & EPOLLOUT) {
+    Flush(c);
+    if (!IsOpen(id)) return;
+  }
+  if (!(events & (EPOLLIN | EPOLLHUP | EPOLLERR))) return;
+  if (c.events & EPOLLIN) {
+    OnReadable(c);
+  } else if (events & (EPOLLHUP | EPOLLERR)) {
+    Close(id);  // not reading it (closing, or waiting for it to read): the peer is gone
   }
 }
 
 void Server::ArmIdleTimer(Connection& c) {
   if (c.idle_timer) loop_.CancelTimer(c.idle_timer);
   c.idle_timer = 0;
-  if (c.busy) return;
+  if (c.busy || c.closing) return;
   const ConnId id = c.id;
   c.idle_timer = loop_.AddTimer(clock_.MonoNow() + limits_.idle_ms, [this, id] {
     auto it = connections_.find(id);
@@ -158,12 +207,48 @@ void Server::ArmIdleTimer(Connection& c) {
   });
 }
 
+bool Server::WantsInput(const Connection& c) const {
+  if (c.closing || Pending(c.out, c.out_offset) > limits_.output_pause) return false;
+  // Read ahead only so far: a client that floods requests waits for its turn instead of
+  // growing the daemon's memory. A frame still incomplete is always read to its end.
+  return !c.decoder.HasFrame() || c.decoder.buffered() < limits_.max_input_buffer;
+}
+
+// Watches for input only when it would be read and for output only when some waits, so a level-
+// triggered event never fires for a connection that cannot make progress; and keeps the frame
+// deadline armed while a frame is incomplete.
+void Server::Update(Connection& c) {
+  const uint32_t events =
+      (WantsInput(c) ? EPOLLIN : 0u) | (Pending(c.out, c.out_offset) > 0 ? EPOLLOUT : 0u);
+  if (events != c.events) {
+    loop_.Modify(c.fd, events);
+    c.events = events;
+  }
+  const bool partial = WantsInput(c) && c.decoder.buffered() > 0 && !c.decoder.HasFrame();
+  if (partial == (c.frame_timer != 0)) return;
+  if (!partial) {
+    loop_.CancelTimer(c.frame_timer);
+    c.frame_timer = 0;
+    return;
+  }
+  const ConnId id = c.id;
+  c.frame_timer = loop_.AddTimer(clock_.MonoNow() + limits_.frame_ms, [this, id] {
+    auto it = connections_.find(id);
+    if (it == connections_.end()) return;
+    it->second->frame_timer = 0;
+    const std::string why = "frame: a request must arrive whole within " +
+                            std::to_string(limits_.frame_ms) + " ms; " +
+                            std::to_string(it->second->decoder.buffered()) + " bytes came";
+    drop_log_.Log(spdlog::level::warn, "dropping connection " + std::to_string(id) + " of uid " +
+                                           std::to_string(it->second->peer.uid) + ": " + why);
+    SendAndClose(id, ErrorResponse(Status(ErrorCode::kLimit, "frame", why)));
+  });
+}
+
 void Server::OnReadable(Connection& c) {
   const ConnId id = c.id;
   char buf[65536];
-  // Read ahead only so far: a client that floods requests waits for its turn instead of
-  // growing the daemon's memory. A frame still incomplete is always read to its end.
-  while (!c.decoder.HasFrame() || c.decoder.buffered() < limits_.max_input_buffer) {
+  while (WantsInput(c)) {
     const ssize_t n = read(c.fd, buf, sizeof buf);
     if (n > 0) {
       c.decoder.Feed(std::string_view(buf, static_cast<size_t>(n)));
@@ -175,30 +260,50 @@ void Server::OnReadable(Connection& c) {
     return;
   }
   ArmIdleTimer(c);
-  if (!c.frames_deferred) HandleFrames(id);
+  if (c.frames_deferred) {
+    Update(c);
+    return;
+  }
+  HandleFrames(id);
 }
 
 void Server::HandleFrames(ConnId id) {
   for (int i = 0; i < limits_.frames_per_turn; ++i) {
     auto it = connections_.find(id);  // a handler may have closed it
-    if (it == connections_.end() || it->second->close_after_flush) return;
+    if (it == connections_.end() || it->second->closing) return;
     Connection& c = *it->second;
+    if (Pending(c.out, c.out_offset) > limits_.output_pause) {
+      Update(c);  // Flush resumes once the client has read enough
+      return;
+    }
     auto frame = c.decoder.Next();
     if (!frame.ok()) {
       SendAndClose(id, ErrorResponse(frame.status()));
       return;
     }
-    if (!frame->has_value()) return;
-    on_frame_(id, c.peer, std::move(**frame));
+    if (!frame->has_value()) {
+      Update(c);
+      return;
+    }
+    if (c.peer.name.empty()) c.peer.name = names_.Name(c.peer.uid);
+    const Owner peer = c.peer;  // the handler may close the connection
+    on_frame_(id, peer, std::move(**frame));
   }
   // More may be buffered: give every other client a turn first.
   auto it = connections_.find(id);
-  if (it == connections_.end()) return;
-  it->second->frames_deferred = true;
+  if (it == connections_.end() || it->second->closing) return;
+  ScheduleFrames(*it->second);
+  Update(*it->second);
+}
+
+void Server::ScheduleFrames(Connection& c) {
+  if (c.frames_deferred) return;
+  c.frames_deferred = true;
+  const ConnId id = c.id;
   loop_.Defer(nullptr, [this, id] {
-    auto c = connections_.find(id);
-    if (c == connections_.end()) return;
-    c->second->frames_deferred = false;
+    auto it = connections_.find(id);
+    if (it == connections_.end()) return;
+    it->second->frames_deferred = false;
     HandleFrames(id);
   });
 }
@@ -207,11 +312,12 @@ void Server::Send(ConnId id, const nlohmann::json& message) {
   auto it = connections_.find(id);
   if (it == connections_.end()) return;
   Connection& c = *it->second;
-  if (c.close_after_flush) return;
+  if (c.closing) return;
   c.out += EncodeFrame(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  if (c.out.size() - c.out_offset > limits_.max_output_buffer) {
-    spdlog::warn("dropping connection {} of uid {}: it does not read its responses", id,
-                 c.peer.uid);
+  if (Pending(c.out, c.out_offset) > limits_.max_output_buffer) {
+    drop_log_.Log(spdlog::level::warn, "dropping connection " + std::to_string(id) + " of uid " +
+                                           std::to_string(c.peer.uid) +
+                                           ": it does not read its responses");
     Close(id);
     return;
   }
@@ -222,8 +328,28 @@ void Server::SendAndClose(ConnId id, const nlohmann::json& message) {
   Send(id, message);
   auto it = connections_.find(id);
   if (it == connections_.end()) return;
-  it->second->close_after_flush = true;
+  BeginClosing(*it->second);
   Flush(*it->second);
+}
+
+// From now on the connection only sends what it has queued: its input is dropped and no longer
+// read (a peer that keeps writing cannot wake the loop), and a peer that does not read gets
+// closing_ms to take the last frame.
+void Server::BeginClosing(Connection& c) {
+  if (c.closing) return;
+  c.closing = true;
+  c.decoder = FrameDecoder();
+  if (c.idle_timer) loop_.CancelTimer(c.idle_timer);
+  c.idle_timer = 0;
+  const ConnId id = c.id;
+  c.closing_timer = loop_.AddTimer(clock_.MonoNow() + limits_.closing_ms, [this, id] {
+    auto it = connections_.find(id);
+    if (it == connections_.end()) return;
+    it->second->closing_timer = 0;
+    spdlog::debug("closing connection {}: its last frame was not read in time", id);
+    Close(id);
+  });
+  Update(c);
 }
 
 void Server::SetBusy(ConnId id, bool busy) {
@@ -242,23 +368,25 @@ void Server::Flush(Connection& c) {
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) {
-      if (!c.watching_out) {
-        loop_.Modify(c.fd, EPOLLIN | EPOLLOUT);
-        c.watching_out = true;
-      }
-      return;
-    }
+    if (n < 0 && errno == EAGAIN) break;
     Close(c.id);
     return;
   }
-  c.out.clear();
-  c.out_offset = 0;
-  if (c.watching_out) {
-    loop_.Modify(c.fd, EPOLLIN);
-    c.watching_out = false;
+  if (c.out_offset == c.out.size()) {
+    c.out.clear();
+    c.out_offset = 0;
+    if (c.closing) {
+      Close(c.id);
+      return;
+    }
+  } else if (c.out_offset > c.out.size() / 2) {
+    c.out.erase(0, c.out_offset);  // what was sent must not pile up behind a slow reader
+    c.out_offset = 0;
   }
-  if (c.close_after_flush) Close(c.id);
+  // Requests that waited for the client to read its responses get their turn again.
+  if (!c.closing && Pending(c.out, c.out_offset) <= limits_.output_pause && c.decoder.HasFrame())
+    ScheduleFrames(c);
+  Update(c);
 }
 
 void Server::Close(ConnId id) {
@@ -266,9 +394,15 @@ void Server::Close(ConnId id) {
   if (it == connections_.end()) return;
   std::unique_ptr<Connection> c = std::move(it->second);
   connections_.erase(it);
-  if (c->idle_timer) loop_.CancelTimer(c->idle_timer);
+  for (EventLoop::TimerId t : {c->idle_timer, c->frame_timer, c->closing_timer})
+    if (t) loop_.CancelTimer(t);
   loop_.Unwatch(c->fd);
   close(c->fd);
+  slots_.Release(c->peer.uid);
+  // A slot is free, and descriptors too: accept again without waiting out a retry.
+  if (accept_retry_) loop_.CancelTimer(accept_retry_);
+  accept_retry_ = 0;
+  UpdateAccepting();
   if (on_close_) on_close_(id);
 }
 

@@ -13,7 +13,10 @@
 #include "core/framing.h"
 #include "core/status.h"
 #include "core/task.h"
+#include "daemon/connection_slots.h"
 #include "daemon/event_loop.h"
+#include "daemon/log_throttle.h"
+#include "daemon/user_names.h"
 
 namespace tq {
 
@@ -22,11 +25,22 @@ using ConnId = uint64_t;
 
 /// Limits that keep one client from hurting the others.
 struct ServerLimits {
-  size_t max_connections = 1024;
-  size_t max_output_buffer = 32u << 20;  ///< a client that reads nothing is dropped past this
-  size_t max_input_buffer = 1u << 20;    ///< unhandled input read ahead from one client
-  int frames_per_turn = 16;              ///< frames of one client handled before others get a turn
-  int64_t idle_ms = 60000;  ///< a connection with nothing in flight is closed after this
+  size_t max_connections = 1024;  ///< main derives it from the descriptor limit (fd_limits.h)
+  size_t max_per_uid = 64;        ///< for every uid but root and the daemon's own
+  size_t owner_reserve = 16;      ///< last slots only root and the daemon's own uid may take
+  /// Unsent responses past which a client is dropped: one whole frame and a margin (the
+  /// responses pushed to a `logs -f` or `wait` client that stopped reading).
+  size_t max_output_buffer = kMaxFrameBytes + (1u << 20);
+  /// Unsent responses past which a client's further requests wait until it reads.
+  size_t output_pause = 1u << 20;
+  size_t max_input_buffer = 1u << 20;  ///< unhandled input read ahead from one client
+  int frames_per_turn = 16;            ///< frames of one client handled before others get a turn
+  int64_t idle_ms = 60000;             ///< a connection with nothing in flight is closed after this
+  int64_t frame_ms = 10000;          ///< a frame must arrive whole within this from its first byte
+  int64_t closing_ms = 5000;         ///< a closing connection gets this long to take its last frame
+  int64_t accept_retry_ms = 1000;    ///< after accept failed for want of descriptors
+  int64_t log_interval_ms = 10000;   ///< a repeated warning is logged once per interval
+  int64_t user_name_ttl_ms = 60000;  ///< how long a looked-up user name is reused
 };
 
 /// Serves the listening socket. Frames go to the handler; responses come back through Send.
@@ -62,16 +76,29 @@ class Server {
   struct Connection;
 
   void Accept();
+  void Refuse(int fd, uint32_t uid, const Status& why);
+  void UpdateAccepting();
+  void PauseAccepting();
+  void OnEvents(ConnId id, uint32_t events);
   void OnReadable(Connection& c);
   void HandleFrames(ConnId id);
+  void ScheduleFrames(Connection& c);
   void Flush(Connection& c);
+  void BeginClosing(Connection& c);
   void Close(ConnId id);
   void ArmIdleTimer(Connection& c);
+  void Update(Connection& c);
+  bool WantsInput(const Connection& c) const;
 
   EventLoop& loop_;
   const Clock& clock_;
   ServerLimits limits_;
+  ConnectionSlots slots_;
+  UserNameCache names_;
+  LogThrottle accept_log_, refuse_log_, full_log_, drop_log_;
   int listen_fd_ = -1;
+  bool accepting_ = false;               ///< the listening socket is watched
+  EventLoop::TimerId accept_retry_ = 0;  ///< set while accepting waits out a failure
   std::string path_;
   ConnId next_id_ = 1;
   std::unordered_map<ConnId, std::unique_ptr<Connection>> connections_;
