@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   });
   const double first_old =
       MicrosPer(10000, [&] { (void)s.FirstReady("default", tq::ReadyOrder::kOldest); });
-  const double promote = MicrosPer(1000, [&] { (void)s.PromoteDue(now); });
+  const double promote = MicrosPer(1000, [&] { (void)s.PromoteDue(now, 1000); });
   const double next_due = MicrosPer(10000, [&] { (void)s.NextDue(); });
   int started = 0;
   const double start = MicrosPer(100, [&] {

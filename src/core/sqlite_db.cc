@@ -13,7 +13,8 @@ const char* NonNull(std::string_view v) {
 }
 
 Status StepError(sqlite3_stmt* stmt, std::string_view what) {
-  return Error(what, sqlite3_errmsg(sqlite3_db_handle(stmt)));
+  sqlite3* db = sqlite3_db_handle(stmt);
+  return Error(what, sqlite3_errmsg(db), sqlite3_extended_errcode(db));
 }
 
 // Steps one of the connection's own transaction statements to completion.
@@ -30,7 +31,26 @@ Status Error(std::string_view what, std::string_view detail) {
   message.append(what);
   message += " failed: ";
   message.append(detail);
-  return Status::Internal(std::move(message));
+  return Status::Internal(std::move(message)).WithFault(StoreFault::kPermanent);
+}
+
+Status Error(std::string_view what, std::string_view detail, int rc) {
+  return Error(what, detail).WithFault(FaultOf(rc));
+}
+
+StoreFault FaultOf(int rc) {
+  switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+    case SQLITE_IOERR:
+    case SQLITE_NOMEM:
+    case SQLITE_INTERRUPT:
+    case SQLITE_PROTOCOL:
+    case SQLITE_CANTOPEN:
+      return StoreFault::kTransient;
+    default:
+      return StoreFault::kPermanent;
+  }
 }
 
 // ---- Db ----
@@ -41,7 +61,7 @@ Result<Db> Db::Open(const std::string& path) {
       sqlite3_open_v2(path.c_str(), &raw,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
-    Status status = Error("open", raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc));
+    Status status = Error("open", raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc), rc);
     sqlite3_close_v2(raw);
     return status;
   }
@@ -53,11 +73,14 @@ Result<Db> Db::Open(const std::string& path) {
       {&db.begin_, "BEGIN IMMEDIATE"},
       {&db.commit_, "COMMIT"},
       {&db.rollback_, "ROLLBACK"},
+      {&db.savepoint_, "SAVEPOINT item"},
+      {&db.rollback_to_, "ROLLBACK TO item"},
+      {&db.release_, "RELEASE item"},
   };
   for (const auto& s : kStatements) {
     if (sqlite3_prepare_v3(raw, s.sql, -1, SQLITE_PREPARE_PERSISTENT, s.slot, nullptr) !=
         SQLITE_OK) {
-      return Error(std::string("prepare ") + s.sql, sqlite3_errmsg(raw));
+      return Error(std::string("prepare ") + s.sql, sqlite3_errmsg(raw), sqlite3_errcode(raw));
     }
   }
   return db;
@@ -67,7 +90,10 @@ Db::Db(Db&& other) noexcept
     : db_(std::exchange(other.db_, nullptr)),
       begin_(std::exchange(other.begin_, nullptr)),
       commit_(std::exchange(other.commit_, nullptr)),
-      rollback_(std::exchange(other.rollback_, nullptr)) {}
+      rollback_(std::exchange(other.rollback_, nullptr)),
+      savepoint_(std::exchange(other.savepoint_, nullptr)),
+      rollback_to_(std::exchange(other.rollback_to_, nullptr)),
+      release_(std::exchange(other.release_, nullptr)) {}
 
 Db& Db::operator=(Db&& other) noexcept {
   if (this != &other) {
@@ -76,6 +102,9 @@ Db& Db::operator=(Db&& other) noexcept {
     begin_ = std::exchange(other.begin_, nullptr);
     commit_ = std::exchange(other.commit_, nullptr);
     rollback_ = std::exchange(other.rollback_, nullptr);
+    savepoint_ = std::exchange(other.savepoint_, nullptr);
+    rollback_to_ = std::exchange(other.rollback_to_, nullptr);
+    release_ = std::exchange(other.release_, nullptr);
   }
   return *this;
 }
@@ -88,16 +117,19 @@ void Db::Close() {
   sqlite3_finalize(begin_);
   sqlite3_finalize(commit_);
   sqlite3_finalize(rollback_);
+  sqlite3_finalize(savepoint_);
+  sqlite3_finalize(rollback_to_);
+  sqlite3_finalize(release_);
   // close_v2 defers the close until any statement still alive is finalized.
   sqlite3_close_v2(db_);
-  begin_ = commit_ = rollback_ = nullptr;
+  begin_ = commit_ = rollback_ = savepoint_ = rollback_to_ = release_ = nullptr;
   db_ = nullptr;
 }
 
 Status Db::Exec(std::string_view what, const std::string& sql) {
   char* message = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-    Status status = Error(what, message != nullptr ? message : sqlite3_errmsg(db_));
+  if (int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message); rc != SQLITE_OK) {
+    Status status = Error(what, message != nullptr ? message : sqlite3_errmsg(db_), rc);
     sqlite3_free(message);
     return status;
   }
@@ -133,6 +165,20 @@ void Db::Rollback() {
   if (sqlite3_get_autocommit(db_) == 0) StepOnce(rollback_, "rollback");
 }
 
+bool Db::InTransaction() const {
+  return sqlite3_get_autocommit(db_) == 0;
+}
+
+Status Db::Savepoint() {
+  return StepOnce(savepoint_, "savepoint");
+}
+Status Db::RollbackToSavepoint() {
+  return StepOnce(rollback_to_, "rollback to savepoint");
+}
+Status Db::ReleaseSavepoint() {
+  return StepOnce(release_, "release savepoint");
+}
+
 int64_t Db::LastInsertRowid() const {
   return sqlite3_last_insert_rowid(db_);
 }
@@ -146,7 +192,7 @@ Result<Stmt> Stmt::Prepare(Db& db, std::string what, const std::string& sql) {
   Stmt stmt;
   if (sqlite3_prepare_v3(db.handle(), sql.c_str(), static_cast<int>(sql.size()),
                          SQLITE_PREPARE_PERSISTENT, &stmt.stmt_, nullptr) != SQLITE_OK) {
-    return Error("prepare " + what, sqlite3_errmsg(db.handle()));
+    return Error("prepare " + what, sqlite3_errmsg(db.handle()), sqlite3_errcode(db.handle()));
   }
   stmt.what_ = std::move(what);
   return stmt;
@@ -220,7 +266,7 @@ Query& Query::BindNull() {
 
 Result<bool> Query::Step() {
   if (bind_error_ != SQLITE_OK) {
-    return Error(stmt_.what_, std::string("bind: ") + sqlite3_errstr(bind_error_));
+    return Error(stmt_.what_, std::string("bind: ") + sqlite3_errstr(bind_error_), bind_error_);
   }
   int rc = sqlite3_step(stmt_.stmt_);
   if (rc == SQLITE_ROW) return true;

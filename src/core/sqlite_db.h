@@ -18,8 +18,14 @@ struct sqlite3_stmt;
 
 namespace tq::sqlite {
 
-/// The store's error for a failed SQLite call: "store: <what> failed: <detail>".
+/// The store's error for a failed SQLite call: "store: <what> failed: <detail>", a permanent
+/// fault (what the store itself finds wrong, e.g. a corrupt row, does not pass by retrying).
 Status Error(std::string_view what, std::string_view detail);
+/// The same for SQLite result code `rc`: busy, locked, I/O errors and the like are transient
+/// faults, the rest (full, constraint, corrupt, read-only, ...) permanent.
+Status Error(std::string_view what, std::string_view detail, int rc);
+/// How lasting a failure with SQLite result code `rc` (primary or extended) is.
+StoreFault FaultOf(int rc);
 
 /// An open connection; closes it on destruction. Move-only; owned and used by one thread.
 class Db {
@@ -49,6 +55,14 @@ class Db {
   Status Commit();
   /// Rolls back if a transaction is open; a no-op otherwise (SQLite may already have).
   void Rollback();
+  /// True while a transaction is open. After a failed statement inside one, false means SQLite
+  /// rolled the whole transaction back by itself (it does on a full disk, an I/O error, ...).
+  bool InTransaction() const;
+
+  /// SAVEPOINT, ROLLBACK TO and RELEASE of the one savepoint "item" (not nested).
+  Status Savepoint();
+  Status RollbackToSavepoint();
+  Status ReleaseSavepoint();
 
   /// The rowid of the last successful INSERT on this connection.
   int64_t LastInsertRowid() const;
@@ -63,6 +77,9 @@ class Db {
   sqlite3_stmt* begin_ = nullptr;
   sqlite3_stmt* commit_ = nullptr;
   sqlite3_stmt* rollback_ = nullptr;
+  sqlite3_stmt* savepoint_ = nullptr;
+  sqlite3_stmt* rollback_to_ = nullptr;
+  sqlite3_stmt* release_ = nullptr;
 };
 
 /// A statement prepared once for the connection's lifetime and reused; finalized on

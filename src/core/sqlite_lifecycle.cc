@@ -28,11 +28,11 @@ Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queu
   return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1))});
 }
 
-Result<int> SqliteStore::PromoteDue(WallMs now) {
+Result<int> SqliteStore::PromoteDue(WallMs now, int limit) {
   int promoted = 0;
   Status status = Write([&]() -> Status {
     sqlite::Query q(st_->promote_due);
-    if (Status s = q.BindInt(now).Run(); !s.ok()) return s;
+    if (Status s = q.BindInt(now).BindInt(limit).Run(); !s.ok()) return s;
     promoted = db_.Changes();
     return Status::Ok();
   });
@@ -218,37 +218,59 @@ Result<std::vector<TaskId>> SqliteStore::EndPending(TaskId id, TaskState final_s
 
 // ---- tq retry ----
 
+Status SqliteStore::RequeueInTx(TaskId id, WallMs now, bool* requeued) {
+  *requeued = false;
+  {
+    sqlite::Query q(st_->task_run_state);
+    Result<bool> row = q.BindInt(id).Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return Status::NotFound(TaskName(id) + " not found");
+    std::optional<TaskState> state = StateFromName(q.Text(0));
+    if (state != TaskState::kFailed && state != TaskState::kCancelled) return Status::Ok();
+  }
+  int deps_left = 0;
+  {
+    sqlite::Query q(st_->dep_states);
+    Status s = q.BindInt(id).ForEach([&]() -> Status {
+      std::optional<TaskState> state = StateFromName(q.Text(1));
+      if (!state) return sqlite::Error("read " + TaskName(q.Int(0)), "corrupt state");
+      if (sqlite::DepFailed(*state)) {
+        return Status::Invalid("after", TaskName(id) + " waits for " + TaskName(q.Int(0)) +
+                                            ", which " + StateName(*state) +
+                                            ": retry that one first");
+      }
+      if (!sqlite::DepDone(*state)) ++deps_left;
+      return Status::Ok();
+    });
+    if (!s.ok()) return s;
+  }
+  sqlite::Query q(st_->requeue_task);
+  q.BindInt(id).BindInt(now).BindInt(deps_left).BindInt(deps_left == 0 ? 1 : 0);
+  if (Status s = q.Run(); !s.ok()) return s;
+  *requeued = db_.Changes() > 0;
+  return Status::Ok();
+}
+
 Result<bool> SqliteStore::Requeue(TaskId id, WallMs now) {
   bool requeued = false;
+  Status status = Write([&] { return RequeueInTx(id, now, &requeued); });
+  if (!status.ok()) return status;
+  return requeued;
+}
+
+Result<std::vector<TaskId>> SqliteStore::RequeueAll(const std::vector<TaskId>& ids, WallMs now,
+                                                    bool skip_blocked) {
+  std::vector<TaskId> requeued;
   Status status = Write([&]() -> Status {
-    {
-      sqlite::Query q(st_->task_run_state);
-      Result<bool> row = q.BindInt(id).Step();
-      if (!row.ok()) return row.status();
-      if (!*row) return Status::NotFound(TaskName(id) + " not found");
-      std::optional<TaskState> state = StateFromName(q.Text(0));
-      if (state != TaskState::kFailed && state != TaskState::kCancelled) return Status::Ok();
-    }
-    int deps_left = 0;
-    {
-      sqlite::Query q(st_->dep_states);
-      Status s = q.BindInt(id).ForEach([&]() -> Status {
-        std::optional<TaskState> state = StateFromName(q.Text(1));
-        if (!state) return sqlite::Error("read " + TaskName(q.Int(0)), "corrupt state");
-        if (sqlite::DepFailed(*state)) {
-          return Status::Invalid("after", TaskName(id) + " waits for " + TaskName(q.Int(0)) +
-                                              ", which " + StateName(*state) +
-                                              ": retry that one first");
-        }
-        if (!sqlite::DepDone(*state)) ++deps_left;
-        return Status::Ok();
-      });
+    for (TaskId id : ids) {
+      bool done = false;
+      Status s = RequeueInTx(id, now, &done);
+      // A blocked task is refused before anything is written: the transaction goes on.
+      if (!s.ok() && skip_blocked && s.code() == ErrorCode::kInvalid && s.field() == "after")
+        continue;
       if (!s.ok()) return s;
+      if (done) requeued.push_back(id);
     }
-    sqlite::Query q(st_->requeue_task);
-    q.BindInt(id).BindInt(now).BindInt(deps_left).BindInt(deps_left == 0 ? 1 : 0);
-    if (Status s = q.Run(); !s.ok()) return s;
-    requeued = db_.Changes() > 0;
     return Status::Ok();
   });
   if (!status.ok()) return status;

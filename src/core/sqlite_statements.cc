@@ -19,9 +19,19 @@ constexpr const char* kFirstReadyByPrioritySql =
 constexpr const char* kFirstReadyOldestSql =
     "SELECT id, priority FROM tasks INDEXED BY tasks_ready_by_id "
     "WHERE ready = 1 AND queue = ?1 ORDER BY id LIMIT 1";
+// Each step finds the next queue name after the last one in the ready index: the cost grows with
+// the queues that hold ready tasks, never with the idle ones.
+constexpr const char* kReadyQueuesSql =
+    "WITH RECURSIVE ready(name) AS ("
+    "SELECT (SELECT min(queue) FROM tasks INDEXED BY tasks_ready_by_id WHERE ready = 1) "
+    "UNION ALL SELECT (SELECT min(queue) FROM tasks INDEXED BY tasks_ready_by_id "
+    "WHERE ready = 1 AND queue > ready.name) FROM ready WHERE ready.name IS NOT NULL) "
+    "SELECT r.name, coalesce(q.paused, 0), q.concurrency FROM ready AS r "
+    "LEFT JOIN queues AS q ON q.name = r.name WHERE r.name IS NOT NULL";
 constexpr const char* kPromoteDueSql =
-    "UPDATE tasks INDEXED BY tasks_delayed SET ready = 1 "
-    "WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND not_before <= ?1";
+    "UPDATE tasks SET ready = 1 WHERE id IN (SELECT id FROM tasks INDEXED BY tasks_delayed "
+    "WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND not_before <= ?1 "
+    "ORDER BY not_before LIMIT ?2)";
 constexpr const char* kNextDueSql =
     "SELECT min(not_before) FROM tasks INDEXED BY tasks_delayed "
     "WHERE state = 'pending' AND ready = 0 AND deps_left = 0";
@@ -79,6 +89,8 @@ const char* PlannedSql(SqliteStore::PlannedQuery query) {
       return kFirstReadyByPrioritySql;
     case Q::kFirstReadyOldest:
       return kFirstReadyOldestSql;
+    case Q::kReadyQueues:
+      return kReadyQueuesSql;
     case Q::kPromoteDue:
       return kPromoteDueSql;
     case Q::kNextDue:
@@ -157,6 +169,7 @@ Status SqliteStore::Prepare() {
       // the ready set and attempts
       {&S::first_ready_priority, "first ready task", kFirstReadyByPrioritySql},
       {&S::first_ready_oldest, "first ready task", kFirstReadyOldestSql},
+      {&S::ready_queues, "list queues with ready tasks", kReadyQueuesSql},
       {&S::promote_due, "promote due tasks", kPromoteDueSql},
       {&S::next_due, "next due time", kNextDueSql},
       {&S::start_task, "start attempt",

@@ -21,7 +21,7 @@ struct SqliteStore::Statements {
       set_queue_concurrency, running_attempts;
   std::array<sqlite::Stmt, 16> list;  // by filter mask, prepared on first use
   // the ready set and attempts
-  sqlite::Stmt first_ready_priority, first_ready_oldest, promote_due, next_due;
+  sqlite::Stmt first_ready_priority, first_ready_oldest, ready_queues, promote_due, next_due;
   sqlite::Stmt start_task, insert_attempt, set_pids, record_stop, task_run_state, finish_attempt,
       finish_task, retry_task, dependents_decrement, dependents_ready, pending_dependents,
       end_pending, task_exists, dep_states, requeue_task, failed_since_queued;

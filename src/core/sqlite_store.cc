@@ -139,9 +139,11 @@ Result<std::vector<Task>> SqliteStore::List(const ListFilter& filter) {
 
 // ---- queues ----
 
-Result<std::vector<QueueState>> SqliteStore::QueueStates() {
+namespace {
+// Reads the rows of `stmt` (name, paused, concurrency) as queue states.
+Result<std::vector<QueueState>> ReadQueueStates(sqlite::Stmt& stmt) {
   std::vector<QueueState> queues;
-  sqlite::Query q(st_->queue_states);
+  sqlite::Query q(stmt);
   Status s = q.ForEach([&] {
     QueueState state{q.Text(0), q.Int(1) != 0, std::nullopt};
     if (!q.IsNull(2)) state.concurrency = static_cast<int>(q.Int(2));
@@ -149,6 +151,15 @@ Result<std::vector<QueueState>> SqliteStore::QueueStates() {
   });
   if (!s.ok()) return s;
   return queues;
+}
+}  // namespace
+
+Result<std::vector<QueueState>> SqliteStore::QueueStates() {
+  return ReadQueueStates(st_->queue_states);
+}
+
+Result<std::vector<QueueState>> SqliteStore::ReadyQueues() {
+  return ReadQueueStates(st_->ready_queues);
 }
 
 Status SqliteStore::SetQueuePaused(const std::string& queue, bool paused) {
@@ -214,6 +225,12 @@ Result<std::string> SqliteStore::QueryPlan(PlannedQuery query) {
   // Columns: id, parent, notused, detail.
   if (Status s = q.ForEach([&] { plan += q.Text(3) + "\n"; }); !s.ok()) return s;
   return plan;
+}
+
+Status SqliteStore::LimitGrowth(int64_t pages) {
+  Result<int64_t> used = db_.QueryInt("read page count", "PRAGMA page_count");
+  if (!used.ok()) return used.status();
+  return db_.Exec("limit page count", "PRAGMA max_page_count = " + std::to_string(*used + pages));
 }
 
 }  // namespace tq

@@ -70,7 +70,7 @@ class SqliteStore : public Store {
   Result<Task> Get(TaskId id) override;
   Result<std::vector<Task>> List(const ListFilter& filter) override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, ReadyOrder order) override;
-  Result<int> PromoteDue(WallMs now) override;
+  Result<int> PromoteDue(WallMs now, int limit) override;
   Result<std::optional<WallMs>> NextDue() override;
   Result<std::optional<int>> StartAttempt(TaskId id, WallMs now) override;
   Status SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) override;
@@ -82,6 +82,8 @@ class SqliteStore : public Store {
   Result<std::vector<TaskId>> EndPending(TaskId id, TaskState final_state, TaskReason reason,
                                          WallMs now) override;
   Result<bool> Requeue(TaskId id, WallMs now) override;
+  Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
+                                         bool skip_blocked) override;
   Result<int> FailedSinceQueued(TaskId id) override;
   Result<std::vector<TaskId>> ExpirePendingTtl(WallMs now, int limit) override;
   Result<std::optional<WallMs>> NextPendingTtl() override;
@@ -90,6 +92,7 @@ class SqliteStore : public Store {
   Result<std::optional<WallMs>> OldestSucceeded() override;
   Result<std::optional<WallMs>> OldestEnded() override;
   Result<std::vector<QueueState>> QueueStates() override;
+  Result<std::vector<QueueState>> ReadyQueues() override;
   Status SetQueuePaused(const std::string& queue, bool paused) override;
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
@@ -99,6 +102,7 @@ class SqliteStore : public Store {
   enum class PlannedQuery {
     kFirstReadyByPriority,
     kFirstReadyOldest,
+    kReadyQueues,
     kPromoteDue,
     kNextDue,
     kKeyLookup,
@@ -111,6 +115,8 @@ class SqliteStore : public Store {
   };
   /// SQLite's EXPLAIN QUERY PLAN for `query`, one line per step (for tests).
   Result<std::string> QueryPlan(PlannedQuery query);
+  /// Lets the database grow by at most `pages` more pages, as a full disk would (for tests).
+  Status LimitGrowth(int64_t pages);
 
  private:
   struct Statements;
@@ -150,6 +156,10 @@ class SqliteStore : public Store {
   /// The whole of Submit, inside the caller's transaction.
   Status SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now, bool supersede_running,
                     SubmitOutcome* out);
+  /// One request of SubmitGroup under its own savepoint: a refusal undoes it alone and lands in
+  /// `result`; an error is returned when the group's transaction can no longer be trusted (SQLite
+  /// rolled it back, or the savepoint failed), and then nothing of the group may be kept.
+  Status SubmitInGroup(const SubmitItem& item, WallMs now, Result<SubmitOutcome>* result);
 
   // ---- inside a transaction (sqlite_lifecycle.cc) ----
 
@@ -161,6 +171,9 @@ class SqliteStore : public Store {
   /// Ends pending task `id`; when it was pending appends it and the dependents this fails.
   Status EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
                         std::vector<TaskId>* ended);
+  /// Makes failed or cancelled task `id` pending again (Requeue); `requeued` tells whether it
+  /// was. kInvalid (field "after") before any write when a dependency is failed or cancelled.
+  Status RequeueInTx(TaskId id, WallMs now, bool* requeued);
   /// Closes attempt `attempt` of running task `id` with `outcome`; kInvalid when the task is not
   /// running that attempt.
   Status CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome);

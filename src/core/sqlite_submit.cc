@@ -290,33 +290,37 @@ Result<SubmitOutcome> SqliteStore::Submit(const Owner& owner, const TaskSpec& sp
   return out;
 }
 
+Status SqliteStore::SubmitInGroup(const SubmitItem& item, WallMs now,
+                                  Result<SubmitOutcome>* result) {
+  if (Status s = db_.Savepoint(); !s.ok()) return s;
+  SubmitOutcome out;
+  if (Status s = SubmitInTx(item.owner, item.spec, now, item.supersede_running, &out); !s.ok()) {
+    // SQLite may have rolled the whole transaction back by itself (a full disk, an I/O error):
+    // then every request before this one is gone too, and nothing may run in autocommit.
+    if (!db_.InTransaction()) return s;
+    if (Status r = db_.RollbackToSavepoint(); !r.ok()) return r;
+    *result = s;
+  } else {
+    *result = std::move(out);
+  }
+  return db_.ReleaseSavepoint();
+}
+
 std::vector<Result<SubmitOutcome>> SqliteStore::SubmitGroup(const std::vector<SubmitItem>& items,
                                                             WallMs now) {
+  auto all = [&](const Status& s) { return std::vector<Result<SubmitOutcome>>(items.size(), s); };
   std::vector<Result<SubmitOutcome>> results(items.size(), Status::Internal("not submitted"));
   sqlite::Transaction tx(db_);
-  if (Status s = tx.Begin(); !s.ok()) return std::vector<Result<SubmitOutcome>>(items.size(), s);
+  if (Status s = tx.Begin(); !s.ok()) return all(s);
   for (size_t i = 0; i < items.size(); ++i) {
-    const SubmitItem& item = items[i];
-    if (Status s = CheckBytes(item.spec); !s.ok()) {
+    if (Status s = CheckBytes(items[i].spec); !s.ok()) {
       results[i] = s;
       continue;
     }
-    // A savepoint per request: a refused one is undone alone, the others stay.
-    if (Status s = db_.Exec("savepoint", "SAVEPOINT submit"); !s.ok()) {
-      results[i] = s;
-      continue;
-    }
-    SubmitOutcome out;
-    Status s = SubmitInTx(item.owner, item.spec, now, item.supersede_running, &out);
-    if (!s.ok()) {
-      (void)db_.Exec("rollback to savepoint", "ROLLBACK TO submit");
-      results[i] = s;
-    } else {
-      results[i] = std::move(out);
-    }
-    (void)db_.Exec("release savepoint", "RELEASE submit");
+    // The group's transaction is no longer sound: refuse all of it (tx rolls back what is left).
+    if (Status s = SubmitInGroup(items[i], now, &results[i]); !s.ok()) return all(s);
   }
-  if (Status s = tx.Commit(); !s.ok()) return std::vector<Result<SubmitOutcome>>(items.size(), s);
+  if (Status s = tx.Commit(); !s.ok()) return all(s);
   return results;
 }
 

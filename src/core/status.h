@@ -21,6 +21,14 @@ enum class ErrorCode {
   kInternal,     ///< anything else: I/O, the store, a bug (exit 1)
 };
 
+/// How lasting a failure of the store is, so a caller can tell "try again" from "stop". Set only
+/// on errors the store returns for a failed SQLite call.
+enum class StoreFault {
+  kNone,       ///< not a store fault: a refusal, a bad value, a bug
+  kTransient,  ///< busy, locked, an I/O error: the same call may succeed when tried again
+  kPermanent,  ///< full, constraint, corrupt, read-only: fails again until something changes
+};
+
 /// The wire spelling of a code ("not-found"); the inverse is ErrorCodeFromName.
 const char* ErrorCodeName(ErrorCode code);
 /// Parses a wire spelling; unknown names become kInternal.
@@ -47,15 +55,24 @@ class Status {
     return Status(ErrorCode::kInternal, "", std::move(message));
   }
 
+  /// This status marked as a store fault of kind `fault`.
+  Status WithFault(StoreFault fault) && {
+    fault_ = fault;
+    return std::move(*this);
+  }
+
   bool ok() const { return code_ == ErrorCode::kOk; }
   ErrorCode code() const { return code_; }
   const std::string& field() const { return field_; }
   const std::string& message() const { return message_; }
+  /// Whether (and how lastingly) the store failed; kNone for every other error.
+  StoreFault fault() const { return fault_; }
 
  private:
   ErrorCode code_ = ErrorCode::kOk;
   std::string field_;
   std::string message_;
+  StoreFault fault_ = StoreFault::kNone;
 };
 
 /// A value or the Status saying why there is none.

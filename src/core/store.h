@@ -130,9 +130,9 @@ class Store {
   virtual Result<std::optional<Candidate>> FirstReady(const std::string& queue,
                                                       ReadyOrder order) = 0;
 
-  /// Makes pending tasks whose not_before has come (and whose dependencies are done) ready;
-  /// returns how many became ready.
-  virtual Result<int> PromoteDue(WallMs now) = 0;
+  /// Makes up to `limit` pending tasks whose not_before has come (and whose dependencies are
+  /// done) ready, earliest first; returns how many became ready (`limit`: there may be more).
+  virtual Result<int> PromoteDue(WallMs now, int limit) = 0;
 
   /// The earliest not_before among pending tasks that wait only for time, if any.
   virtual Result<std::optional<WallMs>> NextDue() = 0;
@@ -173,6 +173,12 @@ class Store {
   /// another state.
   virtual Result<bool> Requeue(TaskId id, WallMs now) = 0;
 
+  /// Requeue of each of `ids` in one transaction, in the order given: all or nothing. With
+  /// `skip_blocked`, a task whose dependency is failed or cancelled is left as it is instead of
+  /// refusing the whole call. Returns the ids that became pending.
+  virtual Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
+                                                 bool skip_blocked) = 0;
+
   /// How many attempts failed since the task was submitted or last re-queued: the count the
   /// retry budget is measured against.
   virtual Result<int> FailedSinceQueued(TaskId id) = 0;
@@ -196,6 +202,9 @@ class Store {
 
   /// Every queue with its run-time settings.
   virtual Result<std::vector<QueueState>> QueueStates() = 0;
+  /// The queues that hold a ready task, with their run-time settings: one index probe per such
+  /// queue, none for the queues without ready tasks, however many there are.
+  virtual Result<std::vector<QueueState>> ReadyQueues() = 0;
   /// Pauses or resumes a queue (creating it if new); persisted.
   virtual Status SetQueuePaused(const std::string& queue, bool paused) = 0;
   /// Sets (or with nullopt clears) a queue's run-time concurrency; persisted.

@@ -27,6 +27,8 @@ namespace {
 
 // The longest the daemon sleeps with nothing due: a safety net, not a poll.
 constexpr MonoMs kSafetyTickMs = 5 * 60 * 1000;
+// Delayed tasks made ready per turn of the loop; more wait for the next turn.
+constexpr int kPromoteBatch = 1000;
 
 // Serves the chooser from the store's ready indexes, over the queues that have a free slot.
 class StoreReadySource : public ReadySource {
@@ -91,6 +93,7 @@ Daemon::Daemon(DaemonOptions options, const Clock& clock)
       rng_(std::random_device{}()) {}
 
 Daemon::~Daemon() {
+  unstored_ends_.reset();
   executor_.reset();  // before the loop and the server it uses
   server_.reset();
   if (signal_fd_ >= 0) close(signal_fd_);
@@ -137,6 +140,8 @@ Status Daemon::Start() {
         Status st = store_->RecordStop(id, attempt, stop);
         if (!st.ok()) spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
       });
+  unstored_ends_ = std::make_unique<UnstoredEnds>(
+      loop_, clock_, [this](AttemptEnd& end) { return StoreEnd(end); });
 
   RetentionPolicy retention;
   retention.success_retention_ms = options_.config.success_retention_ms;
@@ -210,20 +215,23 @@ int Daemon::QueueCap(const QueueState& queue) const {
 }
 
 void Daemon::Dispatch() {
-  auto promoted = store_->PromoteDue(clock_.WallNow());
+  auto promoted = store_->PromoteDue(clock_.WallNow(), kPromoteBatch);
   if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
-  auto queues = store_->QueueStates();
+  if (promoted.ok() && *promoted == kPromoteBatch) ScheduleDispatch();  // the rest next turn
+  // Only the queues that hold a ready task: the picks below never walk idle queues.
+  auto queues = store_->ReadyQueues();
   if (!queues.ok()) {
     spdlog::error("{}", queues.status().message());
+    ArmTimers();
     return;
   }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
-  while (executor_->RunningCount(std::nullopt) < options_.config.max_running) {
+  while (RunningCount(std::nullopt) < options_.config.max_running) {
     std::vector<std::string> open;
     for (const QueueState& q : *queues) {
       const int cap = QueueCap(q);
-      if (!q.paused && (cap == 0 || executor_->RunningCount(q.name) < cap)) open.push_back(q.name);
+      if (!q.paused && (cap == 0 || RunningCount(q.name) < cap)) open.push_back(q.name);
     }
     StoreReadySource ready(*store_, std::move(open));
     auto pick = PickNext(ready, options_.config.high_share, uniform);
@@ -278,51 +286,71 @@ bool Daemon::StartTask(TaskId id) {
 
 void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                                const std::optional<StopRequest>& stop) {
-  const WallMs now = clock_.WallNow();
-  auto task = store_->Get(id);
-  if (!task.ok()) {
-    spdlog::error("task {} attempt {}: {}", id, attempt, task.status().message());
+  AttemptEnd end{id, attempt, outcome, stop, std::nullopt};
+  Status st = StoreEnd(end);
+  if (st.ok()) return;
+  if (st.fault() == StoreFault::kNone) {
+    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
     return;
   }
+  // The store still says running: keep the end and store it later, so it is never lost.
+  spdlog::error("task {} attempt {}: its end is not stored yet, trying again: {}", id, attempt,
+                st.message());
+  unstored_ends_->Add(std::move(end));
+}
+
+Status Daemon::StoreEnd(AttemptEnd& end) {
+  const TaskId id = end.id;
+  const int attempt = end.attempt;
+  const AttemptOutcome& outcome = end.outcome;
+  auto task = store_->Get(id);
+  if (!task.ok()) return task.status();
+  end.queue = task->spec.queue;
   TaskState state = TaskState::kFailed;
   TaskReason reason = TaskReasonForAttempt(outcome.reason);
   if (outcome.reason == AttemptReason::kExit && outcome.exit_code == 0) {
     state = TaskState::kSucceeded;
   } else if (outcome.reason == AttemptReason::kCancelled) {
     state = TaskState::kCancelled;
-    reason = stop ? stop->task_reason : TaskReason::kCancelled;
-  } else if (auto failed = store_->FailedSinceQueued(id);
-             failed.ok() &&
-             ShouldRetry(task->spec.retry, *failed, outcome.reason, outcome.exit_code)) {
+    reason = end.stop ? end.stop->task_reason : TaskReason::kCancelled;
+  } else if (auto failed = store_->FailedSinceQueued(id); !failed.ok()) {
+    if (failed.status().fault() != StoreFault::kNone) return failed.status();
+    spdlog::error("task {} attempt {}: {}", id, attempt, failed.status().message());
+  } else if (ShouldRetry(task->spec.retry, *failed, outcome.reason, outcome.exit_code)) {
     std::uniform_real_distribution<double> dist(0.0, 1.0);
     const int64_t delay = NextDelay(*failed, task->spec.retry, [&] { return dist(rng_); });
     const int priority = RetryPriority(
         task->spec.priority, options_.config.Queue(task->spec.queue).retry_priority_penalty);
-    Status st = store_->RetryLater(id, attempt, outcome, SaturatingAdd(now, delay), priority);
+    Status st =
+        store_->RetryLater(id, attempt, outcome, SaturatingAdd(clock_.WallNow(), delay), priority);
     if (st.ok()) {
       spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
                    AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries, delay);
       ScheduleDispatch();
-      return;
+      return Status::Ok();
     }
+    if (st.fault() != StoreFault::kNone) return st;
     spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
   }
   auto ended = store_->FinishAttempt(id, attempt, outcome, state, reason);
-  if (!ended.ok()) {
-    spdlog::error("task {} attempt {}: {}", id, attempt, ended.status().message());
-    return;
-  }
+  if (!ended.ok()) return ended.status();
   spdlog::info("task {} attempt {} ended: {} ({})", id, attempt, StateName(state),
                TaskReasonName(reason));
   ended->insert(ended->begin(), id);
   NotifyTerminal(*ended);
   ScheduleDispatch();
+  return Status::Ok();
+}
+
+int Daemon::RunningCount(const std::optional<std::string>& queue) const {
+  return executor_->RunningCount(queue) + unstored_ends_->Count(queue);
 }
 
 void Daemon::EndPending(TaskId id, TaskState state, TaskReason reason) {
   auto ended = store_->EndPending(id, state, reason, clock_.WallNow());
   if (!ended.ok()) {
     spdlog::error("{}", ended.status().message());
+    waiters_->Fail(id, ended.status());  // a cancel waiting for it must not hang
     return;
   }
   NotifyTerminal(*ended);
@@ -335,7 +363,12 @@ void Daemon::StopRunning(TaskId id, TaskReason reason) {
 void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
   for (TaskId id : ids) {
     auto task = store_->Get(id);
-    if (task.ok()) waiters_->OnTerminal(*task);
+    if (task.ok()) {
+      waiters_->OnTerminal(*task);
+    } else {
+      spdlog::error("task {} ended but cannot be read: {}", id, task.status().message());
+      waiters_->Fail(id, task.status());
+    }
   }
 }
 
@@ -372,7 +405,7 @@ nlohmann::json Daemon::QueuesJson() {
     out.push_back({{"name", name},
                    {"paused", q.paused},
                    {"concurrency", cap == 0 ? nlohmann::json() : nlohmann::json(cap)},
-                   {"running", executor_->RunningCount(name)}});
+                   {"running", RunningCount(name)}});
   }
   return out;
 }

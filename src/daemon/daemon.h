@@ -18,6 +18,7 @@
 #include "daemon/spawner.h"
 #include "daemon/state_lock.h"
 #include "daemon/task_files.h"
+#include "daemon/unstored_ends.h"
 #include "daemon/waiters.h"
 #include "daemon/watcher.h"
 
@@ -88,6 +89,11 @@ class Daemon {
   /// OnAttemptFinished does when it was asked to stop or the store cannot undo it.
   void ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
                        const std::optional<StopRequest>& stop);
+  /// Stores an attempt's end (a retry or the task's end) and tells the waiters; a store fault
+  /// comes back so the end can be kept and stored later.
+  Status StoreEnd(AttemptEnd& end);
+  /// Running attempts in `queue` (or all): those supervised and those whose end is not stored.
+  int RunningCount(const std::optional<std::string>& queue) const;
   void FlushSubmits();
   void ArmTimers();
   void RemoveTaskFiles(const std::vector<TaskId>& ids);
@@ -103,6 +109,7 @@ class Daemon {
   std::unique_ptr<Server> server_;
   std::unique_ptr<Waiters> waiters_;
   std::unique_ptr<Executor> executor_;
+  std::unique_ptr<UnstoredEnds> unstored_ends_;
   std::unique_ptr<Watcher> watcher_;
   std::vector<std::pair<ConnId, SubmitItem>> pending_submits_;  ///< this turn's group
   std::mt19937_64 rng_;

@@ -47,6 +47,16 @@ void Waiters::Deliver(ConnId conn, Entry& entry, const Task& task) {
   if (done) entries_.erase(conn);
 }
 
+void Waiters::Fail(TaskId id, const Status& why) {
+  std::vector<ConnId> conns;
+  auto [lo, hi] = by_task_.equal_range(id);
+  for (auto it = lo; it != hi; ++it) conns.push_back(it->second);
+  for (ConnId conn : conns) {
+    Drop(conn);
+    send_(conn, ErrorResponse(why), true);
+  }
+}
+
 void Waiters::Drop(ConnId conn) {
   auto it = entries_.find(conn);
   if (it == entries_.end()) return;

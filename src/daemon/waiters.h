@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/status.h"
 #include "core/task.h"
 #include "daemon/server.h"
 
@@ -33,6 +34,9 @@ class Waiters {
   void Add(ConnId conn, Kind kind, const std::vector<Task>& tasks);
   /// Tells the waiters of `task` that it reached a terminal state.
   void OnTerminal(const Task& task);
+  /// Answers every waiter of `id` with the error `why` (the task's end cannot be read) and
+  /// forgets what they waited for: an error ends their answer, never silence.
+  void Fail(TaskId id, const Status& why);
   /// Forgets everything `conn` waited for (it closed).
   void Drop(ConnId conn);
 

@@ -43,8 +43,8 @@ TEST_CASE("RetryLater, then PromoteDue, then StartAttempt opens attempt 2") {
   CHECK_FALSE(Ready(*store, "default").has_value());
   CHECK_FALSE(store->StartAttempt(id, 4000)->has_value());
   CHECK(*store->NextDue() == std::optional<WallMs>(5000));
-  CHECK(*store->PromoteDue(4999) == 0);
-  CHECK(*store->PromoteDue(5000) == 1);
+  CHECK(*store->PromoteDue(4999, 1000) == 0);
+  CHECK(*store->PromoteDue(5000, 1000) == 1);
   Result<std::optional<Candidate>> c = store->FirstReady("default", ReadyOrder::kHighestPriority);
   REQUIRE(c->has_value());
   CHECK((*c)->id == id);
@@ -260,7 +260,7 @@ TEST_CASE("expired satisfies a dependency like succeeded") {
   StartAndFinish(*store, a, TaskState::kSucceeded, 1000);
   CHECK(*store->ExpireSucceeded(5000, 10) == std::vector<TaskId>{a});
   CHECK(*store->NextDue() == std::optional<WallMs>(10000));  // b waits only for its time
-  CHECK(*store->PromoteDue(10000) == 1);
+  CHECK(*store->PromoteDue(10000, 1000) == 1);
   CHECK(Ready(*store, "default") == b_id);
 
   TaskSpec late = Spec({"late"});

@@ -133,7 +133,7 @@ TEST_CASE("PurgeEnded deletes ended rows with their attempts, and leaves younger
   }
   for (TaskId id : {succeeded, young, pending}) CHECK(store->Get(id).ok());
   CHECK(MustGet(*store, pending).spec.after.empty());  // the edge went with the row
-  CHECK(*store->PromoteDue(99999) == 1);
+  CHECK(*store->PromoteDue(99999, 1000) == 1);
 
   Result<sqlite::Db> db = sqlite::Db::Open(path);
   REQUIRE(db.ok());

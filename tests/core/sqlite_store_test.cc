@@ -185,12 +185,12 @@ TEST_CASE("delayed tasks wait for PromoteDue; NextDue names the earliest") {
   CHECK_FALSE(store->StartAttempt(sooner_id, 1000)->has_value());  // not ready yet
   CHECK(*store->NextDue() == std::optional<WallMs>(3000));
 
-  CHECK(*store->PromoteDue(2999) == 0);
-  CHECK(*store->PromoteDue(3000) == 1);
+  CHECK(*store->PromoteDue(2999, 1000) == 0);
+  CHECK(*store->PromoteDue(3000, 1000) == 1);
   CHECK(Ready(*store, "default", ReadyOrder::kHighestPriority) == sooner_id);
   CHECK(*store->NextDue() == std::optional<WallMs>(5000));
-  CHECK(*store->PromoteDue(3000) == 0);  // already ready: not counted twice
-  CHECK(*store->PromoteDue(99999) == 1);
+  CHECK(*store->PromoteDue(3000, 1000) == 0);  // already ready: not counted twice
+  CHECK(*store->PromoteDue(99999, 1000) == 1);
   CHECK(Ready(*store, "default", ReadyOrder::kOldest) == later_id);
   CHECK_FALSE(store->NextDue()->has_value());
 }
@@ -282,7 +282,7 @@ TEST_CASE("FinishAttempt stores the outcome and releases dependents") {
   CHECK(*store->NextDue() == std::optional<WallMs>(50000));
   REQUIRE(store->StartAttempt(b_id, 3000)->has_value());
   CHECK_FALSE(Ready(*store, "default", ReadyOrder::kOldest).has_value());
-  CHECK(*store->PromoteDue(50000) == 1);
+  CHECK(*store->PromoteDue(50000, 1000) == 1);
   CHECK(Ready(*store, "default", ReadyOrder::kOldest) == c_id);
 
   // A failed dependency fails its pending dependents at once, and says so.
@@ -295,7 +295,7 @@ TEST_CASE("FinishAttempt stores the outcome and releases dependents") {
   CHECK(d_task.state == TaskState::kFailed);
   CHECK(d_task.reason == TaskReason::kDependencyFailed);
   CHECK(d_task.finished == 3000);
-  CHECK(*store->PromoteDue(1000000) == 0);
+  CHECK(*store->PromoteDue(1000000, 1000) == 0);
   REQUIRE(store->StartAttempt(c_id, 60000)->has_value());
   CHECK_FALSE(Ready(*store, "default", ReadyOrder::kOldest).has_value());
 }
@@ -575,6 +575,7 @@ void CheckPlans(SqliteStore& store) {
   } kCases[] = {
       {Q::kFirstReadyByPriority, "tasks_ready_by_priority"},
       {Q::kFirstReadyOldest, "tasks_ready_by_id"},
+      {Q::kReadyQueues, "tasks_ready_by_id"},
       {Q::kPromoteDue, "tasks_delayed"},
       {Q::kNextDue, "tasks_delayed"},
       {Q::kKeyLookup, "tasks_by_key"},
@@ -614,7 +615,7 @@ TEST_CASE("FirstReady stays on its index with 100k delayed tasks") {
   CHECK(Ready(*store, "default", ReadyOrder::kOldest) == low);
   CHECK_FALSE(Ready(*store, "other", ReadyOrder::kOldest).has_value());
   CHECK(*store->NextDue() == std::optional<WallMs>(1000000));
-  CHECK(*store->PromoteDue(1000000 + 9) == 10);
+  CHECK(*store->PromoteDue(1000000 + 9, 1000) == 10);
   CheckPlans(*store);
 }
 

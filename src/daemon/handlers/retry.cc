@@ -5,6 +5,9 @@
 namespace tq {
 
 namespace {
+// Tasks re-queued per transaction (one sync each) by `tq retry`.
+constexpr size_t kRequeueBatch = 1000;
+
 // The ids `tq retry` acts on: the given ones (all visible, or not found), or every failed
 // task of the peer (in `queue`).
 Result<std::vector<TaskId>> Targets(Daemon& d, const Owner& peer, const RetryRequest& r) {
@@ -37,20 +40,19 @@ void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& 
   std::vector<TaskId> ids = std::move(*targets);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  // In bulk, a task whose dependency stays failed (not among those re-queued) is left as it is
+  // instead of failing the whole request.
   std::vector<TaskId> requeued;
-  for (TaskId id : ids) {
-    auto done = d.store().Requeue(id, d.clock().WallNow());
-    // In bulk, a task whose dependency stays failed (not among those re-queued) is left as it
-    // is instead of failing the whole request halfway.
-    if (!done.ok() && r.all_failed && done.status().code() == ErrorCode::kInvalid &&
-        done.status().field() == "after")
-      continue;
+  for (size_t at = 0; at < ids.size(); at += kRequeueBatch) {
+    const std::vector<TaskId> batch(ids.begin() + at,
+                                    ids.begin() + std::min(ids.size(), at + kRequeueBatch));
+    auto done = d.store().RequeueAll(batch, d.clock().WallNow(), r.all_failed);
     if (!done.ok()) {
       d.server().Send(conn, ErrorResponse(done.status()));
-      if (!requeued.empty()) d.ScheduleDispatch();  // those re-queued before stay re-queued
+      if (!requeued.empty()) d.ScheduleDispatch();  // earlier batches stay re-queued
       return;
     }
-    if (*done) requeued.push_back(id);
+    requeued.insert(requeued.end(), done->begin(), done->end());
   }
   d.server().Send(conn, OkResponse({{"ids", requeued}}));
   if (!requeued.empty()) d.ScheduleDispatch();

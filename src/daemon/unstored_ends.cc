@@ -1,0 +1,64 @@
+#include "daemon/unstored_ends.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+namespace tq {
+
+namespace {
+constexpr int64_t kFirstDelayMs = 100;
+constexpr int64_t kMaxDelayMs = 10 * 1000;
+}  // namespace
+
+UnstoredEnds::UnstoredEnds(EventLoop& loop, const Clock& clock, Apply apply)
+    : loop_(loop), clock_(clock), apply_(std::move(apply)), delay_ms_(kFirstDelayMs) {}
+
+UnstoredEnds::~UnstoredEnds() {
+  if (timer_) loop_.CancelTimer(timer_);
+}
+
+void UnstoredEnds::Add(AttemptEnd end) {
+  const TaskId id = end.id;
+  ends_.insert_or_assign(id, std::move(end));
+  Arm();
+}
+
+void UnstoredEnds::Arm() {
+  if (timer_) return;
+  timer_ = loop_.AddTimer(clock_.MonoNow() + delay_ms_, [this] {
+    timer_ = 0;
+    TryAll();
+  });
+}
+
+void UnstoredEnds::TryAll() {
+  std::map<TaskId, AttemptEnd> ends = std::move(ends_);
+  ends_.clear();
+  size_t left = 0;
+  for (auto& [id, end] : ends) {
+    Status st = apply_(end);
+    if (st.ok()) {
+      spdlog::info("task {} attempt {}: its end is stored now", id, end.attempt);
+    } else if (st.fault() == StoreFault::kNone) {
+      spdlog::error("task {} attempt {}: its end cannot be stored: {}", id, end.attempt,
+                    st.message());
+    } else {
+      spdlog::debug("task {} attempt {}: its end is still not stored: {}", id, end.attempt,
+                    st.message());
+      ends_.insert_or_assign(id, std::move(end));
+      ++left;
+    }
+  }
+  delay_ms_ = left == 0 ? kFirstDelayMs : std::min(delay_ms_ * 2, kMaxDelayMs);
+  if (left > 0) Arm();
+}
+
+int UnstoredEnds::Count(const std::optional<std::string>& queue) const {
+  if (!queue) return static_cast<int>(ends_.size());
+  return static_cast<int>(std::count_if(ends_.begin(), ends_.end(),
+                                        [&](const auto& e) { return e.second.queue == queue; }));
+}
+
+}  // namespace tq

@@ -1,0 +1,59 @@
+// Ends of attempts the store could not take (busy past its timeout, a full disk, an I/O error):
+// kept here and applied again on a growing delay until stored, so no end is lost and no waiter
+// hangs on a task the store still calls running. Until then each still counts as running.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/clock.h"
+#include "core/status.h"
+#include "core/store.h"
+#include "daemon/event_loop.h"
+
+namespace tq {
+
+/// An attempt's end, as the executor reported it.
+struct AttemptEnd {
+  TaskId id = 0;
+  int attempt = 0;
+  AttemptOutcome outcome;
+  std::optional<StopRequest> stop;
+  std::optional<std::string> queue;  ///< its queue, once a read of the task has told it
+};
+
+/// The ends not yet stored, tried again with exponential backoff.
+class UnstoredEnds {
+ public:
+  /// Stores one end (may fill in its queue): ok when done, else why not.
+  using Apply = std::function<Status(AttemptEnd&)>;
+
+  UnstoredEnds(EventLoop& loop, const Clock& clock, Apply apply);
+  ~UnstoredEnds();
+  UnstoredEnds(const UnstoredEnds&) = delete;
+  UnstoredEnds& operator=(const UnstoredEnds&) = delete;
+
+  /// Keeps `end`, whose storing just failed, and arms the next try.
+  void Add(AttemptEnd end);
+  /// How many ends are kept in `queue`, or in all queues (an end whose queue is not known yet
+  /// counts only there).
+  int Count(const std::optional<std::string>& queue) const;
+
+ private:
+  /// Arms the next try after the current delay, unless one is armed.
+  void Arm();
+  /// Tries every kept end once; doubles the delay while some stay (up to a bound).
+  void TryAll();
+
+  EventLoop& loop_;
+  const Clock& clock_;
+  Apply apply_;
+  std::map<TaskId, AttemptEnd> ends_;
+  int64_t delay_ms_;
+  EventLoop::TimerId timer_ = 0;
+};
+
+}  // namespace tq
