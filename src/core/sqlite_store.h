@@ -93,6 +93,8 @@ class SqliteStore : public Store {
   Status SetQueuePaused(const std::string& queue, bool paused) override;
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
+  Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) override;
+  Status DeleteQueue(const std::string& queue) override;
 
   /// The hot queries whose plans must stay on their partial indexes.
   enum class PlannedQuery {
