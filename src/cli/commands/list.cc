@@ -39,8 +39,6 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             TablePrinter table(TableWidth());
-            if (!g.json)
-              table.Print({{"ID", "STATE", "PRI", "QUEUE", "CREATED", "WHEN", "COMMAND"}});
             int shown = 0;
             bool more = true;
             while (more && shown < f->limit) {  // the daemon answers a page at a time
@@ -51,7 +49,11 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
               if (g.json) {
                 for (const auto& t : tasks) std::printf("%s\n", t.dump().c_str());
               } else {
-                table.Print(Rows(tasks));
+                auto rows = Rows(tasks);
+                if (shown == 0)  // the header goes with the first page, aligned with it
+                  rows.insert(rows.begin(),
+                              {"ID", "STATE", "PRI", "QUEUE", "CREATED", "WHEN", "COMMAND"});
+                table.Print(rows);
               }
               std::fflush(stdout);
               shown += static_cast<int>(tasks.size());
