@@ -43,7 +43,7 @@ submitter() {  # $1 = how many submits, one tq process each
 submit_rate() {  # $1 = durability, $2 = submitters
   local d=$1 c=$2 dir="$work/run-$1-$2" t0 t1 i got pids=()
   mkdir -p "$dir"
-  printf 'durability = "%s"\n' "$d" > "$dir/tqd.toml"
+  printf 'durability = "%s"\n[queues.bench]\n' "$d" > "$dir/tqd.toml"
   "$BIN/tqd" --socket "$dir/tq.sock" --state "$dir/state" --config "$dir/tqd.toml" \
     2>"$dir/tqd.log" &
   daemon=$!

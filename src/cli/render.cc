@@ -1,5 +1,9 @@
 #include "cli/render.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 
 #include "core/bytes.h"
@@ -113,27 +117,71 @@ std::string DescribeEnd(const json& task) {
   return out;
 }
 
-void PrintTable(const std::vector<std::vector<std::string>>& rows, size_t width) {
-  std::vector<size_t> widths;
+size_t TableWidth() {
+  if (!isatty(STDOUT_FILENO)) return 0;
+  winsize ws{};
+  return ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+}
+
+void TablePrinter::Print(const std::vector<std::vector<std::string>>& rows) {
+  std::fputs(Render(rows).c_str(), stdout);
+}
+
+std::string TablePrinter::Render(const std::vector<std::vector<std::string>>& rows) {
+  std::string out;
   for (const auto& row : rows)
     for (size_t i = 0; i < row.size(); ++i) {
-      if (widths.size() <= i) widths.push_back(0);
-      widths[i] = std::max(widths[i], row[i].size());
+      if (widths_.size() <= i) widths_.push_back(0);
+      widths_[i] = std::max(widths_[i], row[i].size());
     }
   for (const auto& row : rows) {
     std::string line;
     for (size_t i = 0; i < row.size(); ++i) {
       if (i + 1 == row.size()) {
         std::string cell = row[i];
-        if (line.size() < width && line.size() + cell.size() > width)
-          cell = cell.substr(0, width - line.size() - 1) + "~";
+        if (line.size() < width_ && line.size() + cell.size() > width_)
+          cell = cell.substr(0, width_ - line.size() - 1) + "~";
         line += cell;
       } else {
-        line += row[i] + std::string(widths[i] - row[i].size() + 2, ' ');
+        line += row[i] + std::string(widths_[i] - row[i].size() + 2, ' ');
       }
     }
-    std::printf("%s\n", line.c_str());
+    out += line + "\n";
   }
+  return out;
+}
+
+void PrintTable(const std::vector<std::vector<std::string>>& rows, size_t width) {
+  TablePrinter(width).Print(rows);
+}
+
+std::string WaitingNote(const json& task) {
+  if (task.value("state", "") != "pending") return "-";
+  const json w = task.value("waiting", json());
+  if (!w.is_object()) return "-";
+  std::vector<std::string> parts;
+  if (w.value("queue_paused", false)) parts.push_back("queue paused");
+  const json after = w.value("after", json::array());
+  if (after.is_array() && !after.empty()) {
+    std::string ids;
+    for (const auto& id : after) ids += (ids.empty() ? "" : ",") + id.dump();
+    parts.push_back("after " + ids);
+  }
+  if (w.contains("until") && w["until"].is_string()) parts.push_back("at " + LocalTime(w["until"]));
+  if (parts.empty()) return "ready";
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+std::string RunningFor(const json& task, int64_t now_ms) {
+  const json log = task.value("attempt_log", json::array());
+  if (task.value("state", "") != "running" || !log.is_array() || log.empty()) return "";
+  const json& last = log.back();
+  if (!last.is_object() || !last.contains("started") || !last["started"].is_string()) return "";
+  auto started = ParseRfc3339(last["started"].get<std::string>());
+  if (!started.ok()) return "";
+  return ShortDuration(std::max<int64_t>(0, now_ms - *started));
 }
 
 }  // namespace tq

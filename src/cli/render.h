@@ -29,8 +29,34 @@ int WaitExitCode(const nlohmann::json& task);
 /// One line saying how a terminal task ended ("failed: exit 3", "cancelled: signal 15").
 std::string DescribeEnd(const nlohmann::json& task);
 
-/// Prints rows as columns separated by two spaces, each as wide as its widest cell; the last
-/// column is cut so a line fits `width`.
-void PrintTable(const std::vector<std::vector<std::string>>& rows, size_t width = 80);
+/// How wide tables may be: the terminal's width (80 when it says nothing) when stdout is a
+/// terminal, else 0: piped output is never cut.
+size_t TableWidth();
+
+/// Prints a table a page of rows at a time (`tq list` streams pages): columns separated by two
+/// spaces, each as wide as its widest cell so far; the last column is cut so a line fits
+/// `width` (0: never cut).
+class TablePrinter {
+ public:
+  explicit TablePrinter(size_t width) : width_(width) {}
+  /// Prints `rows` to stdout.
+  void Print(const std::vector<std::vector<std::string>>& rows);
+  /// The text Print would print, one line per row.
+  std::string Render(const std::vector<std::vector<std::string>>& rows);
+
+ private:
+  size_t width_;
+  std::vector<size_t> widths_;
+};
+
+/// Prints rows as one table (see TablePrinter).
+void PrintTable(const std::vector<std::vector<std::string>>& rows, size_t width = TableWidth());
+
+/// What a task of `tq list --json` waits for, for the WHEN column: for a pending task "ready",
+/// or its reasons ("queue paused; after 12,13; at 14:30"); "-" for other states.
+std::string WaitingNote(const nlohmann::json& task);
+/// The elapsed time of a running task's current attempt at `now_ms` ("2m03s"), or "" when the
+/// task JSON carries no running attempt.
+std::string RunningFor(const nlohmann::json& task, int64_t now_ms);
 
 }  // namespace tq

@@ -13,6 +13,7 @@ constexpr size_t kMaxStdinBytes = 8u << 20;   ///< the stdin payload
 constexpr size_t kMaxLabels = 32;             ///< labels per task
 constexpr size_t kMaxLabelBytes = 128;        ///< one label
 constexpr size_t kMaxWaitIds = 100000;        ///< ids in one wait or cancel
+constexpr size_t kMaxCwdBytes = 4096;         ///< the working directory (PATH_MAX)
 constexpr size_t kMaxJsonDepth = 8;           ///< nesting in a request (a batch's b64 argv needs 5)
 constexpr size_t kMaxBatchTasks = 5000;       ///< tasks in one submit_batch request
 constexpr size_t kMaxBatchBytes = 64u << 20;  ///< argv, env, shell and stdin of a whole batch
@@ -22,5 +23,11 @@ constexpr int64_t kMaxDurationMs = 36500LL * 24 * 3600 * 1000;
 /// The latest time a request or a flag may give: 9999-12-31T23:59:59.999Z, so every time stays
 /// a four-digit-year RFC 3339 time. The earliest is the epoch, 0.
 constexpr int64_t kMaxWallMs = 253402300799999;
+
+// What one response may carry, so every response fits a frame (framing.h's kMaxFrameBytes).
+constexpr int kMaxListPage = 1000;              ///< tasks in one list response (a page)
+constexpr size_t kMaxListPageBytes = 8u << 20;  ///< JSON of one list page (then "more": true)
+constexpr size_t kMaxAttemptLog = 1000;         ///< newest attempts in one task's JSON
+constexpr size_t kMaxQueueList = 10000;         ///< queues in one queue response
 
 }  // namespace tq

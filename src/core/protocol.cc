@@ -295,6 +295,10 @@ Status ValidateSpec(const TaskSpec& s) {
     return Status(ErrorCode::kLimit, "stdin",
                   "stdin: a payload of " + SizeText(s.stdin_data->size()) +
                       " exceeds the limit of " + SizeText(kMaxStdinBytes));
+  if (s.cwd.size() > kMaxCwdBytes)
+    return Status(ErrorCode::kLimit, "cwd",
+                  "cwd: a directory name of " + SizeText(s.cwd.size()) + " exceeds the limit of " +
+                      SizeText(kMaxCwdBytes));
   if (s.priority < kMinPriority || s.priority > kMaxPriority)
     return Status::Invalid("priority", "priority: " + std::to_string(s.priority) +
                                            " is out of range 1..5 (1 is highest)");
@@ -470,14 +474,15 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
   }
   if (type == "queue") {
     QueueRequest r;
-    for (Status st : {Read(j, "action", r.action, "list, pause, resume or set"),
+    for (Status st : {Read(j, "action", r.action, "list, pause, resume, set or delete"),
                       Read(j, "name", r.name, "a queue name"),
                       ReadOptional(j, "concurrency", r.concurrency, "an integer")}) {
       if (!st.ok()) return st;
     }
-    if (r.action != "list" && r.action != "pause" && r.action != "resume" && r.action != "set")
-      return Status::Invalid(
-          "action", "action: " + Quote(r.action) + " is not one of list, pause, resume, set");
+    if (r.action != "list" && r.action != "pause" && r.action != "resume" && r.action != "set" &&
+        r.action != "delete")
+      return Status::Invalid("action", "action: " + Quote(r.action) +
+                                           " is not one of list, pause, resume, set, delete");
     if (r.action != "list" && !ValidQueueName(r.name))
       return Status::Invalid(
           "name", "name: " + Quote(r.name) + " is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
@@ -497,9 +502,13 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
     std::string state, queue, label;
     int limit = r.filter.limit;
     for (Status st : {Read(j, "state", state, "a state name"), Read(j, "queue", queue, "a string"),
-                      Read(j, "label", label, "a string"), Read(j, "limit", limit, "an integer")}) {
+                      Read(j, "label", label, "a string"), Read(j, "limit", limit, "an integer"),
+                      ReadOptional(j, "before_id", r.filter.before_id, "a task id")}) {
       if (!st.ok()) return st;
     }
+    if (r.filter.before_id && *r.filter.before_id < 1)
+      return Status::Invalid("before_id", "before_id: " + std::to_string(*r.filter.before_id) +
+                                              " is not a task id (>= 1)");
     if (!state.empty()) {
       r.filter.state = StateFromName(state);
       if (!r.filter.state)
@@ -524,10 +533,14 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
     LogsRequest r;
     for (Status st :
          {Read(j, "id", r.id, "a task id"), Read(j, "stderr", r.stderr_stream, "true or false"),
-          Read(j, "offset", r.offset, "a byte offset")}) {
+          Read(j, "offset", r.offset, "a byte offset"),
+          Read(j, "attempt", r.attempt, "an attempt number (0: the latest)")}) {
       if (!st.ok()) return st;
     }
     if (r.offset < 0) return Status::Invalid("offset", "offset: must not be negative");
+    if (r.attempt < 0)
+      return Status::Invalid("attempt", "attempt: " + std::to_string(r.attempt) +
+                                            " is not an attempt number (>= 1, or 0: the latest)");
     return Request(r);
   }
   if (type == "ping") return Request(PingRequest{});
@@ -563,6 +576,7 @@ std::string EncodeRequest(const Request& request) {
           if (r.filter.state) j["state"] = StateName(*r.filter.state);
           if (r.filter.queue) j["queue"] = *r.filter.queue;
           if (r.filter.label) j["label"] = *r.filter.label;
+          if (r.filter.before_id) j["before_id"] = *r.filter.before_id;
           j["limit"] = r.filter.limit;
         } else if constexpr (std::is_same_v<T, WaitRequest> || std::is_same_v<T, CancelRequest>) {
           j["ids"] = r.ids;
@@ -570,6 +584,7 @@ std::string EncodeRequest(const Request& request) {
           j["id"] = r.id;
           j["stderr"] = r.stderr_stream;
           j["offset"] = r.offset;
+          if (r.attempt != 0) j["attempt"] = r.attempt;
         }
       },
       request);
@@ -702,7 +717,9 @@ Status ResponseStatus(const json& response) {
 
 json TaskToJson(const Task& t) {
   json attempts = json::array();
-  for (const Attempt& a : t.attempts) {
+  const size_t first = t.attempts.size() > kMaxAttemptLog ? t.attempts.size() - kMaxAttemptLog : 0;
+  for (size_t i = first; i < t.attempts.size(); ++i) {
+    const Attempt& a = t.attempts[i];
     json ja{
         {"number", a.number},
         {"started", TimeOrNull(a.started)},
@@ -750,6 +767,14 @@ json TaskToJson(const Task& t) {
            {"no_retry_on_exit", t.spec.retry.no_retry_on_exit}}},
          {"attempt_log", std::move(attempts)}};
   return j;
+}
+
+json TaskSummaryJson(const Task& t) {
+  return json{{"id", t.id},
+              {"state", StateName(t.state)},
+              {"reason", t.reason == TaskReason::kNone ? json() : json(TaskReasonName(t.reason))},
+              {"exit_code", t.exit_code < 0 ? json() : json(t.exit_code)},
+              {"signal", t.signal == 0 ? json() : json(t.signal)}};
 }
 
 }  // namespace tq

@@ -59,19 +59,26 @@ struct RetryRequest {
   bool all_failed = false;
   std::optional<std::string> queue;
 };
-/// Look at or change queues at run time: action "list", "pause", "resume" or "set" (with
-/// `concurrency`, 0 to clear). Response: {"queues": [{"name", "paused", "concurrency",
-/// "running"}]}.
+/// Look at or change queues at run time: action "list", "pause", "resume", "set" (with
+/// `concurrency`, 0 to clear) or "delete". Only an existing queue (named in tqd.toml or created
+/// by a submit) can be changed; delete refuses a queue tqd.toml names or one with pending or
+/// running tasks. Response: {"queues": [{"name", "paused", "concurrency", "running"}], "more"}:
+/// at most kMaxQueueList queues, by name; "more" says some were left out.
 struct QueueRequest {
   std::string action = "list";
   std::string name;
   std::optional<int> concurrency;
 };
-/// One task with its attempts. Response: {"task": {...}}.
+/// One task with its attempts. Response: {"task": {...}}, with "waiting" as list has it.
 struct StatusRequest {
   TaskId id = 0;
 };
-/// Tasks matching a filter (the owner is the daemon's to set). Response: {"tasks": [...]}.
+/// One page of the tasks matching a filter (the owner is the daemon's to set), newest first,
+/// older than filter.before_id when set. Response: {"tasks": [...], "more": bool}: at most
+/// min(filter.limit, kMaxListPage) tasks and about kMaxListPageBytes of them; "more" says tasks
+/// older than the last one still match (ask again with before_id = its id). A pending task
+/// also carries "waiting": {"until" (a future not_before, or null), "after" (its unfinished
+/// dependencies), "queue_paused"}.
 struct ListRequest {
   ListFilter filter;
 };
@@ -79,15 +86,18 @@ struct ListRequest {
 struct WaitRequest {
   std::vector<TaskId> ids;
 };
-/// Cancel tasks; the response {"tasks": [...]} comes once all of them are terminal.
+/// Cancel tasks; the response {"tasks": [TaskSummaryJson...]} comes once all of them are
+/// terminal (a summary each, so kMaxWaitIds of them fit one frame).
 struct CancelRequest {
   std::vector<TaskId> ids;
 };
-/// A chunk of a task's output from `offset`. Response: {"data", "offset", "eof", "attempt"}.
+/// A chunk of one attempt's output from `offset`. Response: {"data", "offset", "eof",
+/// "attempt", "state"}; "eof" once that attempt has ended and everything was sent.
 struct LogsRequest {
   TaskId id = 0;
   bool stderr_stream = false;
   int64_t offset = 0;
+  int attempt = 0;  ///< 1-based attempt number; 0: the latest (logs -f then follows new ones)
 };
 /// Liveness and versions. Response: {"version", "proto", "pid"}.
 struct PingRequest {};
@@ -125,7 +135,10 @@ nlohmann::json ErrorResponse(const Status& status);
 Status ResponseStatus(const nlohmann::json& response);
 
 /// The task as the protocol and `--json` show it (SPEC 2 field names, RFC 3339 UTC times).
-/// Environment values are never included.
+/// Environment values are never included; "attempt_log" holds the newest kMaxAttemptLog
+/// attempts ("attempts" counts them all), so one task always fits a frame.
 nlohmann::json TaskToJson(const Task& task);
+/// How a task stands, in brief: {"id", "state", "reason", "exit_code", "signal"}.
+nlohmann::json TaskSummaryJson(const Task& task);
 
 }  // namespace tq

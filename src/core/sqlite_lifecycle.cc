@@ -248,7 +248,8 @@ Status SqliteStore::RequeueInTx(TaskId id, WallMs now, bool* requeued) {
   q.BindInt(id).BindInt(now).BindInt(deps_left).BindInt(deps_left == 0 ? 1 : 0);
   if (Status s = q.Run(); !s.ok()) return s;
   *requeued = db_.Changes() > 0;
-  return Status::Ok();
+  sqlite::Query queue(st_->recreate_queue);  // `tq queue delete` may have removed it
+  return *requeued ? queue.BindInt(id).Run() : Status::Ok();
 }
 
 Result<bool> SqliteStore::Requeue(TaskId id, WallMs now) {

@@ -229,6 +229,15 @@ Status SqliteStore::Prepare() {
       {&S::ended_due, "read ended tasks", kEndedDueSql},
       {&S::delete_task, "purge task", "DELETE FROM tasks WHERE id = ?1"},
       {&S::oldest_ended, "oldest ended task", kOldestEndedSql},
+      // what a pending task waits for, deleting queues
+      {&S::unfinished_deps, "read unfinished dependencies",
+       "SELECT d.dep_id FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "
+       "WHERE d.task_id = ?1 AND t.state NOT IN ('succeeded', 'expired') ORDER BY d.rowid"},
+      {&S::queue_busy, "find a queue's unfinished tasks",
+       "SELECT 1 FROM tasks WHERE state IN ('pending', 'running') AND queue = ?1 LIMIT 1"},
+      {&S::delete_queue, "delete queue", "DELETE FROM queues WHERE name = ?1"},
+      {&S::recreate_queue, "insert queue",
+       "INSERT OR IGNORE INTO queues(name) SELECT queue FROM tasks WHERE id = ?1"},
   };
   for (const auto& entry : kTable) {
     Result<sqlite::Stmt> stmt = sqlite::Stmt::Prepare(db_, entry.what, entry.sql);

@@ -28,6 +28,8 @@ struct SqliteStore::Statements {
   // retention
   sqlite::Stmt pending_ttl_due, next_pending_ttl, succeeded_due, expire_task, oldest_succeeded,
       ended_due, delete_task, oldest_ended;
+  // what a pending task waits for, deleting queues (sqlite_queue_admin.cc)
+  sqlite::Stmt unfinished_deps, queue_busy, delete_queue, recreate_queue;
 };
 
 /// The SQL of a planned (hot) query, exactly as the store prepares it.

@@ -2,6 +2,7 @@
 // the queues and their run-time settings, the running attempts, and the query plans tests check.
 #include "core/sqlite_store.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -23,7 +24,7 @@ std::string ListSql(int mask) {
   if (mask & kByState) sql += " AND t.state = ?";
   if (mask & kByQueue) sql += " AND t.queue = ?";
   if (mask & kByLabel) sql += " AND t.id IN (SELECT task_id FROM task_labels WHERE label = ?)";
-  return sql + " ORDER BY t.id DESC LIMIT ?";
+  return sql + " AND t.id < ? ORDER BY t.id DESC LIMIT ?";  // id < before_id: the next page
 }
 
 }  // namespace
@@ -122,6 +123,7 @@ Result<std::vector<Task>> SqliteStore::List(const ListFilter& filter) {
     if (filter.state) q.BindText(StateName(*filter.state));
     if (filter.queue) q.BindText(*filter.queue);
     if (filter.label) q.BindText(*filter.label);
+    q.BindInt(filter.before_id ? *filter.before_id : INT64_MAX);
     q.BindInt(filter.limit > 0 ? filter.limit : -1);  // LIMIT -1: no limit
     Status s = q.ForEach([&]() -> Status {
       Result<Task> task = sqlite::ReadTask(q);

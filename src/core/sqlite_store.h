@@ -97,6 +97,8 @@ class SqliteStore : public Store {
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
   Status UnstartAttempt(TaskId id, int attempt) override;  // sqlite_unstart.cc
+  Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) override;
+  Status DeleteQueue(const std::string& queue) override;
 
   /// The hot queries whose plans must stay on their partial indexes.
   enum class PlannedQuery {

@@ -31,7 +31,8 @@ struct ListFilter {
   std::optional<TaskState> state;
   std::optional<std::string> queue;
   std::optional<std::string> label;
-  int limit = 100;  ///< newest first
+  std::optional<TaskId> before_id;  ///< only tasks older than this one (the next page)
+  int limit = 100;                  ///< newest first
 };
 
 /// What the supervisor reported for a finished attempt.
@@ -217,6 +218,13 @@ class Store {
   /// the attempt and makes the task pending and ready again without using a retry. kInvalid
   /// naming the attempt when it is not the task's running attempt.
   virtual Status UnstartAttempt(TaskId id, int attempt) = 0;
+  /// The dependencies of task `id` that have not succeeded or expired yet (what a pending task
+  /// still waits for), in the order given at submit; purged ones are done.
+  virtual Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) = 0;
+  /// Forgets a queue and its run-time settings (`tq queue delete`): kNotFound naming it when the
+  /// store does not hold it, kInvalid while a task of it is pending or running. Finished tasks
+  /// keep their queue's name; `tq retry` of one creates the queue again.
+  virtual Status DeleteQueue(const std::string& queue) = 0;
 };
 
 /// Opens (creating or migrating) the SQLite store at `path`. `durability_full` selects

@@ -53,6 +53,8 @@ class Daemon {
   Waiters& waiters() { return *waiters_; }
   Executor& executor() { return *executor_; }
   const TaskFiles& files() const { return files_; }
+  /// The configuration tqd.toml gave at start.
+  const Config& config() const { return options_.config; }
 
   /// The task if `peer` may see it (its owner, or root); otherwise kNotFound, so ids of other
   /// users cannot be probed.

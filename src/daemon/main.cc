@@ -56,6 +56,33 @@ tq::Status PrepareSocketDir(const std::string& socket_path, tq::Mode mode) {
   return tq::Status::Ok();
 }
 
+// Refuses a state directory tqd could not use, before anything is opened in it: a config error
+// (exit 78) naming the path, as a missing one that cannot be created is. One that does not exist
+// yet is created by the daemon.
+tq::Status CheckStateDir(const std::string& dir) {
+  const auto refuse = [&](const std::string& path, const std::string& why) {
+    return tq::Status(tq::ErrorCode::kConfig, "state", "state: cannot use " + path + ": " + why);
+  };
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0)
+    return errno == ENOENT ? tq::Status::Ok() : refuse(dir, strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return refuse(dir, "not a directory");
+  if (faccessat(AT_FDCWD, dir.c_str(), R_OK | W_OK | X_OK, AT_EACCESS) != 0)
+    return refuse(dir, strerror(errno));
+  // What an earlier daemon left must be ours to write as well.
+  for (const char* name : {"tq.db", "tq.db-wal", "tq.db-shm", "tasks"}) {
+    const std::string path = dir + "/" + name;
+    if (lstat(path.c_str(), &st) != 0) continue;
+    const bool want_dir = std::string(name) == "tasks";
+    if (want_dir != S_ISDIR(st.st_mode))
+      return refuse(path, want_dir ? "not a directory" : "not a regular file");
+    const int mode = want_dir ? R_OK | W_OK | X_OK : R_OK | W_OK;
+    if (faccessat(AT_FDCWD, path.c_str(), mode, AT_EACCESS) != 0)
+      return refuse(path, strerror(errno));
+  }
+  return tq::Status::Ok();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -113,6 +140,10 @@ int main(int argc, char** argv) {
   spdlog::info("descriptor limit {}: serving at most {} clients", fd_limit,
                options.server_limits.max_connections);
 
+  if (tq::Status st = CheckStateDir(options.state_dir); !st.ok()) {
+    spdlog::critical("{}", st.message());
+    return kExitConfig;
+  }
   if (tq::Status st = PrepareSocketDir(options.socket_path, mode); !st.ok()) {
     spdlog::critical("{}", st.message());
     return kExitConfig;

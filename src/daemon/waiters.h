@@ -22,7 +22,7 @@ class Waiters {
   /// How a waiter is answered.
   enum class Kind {
     kStream,   ///< {"task"} per task as it ends, then {"end": true}
-    kCollect,  ///< one {"tasks": [...]} when all have ended
+    kCollect,  ///< one {"tasks": [TaskSummaryJson...]} when all have ended
   };
   /// Sends one frame to a connection; `last` marks the end of the answer.
   using Sender = std::function<void(ConnId, const nlohmann::json&, bool last)>;

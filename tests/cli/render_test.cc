@@ -61,5 +61,43 @@ TEST_CASE("CommandLine shows argv quoted, or the shell string") {
   CHECK(CommandLine(json{{"argv", json::array()}, {"shell", "ls | wc"}}) == "ls | wc");
 }
 
+TEST_CASE("a table cuts its last column only when given a width") {
+  const std::vector<std::vector<std::string>> rows = {{"command", std::string(100, 'x')}};
+  const std::string cut = TablePrinter(40).Render(rows);
+  CHECK(cut == "command  " + std::string(30, 'x') + "~\n");
+  CHECK(TablePrinter(0).Render(rows) == "command  " + std::string(100, 'x') + "\n");
+}
+
+TEST_CASE("a table printed in pages keeps its columns aligned") {
+  TablePrinter table(0);
+  CHECK(table.Render({{"ID", "STATE"}, {"1", "pending"}}) == "ID  STATE\n1   pending\n");
+  // A wider cell in a later page widens its column from then on, never narrows it.
+  CHECK(table.Render({{"12345", "failed"}}) == "12345  failed\n");
+  CHECK(table.Render({{"7", "ok"}}) == "7      ok\n");
+}
+
+TEST_CASE("the WHEN column says what a pending task waits for") {
+  const json none =
+      json{{"state", "pending"},
+           {"waiting", {{"until", nullptr}, {"after", json::array()}, {"queue_paused", false}}}};
+  CHECK(WaitingNote(none) == "ready");
+  const json all =
+      json{{"state", "pending"},
+           {"waiting",
+            {{"until", "2030-01-02T03:04:05.000Z"}, {"after", {12, 13}}, {"queue_paused", true}}}};
+  const std::string note = WaitingNote(all);
+  CHECK(note.rfind("queue paused; after 12,13; at 2030-01-0", 0) == 0);
+  CHECK(WaitingNote(json{{"state", "running"}}) == "-");
+  CHECK(WaitingNote(json{{"state", "pending"}}) == "-");  // an older daemon says nothing
+}
+
+TEST_CASE("a running task's elapsed time comes from its current attempt") {
+  const json running =
+      json{{"state", "running"}, {"attempt_log", {{{"started", "2026-01-01T00:00:00.000Z"}}}}};
+  const int64_t start = 1767225600000;  // 2026-01-01T00:00:00Z
+  CHECK(RunningFor(running, start + 123000) == "2m03s");
+  CHECK(RunningFor(json{{"state", "succeeded"}, {"attempt_log", json::array()}}, start) == "");
+}
+
 }  // namespace
 }  // namespace tq

@@ -180,7 +180,7 @@ TEST_CASE("every reply carrying a new id follows a WAL sync made after its reque
   }
   tq::TempDir tmp("strace");
   const std::string trace = tmp.File("trace");
-  TestDaemon d("", StraceWrapper(trace));
+  TestDaemon d("[queues.q]\n", StraceWrapper(trace));
   TQ_LOG_ON_FAILURE(d);
   // Nothing starts in a paused queue, so the only commits are the submits.
   REQUIRE(Tq(d, {"queue", "pause", "q"}).exit_code == 0);
@@ -234,7 +234,7 @@ TEST_CASE("the syscall check notices replies that durability normal sends before
   }
   tq::TempDir tmp("strace");
   const std::string trace = tmp.File("trace");
-  TestDaemon d("durability = \"normal\"\n", StraceWrapper(trace));
+  TestDaemon d("durability = \"normal\"\n[queues.q]\n", StraceWrapper(trace));
   TQ_LOG_ON_FAILURE(d);
   REQUIRE(Tq(d, {"queue", "pause", "q"}).exit_code == 0);
   const std::vector<long long> ids = SubmitSequentially(d, 20);

@@ -1,5 +1,5 @@
 // Queues changed at run time (pause, resume, concurrency, persisted across a restart of the
-// daemon) and bulk submit (--batch shell lines, -0 argv lists, --json-lines).
+// daemon; only queues that exist; delete) and bulk submit (--batch, -0 argv lists, --json-lines).
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -66,7 +66,7 @@ std::string Logs(const TestDaemon& d, const std::string& id) {
 // tq queue
 
 TEST_CASE("a paused queue starts nothing until it is resumed") {
-  TestDaemon d;
+  TestDaemon d("[queues.qp]\n");  // named, so it can be paused before its first task
   TQ_LOG_ON_FAILURE(d);
   const RunResult pause = Tq(d, {"queue", "pause", "qp"});
   CHECK_MESSAGE(pause.exit_code == 0, pause.err);
@@ -101,7 +101,7 @@ TEST_CASE("pausing a queue lets its running task finish") {
 }
 
 TEST_CASE("tq queue set --concurrency caps a queue as its tasks observe it") {
-  TestDaemon d("max_running = 4\n");
+  TestDaemon d("max_running = 4\n[queues.qc]\n");
   TQ_LOG_ON_FAILURE(d);
   const std::string cdir = d.dir() + "/c";
   REQUIRE(mkdir(cdir.c_str(), 0700) == 0);
@@ -127,7 +127,7 @@ TEST_CASE("tq queue set --concurrency caps a queue as its tasks observe it") {
 }
 
 TEST_CASE("queue settings persist across a daemon restart") {
-  TestDaemon d("[queues.capped]\nconcurrency = 3\n");
+  TestDaemon d("[queues.capped]\nconcurrency = 3\n[queues.qx]\n[queues.qy]\n");
   TQ_LOG_ON_FAILURE(d);
   REQUIRE(Tq(d, {"queue", "pause", "qx"}).exit_code == 0);
   REQUIRE(Tq(d, {"queue", "set", "qy", "--concurrency", "2"}).exit_code == 0);
@@ -172,6 +172,52 @@ TEST_CASE("changing a queue is refused to other users") {
   CHECK(TqAs(d, nobody, {"queue", "list"}).exit_code == 0);
   const nlohmann::json q = QueueJson(d, "default");  // not listed until used, or not paused
   CHECK((q.is_null() || q["paused"] == false));
+  CHECK(TqAs(d, nobody, {"queue", "delete", "default"}).exit_code == 5);
+}
+
+TEST_CASE("a typo never makes a queue: only named or used queues change, idle ones delete") {
+  TestDaemon d("[queues.named]\n");
+  TQ_LOG_ON_FAILURE(d);
+  // A name nothing uses is refused, naming it and how queues come to exist.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"queue", "pause", "nosuchq"},
+        {"queue", "resume", "nosuchq"},
+        {"queue", "set", "nosuchq", "--concurrency", "2"},
+        {"queue", "delete", "nosuchq"}}) {
+    const RunResult r = Tq(d, args);
+    CAPTURE(args[1]);
+    CHECK(r.exit_code == 4);
+    CHECK(r.err ==
+          "tq: queue \"nosuchq\" does not exist: a queue exists once tqd.toml names it "
+          "or a task is submitted to it\n");
+  }
+  CHECK(QueueJson(d, "nosuchq").is_null());
+  // The default queue and a named one exist before any task.
+  CHECK(Tq(d, {"queue", "pause", "default"}).exit_code == 0);
+  CHECK(Tq(d, {"queue", "resume", "default"}).exit_code == 0);
+  CHECK(Tq(d, {"queue", "pause", "named"}).exit_code == 0);
+  const RunResult named = Tq(d, {"queue", "delete", "named"});
+  CHECK(named.exit_code == 2);
+  CHECK(named.err.find("tqd.toml") != std::string::npos);
+  CHECK(Tq(d, {"queue", "delete", "default"}).exit_code == 2);
+
+  // A queue a task made: changeable, and deletable once nothing in it is pending or running.
+  const std::string task = Submit(d, {"--queue", "typo", "--delay", "1h", "--", "true"});
+  CHECK(Tq(d, {"queue", "set", "typo", "--concurrency", "2"}).exit_code == 0);
+  const RunResult busy = Tq(d, {"queue", "delete", "typo"});
+  CHECK(busy.exit_code == 2);
+  CHECK(busy.err.find("pending or running") != std::string::npos);
+  REQUIRE(Tq(d, {"cancel", task}).exit_code == 0);
+  const RunResult del = Tq(d, {"queue", "delete", "typo"});
+  CHECK_MESSAGE(del.exit_code == 0, del.err);
+  CHECK(QueueJson(d, "typo").is_null());
+  CHECK(Tq(d, {"queue", "pause", "typo"}).exit_code == 4);
+  CHECK(TaskJson(d, task)["queue"] == "typo");  // the finished task keeps its queue's name
+
+  // Retrying that task brings the queue back, and the task runs.
+  REQUIRE(Tq(d, {"retry", task}).exit_code == 0);
+  CHECK(QueueJson(d, "typo").is_object());
+  CHECK(Tq(d, {"wait", task}).exit_code == 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,7 +361,7 @@ TEST_CASE("a batch line with an unknown --after id is refused naming its line") 
 }
 
 TEST_CASE("a batch larger than one transaction is still all or nothing") {
-  TestDaemon d;
+  TestDaemon d("[queues.big]\n");
   TQ_LOG_ON_FAILURE(d);
   REQUIRE(Tq(d, {"queue", "pause", "big"}).exit_code == 0);  // nothing needs to run
   const std::string existing = Submit(d, {"--queue", "big", "--", "true"});

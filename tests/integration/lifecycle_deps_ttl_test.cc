@@ -152,7 +152,7 @@ TEST_CASE("--after an unknown id is refused with exit 4 and submits nothing") {
 }
 
 TEST_CASE("--pending-ttl fails a task whose queue is paused with expired-pending") {
-  TestDaemon d;
+  TestDaemon d("[queues.held]\n");
   TQ_LOG_ON_FAILURE(d);
   REQUIRE(Tq(d, {"queue", "pause", "held"}).exit_code == 0);
   const std::string id = Submit(d, {"--queue", "held", "--pending-ttl", "1s", "--", "true"});

@@ -81,7 +81,7 @@ TEST_CASE("a lower version than the one stored is refused with exit 3 and the ne
 }
 
 TEST_CASE("a higher version cancels a lower pending one with reason superseded") {
-  TestDaemon d;
+  TestDaemon d("[queues.held]\n");
   TQ_LOG_ON_FAILURE(d);
   const std::string v1 = Submit(d, Keyed("job", 1, {"--delay", "1h", "--", "true"}));
   const std::string v2 = Submit(d, Keyed("job", 2, {"--", "true"}));
@@ -165,7 +165,7 @@ TEST_CASE("the same key and version on a failed or cancelled task replaces it in
 }
 
 TEST_CASE("two tq processes racing with the same key and version end with exactly one task") {
-  TestDaemon d;
+  TestDaemon d("[queues.race-held]\n");
   TQ_LOG_ON_FAILURE(d);
   // Half of the rounds in a paused queue (the second submit meets a pending task), half running
   // `true` (it may meet a pending, running or succeeded one).

@@ -49,7 +49,7 @@ TEST_CASE("a running task's timeout is enforced by the restarted daemon") {
 }
 
 TEST_CASE("a pending task's ttl runs out after a daemon restart") {
-  TestDaemon d;
+  TestDaemon d("[queues.held]\n");
   TQ_LOG_ON_FAILURE(d);
   REQUIRE(Tq(d, {"queue", "pause", "held"}).exit_code == 0);
   const std::string id = Submit(d, {"--queue", "held", "--pending-ttl", "2s", "--", "true"});

@@ -108,7 +108,7 @@ TEST_CASE("succeeded, failed and cancelled tasks are purged with their files aft
 }
 
 TEST_CASE("a task waiting for a dependency that succeeded and was purged still runs") {
-  TestDaemon d("success_retention = \"1s\"\npurge_after = \"2s\"\n");
+  TestDaemon d("success_retention = \"1s\"\npurge_after = \"2s\"\n[queues.held]\n");
   TQ_LOG_ON_FAILURE(d);
   REQUIRE(Tq(d, {"queue", "pause", "held"}).exit_code == 0);
   const std::string a = Submit(d, {"--", "true"});

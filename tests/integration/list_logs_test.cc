@@ -1,4 +1,5 @@
-// tq list filters (--state, --queue, --label, --limit) and tq logs -f following a running task.
+// tq list filters (--state, --queue, --label, --limit), tq logs -f following a running task,
+// and tq logs --attempt and --json.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -70,4 +71,38 @@ TEST_CASE("tq logs -f prints output as it arrives and returns when the task ends
   CHECK(r.exit_code == 0);
   CHECK(r.out == "one\ntwo\n");
   CHECK(TaskState(d, id) == "succeeded");
+}
+
+TEST_CASE("tq logs --attempt N prints that attempt's output; --json one line per chunk") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id =
+      Submit(d, {"--retries", "2", "--backoff", "fixed", "--backoff-base", "10ms", "--", "sh", "-c",
+                 "echo \"try $TQ_ATTEMPT\"; echo \"err $TQ_ATTEMPT\" >&2; exit 3"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 3);
+  CHECK(Tq(d, {"logs", id}).out == "try 3\n");
+  for (const char* n : {"1", "2", "3"}) {
+    CAPTURE(n);
+    const RunResult out = Tq(d, {"logs", id, "--attempt", n});
+    CHECK(out.exit_code == 0);
+    CHECK(out.out == std::string("try ") + n + "\n");
+    CHECK(Tq(d, {"logs", id, "--attempt", n, "--stderr"}).out == std::string("err ") + n + "\n");
+  }
+  // -f on an attempt that has ended returns at once with its output.
+  CHECK(Tq(d, {"logs", id, "--attempt", "1", "-f"}).out == "try 1\n");
+
+  const RunResult missing = Tq(d, {"logs", id, "--attempt", "4"});
+  CHECK(missing.exit_code == 4);
+  CHECK(missing.err == "tq: attempt: task " + id + " has no attempt 4 (it has 3)\n");
+  CHECK(Tq(d, {"logs", id, "--attempt", "0"}).exit_code == 2);
+
+  const RunResult json = Tq(d, {"logs", id, "--attempt", "2", "--stderr", "--json"});
+  REQUIRE(json.exit_code == 0);
+  const std::vector<nlohmann::json> lines = JsonLines(json.out);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0]["id"] == std::stoll(id));
+  CHECK(lines[0]["attempt"] == 2);
+  CHECK(lines[0]["stream"] == "stderr");
+  CHECK(lines[0]["offset"] == 0);
+  CHECK(lines[0]["data"] == "err 2\n");
 }

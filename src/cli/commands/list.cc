@@ -1,4 +1,4 @@
-// tq list: tasks, newest first, with filters.
+// tq list: tasks, newest first, with filters; fetched a page at a time and printed as it comes.
 #include <cstdio>
 
 #include "cli/client.h"
@@ -6,6 +6,17 @@
 #include "cli/render.h"
 
 namespace tq {
+
+namespace {
+// The table rows of one page of tasks.
+std::vector<std::vector<std::string>> Rows(const nlohmann::json& tasks) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& t : tasks)
+    rows.push_back({t["id"].dump(), t.value("state", ""), t["priority"].dump(),
+                    t.value("queue", ""), LocalTime(t["created"]), WaitingNote(t), CommandLine(t)});
+  return rows;
+}
+}  // namespace
 
 Command AddList(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("list", "List tasks, newest first");
@@ -25,21 +36,32 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
             if (!f->state.empty()) req.filter.state = StateFromName(f->state);
             if (!f->queue.empty()) req.filter.queue = f->queue;
             if (!f->label.empty()) req.filter.label = f->label;
-            req.filter.limit = f->limit;
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
-            auto r = client->Call(req);
-            if (!r.ok()) return Fail(r.status());
-            if (g.json) {
-              for (const auto& t : (*r)["tasks"]) std::printf("%s\n", t.dump().c_str());
-              return 0;
+            TablePrinter table(TableWidth());
+            int shown = 0;
+            bool more = true;
+            while (more && shown < f->limit) {  // the daemon answers a page at a time
+              req.filter.limit = f->limit - shown;
+              auto r = client->Call(req);
+              if (!r.ok()) return Fail(r.status());
+              const nlohmann::json& tasks = (*r)["tasks"];
+              if (g.json) {
+                for (const auto& t : tasks) std::printf("%s\n", t.dump().c_str());
+              } else {
+                auto rows = Rows(tasks);
+                if (shown == 0)  // the header goes with the first page, aligned with it
+                  rows.insert(rows.begin(),
+                              {"ID", "STATE", "PRI", "QUEUE", "CREATED", "WHEN", "COMMAND"});
+                table.Print(rows);
+              }
+              std::fflush(stdout);
+              shown += static_cast<int>(tasks.size());
+              more = r->value("more", false) && !tasks.empty();
+              if (more) req.filter.before_id = tasks.back()["id"].get<TaskId>();
             }
-            std::vector<std::vector<std::string>> rows = {
-                {"ID", "STATE", "PRI", "QUEUE", "CREATED", "COMMAND"}};
-            for (const auto& t : (*r)["tasks"])
-              rows.push_back({t["id"].dump(), t.value("state", ""), t["priority"].dump(),
-                              t.value("queue", ""), LocalTime(t["created"]), CommandLine(t)});
-            PrintTable(rows);
+            if (more && !g.json)
+              std::fprintf(stderr, "(showing the newest %d; --limit N for more)\n", shown);
             return 0;
           }};
 }

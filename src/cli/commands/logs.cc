@@ -12,23 +12,44 @@ namespace tq {
 namespace {
 // How often `logs -f` asks for more while a task runs and printed nothing new.
 constexpr int kFollowPollMs = 200;
+
+// Prints one chunk of output: its bytes, or with --json one line
+// {"id", "attempt", "stream", "offset", "data"} (data as the protocol carries bytes).
+void PrintChunk(const LogsRequest& req, int attempt, const nlohmann::json& data,
+                const std::string& bytes, bool json) {
+  if (bytes.empty()) return;
+  if (json) {
+    const nlohmann::json line{{"id", req.id},
+                              {"attempt", attempt},
+                              {"stream", req.stderr_stream ? "stderr" : "stdout"},
+                              {"offset", req.offset},
+                              {"data", data}};
+    std::printf("%s\n", line.dump().c_str());
+  } else {
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+  }
+  std::fflush(stdout);
+}
 }  // namespace
 
 Command AddLogs(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("logs", "Print a task's output (stdout, or --stderr)");
   struct Flags {
     long long id = 0;
+    int attempt = 0;
     bool follow = false, stderr_stream = false;
   };
   auto f = std::make_shared<Flags>();
   sub->add_option("id", f->id, "task id")->required();
   sub->add_flag("-f,--follow", f->follow, "keep printing output until the task ends");
   sub->add_flag("--stderr", f->stderr_stream, "print standard error instead of standard output");
+  sub->add_option("--attempt", f->attempt, "this attempt (1 is the first; default: the latest)")
+      ->check(CLI::PositiveNumber);
   return {sub, [f, &g]() {
             RealClock clock;
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
-            LogsRequest req{f->id, f->stderr_stream, 0};
+            LogsRequest req{f->id, f->stderr_stream, 0, f->attempt};
             int attempt = -1;
             for (;;) {
               auto r = client->Call(req);
@@ -47,10 +68,7 @@ Command AddLogs(CLI::App& app, const GlobalOptions& g) {
               attempt = now_attempt;
               auto data = BytesFromJson((*r)["data"], "data");
               if (!data.ok()) return Fail(data.status());
-              if (!data->empty()) {
-                std::fwrite(data->data(), 1, data->size(), stdout);
-                std::fflush(stdout);
-              }
+              PrintChunk(req, attempt, (*r)["data"], *data, g.json);
               req.offset = (*r)["offset"].get<int64_t>();
               if ((*r)["eof"].get<bool>()) return 0;
               if (data->empty()) {

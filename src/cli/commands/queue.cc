@@ -1,4 +1,5 @@
-// tq queue: list queues, pause and resume them, change their concurrency at run time.
+// tq queue: list queues, pause and resume them, change their concurrency at run time, delete
+// one nothing uses.
 #include <cstdio>
 
 #include "cli/client.h"
@@ -23,7 +24,7 @@ void PrintQueues(const nlohmann::json& queues, bool json) {
 }  // namespace
 
 Command AddQueue(CLI::App& app, const GlobalOptions& g) {
-  auto* sub = app.add_subcommand("queue", "List queues; pause, resume or resize one");
+  auto* sub = app.add_subcommand("queue", "List queues; pause, resume, resize or delete one");
   sub->require_subcommand(1);
   auto req = std::make_shared<QueueRequest>();
   auto concurrency = std::make_shared<int>(-1);
@@ -34,6 +35,10 @@ Command AddQueue(CLI::App& app, const GlobalOptions& g) {
     s->add_option("name", req->name, "queue name")->required();
     s->callback([req, action] { req->action = action; });
   }
+  auto* del = sub->add_subcommand(
+      "delete", "Forget a queue tqd.toml does not name and no pending or running task uses");
+  del->add_option("name", req->name, "queue name")->required();
+  del->callback([req] { req->action = "delete"; });
   auto* set = sub->add_subcommand("set", "Change a queue's concurrency (persisted)");
   set->add_option("name", req->name, "queue name")->required();
   set->add_option("--concurrency", *concurrency, "tasks at once; 0 returns to tqd.toml's")
@@ -49,6 +54,8 @@ Command AddQueue(CLI::App& app, const GlobalOptions& g) {
             auto r = client->Call(*req);
             if (!r.ok()) return Fail(r.status());
             if (req->action == "list" || g.json) PrintQueues((*r)["queues"], g.json);
+            if (req->action == "list" && !g.json && r->value("more", false))
+              std::fprintf(stderr, "(showing the first %zu queues)\n", (*r)["queues"].size());
             return 0;
           }};
 }

@@ -4,6 +4,7 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
+#include "core/clock.h"
 
 namespace tq {
 
@@ -19,6 +20,17 @@ void PrintTask(const nlohmann::json& t) {
       {"owner", t["owner"].value("name", "")},
       {"created", LocalTime(t["created"])},
   };
+  if (t["state"] == "running") {
+    const auto& log = t["attempt_log"];
+    if (!log.empty() && log.back().value("pid", 0) > 0)
+      head.push_back({"pid", std::to_string(log.back()["pid"].get<long long>())});
+    const std::string elapsed = RunningFor(t, RealClock().WallNow());
+    if (!elapsed.empty()) head.push_back({"running for", elapsed});
+  }
+  if (t["state"] == "pending" && t.contains("waiting")) {
+    const std::string note = WaitingNote(t);
+    head.push_back({"waits for", note == "ready" ? "a free slot (ready)" : note});
+  }
   const int retries = t["retry"].value("retries", 0);
   const int started = t.value("attempts", 0);
   if (t["state"] == "pending" && started > 0 && t["not_before"].is_string()) {

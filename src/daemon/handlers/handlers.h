@@ -2,6 +2,9 @@
 // daemon's server, now or (wait, cancel) when the tasks end.
 #pragma once
 
+#include <set>
+#include <string>
+
 #include "core/protocol.h"
 #include "daemon/daemon.h"
 
@@ -24,6 +27,13 @@ void HandleQueue(Daemon& d, ConnId conn, const Owner& peer, const QueueRequest& 
 /// Answers one submit of a group commit with its outcome, and acts on what it ended.
 void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
                   const Result<SubmitOutcome>& outcome);
+
+/// What pending `task` waits for, as list and status show it: {"until": its not_before while
+/// in the future, else null; "after": its unfinished dependencies; "queue_paused": whether its
+/// queue is among `paused`}.
+nlohmann::json WaitingJson(Daemon& d, const Task& task, const std::set<std::string>& paused);
+/// TaskToJson, with "waiting" when the task is pending.
+nlohmann::json TaskWithWaiting(Daemon& d, const Task& task);
 
 /// The visible tasks for `ids`, or the first not-found error (nothing is done then).
 Result<std::vector<Task>> VisibleTasks(Daemon& d, const Owner& peer,

@@ -1,18 +1,76 @@
+#include <algorithm>
+#include <set>
+
+#include "core/limits.h"
+#include "core/wall_time.h"
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
 
+namespace {
+
+// The queues paused at run time.
+std::set<std::string> PausedQueues(Daemon& d) {
+  std::set<std::string> paused;
+  if (auto states = d.store().QueueStates(); states.ok())
+    for (const QueueState& q : *states)
+      if (q.paused) paused.insert(q.name);
+  return paused;
+}
+
+// The size a response member takes on the wire.
+size_t WireSize(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
+}
+
+}  // namespace
+
+nlohmann::json WaitingJson(Daemon& d, const Task& task, const std::set<std::string>& paused) {
+  nlohmann::json after = nlohmann::json::array();
+  if (!task.spec.after.empty()) {
+    auto deps = d.store().UnfinishedDeps(task.id);
+    if (deps.ok()) after = *deps;
+  }
+  const bool later = task.spec.not_before > d.clock().WallNow();
+  return {
+      {"until", later ? nlohmann::json(FormatRfc3339Utc(task.spec.not_before)) : nlohmann::json()},
+      {"after", std::move(after)},
+      {"queue_paused", paused.count(task.spec.queue) > 0}};
+}
+
+nlohmann::json TaskWithWaiting(Daemon& d, const Task& task) {
+  nlohmann::json j = TaskToJson(task);
+  if (task.state == TaskState::kPending) j["waiting"] = WaitingJson(d, task, PausedQueues(d));
+  return j;
+}
+
 void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r) {
   ListFilter filter = r.filter;
   filter.owner_uid = d.SeesAll(peer) ? std::nullopt : std::optional<uint32_t>(peer.uid);
+  const size_t page = static_cast<size_t>(std::clamp(filter.limit, 1, kMaxListPage));
+  filter.limit = static_cast<int>(page) + 1;  // one more than the page says whether there is more
   auto tasks = d.store().List(filter);
   if (!tasks.ok()) {
     d.server().Send(conn, ErrorResponse(tasks.status()));
     return;
   }
+  const std::set<std::string> paused = PausedQueues(d);
+  bool more = tasks->size() > page;
+  size_t bytes = 0;
   nlohmann::json out = nlohmann::json::array();
-  for (const Task& t : *tasks) out.push_back(TaskToJson(t));
-  d.server().Send(conn, OkResponse({{"tasks", std::move(out)}}));
+  for (size_t i = 0; i < std::min(page, tasks->size()); ++i) {
+    const Task& t = (*tasks)[i];
+    nlohmann::json j = TaskToJson(t);
+    if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(d, t, paused);
+    const size_t size = WireSize(j) + 1;
+    if (!out.empty() && bytes + size > kMaxListPageBytes) {  // the rest comes in the next page
+      more = true;
+      break;
+    }
+    bytes += size;
+    out.push_back(std::move(j));
+  }
+  d.server().Send(conn, OkResponse({{"tasks", std::move(out)}, {"more", more}}));
 }
 
 }  // namespace tq

@@ -18,7 +18,15 @@ void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r)
     d.server().Send(conn, ErrorResponse(task.status()));
     return;
   }
-  const int attempt = task->attempt_count;
+  if (r.attempt > task->attempt_count) {
+    d.server().Send(
+        conn, ErrorResponse(Status(ErrorCode::kNotFound, "attempt",
+                                   "attempt: task " + std::to_string(r.id) + " has no attempt " +
+                                       std::to_string(r.attempt) + " (it has " +
+                                       std::to_string(task->attempt_count) + ")")));
+    return;
+  }
+  const int attempt = r.attempt > 0 ? r.attempt : task->attempt_count;
   std::string chunk;
   int64_t size = 0;
   if (attempt > 0) {
@@ -36,11 +44,15 @@ void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r)
     }
     if (fd >= 0) close(fd);
   }
+  // An attempt asked for by number is over once a later one exists or the task stopped running;
+  // the latest is over when the task is terminal (a pending task will start another one).
+  const bool over = r.attempt > 0
+                        ? attempt < task->attempt_count || task->state != TaskState::kRunning
+                        : IsTerminal(task->state);
   const int64_t next = r.offset + static_cast<int64_t>(chunk.size());
-  const bool eof = IsTerminal(task->state) && next >= size;
   d.server().Send(conn, OkResponse({{"data", BytesToJson(chunk)},
                                     {"offset", next},
-                                    {"eof", eof},
+                                    {"eof", over && next >= size},
                                     {"attempt", attempt},
                                     {"state", StateName(task->state)}}));
 }

@@ -1,11 +1,22 @@
 #include "daemon/handlers/handlers.h"
+#include "daemon/shim_record.h"
 
 namespace tq {
 
 void HandleStatus(Daemon& d, ConnId conn, const Owner& peer, const StatusRequest& r) {
   auto task = d.GetVisible(peer, r.id);
-  d.server().Send(
-      conn, task.ok() ? OkResponse({{"task", TaskToJson(*task)}}) : ErrorResponse(task.status()));
+  if (!task.ok()) {
+    d.server().Send(conn, ErrorResponse(task.status()));
+    return;
+  }
+  // The store learns a running attempt's pid when it ends; till then its shim's record has it.
+  if (task->state == TaskState::kRunning && !task->attempts.empty() &&
+      task->attempts.back().pid == 0) {
+    Attempt& running = task->attempts.back();
+    auto record = ReadShimRecord(d.files().StatusRecord(task->id, running.number));
+    if (record.ok() && !record->finished) running.pid = record->pid;
+  }
+  d.server().Send(conn, OkResponse({{"task", TaskWithWaiting(d, *task)}}));
 }
 
 }  // namespace tq
