@@ -237,3 +237,28 @@ TEST_CASE("hostile clients under a descriptor limit of 256 stall nobody and cost
   CHECK(d.Alive());
   CHECK(d.Log().size() < (1u << 20));
 }
+
+TEST_CASE("with every slot taken tqd stops accepting until a connection closes") {
+  TestDaemon d("max_running = 2\n", {"/usr/bin/prlimit", "--nofile=100:100", "--"});
+  TQ_LOG_ON_FAILURE(d);
+  constexpr size_t kSmallBudget = 100 - 64 - 2 * 4;  // as kBudget, under --nofile=100
+  std::vector<std::unique_ptr<RawClient>> held;
+  for (size_t i = 0; i < kSmallBudget; ++i) {
+    held.push_back(std::make_unique<RawClient>(d.socket()));
+    REQUIRE(held.back()->SendFrame(kPing));
+    const auto pong = held.back()->ReadFrame(kWaitTimeoutS);
+    REQUIRE(pong.has_value());
+    REQUIRE((*pong)["ok"] == true);
+  }
+  // One more connects into the backlog and is neither served nor refused while all are taken.
+  RawClient waiting(d.socket());
+  REQUIRE(waiting.SendFrame(kPing));
+  CHECK(!waiting.ReadFrame(1).has_value());
+  CHECK(d.Log().find("not accepting connections until one closes: 28 are open (at most 28)") !=
+        std::string::npos);
+  held.pop_back();
+  const auto pong = waiting.ReadFrame(kWaitTimeoutS);
+  REQUIRE(pong.has_value());
+  CHECK((*pong)["ok"] == true);
+  CHECK(d.Log().find("accept failed") == std::string::npos);
+}
