@@ -93,6 +93,20 @@ bool RawClient::WaitClosed(double timeout_s) {
   return true;
 }
 
+int TryConnect(const std::string& socket_path) {
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return -1;
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  REQUIRE(socket_path.size() < sizeof addr.sun_path);
+  std::memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 std::string LengthPrefix(uint32_t n) {
   std::string out(4, '\0');
   out[0] = static_cast<char>(n >> 24);

@@ -42,6 +42,10 @@ class RawClient {
   bool eof_ = false;
 };
 
+/// Connects a non-blocking socket to `socket_path`: its descriptor (the caller closes it), or -1
+/// when the daemon's backlog is full or the connect failed.
+int TryConnect(const std::string& socket_path);
+
 /// A 4-byte big-endian length prefix for `n`.
 std::string LengthPrefix(uint32_t n);
 

@@ -330,6 +330,13 @@ pid_t TestDaemon::DaemonPid() {
   const std::string children_path =
       "/proc/" + std::to_string(pid_) + "/task/" + std::to_string(pid_) + "/children";
   WaitFor([&] {
+    char self[4096];
+    const std::string self_link = "/proc/" + std::to_string(pid_) + "/exe";
+    const ssize_t len = readlink(self_link.c_str(), self, sizeof self - 1);
+    if (len > 0 && std::string(self, static_cast<size_t>(len)) == tqd) {
+      daemon_pid_ = pid_;  // a wrapper that execs tqd (prlimit) rather than forking it
+      return true;
+    }
     std::istringstream children(ReadFile(children_path));
     for (long child; children >> child;) {
       char exe[4096];

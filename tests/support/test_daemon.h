@@ -99,7 +99,8 @@ class TestDaemon {
   std::string state_dir() const { return dir_ + "/state"; }
   /// The process the harness started: tqd, or its wrapper when there is one.
   pid_t pid() const { return pid_; }
-  /// tqd's own pid (the wrapper's tqd child when there is a wrapper); -1 when it is not running.
+  /// tqd's own pid (the wrapper's tqd child, or the wrapper itself once it exec'd tqd); -1 when
+  /// it is not running.
   pid_t DaemonPid();
   /// The daemon's stderr so far.
   std::string Log() const;
