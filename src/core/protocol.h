@@ -113,8 +113,8 @@ Result<std::vector<SubmitRequest>> ResolveBatch(const nlohmann::json& common,
 /// The argv, env, shell and stdin bytes of one task, as counted against kMaxBatchBytes.
 size_t SubmitPayloadBytes(const SubmitRequest& request);
 /// Where a client cuts a batch into requests the daemon accepts: the end index of each request,
-/// each holding at most kMaxBatchTasks tasks and kMaxBatchBytes of SubmitPayloadBytes (a
-/// single task over that still goes alone, to be refused by name).
+/// each holding at most kMaxBatchTasks tasks, kMaxBatchBytes of SubmitPayloadBytes and half of
+/// kMaxJsonValues (a single task over that still goes alone, to be refused by name).
 std::vector<size_t> BatchChunkEnds(const std::vector<SubmitRequest>& tasks);
 
 /// {"ok": true} plus the members of `body`.
