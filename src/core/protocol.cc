@@ -74,7 +74,7 @@ json SubmitJson(const SubmitRequest& r) {
 // `top` has (even as null) hides the same key of `base`. Nothing is copied.
 class Fields {
  public:
-  Fields(const json& j) : top_(j) {}  // NOLINT(google-explicit-constructor): any object is one
+  Fields(const json& j) : top_(j) {}  // implicit: a request object is its own fields
   Fields(const json& top, const json& base) : top_(top), base_(&base) {}
   // The member `key`, or nullptr.
   const json* Find(const char* key) const {
