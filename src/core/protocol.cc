@@ -272,6 +272,22 @@ size_t WirePayloadBytes(const Fields& f) {
   return n;
 }
 
+// The limits of one submit_batch request, checked on its wire form before any task is
+// decoded: a small element over a large common part must not multiply it past them.
+Status CheckBatchLimits(const json& common, const std::vector<json>& tasks) {
+  if (tasks.size() > kMaxBatchTasks)
+    return Status(ErrorCode::kLimit, "tasks",
+                  "tasks: " + std::to_string(tasks.size()) + " tasks exceed the limit of " +
+                      std::to_string(kMaxBatchTasks) + " per request");
+  size_t total = 0;
+  for (const json& task : tasks) total += WirePayloadBytes(Fields(task, common));
+  if (total > kMaxBatchBytes)
+    return Status(ErrorCode::kLimit, "tasks",
+                  "tasks: the batch's commands, environments and stdin come to " + SizeText(total) +
+                      ", over the limit of " + SizeText(kMaxBatchBytes) + " per request");
+  return Status::Ok();
+}
+
 // Checks a decoded spec against the rules of SPEC 2 and the limits.
 Status ValidateSpec(const TaskSpec& s) {
   if (s.argv.empty() && !s.shell)
@@ -461,7 +477,9 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
       return Status::Invalid("common", "common: expected an object of submit fields");
     if (tasks == j.end() || !tasks->is_array())
       return Status::Invalid("tasks", "tasks: expected an array of submit fields");
-    auto resolved = ResolveBatch(*common, tasks->get_ref<const json::array_t&>());
+    const auto& elements = tasks->get_ref<const json::array_t&>();
+    if (Status st = CheckBatchLimits(*common, elements); !st.ok()) return st;
+    auto resolved = ResolveBatch(*common, elements);
     if (!resolved.ok()) return resolved.status();
     SubmitBatchRequest b;
     b.resolved = std::move(*resolved);
@@ -636,26 +654,12 @@ RetryPolicy ApplyOverrides(RetryPolicy p, const RetryOverrides& o) {
 
 Result<std::vector<SubmitRequest>> ResolveBatch(const json& common,
                                                 const std::vector<json>& tasks) {
-  if (tasks.size() > kMaxBatchTasks)
-    return Status(ErrorCode::kLimit, "tasks",
-                  "tasks: " + std::to_string(tasks.size()) + " tasks exceed the limit of " +
-                      std::to_string(kMaxBatchTasks) + " per request");
-  // What the merged tasks would hold, counted on the wire form before anything is decoded:
-  // a small element over a large common part must not multiply it past the limit.
-  size_t total = 0;
+  std::vector<SubmitRequest> out;
+  out.reserve(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) {
     if (!tasks[i].is_object())
       return Status::Invalid("index:" + std::to_string(i),
                              "tasks[" + std::to_string(i) + "]: expected an object");
-    total += WirePayloadBytes(Fields(tasks[i], common));
-  }
-  if (total > kMaxBatchBytes)
-    return Status(ErrorCode::kLimit, "tasks",
-                  "tasks: the batch's commands, environments and stdin come to " + SizeText(total) +
-                      ", over the limit of " + SizeText(kMaxBatchBytes) + " per request");
-  std::vector<SubmitRequest> out;
-  out.reserve(tasks.size());
-  for (size_t i = 0; i < tasks.size(); ++i) {
     auto r = SubmitFromJson(Fields(tasks[i], common));
     if (!r.ok())
       return Status(r.status().code(), "index:" + std::to_string(i),

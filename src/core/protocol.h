@@ -107,7 +107,7 @@ Result<Request> DecodeRequest(std::string_view payload);
 nlohmann::json SubmitToJson(const SubmitRequest& request);
 /// The submit requests a batch stands for: `common` with each element of `tasks` laid over it,
 /// each checked as a submit; a refusal names the element ("tasks[N]: ...") in field "index:N".
-/// Nothing is copied; the element count and the merged payload bytes are checked first.
+/// Nothing is copied. (DecodeRequest checks a request's batch limits before it resolves.)
 Result<std::vector<SubmitRequest>> ResolveBatch(const nlohmann::json& common,
                                                 const std::vector<nlohmann::json>& tasks);
 /// The argv, env, shell and stdin bytes of one task, as counted against kMaxBatchBytes.
