@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs the whole test suite twice: a warnings-as-errors
-# build, and an AddressSanitizer + UndefinedBehaviorSanitizer build; then fuzzes the cron engine
-# for a minute (TQ_FUZZ_SECONDS) with clang's libFuzzer.
+# build, and an AddressSanitizer + UndefinedBehaviorSanitizer build; then runs each libFuzzer target
+# (the cron engine; the frame and request decoder) for TQ_FUZZ_SECONDS (default 45) with clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -20,20 +20,25 @@ run_suite build
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_suite build-sanitize -DTQ_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 
-# The cron fuzzer, on a copy of the seed corpus so the repository's stays as it is. libFuzzer
-# exits non-zero on a crash, a sanitizer report, a failed check or an input slower than 10 s.
-echo "== build-fuzz: configure, build and run the cron fuzzer" >&2
+# Each fuzzer on a copy of its seed corpus, so the repository's stays as it is. libFuzzer exits
+# non-zero on a crash, a sanitizer report, a failed check or an input slower than 10 s.
+echo "== build-fuzz: configure, build and run the fuzzers" >&2
 cmake -S . -B build-fuzz -DTQ_WERROR=ON -DTQ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-cmake --build build-fuzz -j"$jobs" --target tq-cron-fuzz
-fuzzer=$PWD/build-fuzz/tests/tq-cron-fuzz
+cmake --build build-fuzz -j"$jobs" --target tq-cron-fuzz tq-proto-fuzz
 fuzz_dir=$(mktemp -d)
 trap 'rm -rf "$fuzz_dir"' EXIT
-cp -r tests/fuzz/corpus "$fuzz_dir/corpus"
-(cd "$fuzz_dir" && "$fuzzer" -max_total_time="${TQ_FUZZ_SECONDS:-60}" -timeout=10 \
-  -print_final_stats=1 corpus) || {
-  echo "== the cron fuzzer failed; the input is in build-fuzz/ (crash-*, timeout-*)" >&2
-  cp "$fuzz_dir"/crash-* "$fuzz_dir"/timeout-* "$fuzz_dir"/leak-* "$fuzz_dir"/oom-* build-fuzz/ \
-    2>/dev/null || true
-  exit 1
+run_fuzzer() {  # target, seed corpus directory
+  local fuzzer=$PWD/build-fuzz/tests/$1 work=$fuzz_dir/$1
+  mkdir -p "$work"
+  cp -r "$2" "$work/corpus"
+  (cd "$work" && "$fuzzer" -max_total_time="${TQ_FUZZ_SECONDS:-45}" -timeout=10 \
+    -print_final_stats=1 corpus) || {
+    echo "== $1 failed; the input is in build-fuzz/ (crash-*, timeout-*)" >&2
+    cp "$work"/crash-* "$work"/timeout-* "$work"/leak-* "$work"/oom-* build-fuzz/ \
+      2>/dev/null || true
+    exit 1
+  }
 }
+run_fuzzer tq-cron-fuzz tests/fuzz/corpus
+run_fuzzer tq-proto-fuzz tests/fuzz/proto_corpus

@@ -15,6 +15,7 @@ constexpr size_t kMaxLabelBytes = 128;        ///< one label
 constexpr size_t kMaxWaitIds = 100000;        ///< ids in one wait or cancel
 constexpr size_t kMaxCwdBytes = 4096;         ///< the working directory (PATH_MAX)
 constexpr size_t kMaxJsonDepth = 8;           ///< nesting in a request (a batch's b64 argv needs 5)
+constexpr size_t kMaxJsonValues = 1u << 20;   ///< JSON values in a request (wait: 100000 ids)
 constexpr size_t kMaxBatchTasks = 5000;       ///< tasks in one submit_batch request
 constexpr size_t kMaxBatchBytes = 64u << 20;  ///< argv, env, shell and stdin of a whole batch
 

@@ -75,7 +75,7 @@ json SubmitJson(const SubmitRequest& r) {
 // `top` has (even as null) hides the same key of `base`. Nothing is copied.
 class Fields {
  public:
-  Fields(const json& j) : top_(j) {}  // NOLINT(google-explicit-constructor): any object is one
+  Fields(const json& j) : top_(j) {}  // implicit: a request object is its own fields
   Fields(const json& top, const json& base) : top_(top), base_(&base) {}
   // The member `key`, or nullptr.
   const json* Find(const char* key) const {
@@ -273,6 +273,22 @@ size_t WirePayloadBytes(const Fields& f) {
   return n;
 }
 
+// The limits of one submit_batch request, checked on its wire form before any task is
+// decoded: a small element over a large common part must not multiply it past them.
+Status CheckBatchLimits(const json& common, const std::vector<json>& tasks) {
+  if (tasks.size() > kMaxBatchTasks)
+    return Status(ErrorCode::kLimit, "tasks",
+                  "tasks: " + std::to_string(tasks.size()) + " tasks exceed the limit of " +
+                      std::to_string(kMaxBatchTasks) + " per request");
+  size_t total = 0;
+  for (const json& task : tasks) total += WirePayloadBytes(Fields(task, common));
+  if (total > kMaxBatchBytes)
+    return Status(ErrorCode::kLimit, "tasks",
+                  "tasks: the batch's commands, environments and stdin come to " + SizeText(total) +
+                      ", over the limit of " + SizeText(kMaxBatchBytes) + " per request");
+  return Status::Ok();
+}
+
 // Checks a decoded spec against the rules of SPEC 2 and the limits.
 Status ValidateSpec(const TaskSpec& s) {
   if (s.argv.empty() && !s.shell)
@@ -366,13 +382,15 @@ Result<SubmitRequest> SubmitFromJson(const Fields& j) {
   return r;
 }
 
-// Builds the DOM of a request while refusing nesting deeper than kMaxJsonDepth, so a deeply
-// nested document is never built, copied or destroyed: parsing stops at the first level too
-// many. (nlohmann's parser itself keeps its nesting on the heap, not the stack.)
+// Builds the DOM of a request while refusing nesting deeper than kMaxJsonDepth or more than
+// kMaxJsonValues values, so a deeply nested document is never built, copied or destroyed, and a
+// frame of tiny values cannot make a DOM many times its size: parsing stops at the first level
+// or value too many. (nlohmann's parser itself keeps its nesting on the heap, not the stack.)
 class BoundedDom {
  public:
   explicit BoundedDom(json& root) : root_(root) {}
-  bool too_deep() const { return too_deep_; }
+  /// Why parsing stopped early, or Ok.
+  Status refusal() const { return refusal_; }
 
   bool null() { return Add(json()); }
   bool boolean(bool v) { return Add(v); }
@@ -407,15 +425,26 @@ class BoundedDom {
     slot = std::move(v);
     return &slot;
   }
+  bool Counted() {
+    if (++values_ <= kMaxJsonValues) return true;
+    refusal_ =
+        Status(ErrorCode::kLimit, "frame",
+               "frame: more than the limit of " + std::to_string(kMaxJsonValues) + " JSON values");
+    return false;
+  }
   bool Add(json v) {
+    if (!Counted()) return false;
     Place(std::move(v));
     return true;
   }
   bool Open(json container) {
     if (open_.size() >= kMaxJsonDepth) {
-      too_deep_ = true;
+      refusal_ = Status(ErrorCode::kLimit, "frame",
+                        "frame: JSON nested deeper than the limit of " +
+                            std::to_string(kMaxJsonDepth) + " levels");
       return false;
     }
+    if (!Counted()) return false;
     open_.push_back(Place(std::move(container)));
     return true;
   }
@@ -427,7 +456,8 @@ class BoundedDom {
   json& root_;
   std::vector<json*> open_;  // the containers being filled, outermost first
   std::string key_;          // the key of the next object member
-  bool too_deep_ = false;
+  size_t values_ = 0;
+  Status refusal_ = Status::Ok();
 };
 
 Result<std::vector<TaskId>> ReadIds(const json& j) {
@@ -453,7 +483,9 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
       return Status::Invalid("common", "common: expected an object of submit fields");
     if (tasks == j.end() || !tasks->is_array())
       return Status::Invalid("tasks", "tasks: expected an array of submit fields");
-    auto resolved = ResolveBatch(*common, tasks->get_ref<const json::array_t&>());
+    const auto& elements = tasks->get_ref<const json::array_t&>();
+    if (Status st = CheckBatchLimits(*common, elements); !st.ok()) return st;
+    auto resolved = ResolveBatch(*common, elements);
     if (!resolved.ok()) return resolved.status();
     SubmitBatchRequest b;
     b.resolved = std::move(*resolved);
@@ -598,10 +630,7 @@ Result<Request> DecodeRequest(std::string_view payload) {
   json j;
   BoundedDom dom(j);
   const bool parsed = json::sax_parse(payload, &dom);
-  if (dom.too_deep())
-    return Status(
-        ErrorCode::kLimit, "frame",
-        "frame: JSON nested deeper than the limit of " + std::to_string(kMaxJsonDepth) + " levels");
+  if (!dom.refusal().ok()) return dom.refusal();
   if (!parsed || !j.is_object()) return Status::Invalid("frame", "frame: not a JSON object");
   auto proto = j.find("proto");
   if (proto == j.end() || !proto->is_number_integer())
@@ -642,26 +671,12 @@ RetryPolicy ApplyOverrides(RetryPolicy p, const RetryOverrides& o) {
 
 Result<std::vector<SubmitRequest>> ResolveBatch(const json& common,
                                                 const std::vector<json>& tasks) {
-  if (tasks.size() > kMaxBatchTasks)
-    return Status(ErrorCode::kLimit, "tasks",
-                  "tasks: " + std::to_string(tasks.size()) + " tasks exceed the limit of " +
-                      std::to_string(kMaxBatchTasks) + " per request");
-  // What the merged tasks would hold, counted on the wire form before anything is decoded:
-  // a small element over a large common part must not multiply it past the limit.
-  size_t total = 0;
+  std::vector<SubmitRequest> out;
+  out.reserve(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) {
     if (!tasks[i].is_object())
       return Status::Invalid("index:" + std::to_string(i),
                              "tasks[" + std::to_string(i) + "]: expected an object");
-    total += WirePayloadBytes(Fields(tasks[i], common));
-  }
-  if (total > kMaxBatchBytes)
-    return Status(ErrorCode::kLimit, "tasks",
-                  "tasks: the batch's commands, environments and stdin come to " + SizeText(total) +
-                      ", over the limit of " + SizeText(kMaxBatchBytes) + " per request");
-  std::vector<SubmitRequest> out;
-  out.reserve(tasks.size());
-  for (size_t i = 0; i < tasks.size(); ++i) {
     auto r = SubmitFromJson(Fields(tasks[i], common));
     if (!r.ok())
       return Status(r.status().code(), "index:" + std::to_string(i),
@@ -677,17 +692,33 @@ size_t SubmitPayloadBytes(const SubmitRequest& r) {
          (s.stdin_data ? s.stdin_data->size() : 0);
 }
 
+namespace {
+// At most how many JSON values a task's element of a batch holds (half of kMaxJsonValues is
+// left for the elements, the rest for the common part).
+size_t SubmitValueBound(const SubmitRequest& r) {
+  const TaskSpec& s = r.spec;
+  constexpr size_t kScalars = 32;  // the element, its arrays and every scalar field, generously
+  size_t n = kScalars + s.argv.size() + s.env.size() + s.labels.size() + s.after.size();
+  for (const auto& codes : {r.retry.retry_on_exit, r.retry.no_retry_on_exit})
+    if (codes) n += codes->size();
+  return n;
+}
+}  // namespace
+
 std::vector<size_t> BatchChunkEnds(const std::vector<SubmitRequest>& tasks) {
   std::vector<size_t> ends;
-  size_t count = 0, bytes = 0;
+  size_t count = 0, bytes = 0, values = 0;
   for (size_t i = 0; i < tasks.size(); ++i) {
     const size_t n = SubmitPayloadBytes(tasks[i]);
-    if (count > 0 && (count == kMaxBatchTasks || bytes + n > kMaxBatchBytes)) {
+    const size_t v = SubmitValueBound(tasks[i]);
+    if (count > 0 && (count == kMaxBatchTasks || bytes + n > kMaxBatchBytes ||
+                      values + v > kMaxJsonValues / 2)) {
       ends.push_back(i);
-      count = bytes = 0;
+      count = bytes = values = 0;
     }
     ++count;
     bytes += n;
+    values += v;
   }
   if (count > 0) ends.push_back(tasks.size());
   return ends;

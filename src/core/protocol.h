@@ -117,14 +117,14 @@ Result<Request> DecodeRequest(std::string_view payload);
 nlohmann::json SubmitToJson(const SubmitRequest& request);
 /// The submit requests a batch stands for: `common` with each element of `tasks` laid over it,
 /// each checked as a submit; a refusal names the element ("tasks[N]: ...") in field "index:N".
-/// Nothing is copied; the element count and the merged payload bytes are checked first.
+/// Nothing is copied. (DecodeRequest checks a request's batch limits before it resolves.)
 Result<std::vector<SubmitRequest>> ResolveBatch(const nlohmann::json& common,
                                                 const std::vector<nlohmann::json>& tasks);
 /// The argv, env, shell and stdin bytes of one task, as counted against kMaxBatchBytes.
 size_t SubmitPayloadBytes(const SubmitRequest& request);
 /// Where a client cuts a batch into requests the daemon accepts: the end index of each request,
-/// each holding at most kMaxBatchTasks tasks and kMaxBatchBytes of SubmitPayloadBytes (a
-/// single task over that still goes alone, to be refused by name).
+/// each holding at most kMaxBatchTasks tasks, kMaxBatchBytes of SubmitPayloadBytes and half of
+/// kMaxJsonValues (a single task over that still goes alone, to be refused by name).
 std::vector<size_t> BatchChunkEnds(const std::vector<SubmitRequest>& tasks);
 
 /// {"ok": true} plus the members of `body`.

@@ -395,6 +395,30 @@ TEST_CASE("a client cuts a batch where the daemon's limits fall") {
   CHECK(BatchChunkEnds(tasks) == std::vector<size_t>{7, 14, 15});
 }
 
+TEST_CASE("a frame of more values than the limit is refused while parsing") {
+  std::string payload = "{\"proto\":1,\"type\":\"wait\",\"ids\":[";
+  for (size_t i = 0; i < kMaxJsonValues; ++i) payload += "1,";
+  payload += "1]}";
+  auto r = DecodeRequest(payload);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().code() == ErrorCode::kLimit);
+  CHECK(r.status().message() == "frame: more than the limit of 1048576 JSON values");
+  // The largest real request of ids still decodes.
+  CHECK(DecodeRequest(EncodeRequest(WaitRequest{std::vector<TaskId>(kMaxWaitIds, 1)})).ok());
+}
+
+TEST_CASE("a batch of long commands is cut so each request stays within the value limit") {
+  SubmitRequest wide;
+  wide.spec.argv.assign(300, "a");  // 300 values, 600 bytes
+  const std::vector<SubmitRequest> tasks(kMaxBatchTasks, wide);
+  const std::vector<size_t> ends = BatchChunkEnds(tasks);
+  REQUIRE(ends.size() > 1);
+  CHECK(ends.back() == kMaxBatchTasks);
+  SubmitBatchRequest b;
+  for (size_t i = 0; i < ends[0]; ++i) b.tasks.push_back(SubmitToJson(tasks[i]));
+  CHECK(DecodeRequest(EncodeRequest(b)).ok());
+}
+
 TEST_CASE("integers must be JSON integers that fit, else the field is named") {
   CheckRefused(Submit("\"priority\":3.7"), "priority", "got 3.7");
   CheckRefused(Submit("\"priority\":1e300"), "priority", "expected an integer 1..5");
