@@ -24,7 +24,7 @@ TEST_CASE("a missing program is named in tq status and its --json") {
 }
 
 TEST_CASE("a working directory deleted before the task starts is named") {
-  TestDaemon d;
+  TestDaemon d("[queues.held]\n");  // a queue exists once tqd.toml names it
   TQ_LOG_ON_FAILURE(d);
   const std::string gone = d.dir() + "/gone";
   REQUIRE(mkdir(gone.c_str(), 0700) == 0);
@@ -46,7 +46,7 @@ TEST_CASE("a working directory deleted before the task starts is named") {
 }
 
 TEST_CASE("a task tqd itself could not start: tq wait and tq status agree") {
-  TestDaemon d;
+  TestDaemon d("[queues.held]\n");  // a queue exists once tqd.toml names it
   TQ_LOG_ON_FAILURE(d);
   REQUIRE(Tq(d, {"queue", "pause", "held"}).exit_code == 0);
   const std::string id = Submit(d, {"--queue", "held", "--", "true"});
