@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/skip.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -54,8 +55,8 @@ void FillUp(const std::string& path) {
 }
 }  // namespace
 
-TEST_CASE("a full disk: each submit is acknowledged and kept, or refused and absent" *
-          doctest::skip(geteuid() != 0)) {
+TEST_CASE("a full disk: each submit is acknowledged and kept, or refused and absent") {
+  if (geteuid() != 0) TQ_SKIP("needs root to mount a small tmpfs");
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   d.Stop();

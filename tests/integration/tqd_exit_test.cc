@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "support/temp_dir.h"
+#include "support/skip.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -43,10 +44,7 @@ TEST_CASE("tqd exits 78 naming a state directory that is a file") {
 
 TEST_CASE("tqd exits 78 when an earlier daemon's state directory is no longer writable") {
   const passwd* pw = getpwnam("nobody");
-  if (geteuid() != 0 || pw == nullptr) {
-    MESSAGE("skipped: needs root and a 'nobody' user");
-    return;
-  }
+  if (geteuid() != 0 || pw == nullptr) TQ_SKIP("needs root and a 'nobody' user");
   tq::TempDir tmp("tqd-exit");
   const std::string dir = tmp.path.string();
   REQUIRE(chmod(dir.c_str(), 0755) == 0);
