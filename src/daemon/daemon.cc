@@ -130,7 +130,8 @@ Status Daemon::Start() {
   });
   executor_ = std::make_unique<Executor>(
       loop_, clock_, *spawner_, files_,
-      ExecutorOptions{options_.config.output_max, options_.config.kill_grace_ms},
+      ExecutorOptions{options_.config.output_max, options_.config.kill_grace_ms,
+                      options_.task_fd_limit},
       [this](TaskId id, int attempt, const AttemptOutcome& outcome,
              const std::optional<StopRequest>& stop) {
         if (outcome.never_started) return ReturnToPending(id, attempt, outcome, stop);

@@ -32,6 +32,7 @@ struct DaemonOptions {
   std::string shim_path;
   Config config;
   ServerLimits server_limits;  ///< main sizes max_connections to the descriptor limit
+  size_t task_fd_limit = 0;    ///< the soft descriptor limit tqd started with, for its tasks
 };
 
 /// One tqd. Construct, Start, then Run until a stop signal.

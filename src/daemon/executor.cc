@@ -73,6 +73,8 @@ Result<int> Executor::Start(const Launch& launch) {
                                    "--output-max", std::to_string(options_.output_max),
                                    "--kill-grace", std::to_string(options_.kill_grace_ms)};
   if (launch.keep_background) args.push_back("--keep-background");
+  if (options_.task_fd_limit > 0)
+    args.insert(args.end(), {"--nofile", std::to_string(options_.task_fd_limit)});
   if (launch.has_stdin) args.insert(args.end(), {"--stdin", files_.Stdin(launch.id)});
   if (!launch.cwd.empty()) args.insert(args.end(), {"--cwd", launch.cwd});
   args.push_back("--");

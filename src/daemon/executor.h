@@ -34,6 +34,7 @@ struct Launch {
 struct ExecutorOptions {
   int64_t output_max = 8 << 20;
   int64_t kill_grace_ms = 10000;
+  size_t task_fd_limit = 0;  ///< the soft descriptor limit tasks start with (0: the daemon's)
 };
 
 /// Supervises running attempts. Lives on the event loop's thread.

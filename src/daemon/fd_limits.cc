@@ -7,6 +7,12 @@
 
 namespace tq {
 
+size_t SoftFdLimit() {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return 0;
+  return static_cast<size_t>(lim.rlim_cur);
+}
+
 size_t RaiseFdLimit() {
   rlimit lim{};
   if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return 1024;

@@ -16,6 +16,10 @@ constexpr size_t kMaxConnectionsCap = 1024;
 /// The fewest clients served, even under a limit too low for the reserve.
 constexpr size_t kMinConnections = 8;
 
+/// The soft RLIMIT_NOFILE in force now (0 when unknown or infinite): read before RaiseFdLimit,
+/// it is what tasks get back, since many programs misbehave with a very high limit.
+size_t SoftFdLimit();
+
 /// Raises the soft RLIMIT_NOFILE to the hard limit and returns the soft limit now in force.
 size_t RaiseFdLimit();
 

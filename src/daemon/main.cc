@@ -135,6 +135,7 @@ int main(int argc, char** argv) {
                                                    : defaults.state_dir;
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
   options.shim_path = shim_path.empty() ? DefaultShimPath() : shim_path;
+  options.task_fd_limit = tq::SoftFdLimit();  // tasks get it back: the raise is for tqd
   const size_t fd_limit = tq::RaiseFdLimit();
   options.server_limits.max_connections = tq::ConnectionBudget(fd_limit, config->max_running);
   spdlog::info("descriptor limit {}: serving at most {} clients", fd_limit,

@@ -19,3 +19,13 @@ TEST_CASE("a task that touches 200 MiB and burns 1 s of CPU reports at least tha
   // fields from microseconds to milliseconds.
   CHECK(a["user_cpu_ms"].get<int64_t>() + a["system_cpu_ms"].get<int64_t>() >= 998);
 }
+
+TEST_CASE("tqd raises its own descriptor limit; tasks start with the one it was given") {
+  TestDaemon d("", {"/usr/bin/prlimit", "--nofile=256:4096", "--"});
+  TQ_LOG_ON_FAILURE(d);
+  const std::string own = ReadFile("/proc/" + std::to_string(d.DaemonPid()) + "/limits");
+  CHECK(own.find("Max open files            4096                 4096") != std::string::npos);
+  const std::string id = Submit(d, {"--shell", "ulimit -Sn; ulimit -Hn"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Tq(d, {"logs", id}).out == "256\n4096\n");
+}

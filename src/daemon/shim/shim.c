@@ -44,6 +44,7 @@ struct options {
   int status_fd;                 /* the status file, opened and locked by the daemon; -1: none */
   long long kill_grace_ms;       /* TERM to KILL, for a stop and for leftover descendants */
   int keep_background;           /* leave descendants running when the task's main process ends */
+  unsigned long long nofile;     /* the task's soft descriptor limit; 0: the shim's own */
   char** argv;                   /* PROGRAM [ARG...], NULL-terminated */
 };
 
@@ -80,7 +81,8 @@ static struct record g_rec;
 _Noreturn static void usage(const char* msg, const char* what) {
   fprintf(stderr,
           "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
-          "[--stdin PATH] --output-max BYTES [--cwd DIR] [--kill-grace MS] [--keep-background] -- "
+          "[--stdin PATH] --output-max BYTES [--cwd DIR] [--kill-grace MS] [--keep-background] "
+          "[--nofile N] -- "
           "PROGRAM [ARG...]\n",
           msg, what);
   exit(TQ_SHIM_EXIT_USAGE);
@@ -97,13 +99,13 @@ static int parse_count(const char* text, unsigned long long* out) {
 /* Parses argv strictly: each option once, non-empty values, `--` and PROGRAM required. */
 static void parse_args(int argc, char** argv, struct options* o) {
   memset(o, 0, sizeof *o);
-  const char *max = NULL, *status_fd = NULL, *grace = NULL;
+  const char *max = NULL, *status_fd = NULL, *grace = NULL, *nofile = NULL;
   const struct {
     const char* name;
     const char** value;
-  } known[] = {{"--status", &o->status},    {"--stdout", &o->out},   {"--stderr", &o->err},
-               {"--stdin", &o->in},         {"--cwd", &o->cwd},      {"--output-max", &max},
-               {"--status-fd", &status_fd}, {"--kill-grace", &grace}};
+  } known[] = {{"--status", &o->status},    {"--stdout", &o->out},    {"--stderr", &o->err},
+               {"--stdin", &o->in},         {"--cwd", &o->cwd},       {"--output-max", &max},
+               {"--status-fd", &status_fd}, {"--kill-grace", &grace}, {"--nofile", &nofile}};
   const size_t nknown = sizeof known / sizeof known[0];
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
@@ -131,6 +133,8 @@ static void parse_args(int argc, char** argv, struct options* o) {
       usage("--kill-grace needs milliseconds from 0 to 86400000, not ", grace);
     o->kill_grace_ms = (long long)grace_ms;
   }
+  if (nofile != NULL && (parse_count(nofile, &o->nofile) != 0 || o->nofile == 0))
+    usage("--nofile needs a descriptor count of 1 or more, not ", nofile);
   char* end = NULL;
   o->status_fd = -1;
   if (status_fd != NULL) {
@@ -464,6 +468,15 @@ _Noreturn static void child_fail(int errfd, int step) {
   _exit(127);
 }
 
+/* Lowers the soft descriptor limit to `nofile` (the one tqd started with, before it raised its
+ * own), so a task sees the limit it would have had; 0 or a higher value leaves it. */
+static void restore_nofile(unsigned long long nofile) {
+  struct rlimit lim;
+  if (nofile == 0 || getrlimit(RLIMIT_NOFILE, &lim) != 0 || nofile >= lim.rlim_cur) return;
+  lim.rlim_cur = (rlim_t)nofile;
+  setrlimit(RLIMIT_NOFILE, &lim);
+}
+
 /* In the forked child: default signals, own process group, stdio, cwd, then exec. */
 _Noreturn static void run_child(const struct options* o, int out_w, int err_w, int errfd) {
   struct sigaction dfl;
@@ -478,6 +491,7 @@ _Noreturn static void run_child(const struct options* o, int out_w, int err_w, i
   if (in < 0 || dup2(in, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
     child_fail(errfd, kStepStdin);
   close_other_fds(errfd);
+  restore_nofile(o->nofile);
   if (o->cwd != NULL && chdir(o->cwd) != 0) child_fail(errfd, kStepCwd);
   execvp(o->argv[0], o->argv);
   child_fail(errfd, kStepExec);
