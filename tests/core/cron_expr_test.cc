@@ -68,7 +68,7 @@ TEST_CASE("ParseCron: stars, lists, ranges and steps") {
   CHECK(Bits(Parse("0 0 * */3 *").months) == std::vector<int>{1, 4, 7, 10});
 }
 
-TEST_CASE("ParseCron: month and weekday names in any case; 0 and 7 are both Sunday") {
+TEST_CASE("ParseCron: month and weekday names in any case, 0 and 7 are both Sunday") {
   CHECK(Bits(Parse("0 0 * JAN *").months) == std::vector<int>{1});
   CHECK(Bits(Parse("0 0 * jan-Mar,dec *").months) == std::vector<int>{1, 2, 3, 12});
   CHECK(Bits(Parse("0 0 * * mon-fri").weekdays) == std::vector<int>{1, 2, 3, 4, 5});

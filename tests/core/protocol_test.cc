@@ -131,7 +131,7 @@ TEST_CASE("limits are enforced with their names") {
   CHECK(r.status().field() == "argv");
 }
 
-TEST_CASE("unknown fields are ignored; only protocol versions that exist are served") {
+TEST_CASE("unknown fields are ignored, only protocol versions that exist are served") {
   CHECK(DecodeRequest("{\"proto\":1,\"type\":\"ping\",\"future_field\":{\"a\":1}}").ok());
   for (const char* proto : {"0", "-1", "2", "18446744073709551615", "1.0"}) {
     CAPTURE(proto);
@@ -192,7 +192,7 @@ TEST_CASE("a task shows the SPEC 2 field names and never its environment") {
 namespace tq {
 namespace {
 
-TEST_CASE("keyed submits with retry overrides round-trip; unset overrides stay unset") {
+TEST_CASE("keyed submits with retry overrides round-trip, unset overrides stay unset") {
   SubmitRequest r;
   r.spec.argv = {"true"};
   r.spec.key = "report-2026-11-22";

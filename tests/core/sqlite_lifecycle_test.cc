@@ -54,7 +54,7 @@ TEST_CASE("RetryLater, then PromoteDue, then StartAttempt opens attempt 2") {
   CHECK(MustGet(*store, id).attempts.size() == 2);
 }
 
-TEST_CASE("RetryLater with no delay left is ready at once; wrong attempts are refused") {
+TEST_CASE("RetryLater with no delay left is ready at once, wrong attempts are refused") {
   auto store = OpenStore();
   const TaskId id = MustInsert(*store, kAlice, Spec({"x"}));
   const TaskId idle = MustInsert(*store, kAlice, Spec({"idle"}));

@@ -163,7 +163,7 @@ TEST_CASE("FirstReady picks by priority or by age, per queue") {
   CHECK(Ready(*store, "b", ReadyOrder::kOldest) == ids[5]);
 }
 
-TEST_CASE("delayed tasks wait for PromoteDue; NextDue names the earliest") {
+TEST_CASE("delayed tasks wait for PromoteDue, NextDue names the earliest") {
   auto store = OpenStore();
   Result<std::optional<WallMs>> due = store->NextDue();
   REQUIRE(due.ok());

@@ -237,7 +237,7 @@ TEST_CASE("superseded pending versions end cancelled, and their dependents fail"
   CHECK_FALSE(refused.inserted);
 }
 
-TEST_CASE("keys are scoped per owner; unkeyed submits always insert") {
+TEST_CASE("keys are scoped per owner, unkeyed submits always insert") {
   auto store = OpenStore();
   const TaskId alices = MustSubmit(*store, kAlice, Keyed("k", 5)).id;
   SubmitOutcome bobs = MustSubmit(*store, kBob, Keyed("k", 1));

@@ -100,7 +100,7 @@ TEST_CASE("a task that started in time is not failed by its ttl") {
   CHECK(f.ended.empty());
 }
 
-TEST_CASE("succeeded expires after success_retention; ended tasks are purged after purge_after") {
+TEST_CASE("succeeded expires after success_retention, ended tasks are purged after purge_after") {
   Fixture f;
   const TaskId done = f.RunToSuccess();
   const TaskId cancelled = f.Submit();

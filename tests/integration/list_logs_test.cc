@@ -73,7 +73,7 @@ TEST_CASE("tq logs -f prints output as it arrives and returns when the task ends
   CHECK(TaskState(d, id) == "succeeded");
 }
 
-TEST_CASE("tq logs --attempt N prints that attempt's output; --json one line per chunk") {
+TEST_CASE("tq logs --attempt N prints that attempt's output, --json one line per chunk") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string id =

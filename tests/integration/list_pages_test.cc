@@ -86,7 +86,7 @@ TEST_CASE("tq list and tq cancel of more tasks than one frame holds") {
   CHECK(TaskState(d, ids.back()) == "cancelled");
 }
 
-TEST_CASE("tq list says when a pending task can run; tq status shows a running task's pid") {
+TEST_CASE("tq list says when a pending task can run, tq status shows a running task's pid") {
   TestDaemon d("[queues.held]\n");
   TQ_LOG_ON_FAILURE(d);
   REQUIRE(Tq(d, {"queue", "pause", "held"}).exit_code == 0);

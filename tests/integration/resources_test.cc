@@ -20,7 +20,7 @@ TEST_CASE("a task that touches 200 MiB and burns 1 s of CPU reports at least tha
   CHECK(a["user_cpu_ms"].get<int64_t>() + a["system_cpu_ms"].get<int64_t>() >= 998);
 }
 
-TEST_CASE("tqd raises its own descriptor limit; tasks start with the one it was given") {
+TEST_CASE("tqd raises its own descriptor limit, tasks start with the one it was given") {
   TestDaemon d("", {"/usr/bin/prlimit", "--nofile=256:4096", "--"});
   TQ_LOG_ON_FAILURE(d);
   const std::string own = ReadFile("/proc/" + std::to_string(d.DaemonPid()) + "/limits");
