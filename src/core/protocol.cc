@@ -320,15 +320,15 @@ Status ValidateSpec(const TaskSpec& s) {
                                            " is out of range 1..5 (1 is highest)");
   if (!ValidQueueName(s.queue))
     return Status::Invalid(
-        "queue", "queue: \"" + s.queue + "\" is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
+        "queue", "queue: " + Quote(s.queue) + " is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
   if (s.labels.size() > kMaxLabels)
     return Status(ErrorCode::kLimit, "label",
                   "label: " + std::to_string(s.labels.size()) + " labels exceed the limit of " +
                       std::to_string(kMaxLabels));
   for (const auto& l : s.labels)
     if (l.empty() || l.size() > kMaxLabelBytes)
-      return Status::Invalid(
-          "label", "label: \"" + l + "\" must be 1.." + std::to_string(kMaxLabelBytes) + " bytes");
+      return Status::Invalid("label", "label: " + Quote(l) + " must be 1.." +
+                                          std::to_string(kMaxLabelBytes) + " bytes");
   for (Status st : {CheckDuration("timeout_ms", s.timeout_ms),
                     CheckDuration("pending_ttl_ms", s.pending_ttl_ms),
                     CheckTime("not_before_ms", s.not_before)}) {
@@ -544,8 +544,8 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
     if (!state.empty()) {
       r.filter.state = StateFromName(state);
       if (!r.filter.state)
-        return Status::Invalid("state", "state: \"" + state +
-                                            "\" is not one of pending running succeeded failed "
+        return Status::Invalid("state", "state: " + Quote(state) +
+                                            " is not one of pending running succeeded failed "
                                             "cancelled expired");
     }
     if (!queue.empty()) r.filter.queue = queue;
@@ -577,8 +577,8 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
   }
   if (type == "ping") return Request(PingRequest{});
   return Status::Invalid("type",
-                         "type: \"" + type +
-                             "\" is not a request (submit submit_batch status list wait cancel "
+                         "type: " + Quote(type) +
+                             " is not a request (submit submit_batch status list wait cancel "
                              "retry logs queue ping)");
 }
 

@@ -2,8 +2,14 @@
 
 namespace tq {
 
-std::string Quote(std::string_view s) {
+std::string Quote(std::string_view whole) {
   static constexpr char kHex[] = "0123456789abcdef";
+  std::string_view s = whole;
+  if (s.size() > kMaxQuotedBytes) {
+    size_t cut = kMaxQuotedBytes;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    s = s.substr(0, cut);
+  }
   std::string out = "\"";
   for (char c : s) {
     const auto u = static_cast<unsigned char>(c);
@@ -18,7 +24,9 @@ std::string Quote(std::string_view s) {
       out += c;
     }
   }
-  return out + "\"";
+  out += '"';
+  if (s.size() < whole.size()) out += "... (" + std::to_string(whole.size()) + " bytes)";
+  return out;
 }
 
 }  // namespace tq

@@ -6,7 +6,12 @@
 
 namespace tq {
 
-/// `s` in double quotes, with quotes, backslashes and control bytes escaped.
+/// The most bytes of a value Quote shows; a longer one is cut there (messages stay small, and a
+/// refusal never grows past the frame that carried the value).
+constexpr size_t kMaxQuotedBytes = 256;
+
+/// `s` in double quotes, with quotes, backslashes and control bytes escaped; past
+/// kMaxQuotedBytes it is cut at a character boundary and followed by `... (N bytes)`.
 std::string Quote(std::string_view s);
 
 }  // namespace tq
