@@ -12,5 +12,8 @@ constexpr size_t kMaxStdinBytes = 8u << 20;  ///< the stdin payload
 constexpr size_t kMaxLabels = 32;            ///< labels per task
 constexpr size_t kMaxLabelBytes = 128;       ///< one label
 constexpr size_t kMaxWaitIds = 100000;       ///< ids in one wait or cancel
+/// One argument, shell command or environment entry with its NUL: Linux's MAX_ARG_STRLEN
+/// (32 pages), past which execve fails with E2BIG.
+constexpr size_t kMaxArgStrlen = 128u << 10;
 
 }  // namespace tq

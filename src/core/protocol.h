@@ -105,6 +105,12 @@ nlohmann::json SubmitToJson(const SubmitRequest& request);
 Result<std::vector<SubmitRequest>> ResolveBatch(const nlohmann::json& common,
                                                 const std::vector<nlohmann::json>& tasks);
 
+/// The checks tqd makes of a submit request (its wire form, decoded as tqd decodes it), for tq
+/// to make before it sends; a refusal names the field as tqd's would.
+Status CheckSubmit(const SubmitRequest& request);
+/// The fields of a submit request's wire form: every key SubmitToJson may write.
+const std::vector<std::string>& SubmitFields();
+
 /// {"ok": true} plus the members of `body`.
 nlohmann::json OkResponse(nlohmann::json body = nlohmann::json::object());
 /// {"ok": false, "error": {"code", "field", "message"}}.

@@ -6,7 +6,8 @@
 
 namespace tq {
 
-/// `s` in double quotes, with quotes, backslashes and control bytes escaped.
+/// `s` in double quotes, with quotes, backslashes, control bytes and bytes that are not UTF-8
+/// escaped (\xNN), so the result is always valid UTF-8 text.
 std::string Quote(std::string_view s);
 
 }  // namespace tq
