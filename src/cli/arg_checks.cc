@@ -49,6 +49,13 @@ std::string UsageMessage(const CLI::ParseError& error) {
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr &&
       message.find(" required ") != std::string::npos && message.find(':') != std::string::npos)
     message = message.substr(0, message.find(':')) + ": a value is required";
+  // CLI11's "Could not convert: --version = x": every typed option of tq is an integer.
+  const std::string prefix = "Could not convert: ";
+  const size_t equals = message.find(" = ");
+  if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr &&
+      message.rfind(prefix, 0) == 0 && equals != std::string::npos)
+    message = message.substr(prefix.size(), equals - prefix.size()) +
+              ": expected an integer, got " + Quote(message.substr(equals + 3));
   return "tq: " + message;
 }
 

@@ -7,11 +7,12 @@
 namespace tq {
 namespace {
 
-// Parses `args` with an app holding a repeatable --label, an --id in 1..5, a --path that may hold
-// any bytes and the rest as extras; returns "" or the usage message.
+// Parses `args` with an app holding a repeatable --label, an --id in 1..5, a --count, a --path that
+// may hold any bytes and the rest as extras; keeps the usage message of an error.
 struct Parsed {
   std::vector<std::string> labels;
   int id = 0;
+  long long count = 0;
   std::string path;
   std::vector<std::string> extras;
   std::string error;
@@ -23,6 +24,7 @@ Parsed Parse(std::vector<std::string> args) {
   app.prefix_command();
   app.add_option("-l,--label", p.labels);
   app.add_option("--id", p.id)->check(IntRange(1, 5));
+  app.add_option("--count", p.count);
   app.add_option("--path", p.path);
   app.add_flag("--flag");
   ApplyOptionRules(app, {"--path"});
@@ -61,8 +63,9 @@ TEST_CASE("integer ranges name their bounds") {
   CHECK(Parse({"--id", " 3"}).error.find("not an integer") != std::string::npos);
 }
 
-TEST_CASE("an option without its value says so") {
+TEST_CASE("an option without its value, or a number that is not one, says so") {
   CHECK(Parse({"--id"}).error == "tq: --id: a value is required");
+  CHECK(Parse({"--count", "x"}).error == "tq: --count: expected an integer, got \"x\"");
 }
 
 }  // namespace
