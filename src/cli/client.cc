@@ -55,7 +55,14 @@ Result<Client> Client::Connect(const std::string& socket) {
 }
 
 Status Client::Send(const Request& request) {
-  const std::string frame = EncodeFrame(EncodeRequest(request));
+  std::string payload;
+  try {
+    payload = EncodeRequest(request);
+  } catch (const nlohmann::json::exception& e) {
+    // A text field that is not UTF-8 and that no check caught: a bug, but never an abort.
+    return Status::Internal(std::string("cannot encode the request as JSON: ") + e.what());
+  }
+  const std::string frame = EncodeFrame(payload);
   size_t done = 0;
   while (done < frame.size()) {
     const ssize_t n = send(fd_, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);

@@ -25,7 +25,7 @@ class Client {
   /// system socket. kUnavailable names the path(s) tried.
   static Result<Client> Connect(const std::string& socket);
 
-  /// Sends one request.
+  /// Sends one request; kInternal if it cannot be encoded, kUnavailable if the daemon went away.
   Status Send(const Request& request);
   /// Reads the next response frame; kUnavailable if the daemon went away.
   Result<nlohmann::json> Read();

@@ -1,23 +1,44 @@
 // tq: the command-line client of the tq task queue.
 #include <cstdio>
 #include <cstring>
+#include <exception>
 
+#include "cli/arg_checks.h"
 #include "cli/commands/commands.h"
+#include "core/quote.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+// The top-level parser. With prefix_command() it keeps, untouched, every argument from the
+// first one it cannot place (the task's command, as with nice, timeout and sudo).
+class RootApp : public CLI::App {
+ public:
+  using CLI::App::App;
+  /// The arguments left over, byte for byte.
+  std::vector<std::string> Extras() const { return remaining(); }
+  /// True when the first argument left over looked like an option: an unknown one.
+  bool FirstExtraIsOption() const {
+    return !missing_.empty() && missing_.front().first != CLI::detail::Classifier::NONE;
+  }
+};
+
+int Run(int argc, char** argv) {
   tq::GlobalOptions g;
-  // Everything after the first `--` is the task's argv, untouched by the option parser.
+  // Everything after the first `--` is the task's argv (or its end, when the command started
+  // before it), never seen by the option parser.
   int parsed_argc = argc;
+  bool saw_dashes = false;
+  std::vector<std::string> after_dashes;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--") == 0) {
-      g.has_command = true;
-      g.command.assign(argv + i + 1, argv + argc);
+      saw_dashes = true;
+      after_dashes.assign(argv + i + 1, argv + argc);
       parsed_argc = i;
       break;
     }
   }
 
-  CLI::App app{"tq - a task queue and cron replacement for one host"};
+  RootApp app{"tq - a task queue and cron replacement for one host"};
   app.require_subcommand(1);
   app.fallthrough();
   app.add_option("--socket", g.socket,
@@ -29,22 +50,67 @@ int main(int argc, char** argv) {
       tq::AddCancel(app, g), tq::AddLogs(app, g),   tq::AddPing(app, g), tq::AddVersion(app, g),
       tq::AddRetry(app, g),  tq::AddQueue(app, g),  tq::AddCron(app, g),
   };
+  // Set after the subcommands exist, so they do not inherit it: only `submit` takes a command.
+  app.prefix_command();
+  tq::ApplyOptionRules(app, {"--socket"});
   try {
     app.parse(parsed_argc, argv);
   } catch (const CLI::ParseError& e) {
-    // "tq frobnicate": name the word and the commands instead of "A subcommand is required".
-    if (app.get_subcommands().empty() && !app.remaining().empty()) {
+    // "tq", "tq --frob" or "tq frobnicate": say what is wrong and name the commands, instead of
+    // "A subcommand is required".
+    if (app.get_subcommands().empty() && dynamic_cast<const CLI::RequiredError*>(&e) != nullptr) {
       std::string names;
       for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
         names += " " + sub->get_name();
-      std::fprintf(stderr, "tq: \"%s\" is not a command (one of:%s)\n",
-                   app.remaining().front().c_str(), names.c_str());
+      const std::vector<std::string> extras = app.Extras();
+      const std::string what =
+          extras.empty()
+              ? "a command is required"
+              : tq::Quote(extras.front()) +
+                    (app.FirstExtraIsOption() ? " is not an option" : " is not a command");
+      std::fprintf(stderr, "tq: %s (commands:%s)\n", what.c_str(), names.c_str());
       return 2;
     }
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;  // usage errors exit 2
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    std::fprintf(stderr, "%s\n", tq::UsageMessage(e).c_str());
+    return 2;
   }
+  const std::vector<std::string> extras = app.Extras();
+  const tq::Command* chosen = nullptr;
   for (const auto& c : commands)
-    if (c.app->parsed()) return c.run();
-  return 2;
+    if (c.app->parsed()) chosen = &c;
+  if (chosen == nullptr) return 2;
+  const std::string name = chosen->app->get_name();
+  if (!extras.empty() && app.FirstExtraIsOption()) {
+    std::fprintf(stderr, "tq: %s: %s is not an option (see tq %s --help)\n", name.c_str(),
+                 tq::Quote(extras.front()).c_str(), name.c_str());
+    return 2;
+  }
+  if (name != "submit" && (!extras.empty() || saw_dashes)) {
+    const std::string what = extras.empty() ? "--" : extras.front();
+    std::fprintf(stderr, "tq: %s: unexpected argument %s (see tq %s --help)\n", name.c_str(),
+                 tq::Quote(what).c_str(), name.c_str());
+    return 2;
+  }
+  // The command starts at the first argument that is not an option; a `--` after that start
+  // is one of its arguments.
+  g.command = extras;
+  if (!extras.empty() && saw_dashes) g.command.emplace_back("--");
+  g.command.insert(g.command.end(), after_dashes.begin(), after_dashes.end());
+  return chosen->run();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Commands return errors as values; this is the last resort for anything thrown (a JSON
+  // library error, memory exhaustion): a message and exit 1, never an abort.
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tq: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "tq: internal error\n");
+  }
+  return 1;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <concepts>
+#include <sstream>
 #include <utility>
 
 #include "core/bytes.h"
@@ -289,8 +290,43 @@ Status CheckBatchLimits(const json& common, const std::vector<json>& tasks) {
   return Status::Ok();
 }
 
+// One string execve(2) takes (an argument, the shell command, an environment entry) is refused
+// when the kernel would refuse it: longer than MAX_ARG_STRLEN with its NUL.
+Status CheckExecString(const char* field, const std::string& what, size_t bytes) {
+  if (bytes + 1 <= kMaxArgStrlen) return Status::Ok();
+  return Status(ErrorCode::kLimit, field,
+                std::string(field) + ": " + what + " is " + SizeText(bytes) +
+                    "; the kernel runs no argument or environment entry over " +
+                    SizeText(kMaxArgStrlen - 1) + " (MAX_ARG_STRLEN)");
+}
+
+// What exec and the wire need of each string: a program name, no string over MAX_ARG_STRLEN,
+// and text fields (queue, labels, key) in UTF-8, since they travel as JSON strings.
+Status CheckSpecStrings(const TaskSpec& s) {
+  if (!s.argv.empty() && s.argv[0].empty())
+    return Status::Invalid("argv", "argv: the program name (the first argument) is empty");
+  for (size_t i = 0; i < s.argv.size(); ++i)
+    if (Status st = CheckExecString("argv", "argument " + std::to_string(i + 1), s.argv[i].size());
+        !st.ok())
+      return st;
+  if (s.shell)
+    if (Status st = CheckExecString("shell", "the command", s.shell->size()); !st.ok()) return st;
+  for (const auto& e : s.env)  // names only: values may be secrets
+    if (Status st = CheckExecString("env", Quote(e.substr(0, e.find('='))), e.size()); !st.ok())
+      return st;
+  std::vector<std::pair<const char*, const std::string*>> text = {{"queue", &s.queue}};
+  for (const auto& l : s.labels) text.emplace_back("label", &l);
+  if (s.key) text.emplace_back("key", &*s.key);
+  for (auto [field, value] : text)
+    if (!IsValidUtf8(*value))
+      return Status::Invalid(field, std::string(field) + ": " + Quote(*value) +
+                                        " is not valid UTF-8 (names, labels and keys are text)");
+  return Status::Ok();
+}
+
 // Checks a decoded spec against the rules of SPEC 2 and the limits.
 Status ValidateSpec(const TaskSpec& s) {
+  if (Status st = CheckSpecStrings(s); !st.ok()) return st;
   if (s.argv.empty() && !s.shell)
     return Status::Invalid("argv", "argv: a command is required (argv after --, or --shell)");
   if (!s.argv.empty() && s.shell)
@@ -656,6 +692,25 @@ Result<Request> DecodeRequest(std::string_view payload) {
 
 json SubmitToJson(const SubmitRequest& request) {
   return SubmitJson(request);
+}
+
+Status CheckSubmit(const SubmitRequest& request) {
+  auto decoded = SubmitFromJson(SubmitJson(request));
+  return decoded.ok() ? Status::Ok() : decoded.status();
+}
+
+const std::vector<std::string>& SubmitFields() {
+  static const std::vector<std::string> fields = [] {
+    // The keys SubmitJson writes.
+    std::istringstream in(
+        "argv shell stdin cwd env queue priority clean_env not_before_ms after labels timeout_ms"
+        " key version pending_ttl_ms retries backoff backoff_base_ms backoff_max_ms jitter"
+        " retry_on_exit no_retry_on_exit supersede_running keep_background");
+    std::vector<std::string> out;
+    for (std::string word; in >> word;) out.push_back(word);
+    return out;
+  }();
+  return fields;
 }
 
 RetryPolicy ApplyOverrides(RetryPolicy p, const RetryOverrides& o) {

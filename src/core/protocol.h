@@ -127,6 +127,12 @@ size_t SubmitPayloadBytes(const SubmitRequest& request);
 /// kMaxJsonValues (a single task over that still goes alone, to be refused by name).
 std::vector<size_t> BatchChunkEnds(const std::vector<SubmitRequest>& tasks);
 
+/// The checks tqd makes of a submit request (its wire form, decoded as tqd decodes it), for tq
+/// to make before it sends; a refusal names the field as tqd's would.
+Status CheckSubmit(const SubmitRequest& request);
+/// The fields of a submit request's wire form: every key SubmitToJson may write.
+const std::vector<std::string>& SubmitFields();
+
 /// {"ok": true} plus the members of `body`.
 nlohmann::json OkResponse(nlohmann::json body = nlohmann::json::object());
 /// {"ok": false, "error": {"code", "field", "message"}}.

@@ -10,8 +10,10 @@ namespace tq {
 /// refusal never grows past the frame that carried the value).
 constexpr size_t kMaxQuotedBytes = 256;
 
-/// `s` in double quotes, with quotes, backslashes and control bytes escaped; past
-/// kMaxQuotedBytes it is cut at a character boundary and followed by `... (N bytes)`.
+/// `s` in double quotes, with quotes, backslashes, control bytes and bytes that are not UTF-8
+/// escaped (\xNN), so the result is always valid UTF-8 text; past kMaxQuotedBytes it is cut at a
+/// character boundary and followed by `... (N bytes)`.
+std::string Quote(std::string_view s);
 std::string Quote(std::string_view s);
 
 }  // namespace tq

@@ -279,6 +279,28 @@ TEST_CASE("--batch -0 keeps arguments with spaces, newlines and odd bytes exactl
   REQUIRE(one.size() == 1);
   CHECK(Tq(d, {"wait", one[0]}).exit_code == 0);
   CHECK(Logs(d, one[0]) == "tail\n");
+
+  // Nor does it need its empty argument after the last argument's NUL: it is not dropped.
+  const RunResult ended =
+      Tq(d, {"submit", "--batch", "-0"}, std::string("true\0\0echo\0end\0", 15));
+  REQUIRE_MESSAGE(ended.exit_code == 0, ended.err);
+  const std::vector<std::string> two = Lines(ended.out);
+  REQUIRE(two.size() == 2);
+  CHECK(Tq(d, {"wait", two[1]}).exit_code == 0);
+  CHECK(Logs(d, two[1]) == "end\n");
+}
+
+TEST_CASE("tq --json submit --batch prints one JSON object per task") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const RunResult r = Tq(d, {"--json", "submit", "--batch"}, "true\necho two\n");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const std::vector<nlohmann::json> lines = JsonLines(r.out);
+  REQUIRE(lines.size() == 2);
+  for (const auto& line : lines) {
+    REQUIRE(line["id"].is_number_integer());
+    CHECK(TaskState(d, line["id"].dump()) != "");
+  }
 }
 
 TEST_CASE("--batch --json-lines applies each line's fields over the options") {
@@ -340,6 +362,14 @@ TEST_CASE("a bad line in a batch is reported with its number and nothing is subm
   CHECK(not_json.exit_code == 2);
   CHECK(not_json.out == "");
   CHECK_MESSAGE(not_json.err.find("line 2") != std::string::npos, not_json.err);
+
+  // A field a submit does not have is refused (as tqd.toml refuses unknown keys), naming it.
+  const RunResult unknown = Tq(d, {"submit", "--batch", "--json-lines"},
+                               "{\"argv\": [\"true\"]}\n{\"argv\": [\"true\"], \"prio\": 1}\n");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.out == "");
+  CHECK_MESSAGE(unknown.err.find("line 2") != std::string::npos, unknown.err);
+  CHECK_MESSAGE(unknown.err.find("\"prio\"") != std::string::npos, unknown.err);
 
   CHECK(ListTasks(d).size() == before);
   CHECK(TaskState(d, existing) != "");

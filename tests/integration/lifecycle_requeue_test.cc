@@ -45,9 +45,9 @@ TEST_CASE("tq retry re-queues a failed task: it runs again and keeps its earlier
   CHECK(t["attempt_log"][1]["exit_code"] == 0);
   CHECK(t["attempt_log"][1]["number"] == 2);
 
-  // A succeeded task is left as it is, with a note.
+  // A succeeded task is left as it is, named, and tq exits 1 (issue 9).
   const RunResult again = Tq(d, {"retry", id});
-  CHECK(again.exit_code == 0);
+  CHECK(again.exit_code == 1);
   CHECK(again.out == "");
   CHECK(again.err.find("not failed or cancelled") != std::string::npos);
   CHECK(TaskState(d, id) == "succeeded");

@@ -11,10 +11,11 @@ namespace tq {
 
 /// Options every subcommand shares.
 struct GlobalOptions {
-  std::string socket;        ///< --socket; empty: $TQ_SOCKET, then the user and system sockets
-  bool json = false;         ///< --json: machine-readable output
-  bool has_command = false;  ///< a `--` was given
-  std::vector<std::string> command;  ///< everything after the first `--`, byte for byte
+  std::string socket;  ///< --socket; empty: $TQ_SOCKET, then the user and system sockets
+  bool json = false;   ///< --json: machine-readable output
+  /// tq submit's command, byte for byte: from the first argument that is not an option (a later
+  /// `--` is one of its arguments), or everything after the first `--`.
+  std::vector<std::string> command;
 };
 
 /// A subcommand: its parser and the function that runs it and returns the exit code.

@@ -1,6 +1,8 @@
 // tq list: tasks, newest first, with filters; fetched a page at a time and printed as it comes.
 #include <cstdio>
+#include <limits>
 
+#include "cli/arg_checks.h"
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
@@ -30,7 +32,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--queue", f->queue, "only this queue");
   sub->add_option("--label", f->label, "only tasks with this label");
   sub->add_option("--limit", f->limit, "at most this many (default 100)")
-      ->check(CLI::PositiveNumber);
+      ->check(IntRange(1, std::numeric_limits<int>::max()));
   return {sub, [f, &g]() {
             ListRequest req;
             if (!f->state.empty()) req.filter.state = StateFromName(f->state);

@@ -1,7 +1,9 @@
 // tq queue: list queues, pause and resume them, change their concurrency at run time, delete
 // one nothing uses.
 #include <cstdio>
+#include <limits>
 
+#include "cli/arg_checks.h"
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
@@ -43,7 +45,7 @@ Command AddQueue(CLI::App& app, const GlobalOptions& g) {
   set->add_option("name", req->name, "queue name")->required();
   set->add_option("--concurrency", *concurrency, "tasks at once; 0 returns to tqd.toml's")
       ->required()
-      ->check(CLI::NonNegativeNumber);
+      ->check(IntRange(0, std::numeric_limits<int>::max()));
   set->callback([req, concurrency] {
     req->action = "set";
     req->concurrency = *concurrency;

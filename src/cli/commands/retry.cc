@@ -1,5 +1,6 @@
 // tq retry: put failed or cancelled tasks back in the queue by hand.
 #include <cstdio>
+#include <set>
 
 #include "cli/client.h"
 #include "cli/commands/commands.h"
@@ -19,8 +20,12 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
   sub->add_flag("--failed", f->failed, "every failed task of yours (in --queue)");
   sub->add_option("--queue", f->queue, "with --failed: only this queue");
   return {sub, [f, &g]() {
-            if (f->ids.empty() == !f->failed)
-              return Fail(Status::Invalid("ids", "give task ids, or --failed, not both"));
+            if (f->ids.empty() && !f->failed)
+              return Fail(Status::Invalid("ids",
+                                          "retry needs task ids (tq retry ID...) or "
+                                          "--failed (tq retry --failed [--queue Q])"));
+            if (!f->ids.empty() && f->failed)
+              return Fail(Status::Invalid("ids", "give task ids or --failed, not both"));
             if (!f->queue.empty() && !f->failed)
               return Fail(Status::Invalid("--queue", "--queue goes with --failed"));
             RetryRequest req{{f->ids.begin(), f->ids.end()}, f->failed, std::nullopt};
@@ -35,11 +40,20 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
             } else {
               for (const auto& id : ids) std::printf("%lld\n", id.get<long long>());
             }
-            // Naming tasks that were not failed or cancelled is not an error, but say so.
-            if (!f->failed && ids.size() < f->ids.size())
-              std::fprintf(stderr, "tq: %zu of %zu tasks were not failed or cancelled\n",
-                           f->ids.size() - ids.size(), f->ids.size());
-            return 0;
+            // A named task that was not failed or cancelled is left as it is: the others were
+            // re-queued, but the request was not done, so exit 1 naming each.
+            std::set<long long> left(f->ids.begin(), f->ids.end());
+            for (const auto& id : ids) left.erase(id.get<long long>());
+            for (long long id : left) {
+              auto task = client->Call(StatusRequest{id});
+              const std::string state =
+                  task.ok() ? (*task)["task"].value("state", "") : std::string("unknown");
+              std::fprintf(stderr,
+                           "tq: task %lld was not re-queued: its state is %s, not failed or "
+                           "cancelled\n",
+                           id, state.c_str());
+            }
+            return left.empty() ? 0 : 1;
           }};
 }
 

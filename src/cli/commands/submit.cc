@@ -3,14 +3,15 @@
 
 #include <cstdio>
 #include <iostream>
-#include <iterator>
 #include <sstream>
 
+#include "cli/arg_checks.h"
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/submit_batch.h"
 #include "cli/render.h"
 #include "core/duration.h"
+#include "core/limits.h"
 #include "core/wall_time.h"
 
 extern char** environ;
@@ -20,7 +21,6 @@ namespace tq {
 namespace {
 
 struct SubmitFlags {
-  std::vector<std::string> positional;
   std::string shell, queue = "default", delay, at, timeout, pending_ttl, key;
   std::vector<std::string> labels, after;
   int priority = kDefaultPriority;
@@ -96,11 +96,24 @@ Status ParseIds(const std::vector<std::string>& items, std::vector<TaskId>& out)
   return Status::Ok();
 }
 
+// Standard input for --stdin, refused before anything is sent when it passes the limit (read no
+// further than one byte past it).
+Result<std::string> ReadStdinPayload(std::istream& in) {
+  std::string data(kMaxStdinBytes + 1, '\0');
+  in.read(data.data(), static_cast<std::streamsize>(data.size()));
+  data.resize(static_cast<size_t>(in.gcount()));
+  if (data.size() > kMaxStdinBytes)
+    return Status(ErrorCode::kLimit, "--stdin",
+                  "--stdin: standard input holds more than the limit of " +
+                      std::to_string(kMaxStdinBytes) + " bytes (8 MiB)");
+  return data;
+}
+
 // The request the flags describe; in batch mode without a command (each task brings its own).
 Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g) {
   SubmitRequest request;
   TaskSpec& spec = request.spec;
-  spec.argv = g.has_command ? g.command : f.positional;
+  spec.argv = g.command;
   if (!f.shell.empty()) spec.shell = f.shell;
   if (f.batch && (!spec.argv.empty() || spec.shell))
     return Status::Invalid("--batch",
@@ -114,11 +127,10 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
     return Status::Invalid("--stdin", "--stdin: standard input carries the batch");
   if (!f.batch && spec.argv.empty() && !spec.shell)
     return Status::Invalid("command",
-                           "a command is required: tq submit [OPTIONS] -- COMMAND "
+                           "a command is required: tq submit [OPTIONS] [--] COMMAND "
                            "[ARG...], or --shell STRING");
   if (!spec.argv.empty() && spec.shell)
-    return Status::Invalid("--shell",
-                           "--shell: give either a command after -- or --shell, not both");
+    return Status::Invalid("--shell", "--shell: give either a command or --shell, not both");
   spec.queue = f.queue;
   spec.priority = f.priority;
   spec.labels = f.labels;
@@ -160,13 +172,17 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
   if (st.ok()) st = ReadRetryFlags(f, request.retry);
   if (!st.ok()) return st;
   if (f.read_stdin) {
-    spec.stdin_data = std::string(std::istreambuf_iterator<char>(std::cin), {});
+    auto data = ReadStdinPayload(std::cin);
+    if (!data.ok()) return data.status();
+    spec.stdin_data = std::move(*data);
   }
   return request;
 }
 
 // Sends one submit and prints its id; a refusal by a newer version prints that id and exits 3.
 int SubmitOne(SubmitRequest request, const GlobalOptions& g) {
+  // What tqd would refuse is refused here, before the connection: nothing is sent.
+  if (Status st = CheckSubmit(request); !st.ok()) return Fail(st);
   auto client = Client::Connect(g.socket);
   if (!client.ok()) return Fail(client.status());
   if (Status st = client->Send(request); !st.ok()) return Fail(st);
@@ -189,12 +205,14 @@ int SubmitOne(SubmitRequest request, const GlobalOptions& g) {
 
 Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("submit", "Submit a task; prints its id");
+  sub->footer(
+      "The command starts at the first argument that is not an option (or after --): tq submit "
+      "[OPTIONS] [--] PROGRAM [ARG...]. Each option takes one value; repeat it for more.");
   auto f = std::make_shared<SubmitFlags>();
-  sub->add_option("command", f->positional, "the command and its arguments (after --)");
   sub->add_option("--shell", f->shell, "run STRING with /bin/sh -c instead of a command");
   sub->add_option("-q,--queue", f->queue, "queue name (default: default)");
   sub->add_option("-p,--priority", f->priority, "1 (highest) .. 5 (lowest), default 3")
-      ->check(CLI::Range(kMinPriority, kMaxPriority));
+      ->check(IntRange(kMinPriority, kMaxPriority));
   sub->add_flag("--stdin", f->read_stdin, "send standard input to the task as its stdin");
   sub->add_option("-l,--label", f->labels, "a label for filtering (repeatable)");
   sub->add_option("--delay", f->delay, "start no earlier than DURATION from now (90s, 1h30m)");
@@ -209,7 +227,7 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_flag("--supersede-running", f->supersede_running,
                 "also cancel a running older version of the key");
   sub->add_option("--retries", f->retries, "attempts allowed after the first failed one")
-      ->check(CLI::Range(0, 1000));
+      ->check(IntRange(0, 1000));
   sub->add_option("--backoff", f->backoff, "fixed, exponential or progressive")
       ->check(CLI::IsMember({"fixed", "exponential", "progressive"}));
   sub->add_option("--backoff-base", f->backoff_base, "first (or fixed) delay (DURATION)");

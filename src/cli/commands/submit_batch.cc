@@ -1,5 +1,6 @@
 #include "cli/commands/submit_batch.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <set>
@@ -7,6 +8,7 @@
 #include "cli/client.h"
 #include "cli/render.h"
 #include "core/bytes.h"
+#include "core/quote.h"
 
 namespace tq {
 
@@ -14,34 +16,53 @@ namespace {
 
 using nlohmann::json;
 
-// The tasks of a batch, and where each came from for error messages.
-struct ParsedBatch {
-  std::vector<json> tasks;
-  std::vector<std::string> where;  ///< "line 7", "task 3"
-};
-
-Result<ParsedBatch> Parse(const std::string& input, BatchFormat format) {
+// -0: NUL-terminated arguments, an empty one ends a task; end of input ends the last task, and
+// a last argument without its NUL.
+ParsedBatch ParseNulArgv(const std::string& input) {
   ParsedBatch out;
-  if (format == BatchFormat::kNulArgv) {
-    json argv = json::array();
-    size_t start = 0;
-    for (size_t i = 0; i <= input.size(); ++i) {
-      if (i < input.size() && input[i] != '\0') continue;
-      const std::string item = input.substr(start, i - start);
-      const bool at_end = i == input.size();
-      start = i + 1;
-      if (at_end && item.empty()) break;
-      if (!item.empty()) argv.push_back(BytesToJson(item));
-      if (item.empty() || at_end) {
-        if (!argv.empty()) {
-          out.tasks.push_back({{"argv", std::move(argv)}});
-          out.where.push_back("task " + std::to_string(out.tasks.size()));
-        }
-        argv = json::array();
-      }
+  json argv = json::array();
+  const auto end_task = [&] {
+    if (argv.empty()) return;
+    out.tasks.push_back({{"argv", std::move(argv)}});
+    out.where.push_back("task " + std::to_string(out.tasks.size()));
+    argv = json::array();
+  };
+  size_t start = 0;
+  while (start < input.size()) {
+    size_t end = input.find('\0', start);
+    if (end == std::string::npos) end = input.size();
+    if (end == start) {
+      end_task();
+    } else {
+      argv.push_back(BytesToJson(input.substr(start, end - start)));
     }
-    return out;
+    start = end + 1;
   }
+  end_task();
+  return out;
+}
+
+// A --json-lines line: an object whose every field is a submit field.
+Result<json> ParseJsonLine(const std::string& line, const std::string& where) {
+  json j = json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return Status::Invalid("--json-lines", where + ": not a JSON object of submit fields");
+  const std::vector<std::string>& fields = SubmitFields();
+  for (const auto& [name, value] : j.items()) {
+    if (std::find(fields.begin(), fields.end(), name) != fields.end()) continue;
+    std::string allowed;
+    for (const auto& f : fields) allowed += (allowed.empty() ? "" : " ") + f;
+    return Status::Invalid("--json-lines",
+                           where + ": " + Quote(name) + " is not a submit field (" + allowed + ")");
+  }
+  return j;
+}
+
+}  // namespace
+
+Result<ParsedBatch> ParseBatch(const std::string& input, BatchFormat format) {
+  if (format == BatchFormat::kNulArgv) return ParseNulArgv(input);
+  ParsedBatch out;
   size_t line_no = 0;
   size_t start = 0;
   while (start < input.size()) {
@@ -55,15 +76,16 @@ Result<ParsedBatch> Parse(const std::string& input, BatchFormat format) {
     if (format == BatchFormat::kShellLines) {
       out.tasks.push_back({{"shell", BytesToJson(line)}});
     } else {
-      json j = json::parse(line, nullptr, false);
-      if (j.is_discarded() || !j.is_object())
-        return Status::Invalid("--json-lines", where + ": not a JSON object of submit fields");
-      out.tasks.push_back(std::move(j));
+      auto j = ParseJsonLine(line, where);
+      if (!j.ok()) return j.status();
+      out.tasks.push_back(std::move(*j));
     }
     out.where.push_back(where);
   }
   return out;
 }
+
+namespace {
 
 // Rewrites a refusal naming "tasks[N]", or the daemon's "entry N: " (1-based within one
 // request), to name the line or record it came from.
@@ -110,7 +132,7 @@ Status CheckAfterIds(Client& client, const std::vector<SubmitRequest>& resolved,
 int SubmitBatch(const SubmitRequest& common, BatchFormat format, std::istream& in,
                 const GlobalOptions& g) {
   const std::string input(std::istreambuf_iterator<char>(in), {});
-  auto batch = Parse(input, format);
+  auto batch = ParseBatch(input, format);
   if (!batch.ok()) return Fail(batch.status());
   if (batch->tasks.empty()) return 0;
   const json common_json = SubmitToJson(common);
@@ -131,7 +153,13 @@ int SubmitBatch(const SubmitRequest& common, BatchFormat format, std::istream& i
                          batch->tasks.begin() + static_cast<std::ptrdiff_t>(end));
     auto r = client->Call(request);
     if (!r.ok()) return Fail(Locate(r.status(), *batch, offset));
-    for (const auto& id : (*r)["ids"]) std::printf("%lld\n", id.get<long long>());
+    for (const auto& id : (*r)["ids"]) {
+      if (g.json) {
+        std::printf("%s\n", json{{"id", id}}.dump().c_str());
+      } else {
+        std::printf("%lld\n", id.get<long long>());
+      }
+    }
     offset = end;
   }
   return 0;

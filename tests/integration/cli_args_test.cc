@@ -1,0 +1,163 @@
+// The command line as scripts meet it (issue 9): each option takes one value, the command starts
+// at the first argument that is not an option (or after --), and every refusal exits 2 with
+// "tq:" naming the field, before anything is submitted.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// The task's argv from `tq status --json`, as strings (the tests use UTF-8 arguments).
+std::vector<std::string> Argv(const TestDaemon& d, const std::string& id) {
+  const nlohmann::json task = TaskJson(d, id);
+  std::vector<std::string> out;
+  for (const auto& a : task["argv"]) out.push_back(a.get<std::string>());
+  return out;
+}
+
+// Runs tq, expects a usage refusal (exit 2, "tq: ..." naming `field`) and no output.
+void CheckRefused(const TestDaemon& d, const std::vector<std::string>& args,
+                  const std::string& field, const std::string& stdin_data = "") {
+  const RunResult r = Tq(d, args, stdin_data);
+  CAPTURE(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out == "");
+  CHECK(r.err.rfind("tq: ", 0) == 0);
+  CHECK(Contains(r.err, field));
+}
+}  // namespace
+
+TEST_CASE("an option takes one value and the command starts at the first non-option") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string dep = Submit(d, {"--", "true"});
+  REQUIRE(Tq(d, {"wait", dep}).exit_code == 0);
+
+  const std::string labelled = Submit(d, {"-l", "x", "echo", "hi"});
+  CHECK(Argv(d, labelled) == std::vector<std::string>{"echo", "hi"});
+  CHECK(TaskJson(d, labelled)["labels"] == nlohmann::json::array({"x"}));
+
+  const std::string repeated = Submit(d, {"-l", "x", "--label", "y", "--after", dep, "echo"});
+  CHECK(TaskJson(d, repeated)["labels"] == nlohmann::json::array({"x", "y"}));
+  CHECK(TaskJson(d, repeated)["after"] == nlohmann::json::array({std::stoll(dep)}));
+
+  // "--after A B -- cmd": B is the command, not a second dependency; the -- is its argument.
+  const std::string second = Submit(d, {"--after", dep, "printf", "--", "x"});
+  CHECK(TaskJson(d, second)["after"] == nlohmann::json::array({std::stoll(dep)}));
+  CHECK(Argv(d, second) == std::vector<std::string>{"printf", "--", "x"});
+
+  // Options after the command belong to it, and the parser changes none of its bytes.
+  const std::string own = Submit(d, {"echo", "--json", "-q", "[a,b]", "--"});
+  CHECK(Argv(d, own) == std::vector<std::string>{"echo", "--json", "-q", "[a,b]", "--"});
+  CHECK(TaskJson(d, own)["queue"] == "default");
+  const std::string dashed = Submit(d, {"-q", "other", "--", "--json", "x"});
+  CHECK(Argv(d, dashed) == std::vector<std::string>{"--json", "x"});
+  CHECK(TaskJson(d, dashed)["queue"] == "other");
+  // A command word that is also a tq command is just a program name.
+  CHECK(Argv(d, Submit(d, {"list", "status"})) == std::vector<std::string>{"list", "status"});
+}
+
+TEST_CASE("usage refusals exit 2 with tq: and the field, and submit nothing") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  SUBCASE("an unknown option before the command") {
+    CheckRefused(d, {"submit", "-l", "x", "--frob", "echo"}, "--frob");
+  }
+  SUBCASE("empty values") {
+    CheckRefused(d, {"submit", "--delay", "", "--", "true"}, "--delay");
+    CheckRefused(d, {"submit", "--after", "", "--", "true"}, "--after");
+    CheckRefused(d, {"submit", "--key", "", "--", "true"}, "--key");
+    CheckRefused(d, {"submit", "--shell", ""}, "--shell");
+    CheckRefused(d, {"submit", "--", ""}, "program name");
+    CheckRefused(d, {"submit", ""}, "program name");
+  }
+  SUBCASE("text that is not UTF-8") {
+    CheckRefused(d, {"submit", "--label", "a\xff", "--", "true"}, "--label");
+    CheckRefused(d, {"submit", "--key", "\xc3", "--", "true"}, "--key");
+    CheckRefused(d, {"submit", "--queue", "q\xfe", "--", "true"}, "--queue");
+    CheckRefused(d, {"list", "--label", "\xff"}, "--label");
+    CheckRefused(d, {"list", "--queue", "\xff"}, "--queue");
+    CheckRefused(d, {"retry", "--failed", "--queue", "\xff"}, "--queue");
+    CheckRefused(d, {"queue", "pause", "\xff"}, "name");
+  }
+  SUBCASE("ranges name their real bounds") {
+    const RunResult r = Tq(d, {"submit", "--priority", "0", "--", "true"});
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(Contains(r.err, "tq: --priority: 0 is out of range 1..5"), r.err);
+    const RunResult c = Tq(d, {"queue", "set", "q", "--concurrency", "-1"});
+    CHECK(c.exit_code == 2);
+    CHECK_MESSAGE(Contains(c.err, "--concurrency"), c.err);
+    CHECK_MESSAGE(!Contains(c.err, "e+308"), c.err);
+    CHECK_MESSAGE(!Contains(c.err, "e308"), c.err);
+    const RunResult l = Tq(d, {"list", "--limit", "0"});
+    CHECK(l.exit_code == 2);
+    CHECK_MESSAGE(Contains(l.err, "tq: --limit: 0 is out of range 1.."), l.err);
+    CheckRefused(d, {"submit", "--retries", "many", "--", "true"}, "--retries");
+  }
+  SUBCASE("an option without its value") {
+    CheckRefused(d, {"submit", "--queue"}, "--queue");
+  }
+  SUBCASE("arguments a command does not take") {
+    CheckRefused(d, {"ping", "extra"}, "extra");
+    CheckRefused(d, {"status", "1", "--frob"}, "--frob");
+    CheckRefused(d, {"list", "--", "x"}, "--");
+  }
+  // None of these created a task.
+  CHECK(ListTasks(d).empty());
+}
+
+TEST_CASE("payloads over a limit are refused before anything is sent") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  SUBCASE("stdin over 8 MiB") {
+    const RunResult r = Tq(d, {"submit", "--stdin", "--", "cat"}, std::string((8u << 20) + 1, 'x'));
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(Contains(r.err, "tq: --stdin"), r.err);
+    CHECK_MESSAGE(Contains(r.err, "8388608"), r.err);
+  }
+  // tq's own argv cannot carry such a string (its exec would fail), standard input can.
+  SUBCASE("an argument over the kernel's MAX_ARG_STRLEN") {
+    const std::string big(131072, 'a');  // with its NUL: one byte over
+    CheckRefused(d, {"submit", "--batch", "-0"}, "MAX_ARG_STRLEN",
+                 std::string("true\0\0echo\0", 11) + big + std::string("\0\0", 2));
+    CheckRefused(d, {"submit", "--batch"}, "MAX_ARG_STRLEN", "true\n#" + big + "\n");
+    CheckRefused(d, {"submit", "--batch", "--json-lines"}, "line 2",
+                 "{\"argv\": [\"true\"]}\n{\"argv\": [\"echo\", \"" + big + "\"]}\n");
+  }
+  CHECK(ListTasks(d).empty());
+}
+
+TEST_CASE("an argument just inside MAX_ARG_STRLEN runs") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string arg(131071, 'a');  // with its NUL: exactly the kernel's limit
+  const std::string id = Submit(d, {"--", "/bin/sh", "-c", "printf %s \"$0\" | wc -c", arg});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Tq(d, {"logs", id}).out == "131071\n");
+}
+
+TEST_CASE("tq retry exits 1 for a task it cannot re-queue and says what it needs") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string ok = Submit(d, {"--", "true"});
+  REQUIRE(Tq(d, {"wait", ok}).exit_code == 0);
+  const RunResult r = Tq(d, {"retry", ok});
+  CHECK(r.exit_code == 1);
+  CHECK_MESSAGE(Contains(r.err, "task " + ok + " was not re-queued: its state is succeeded"),
+                r.err);
+  CHECK(TaskState(d, ok) == "succeeded");
+
+  const RunResult none = Tq(d, {"retry"});
+  CHECK(none.exit_code == 2);
+  CHECK_MESSAGE(Contains(none.err, "--failed"), none.err);
+  CHECK_MESSAGE(!Contains(none.err, "not both"), none.err);
+  CheckRefused(d, {"retry", ok, "--failed"}, "not both");
+}
