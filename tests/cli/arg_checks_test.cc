@@ -38,14 +38,14 @@ Parsed Parse(std::vector<std::string> args) {
   return p;
 }
 
-TEST_CASE("an option takes one value per occurrence; the rest is not swallowed") {
+TEST_CASE("an option takes one value per occurrence, the rest is not swallowed") {
   const Parsed p = Parse({"-l", "x", "--label", "y", "--flag", "echo", "hi"});
   CHECK(p.error == "");
   CHECK(p.labels == std::vector<std::string>{"x", "y"});
   CHECK(p.extras == std::vector<std::string>{"echo", "hi"});
 }
 
-TEST_CASE("text values must be non-empty UTF-8; byte options are left alone") {
+TEST_CASE("text values must be non-empty UTF-8, byte options are left alone") {
   CHECK(Parse({"--label", ""}).error == "tq: --label: the value must not be empty");
   CHECK(Parse({"--label", "a\xff"}).error ==
         "tq: --label: \"a\\xff\" is not valid UTF-8 (names, labels and keys are text)");

@@ -31,7 +31,7 @@ TEST_CASE("-0: an empty argument ends a task and so does the end of input") {
   }
 }
 
-TEST_CASE("shell lines: the last line needs no newline; blank lines are skipped") {
+TEST_CASE("shell lines: the last line needs no newline, blank lines are skipped") {
   auto batch = ParseBatch("echo a\n\n  \necho b", BatchFormat::kShellLines);
   REQUIRE(batch.ok());
   REQUIRE(batch->tasks.size() == 2);

@@ -46,7 +46,7 @@ TEST_CASE("a string execve would refuse is refused, in tq and in tqd") {
   CHECK(st.message().find("aaaa") == std::string::npos);  // never the value
 }
 
-TEST_CASE("an empty program name is refused; empty later arguments are kept") {
+TEST_CASE("an empty program name is refused, empty later arguments are kept") {
   Status st = CheckSubmit(Echo({""}));
   CHECK(st.code() == ErrorCode::kInvalid);
   CHECK(st.field() == "argv");

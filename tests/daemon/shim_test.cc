@@ -485,7 +485,10 @@ TEST_CASE("shim: when the task ends, what it left running is ended before the sh
 TEST_CASE("shim: TERM ends every descendant, with KILL after the grace even from no daemon") {
   ShimRun run;
   run.Start(LeavesDescendants("exec sleep 1000"), {"--cwd", run.Path(""), "--kill-grace", "200"});
-  REQUIRE(WaitFor([&] { return Exists(run.Path("ign.pid")); }));
+  REQUIRE(WaitFor([&] {  // each descendant writes its own file, in no particular order
+    return Exists(run.Path("grp.pid")) && Exists(run.Path("sid.pid")) &&
+           Exists(run.Path("ign.pid"));
+  }));
   const std::vector<pid_t> left = Descendants(run);
   REQUIRE(kill(run.pid(), TQ_SHIM_SIG_TERMINATE) == 0);
   tq::ShimRecord r = run.Finish();
