@@ -68,10 +68,13 @@ TEST_CASE("after a timeout no descendant runs") {
 TEST_CASE("when the main process exits, what it left running is ended with the attempt") {
   TestDaemon d("kill_grace = \"1s\"\n");
   TQ_LOG_ON_FAILURE(d);
-  const std::string ready = Quoted(d.dir() + "/ign.pid");
-  const std::string id =
-      Submit(d, {"--shell", LeavesDescendants(d.dir(), "while [ ! -e " + ready +
-                                                           " ]; do sleep 0.01; done; echo done")});
+  // The main process ends only once every descendant has written its pid (in any order).
+  std::string all_written = "true";
+  for (const char* name : {"grp", "sid", "ign"})
+    all_written += " && [ -e " + Quoted(d.dir() + "/" + name + ".pid") + " ]";
+  const std::string id = Submit(
+      d, {"--shell",
+          LeavesDescendants(d.dir(), "until " + all_written + "; do sleep 0.01; done; echo done")});
   const std::vector<pid_t> pids = WaitDescendants(d);
   REQUIRE(WaitState(d, id, "succeeded"));
   CheckAllGone(pids);
