@@ -4,12 +4,12 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <functional>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 
-#include "core/store.h"
+#include "core/store/store.h"
 
 namespace {
 
@@ -48,9 +48,8 @@ int main(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   tq::Store& s = **store;
-  const double first_prio = MicrosPer(10000, [&] {
-    (void)s.FirstReady("default", tq::ReadyOrder::kHighestPriority);
-  });
+  const double first_prio =
+      MicrosPer(10000, [&] { (void)s.FirstReady("default", tq::ReadyOrder::kHighestPriority); });
   const double first_old =
       MicrosPer(10000, [&] { (void)s.FirstReady("default", tq::ReadyOrder::kOldest); });
   const double promote = MicrosPer(1000, [&] { (void)s.PromoteDue(now, 1000); });

@@ -3,8 +3,8 @@
 #include <cerrno>
 #include <cstdlib>
 
-#include "core/bytes.h"
-#include "core/quote.h"
+#include "core/model/bytes.h"
+#include "core/model/quote.h"
 
 namespace tq {
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <utility>
 
-#include "core/paths.h"
+#include "core/config/paths.h"
 
 namespace tq {
 

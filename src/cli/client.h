@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/framing.h"
-#include "core/protocol.h"
-#include "core/status.h"
+#include "core/model/status.h"
+#include "core/proto/framing.h"
+#include "core/proto/protocol.h"
 
 namespace tq {
 

@@ -5,7 +5,7 @@
 
 #include "cli/arg_checks.h"
 #include "cli/commands/commands.h"
-#include "core/quote.h"
+#include "core/model/quote.h"
 
 namespace {
 

@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/bytes.h"
-#include "core/clock.h"
-#include "core/wall_time.h"
+#include "core/model/bytes.h"
+#include "core/model/clock.h"
+#include "core/model/wall_time.h"
+#include "core/proto/wire_bytes.h"
 
 namespace tq {
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/status.h"
+#include "core/model/status.h"
 
 namespace tq {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <unordered_map>
 
-#include "core/status.h"
+#include "core/model/status.h"
 
 namespace tq {
 

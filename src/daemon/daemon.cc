@@ -13,11 +13,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include "core/chooser.h"
-#include "core/protocol.h"
-#include "core/retry.h"
-#include "core/saturating.h"
-#include "core/task_env.h"
+#include "core/model/saturating.h"
+#include "core/policy/chooser.h"
+#include "core/policy/retry.h"
+#include "core/policy/task_env.h"
+#include "core/proto/protocol.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/make_dirs.h"
 

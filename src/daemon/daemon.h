@@ -8,10 +8,10 @@
 #include <random>
 #include <string>
 
-#include "core/clock.h"
-#include "core/config.h"
-#include "core/protocol.h"
-#include "core/store.h"
+#include "core/config/config.h"
+#include "core/model/clock.h"
+#include "core/proto/protocol.h"
+#include "core/store/store.h"
 #include "daemon/event_loop.h"
 #include "daemon/executor.h"
 #include "daemon/server.h"

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/clock.h"
+#include "core/model/clock.h"
 
 namespace tq {
 

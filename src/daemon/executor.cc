@@ -15,7 +15,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "core/saturating.h"
+#include "core/model/saturating.h"
 #include "daemon/proc.h"
 #include "daemon/shim/shim_record.h"
 #include "daemon/shim_record.h"

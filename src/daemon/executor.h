@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/clock.h"
-#include "core/store.h"
-#include "core/task.h"
+#include "core/model/clock.h"
+#include "core/model/task.h"
+#include "core/store/store.h"
 #include "daemon/event_loop.h"
 #include "daemon/spawner.h"
 #include "daemon/task_files.h"

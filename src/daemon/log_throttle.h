@@ -8,7 +8,7 @@
 
 #include <spdlog/common.h>
 
-#include "core/clock.h"
+#include "core/model/clock.h"
 
 namespace tq {
 

@@ -11,8 +11,8 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
-#include "core/config.h"
-#include "core/paths.h"
+#include "core/config/config.h"
+#include "core/config/paths.h"
 #include "daemon/daemon.h"
 #include "daemon/fd_limits.h"
 

@@ -4,7 +4,7 @@
 #include <sys/types.h>
 #include <string>
 
-#include "core/status.h"
+#include "core/model/status.h"
 
 namespace tq {
 

@@ -12,7 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "core/protocol.h"
+#include "core/proto/protocol.h"
 
 namespace tq {
 

@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/framing.h"
-#include "core/status.h"
-#include "core/task.h"
+#include "core/model/status.h"
+#include "core/model/task.h"
+#include "core/proto/framing.h"
 #include "daemon/connection_slots.h"
 #include "daemon/event_loop.h"
 #include "daemon/log_throttle.h"

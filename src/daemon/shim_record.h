@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/status.h"
+#include "core/model/status.h"
 
 namespace tq {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/task.h"
+#include "core/model/task.h"
 
 namespace tq {
 

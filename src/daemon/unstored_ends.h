@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "core/clock.h"
-#include "core/status.h"
-#include "core/store.h"
+#include "core/model/clock.h"
+#include "core/model/status.h"
+#include "core/store/store.h"
 #include "daemon/event_loop.h"
 
 namespace tq {

@@ -7,7 +7,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "core/clock.h"
+#include "core/model/clock.h"
 
 namespace tq {
 

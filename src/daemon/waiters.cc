@@ -1,6 +1,6 @@
 #include "daemon/waiters.h"
 
-#include "core/protocol.h"
+#include "core/proto/protocol.h"
 
 namespace tq {
 

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/status.h"
-#include "core/task.h"
+#include "core/model/status.h"
+#include "core/model/task.h"
 #include "daemon/server.h"
 
 namespace tq {

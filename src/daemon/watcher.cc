@@ -4,7 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "core/saturating.h"
+#include "core/model/saturating.h"
 
 namespace tq {
 

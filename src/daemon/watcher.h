@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/clock.h"
-#include "core/store.h"
+#include "core/model/clock.h"
+#include "core/store/store.h"
 
 namespace tq {
 

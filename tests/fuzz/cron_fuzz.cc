@@ -12,10 +12,10 @@
 #include <string>
 #include <string_view>
 
-#include "core/cron_expr.h"
-#include "core/cron_next.h"
-#include "core/cron_zone.h"
-#include "core/wall_time.h"
+#include "core/cron/cron_expr.h"
+#include "core/cron/cron_next.h"
+#include "core/cron/cron_zone.h"
+#include "core/model/wall_time.h"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <variant>
 
-#include "core/framing.h"
-#include "core/protocol.h"
+#include "core/proto/framing.h"
+#include "core/proto/protocol.h"
 
 namespace {
 

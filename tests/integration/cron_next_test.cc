@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/wall_time.h"
+#include "core/model/wall_time.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;

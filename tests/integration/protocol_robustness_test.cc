@@ -7,7 +7,7 @@
 #include <cstring>
 #include <thread>
 
-#include "core/protocol.h"
+#include "core/proto/protocol.h"
 #include "support/raw_client.h"
 #include "support/test_daemon.h"
 

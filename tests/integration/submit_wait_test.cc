@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include "core/wall_time.h"
+#include "core/model/wall_time.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;

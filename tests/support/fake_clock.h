@@ -1,7 +1,7 @@
 // A clock the test moves by hand: wall and monotonic time advance together.
 #pragma once
 
-#include "core/clock.h"
+#include "core/model/clock.h"
 
 namespace tq {
 

@@ -6,11 +6,11 @@
 
 #include "cli/commands/commands.h"
 #include "cli/render.h"
-#include "core/clock.h"
-#include "core/cron_expr.h"
-#include "core/cron_next.h"
-#include "core/cron_zone.h"
-#include "core/wall_time.h"
+#include "core/cron/cron_expr.h"
+#include "core/cron/cron_next.h"
+#include "core/cron/cron_zone.h"
+#include "core/model/clock.h"
+#include "core/model/wall_time.h"
 
 namespace tq {
 

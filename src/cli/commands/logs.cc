@@ -5,7 +5,7 @@
 #include "cli/commands/commands.h"
 #include "cli/commands/reconnect.h"
 #include "cli/render.h"
-#include "core/bytes.h"
+#include "core/proto/wire_bytes.h"
 
 namespace tq {
 

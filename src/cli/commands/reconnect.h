@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cli/client.h"
-#include "core/clock.h"
+#include "core/model/clock.h"
 
 namespace tq {
 

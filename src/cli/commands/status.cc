@@ -4,7 +4,7 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
-#include "core/clock.h"
+#include "core/model/clock.h"
 
 namespace tq {
 

@@ -10,9 +10,9 @@
 #include "cli/commands/commands.h"
 #include "cli/commands/submit_batch.h"
 #include "cli/render.h"
-#include "core/duration.h"
-#include "core/limits.h"
-#include "core/wall_time.h"
+#include "core/model/duration.h"
+#include "core/model/limits.h"
+#include "core/model/wall_time.h"
 
 extern char** environ;
 

@@ -7,8 +7,8 @@
 
 #include "cli/client.h"
 #include "cli/render.h"
-#include "core/bytes.h"
-#include "core/quote.h"
+#include "core/model/quote.h"
+#include "core/proto/wire_bytes.h"
 
 namespace tq {
 

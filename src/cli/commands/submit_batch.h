@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands/commands.h"
-#include "core/protocol.h"
-#include "core/status.h"
+#include "core/model/status.h"
+#include "core/proto/protocol.h"
 
 namespace tq {
 

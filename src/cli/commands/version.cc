@@ -3,7 +3,7 @@
 
 #include "cli/client.h"
 #include "cli/commands/commands.h"
-#include "core/protocol.h"
+#include "core/proto/protocol.h"
 
 namespace tq {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "core/protocol.h"
+#include "core/proto/protocol.h"
 #include "daemon/daemon.h"
 
 namespace tq {

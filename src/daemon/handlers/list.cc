@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <set>
 
-#include "core/limits.h"
-#include "core/wall_time.h"
+#include "core/model/limits.h"
+#include "core/model/wall_time.h"
 #include "daemon/handlers/handlers.h"
 
 namespace tq {

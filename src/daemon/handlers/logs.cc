@@ -2,7 +2,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/bytes.h"
+#include "core/proto/wire_bytes.h"
 #include "daemon/handlers/handlers.h"
 
 namespace tq {

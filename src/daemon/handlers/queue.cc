@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "core/limits.h"
-#include "core/quote.h"
+#include "core/model/limits.h"
+#include "core/model/quote.h"
 #include "daemon/handlers/handlers.h"
 
 namespace tq {

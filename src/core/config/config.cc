@@ -1,0 +1,396 @@
+#include "core/config/config.h"
+
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <toml++/toml.h>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include "core/model/duration.h"
+#include "core/model/quote.h"
+
+namespace tq {
+
+namespace {
+constexpr int64_t kIntMax = std::numeric_limits<int>::max();
+// A tqd.toml is a few hundred bytes; anything past this is not a config file.
+constexpr size_t kMaxConfigBytes = 1 << 20;
+// The longest socket path bind() accepts (sun_path holds it plus the terminating NUL).
+constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
+
+constexpr const char* kTopKeys =
+    "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, "
+    "success_retention, purge_after, [queues.NAME]";
+constexpr const char* kQueueKeys =
+    "concurrency, retries, backoff, backoff_base, backoff_max, jitter, retry_on_exit, "
+    "no_retry_on_exit, retry_priority_penalty";
+constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
+constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
+
+// A TOML value as a message shows it: numbers and booleans as written, strings quoted, the
+// rest by kind.
+std::string Describe(const toml::node& n) {
+  if (const auto* i = n.as_integer()) return std::to_string(i->get());
+  if (const auto* f = n.as_floating_point()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", f->get());
+    return buf;
+  }
+  if (const auto* b = n.as_boolean()) return b->get() ? "true" : "false";
+  if (const auto* s = n.as_string()) return Quote(s->get());
+  if (n.is_table()) return "a table";
+  if (n.is_array()) return "an array";
+  if (n.is_date_time()) return "a date-time";
+  if (n.is_date()) return "a date";
+  if (n.is_time()) return "a time";
+  return "a value";
+}
+
+// Turns reasons into kConfig errors that start with "<source>:<line>: <key>: ".
+class Checker {
+ public:
+  explicit Checker(const std::string& source) : source_(source) {}
+
+  Status Error(const std::string& key, int line, const std::string& reason) const {
+    return Status(ErrorCode::kConfig, key,
+                  source_ + ":" + std::to_string(line) + ": " + key + ": " + reason);
+  }
+  /// Re-homes a Status from a parser whose message already starts with "<key>: ".
+  Status Wrap(const std::string& key, int line, const Status& s) const {
+    return Status(ErrorCode::kConfig, key,
+                  source_ + ":" + std::to_string(line) + ": " + s.message());
+  }
+
+  /// An integer from lo to hi; `help` says what is allowed.
+  Status Int(const std::string& key, int line, const toml::node& v, int64_t lo, int64_t hi,
+             int64_t* out) const {
+    std::string help = "use an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+    const auto* i = v.as_integer();
+    if (i == nullptr) return Error(key, line, Describe(v) + " is not an integer (" + help + ")");
+    if (i->get() < lo || i->get() > hi) {
+      return Error(key, line, Describe(v) + " is out of range (" + help + ")");
+    }
+    *out = i->get();
+    return Status::Ok();
+  }
+
+  /// A duration: a string like "90s" or "1h30m", or an integer number of seconds.
+  Status Duration(const std::string& key, int line, const toml::node& v, int64_t* out_ms) const {
+    std::string text;
+    if (const auto* i = v.as_integer()) {
+      text = std::to_string(i->get());  // a bare integer is seconds, as on the command line
+    } else if (const auto* str = v.as_string()) {
+      text = str->get();
+    } else {
+      return Error(key, line,
+                   Describe(v) + " is not a duration (use a string like \"10s\" or \"1m30s\")");
+    }
+    Result<int64_t> r = ParseDuration(text, key);
+    if (!r.ok()) return Wrap(key, line, r.status());
+    *out_ms = *r;
+    return Status::Ok();
+  }
+
+  /// true or false.
+  Status Bool(const std::string& key, int line, const toml::node& v, bool* out) const {
+    const auto* b = v.as_boolean();
+    if (b == nullptr) return Error(key, line, Describe(v) + " is not true or false");
+    *out = b->get();
+    return Status::Ok();
+  }
+
+  /// An array of exit codes 0..255.
+  Status ExitCodes(const std::string& key, int line, const toml::node& v,
+                   std::vector<int>* out) const {
+    const auto* a = v.as_array();
+    if (a == nullptr)
+      return Error(key, line, Describe(v) + " is not an array (use exit codes, e.g. [75])");
+    out->clear();
+    for (const toml::node& item : *a) {
+      int64_t code = 0;
+      Status s = Int(key, line, item, 0, 255, &code);
+      if (!s.ok()) return s;
+      out->push_back(static_cast<int>(code));
+    }
+    return Status::Ok();
+  }
+
+  /// A path: "" for the default, else absolute and without NUL bytes.
+  Status Path(const std::string& key, int line, const toml::node& v, size_t max_len,
+              std::string* out) const {
+    const auto* s = v.as_string();
+    if (s == nullptr) {
+      return Error(key, line, Describe(v) + " is not a string (use an absolute path)");
+    }
+    const std::string& p = s->get();
+    if (!p.empty() && p[0] != '/') {
+      return Error(key, line,
+                   Describe(v) +
+                       " is not an absolute path (use a path from /, or "
+                       "leave it out for the default)");
+    }
+    if (p.find('\0') != std::string::npos) {
+      return Error(key, line, Describe(v) + " contains a NUL byte (use a plain path)");
+    }
+    if (p.size() > max_len) {
+      return Error(key, line,
+                   Describe(v) + " is " + std::to_string(p.size()) + " bytes long (at most " +
+                       std::to_string(max_len) + ")");
+    }
+    *out = p;
+    return Status::Ok();
+  }
+
+ private:
+  const std::string& source_;
+};
+
+// The line of a key/value pair: the key's, or the value's when the key carries none.
+int LineOf(const toml::key& k, const toml::node& v) {
+  int line = static_cast<int>(k.source().begin.line);
+  return line > 0 ? line : static_cast<int>(v.source().begin.line);
+}
+
+Status ParseQueue(const Checker& ck, const std::string& name, const toml::table& t,
+                  QueueConfig* out) {
+  for (auto&& [k, v] : t) {
+    std::string key = "queues." + name + "." + std::string(k.str());
+    int line = LineOf(k, v);
+    const std::string_view name_in_queue = k.str();
+    int64_t n = 0;
+    Status s;
+    if (name_in_queue == "concurrency") {
+      s = ck.Int(key, line, v, 1, kIntMax, &n);
+      out->concurrency = static_cast<int>(n);
+    } else if (name_in_queue == "retries") {
+      s = ck.Int(key, line, v, 0, 1000, &n);
+      out->retry.retries = static_cast<int>(n);
+    } else if (name_in_queue == "backoff") {
+      const auto* str = v.as_string();
+      auto kind = str ? BackoffFromName(str->get()) : std::nullopt;
+      if (!kind)
+        return ck.Error(key, line,
+                        Describe(v) + " is not a backoff (use fixed, exponential or progressive)");
+      out->retry.backoff = *kind;
+    } else if (name_in_queue == "backoff_base") {
+      s = ck.Duration(key, line, v, &out->retry.base_ms);
+    } else if (name_in_queue == "backoff_max") {
+      s = ck.Duration(key, line, v, &out->retry.max_ms);
+    } else if (name_in_queue == "jitter") {
+      s = ck.Bool(key, line, v, &out->retry.jitter);
+    } else if (name_in_queue == "retry_on_exit") {
+      s = ck.ExitCodes(key, line, v, &out->retry.retry_on_exit);
+    } else if (name_in_queue == "no_retry_on_exit") {
+      s = ck.ExitCodes(key, line, v, &out->retry.no_retry_on_exit);
+    } else if (name_in_queue == "retry_priority_penalty") {
+      s = ck.Int(key, line, v, 0, kMaxPriority - kMinPriority, &n);
+      out->retry_priority_penalty = static_cast<int>(n);
+    } else {
+      return ck.Error(key, line,
+                      std::string("unknown key (allowed in a queue: ") + kQueueKeys + ")");
+    }
+    if (!s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Status ParseKey(const Checker& ck, const toml::key& k, const toml::node& v, Config* cfg) {
+  const std::string key(k.str());
+  const int line = LineOf(k, v);
+  if (key == "max_running") {
+    int64_t n = 0;
+    Status s = ck.Int(key, line, v, 1, kIntMax, &n);
+    if (!s.ok()) return s;
+    cfg->max_running = static_cast<int>(n);
+  } else if (key == "output_max") {
+    std::string help = std::string("use bytes as an integer or a size string, ") + kSizeHelp;
+    int64_t bytes = 0;
+    if (const auto* i = v.as_integer()) {
+      bytes = i->get();
+    } else if (const auto* str = v.as_string()) {
+      Result<int64_t> r = ParseSize(str->get(), key);
+      if (!r.ok()) return ck.Wrap(key, line, r.status());
+      bytes = *r;
+    } else {
+      return ck.Error(key, line, Describe(v) + " is not a size (" + help + ")");
+    }
+    if (bytes < 1)
+      return ck.Error(key, line, Describe(v) + " is not at least 1 byte (" + help + ")");
+    cfg->output_max = bytes;
+  } else if (key == "kill_grace") {
+    return ck.Duration(key, line, v, &cfg->kill_grace_ms);
+  } else if (key == "success_retention") {
+    return ck.Duration(key, line, v, &cfg->success_retention_ms);
+  } else if (key == "purge_after") {
+    return ck.Duration(key, line, v, &cfg->purge_after_ms);
+  } else if (key == "high_share") {
+    const char* help = "use a number from 0 to 1, e.g. 0.8";
+    double x;
+    if (const auto* f = v.as_floating_point()) {
+      x = f->get();
+    } else if (const auto* i = v.as_integer()) {
+      x = static_cast<double>(i->get());
+    } else {
+      return ck.Error(key, line, Describe(v) + " is not a number (" + help + ")");
+    }
+    if (!(x >= 0.0 && x <= 1.0)) {  // also refuses NaN
+      return ck.Error(key, line, Describe(v) + " is out of range (" + help + ")");
+    }
+    cfg->high_share = x;
+  } else if (key == "durability") {
+    const auto* str = v.as_string();
+    if (str == nullptr || (str->get() != "full" && str->get() != "normal")) {
+      return ck.Error(key, line, Describe(v) + " is not allowed (use \"full\" or \"normal\")");
+    }
+    cfg->durability_full = str->get() == "full";
+  } else if (key == "socket") {
+    return ck.Path(key, line, v, kMaxSocketPath, &cfg->socket);
+  } else if (key == "state_dir") {
+    return ck.Path(key, line, v, 4095, &cfg->state_dir);
+  } else if (key == "queues") {
+    const toml::table* queues = v.as_table();
+    if (queues == nullptr) {
+      return ck.Error(key, line, Describe(v) + " is not a table (use [queues.NAME] sections)");
+    }
+    for (auto&& [qk, qv] : *queues) {
+      std::string name(qk.str());
+      int qline = LineOf(qk, qv);
+      if (!ValidQueueName(name)) {
+        return ck.Error(key, qline,
+                        Quote(name) + " is not a valid queue name (" + kQueueNameHelp + ")");
+      }
+      const toml::table* qt = qv.as_table();
+      if (qt == nullptr) {
+        return ck.Error("queues." + name, qline,
+                        Describe(qv) + " is not a table (use a [queues." + name + "] section)");
+      }
+      QueueConfig qc;
+      Status s = ParseQueue(ck, name, *qt, &qc);
+      if (!s.ok()) return s;
+      cfg->queues[name] = qc;
+    }
+  } else {
+    return ck.Error(key, line, std::string("unknown key (allowed: ") + kTopKeys + ")");
+  }
+  return Status::Ok();
+}
+}  // namespace
+
+const QueueConfig& Config::Queue(const std::string& queue) const {
+  static const QueueConfig kDefaults;
+  auto it = queues.find(queue);
+  return it == queues.end() ? kDefaults : it->second;
+}
+
+int DefaultMaxRunning() {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  if (n < 1) return 1;
+  return n > kIntMax ? static_cast<int>(kIntMax) : static_cast<int>(n);
+}
+
+bool ValidQueueName(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+Result<int64_t> ParseSize(std::string_view text, const std::string& field) {
+  auto refuse = [&](const std::string& reason) {
+    std::string msg = field + ": " + Quote(text) + " is not a size";
+    if (!reason.empty()) msg += ": " + reason;
+    return Status::Invalid(field, msg + " (use <integer><unit>, " + kSizeHelp + ")");
+  };
+  if (text.empty()) return refuse("it is empty");
+  if (text[0] == '-') return refuse("negative sizes are not allowed");
+  size_t i = 0;
+  int64_t n = 0;
+  bool overflow = false;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    int d = text[i] - '0';
+    if (n > (std::numeric_limits<int64_t>::max() - d) / 10) overflow = true;
+    if (!overflow) n = n * 10 + d;
+    ++i;
+  }
+  if (i == 0) return refuse("it does not start with a number");
+  std::string_view unit = text.substr(i);
+  int64_t mult;
+  if (unit.empty() || unit == "B") {
+    mult = 1;
+  } else if (unit == "K" || unit == "KiB") {
+    mult = int64_t{1} << 10;
+  } else if (unit == "M" || unit == "MiB") {
+    mult = int64_t{1} << 20;
+  } else if (unit == "G" || unit == "GiB") {
+    mult = int64_t{1} << 30;
+  } else {
+    return refuse("unknown unit " + Quote(unit));
+  }
+  if (overflow || n > std::numeric_limits<int64_t>::max() / mult) {
+    return Status::Invalid(field, field + ": " + Quote(text) + " is too large");
+  }
+  return n * mult;
+}
+
+Result<Config> ParseConfig(std::string_view toml_text, const std::string& source_name) {
+  Checker ck(source_name);
+  toml::table root;
+  auto syntax_error = [&](const toml::parse_error& e) {
+    return Status(ErrorCode::kConfig, "",
+                  source_name + ":" + std::to_string(e.source().begin.line) + ": " +
+                      std::string(e.description()));
+  };
+#if TOML_EXCEPTIONS
+  try {
+    root = toml::parse(toml_text, std::string_view(source_name));
+  } catch (const toml::parse_error& e) {
+    return syntax_error(e);
+  }
+#else
+  toml::parse_result parsed = toml::parse(toml_text, std::string_view(source_name));
+  if (!parsed) return syntax_error(parsed.error());
+  root = std::move(parsed).table();
+#endif
+  Config cfg;
+  for (auto&& [k, v] : root) {
+    Status s = ParseKey(ck, k, v, &cfg);
+    if (!s.ok()) return s;
+  }
+  return cfg;
+}
+
+Result<Config> LoadConfig(const std::string& path, bool must_exist) {
+  auto io_error = [&](const std::string& what) {
+    return Status(ErrorCode::kConfig, "", path + ": " + what);
+  };
+  std::FILE* f = std::fopen(path.c_str(), "re");
+  if (f == nullptr) {
+    if (errno == ENOENT && !must_exist) return Config();
+    return io_error(std::string("cannot open: ") + std::strerror(errno));
+  }
+  std::string text;
+  char buf[8192];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    text.append(buf, n);
+    if (text.size() > kMaxConfigBytes) {
+      std::fclose(f);
+      return io_error("larger than " + std::to_string(kMaxConfigBytes) +
+                      " bytes; not a config file");
+    }
+  }
+  bool failed = std::ferror(f) != 0;
+  int err = errno;
+  std::fclose(f);
+  if (failed) return io_error(std::string("cannot read: ") + std::strerror(err));
+  return ParseConfig(text, path);
+}
+
+}  // namespace tq

@@ -1,0 +1,73 @@
+// tqd.toml: the daemon's settings (SPEC 8, 11), their defaults, and the checks that refuse a bad
+// file with file:line, the key, the value and what is allowed.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "core/model/status.h"
+#include "core/model/task.h"
+
+namespace tq {
+
+/// The number of online CPUs, at least 1: the default for Config::max_running.
+int DefaultMaxRunning();
+
+/// Settings of one `[queues.NAME]` table.
+struct QueueConfig {
+  int concurrency = 0;  ///< tasks of this queue running at once; 0 = no cap of its own
+  RetryPolicy retry;    ///< defaults for tasks submitted to this queue; flags override them
+  int retry_priority_penalty = 0;  ///< how much lower a retried attempt's priority is
+};
+
+/// Everything tqd.toml can set. A default-constructed Config holds the defaults.
+struct Config {
+  /// Tasks running at once across all queues. Why the CPU count: one task per core is a safe
+  /// default for CPU-bound work and leaves I/O-bound users to raise it.
+  int max_running = DefaultMaxRunning();
+  /// Bytes of output kept per stream (head and tail, the middle is dropped): 8 MiB holds any
+  /// useful log while bounding the disk a runaway task can fill.
+  int64_t output_max = 8 * 1024 * 1024;
+  /// From TERM to KILL when stopping a task: 10 s lets a task flush and clean up.
+  int64_t kill_grace_ms = 10000;
+  /// The chooser's share of picks for the highest ready priority; the rest keeps lower ones fed.
+  double high_share = 0.8;
+  /// "full" (fsync every commit; nothing acknowledged is lost) or "normal" (faster).
+  bool durability_full = true;
+  /// How long a succeeded task keeps its result before it becomes expired: a day covers the
+  /// "did last night's run work?" question.
+  int64_t success_retention_ms = 24 * 3600 * 1000LL;
+  /// How long failed, cancelled and expired tasks stay listed before their rows and output are
+  /// purged: a week of history, as a weekly look at failures needs.
+  int64_t purge_after_ms = 7 * 24 * 3600 * 1000LL;
+  /// Socket path; "" = the mode's default (paths.h).
+  std::string socket;
+  /// State directory; "" = the mode's default (paths.h).
+  std::string state_dir;
+  /// Per-queue settings by queue name; a queue not listed has no cap of its own.
+  std::map<std::string, QueueConfig> queues;
+
+  /// The settings of `queue`: its own table, or the defaults.
+  const QueueConfig& Queue(const std::string& queue) const;
+};
+
+/// Reads and checks a tqd.toml. A missing file gives the defaults unless `must_exist`; any other
+/// failure is kConfig with "<path>:<line>: <key>: <reason>" (or "<path>: <reason>" for I/O).
+Result<Config> LoadConfig(const std::string& path, bool must_exist);
+
+/// Checks tqd.toml text; `source_name` (usually the path) starts every message. Unknown keys,
+/// wrong types and out-of-range values are kConfig errors with the dotted key as field and
+/// "<source>:<line>: <key>: <reason>" as message; TOML syntax errors likewise (field "").
+Result<Config> ParseConfig(std::string_view toml_text, const std::string& source_name);
+
+/// Whether a queue name is acceptable: 1 to 64 characters from [A-Za-z0-9_.-].
+bool ValidQueueName(std::string_view name);
+
+/// Parses a byte size: an integer with an optional unit B, KiB, MiB, GiB (or K, M, G, also
+/// binary), no space ("512KiB", "8M", "1024"). Refuses negative, unknown units and overflow
+/// with kInvalid naming `field` and the text.
+Result<int64_t> ParseSize(std::string_view text, const std::string& field);
+
+}  // namespace tq

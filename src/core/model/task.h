@@ -1,0 +1,146 @@
+// The task model of SPEC 2: states, reasons, the submitted request, attempts, and the one
+// function that moves a task between states.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/clock.h"
+#include "core/model/status.h"
+
+namespace tq {
+
+/// A task's id: assigned by the daemon, increasing, never reused.
+using TaskId = int64_t;
+
+/// Where a task is in its life. Terminal: succeeded, failed, cancelled, expired.
+enum class TaskState { kPending, kRunning, kSucceeded, kFailed, kCancelled, kExpired };
+
+/// Why a task reached its terminal state (kNone while it is not terminal).
+enum class TaskReason {
+  kNone,
+  kExit,
+  kSignal,
+  kTimeout,
+  kSpawnFailed,
+  kDependencyFailed,
+  kExpiredPending,
+  kSuperseded,
+  kCancelled,
+  kUserGone,
+  kLost,  ///< the last attempt's fate could not be learned and no retry was left
+};
+
+/// Why one attempt ended (kNone while it runs).
+enum class AttemptReason { kNone, kExit, kSignal, kTimeout, kCancelled, kSpawnFailed, kLost };
+
+const char* StateName(TaskState s);
+const char* TaskReasonName(TaskReason r);
+const char* AttemptReasonName(AttemptReason r);
+/// Parse the spellings above; nullopt for anything else.
+std::optional<TaskState> StateFromName(const std::string& name);
+std::optional<TaskReason> TaskReasonFromName(const std::string& name);
+std::optional<AttemptReason> AttemptReasonFromName(const std::string& name);
+/// True for succeeded, failed, cancelled and expired.
+bool IsTerminal(TaskState s);
+
+/// Who submitted a task, from the socket's peer credentials, never from the request.
+struct Owner {
+  uint32_t uid = 0;
+  uint32_t gid = 0;
+  std::string name;
+};
+
+/// Default priority: the middle of 1 (highest) .. 5 (lowest).
+constexpr int kDefaultPriority = 3;
+constexpr int kMinPriority = 1;
+constexpr int kMaxPriority = 5;
+
+/// How delays between attempts grow (SPEC 5).
+enum class BackoffKind {
+  kFixed,        ///< always `base`
+  kExponential,  ///< base * 2^n, capped at `max`
+  kProgressive,  ///< 1 s, 2 s, 4 s ... capped at `max` (the seeds' max_retry_interval)
+};
+
+const char* BackoffName(BackoffKind k);
+std::optional<BackoffKind> BackoffFromName(const std::string& name);
+
+/// When and how often a failed attempt is tried again (SPEC 5).
+struct RetryPolicy {
+  int retries = 0;  ///< attempts allowed after the first failed one
+  BackoffKind backoff = BackoffKind::kExponential;
+  int64_t base_ms = 10000;            ///< fixed delay, or the first exponential one
+  int64_t max_ms = 3600000;           ///< no delay is longer (before jitter)
+  bool jitter = true;                 ///< spread each delay uniformly over +-20%
+  std::vector<int> retry_on_exit;     ///< when not empty, only these exit codes are retried
+  std::vector<int> no_retry_on_exit;  ///< these exit codes are never retried
+};
+
+/// What the submitter asked for. Byte strings (argv, shell, stdin, cwd, env) may hold any bytes
+/// but NUL.
+struct TaskSpec {
+  std::vector<std::string> argv;     ///< executed directly when `shell` is empty
+  std::optional<std::string> shell;  ///< run as /bin/sh -c SHELL instead of argv
+  std::string queue = "default";
+  int priority = kDefaultPriority;
+  std::optional<std::string> stdin_data;  ///< payload fed to stdin; otherwise /dev/null
+  std::string cwd;                        ///< working directory captured at submit
+  std::vector<std::string> env;           ///< "NAME=VALUE" entries captured at submit
+  bool clean_env = false;                 ///< run with cron's environment instead of `env`
+  WallMs not_before = 0;                  ///< earliest start (0: at once)
+  std::vector<TaskId> after;              ///< ids that must succeed (or expire) first
+  std::vector<std::string> labels;
+  int64_t timeout_ms = 0;          ///< running-time limit (0: none)
+  std::optional<std::string> key;  ///< idempotency key, scoped to the owner (SPEC 3)
+  int64_t version = 0;             ///< version of the keyed request
+  RetryPolicy retry;               ///< resolved at submit from the flags and queue defaults
+  int64_t pending_ttl_ms = 0;      ///< fail if still pending this long after submit (0: never)
+  bool keep_background = false;    ///< leave descendants running when the main process ends
+};
+
+/// One run of a task under its supervisor.
+struct Attempt {
+  int number = 0;  ///< 1-based
+  WallMs started = 0;
+  WallMs ended = 0;    ///< 0 while running
+  int pid = 0;         ///< the task's process (the shim's child)
+  int shim_pid = 0;    ///< the supervising shim
+  int exit_code = -1;  ///< -1 unless it exited
+  int signal = 0;      ///< the signal that ended it, 0 if none
+  AttemptReason reason = AttemptReason::kNone;
+  int64_t user_cpu_us = 0;
+  int64_t system_cpu_us = 0;
+  int64_t max_rss_kb = 0;
+  std::string detail;  ///< why it could not start (spawn-failed), e.g. "cwd /x: No such file..."
+};
+
+/// A task as the store holds it.
+struct Task {
+  TaskId id = 0;
+  Owner owner;
+  TaskSpec spec;
+  TaskState state = TaskState::kPending;
+  TaskReason reason = TaskReason::kNone;
+  int attempt_count = 0;
+  int exit_code = -1;  ///< of the last attempt, -1 if none exited
+  int signal = 0;      ///< of the last attempt
+  WallMs created = 0;
+  WallMs finished = 0;            ///< 0 until terminal
+  std::vector<Attempt> attempts;  ///< oldest first; filled by Store::Get
+};
+
+/// Something that happens to a task.
+enum class TaskEvent { kStart, kSucceed, kFail, kCancel, kExpire };
+
+/// The state `from` moves to on `event`, or an error naming the illegal pair. The only place
+/// that knows which transitions are legal.
+Result<TaskState> Transition(TaskState from, TaskEvent event);
+
+/// The terminal outcome of a finished attempt: succeeded on exit 0, otherwise failed with the
+/// task reason matching the attempt reason.
+TaskReason TaskReasonForAttempt(AttemptReason r);
+
+}  // namespace tq

@@ -1,0 +1,54 @@
+#include "core/proto/framing.h"
+
+#include <cstdint>
+
+namespace tq {
+
+std::string EncodeFrame(std::string_view payload) {
+  const auto n = static_cast<uint32_t>(payload.size());
+  std::string out;
+  out.reserve(payload.size() + 4);
+  out += static_cast<char>((n >> 24) & 0xFF);
+  out += static_cast<char>((n >> 16) & 0xFF);
+  out += static_cast<char>((n >> 8) & 0xFF);
+  out += static_cast<char>(n & 0xFF);
+  out.append(payload);
+  return out;
+}
+
+namespace {
+// The length announced by the 4 bytes at `p`.
+size_t ReadLength(const char* bytes) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes);
+  return (size_t{p[0]} << 24) | (size_t{p[1]} << 16) | (size_t{p[2]} << 8) | p[3];
+}
+}  // namespace
+
+bool FrameDecoder::HasFrame() const {
+  if (buffered() < 4) return false;
+  const size_t len = ReadLength(buffer_.data() + offset_);
+  return len > max_frame_ || buffered() >= 4 + len;
+}
+
+Result<std::optional<std::string>> FrameDecoder::Next() {
+  if (buffered() < 4) return std::optional<std::string>();
+  const size_t len = ReadLength(buffer_.data() + offset_);
+  if (len > max_frame_) {
+    return Status(ErrorCode::kLimit, "frame",
+                  "frame of " + std::to_string(len) + " bytes is larger than the maximum " +
+                      std::to_string(max_frame_));
+  }
+  if (buffered() < 4 + len) return std::optional<std::string>();
+  std::string payload = buffer_.substr(offset_ + 4, len);
+  offset_ += 4 + len;
+  if (offset_ == buffer_.size()) {
+    buffer_.clear();
+    offset_ = 0;
+  } else if (offset_ > (1u << 16) && offset_ * 2 > buffer_.size()) {
+    buffer_.erase(0, offset_);
+    offset_ = 0;
+  }
+  return std::optional<std::string>(std::move(payload));
+}
+
+}  // namespace tq

@@ -1,0 +1,41 @@
+// Frames on the socket: a 4-byte big-endian length, then that many bytes of JSON.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/model/status.h"
+
+namespace tq {
+
+/// The largest frame either side accepts (a stdin payload of 8 MiB grows by a third in b64).
+constexpr size_t kMaxFrameBytes = 16u << 20;
+
+/// `payload` with its length prefix.
+std::string EncodeFrame(std::string_view payload);
+
+/// Splits a byte stream into frames. Feed it what the socket gave, then take frames until
+/// none is complete. After an error (an oversized length) the stream is unusable.
+class FrameDecoder {
+ public:
+  explicit FrameDecoder(size_t max_frame = kMaxFrameBytes) : max_frame_(max_frame) {}
+
+  /// Appends bytes read from the peer.
+  void Feed(std::string_view bytes) { buffer_.append(bytes); }
+  /// The next complete payload, nullopt when more bytes are needed, or kLimit when the
+  /// announced length is larger than the maximum.
+  Result<std::optional<std::string>> Next();
+  /// True when a whole frame (or an oversized length) is waiting to be taken by Next.
+  bool HasFrame() const;
+  /// Bytes received but not yet returned as a frame.
+  size_t buffered() const { return buffer_.size() - offset_; }
+
+ private:
+  size_t max_frame_;
+  std::string buffer_;
+  size_t offset_ = 0;
+};
+
+}  // namespace tq

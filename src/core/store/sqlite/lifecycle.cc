@@ -1,0 +1,294 @@
+// A task's life in the SQLite store after submit: the ready set the chooser draws from, starting
+// and closing attempts, retries (back to pending with a later not_before), ending pending tasks,
+// `tq retry`, and the failure of dependents: a task that ends failed or cancelled fails every
+// pending task waiting for it, transitively, in the same transaction.
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "core/store/sqlite/sqlite_store.h"
+#include "core/store/sqlite/statements.h"
+#include "core/store/sqlite/task_rows.h"
+
+namespace tq {
+
+namespace {
+using sqlite::TaskName;
+}  // namespace
+
+// ---- the ready set ----
+
+Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queue,
+                                                         ReadyOrder order) {
+  sqlite::Query q(order == ReadyOrder::kHighestPriority ? st_->first_ready_priority
+                                                        : st_->first_ready_oldest);
+  Result<bool> row = q.BindText(queue).Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<Candidate>();
+  return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1))});
+}
+
+Result<int> SqliteStore::PromoteDue(WallMs now, int limit) {
+  int promoted = 0;
+  Status status = Write([&]() -> Status {
+    sqlite::Query q(st_->promote_due);
+    if (Status s = q.BindInt(now).BindInt(limit).Run(); !s.ok()) return s;
+    promoted = db_.Changes();
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return promoted;
+}
+
+Result<std::optional<WallMs>> SqliteStore::NextDue() {
+  return QueryMin(st_->next_due);
+}
+
+// ---- attempts ----
+
+Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now) {
+  std::optional<int> number;
+  Status status = Write([&]() -> Status {
+    {
+      sqlite::Query q(st_->start_task);
+      Result<bool> row = q.BindInt(id).Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return Status::Ok();  // not ready (any more): nothing changes
+      number = static_cast<int>(q.Int(0));
+      if (Status s = q.Run(); !s.ok()) return s;  // finish the statement before the insert
+    }
+    sqlite::Query q(st_->insert_attempt);
+    return q.BindInt(id).BindInt(*number).BindInt(now).Run();
+  });
+  if (!status.ok()) return status;
+  return number;
+}
+
+Status SqliteStore::SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) {
+  return Write([&]() -> Status {
+    sqlite::Query q(st_->set_pids);
+    if (Status s = q.BindInt(id).BindInt(attempt).BindInt(pid).BindInt(shim_pid).Run(); !s.ok()) {
+      return s;
+    }
+    if (db_.Changes() == 0) {
+      return Status::NotFound(TaskName(id) + " has no attempt " + std::to_string(attempt));
+    }
+    return Status::Ok();
+  });
+}
+
+Status SqliteStore::RecordStop(TaskId id, int attempt, const StopRequest& stop) {
+  return Write([&]() -> Status {
+    sqlite::Query q(st_->record_stop);
+    return q.BindInt(id)
+        .BindInt(attempt)
+        .BindText(AttemptReasonName(stop.attempt_reason))
+        .BindText(TaskReasonName(stop.task_reason))
+        .BindInt(stop.at)
+        .Run();
+  });
+}
+
+Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome) {
+  {
+    sqlite::Query q(st_->task_run_state);
+    Result<bool> row = q.BindInt(id).Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return Status::NotFound(TaskName(id) + " not found");
+    if (q.Text(0) != StateName(TaskState::kRunning) || q.Int(1) != attempt) {
+      return Status::Invalid("attempt",
+                             TaskName(id) + " is not running attempt " + std::to_string(attempt));
+    }
+  }
+  sqlite::Query q(st_->finish_attempt);
+  q.BindInt(id).BindInt(attempt).BindInt(outcome.ended).BindInt(outcome.exit_code);
+  q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
+  q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
+  q.BindInt(outcome.pid).BindText(outcome.detail);
+  return q.Run();
+}
+
+// ---- dependents ----
+
+Status SqliteStore::ReleaseDependents(TaskId id, WallMs now) {
+  {
+    sqlite::Query q(st_->dependents_decrement);
+    if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
+  }
+  sqlite::Query q(st_->dependents_ready);
+  return q.BindInt(id).BindInt(now).Run();
+}
+
+Status SqliteStore::FailDependents(TaskId id, WallMs now, std::vector<TaskId>* ended) {
+  // Breadth-first over pending dependents. Ids of dependencies point backwards except after a
+  // keyed replace, and replace refuses cycles; `seen` still guarantees the walk ends.
+  std::vector<TaskId> frontier{id};
+  std::unordered_set<TaskId> seen{id};
+  for (size_t i = 0; i < frontier.size(); ++i) {
+    std::vector<TaskId> dependents;
+    {
+      sqlite::Query q(st_->pending_dependents);
+      Status s = q.BindInt(frontier[i]).ForEach([&] { dependents.push_back(q.Int(0)); });
+      if (!s.ok()) return s;
+    }
+    for (TaskId dependent : dependents) {
+      if (!seen.insert(dependent).second) continue;
+      sqlite::Query q(st_->end_pending);
+      q.BindInt(dependent).BindText(StateName(TaskState::kFailed));
+      q.BindText(TaskReasonName(TaskReason::kDependencyFailed)).BindInt(now);
+      if (Status s = q.Run(); !s.ok()) return s;
+      if (db_.Changes() == 0) continue;
+      ended->push_back(dependent);
+      frontier.push_back(dependent);
+    }
+  }
+  return Status::Ok();
+}
+
+Status SqliteStore::EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
+                                   std::vector<TaskId>* ended) {
+  {
+    sqlite::Query q(st_->end_pending);
+    q.BindInt(id).BindText(StateName(final_state)).BindText(TaskReasonName(reason)).BindInt(now);
+    if (Status s = q.Run(); !s.ok()) return s;
+  }
+  if (db_.Changes() == 0) return Status::Ok();
+  ended->push_back(id);
+  return FailDependents(id, now, ended);
+}
+
+// ---- ends ----
+
+Result<std::vector<TaskId>> SqliteStore::FinishAttempt(TaskId id, int attempt,
+                                                       const AttemptOutcome& outcome,
+                                                       TaskState final_state, TaskReason reason) {
+  if (final_state != TaskState::kSucceeded && final_state != TaskState::kFailed &&
+      final_state != TaskState::kCancelled) {
+    return Status::Invalid(
+        "state", std::string("a finished attempt cannot leave its task ") + StateName(final_state));
+  }
+  std::vector<TaskId> ended;
+  Status status = Write([&]() -> Status {
+    if (Status s = CloseAttempt(id, attempt, outcome); !s.ok()) return s;
+    {
+      sqlite::Query q(st_->finish_task);
+      q.BindInt(id).BindText(StateName(final_state)).BindText(TaskReasonName(reason));
+      q.BindInt(outcome.exit_code).BindInt(outcome.signal).BindInt(outcome.ended);
+      if (Status s = q.Run(); !s.ok()) return s;
+    }
+    if (final_state == TaskState::kSucceeded) return ReleaseDependents(id, outcome.ended);
+    return FailDependents(id, outcome.ended, &ended);
+  });
+  if (!status.ok()) return status;
+  return ended;
+}
+
+Status SqliteStore::RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome,
+                               WallMs not_before, int priority) {
+  return Write([&]() -> Status {
+    if (Status s = CloseAttempt(id, attempt, outcome); !s.ok()) return s;
+    // Ready at once only when no delay is left at the attempt's end; otherwise the task waits in
+    // tasks_delayed, where NextDue sees it and PromoteDue makes it ready.
+    const bool ready = not_before <= outcome.ended;
+    sqlite::Query q(st_->retry_task);
+    q.BindInt(id).BindInt(priority).BindInt(not_before).BindInt(ready ? 1 : 0);
+    q.BindInt(outcome.exit_code).BindInt(outcome.signal);
+    return q.Run();
+  });
+}
+
+Result<std::vector<TaskId>> SqliteStore::EndPending(TaskId id, TaskState final_state,
+                                                    TaskReason reason, WallMs now) {
+  if (final_state != TaskState::kCancelled && final_state != TaskState::kFailed) {
+    return Status::Invalid("state",
+                           std::string("a pending task cannot end ") + StateName(final_state));
+  }
+  std::vector<TaskId> ended;
+  Status status = Write([&]() -> Status {
+    if (Status s = EndPendingInTx(id, final_state, reason, now, &ended); !s.ok()) return s;
+    if (!ended.empty()) return Status::Ok();
+    sqlite::Query q(st_->task_exists);
+    Result<bool> row = q.BindInt(id).Step();
+    if (!row.ok()) return row.status();
+    return *row ? Status::Ok() : Status::NotFound(TaskName(id) + " not found");
+  });
+  if (!status.ok()) return status;
+  return ended;
+}
+
+// ---- tq retry ----
+
+Status SqliteStore::RequeueInTx(TaskId id, WallMs now, bool* requeued) {
+  *requeued = false;
+  {
+    sqlite::Query q(st_->task_run_state);
+    Result<bool> row = q.BindInt(id).Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return Status::NotFound(TaskName(id) + " not found");
+    std::optional<TaskState> state = StateFromName(q.Text(0));
+    if (state != TaskState::kFailed && state != TaskState::kCancelled) return Status::Ok();
+  }
+  int deps_left = 0;
+  {
+    sqlite::Query q(st_->dep_states);
+    Status s = q.BindInt(id).ForEach([&]() -> Status {
+      std::optional<TaskState> state = StateFromName(q.Text(1));
+      if (!state) return sqlite::Error("read " + TaskName(q.Int(0)), "corrupt state");
+      if (sqlite::DepFailed(*state)) {
+        return Status::Invalid("after", TaskName(id) + " waits for " + TaskName(q.Int(0)) +
+                                            ", which " + StateName(*state) +
+                                            ": retry that one first");
+      }
+      if (!sqlite::DepDone(*state)) ++deps_left;
+      return Status::Ok();
+    });
+    if (!s.ok()) return s;
+  }
+  sqlite::Query q(st_->requeue_task);
+  q.BindInt(id).BindInt(now).BindInt(deps_left).BindInt(deps_left == 0 ? 1 : 0);
+  if (Status s = q.Run(); !s.ok()) return s;
+  *requeued = db_.Changes() > 0;
+  sqlite::Query queue(st_->recreate_queue);  // `tq queue delete` may have removed it
+  return *requeued ? queue.BindInt(id).Run() : Status::Ok();
+}
+
+Result<bool> SqliteStore::Requeue(TaskId id, WallMs now) {
+  bool requeued = false;
+  Status status = Write([&] { return RequeueInTx(id, now, &requeued); });
+  if (!status.ok()) return status;
+  return requeued;
+}
+
+Result<std::vector<TaskId>> SqliteStore::RequeueAll(const std::vector<TaskId>& ids, WallMs now,
+                                                    bool skip_blocked) {
+  std::vector<TaskId> requeued;
+  Status status = Write([&]() -> Status {
+    for (TaskId id : ids) {
+      bool done = false;
+      Status s = RequeueInTx(id, now, &done);
+      // A blocked task is refused before anything is written: the transaction goes on.
+      if (!s.ok() && skip_blocked && s.code() == ErrorCode::kInvalid && s.field() == "after")
+        continue;
+      if (!s.ok()) return s;
+      if (done) requeued.push_back(id);
+    }
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return requeued;
+}
+
+Result<int> SqliteStore::FailedSinceQueued(TaskId id) {
+  // attempt_count - queued_attempts: the attempts opened since the task was submitted, replaced
+  // or re-queued. An attempt that succeeds or is cancelled ends the task, so every one of them
+  // failed except possibly a last one still running; while the daemon decides on a retry (the
+  // attempt running or just closed by RetryLater/FinishAttempt) the count includes that attempt,
+  // as ShouldRetry expects.
+  sqlite::Query q(st_->failed_since_queued);
+  Result<bool> row = q.BindInt(id).Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return Status::NotFound(TaskName(id) + " not found");
+  return static_cast<int>(q.Int(0));
+}
+
+}  // namespace tq

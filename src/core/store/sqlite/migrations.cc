@@ -1,0 +1,268 @@
+#include "core/store/sqlite/migrations.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iterator>
+#include <string>
+
+#include "core/store/sqlite/db.h"
+
+namespace tq {
+
+namespace {
+
+// One step of the schema: `sql` takes a database at version-1 to `version`.
+struct Migration {
+  int version;
+  const char* sql;
+};
+
+// v1, the first schema. Byte strings (argv, shell, stdin, cwd, env) are BLOBs; a list of them is
+// each element followed by a NUL byte. `ready` = pending, due and with no unfinished dependency;
+// `deps_left` counts dependencies not yet succeeded or expired. States and reasons by name.
+// Labels are a JSON array of strings in tasks.labels (v2 moves them to rows).
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE queues (
+  name TEXT PRIMARY KEY
+);
+CREATE TABLE envs (
+  hash TEXT PRIMARY KEY,
+  data BLOB NOT NULL
+);
+CREATE TABLE tasks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  owner_uid INTEGER NOT NULL,
+  owner_gid INTEGER NOT NULL,
+  owner_name TEXT NOT NULL,
+  argv BLOB NOT NULL,
+  shell BLOB,
+  queue TEXT NOT NULL,
+  priority INTEGER NOT NULL,
+  stdin_data BLOB,
+  cwd BLOB NOT NULL,
+  env_hash TEXT NOT NULL REFERENCES envs(hash),
+  clean_env INTEGER NOT NULL,
+  not_before INTEGER NOT NULL,
+  timeout_ms INTEGER NOT NULL,
+  labels TEXT NOT NULL DEFAULT '[]',
+  state TEXT NOT NULL,
+  reason TEXT NOT NULL DEFAULT '',
+  attempt_count INTEGER NOT NULL DEFAULT 0,
+  exit_code INTEGER NOT NULL DEFAULT -1,
+  signal INTEGER NOT NULL DEFAULT 0,
+  created INTEGER NOT NULL,
+  finished INTEGER NOT NULL DEFAULT 0,
+  ready INTEGER NOT NULL DEFAULT 0,
+  deps_left INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX tasks_ready_by_priority ON tasks(queue, priority, id) WHERE ready = 1;
+CREATE INDEX tasks_ready_by_id ON tasks(queue, id) WHERE ready = 1;
+CREATE INDEX tasks_delayed ON tasks(not_before)
+  WHERE state = 'pending' AND ready = 0 AND deps_left = 0;
+CREATE INDEX tasks_by_owner ON tasks(owner_uid, id);
+CREATE INDEX tasks_by_state ON tasks(state, id);
+CREATE TABLE task_deps (
+  task_id INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  dep_id INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  PRIMARY KEY (task_id, dep_id)
+);
+CREATE INDEX task_deps_by_dep ON task_deps(dep_id);
+CREATE TABLE attempts (
+  task_id INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  started INTEGER NOT NULL,
+  ended INTEGER NOT NULL DEFAULT 0,
+  pid INTEGER NOT NULL DEFAULT 0,
+  shim_pid INTEGER NOT NULL DEFAULT 0,
+  exit_code INTEGER NOT NULL DEFAULT -1,
+  signal INTEGER NOT NULL DEFAULT 0,
+  reason TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (task_id, number)
+) WITHOUT ROWID;
+)sql";
+
+// v2: labels become rows (indexed for `list --label`), in their original order; attempts gain
+// the task's rusage. A malformed labels column fails the migration rather than losing labels.
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE task_labels (
+  task_id INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  pos INTEGER NOT NULL,
+  label TEXT NOT NULL,
+  PRIMARY KEY (task_id, pos)
+) WITHOUT ROWID;
+CREATE INDEX task_labels_by_label ON task_labels(label, task_id);
+INSERT INTO task_labels(task_id, pos, label)
+  SELECT t.id, j.key, j.value FROM tasks AS t, json_each(t.labels) AS j;
+ALTER TABLE tasks DROP COLUMN labels;
+ALTER TABLE attempts ADD COLUMN user_cpu_us INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE attempts ADD COLUMN system_cpu_us INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE attempts ADD COLUMN max_rss_kb INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+// v3, the task lifecycle (SPEC 3, 5, 6): the idempotency key and version, the retry policy
+// (exit-code lists as decimal text "75,76", see stored_bytes.h), pending_ttl_ms with its deadline
+// `expires_at` (created + ttl while the task has not started; NULL otherwise), `queued_attempts`
+// (attempt_count when the task was last submitted or re-queued: the retry budget counts from it)
+// and `base_priority` (the submitted priority; `priority` may be demoted by retries). Queues gain
+// the run-time settings of `tq queue`. Existing rows get no key, no retries, no ttl, and their
+// priority as base. The partial indexes keep the ttl and retention sweeps off full scans;
+// tasks_by_env lets purge drop unreferenced environments without a scan.
+constexpr const char* kSchemaV3 = R"sql(
+ALTER TABLE tasks ADD COLUMN task_key TEXT;
+ALTER TABLE tasks ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN backoff TEXT NOT NULL DEFAULT 'exponential';
+ALTER TABLE tasks ADD COLUMN backoff_base_ms INTEGER NOT NULL DEFAULT 10000;
+ALTER TABLE tasks ADD COLUMN backoff_max_ms INTEGER NOT NULL DEFAULT 3600000;
+ALTER TABLE tasks ADD COLUMN jitter INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE tasks ADD COLUMN retry_on_exit TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN no_retry_on_exit TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN pending_ttl_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN expires_at INTEGER;
+ALTER TABLE tasks ADD COLUMN queued_attempts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN base_priority INTEGER NOT NULL DEFAULT 3;
+UPDATE tasks SET base_priority = priority;
+CREATE INDEX tasks_by_key ON tasks(owner_uid, task_key) WHERE task_key IS NOT NULL;
+CREATE INDEX tasks_pending_ttl ON tasks(expires_at)
+  WHERE state = 'pending' AND expires_at IS NOT NULL;
+CREATE INDEX tasks_succeeded ON tasks(finished) WHERE state = 'succeeded';
+CREATE INDEX tasks_ended ON tasks(finished) WHERE state IN ('failed', 'cancelled', 'expired');
+CREATE INDEX tasks_by_env ON tasks(env_hash);
+ALTER TABLE queues ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE queues ADD COLUMN concurrency INTEGER;
+)sql";
+
+// v4, restarts (SPEC 6): a stop the daemon asked of a running attempt (cancel, supersede,
+// timeout) is kept on its row before the signal goes out, so a restarted daemon still knows why
+// the attempt ended even when its supervisor finished while no daemon was watching.
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE attempts ADD COLUMN stop_reason TEXT NOT NULL DEFAULT '';
+ALTER TABLE attempts ADD COLUMN stop_task_reason TEXT NOT NULL DEFAULT '';
+ALTER TABLE attempts ADD COLUMN stop_requested INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+// v5, supervision (SPEC 6): a task may keep the background processes its main process leaves
+// (`tq submit --keep-background`), and an attempt that could not start says why (`detail`).
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE tasks ADD COLUMN keep_background INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE attempts ADD COLUMN detail TEXT NOT NULL DEFAULT '';
+)sql";
+
+// In order; versions are 1, 2, ... without gaps.
+constexpr Migration kMigrations[] = {
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5},
+};
+
+bool IsFileBacked(const std::string& path) {
+  return !path.empty() && path != ":memory:";
+}
+
+Status IoError(const std::string& what, const std::string& file) {
+  return sqlite::Error(what + " " + file, std::strerror(errno));
+}
+
+Status FsyncPath(const std::string& file, int flags) {
+  int fd = ::open(file.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) return IoError("open", file);
+  int rc = ::fsync(fd);
+  ::close(fd);
+  return rc == 0 ? Status::Ok() : IoError("fsync", file);
+}
+
+// Copies the live database (WAL included) to BackupPath(path, version): VACUUM INTO a temporary
+// file, fsync it, then rename it into place, so a half-written copy never carries the name.
+Status Backup(sqlite::Db& db, const std::string& path, int version) {
+  const std::string final_path = BackupPath(path, version);
+  const std::string tmp_path = final_path + ".tmp";
+  ::unlink(tmp_path.c_str());  // VACUUM INTO refuses an existing non-empty file
+  {
+    Result<sqlite::Stmt> vacuum =
+        sqlite::Stmt::Prepare(db, "backup to " + final_path, "VACUUM INTO ?");
+    if (!vacuum.ok()) return vacuum.status();
+    sqlite::Query q(*vacuum);
+    if (Status s = q.BindText(tmp_path).Run(); !s.ok()) return s;
+  }
+  if (Status s = FsyncPath(tmp_path, O_RDONLY); !s.ok()) return s;
+  if (std::rename(tmp_path.c_str(), final_path.c_str()) != 0) return IoError("rename", tmp_path);
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  return FsyncPath(dir.empty() ? "." : dir, O_RDONLY | O_DIRECTORY);
+}
+
+// Fails if the open transaction left a dangling reference.
+Status CheckForeignKeys(sqlite::Db& db, const std::string& what) {
+  Result<std::string> table = db.QueryText(what, "PRAGMA foreign_key_check");
+  if (!table.ok()) return table.status();
+  if (!table->empty()) return sqlite::Error(what, "foreign key violation in table " + *table);
+  return Status::Ok();
+}
+
+Status RunMigration(sqlite::Db& db, const Migration& m) {
+  const std::string what = "migration to v" + std::to_string(m.version);
+  sqlite::Transaction tx(db);
+  if (Status s = tx.Begin(); !s.ok()) return s;
+  if (Status s = db.Exec(what, m.sql); !s.ok()) return s;
+  if (Status s = db.Exec(what, "PRAGMA user_version = " + std::to_string(m.version)); !s.ok()) {
+    return s;
+  }
+  if (Status s = CheckForeignKeys(db, what); !s.ok()) return s;
+  return tx.Commit();
+}
+
+// Runs the migrations with foreign keys off (they cannot change inside a transaction, and table
+// rewrites need them off), then restores the setting the connection had.
+Status RunMigrations(sqlite::Db& db, int from, int target) {
+  Result<int64_t> fk = db.QueryInt("read foreign_keys", "PRAGMA foreign_keys");
+  if (!fk.ok()) return fk.status();
+  if (Status s = db.Exec("disable foreign keys", "PRAGMA foreign_keys = OFF"); !s.ok()) return s;
+  Status status = Status::Ok();
+  for (const Migration& m : kMigrations) {
+    if (m.version <= from || m.version > target) continue;
+    status = RunMigration(db, m);
+    if (!status.ok()) break;
+  }
+  Status restore = db.Exec("restore foreign keys",
+                           *fk != 0 ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF");
+  return status.ok() ? restore : status;
+}
+
+}  // namespace
+
+int CurrentSchemaVersion() {
+  return kMigrations[std::size(kMigrations) - 1].version;
+}
+
+std::string BackupPath(const std::string& path, int version) {
+  return path + ".bak-v" + std::to_string(version);
+}
+
+Status Migrate(sqlite::Db& db, const std::string& path, int target) {
+  const int current = CurrentSchemaVersion();
+  if (target < 1 || target > current) {
+    return sqlite::Error("migrate", "no schema version " + std::to_string(target));
+  }
+  Result<int64_t> version = db.QueryInt("read schema version", "PRAGMA user_version");
+  if (!version.ok()) return version.status();
+  if (*version > current) {
+    return Status::Internal("database schema v" + std::to_string(*version) +
+                            " is newer than this tqd supports (v" + std::to_string(current) + ")");
+  }
+  if (*version >= target) return Status::Ok();
+  if (*version == 0) {
+    Result<int64_t> objects = db.QueryInt("read schema", "SELECT count(*) FROM sqlite_master");
+    if (!objects.ok()) return objects.status();
+    if (*objects > 0) {
+      return Status::Internal("store: " + path +
+                              " is not a tq database (it has tables but no schema version)");
+    }
+  } else if (IsFileBacked(path)) {
+    if (Status s = Backup(db, path, static_cast<int>(*version)); !s.ok()) return s;
+  }
+  return RunMigrations(db, static_cast<int>(*version), target);
+}
+
+}  // namespace tq

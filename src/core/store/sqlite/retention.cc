@@ -1,0 +1,97 @@
+// Time-driven sweeps of the SQLite store, each a small batch bounded by `limit` walking one
+// partial index: pending tasks whose pending_ttl ran out fail (SPEC 6), succeeded tasks past
+// success_retention become expired, and ended tasks past purge_after are deleted (SPEC 2).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/store/sqlite/sqlite_store.h"
+#include "core/store/sqlite/statements.h"
+#include "core/store/sqlite/task_rows.h"
+
+namespace tq {
+
+Result<std::vector<TaskId>> SqliteStore::ExpirePendingTtl(WallMs now, int limit) {
+  std::vector<TaskId> ended;
+  if (limit <= 0) return ended;
+  Status status = Write([&]() -> Status {
+    std::vector<TaskId> due;
+    {
+      sqlite::Query q(st_->pending_ttl_due);
+      Status s = q.BindInt(now).BindInt(limit).ForEach([&] { due.push_back(q.Int(0)); });
+      if (!s.ok()) return s;
+    }
+    // A task failed earlier in the batch as someone's dependent is no longer pending: skipped.
+    for (TaskId id : due) {
+      Status s = EndPendingInTx(id, TaskState::kFailed, TaskReason::kExpiredPending, now, &ended);
+      if (!s.ok()) return s;
+    }
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return ended;
+}
+
+Result<std::optional<WallMs>> SqliteStore::NextPendingTtl() {
+  return QueryMin(st_->next_pending_ttl);
+}
+
+Result<std::vector<TaskId>> SqliteStore::ExpireSucceeded(WallMs cutoff, int limit) {
+  std::vector<TaskId> expired;
+  if (limit <= 0) return expired;
+  Status status = Write([&]() -> Status {
+    {
+      sqlite::Query q(st_->succeeded_due);
+      Status s = q.BindInt(cutoff).BindInt(limit).ForEach([&] { expired.push_back(q.Int(0)); });
+      if (!s.ok()) return s;
+    }
+    // Dependents are untouched: expired satisfies a dependency as succeeded did.
+    for (TaskId id : expired) {
+      sqlite::Query q(st_->expire_task);
+      if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
+    }
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return expired;
+}
+
+Result<std::vector<TaskId>> SqliteStore::PurgeEnded(WallMs cutoff, int limit) {
+  std::vector<TaskId> purged;
+  if (limit <= 0) return purged;
+  Status status = Write([&]() -> Status {
+    std::vector<std::string> envs;
+    {
+      sqlite::Query q(st_->ended_due);
+      Status s = q.BindInt(cutoff).BindInt(limit).ForEach([&] {
+        purged.push_back(q.Int(0));
+        envs.push_back(q.Text(1));
+      });
+      if (!s.ok()) return s;
+    }
+    // Attempts, labels and dependency edges go with the row (ON DELETE CASCADE). A pending task
+    // never waits for a failed or cancelled one, and expired ones no longer count in deps_left.
+    for (TaskId id : purged) {
+      sqlite::Query q(st_->delete_task);
+      if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
+    }
+    std::sort(envs.begin(), envs.end());
+    envs.erase(std::unique(envs.begin(), envs.end()), envs.end());
+    for (const std::string& env : envs) {
+      if (Status s = DropEnvIfUnused(env); !s.ok()) return s;
+    }
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return purged;
+}
+
+Result<std::optional<WallMs>> SqliteStore::OldestSucceeded() {
+  return QueryMin(st_->oldest_succeeded);
+}
+
+Result<std::optional<WallMs>> SqliteStore::OldestEnded() {
+  return QueryMin(st_->oldest_ended);
+}
+
+}  // namespace tq

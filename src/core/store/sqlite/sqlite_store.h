@@ -1,0 +1,196 @@
+// The SQLite implementation of Store: one connection in WAL mode, owned by the daemon's single
+// event-loop thread; statements are prepared once at open and reused.
+//
+// Layout (see migrations.cc): tasks carry a `ready` flag and a `deps_left` counter kept up to
+// date by every write that changes a task's state, so FirstReady, PromoteDue and NextDue each
+// walk one partial index; the pending_ttl and retention sweeps walk their own partial indexes.
+// Environments are stored once per distinct content in `envs`, keyed by a stable digest. Byte
+// strings are BLOBs and round-trip exactly.
+//
+// The implementation is split by idea, all members of SqliteStore:
+//   sqlite_store.cc      open, transactions, reads, queues, running attempts, query plans
+//   sqlite_statements.*  every SQL statement, prepared once
+//   sqlite_task_rows.*   how a task's request and state map to a `tasks` row
+//   sqlite_submit.cc     Insert, Submit (SPEC 3), SubmitBatch
+//   sqlite_lifecycle.cc  the ready set, attempts, retries, ends and dependency failure
+//   sqlite_retention.cc  pending_ttl, success retention and purge
+//
+// Choices where the interface leaves room, by design:
+// - List leaves `attempts`, `spec.env` and `spec.stdin_data` empty (they can be large); use Get
+//   for the whole task.
+// - Duplicate ids in spec.after are stored once; Get returns the distinct ids in submit order.
+// - spec.priority is the submitted priority; a retry's demotion (RetryLater's `priority`) only
+//   changes the order the chooser sees (Candidate::priority), and Requeue restores it.
+// - A dependency that already failed or was cancelled does not leave a new task waiting forever:
+//   Insert, Submit and SubmitBatch store the task and fail it at once with reason
+//   dependency-failed (Submit lists it in `ended`). The same happens to a replaced request.
+// - A replace (SPEC 3) rewrites the request, stamps `created` with the time of the replacing
+//   submit, and refuses an `after` that would make the task wait for itself (a cycle: a replaced
+//   task keeps its older id, so its new dependencies may be newer than it).
+// - Insert stores spec.key as given, without the SPEC 3 decision; keyed requests go through
+//   Submit.
+// - SubmitBatch refuses keyed specs (field "key"): the keyed decision can end or supersede other
+//   tasks, which its result cannot report. Its errors start with "entry N: " (1-based).
+// - Requeue refuses (kInvalid, field "after") a task whose dependency is failed or cancelled:
+//   re-queue dependencies first (ascending ids), or it would wait forever.
+// - ExpireSucceeded keeps `finished`, so purge_after counts from the end of the run.
+// - RetryLater and Requeue set spec.not_before to the next earliest start (the retry time, or
+//   the re-queue time), so Get shows when a waiting retry is due.
+// - A task's pending_ttl runs from submit (or replace, or Requeue) until its first start; a task
+//   waiting between retries has started and never expires for it.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/store/sqlite/db.h"
+#include "core/store/store.h"
+
+namespace tq {
+
+/// The SQLite store. Never throws; every SQLite failure is Status::Internal("store: <what> failed:
+/// <sqlite message>"), and no message carries environment values.
+class SqliteStore : public Store {
+ public:
+  /// Opens, creating or migrating, the store at `path` (":memory:" for tests). With
+  /// `durability_full` each commit is fsynced (synchronous=FULL), else synchronous=NORMAL.
+  static Result<std::unique_ptr<SqliteStore>> Open(const std::string& path, bool durability_full);
+
+  ~SqliteStore() override;
+
+  Result<SubmitOutcome> Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
+                               bool supersede_running) override;
+  std::vector<Result<SubmitOutcome>> SubmitGroup(const std::vector<SubmitItem>& items,
+                                                 WallMs now) override;
+  Result<std::vector<TaskId>> SubmitBatch(const Owner& owner, const std::vector<TaskSpec>& specs,
+                                          WallMs now) override;
+  Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) override;
+  Result<Task> Get(TaskId id) override;
+  Result<std::vector<Task>> List(const ListFilter& filter) override;
+  Result<std::optional<Candidate>> FirstReady(const std::string& queue, ReadyOrder order) override;
+  Result<int> PromoteDue(WallMs now, int limit) override;
+  Result<std::optional<WallMs>> NextDue() override;
+  Result<std::optional<int>> StartAttempt(TaskId id, WallMs now) override;
+  Status SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) override;
+  Status RecordStop(TaskId id, int attempt, const StopRequest& stop) override;
+  Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
+                                            TaskState final_state, TaskReason reason) override;
+  Status RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome, WallMs not_before,
+                    int priority) override;
+  Result<std::vector<TaskId>> EndPending(TaskId id, TaskState final_state, TaskReason reason,
+                                         WallMs now) override;
+  Result<bool> Requeue(TaskId id, WallMs now) override;
+  Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
+                                         bool skip_blocked) override;
+  Result<int> FailedSinceQueued(TaskId id) override;
+  Result<std::vector<TaskId>> ExpirePendingTtl(WallMs now, int limit) override;
+  Result<std::optional<WallMs>> NextPendingTtl() override;
+  Result<std::vector<TaskId>> ExpireSucceeded(WallMs cutoff, int limit) override;
+  Result<std::vector<TaskId>> PurgeEnded(WallMs cutoff, int limit) override;
+  Result<std::optional<WallMs>> OldestSucceeded() override;
+  Result<std::optional<WallMs>> OldestEnded() override;
+  Result<std::vector<QueueState>> QueueStates() override;
+  Result<std::vector<QueueState>> ReadyQueues() override;
+  Status SetQueuePaused(const std::string& queue, bool paused) override;
+  Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
+  Result<std::vector<RunningAttempt>> RunningAttempts() override;
+  Status UnstartAttempt(TaskId id, int attempt) override;  // sqlite_unstart.cc
+  Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) override;
+  Status DeleteQueue(const std::string& queue) override;
+
+  /// The hot queries whose plans must stay on their partial indexes.
+  enum class PlannedQuery {
+    kFirstReadyByPriority,
+    kFirstReadyOldest,
+    kReadyQueues,
+    kPromoteDue,
+    kNextDue,
+    kKeyLookup,
+    kPendingTtlDue,
+    kNextPendingTtl,
+    kSucceededDue,
+    kOldestSucceeded,
+    kEndedDue,
+    kOldestEnded,
+  };
+  /// SQLite's EXPLAIN QUERY PLAN for `query`, one line per step (for tests).
+  Result<std::string> QueryPlan(PlannedQuery query);
+  /// Lets the database grow by at most `pages` more pages, as a full disk would (for tests).
+  Status LimitGrowth(int64_t pages);
+
+ private:
+  struct Statements;
+
+  explicit SqliteStore(sqlite::Db db);
+  /// Prepares every statement (sqlite_statements.cc); fails naming the first that does not.
+  Status Prepare();
+  /// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back when it or the commit fails.
+  template <typename Body>
+  Status Write(Body&& body) {
+    sqlite::Transaction tx(db_);
+    if (Status s = tx.Begin(); !s.ok()) return s;
+    if (Status s = body(); !s.ok()) return s;  // tx rolls back
+    return tx.Commit();
+  }
+
+  // ---- inside a transaction (sqlite_submit.cc) ----
+
+  /// Checks that every id in `deps` is one of `owner`'s tasks; counts those not yet done and
+  /// tells whether one failed or was cancelled.
+  Status CheckDeps(const Owner& owner, const std::vector<TaskId>& deps, int* deps_left,
+                   bool* dep_failed);
+  /// Refuses `deps` for task `id` when one of them already waits, directly or not, for `id`.
+  Status CheckNoCycle(TaskId id, const std::vector<TaskId>& deps);
+  /// The envs key of the encoded environment `data`, stored once per distinct content.
+  Result<std::string> StoreEnv(const std::string& data);
+  /// Deletes the environment `key` when no task refers to it any more.
+  Status DropEnvIfUnused(const std::string& key);
+  /// Inserts task `id`'s labels and dependency edges.
+  Status InsertRows(TaskId id, const TaskSpec& spec, const std::vector<TaskId>& deps);
+  /// Inserts a new task; one whose dependency failed ends at once (its id joins `ended`).
+  Result<TaskId> InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
+                            std::vector<TaskId>* ended);
+  /// Rewrites task `id`'s request (a keyed replace), dropping its attempts.
+  Status ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& spec, WallMs now,
+                     std::vector<TaskId>* ended);
+  /// The whole of Submit, inside the caller's transaction.
+  Status SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now, bool supersede_running,
+                    SubmitOutcome* out);
+  /// One request of SubmitGroup under its own savepoint: a refusal undoes it alone and lands in
+  /// `result`; an error is returned when the group's transaction can no longer be trusted (SQLite
+  /// rolled it back, or the savepoint failed), and then nothing of the group may be kept.
+  Status SubmitInGroup(const SubmitItem& item, WallMs now, Result<SubmitOutcome>* result);
+
+  // ---- inside a transaction (sqlite_lifecycle.cc) ----
+
+  /// Counts down the pending dependents of `id`, which succeeded at `now`; readies those free.
+  Status ReleaseDependents(TaskId id, WallMs now);
+  /// Fails, with reason dependency-failed at `now`, every pending task that waits directly or
+  /// transitively for `id`; appends them to `ended` in breadth-first order.
+  Status FailDependents(TaskId id, WallMs now, std::vector<TaskId>* ended);
+  /// Ends pending task `id`; when it was pending appends it and the dependents this fails.
+  Status EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
+                        std::vector<TaskId>* ended);
+  /// Makes failed or cancelled task `id` pending again (Requeue); `requeued` tells whether it
+  /// was. kInvalid (field "after") before any write when a dependency is failed or cancelled.
+  Status RequeueInTx(TaskId id, WallMs now, bool* requeued);
+  /// Closes attempt `attempt` of running task `id` with `outcome`; kInvalid when the task is not
+  /// running that attempt.
+  Status CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome);
+
+  // ---- reads (sqlite_store.cc) ----
+
+  /// Fills `task`'s labels and dependencies, and its attempts when `with_attempts`.
+  Status LoadLists(Task& task, bool with_attempts);
+  /// The List statement for the filters `filter` sets, prepared on first use.
+  Result<sqlite::Stmt*> ListStatement(const ListFilter& filter);
+  /// Runs a `SELECT min(...)` statement: nullopt when it is NULL.
+  Result<std::optional<WallMs>> QueryMin(sqlite::Stmt& stmt);
+
+  sqlite::Db db_;  // declared first: destroyed after the statements
+  std::unique_ptr<Statements> st_;
+};
+
+}  // namespace tq

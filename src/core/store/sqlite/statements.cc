@@ -1,0 +1,250 @@
+// The SQL of the SQLite store. The hot queries name their partial index (INDEXED BY): the planner,
+// without statistics, might rather take tasks_by_state and walk every pending task. If an index is
+// missing or its condition no longer matches the query's literal terms, prepare fails loudly at
+// open instead of the query silently scanning.
+#include "core/store/sqlite/statements.h"
+
+#include <string>
+#include <utility>
+
+#include "core/store/sqlite/task_rows.h"
+
+namespace tq {
+
+namespace {
+
+constexpr const char* kFirstReadyByPrioritySql =
+    "SELECT id, priority FROM tasks INDEXED BY tasks_ready_by_priority "
+    "WHERE ready = 1 AND queue = ?1 ORDER BY priority, id LIMIT 1";
+constexpr const char* kFirstReadyOldestSql =
+    "SELECT id, priority FROM tasks INDEXED BY tasks_ready_by_id "
+    "WHERE ready = 1 AND queue = ?1 ORDER BY id LIMIT 1";
+// Each step finds the next queue name after the last one in the ready index: the cost grows with
+// the queues that hold ready tasks, never with the idle ones.
+constexpr const char* kReadyQueuesSql =
+    "WITH RECURSIVE ready(name) AS ("
+    "SELECT (SELECT min(queue) FROM tasks INDEXED BY tasks_ready_by_id WHERE ready = 1) "
+    "UNION ALL SELECT (SELECT min(queue) FROM tasks INDEXED BY tasks_ready_by_id "
+    "WHERE ready = 1 AND queue > ready.name) FROM ready WHERE ready.name IS NOT NULL) "
+    "SELECT r.name, coalesce(q.paused, 0), q.concurrency FROM ready AS r "
+    "LEFT JOIN queues AS q ON q.name = r.name WHERE r.name IS NOT NULL";
+constexpr const char* kPromoteDueSql =
+    "UPDATE tasks SET ready = 1 WHERE id IN (SELECT id FROM tasks INDEXED BY tasks_delayed "
+    "WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND not_before <= ?1 "
+    "ORDER BY not_before LIMIT ?2)";
+constexpr const char* kNextDueSql =
+    "SELECT min(not_before) FROM tasks INDEXED BY tasks_delayed "
+    "WHERE state = 'pending' AND ready = 0 AND deps_left = 0";
+constexpr const char* kKeyLookupSql =
+    "SELECT id, version, state FROM tasks INDEXED BY tasks_by_key "
+    "WHERE owner_uid = ?1 AND task_key = ?2";
+constexpr const char* kPendingTtlDueSql =
+    "SELECT id FROM tasks INDEXED BY tasks_pending_ttl "
+    "WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?1 "
+    "ORDER BY expires_at, id LIMIT ?2";
+constexpr const char* kNextPendingTtlSql =
+    "SELECT min(expires_at) FROM tasks INDEXED BY tasks_pending_ttl "
+    "WHERE state = 'pending' AND expires_at IS NOT NULL";
+constexpr const char* kSucceededDueSql =
+    "SELECT id FROM tasks INDEXED BY tasks_succeeded "
+    "WHERE state = 'succeeded' AND finished <= ?1 ORDER BY finished, id LIMIT ?2";
+constexpr const char* kOldestSucceededSql =
+    "SELECT min(finished) FROM tasks INDEXED BY tasks_succeeded WHERE state = 'succeeded'";
+constexpr const char* kEndedDueSql =
+    "SELECT id, env_hash FROM tasks INDEXED BY tasks_ended "
+    "WHERE state IN ('failed', 'cancelled', 'expired') AND finished <= ?1 "
+    "ORDER BY finished, id LIMIT ?2";
+constexpr const char* kOldestEndedSql =
+    "SELECT min(finished) FROM tasks INDEXED BY tasks_ended "
+    "WHERE state IN ('failed', 'cancelled', 'expired')";
+
+std::string InsertTaskSql() {
+  const int n = sqlite::RequestColumnCount();
+  auto p = [n](int i) { return "?" + std::to_string(n + i); };
+  return "INSERT INTO tasks(" + sqlite::RequestColumns() +
+         ", owner_uid, owner_gid, owner_name, created, expires_at, ready, deps_left, state) "
+         "VALUES (" +
+         sqlite::RequestParams() + ", " + p(1) + ", " + p(2) + ", " + p(3) + ", " + p(4) + ", " +
+         p(5) + ", " + p(6) + ", " + p(7) + ", 'pending')";
+}
+
+// A keyed replace: a fresh request in the same row, pending with no attempts.
+std::string ReplaceTaskSql() {
+  const int n = sqlite::RequestColumnCount();
+  auto p = [n](int i) { return "?" + std::to_string(n + i); };
+  return "UPDATE tasks SET (" + sqlite::RequestColumns() + ") = (" + sqlite::RequestParams() +
+         "), created = " + p(1) + ", expires_at = " + p(2) + ", ready = " + p(3) +
+         ", deps_left = " + p(4) +
+         ", state = 'pending', reason = '', attempt_count = 0, queued_attempts = 0, "
+         "exit_code = -1, signal = 0, finished = 0 WHERE id = " +
+         p(5);
+}
+
+}  // namespace
+
+const char* PlannedSql(SqliteStore::PlannedQuery query) {
+  using Q = SqliteStore::PlannedQuery;
+  switch (query) {
+    case Q::kFirstReadyByPriority:
+      return kFirstReadyByPrioritySql;
+    case Q::kFirstReadyOldest:
+      return kFirstReadyOldestSql;
+    case Q::kReadyQueues:
+      return kReadyQueuesSql;
+    case Q::kPromoteDue:
+      return kPromoteDueSql;
+    case Q::kNextDue:
+      return kNextDueSql;
+    case Q::kKeyLookup:
+      return kKeyLookupSql;
+    case Q::kPendingTtlDue:
+      return kPendingTtlDueSql;
+    case Q::kNextPendingTtl:
+      return kNextPendingTtlSql;
+    case Q::kSucceededDue:
+      return kSucceededDueSql;
+    case Q::kOldestSucceeded:
+      return kOldestSucceededSql;
+    case Q::kEndedDue:
+      return kEndedDueSql;
+    case Q::kOldestEnded:
+      return kOldestEndedSql;
+  }
+  return kNextDueSql;
+}
+
+Status SqliteStore::Prepare() {
+  using S = Statements;
+  using sqlite::TaskSelect;
+  const struct {
+    sqlite::Stmt S::*stmt;
+    const char* what;
+    std::string sql;
+  } kTable[] = {
+      // submit
+      {&S::dep_owner_state, "read dependency", "SELECT owner_uid, state FROM tasks WHERE id = ?1"},
+      {&S::deps_of, "read dependencies", "SELECT dep_id FROM task_deps WHERE task_id = ?1"},
+      {&S::env_by_hash, "read env", "SELECT data FROM envs WHERE hash = ?1"},
+      {&S::insert_env, "insert env", "INSERT INTO envs(hash, data) VALUES (?1, ?2)"},
+      {&S::drop_env_if_unused, "drop env",
+       "DELETE FROM envs WHERE hash = ?1 AND NOT EXISTS "
+       "(SELECT 1 FROM tasks INDEXED BY tasks_by_env WHERE env_hash = ?1)"},
+      {&S::insert_queue, "insert queue", "INSERT OR IGNORE INTO queues(name) VALUES (?1)"},
+      {&S::insert_task, "insert task", InsertTaskSql()},
+      {&S::insert_label, "insert label",
+       "INSERT INTO task_labels(task_id, pos, label) VALUES (?1, ?2, ?3)"},
+      {&S::insert_dep, "insert dependency",
+       "INSERT INTO task_deps(task_id, dep_id) VALUES (?1, ?2)"},
+      {&S::key_lookup, "read keyed tasks", kKeyLookupSql},
+      {&S::task_env_hash, "read task", "SELECT env_hash, state FROM tasks WHERE id = ?1"},
+      {&S::replace_task, "replace task", ReplaceTaskSql()},
+      {&S::delete_attempts, "drop attempts", "DELETE FROM attempts WHERE task_id = ?1"},
+      {&S::delete_labels, "drop labels", "DELETE FROM task_labels WHERE task_id = ?1"},
+      {&S::delete_deps, "drop dependencies", "DELETE FROM task_deps WHERE task_id = ?1"},
+      {&S::reblock_dependents, "hold dependents",
+       "UPDATE tasks SET deps_left = deps_left + 1, ready = 0 WHERE state = 'pending' "
+       "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = ?1)"},
+      // reads
+      {&S::get_task, "get task",
+       TaskSelect(true) + "JOIN envs AS e ON e.hash = t.env_hash WHERE t.id = ?1"},
+      {&S::task_labels, "read labels",
+       "SELECT label FROM task_labels WHERE task_id = ?1 ORDER BY pos"},
+      {&S::task_deps, "read dependencies",
+       "SELECT dep_id FROM task_deps WHERE task_id = ?1 ORDER BY rowid"},
+      {&S::task_attempts, "read attempts", sqlite::AttemptSelect()},
+      {&S::queue_states, "list queues",
+       "SELECT name, paused, concurrency FROM queues ORDER BY name"},
+      {&S::set_queue_paused, "pause queue",
+       "INSERT INTO queues(name, paused) VALUES (?1, ?2) "
+       "ON CONFLICT(name) DO UPDATE SET paused = excluded.paused"},
+      {&S::set_queue_concurrency, "set queue concurrency",
+       "INSERT INTO queues(name, concurrency) VALUES (?1, ?2) "
+       "ON CONFLICT(name) DO UPDATE SET concurrency = excluded.concurrency"},
+      {&S::running_attempts, "list running attempts",
+       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.queue, t.timeout_ms, a.started, "
+       "a.stop_reason, a.stop_task_reason, a.stop_requested "
+       "FROM tasks AS t "
+       "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
+       "WHERE t.state = 'running' ORDER BY t.id"},
+      // the ready set and attempts
+      {&S::first_ready_priority, "first ready task", kFirstReadyByPrioritySql},
+      {&S::first_ready_oldest, "first ready task", kFirstReadyOldestSql},
+      {&S::ready_queues, "list queues with ready tasks", kReadyQueuesSql},
+      {&S::promote_due, "promote due tasks", kPromoteDueSql},
+      {&S::next_due, "next due time", kNextDueSql},
+      {&S::start_task, "start attempt",
+       "UPDATE tasks SET state = 'running', ready = 0, expires_at = NULL, "
+       "attempt_count = attempt_count + 1 "
+       "WHERE id = ?1 AND ready = 1 AND state = 'pending' RETURNING attempt_count"},
+      {&S::insert_attempt, "insert attempt",
+       "INSERT INTO attempts(task_id, number, started) VALUES (?1, ?2, ?3)"},
+      {&S::set_pids, "set attempt pids",
+       "UPDATE attempts SET pid = ?3, shim_pid = ?4 WHERE task_id = ?1 AND number = ?2"},
+      {&S::record_stop, "record a stop request",
+       "UPDATE attempts SET stop_reason = ?3, stop_task_reason = ?4, stop_requested = ?5 "
+       "WHERE task_id = ?1 AND number = ?2 AND ended = 0 AND stop_reason = ''"},
+      {&S::task_run_state, "read task state",
+       "SELECT state, attempt_count FROM tasks WHERE id = ?1"},
+      {&S::finish_attempt, "finish attempt",
+       "UPDATE attempts SET ended = ?3, exit_code = ?4, signal = ?5, reason = ?6, "
+       "user_cpu_us = ?7, system_cpu_us = ?8, max_rss_kb = ?9, pid = iif(?10 > 0, ?10, pid), "
+       "detail = ?11 "
+       "WHERE task_id = ?1 AND number = ?2"},
+      {&S::finish_task, "finish task",
+       "UPDATE tasks SET state = ?2, reason = ?3, exit_code = ?4, signal = ?5, finished = ?6, "
+       "ready = 0 WHERE id = ?1"},
+      {&S::retry_task, "retry task",
+       "UPDATE tasks SET state = 'pending', priority = ?2, not_before = ?3, ready = ?4, "
+       "exit_code = ?5, signal = ?6 WHERE id = ?1"},
+      {&S::dependents_decrement, "release dependents",
+       "UPDATE tasks SET deps_left = deps_left - 1 WHERE state = 'pending' AND deps_left > 0 "
+       "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = ?1)"},
+      {&S::dependents_ready, "release dependents",
+       "UPDATE tasks SET ready = 1 WHERE state = 'pending' AND ready = 0 AND deps_left = 0 "
+       "AND not_before <= ?2 AND id IN (SELECT task_id FROM task_deps WHERE dep_id = ?1)"},
+      {&S::pending_dependents, "read dependents",
+       "SELECT t.id FROM task_deps AS d JOIN tasks AS t ON t.id = d.task_id "
+       "WHERE d.dep_id = ?1 AND t.state = 'pending' ORDER BY t.id"},
+      {&S::end_pending, "end pending task",
+       "UPDATE tasks SET state = ?2, reason = ?3, finished = ?4, ready = 0 "
+       "WHERE id = ?1 AND state = 'pending'"},
+      {&S::task_exists, "read task", "SELECT 1 FROM tasks WHERE id = ?1"},
+      {&S::dep_states, "read dependencies",
+       "SELECT d.dep_id, t.state FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "
+       "WHERE d.task_id = ?1 ORDER BY d.rowid"},
+      {&S::requeue_task, "requeue task",
+       "UPDATE tasks SET state = 'pending', reason = '', finished = 0, priority = base_priority, "
+       "not_before = ?2, queued_attempts = attempt_count, "
+       "expires_at = iif(pending_ttl_ms > 0, ?2 + pending_ttl_ms, NULL), deps_left = ?3, "
+       "ready = ?4 WHERE id = ?1 AND state IN ('failed', 'cancelled')"},
+      {&S::failed_since_queued, "count failed attempts",
+       "SELECT attempt_count - queued_attempts FROM tasks WHERE id = ?1"},
+      // retention
+      {&S::pending_ttl_due, "read expired pending tasks", kPendingTtlDueSql},
+      {&S::next_pending_ttl, "next pending ttl", kNextPendingTtlSql},
+      {&S::succeeded_due, "read succeeded tasks", kSucceededDueSql},
+      {&S::expire_task, "expire task",
+       "UPDATE tasks SET state = 'expired' WHERE id = ?1 AND state = 'succeeded'"},
+      {&S::oldest_succeeded, "oldest succeeded task", kOldestSucceededSql},
+      {&S::ended_due, "read ended tasks", kEndedDueSql},
+      {&S::delete_task, "purge task", "DELETE FROM tasks WHERE id = ?1"},
+      {&S::oldest_ended, "oldest ended task", kOldestEndedSql},
+      // what a pending task waits for, deleting queues
+      {&S::unfinished_deps, "read unfinished dependencies",
+       "SELECT d.dep_id FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "
+       "WHERE d.task_id = ?1 AND t.state NOT IN ('succeeded', 'expired') ORDER BY d.rowid"},
+      {&S::queue_busy, "find a queue's unfinished tasks",
+       "SELECT 1 FROM tasks WHERE state IN ('pending', 'running') AND queue = ?1 LIMIT 1"},
+      {&S::delete_queue, "delete queue", "DELETE FROM queues WHERE name = ?1"},
+      {&S::recreate_queue, "insert queue",
+       "INSERT OR IGNORE INTO queues(name) SELECT queue FROM tasks WHERE id = ?1"},
+  };
+  for (const auto& entry : kTable) {
+    Result<sqlite::Stmt> stmt = sqlite::Stmt::Prepare(db_, entry.what, entry.sql);
+    if (!stmt.ok()) return stmt.status();
+    (*st_).*entry.stmt = std::move(*stmt);
+  }
+  return Status::Ok();
+}
+
+}  // namespace tq

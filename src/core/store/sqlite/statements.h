@@ -1,0 +1,38 @@
+// Every SQL statement of the SQLite store, prepared once at open (SqliteStore::Prepare) and
+// reused for the connection's lifetime. Internal to the SQLite store: only sqlite_*.cc include
+// it.
+#pragma once
+
+#include <array>
+
+#include "core/store/sqlite/db.h"
+#include "core/store/sqlite/sqlite_store.h"
+
+namespace tq {
+
+/// The prepared statements, one member per statement; the SQL is in sqlite_statements.cc.
+struct SqliteStore::Statements {
+  // submit
+  sqlite::Stmt dep_owner_state, deps_of, env_by_hash, insert_env, drop_env_if_unused, insert_queue,
+      insert_task, insert_label, insert_dep, key_lookup, task_env_hash, replace_task,
+      delete_attempts, delete_labels, delete_deps, reblock_dependents;
+  // reads
+  sqlite::Stmt get_task, task_labels, task_deps, task_attempts, queue_states, set_queue_paused,
+      set_queue_concurrency, running_attempts;
+  std::array<sqlite::Stmt, 16> list;  // by filter mask, prepared on first use
+  // the ready set and attempts
+  sqlite::Stmt first_ready_priority, first_ready_oldest, ready_queues, promote_due, next_due;
+  sqlite::Stmt start_task, insert_attempt, set_pids, record_stop, task_run_state, finish_attempt,
+      finish_task, retry_task, dependents_decrement, dependents_ready, pending_dependents,
+      end_pending, task_exists, dep_states, requeue_task, failed_since_queued;
+  // retention
+  sqlite::Stmt pending_ttl_due, next_pending_ttl, succeeded_due, expire_task, oldest_succeeded,
+      ended_due, delete_task, oldest_ended;
+  // what a pending task waits for, deleting queues (sqlite_queue_admin.cc)
+  sqlite::Stmt unfinished_deps, queue_busy, delete_queue, recreate_queue;
+};
+
+/// The SQL of a planned (hot) query, exactly as the store prepares it.
+const char* PlannedSql(SqliteStore::PlannedQuery query);
+
+}  // namespace tq

@@ -1,0 +1,353 @@
+// Submitting to the SQLite store: Insert, the keyed Submit of SPEC 3 (the pure DecideKeyedSubmit
+// applied inside one BEGIN IMMEDIATE transaction, so racing submits of one key and version end
+// with exactly one task), the keyed replace, and the all-or-nothing SubmitBatch.
+#include <algorithm>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "core/policy/submit_key.h"
+#include "core/store/sqlite/sqlite_store.h"
+#include "core/store/sqlite/statements.h"
+#include "core/store/sqlite/stored_bytes.h"
+#include "core/store/sqlite/task_rows.h"
+
+namespace tq {
+
+namespace {
+
+using sqlite::TaskName;
+
+constexpr uint64_t kMaxEnvSalt = 16;  // collisions of a 64-bit hash: one salt is already rare
+
+// Refuses the byte strings a row cannot carry, before any transaction. Never quotes an env
+// entry: it may hold a secret.
+Status CheckBytes(const TaskSpec& spec) {
+  if (std::optional<size_t> i = sqlite::FirstWithNul(spec.argv)) {
+    return Status::Invalid("argv", "argv[" + std::to_string(*i) + "] contains a NUL byte");
+  }
+  if (std::optional<size_t> i = sqlite::FirstWithNul(spec.env)) {
+    return Status::Invalid("env", "env entry " + std::to_string(*i) + " contains a NUL byte");
+  }
+  return Status::Ok();
+}
+
+// spec.after without repeats, in first-seen order.
+std::vector<TaskId> DistinctDeps(const std::vector<TaskId>& after) {
+  std::vector<TaskId> deps;
+  for (TaskId dep : after) {
+    if (std::find(deps.begin(), deps.end(), dep) == deps.end()) deps.push_back(dep);
+  }
+  return deps;
+}
+
+// `s` with its message prefixed by the batch entry it belongs to (1-based).
+Status ForEntry(size_t index, const Status& s) {
+  return Status(s.code(), s.field(), "entry " + std::to_string(index + 1) + ": " + s.message());
+}
+
+}  // namespace
+
+// ---- pieces, inside a transaction ----
+
+Status SqliteStore::CheckDeps(const Owner& owner, const std::vector<TaskId>& deps, int* deps_left,
+                              bool* dep_failed) {
+  *deps_left = 0;
+  *dep_failed = false;
+  for (TaskId dep : deps) {
+    sqlite::Query q(st_->dep_owner_state);
+    Result<bool> row = q.BindInt(dep).Step();
+    if (!row.ok()) return row.status();
+    // Another owner's task answers exactly like a missing one, so ids cannot be probed.
+    if (!*row || static_cast<uint32_t>(q.Int(0)) != owner.uid) {
+      return Status(ErrorCode::kNotFound, "after", TaskName(dep) + " not found");
+    }
+    std::optional<TaskState> state = StateFromName(q.Text(1));
+    if (!state) return sqlite::Error("read " + TaskName(dep), "corrupt state");
+    if (!sqlite::DepDone(*state)) ++*deps_left;
+    if (sqlite::DepFailed(*state)) *dep_failed = true;
+  }
+  return Status::Ok();
+}
+
+Status SqliteStore::CheckNoCycle(TaskId id, const std::vector<TaskId>& deps) {
+  // Breadth-first through task -> dependency edges, remembering which of `deps` led there.
+  std::vector<std::pair<TaskId, TaskId>> frontier;  // (task, the dep it was reached from)
+  std::unordered_set<TaskId> seen;
+  for (TaskId dep : deps) {
+    if (seen.insert(dep).second) frontier.emplace_back(dep, dep);
+  }
+  for (size_t i = 0; i < frontier.size(); ++i) {
+    const TaskId task = frontier[i].first;
+    const TaskId origin = frontier[i].second;
+    if (task == id) {
+      return Status::Invalid("after", origin == id ? TaskName(id) + " cannot run after itself"
+                                                   : TaskName(origin) + " already waits for " +
+                                                         TaskName(id) + ": a cycle");
+    }
+    sqlite::Query q(st_->deps_of);
+    Status s = q.BindInt(task).ForEach([&] {
+      TaskId next = q.Int(0);
+      if (seen.insert(next).second) frontier.emplace_back(next, origin);
+    });
+    if (!s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Result<std::string> SqliteStore::StoreEnv(const std::string& data) {
+  for (uint64_t salt = 0; salt <= kMaxEnvSalt; ++salt) {
+    std::string key = sqlite::EnvKey(data, salt);
+    {
+      sqlite::Query q(st_->env_by_hash);
+      Result<bool> row = q.BindText(key).Step();
+      if (!row.ok()) return row.status();
+      if (*row) {
+        if (q.Blob(0) == data) return key;
+        continue;  // a collision: try the next salt
+      }
+    }
+    sqlite::Query insert(st_->insert_env);
+    if (Status s = insert.BindText(key).BindBlob(data).Run(); !s.ok()) return s;
+    return key;
+  }
+  return sqlite::Error("insert env", "too many hash collisions");
+}
+
+Status SqliteStore::DropEnvIfUnused(const std::string& key) {
+  sqlite::Query q(st_->drop_env_if_unused);
+  return q.BindText(key).Run();
+}
+
+Status SqliteStore::InsertRows(TaskId id, const TaskSpec& spec, const std::vector<TaskId>& deps) {
+  for (size_t pos = 0; pos < spec.labels.size(); ++pos) {
+    sqlite::Query q(st_->insert_label);
+    q.BindInt(id).BindInt(static_cast<int64_t>(pos)).BindText(spec.labels[pos]);
+    if (Status s = q.Run(); !s.ok()) return s;
+  }
+  for (TaskId dep : deps) {
+    sqlite::Query q(st_->insert_dep);
+    if (Status s = q.BindInt(id).BindInt(dep).Run(); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+Result<TaskId> SqliteStore::InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
+                                       std::vector<TaskId>* ended) {
+  const std::vector<TaskId> deps = DistinctDeps(spec.after);
+  int deps_left = 0;
+  bool dep_failed = false;
+  if (Status s = CheckDeps(owner, deps, &deps_left, &dep_failed); !s.ok()) return s;
+  Result<std::string> env_key = StoreEnv(sqlite::EncodeList(spec.env));
+  if (!env_key.ok()) return env_key.status();
+  {
+    sqlite::Query q(st_->insert_queue);
+    if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
+  }
+  {
+    const bool ready = deps_left == 0 && spec.not_before <= now;
+    sqlite::Query q(st_->insert_task);
+    sqlite::BindRequest(q, spec, *env_key);
+    q.BindInt(owner.uid).BindInt(owner.gid).BindText(owner.name).BindInt(now);
+    q.BindOptInt(sqlite::PendingDeadline(spec, now)).BindInt(ready ? 1 : 0).BindInt(deps_left);
+    if (Status s = q.Run(); !s.ok()) return s;
+  }
+  const TaskId id = db_.LastInsertRowid();
+  if (Status s = InsertRows(id, spec, deps); !s.ok()) return s;
+  if (dep_failed) {
+    Status s = EndPendingInTx(id, TaskState::kFailed, TaskReason::kDependencyFailed, now, ended);
+    if (!s.ok()) return s;
+  }
+  return id;
+}
+
+Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& spec, WallMs now,
+                                std::vector<TaskId>* ended) {
+  const std::vector<TaskId> deps = DistinctDeps(spec.after);
+  int deps_left = 0;
+  bool dep_failed = false;
+  if (Status s = CheckDeps(owner, deps, &deps_left, &dep_failed); !s.ok()) return s;
+  if (Status s = CheckNoCycle(id, deps); !s.ok()) return s;
+  std::string old_env;
+  std::optional<TaskState> old_state;
+  {
+    sqlite::Query q(st_->task_env_hash);
+    Result<bool> row = q.BindInt(id).Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return Status::NotFound(TaskName(id) + " not found");
+    old_env = q.Text(0);
+    old_state = StateFromName(q.Text(1));
+    if (!old_state) return sqlite::Error("read " + TaskName(id), "corrupt state");
+  }
+  Result<std::string> env_key = StoreEnv(sqlite::EncodeList(spec.env));
+  if (!env_key.ok()) return env_key.status();
+  {
+    sqlite::Query q(st_->insert_queue);
+    if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
+  }
+  {
+    const bool ready = deps_left == 0 && spec.not_before <= now;
+    sqlite::Query q(st_->replace_task);
+    sqlite::BindRequest(q, spec, *env_key);
+    q.BindInt(now).BindOptInt(sqlite::PendingDeadline(spec, now)).BindInt(ready ? 1 : 0);
+    q.BindInt(deps_left).BindInt(id);
+    if (Status s = q.Run(); !s.ok()) return s;
+  }
+  for (sqlite::Stmt* stmt : {&st_->delete_attempts, &st_->delete_labels, &st_->delete_deps}) {
+    sqlite::Query q(*stmt);
+    if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
+  }
+  if (Status s = InsertRows(id, spec, deps); !s.ok()) return s;
+  if (sqlite::DepDone(*old_state)) {
+    // An expired task runs again: whatever still waits on it waits for the new run too.
+    sqlite::Query q(st_->reblock_dependents);
+    if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
+  }
+  if (old_env != *env_key) {
+    if (Status s = DropEnvIfUnused(old_env); !s.ok()) return s;
+  }
+  if (dep_failed) {
+    return EndPendingInTx(id, TaskState::kFailed, TaskReason::kDependencyFailed, now, ended);
+  }
+  return Status::Ok();
+}
+
+Status SqliteStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
+                               bool supersede_running, SubmitOutcome* out) {
+  if (!spec.key) {
+    Result<TaskId> id = InsertInTx(owner, spec, now, &out->ended);
+    if (!id.ok()) return id.status();
+    out->id = *id;
+    out->inserted = true;
+    return Status::Ok();
+  }
+  std::vector<KeyedTask> same_key;
+  {
+    sqlite::Query q(st_->key_lookup);
+    Status s = q.BindInt(owner.uid).BindText(*spec.key).ForEach([&]() -> Status {
+      std::optional<TaskState> state = StateFromName(q.Text(2));
+      if (!state) return sqlite::Error("read " + TaskName(q.Int(0)), "corrupt state");
+      same_key.push_back(KeyedTask{q.Int(0), q.Int(1), *state});
+      return Status::Ok();
+    });
+    if (!s.ok()) return s;
+  }
+  const KeyDecision decision = DecideKeyedSubmit(same_key, spec.version, supersede_running);
+  switch (decision.action) {
+    case KeyAction::kRefuseNewer:
+      out->id = decision.existing;
+      out->refused_newer = true;
+      return Status::Ok();
+    case KeyAction::kReturnExisting:
+      out->id = decision.existing;
+      return Status::Ok();
+    case KeyAction::kReplace:
+      if (Status s = ReplaceInTx(decision.existing, owner, spec, now, &out->ended); !s.ok()) {
+        return s;
+      }
+      out->id = decision.existing;
+      break;
+    case KeyAction::kInsert: {
+      Result<TaskId> id = InsertInTx(owner, spec, now, &out->ended);
+      if (!id.ok()) return id.status();
+      out->id = *id;
+      break;
+    }
+  }
+  out->inserted = true;
+  for (TaskId older : decision.cancel_pending) {
+    Status s =
+        EndPendingInTx(older, TaskState::kCancelled, TaskReason::kSuperseded, now, &out->ended);
+    if (!s.ok()) return s;
+  }
+  out->to_terminate = decision.cancel_running;
+  return Status::Ok();
+}
+
+// ---- the interface ----
+
+Result<TaskId> SqliteStore::Insert(const Owner& owner, const TaskSpec& spec, WallMs now) {
+  if (Status s = CheckBytes(spec); !s.ok()) return s;
+  TaskId id = 0;
+  Status status = Write([&]() -> Status {
+    std::vector<TaskId> ended;
+    Result<TaskId> inserted = InsertInTx(owner, spec, now, &ended);
+    if (!inserted.ok()) return inserted.status();
+    id = *inserted;
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return id;
+}
+
+Result<SubmitOutcome> SqliteStore::Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
+                                          bool supersede_running) {
+  if (Status s = CheckBytes(spec); !s.ok()) return s;
+  SubmitOutcome out;
+  Status status = Write([&]() { return SubmitInTx(owner, spec, now, supersede_running, &out); });
+  if (!status.ok()) return status;
+  return out;
+}
+
+Status SqliteStore::SubmitInGroup(const SubmitItem& item, WallMs now,
+                                  Result<SubmitOutcome>* result) {
+  if (Status s = db_.Savepoint(); !s.ok()) return s;
+  SubmitOutcome out;
+  if (Status s = SubmitInTx(item.owner, item.spec, now, item.supersede_running, &out); !s.ok()) {
+    // SQLite may have rolled the whole transaction back by itself (a full disk, an I/O error):
+    // then every request before this one is gone too, and nothing may run in autocommit.
+    if (!db_.InTransaction()) return s;
+    if (Status r = db_.RollbackToSavepoint(); !r.ok()) return r;
+    *result = s;
+  } else {
+    *result = std::move(out);
+  }
+  return db_.ReleaseSavepoint();
+}
+
+std::vector<Result<SubmitOutcome>> SqliteStore::SubmitGroup(const std::vector<SubmitItem>& items,
+                                                            WallMs now) {
+  auto all = [&](const Status& s) { return std::vector<Result<SubmitOutcome>>(items.size(), s); };
+  std::vector<Result<SubmitOutcome>> results(items.size(), Status::Internal("not submitted"));
+  sqlite::Transaction tx(db_);
+  if (Status s = tx.Begin(); !s.ok()) return all(s);
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (Status s = CheckBytes(items[i].spec); !s.ok()) {
+      results[i] = s;
+      continue;
+    }
+    // The group's transaction is no longer sound: refuse all of it (tx rolls back what is left).
+    if (Status s = SubmitInGroup(items[i], now, &results[i]); !s.ok()) return all(s);
+  }
+  if (Status s = tx.Commit(); !s.ok()) return all(s);
+  return results;
+}
+
+Result<std::vector<TaskId>> SqliteStore::SubmitBatch(const Owner& owner,
+                                                     const std::vector<TaskSpec>& specs,
+                                                     WallMs now) {
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (specs[i].key) {
+      return ForEntry(i, Status::Invalid("key",
+                                         "a batch cannot carry keys; submit keyed tasks "
+                                         "one at a time"));
+    }
+    if (Status s = CheckBytes(specs[i]); !s.ok()) return ForEntry(i, s);
+  }
+  std::vector<TaskId> ids;
+  Status status = Write([&]() -> Status {
+    ids.reserve(specs.size());
+    std::vector<TaskId> ended;  // dependency-failed at once: nobody can wait on them yet
+    for (size_t i = 0; i < specs.size(); ++i) {
+      Result<TaskId> id = InsertInTx(owner, specs[i], now, &ended);
+      if (!id.ok()) return ForEntry(i, id.status());
+      ids.push_back(*id);
+    }
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return ids;
+}
+
+}  // namespace tq

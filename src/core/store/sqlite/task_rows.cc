@@ -1,0 +1,170 @@
+#include "core/store/sqlite/task_rows.h"
+
+#include <iterator>
+
+#include "core/model/saturating.h"
+#include "core/store/sqlite/db.h"
+#include "core/store/sqlite/stored_bytes.h"
+
+namespace tq::sqlite {
+
+namespace {
+
+// The request columns, in binding order (BindRequest must follow it).
+constexpr const char* kRequestColumns[] = {
+    "argv",           "shell",           "queue",         "priority",
+    "base_priority",  "stdin_data",      "cwd",           "env_hash",
+    "clean_env",      "not_before",      "timeout_ms",    "task_key",
+    "version",        "retries",         "backoff",       "backoff_base_ms",
+    "backoff_max_ms", "jitter",          "retry_on_exit", "no_retry_on_exit",
+    "pending_ttl_ms", "keep_background",
+};
+
+// Column positions of TaskSelect.
+// clang-format off
+enum TaskCol {
+  kId, kOwnerUid, kOwnerGid, kOwnerName, kArgv, kShell, kQueue, kPriority, kStdin, kCwd, kEnv,
+  kCleanEnv, kNotBefore, kTimeoutMs, kState, kReason, kAttemptCount, kExitCode, kSignal,
+  kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
+  kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground,
+};
+// clang-format on
+
+}  // namespace
+
+std::string TaskName(TaskId id) {
+  return "task " + std::to_string(id);
+}
+
+bool DepDone(TaskState s) {
+  return s == TaskState::kSucceeded || s == TaskState::kExpired;
+}
+
+bool DepFailed(TaskState s) {
+  return s == TaskState::kFailed || s == TaskState::kCancelled;
+}
+
+std::optional<WallMs> PendingDeadline(const TaskSpec& spec, WallMs now) {
+  if (spec.pending_ttl_ms <= 0) return std::nullopt;
+  return SaturatingAdd(now, spec.pending_ttl_ms);
+}
+
+std::string RequestColumns() {
+  std::string out;
+  for (const char* column : kRequestColumns) {
+    if (!out.empty()) out += ", ";
+    out += column;
+  }
+  return out;
+}
+
+int RequestColumnCount() {
+  return static_cast<int>(std::size(kRequestColumns));
+}
+
+std::string RequestParams() {
+  std::string out;
+  for (int i = 1; i <= RequestColumnCount(); ++i) {
+    if (i > 1) out += ", ";
+    out += "?" + std::to_string(i);
+  }
+  return out;
+}
+
+void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key) {
+  const RetryPolicy& r = spec.retry;
+  q.BindBlob(EncodeList(spec.argv)).BindOptBlob(spec.shell).BindText(spec.queue);
+  q.BindInt(spec.priority).BindInt(spec.priority).BindOptBlob(spec.stdin_data);
+  q.BindBlob(spec.cwd).BindText(env_key).BindInt(spec.clean_env ? 1 : 0);
+  q.BindInt(spec.not_before).BindInt(spec.timeout_ms).BindOptText(spec.key);
+  q.BindInt(spec.version).BindInt(r.retries).BindText(BackoffName(r.backoff));
+  q.BindInt(r.base_ms).BindInt(r.max_ms).BindInt(r.jitter ? 1 : 0);
+  q.BindText(EncodeInts(r.retry_on_exit)).BindText(EncodeInts(r.no_retry_on_exit));
+  q.BindInt(spec.pending_ttl_ms).BindInt(spec.keep_background ? 1 : 0);
+}
+
+std::string TaskSelect(bool full) {
+  return std::string(
+             "SELECT t.id, t.owner_uid, t.owner_gid, t.owner_name, t.argv, t.shell, t.queue, "
+             "t.base_priority, ") +
+         (full ? "t.stdin_data" : "NULL") + ", t.cwd, " + (full ? "e.data" : "NULL") +
+         ", t.clean_env, t.not_before, t.timeout_ms, t.state, t.reason, t.attempt_count, "
+         "t.exit_code, t.signal, t.created, t.finished, t.task_key, t.version, t.retries, "
+         "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
+         "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background FROM tasks AS t ";
+}
+
+Result<Task> ReadTask(const Query& q) {
+  Task t;
+  t.id = q.Int(kId);
+  auto corrupt = [&t](const char* what) {
+    return Error("read " + TaskName(t.id), std::string("corrupt ") + what);
+  };
+  t.owner.uid = static_cast<uint32_t>(q.Int(kOwnerUid));
+  t.owner.gid = static_cast<uint32_t>(q.Int(kOwnerGid));
+  t.owner.name = q.Text(kOwnerName);
+  if (!DecodeList(q.Blob(kArgv), &t.spec.argv)) return corrupt("argv");
+  if (!q.IsNull(kShell)) t.spec.shell = q.Blob(kShell);
+  t.spec.queue = q.Text(kQueue);
+  t.spec.priority = static_cast<int>(q.Int(kPriority));
+  if (!q.IsNull(kStdin)) t.spec.stdin_data = q.Blob(kStdin);
+  t.spec.cwd = q.Blob(kCwd);
+  if (!DecodeList(q.Blob(kEnv), &t.spec.env)) return corrupt("env");
+  t.spec.clean_env = q.Int(kCleanEnv) != 0;
+  t.spec.not_before = q.Int(kNotBefore);
+  t.spec.timeout_ms = q.Int(kTimeoutMs);
+  if (!q.IsNull(kKey)) t.spec.key = q.Text(kKey);
+  t.spec.version = q.Int(kVersion);
+  RetryPolicy& r = t.spec.retry;
+  r.retries = static_cast<int>(q.Int(kRetries));
+  std::optional<BackoffKind> backoff = BackoffFromName(q.Text(kBackoff));
+  if (!backoff) return corrupt("backoff");
+  r.backoff = *backoff;
+  r.base_ms = q.Int(kBackoffBase);
+  r.max_ms = q.Int(kBackoffMax);
+  r.jitter = q.Int(kJitter) != 0;
+  if (!DecodeInts(q.Text(kRetryOnExit), &r.retry_on_exit)) return corrupt("retry_on_exit");
+  if (!DecodeInts(q.Text(kNoRetryOnExit), &r.no_retry_on_exit)) {
+    return corrupt("no_retry_on_exit");
+  }
+  t.spec.pending_ttl_ms = q.Int(kPendingTtl);
+  t.spec.keep_background = q.Int(kKeepBackground) != 0;
+  std::optional<TaskState> state = StateFromName(q.Text(kState));
+  if (!state) return corrupt("state");
+  t.state = *state;
+  std::optional<TaskReason> reason = TaskReasonFromName(q.Text(kReason));
+  if (!reason) return corrupt("reason");
+  t.reason = *reason;
+  t.attempt_count = static_cast<int>(q.Int(kAttemptCount));
+  t.exit_code = static_cast<int>(q.Int(kExitCode));
+  t.signal = static_cast<int>(q.Int(kSignal));
+  t.created = q.Int(kCreated);
+  t.finished = q.Int(kFinished);
+  return t;
+}
+
+std::string AttemptSelect() {
+  return "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, user_cpu_us, "
+         "system_cpu_us, max_rss_kb, detail FROM attempts WHERE task_id = ?1 ORDER BY number";
+}
+
+bool ReadAttempt(const Query& q, Attempt* out) {
+  Attempt& a = *out;
+  a.number = static_cast<int>(q.Int(0));
+  a.started = q.Int(1);
+  a.ended = q.Int(2);
+  a.pid = static_cast<int>(q.Int(3));
+  a.shim_pid = static_cast<int>(q.Int(4));
+  a.exit_code = static_cast<int>(q.Int(5));
+  a.signal = static_cast<int>(q.Int(6));
+  std::optional<AttemptReason> reason = AttemptReasonFromName(q.Text(7));
+  if (!reason) return false;
+  a.reason = *reason;
+  a.user_cpu_us = q.Int(8);
+  a.system_cpu_us = q.Int(9);
+  a.max_rss_kb = q.Int(10);
+  a.detail = q.Text(11);
+  return true;
+}
+
+}  // namespace tq::sqlite

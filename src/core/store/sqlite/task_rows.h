@@ -1,0 +1,50 @@
+// How a task maps to a row of the SQLite store's `tasks` table (schema v3, see migrations.cc):
+// the request columns a submit writes and a keyed replace rewrites, how a TaskSpec binds to them,
+// and how a selected row reads back into a Task. Internal to the SQLite store.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/model/clock.h"
+#include "core/model/status.h"
+#include "core/model/task.h"
+
+namespace tq::sqlite {
+
+class Query;
+
+/// "task N": how every message of the store names a task.
+std::string TaskName(TaskId id);
+
+/// True for the states that satisfy a dependency: succeeded and expired.
+bool DepDone(TaskState s);
+/// True for the states that fail their pending dependents: failed and cancelled.
+bool DepFailed(TaskState s);
+
+/// The deadline of a task's pending_ttl when it is queued at `now`; nullopt without a ttl.
+std::optional<WallMs> PendingDeadline(const TaskSpec& spec, WallMs now);
+
+/// The request columns, comma-separated, in the order BindRequest binds them.
+std::string RequestColumns();
+/// How many columns RequestColumns names (BindRequest binds ?1 .. ?RequestColumnCount()).
+int RequestColumnCount();
+/// "?1, ?2, ..." for every request column.
+std::string RequestParams();
+/// Binds `spec`'s request columns in RequestColumns order; `env_key` names its stored
+/// environment. Both `priority` and `base_priority` take spec.priority.
+void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key);
+
+/// The SELECT of task rows for Get (`full`: with stdin and the environment, which it joins as
+/// `e`) and List (NULL in their place), ending in "FROM tasks AS t ".
+std::string TaskSelect(bool full);
+/// Reads the current row of a TaskSelect query into a Task (labels, dependencies and attempts
+/// left empty); an Internal status naming the task when a column is corrupt.
+Result<Task> ReadTask(const Query& q);
+
+/// The SELECT of a task's attempts, oldest first (bind the task id).
+std::string AttemptSelect();
+/// Reads the current row of an AttemptSelect query into `out`; false when its reason is corrupt.
+bool ReadAttempt(const Query& q, Attempt* out);
+
+}  // namespace tq::sqlite

@@ -1,0 +1,234 @@
+// The persistent store of tasks and attempts, as an interface: SQLite today, other backends
+// later. Every method is called from the daemon's single event-loop thread.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/clock.h"
+#include "core/model/status.h"
+#include "core/model/task.h"
+
+namespace tq {
+
+/// Which end of the ready set the chooser wants (SPEC 4).
+enum class ReadyOrder {
+  kHighestPriority,  ///< lowest priority number, oldest first within it
+  kOldest,           ///< oldest of any priority
+};
+
+/// A ready task as the chooser sees it.
+struct Candidate {
+  TaskId id = 0;
+  int priority = kDefaultPriority;
+};
+
+/// Filters for List; empty fields match everything.
+struct ListFilter {
+  std::optional<uint32_t> owner_uid;  ///< nullopt: every owner (root, admins)
+  std::optional<TaskState> state;
+  std::optional<std::string> queue;
+  std::optional<std::string> label;
+  std::optional<TaskId> before_id;  ///< only tasks older than this one (the next page)
+  int limit = 100;                  ///< newest first
+};
+
+/// What the supervisor reported for a finished attempt.
+struct AttemptOutcome {
+  WallMs ended = 0;
+  int pid = 0;  ///< the task's process as the supervisor saw it (0 if never started)
+  int exit_code = -1;
+  int signal = 0;
+  AttemptReason reason = AttemptReason::kExit;
+  int64_t user_cpu_us = 0;
+  int64_t system_cpu_us = 0;
+  int64_t max_rss_kb = 0;
+  std::string detail;          ///< why it could not start (spawn-failed); "" otherwise
+  bool never_started = false;  ///< no supervisor ever ran: the attempt is undone, not lost
+};
+
+/// What a submit did (SPEC 3); for a keyed submit, also the older versions it ends.
+struct SubmitOutcome {
+  TaskId id = 0;               ///< the new, returned or replaced task; the newer one when refused
+  bool inserted = false;       ///< a new row (or a replaced request) that the chooser may now run
+  bool refused_newer = false;  ///< a higher version exists: nothing changed
+  std::vector<TaskId> ended;   ///< tasks made terminal here (superseded pending versions)
+  std::vector<TaskId> to_terminate;  ///< running older versions the daemon must stop (superseded)
+};
+
+/// One request of a group commit.
+struct SubmitItem {
+  Owner owner;
+  TaskSpec spec;
+  bool supersede_running = false;
+};
+
+/// A queue as the store keeps it: the run-time settings `tq queue` changed.
+struct QueueState {
+  std::string name;
+  bool paused = false;
+  std::optional<int> concurrency;  ///< set by `tq queue set`; nullopt: tqd.toml decides
+};
+
+/// Why and when the daemon asked a running attempt to stop: kept on the attempt's row before the
+/// signal goes out, so a restarted daemon still knows an attempt it finds ended was stopped.
+struct StopRequest {
+  AttemptReason attempt_reason = AttemptReason::kCancelled;  ///< kCancelled or kTimeout
+  TaskReason task_reason = TaskReason::kCancelled;           ///< cancelled, superseded or timeout
+  WallMs at = 0;                                             ///< when TERM was sent
+};
+
+/// An attempt the store believes is running, for reconciliation at start-up.
+struct RunningAttempt {
+  TaskId task_id = 0;
+  int number = 0;
+  int pid = 0;
+  int shim_pid = 0;
+  std::string queue;
+  int64_t timeout_ms = 0;  ///< the task's running-time limit (0: none)
+  WallMs started = 0;      ///< when the attempt started, to re-arm its timeout after a restart
+  std::optional<StopRequest> stop;  ///< a stop already asked of it, if any
+};
+
+/// The store. Methods return a Status naming the problem on I/O or constraint failure; they
+/// never throw. Writes are durable when they return (per the configured durability).
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  /// Submits one task for `owner` at `now`: without a key an Insert; with spec.key the decision
+  /// of SPEC 3 (DecideKeyedSubmit) inside one transaction, so racing submits of the same key and
+  /// version end with exactly one task. A replaced task keeps its id, loses its attempts and is
+  /// pending again; superseded pending versions end cancelled with reason superseded.
+  virtual Result<SubmitOutcome> Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
+                                       bool supersede_running) = 0;
+
+  /// Submits independent requests together in one transaction, so they share one sync (group
+  /// commit); each succeeds or fails on its own, as Submit would. If the commit itself fails,
+  /// every result carries that error.
+  virtual std::vector<Result<SubmitOutcome>> SubmitGroup(const std::vector<SubmitItem>& items,
+                                                         WallMs now) = 0;
+
+  /// Submits many tasks in one transaction: all or nothing. Returns the ids in order.
+  virtual Result<std::vector<TaskId>> SubmitBatch(const Owner& owner,
+                                                  const std::vector<TaskSpec>& specs,
+                                                  WallMs now) = 0;
+
+  /// Inserts a new pending task for `owner` created at `now`. Each id in spec.after must name a
+  /// task of the same owner (else kNotFound naming the id). The task is ready at once when it has
+  /// no unfinished dependency and not_before <= now.
+  virtual Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) = 0;
+
+  /// The task with its attempts, or kNotFound.
+  virtual Result<Task> Get(TaskId id) = 0;
+
+  /// Tasks matching `filter`, newest first, without their attempt lists.
+  virtual Result<std::vector<Task>> List(const ListFilter& filter) = 0;
+
+  /// The first ready task of `queue` in `order`, or nullopt when none is ready. O(log n).
+  virtual Result<std::optional<Candidate>> FirstReady(const std::string& queue,
+                                                      ReadyOrder order) = 0;
+
+  /// Makes up to `limit` pending tasks whose not_before has come (and whose dependencies are
+  /// done) ready, earliest first; returns how many became ready (`limit`: there may be more).
+  virtual Result<int> PromoteDue(WallMs now, int limit) = 0;
+
+  /// The earliest not_before among pending tasks that wait only for time, if any.
+  virtual Result<std::optional<WallMs>> NextDue() = 0;
+
+  /// Moves a ready pending task to running and opens attempt number attempt_count+1, in one
+  /// conditional update; nullopt if the task was no longer ready (it never starts twice).
+  virtual Result<std::optional<int>> StartAttempt(TaskId id, WallMs now) = 0;
+
+  /// Records the pids of a started attempt.
+  virtual Status SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) = 0;
+
+  /// Records a stop asked of a running attempt. The first request wins: a later one (a timeout
+  /// during a cancel's grace) changes nothing, and so does one for an attempt that has ended.
+  virtual Status RecordStop(TaskId id, int attempt, const StopRequest& stop) = 0;
+
+  /// Closes a running attempt with `outcome` (keeping its pid when outcome.pid is 0) and moves
+  /// the task to `final_state` with `reason`. Dependents of a task that succeeded become ready
+  /// when nothing else holds them; pending dependents of a task that failed or was cancelled fail
+  /// at once with reason dependency-failed, transitively. Returns every task this made terminal
+  /// besides `id`.
+  virtual Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt,
+                                                    const AttemptOutcome& outcome,
+                                                    TaskState final_state, TaskReason reason) = 0;
+
+  /// Closes a running attempt with `outcome` and makes the task pending again, to be ready at
+  /// `not_before` with `priority` (a retry, SPEC 5).
+  virtual Status RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome,
+                            WallMs not_before, int priority) = 0;
+
+  /// Moves a pending task to a terminal state (cancelled or failed) with `reason`, failing its
+  /// dependents as FinishAttempt does. Empty if it was not pending; otherwise `id` followed by
+  /// every dependent this made terminal.
+  virtual Result<std::vector<TaskId>> EndPending(TaskId id, TaskState final_state,
+                                                 TaskReason reason, WallMs now) = 0;
+
+  /// `tq retry`: a failed or cancelled task becomes pending again at `now` with its original
+  /// priority and a fresh retry budget (its attempts stay in its history). False if it was in
+  /// another state.
+  virtual Result<bool> Requeue(TaskId id, WallMs now) = 0;
+
+  /// Requeue of each of `ids` in one transaction, in the order given: all or nothing. With
+  /// `skip_blocked`, a task whose dependency is failed or cancelled is left as it is instead of
+  /// refusing the whole call. Returns the ids that became pending.
+  virtual Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
+                                                 bool skip_blocked) = 0;
+
+  /// How many attempts failed since the task was submitted or last re-queued: the count the
+  /// retry budget is measured against.
+  virtual Result<int> FailedSinceQueued(TaskId id) = 0;
+
+  /// Fails, with reason expired-pending, up to `limit` tasks still pending at `now` past their
+  /// pending_ttl (and their dependents). Returns every task made terminal.
+  virtual Result<std::vector<TaskId>> ExpirePendingTtl(WallMs now, int limit) = 0;
+  /// The earliest time a pending task's pending_ttl runs out, if any.
+  virtual Result<std::optional<WallMs>> NextPendingTtl() = 0;
+
+  /// Moves up to `limit` tasks that succeeded at or before `cutoff` to expired.
+  virtual Result<std::vector<TaskId>> ExpireSucceeded(WallMs cutoff, int limit) = 0;
+  /// Deletes up to `limit` failed, cancelled or expired tasks that ended at or before `cutoff`
+  /// (with their attempts and unreferenced environments); returns their ids so their files can
+  /// be removed.
+  virtual Result<std::vector<TaskId>> PurgeEnded(WallMs cutoff, int limit) = 0;
+  /// The earliest `finished` among succeeded tasks, and among failed/cancelled/expired ones: when
+  /// retention next has work.
+  virtual Result<std::optional<WallMs>> OldestSucceeded() = 0;
+  virtual Result<std::optional<WallMs>> OldestEnded() = 0;
+
+  /// Every queue with its run-time settings.
+  virtual Result<std::vector<QueueState>> QueueStates() = 0;
+  /// The queues that hold a ready task, with their run-time settings: one index probe per such
+  /// queue, none for the queues without ready tasks, however many there are.
+  virtual Result<std::vector<QueueState>> ReadyQueues() = 0;
+  /// Pauses or resumes a queue (creating it if new); persisted.
+  virtual Status SetQueuePaused(const std::string& queue, bool paused) = 0;
+  /// Sets (or with nullopt clears) a queue's run-time concurrency; persisted.
+  virtual Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) = 0;
+
+  /// Every attempt the store holds as running.
+  virtual Result<std::vector<RunningAttempt>> RunningAttempts() = 0;
+
+  /// Undoes running attempt `attempt` whose supervisor provably never started (SPEC 6): drops
+  /// the attempt and makes the task pending and ready again without using a retry. kInvalid
+  /// naming the attempt when it is not the task's running attempt.
+  virtual Status UnstartAttempt(TaskId id, int attempt) = 0;
+  /// The dependencies of task `id` that have not succeeded or expired yet (what a pending task
+  /// still waits for), in the order given at submit; purged ones are done.
+  virtual Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) = 0;
+  /// Forgets a queue and its run-time settings (`tq queue delete`): kNotFound naming it when the
+  /// store does not hold it, kInvalid while a task of it is pending or running. Finished tasks
+  /// keep their queue's name; `tq retry` of one creates the queue again.
+  virtual Status DeleteQueue(const std::string& queue) = 0;
+};
+
+/// Opens (creating or migrating) the SQLite store at `path`. `durability_full` selects
+/// synchronous=FULL (the default) over NORMAL.
+Result<std::unique_ptr<Store>> OpenSqliteStore(const std::string& path, bool durability_full);
+
+}  // namespace tq

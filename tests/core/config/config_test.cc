@@ -1,0 +1,291 @@
+#include "core/config/config.h"
+#include "support/temp_dir.h"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace tq {
+namespace {
+
+Config MustParse(const std::string& text) {
+  Result<Config> r = ParseConfig(text, "tqd.toml");
+  if (!r.ok()) FAIL(r.status().message());
+  return *r;
+}
+
+TEST_CASE("config: an empty file gives the defaults") {
+  Config c = MustParse("");
+  CHECK(c.max_running >= 1);
+  CHECK(c.max_running == DefaultMaxRunning());
+  CHECK(c.output_max == 8 * 1024 * 1024);
+  CHECK(c.kill_grace_ms == 10000);
+  CHECK(c.high_share == doctest::Approx(0.8));
+  CHECK(c.durability_full);
+  CHECK(c.socket.empty());
+  CHECK(c.state_dir.empty());
+  CHECK(c.queues.empty());
+  CHECK(Config().max_running == DefaultMaxRunning());
+}
+
+TEST_CASE("config: every key") {
+  Config c = MustParse(R"(# a comment
+max_running = 3
+output_max = "512KiB"
+kill_grace = "1m30s"
+high_share = 0.5
+durability = "normal"
+socket = "/run/tq-test/tq.sock"
+state_dir = "/var/lib/tq-test"
+
+[queues.gpu]
+concurrency = 1
+
+[queues."batch.nightly-2"]
+
+[queues.io_bound]
+concurrency = 8
+)");
+  CHECK(c.max_running == 3);
+  CHECK(c.output_max == 512 * 1024);
+  CHECK(c.kill_grace_ms == 90000);
+  CHECK(c.high_share == doctest::Approx(0.5));
+  CHECK_FALSE(c.durability_full);
+  CHECK(c.socket == "/run/tq-test/tq.sock");
+  CHECK(c.state_dir == "/var/lib/tq-test");
+  REQUIRE(c.queues.size() == 3);
+  CHECK(c.queues.at("gpu").concurrency == 1);
+  CHECK(c.queues.at("batch.nightly-2").concurrency == 0);
+  CHECK(c.queues.at("io_bound").concurrency == 8);
+}
+
+TEST_CASE("config: retention and per-queue retry defaults") {
+  auto c = ParseConfig(
+      "success_retention = \"2h\"\npurge_after = \"3d\"\n"
+      "[queues.net]\nretries = 5\nbackoff = \"fixed\"\nbackoff_base = \"30s\"\n"
+      "backoff_max = \"10m\"\njitter = false\nretry_on_exit = [75]\nno_retry_on_exit = [2, 3]\n"
+      "retry_priority_penalty = 1\n",
+      "tqd.toml");
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  CHECK(c->success_retention_ms == 2 * 3600 * 1000);
+  CHECK(c->purge_after_ms == 3 * 24 * 3600 * 1000LL);
+  const QueueConfig& q = c->Queue("net");
+  CHECK(q.retry.retries == 5);
+  CHECK(q.retry.backoff == BackoffKind::kFixed);
+  CHECK(q.retry.base_ms == 30000);
+  CHECK(q.retry.max_ms == 600000);
+  CHECK_FALSE(q.retry.jitter);
+  CHECK(q.retry.retry_on_exit == std::vector<int>{75});
+  CHECK(q.retry.no_retry_on_exit == std::vector<int>{2, 3});
+  CHECK(q.retry_priority_penalty == 1);
+  CHECK(c->Queue("other").retry.retries == 0);  // unlisted queues get the defaults
+}
+
+TEST_CASE("config: alternative spellings of values") {
+  struct Case {
+    const char* toml;
+    int64_t output_max;
+    int64_t kill_grace_ms;
+    double high_share;
+  };
+  const Case cases[] = {
+      {"output_max = 1000\nkill_grace = 5\nhigh_share = 1", 1000, 5000, 1.0},
+      {"output_max = \"8M\"\nkill_grace = \"0s\"\nhigh_share = 0", 8 << 20, 0, 0.0},
+      {"output_max = \"1GiB\"\nkill_grace = \"250ms\"\nhigh_share = 0.0", 1 << 30, 250, 0.0},
+      {"output_max = \"2G\"\nkill_grace = \"1h\"\nhigh_share = 1.0", int64_t{2} << 30, 3600000,
+       1.0},
+      {"output_max = \"64K\"\nkill_grace = 0\nhigh_share = 0.25", 64 << 10, 0, 0.25},
+      {"output_max = \"100B\"\nkill_grace = \"10\"\nhigh_share = 0.99", 100, 10000, 0.99},
+      {"queues.gpu.concurrency = 2\ndurability = \"full\"", 8 << 20, 10000, 0.8},
+  };
+  for (const Case& c : cases) {
+    const std::string toml = c.toml;
+    CAPTURE(toml);
+    Config cfg = MustParse(c.toml);
+    CHECK(cfg.output_max == c.output_max);
+    CHECK(cfg.kill_grace_ms == c.kill_grace_ms);
+    CHECK(cfg.high_share == doctest::Approx(c.high_share));
+  }
+}
+
+TEST_CASE("config: refusals name file:line, the key, the value and what is allowed") {
+  struct Case {
+    std::string toml;
+    const char* field;
+    const char* message;  // all of the message, or a telling part of it
+  };
+  const Case cases[] = {
+      {"max_running = 4\n\nmax_runing = 4\n", "max_runing",
+       "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
+       "high_share, durability, socket, state_dir, success_retention, purge_after, "
+       "[queues.NAME])"},
+      {"[queues.gpu]\nconcurrency = 2\nconcurency = 2\n", "queues.gpu.concurency",
+       "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency, retries, "
+       "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
+       "retry_priority_penalty)"},
+      {"[queues.q]\nretries = -1\n", "queues.q.retries",
+       "tqd.toml:2: queues.q.retries: -1 is out of range (use an integer from 0 to 1000)"},
+      {"[queues.q]\nbackoff = \"linear\"\n", "queues.q.backoff",
+       "tqd.toml:2: queues.q.backoff: \"linear\" is not a backoff (use fixed, exponential or "
+       "progressive)"},
+      {"[queues.q]\nretry_on_exit = [75, 300]\n", "queues.q.retry_on_exit",
+       "queues.q.retry_on_exit: 300 is out of range (use an integer from 0 to 255)"},
+      {"[queues.q]\nno_retry_on_exit = 2\n", "queues.q.no_retry_on_exit", "2 is not an array"},
+      {"[queues.q]\njitter = \"no\"\n", "queues.q.jitter", "\"no\" is not true or false"},
+      {"[queues.q]\nretry_priority_penalty = 5\n", "queues.q.retry_priority_penalty",
+       "5 is out of range (use an integer from 0 to 4)"},
+      {"success_retention = \"1 day\"\n", "success_retention", "is not a duration"},
+      {"[limits]\nx = 1\n", "limits", "tqd.toml:1: limits: unknown key"},
+      {"max_running = 0\n", "max_running",
+       "tqd.toml:1: max_running: 0 is out of range (use an integer from 1 to 2147483647)"},
+      {"max_running = 3000000000\n", "max_running",
+       "tqd.toml:1: max_running: 3000000000 is out of range"},
+      {"max_running = \"4\"\n", "max_running",
+       "tqd.toml:1: max_running: \"4\" is not an integer (use an integer from 1 to 2147483647)"},
+      {"max_running = 2.5\n", "max_running", "tqd.toml:1: max_running: 2.5 is not an integer"},
+      {"output_max = \"8MB\"\n", "output_max",
+       "tqd.toml:1: output_max: \"8MB\" is not a size: unknown unit \"MB\" (use <integer><unit>, "
+       "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB)"},
+      {"output_max = \"8 MiB\"\n", "output_max", "tqd.toml:1: output_max: \"8 MiB\" is not a size"},
+      {"output_max = \"-1K\"\n", "output_max", "tqd.toml:1: output_max: \"-1K\" is not a size"},
+      {"output_max = \"99999999999G\"\n", "output_max", "\"99999999999G\" is too large"},
+      {"output_max = 0\n", "output_max", "tqd.toml:1: output_max: 0 is not at least 1 byte"},
+      {"output_max = true\n", "output_max", "tqd.toml:1: output_max: true is not a size"},
+      {"\nkill_grace = \"5x\"\n", "kill_grace",
+       "tqd.toml:2: kill_grace: \"5x\" is not a duration: unknown unit \"x\""},
+      {"kill_grace = \"1h 30m\"\n", "kill_grace", "spaces are not allowed"},
+      {"kill_grace = -5\n", "kill_grace", "tqd.toml:1: kill_grace: \"-5\" is not a duration"},
+      {"kill_grace = 1.5\n", "kill_grace", "tqd.toml:1: kill_grace: 1.5 is not a duration"},
+      {"high_share = 1.5\n", "high_share",
+       "tqd.toml:1: high_share: 1.5 is out of range (use a number from 0 to 1, e.g. 0.8)"},
+      {"high_share = -0.1\n", "high_share", "high_share: -0.1 is out of range"},
+      {"high_share = nan\n", "high_share", "high_share: nan is out of range"},
+      {"high_share = 2\n", "high_share", "high_share: 2 is out of range"},
+      {"high_share = \"0.5\"\n", "high_share", "high_share: \"0.5\" is not a number"},
+      {"durability = \"fast\"\n", "durability",
+       "tqd.toml:1: durability: \"fast\" is not allowed (use \"full\" or \"normal\")"},
+      {"durability = true\n", "durability", "durability: true is not allowed"},
+      {"socket = \"tq.sock\"\n", "socket",
+       "tqd.toml:1: socket: \"tq.sock\" is not an absolute path"},
+      {"socket = 5\n", "socket", "tqd.toml:1: socket: 5 is not a string"},
+      {"socket = \"/" + std::string(120, 'a') + "\"\n", "socket", "bytes long (at most 107)"},
+      {"state_dir = \"./state\"\n", "state_dir", "state_dir: \"./state\" is not an absolute path"},
+      {"state_dir = \"/a\\u0000b\"\n", "state_dir", "contains a NUL byte"},
+      {"queues = 3\n", "queues", "tqd.toml:1: queues: 3 is not a table"},
+      {"[queues]\ngpu = 3\n", "queues.gpu", "tqd.toml:2: queues.gpu: 3 is not a table"},
+      {"[queues.\"bad name\"]\n", "queues",
+       "tqd.toml:1: queues: \"bad name\" is not a valid queue name (use 1 to 64 characters from "
+       "A-Z a-z 0-9 _ . -)"},
+      {"[queues.gpu]\nconcurrency = 0\n", "queues.gpu.concurrency",
+       "tqd.toml:2: queues.gpu.concurrency: 0 is out of range (use an integer from 1 to "
+       "2147483647)"},
+      {"[queues.gpu]\nconcurrency = \"2\"\n", "queues.gpu.concurrency",
+       "queues.gpu.concurrency: \"2\" is not an integer"},
+      {"[[queues]]\nname = \"gpu\"\n", "queues", "tqd.toml:1: queues: an array is not a table"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.toml);
+    Result<Config> r = ParseConfig(c.toml, "tqd.toml");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == ErrorCode::kConfig);
+    CHECK(r.status().field() == c.field);
+    const std::string& msg = r.status().message();
+    CAPTURE(msg);
+    CHECK(msg.find(c.message) != std::string::npos);
+  }
+}
+
+TEST_CASE("config: TOML syntax errors carry file:line") {
+  const char* cases[] = {
+      "max_running = 4\nmax_running = \n",
+      "max_running = 4\n\nmax_running = 5\n",  // a key defined twice
+      "max_running = 4\n[queues.gpu\n",
+      "max_running = 4\nsocket = \"/unterminated\n",
+  };
+  for (const char* text : cases) {
+    const std::string toml = text;
+    CAPTURE(toml);
+    Result<Config> r = ParseConfig(text, "/etc/tq/tqd.toml");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == ErrorCode::kConfig);
+    const std::string& msg = r.status().message();
+    CAPTURE(msg);
+    CHECK((msg.rfind("/etc/tq/tqd.toml:2: ", 0) == 0 || msg.rfind("/etc/tq/tqd.toml:3: ", 0) == 0));
+  }
+}
+
+TEST_CASE("ValidQueueName") {
+  for (const char* ok : {"a", "gpu", "batch.nightly-2", "A_Z", "0"}) {
+    const std::string name = ok;
+    CAPTURE(name);
+    CHECK(ValidQueueName(ok));
+  }
+  CHECK(ValidQueueName(std::string(64, 'q')));
+  CHECK_FALSE(ValidQueueName(std::string(65, 'q')));
+  for (const char* bad : {"", "a b", "a/b", "ü", "a:b", "a\n"}) {
+    const std::string name = bad;
+    CAPTURE(name);
+    CHECK_FALSE(ValidQueueName(bad));
+  }
+}
+
+TEST_CASE("ParseSize") {
+  CHECK(*ParseSize("0", "x") == 0);
+  CHECK(*ParseSize("1024", "x") == 1024);
+  CHECK(*ParseSize("3B", "x") == 3);
+  CHECK(*ParseSize("512KiB", "x") == 512 * 1024);
+  CHECK(*ParseSize("8MiB", "x") == 8 << 20);
+  CHECK(*ParseSize("1G", "x") == 1 << 30);
+  for (const char* bad : {"", "K", "1k", "1kb", "1 K", "1.5M", "-1", "1TiB"}) {
+    const std::string text = bad;
+    CAPTURE(text);
+    Result<int64_t> r = ParseSize(bad, "memory_max");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().field() == "memory_max");
+    CHECK(r.status().message().rfind("memory_max: \"" + text + "\"", 0) == 0);
+  }
+}
+
+TEST_CASE("LoadConfig: missing, present and unreadable files") {
+  TempDir dir("config");
+  const std::string file = dir.File("tqd.toml");
+
+  Result<Config> missing = LoadConfig(file, /*must_exist=*/false);
+  REQUIRE(missing.ok());
+  CHECK(missing->kill_grace_ms == 10000);
+
+  Result<Config> required = LoadConfig(file, /*must_exist=*/true);
+  REQUIRE_FALSE(required.ok());
+  CHECK(required.status().code() == ErrorCode::kConfig);
+  CHECK(required.status().message().find(file + ": cannot open") == 0);
+
+  std::FILE* f = std::fopen(file.c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fputs("max_running = 2\n\n[queues.gpu]\nconcurrency = 1\nbogus = 1\n", f);
+  std::fclose(f);
+  Result<Config> bad = LoadConfig(file, false);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message() ==
+        file +
+            ":5: queues.gpu.bogus: unknown key (allowed in a queue: concurrency, retries, "
+            "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
+            "retry_priority_penalty)");
+
+  f = std::fopen(file.c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fputs("max_running = 2\n", f);
+  std::fclose(f);
+  Result<Config> good = LoadConfig(file, true);
+  REQUIRE(good.ok());
+  CHECK(good->max_running == 2);
+
+  Result<Config> dir_as_file = LoadConfig(dir.path.string(), false);
+  REQUIRE_FALSE(dir_as_file.ok());
+  CHECK(dir_as_file.status().message().find(dir.path.string() + ": cannot read") == 0);
+}
+
+}  // namespace
+}  // namespace tq

@@ -1,0 +1,106 @@
+// The string checks a submit passes in tq and again in tqd (issue 9): exec's per-string limit,
+// a program name, and text fields in UTF-8; and the list of submit fields.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "core/model/limits.h"
+#include "core/proto/protocol.h"
+
+namespace tq {
+namespace {
+
+using nlohmann::json;
+
+SubmitRequest Echo(std::vector<std::string> argv = {"echo", "hi"}) {
+  SubmitRequest r;
+  r.spec.argv = std::move(argv);
+  r.spec.queue = "default";
+  return r;
+}
+
+TEST_CASE("a string execve would refuse is refused, in tq and in tqd") {
+  const std::string at_limit(kMaxArgStrlen - 1, 'a');  // with its NUL: exactly the limit
+  const std::string over(kMaxArgStrlen, 'a');
+  CHECK(CheckSubmit(Echo({"echo", at_limit})).ok());
+
+  Status st = CheckSubmit(Echo({"echo", over}));
+  CHECK(st.code() == ErrorCode::kLimit);
+  CHECK(st.field() == "argv");
+  CHECK(st.message().find("argument 2") != std::string::npos);
+  CHECK(st.message().find("MAX_ARG_STRLEN") != std::string::npos);
+  // tqd decodes the same request and refuses it the same way.
+  auto decoded = DecodeRequest(EncodeRequest(Echo({"echo", over})));
+  REQUIRE(!decoded.ok());
+  CHECK(decoded.status().field() == "argv");
+
+  SubmitRequest shell = Echo({});
+  shell.spec.shell = over;
+  CHECK(CheckSubmit(shell).field() == "shell");
+
+  SubmitRequest env = Echo();
+  env.spec.env = {"SMALL=1", "SECRET=" + over};
+  st = CheckSubmit(env);
+  CHECK(st.field() == "env");
+  CHECK(st.message().find("\"SECRET\"") != std::string::npos);
+  CHECK(st.message().find("aaaa") == std::string::npos);  // never the value
+}
+
+TEST_CASE("an empty program name is refused, empty later arguments are kept") {
+  Status st = CheckSubmit(Echo({""}));
+  CHECK(st.code() == ErrorCode::kInvalid);
+  CHECK(st.field() == "argv");
+  CHECK(st.message().find("program name") != std::string::npos);
+  CHECK(CheckSubmit(Echo({"echo", ""})).ok());
+}
+
+TEST_CASE("queue, labels and key must be UTF-8 text: they travel as JSON strings") {
+  SubmitRequest r = Echo();
+  r.spec.labels = {"ok", "bad\xff"};
+  Status st = CheckSubmit(r);
+  CHECK(st.field() == "label");
+  CHECK(st.message().find("\"bad\\xff\"") != std::string::npos);
+  CHECK(json(st.message()).dump().size() > 0);  // the message itself is valid UTF-8
+
+  r = Echo();
+  r.spec.key = std::string("k\xc3");
+  CHECK(CheckSubmit(r).field() == "key");
+  r = Echo();
+  r.spec.queue = "q\xfe";
+  CHECK(CheckSubmit(r).field() == "queue");
+  // Bytes fields may hold anything.
+  r = Echo({"printf", "\xff"});
+  r.spec.cwd = "/tmp/\xe9";
+  CHECK(CheckSubmit(r).ok());
+}
+
+TEST_CASE("SubmitFields lists every field a submit request's wire form can carry") {
+  SubmitRequest r = Echo();
+  r.spec.shell = std::nullopt;
+  r.spec.stdin_data = "in";
+  r.spec.key = "k";
+  r.spec.version = 2;
+  r.spec.pending_ttl_ms = 1000;
+  r.retry.retries = 1;
+  r.retry.backoff = BackoffKind::kFixed;
+  r.retry.base_ms = 1;
+  r.retry.max_ms = 2;
+  r.retry.jitter = false;
+  r.retry.retry_on_exit = std::vector<int>{1};
+  r.retry.no_retry_on_exit = std::vector<int>{2};
+  r.supersede_running = true;
+  r.spec.keep_background = true;
+  json j = SubmitToJson(r);
+  r.spec.argv.clear();
+  r.spec.shell = "true";
+  j.update(SubmitToJson(r));
+  const std::vector<std::string>& fields = SubmitFields();
+  for (const auto& [name, value] : j.items()) {
+    CAPTURE(name);
+    CHECK(std::find(fields.begin(), fields.end(), name) != fields.end());
+  }
+  CHECK(fields.size() == j.size());
+}
+
+}  // namespace
+}  // namespace tq

@@ -1,0 +1,430 @@
+#include "core/store/sqlite/migrations.h"
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/store/sqlite/db.h"
+#include "core/store/sqlite/sqlite_store.h"
+#include "core/store/sqlite/test_util.h"
+#include "support/temp_dir.h"
+
+#ifndef TQ_TEST_DATA_DIR
+#error "TQ_TEST_DATA_DIR must name the tests/data directory"
+#endif
+
+namespace tq {
+namespace {
+
+sqlite::Db MustOpenDb(const std::string& path) {
+  Result<sqlite::Db> db = sqlite::Db::Open(path);
+  REQUIRE_MESSAGE(db.ok(), db.status().message());
+  return std::move(*db);
+}
+
+/// Creates `path` from the checked-in fixture of schema `version` (tests/data/schema_vN.sql).
+void LoadFixture(const std::string& path, int version = 1) {
+  std::ifstream in(std::string(TQ_TEST_DATA_DIR) + "/schema_v" + std::to_string(version) + ".sql");
+  REQUIRE(in.good());
+  std::stringstream sql;
+  sql << in.rdbuf();
+  sqlite::Db db = MustOpenDb(path);
+  Status s = db.Exec("load fixture", sql.str());
+  REQUIRE_MESSAGE(s.ok(), s.message());
+}
+
+int64_t QueryInt(const std::string& path, const std::string& sql) {
+  sqlite::Db db = MustOpenDb(path);
+  Result<int64_t> v = db.QueryInt("query", sql);
+  REQUIRE_MESSAGE(v.ok(), v.status().message());
+  return *v;
+}
+
+std::vector<std::string> Rows(sqlite::Db& db, const std::string& sql) {
+  Result<sqlite::Stmt> stmt = sqlite::Stmt::Prepare(db, "rows", sql);
+  REQUIRE_MESSAGE(stmt.ok(), stmt.status().message());
+  sqlite::Query q(*stmt);
+  std::vector<std::string> rows;
+  for (;;) {
+    Result<bool> row = q.Step();
+    REQUIRE(row.ok());
+    if (!*row) return rows;
+    rows.push_back(q.Text(0));
+  }
+}
+
+std::string CollapseSpaces(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    bool space = c == ' ' || c == '\n' || c == '\t';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out.push_back(space ? ' ' : c);
+  }
+  return out;
+}
+
+/// Every table's columns (name, type, not-null, default, key) and every index's definition.
+std::vector<std::string> SchemaShape(sqlite::Db& db) {
+  std::vector<std::string> shape =
+      Rows(db,
+           "SELECT m.name || '.' || p.name || ' ' || p.type || ' ' || p.\"notnull\" || ' ' || "
+           "ifnull(p.dflt_value, '-') || ' ' || p.pk FROM sqlite_master AS m "
+           "JOIN pragma_table_xinfo(m.name) AS p WHERE m.type = 'table' ORDER BY m.name, p.cid");
+  for (const std::string& index : Rows(db,
+                                       "SELECT name || ': ' || ifnull(sql, 'auto') FROM "
+                                       "sqlite_master WHERE type = 'index' ORDER BY name")) {
+    shape.push_back(CollapseSpaces(index));
+  }
+  return shape;
+}
+
+using test::kAlice;
+
+TEST_CASE("a v1 database with rows migrates to the current schema") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path);
+  REQUIRE(QueryInt(path, "PRAGMA user_version") == 1);
+
+  Result<std::unique_ptr<Store>> opened = OpenSqliteStore(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  Store& store = **opened;
+
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  const std::string backup = BackupPath(path, 1);
+  CHECK(backup == path + ".bak-v1");
+  REQUIRE(std::filesystem::exists(backup));
+  CHECK(QueryInt(backup, "PRAGMA user_version") == 1);
+  CHECK(QueryInt(backup, "SELECT count(*) FROM tasks WHERE labels <> '[]'") == 3);
+
+  Result<Task> one = store.Get(1);
+  REQUIRE_MESSAGE(one.ok(), one.status().message());
+  CHECK(one->spec.argv == std::vector<std::string>{"echo", "hi"});
+  CHECK(one->spec.env == std::vector<std::string>{"HOME=/home/alice", "PATH=/usr/bin:/bin"});
+  CHECK(one->spec.labels == std::vector<std::string>{"nightly", "job:report"});
+  CHECK(one->state == TaskState::kSucceeded);
+  REQUIRE(one->attempts.size() == 1);
+  CHECK(one->attempts[0].pid == 4242);
+  CHECK(one->attempts[0].reason == AttemptReason::kExit);
+  CHECK(one->attempts[0].max_rss_kb == 0);  // not recorded before v2
+
+  Result<Task> two = store.Get(2);
+  REQUIRE(two.ok());
+  CHECK(two->spec.argv == std::vector<std::string>{"printf", "\xff", ""});
+  CHECK(two->spec.stdin_data == std::optional<std::string>("abc\n"));
+  CHECK(two->spec.after == std::vector<TaskId>{1});
+  CHECK(two->spec.timeout_ms == 60000);
+
+  Result<Task> three = store.Get(3);
+  REQUIRE(three.ok());
+  CHECK(three->owner.name == "bob");
+  CHECK(three->spec.argv.empty());
+  CHECK(three->spec.shell == std::optional<std::string>("sleep 10"));
+  CHECK(three->spec.env.empty());
+  CHECK(three->spec.clean_env);
+  CHECK(three->spec.labels.empty());
+
+  auto list_ids = [&store](const char* label) {
+    ListFilter f;
+    f.label = label;
+    Result<std::vector<Task>> tasks = store.List(f);
+    REQUIRE(tasks.ok());
+    std::vector<TaskId> ids;
+    for (const Task& t : *tasks) ids.push_back(t.id);
+    return ids;
+  };
+  CHECK(list_ids("nightly") == std::vector<TaskId>{2, 1});
+  CHECK(list_ids("job:report") == std::vector<TaskId>{4, 1});
+
+  Result<std::optional<Candidate>> ready = store.FirstReady("batch", ReadyOrder::kOldest);
+  REQUIRE(ready.ok());
+  CHECK((*ready)->id == 2);
+  CHECK(*store.NextDue() == std::optional<WallMs>(9999999999999));
+  CHECK(test::QueueNames(store) == std::vector<std::string>{"batch", "default"});
+
+  // New tasks continue the ids and find the environment stored by v1 under the same digest.
+  TaskSpec spec;
+  spec.argv = {"true"};
+  spec.env = {"HOME=/home/alice", "PATH=/usr/bin:/bin"};
+  Result<TaskId> id = store.Insert(kAlice, spec, 7000);
+  REQUIRE(id.ok());
+  CHECK(*id == 5);
+  CHECK(QueryInt(path, "SELECT count(*) FROM envs") == 2);
+}
+
+TEST_CASE("the v1 fixture has exactly the schema migration 1 creates") {
+  TempDir dir("migrate");
+  const std::string fixture = dir.File("fixture.db");
+  LoadFixture(fixture);
+  sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
+  REQUIRE(Migrate(fresh, dir.File("fresh.db"), 1).ok());
+  sqlite::Db loaded = MustOpenDb(fixture);
+  CHECK(SchemaShape(loaded) == SchemaShape(fresh));
+  CHECK(*fresh.QueryInt("version", "PRAGMA user_version") == 1);
+}
+
+TEST_CASE("a fresh database starts at the current version without a backup") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  {
+    Result<std::unique_ptr<Store>> store = OpenSqliteStore(path, false);
+    REQUIRE_MESSAGE(store.ok(), store.status().message());
+  }
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  Result<std::unique_ptr<Store>> again = OpenSqliteStore(path, false);
+  REQUIRE(again.ok());
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path)) {
+    CHECK(entry.path().filename().string().find(".bak-v") == std::string::npos);
+  }
+}
+
+TEST_CASE("a database newer than this binary is refused and left alone") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  { REQUIRE(OpenSqliteStore(path, true).ok()); }
+  const int newer = CurrentSchemaVersion() + 1;
+  {
+    sqlite::Db db = MustOpenDb(path);
+    REQUIRE(db.Exec("bump", "PRAGMA user_version = " + std::to_string(newer)).ok());
+  }
+  Result<std::unique_ptr<Store>> store = OpenSqliteStore(path, true);
+  REQUIRE_FALSE(store.ok());
+  CHECK(store.status().code() == ErrorCode::kInternal);
+  CHECK(store.status().message() == "database schema v" + std::to_string(newer) +
+                                        " is newer than this tqd supports (v" +
+                                        std::to_string(CurrentSchemaVersion()) + ")");
+  CHECK(QueryInt(path, "PRAGMA user_version") == newer);
+  CHECK_FALSE(std::filesystem::exists(BackupPath(path, newer)));
+}
+
+TEST_CASE("a non-empty database without a version is not taken for a tq store") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("other.db");
+  {
+    sqlite::Db db = MustOpenDb(path);
+    REQUIRE(db.Exec("create", "CREATE TABLE photos (id INTEGER PRIMARY KEY)").ok());
+  }
+  Result<std::unique_ptr<Store>> store = OpenSqliteStore(path, true);
+  REQUIRE_FALSE(store.ok());
+  CHECK(store.status().message().find("not a tq database") != std::string::npos);
+  CHECK(QueryInt(path, "SELECT count(*) FROM sqlite_master WHERE name = 'tasks'") == 0);
+}
+
+TEST_CASE("a failed migration rolls back and leaves the old version and its backup") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    REQUIRE(db.Exec("break", "UPDATE tasks SET labels = '[\"unterminated' WHERE id = 4").ok());
+  }
+  Result<std::unique_ptr<Store>> store = OpenSqliteStore(path, true);
+  REQUIRE_FALSE(store.ok());
+  CHECK(store.status().message().find("store: migration to v2 failed: ") == 0);
+  CHECK(QueryInt(path, "PRAGMA user_version") == 1);
+  CHECK(QueryInt(path, "SELECT count(*) FROM sqlite_master WHERE name = 'task_labels'") == 0);
+  CHECK(QueryInt(path, "SELECT count(*) FROM pragma_table_info('tasks') WHERE name = 'labels'") ==
+        1);
+  CHECK(std::filesystem::exists(BackupPath(path, 1)));
+  CHECK_FALSE(std::filesystem::exists(BackupPath(path, 1) + ".tmp"));
+}
+
+TEST_CASE("the v2 fixture has exactly the schema migrations 1 and 2 create") {
+  TempDir dir("migrate");
+  const std::string fixture = dir.File("fixture.db");
+  LoadFixture(fixture, 2);
+  sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
+  REQUIRE(Migrate(fresh, dir.File("fresh.db"), 2).ok());
+  sqlite::Db loaded = MustOpenDb(fixture);
+  CHECK(SchemaShape(loaded) == SchemaShape(fresh));
+  CHECK(*loaded.QueryInt("version", "PRAGMA user_version") == 2);
+}
+
+TEST_CASE("a migrated database has exactly the schema of a fresh one") {
+  TempDir dir("migrate");
+  sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
+  REQUIRE(Migrate(fresh, dir.File("fresh.db")).ok());
+  for (int version : {1, 2, 3, 4}) {
+    CAPTURE(version);
+    const std::string path = dir.File("v" + std::to_string(version) + ".db");
+    LoadFixture(path, version);
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+    CHECK(SchemaShape(db) == SchemaShape(fresh));
+  }
+}
+
+TEST_CASE("a v2 database with a task in every state migrates to the current schema") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 2);
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  REQUIRE(std::filesystem::exists(BackupPath(path, 2)));
+  CHECK(QueryInt(BackupPath(path, 2), "PRAGMA user_version") == 2);
+
+  // Every task gets the defaults: no key, version 0, no retries, no ttl, its priority as base.
+  const struct {
+    TaskId id;
+    TaskState state;
+    int priority;
+    int failed_since_queued;
+  } kTasks[] = {
+      {1, TaskState::kSucceeded, 2, 1}, {2, TaskState::kFailed, 4, 1},
+      {3, TaskState::kRunning, 3, 1},   {4, TaskState::kPending, 1, 0},
+      {5, TaskState::kPending, 5, 0},   {6, TaskState::kPending, 3, 0},
+      {7, TaskState::kCancelled, 3, 0},
+  };
+  const RetryPolicy defaults;
+  for (const auto& t : kTasks) {
+    CAPTURE(t.id);
+    Result<Task> task = store.Get(t.id);
+    REQUIRE_MESSAGE(task.ok(), task.status().message());
+    CHECK(task->state == t.state);
+    CHECK(task->spec.priority == t.priority);
+    CHECK_FALSE(task->spec.key.has_value());
+    CHECK(task->spec.version == 0);
+    CHECK(task->spec.retry.retries == 0);
+    CHECK(task->spec.retry.backoff == defaults.backoff);
+    CHECK(task->spec.retry.base_ms == defaults.base_ms);
+    CHECK(task->spec.retry.max_ms == defaults.max_ms);
+    CHECK(task->spec.retry.jitter == defaults.jitter);
+    CHECK(task->spec.retry.retry_on_exit.empty());
+    CHECK(task->spec.retry.no_retry_on_exit.empty());
+    CHECK(task->spec.pending_ttl_ms == 0);
+    CHECK(*store.FailedSinceQueued(t.id) == t.failed_since_queued);
+  }
+  Task one = *store.Get(1);
+  CHECK(one.spec.labels == std::vector<std::string>{"nightly", "job:report"});
+  REQUIRE(one.attempts.size() == 1);
+  CHECK(one.attempts[0].user_cpu_us == 120000);
+  CHECK(one.attempts[0].max_rss_kb == 2048);
+
+  // The new columns and indexes work on the old rows.
+  CHECK_FALSE(store.NextPendingTtl()->has_value());
+  CHECK(*store.OldestSucceeded() == std::optional<WallMs>(2000));
+  CHECK(*store.OldestEnded() == std::optional<WallMs>(6000));
+  Result<std::vector<QueueState>> queues = store.QueueStates();
+  REQUIRE(queues.ok());
+  REQUIRE(queues->size() == 2);
+  for (const QueueState& q : *queues) {
+    CHECK_FALSE(q.paused);
+    CHECK_FALSE(q.concurrency.has_value());
+  }
+  CHECK((*store.FirstReady("batch", ReadyOrder::kOldest))->id == 4);
+  CHECK(*store.NextDue() == std::optional<WallMs>(9999999999999));
+
+  // The running attempt fails: the task waiting for it fails with it.
+  Result<std::vector<TaskId>> ended =
+      store.FinishAttempt(3, 1, test::Exited(8000, 1), TaskState::kFailed, TaskReason::kExit);
+  REQUIRE_MESSAGE(ended.ok(), ended.status().message());
+  CHECK(*ended == std::vector<TaskId>{6});
+  CHECK(store.Get(6)->reason == TaskReason::kDependencyFailed);
+
+  // Retention reaches old rows; keyed submits continue the ids.
+  CHECK(*store.ExpireSucceeded(2000, 10) == std::vector<TaskId>{1});
+  CHECK(*store.PurgeEnded(7400, 10) == std::vector<TaskId>{1, 2, 7});
+  Result<SubmitOutcome> keyed = store.Submit(kAlice, test::Keyed("k", 1), 9000, false);
+  REQUIRE(keyed.ok());
+  CHECK(keyed->id == 8);
+  CHECK(keyed->inserted);
+}
+
+TEST_CASE("a v3 database with a running attempt migrates to v4 and remembers stops from then on") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 3);
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(QueryInt(BackupPath(path, 3), "PRAGMA user_version") == 3);
+
+  // The attempt that was running before the upgrade has no stop; one recorded now is kept, and
+  // a second request does not overwrite it.
+  Result<std::vector<RunningAttempt>> running = store.RunningAttempts();
+  REQUIRE(running.ok());
+  REQUIRE(running->size() == 1);
+  CHECK((*running)[0].task_id == 3);
+  CHECK_FALSE((*running)[0].stop.has_value());
+  REQUIRE(store.RecordStop(3, 1, {AttemptReason::kCancelled, TaskReason::kSuperseded, 7000}).ok());
+  REQUIRE(store.RecordStop(3, 1, {AttemptReason::kTimeout, TaskReason::kTimeout, 7500}).ok());
+  running = store.RunningAttempts();
+  REQUIRE(running.ok());
+  REQUIRE(running->size() == 1);
+  REQUIRE((*running)[0].stop.has_value());
+  CHECK((*running)[0].stop->attempt_reason == AttemptReason::kCancelled);
+  CHECK((*running)[0].stop->task_reason == TaskReason::kSuperseded);
+  CHECK((*running)[0].stop->at == 7000);
+}
+
+TEST_CASE("a failed migration to v3 leaves the v2 database as it was") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 2);
+  {
+    sqlite::Db db = MustOpenDb(path);  // a name migration 3 needs is taken
+    REQUIRE(db.Exec("break", "CREATE INDEX tasks_by_key ON tasks(created)").ok());
+  }
+  Result<std::unique_ptr<Store>> store = OpenSqliteStore(path, true);
+  REQUIRE_FALSE(store.ok());
+  CHECK(store.status().message().find("store: migration to v3 failed: ") == 0);
+  CHECK(QueryInt(path, "PRAGMA user_version") == 2);
+  CHECK(QueryInt(path, "SELECT count(*) FROM pragma_table_info('tasks') WHERE name = 'task_key'") ==
+        0);
+  CHECK(QueryInt(path, "SELECT count(*) FROM pragma_table_info('queues')") == 1);
+  CHECK(std::filesystem::exists(BackupPath(path, 2)));
+}
+
+TEST_CASE("the v4 fixture has exactly the schema migrations 1 to 4 create") {
+  TempDir dir("migrate");
+  const std::string fixture = dir.File("fixture.db");
+  LoadFixture(fixture, 4);
+  sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
+  REQUIRE(Migrate(fresh, dir.File("fresh.db"), 4).ok());
+  sqlite::Db loaded = MustOpenDb(fixture);
+  CHECK(SchemaShape(loaded) == SchemaShape(fresh));
+  CHECK(*loaded.QueryInt("version", "PRAGMA user_version") == 4);
+}
+
+TEST_CASE("a v4 database migrates to v5: old tasks keep nothing in the background") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 4);
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(QueryInt(BackupPath(path, 4), "PRAGMA user_version") == 4);
+
+  for (TaskId id = 1; id <= 7; ++id) {
+    CAPTURE(id);
+    Result<Task> task = store.Get(id);
+    REQUIRE_MESSAGE(task.ok(), task.status().message());
+    CHECK_FALSE(task->spec.keep_background);
+    for (const Attempt& a : task->attempts) CHECK(a.detail.empty());
+  }
+  // The stop asked of the running attempt before the upgrade survives it.
+  Result<std::vector<RunningAttempt>> running = store.RunningAttempts();
+  REQUIRE(running.ok());
+  REQUIRE(running->size() == 1);
+  REQUIRE((*running)[0].stop.has_value());
+  CHECK((*running)[0].stop->at == 7000);
+
+  // An attempt that never started is undone on the old rows too.
+  REQUIRE(store.UnstartAttempt(3, 1).ok());
+  CHECK(store.Get(3)->state == TaskState::kPending);
+  CHECK(store.Get(3)->attempts.empty());
+}
+
+}  // namespace
+}  // namespace tq

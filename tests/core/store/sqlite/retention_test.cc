@@ -1,0 +1,151 @@
+// Time-driven sweeps of the SQLite store: pending_ttl expiry, success retention and purge, each in
+// batches bounded by a limit.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/store/sqlite/db.h"
+#include "core/store/sqlite/sqlite_store.h"
+#include "core/store/sqlite/test_util.h"
+#include "support/temp_dir.h"
+
+namespace tq {
+namespace {
+
+using namespace test;  // NOLINT: the shared helpers of the store's tests
+
+TEST_CASE("ExpirePendingTtl fails pending tasks past their ttl, and their dependents") {
+  auto store = OpenStore();
+  CHECK_FALSE(store->NextPendingTtl()->has_value());
+  auto with_ttl = [](int64_t ttl) {
+    TaskSpec s = Spec({"x"});
+    s.pending_ttl_ms = ttl;
+    return s;
+  };
+  const TaskId soon = MustInsert(*store, kAlice, with_ttl(1000), 1000);   // 2000
+  const TaskId later = MustInsert(*store, kAlice, with_ttl(5000), 1000);  // 6000
+  const TaskId never = MustInsert(*store, kAlice, with_ttl(0), 1000);
+  const TaskId started = MustInsert(*store, kAlice, with_ttl(100), 1000);  // cleared at start
+  TaskSpec dependent = with_ttl(0);
+  dependent.after = {soon};
+  const TaskId dep = MustInsert(*store, kAlice, dependent, 1000);
+  TaskSpec delayed = with_ttl(1500);  // 2500, although it may not start before 9000
+  delayed.not_before = 9000;
+  const TaskId delayed_id = MustInsert(*store, kAlice, delayed, 1000);
+  MustStart(*store, started, 1050);
+
+  CHECK(*store->NextPendingTtl() == std::optional<WallMs>(2000));
+  CHECK(store->ExpirePendingTtl(1999, 10)->empty());
+  Result<std::vector<TaskId>> ended = store->ExpirePendingTtl(2000, 10);
+  REQUIRE(ended.ok());
+  CHECK(*ended == std::vector<TaskId>{soon, dep});
+  Task t = MustGet(*store, soon);
+  CHECK(t.state == TaskState::kFailed);
+  CHECK(t.reason == TaskReason::kExpiredPending);
+  CHECK(t.finished == 2000);
+  CHECK(MustGet(*store, dep).reason == TaskReason::kDependencyFailed);
+
+  CHECK(*store->NextPendingTtl() == std::optional<WallMs>(2500));
+  CHECK(*store->ExpirePendingTtl(7000, 10) == std::vector<TaskId>{delayed_id, later});
+  CHECK_FALSE(store->NextPendingTtl()->has_value());
+  CHECK(StateOf(*store, never) == TaskState::kPending);
+  CHECK(StateOf(*store, started) == TaskState::kRunning);
+  CHECK_FALSE(store->NextDue()->has_value());  // the delayed one no longer waits
+}
+
+TEST_CASE("ExpirePendingTtl works in batches of at most limit, earliest first") {
+  auto store = OpenStore();
+  std::vector<TaskId> ids;
+  for (int i = 0; i < 5; ++i) {
+    TaskSpec s = Spec({"x"});
+    s.pending_ttl_ms = 1000 - i * 100;  // later ids expire earlier
+    ids.push_back(MustInsert(*store, kAlice, s, 1000));
+  }
+  CHECK(*store->ExpirePendingTtl(5000, 2) == std::vector<TaskId>{ids[4], ids[3]});
+  CHECK(*store->ExpirePendingTtl(5000, 0) == std::vector<TaskId>{});
+  CHECK(*store->ExpirePendingTtl(5000, 10) == std::vector<TaskId>{ids[2], ids[1], ids[0]});
+}
+
+TEST_CASE("ExpireSucceeded moves succeeded tasks at or before the cutoff, in batches") {
+  auto store = OpenStore();
+  CHECK_FALSE(store->OldestSucceeded()->has_value());
+  std::vector<TaskId> done;
+  for (int i = 0; i < 4; ++i) {
+    done.push_back(MustInsert(*store, kAlice, Spec({"ok"})));
+    StartAndFinish(*store, done.back(), TaskState::kSucceeded, 1000 + 100 * i);  // ends +10
+  }
+  const TaskId failed = MustInsert(*store, kAlice, Spec({"bad"}));
+  StartAndFinish(*store, failed, TaskState::kFailed, 500);
+  TaskSpec waiting = Spec({"w"});
+  waiting.after = {done[0]};
+  const TaskId w = MustInsert(*store, kAlice, waiting, 2000);
+  REQUIRE(Ready(*store, "default") == w);
+
+  CHECK(*store->OldestSucceeded() == std::optional<WallMs>(1010));
+  CHECK(store->ExpireSucceeded(1009, 10)->empty());
+  CHECK(*store->ExpireSucceeded(1210, 2) == std::vector<TaskId>{done[0], done[1]});
+  CHECK(*store->ExpireSucceeded(1210, 10) == std::vector<TaskId>{done[2]});
+  CHECK(*store->OldestSucceeded() == std::optional<WallMs>(1310));
+  Task t = MustGet(*store, done[0]);
+  CHECK(t.state == TaskState::kExpired);
+  CHECK(t.reason == TaskReason::kExit);
+  CHECK(t.finished == 1010);  // purge_after counts from the end of the run
+  CHECK(t.attempts.size() == 1);
+  CHECK(StateOf(*store, failed) == TaskState::kFailed);
+  CHECK(Ready(*store, "default") == w);  // its dependent is undisturbed
+}
+
+TEST_CASE("PurgeEnded deletes ended rows with their attempts, and leaves younger ones") {
+  TempDir dir("store");
+  const std::string path = dir.File("tq.db");
+  auto store = OpenStore(path);
+  CHECK_FALSE(store->OldestEnded()->has_value());
+  TaskSpec own_env = Spec({"f"});
+  own_env.env = {"ONLY=failed"};
+  own_env.labels = {"gone"};
+  const TaskId failed = MustInsert(*store, kAlice, own_env);
+  StartAndFinish(*store, failed, TaskState::kFailed, 1000);  // 1010
+  const TaskId cancelled = MustInsert(*store, kAlice, Spec({"c"}));
+  REQUIRE(store->EndPending(cancelled, TaskState::kCancelled, TaskReason::kCancelled, 1020).ok());
+  const TaskId expired = MustInsert(*store, kAlice, Spec({"e"}));
+  StartAndFinish(*store, expired, TaskState::kSucceeded, 1020);  // 1030
+  REQUIRE(store->ExpireSucceeded(1030, 10)->size() == 1);
+  const TaskId succeeded = MustInsert(*store, kAlice, Spec({"s"}));
+  StartAndFinish(*store, succeeded, TaskState::kSucceeded, 900);  // 910, but not ended for purge
+  const TaskId young = MustInsert(*store, kAlice, Spec({"y"}));
+  StartAndFinish(*store, young, TaskState::kFailed, 5000);  // 5010
+  TaskSpec after_expired = Spec({"a"});
+  after_expired.after = {expired};
+  after_expired.not_before = 99999;
+  const TaskId pending = MustInsert(*store, kAlice, after_expired, 2000);
+
+  CHECK(*store->OldestEnded() == std::optional<WallMs>(1010));
+  CHECK(store->PurgeEnded(1009, 10)->empty());
+  CHECK(*store->PurgeEnded(1030, 2) == std::vector<TaskId>{failed, cancelled});
+  CHECK(*store->PurgeEnded(1030, 10) == std::vector<TaskId>{expired});
+  CHECK(store->PurgeEnded(1030, 10)->empty());
+  CHECK(*store->OldestEnded() == std::optional<WallMs>(5010));
+
+  for (TaskId id : {failed, cancelled, expired}) {
+    CAPTURE(id);
+    CHECK(store->Get(id).status().code() == ErrorCode::kNotFound);
+  }
+  for (TaskId id : {succeeded, young, pending}) CHECK(store->Get(id).ok());
+  CHECK(MustGet(*store, pending).spec.after.empty());  // the edge went with the row
+  CHECK(*store->PromoteDue(99999, 1000) == 1);
+
+  Result<sqlite::Db> db = sqlite::Db::Open(path);
+  REQUIRE(db.ok());
+  auto count = [&db](const std::string& sql) { return *db->QueryInt("count", sql); };
+  CHECK(count("SELECT count(*) FROM attempts") == 2);  // succeeded's and young's
+  CHECK(count("SELECT count(*) FROM task_labels") == 0);
+  CHECK(count("SELECT count(*) FROM envs") == 1);  // the failed task's own env is gone
+  CHECK(db->QueryText("check", "PRAGMA foreign_key_check")->empty());
+
+  // Ids are never reused.
+  CHECK(MustInsert(*store, kAlice, Spec({"new"})) > pending);
+}
+
+}  // namespace
+}  // namespace tq
