@@ -35,16 +35,16 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
       ->check(IntRange(1, std::numeric_limits<int>::max()));
   return {sub, [f, &g]() {
             ListRequest req;
-            if (!f->state.empty()) req.filter.state = StateFromName(f->state);
-            if (!f->queue.empty()) req.filter.queue = f->queue;
-            if (!f->label.empty()) req.filter.label = f->label;
+            if (!f->state.empty()) req.state = StateFromName(f->state);
+            if (!f->queue.empty()) req.queue = f->queue;
+            if (!f->label.empty()) req.label = f->label;
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             TablePrinter table(TableWidth());
             int shown = 0;
             bool more = true;
             while (more && shown < f->limit) {  // the daemon answers a page at a time
-              req.filter.limit = f->limit - shown;
+              req.limit = f->limit - shown;
               auto r = client->Call(req);
               if (!r.ok()) return Fail(r.status());
               const nlohmann::json& tasks = (*r)["tasks"];
@@ -60,7 +60,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
               std::fflush(stdout);
               shown += static_cast<int>(tasks.size());
               more = r->value("more", false) && !tasks.empty();
-              if (more) req.filter.before_id = tasks.back()["id"].get<TaskId>();
+              if (more) req.before_id = tasks.back()["id"].get<TaskId>();
             }
             if (more && !g.json)
               std::fprintf(stderr, "(showing the newest %d; --limit N for more)\n", shown);

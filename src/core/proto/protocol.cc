@@ -492,27 +492,25 @@ Result<Request> DecodeBody(const std::string& type, const json& j) {
   if (type == "list") {
     ListRequest r;
     std::string state, queue, label;
-    int limit = r.filter.limit;
     for (Status st : {Read(j, "state", state, "a state name"), Read(j, "queue", queue, "a string"),
-                      Read(j, "label", label, "a string"), Read(j, "limit", limit, "an integer"),
-                      ReadOptional(j, "before_id", r.filter.before_id, "a task id")}) {
+                      Read(j, "label", label, "a string"), Read(j, "limit", r.limit, "an integer"),
+                      ReadOptional(j, "before_id", r.before_id, "a task id")}) {
       if (!st.ok()) return st;
     }
-    if (r.filter.before_id && *r.filter.before_id < 1)
-      return Status::Invalid("before_id", "before_id: " + std::to_string(*r.filter.before_id) +
-                                              " is not a task id (>= 1)");
+    if (r.before_id && *r.before_id < 1)
+      return Status::Invalid(
+          "before_id", "before_id: " + std::to_string(*r.before_id) + " is not a task id (>= 1)");
     if (!state.empty()) {
-      r.filter.state = StateFromName(state);
-      if (!r.filter.state)
+      r.state = StateFromName(state);
+      if (!r.state)
         return Status::Invalid("state", "state: " + Quote(state) +
                                             " is not one of pending running succeeded failed "
                                             "cancelled expired");
     }
-    if (!queue.empty()) r.filter.queue = queue;
-    if (!label.empty()) r.filter.label = label;
-    if (limit < 1)
-      return Status::Invalid("limit", "limit: " + std::to_string(limit) + " must be >= 1");
-    r.filter.limit = limit;
+    if (!queue.empty()) r.queue = queue;
+    if (!label.empty()) r.label = label;
+    if (r.limit < 1)
+      return Status::Invalid("limit", "limit: " + std::to_string(r.limit) + " must be >= 1");
     return Request(r);
   }
   if (type == "wait" || type == "cancel") {
@@ -565,11 +563,11 @@ std::string EncodeRequest(const Request& request) {
         } else if constexpr (std::is_same_v<T, StatusRequest>) {
           j["id"] = r.id;
         } else if constexpr (std::is_same_v<T, ListRequest>) {
-          if (r.filter.state) j["state"] = StateName(*r.filter.state);
-          if (r.filter.queue) j["queue"] = *r.filter.queue;
-          if (r.filter.label) j["label"] = *r.filter.label;
-          if (r.filter.before_id) j["before_id"] = *r.filter.before_id;
-          j["limit"] = r.filter.limit;
+          if (r.state) j["state"] = StateName(*r.state);
+          if (r.queue) j["queue"] = *r.queue;
+          if (r.label) j["label"] = *r.label;
+          if (r.before_id) j["before_id"] = *r.before_id;
+          j["limit"] = r.limit;
         } else if constexpr (std::is_same_v<T, WaitRequest> || std::is_same_v<T, CancelRequest>) {
           j["ids"] = r.ids;
         } else if constexpr (std::is_same_v<T, LogsRequest>) {

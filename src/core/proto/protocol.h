@@ -2,6 +2,8 @@
 // encoding, and the response envelope. Framing lives in framing.h.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -11,7 +13,6 @@
 
 #include "core/model/status.h"
 #include "core/model/task.h"
-#include "core/store/store.h"
 
 namespace tq {
 
@@ -73,14 +74,18 @@ struct QueueRequest {
 struct StatusRequest {
   TaskId id = 0;
 };
-/// One page of the tasks matching a filter (the owner is the daemon's to set), newest first,
-/// older than filter.before_id when set. Response: {"tasks": [...], "more": bool}: at most
-/// min(filter.limit, kMaxListPage) tasks and about kMaxListPageBytes of them; "more" says tasks
-/// older than the last one still match (ask again with before_id = its id). A pending task
-/// also carries "waiting": {"until" (a future not_before, or null), "after" (its unfinished
-/// dependencies), "queue_paused"}.
+/// One page of the caller's tasks (every user's for root and the daemon's own user) matching
+/// the filters, newest first, older than before_id when set; unset filters match everything.
+/// Response: {"tasks": [...], "more": bool}: at most min(limit, kMaxListPage) tasks and about
+/// kMaxListPageBytes of them; "more" says tasks older than the last one still match (ask again
+/// with before_id = its id). A pending task also carries "waiting": {"until" (a future
+/// not_before, or null), "after" (its unfinished dependencies), "queue_paused"}.
 struct ListRequest {
-  ListFilter filter;
+  std::optional<TaskState> state;
+  std::optional<std::string> queue;
+  std::optional<std::string> label;
+  std::optional<TaskId> before_id;  ///< only tasks older than this one (the next page)
+  int limit = 100;
 };
 /// Stream: one {"task": {...}} frame per task as it becomes terminal, then {"end": true}.
 struct WaitRequest {

@@ -23,6 +23,18 @@ size_t WireSize(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
 }
 
+// The store's filter for a list request from `peer`: the wire's filters, and whose tasks.
+ListFilter FilterFor(Daemon& d, const Owner& peer, const ListRequest& r) {
+  ListFilter filter;
+  filter.owner_uid = d.SeesAll(peer) ? std::nullopt : std::optional<uint32_t>(peer.uid);
+  filter.state = r.state;
+  filter.queue = r.queue;
+  filter.label = r.label;
+  filter.before_id = r.before_id;
+  filter.limit = r.limit;
+  return filter;
+}
+
 }  // namespace
 
 nlohmann::json WaitingJson(Daemon& d, const Task& task, const std::set<std::string>& paused) {
@@ -45,8 +57,7 @@ nlohmann::json TaskWithWaiting(Daemon& d, const Task& task) {
 }
 
 void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r) {
-  ListFilter filter = r.filter;
-  filter.owner_uid = d.SeesAll(peer) ? std::nullopt : std::optional<uint32_t>(peer.uid);
+  ListFilter filter = FilterFor(d, peer, r);
   const size_t page = static_cast<size_t>(std::clamp(filter.limit, 1, kMaxListPage));
   filter.limit = static_cast<int>(page) + 1;  // one more than the page says whether there is more
   auto tasks = d.store().List(filter);

@@ -45,10 +45,10 @@ TEST_CASE("a submit request round-trips byte for byte") {
 
 TEST_CASE("every other request round-trips") {
   ListRequest list;
-  list.filter.state = TaskState::kFailed;
-  list.filter.queue = "q";
-  list.filter.label = "l";
-  list.filter.limit = 7;
+  list.state = TaskState::kFailed;
+  list.queue = "q";
+  list.label = "l";
+  list.limit = 7;
   const std::vector<Request> requests = {StatusRequest{5},          list,
                                          WaitRequest{{1, 2, 3}},    CancelRequest{{9}},
                                          LogsRequest{4, true, 100}, PingRequest{}};
@@ -58,7 +58,7 @@ TEST_CASE("every other request round-trips") {
     CHECK(back->index() == r.index());
   }
   auto back = DecodeRequest(EncodeRequest(list));
-  const auto& f = std::get<ListRequest>(*back).filter;
+  const auto& f = std::get<ListRequest>(*back);
   CHECK(f.state == TaskState::kFailed);
   CHECK(f.queue == "q");
   CHECK(f.label == "l");

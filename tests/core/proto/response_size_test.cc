@@ -88,12 +88,12 @@ TEST_CASE("a working directory longer than PATH_MAX is refused") {
 
 TEST_CASE("list, logs and queue requests carry their new fields") {
   ListRequest list;
-  list.filter.before_id = 42;
-  list.filter.limit = 7;
+  list.before_id = 42;
+  list.limit = 7;
   auto l = DecodeRequest(EncodeRequest(list));
   REQUIRE(l.ok());
-  CHECK(std::get<ListRequest>(*l).filter.before_id == 42);
-  CHECK(std::get<ListRequest>(*l).filter.limit == 7);
+  CHECK(std::get<ListRequest>(*l).before_id == 42);
+  CHECK(std::get<ListRequest>(*l).limit == 7);
 
   auto latest = DecodeRequest(EncodeRequest(LogsRequest{5, false, 0, 0}));
   REQUIRE(latest.ok());
