@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <concepts>
+#include <optional>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 #include "core/config/config.h"
@@ -18,23 +20,6 @@ namespace tq {
 using nlohmann::json;
 
 namespace {
-
-// The wire name of a request type.
-const char* TypeName(const Request& r) {
-  struct Visitor {
-    const char* operator()(const SubmitRequest&) { return "submit"; }
-    const char* operator()(const StatusRequest&) { return "status"; }
-    const char* operator()(const ListRequest&) { return "list"; }
-    const char* operator()(const WaitRequest&) { return "wait"; }
-    const char* operator()(const CancelRequest&) { return "cancel"; }
-    const char* operator()(const LogsRequest&) { return "logs"; }
-    const char* operator()(const PingRequest&) { return "ping"; }
-    const char* operator()(const SubmitBatchRequest&) { return "submit_batch"; }
-    const char* operator()(const RetryRequest&) { return "retry"; }
-    const char* operator()(const QueueRequest&) { return "queue"; }
-  };
-  return std::visit(Visitor{}, r);
-}
 
 json BytesList(const std::vector<std::string>& items) {
   json out = json::array();
@@ -430,158 +415,231 @@ Result<std::vector<TaskId>> ReadIds(const json& j) {
   return ids;
 }
 
-Result<Request> DecodeBody(const std::string& type, const json& j) {
-  if (type == "submit") {
-    auto r = SubmitFromJson(j);
-    if (!r.ok()) return r.status();
-    return Request(std::move(*r));
-  }
-  if (type == "submit_batch") {
-    auto common = j.find("common");
-    auto tasks = j.find("tasks");
-    if (common == j.end() || !common->is_object())
-      return Status::Invalid("common", "common: expected an object of submit fields");
-    if (tasks == j.end() || !tasks->is_array())
-      return Status::Invalid("tasks", "tasks: expected an array of submit fields");
-    const auto& elements = tasks->get_ref<const json::array_t&>();
-    if (Status st = CheckBatchLimits(*common, elements); !st.ok()) return st;
-    auto resolved = ResolveBatch(*common, elements);
-    if (!resolved.ok()) return resolved.status();
-    SubmitBatchRequest b;
-    b.resolved = std::move(*resolved);
-    return Request(std::move(b));
-  }
-  if (type == "retry") {
-    RetryRequest r;
-    std::string queue;
-    for (Status st : {Read(j, "ids", r.ids, "an array of task ids"),
-                      Read(j, "all_failed", r.all_failed, "true or false"),
-                      Read(j, "queue", queue, "a queue name")}) {
-      if (!st.ok()) return st;
-    }
-    if (!queue.empty()) r.queue = queue;
-    if (r.ids.empty() == !r.all_failed)
-      return Status::Invalid("ids", "ids: give task ids, or all_failed, not both");
-    return Request(std::move(r));
-  }
-  if (type == "queue") {
-    QueueRequest r;
-    for (Status st : {Read(j, "action", r.action, "list, pause, resume, set or delete"),
-                      Read(j, "name", r.name, "a queue name"),
-                      ReadOptional(j, "concurrency", r.concurrency, "an integer")}) {
-      if (!st.ok()) return st;
-    }
-    if (r.action != "list" && r.action != "pause" && r.action != "resume" && r.action != "set" &&
-        r.action != "delete")
-      return Status::Invalid("action", "action: " + Quote(r.action) +
-                                           " is not one of list, pause, resume, set, delete");
-    if (r.action != "list" && !ValidQueueName(r.name))
-      return Status::Invalid(
-          "name", "name: " + Quote(r.name) + " is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
-    if (r.action == "set" && (!r.concurrency || *r.concurrency < 0))
-      return Status::Invalid("concurrency",
-                             "concurrency: set needs --concurrency N (N >= 1, or 0 to clear)");
-    return Request(std::move(r));
-  }
-  if (type == "status") {
-    StatusRequest r;
-    Status st = Read(j, "id", r.id, "a task id");
+// Each request's body read from its frame, every field checked; and written back.
+
+Result<SubmitRequest> DecodeSubmit(const json& j) {
+  return SubmitFromJson(j);
+}
+json EncodeSubmit(const SubmitRequest& r) {
+  return SubmitJson(r);
+}
+
+Result<SubmitBatchRequest> DecodeSubmitBatch(const json& j) {
+  auto common = j.find("common");
+  auto tasks = j.find("tasks");
+  if (common == j.end() || !common->is_object())
+    return Status::Invalid("common", "common: expected an object of submit fields");
+  if (tasks == j.end() || !tasks->is_array())
+    return Status::Invalid("tasks", "tasks: expected an array of submit fields");
+  const auto& elements = tasks->get_ref<const json::array_t&>();
+  if (Status st = CheckBatchLimits(*common, elements); !st.ok()) return st;
+  auto resolved = ResolveBatch(*common, elements);
+  if (!resolved.ok()) return resolved.status();
+  SubmitBatchRequest b;
+  b.resolved = std::move(*resolved);
+  return b;
+}
+json EncodeSubmitBatch(const SubmitBatchRequest& r) {
+  return json{{"common", r.common}, {"tasks", r.tasks}};
+}
+
+Result<RetryRequest> DecodeRetry(const json& j) {
+  RetryRequest r;
+  std::string queue;
+  for (Status st : {Read(j, "ids", r.ids, "an array of task ids"),
+                    Read(j, "all_failed", r.all_failed, "true or false"),
+                    Read(j, "queue", queue, "a queue name")}) {
     if (!st.ok()) return st;
-    return Request(r);
   }
-  if (type == "list") {
-    ListRequest r;
-    std::string state, queue, label;
-    for (Status st : {Read(j, "state", state, "a state name"), Read(j, "queue", queue, "a string"),
-                      Read(j, "label", label, "a string"), Read(j, "limit", r.limit, "an integer"),
-                      ReadOptional(j, "before_id", r.before_id, "a task id")}) {
-      if (!st.ok()) return st;
-    }
-    if (r.before_id && *r.before_id < 1)
-      return Status::Invalid(
-          "before_id", "before_id: " + std::to_string(*r.before_id) + " is not a task id (>= 1)");
-    if (!state.empty()) {
-      r.state = StateFromName(state);
-      if (!r.state)
-        return Status::Invalid("state", "state: " + Quote(state) +
-                                            " is not one of pending running succeeded failed "
-                                            "cancelled expired");
-    }
-    if (!queue.empty()) r.queue = queue;
-    if (!label.empty()) r.label = label;
-    if (r.limit < 1)
-      return Status::Invalid("limit", "limit: " + std::to_string(r.limit) + " must be >= 1");
-    return Request(r);
+  if (!queue.empty()) r.queue = queue;
+  if (r.ids.empty() == !r.all_failed)
+    return Status::Invalid("ids", "ids: give task ids, or all_failed, not both");
+  return r;
+}
+json EncodeRetry(const RetryRequest& r) {
+  json j{{"ids", r.ids}, {"all_failed", r.all_failed}};
+  if (r.queue) j["queue"] = *r.queue;
+  return j;
+}
+
+Result<QueueRequest> DecodeQueue(const json& j) {
+  QueueRequest r;
+  for (Status st : {Read(j, "action", r.action, "list, pause, resume, set or delete"),
+                    Read(j, "name", r.name, "a queue name"),
+                    ReadOptional(j, "concurrency", r.concurrency, "an integer")}) {
+    if (!st.ok()) return st;
   }
-  if (type == "wait" || type == "cancel") {
-    auto ids = ReadIds(j);
-    if (!ids.ok()) return ids.status();
-    if (type == "wait") return Request(WaitRequest{std::move(*ids)});
-    return Request(CancelRequest{std::move(*ids)});
+  if (r.action != "list" && r.action != "pause" && r.action != "resume" && r.action != "set" &&
+      r.action != "delete")
+    return Status::Invalid(
+        "action", "action: " + Quote(r.action) + " is not one of list, pause, resume, set, delete");
+  if (r.action != "list" && !ValidQueueName(r.name))
+    return Status::Invalid(
+        "name", "name: " + Quote(r.name) + " is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
+  if (r.action == "set" && (!r.concurrency || *r.concurrency < 0))
+    return Status::Invalid("concurrency",
+                           "concurrency: set needs --concurrency N (N >= 1, or 0 to clear)");
+  return r;
+}
+json EncodeQueue(const QueueRequest& r) {
+  json j{{"action", r.action}, {"name", r.name}};
+  if (r.concurrency) j["concurrency"] = *r.concurrency;
+  return j;
+}
+
+Result<StatusRequest> DecodeStatus(const json& j) {
+  StatusRequest r;
+  Status st = Read(j, "id", r.id, "a task id");
+  if (!st.ok()) return st;
+  return r;
+}
+json EncodeStatus(const StatusRequest& r) {
+  return json{{"id", r.id}};
+}
+
+Result<ListRequest> DecodeList(const json& j) {
+  ListRequest r;
+  std::string state, queue, label;
+  for (Status st : {Read(j, "state", state, "a state name"), Read(j, "queue", queue, "a string"),
+                    Read(j, "label", label, "a string"), Read(j, "limit", r.limit, "an integer"),
+                    ReadOptional(j, "before_id", r.before_id, "a task id")}) {
+    if (!st.ok()) return st;
   }
-  if (type == "logs") {
-    LogsRequest r;
-    for (Status st :
-         {Read(j, "id", r.id, "a task id"), Read(j, "stderr", r.stderr_stream, "true or false"),
-          Read(j, "offset", r.offset, "a byte offset"),
-          Read(j, "attempt", r.attempt, "an attempt number (0: the latest)")}) {
-      if (!st.ok()) return st;
-    }
-    if (r.offset < 0) return Status::Invalid("offset", "offset: must not be negative");
-    if (r.attempt < 0)
-      return Status::Invalid("attempt", "attempt: " + std::to_string(r.attempt) +
-                                            " is not an attempt number (>= 1, or 0: the latest)");
-    return Request(r);
+  if (r.before_id && *r.before_id < 1)
+    return Status::Invalid(
+        "before_id", "before_id: " + std::to_string(*r.before_id) + " is not a task id (>= 1)");
+  if (!state.empty()) {
+    r.state = StateFromName(state);
+    if (!r.state)
+      return Status::Invalid("state", "state: " + Quote(state) +
+                                          " is not one of pending running succeeded failed "
+                                          "cancelled expired");
   }
-  if (type == "ping") return Request(PingRequest{});
+  if (!queue.empty()) r.queue = queue;
+  if (!label.empty()) r.label = label;
+  if (r.limit < 1)
+    return Status::Invalid("limit", "limit: " + std::to_string(r.limit) + " must be >= 1");
+  return r;
+}
+json EncodeList(const ListRequest& r) {
+  json j{{"limit", r.limit}};
+  if (r.state) j["state"] = StateName(*r.state);
+  if (r.queue) j["queue"] = *r.queue;
+  if (r.label) j["label"] = *r.label;
+  if (r.before_id) j["before_id"] = *r.before_id;
+  return j;
+}
+
+Result<WaitRequest> DecodeWait(const json& j) {
+  auto ids = ReadIds(j);
+  if (!ids.ok()) return ids.status();
+  return WaitRequest{std::move(*ids)};
+}
+json EncodeWait(const WaitRequest& r) {
+  return json{{"ids", r.ids}};
+}
+
+Result<CancelRequest> DecodeCancel(const json& j) {
+  auto ids = ReadIds(j);
+  if (!ids.ok()) return ids.status();
+  return CancelRequest{std::move(*ids)};
+}
+json EncodeCancel(const CancelRequest& r) {
+  return json{{"ids", r.ids}};
+}
+
+Result<LogsRequest> DecodeLogs(const json& j) {
+  LogsRequest r;
+  for (Status st :
+       {Read(j, "id", r.id, "a task id"), Read(j, "stderr", r.stderr_stream, "true or false"),
+        Read(j, "offset", r.offset, "a byte offset"),
+        Read(j, "attempt", r.attempt, "an attempt number (0: the latest)")}) {
+    if (!st.ok()) return st;
+  }
+  if (r.offset < 0) return Status::Invalid("offset", "offset: must not be negative");
+  if (r.attempt < 0)
+    return Status::Invalid("attempt", "attempt: " + std::to_string(r.attempt) +
+                                          " is not an attempt number (>= 1, or 0: the latest)");
+  return r;
+}
+json EncodeLogs(const LogsRequest& r) {
+  json j{{"id", r.id}, {"stderr", r.stderr_stream}, {"offset", r.offset}};
+  if (r.attempt != 0) j["attempt"] = r.attempt;
+  return j;
+}
+
+Result<PingRequest> DecodePing(const json&) {
+  return PingRequest{};
+}
+json EncodePing(const PingRequest&) {
+  return json::object();
+}
+
+// How one request type travels: its wire name, and how its body is read and written.
+template <typename T>
+struct Codec {
+  const char* type;
+  Result<T> (*decode)(const json& body);
+  json (*encode)(const T& request);
+};
+
+// The table of requests, in the order a refusal of an unknown type lists them. A new request is
+// a struct in protocol.h with its alternative in Request, its two functions above, and a row
+// here (EncodeRequest does not compile for an alternative without one); tqd's handlers have
+// their own table, keyed by the same types (src/daemon/handlers/routes.cc).
+constexpr std::tuple kCodecs{
+    Codec<SubmitRequest>{"submit", DecodeSubmit, EncodeSubmit},
+    Codec<SubmitBatchRequest>{"submit_batch", DecodeSubmitBatch, EncodeSubmitBatch},
+    Codec<StatusRequest>{"status", DecodeStatus, EncodeStatus},
+    Codec<ListRequest>{"list", DecodeList, EncodeList},
+    Codec<WaitRequest>{"wait", DecodeWait, EncodeWait},
+    Codec<CancelRequest>{"cancel", DecodeCancel, EncodeCancel},
+    Codec<RetryRequest>{"retry", DecodeRetry, EncodeRetry},
+    Codec<LogsRequest>{"logs", DecodeLogs, EncodeLogs},
+    Codec<QueueRequest>{"queue", DecodeQueue, EncodeQueue},
+    Codec<PingRequest>{"ping", DecodePing, EncodePing},
+};
+
+// The wire names of every request, as a refusal lists them.
+std::string RequestTypes() {
+  std::string names;
+  std::apply([&](const auto&... c) { ((names += names.empty() ? "" : " ", names += c.type), ...); },
+             kCodecs);
+  return names;
+}
+
+// The body of a request of wire type `type`, decoded by its row of kCodecs.
+Result<Request> DecodeBody(const std::string& type, const json& j) {
+  std::optional<Result<Request>> decoded;
+  auto decode_if_named = [&](const auto& codec) {
+    if (decoded || type != codec.type) return;
+    auto r = codec.decode(j);
+    decoded = r.ok() ? Result<Request>(Request(std::move(*r))) : Result<Request>(r.status());
+  };
+  std::apply([&](const auto&... codec) { (decode_if_named(codec), ...); }, kCodecs);
+  if (decoded) return std::move(*decoded);
   return Status::Invalid("type",
-                         "type: " + Quote(type) +
-                             " is not a request (submit submit_batch status list wait cancel "
-                             "retry logs queue ping)");
+                         "type: " + Quote(type) + " is not a request (" + RequestTypes() + ")");
 }
 
 }  // namespace
 
+const char* RequestType(const Request& request) {
+  return std::visit(
+      [](const auto& r) { return std::get<Codec<std::decay_t<decltype(r)>>>(kCodecs).type; },
+      request);
+}
+
 std::string EncodeRequest(const Request& request) {
-  json j;
-  std::visit(
-      [&j](const auto& r) {
-        using T = std::decay_t<decltype(r)>;
-        if constexpr (std::is_same_v<T, SubmitRequest>) {
-          j = SubmitJson(r);
-        } else if constexpr (std::is_same_v<T, SubmitBatchRequest>) {
-          j["common"] = r.common;
-          j["tasks"] = r.tasks;
-        } else if constexpr (std::is_same_v<T, RetryRequest>) {
-          j["ids"] = r.ids;
-          j["all_failed"] = r.all_failed;
-          if (r.queue) j["queue"] = *r.queue;
-        } else if constexpr (std::is_same_v<T, QueueRequest>) {
-          j["action"] = r.action;
-          j["name"] = r.name;
-          if (r.concurrency) j["concurrency"] = *r.concurrency;
-        } else if constexpr (std::is_same_v<T, StatusRequest>) {
-          j["id"] = r.id;
-        } else if constexpr (std::is_same_v<T, ListRequest>) {
-          if (r.state) j["state"] = StateName(*r.state);
-          if (r.queue) j["queue"] = *r.queue;
-          if (r.label) j["label"] = *r.label;
-          if (r.before_id) j["before_id"] = *r.before_id;
-          j["limit"] = r.limit;
-        } else if constexpr (std::is_same_v<T, WaitRequest> || std::is_same_v<T, CancelRequest>) {
-          j["ids"] = r.ids;
-        } else if constexpr (std::is_same_v<T, LogsRequest>) {
-          j["id"] = r.id;
-          j["stderr"] = r.stderr_stream;
-          j["offset"] = r.offset;
-          if (r.attempt != 0) j["attempt"] = r.attempt;
-        }
+  return std::visit(
+      [](const auto& r) {
+        const auto& codec = std::get<Codec<std::decay_t<decltype(r)>>>(kCodecs);
+        json j = codec.encode(r);
+        j["proto"] = kProtoVersion;
+        j["type"] = codec.type;
+        return j.dump();
       },
       request);
-  if (j.is_null()) j = json::object();
-  j["proto"] = kProtoVersion;
-  j["type"] = TypeName(request);
-  return j.dump();
 }
 
 Result<Request> DecodeRequest(std::string_view payload) {

@@ -112,6 +112,8 @@ using Request =
     std::variant<SubmitRequest, StatusRequest, ListRequest, WaitRequest, CancelRequest, LogsRequest,
                  PingRequest, SubmitBatchRequest, RetryRequest, QueueRequest>;
 
+/// The wire name of a request's type ("submit", "queue", ...).
+const char* RequestType(const Request& request);
 /// The JSON text of a request, with "proto" and "type".
 std::string EncodeRequest(const Request& request);
 /// Parses and validates a request frame: the protocol version, the type and every field.

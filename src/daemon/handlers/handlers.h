@@ -10,8 +10,19 @@
 
 namespace tq {
 
-/// Routes a decoded request from `peer` on `conn` to its handler.
+/// Routes a decoded request from `peer` on `conn` to its handler by the table in routes.cc, or
+/// refuses it (kPermission) when `peer` may not send it.
 void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& request);
+
+/// Who may send a request.
+enum class Caller {
+  kAnyUser,  ///< anyone who reaches the socket; handlers show each user only their own tasks
+  kAdmin,    ///< only root or the daemon's own user (Daemon::SeesAll)
+};
+/// Who may send a queue request: anyone may list the queues, only an admin change them.
+Caller QueueCaller(const QueueRequest& r);
+
+// The handlers, one per request type, each in its own file; routes.cc calls them.
 
 void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r);
 void HandleStatus(Daemon& d, ConnId conn, const Owner& peer, const StatusRequest& r);

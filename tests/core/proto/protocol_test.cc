@@ -480,5 +480,26 @@ TEST_CASE("a batch element overrides the common part, null included, without cop
   CHECK((*r)[1].spec.priority == TaskSpec{}.priority);  // null: the default, as if unset
 }
 
+TEST_CASE(
+    "each request's frame carries the type RequestType names, and an unknown type lists them") {
+  const std::vector<std::pair<Request, std::string>> cases = {
+      {SubmitRequest{}, "submit"}, {SubmitBatchRequest{}, "submit_batch"},
+      {StatusRequest{}, "status"}, {ListRequest{}, "list"},
+      {WaitRequest{}, "wait"},     {CancelRequest{}, "cancel"},
+      {RetryRequest{}, "retry"},   {LogsRequest{}, "logs"},
+      {QueueRequest{}, "queue"},   {PingRequest{}, "ping"}};
+  CHECK(cases.size() == std::variant_size_v<Request>);
+  for (const auto& [request, type] : cases) {
+    CHECK(RequestType(request) == type);
+    CHECK(json::parse(EncodeRequest(request))["type"] == type);
+  }
+  auto r = DecodeRequest("{\"proto\":1,\"type\":\"reload\"}");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().field() == "type");
+  CHECK(r.status().message() ==
+        "type: \"reload\" is not a request (submit submit_batch status list wait cancel retry "
+        "logs queue ping)");
+}
+
 }  // namespace
 }  // namespace tq

@@ -1,0 +1,60 @@
+// tqd's table of requests: for each request type, who may send it and the handler that answers
+// it. The wire side (each type's name, decoder and encoder) is core/proto's table, kCodecs.
+#include <tuple>
+
+#include "daemon/handlers/handlers.h"
+
+namespace tq {
+
+namespace {
+
+// A request anyone who reaches the socket may send; its handler decides which tasks they see.
+template <typename T>
+Caller AnyUser(const T&) {
+  return Caller::kAnyUser;
+}
+
+// How tqd serves one request type.
+template <typename T>
+struct Route {
+  Caller (*who)(const T& request);  ///< who may send it (a queue request: by its action)
+  void (*handle)(Daemon& d, ConnId conn, const Owner& peer, const T& request);
+  const char* refused = "";  ///< what an admin-only request does, for a refusal's "may <this>"
+};
+
+// Every request. A new request is a row here (a compile error until it has one) and its
+// handler in a file of its own, declared in handlers.h.
+constexpr std::tuple kRoutes{
+    Route<SubmitRequest>{AnyUser, HandleSubmit},
+    Route<SubmitBatchRequest>{AnyUser, HandleSubmitBatch},
+    Route<StatusRequest>{AnyUser, HandleStatus},
+    Route<ListRequest>{AnyUser, HandleList},
+    Route<WaitRequest>{AnyUser, HandleWait},
+    Route<CancelRequest>{AnyUser, HandleCancel},
+    Route<RetryRequest>{AnyUser, HandleRetry},
+    Route<LogsRequest>{AnyUser, HandleLogs},
+    Route<QueueRequest>{QueueCaller, HandleQueue, "change queues"},
+    Route<PingRequest>{AnyUser, HandlePing},
+};
+
+}  // namespace
+
+void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& request) {
+  std::visit(
+      [&](const auto& r) {
+        const auto& route = std::get<Route<std::decay_t<decltype(r)>>>(kRoutes);
+        if (route.who(r) == Caller::kAdmin && !d.SeesAll(peer)) {
+          const std::string type = RequestType(request);
+          d.server().Send(conn, ErrorResponse(Status(ErrorCode::kPermission, type,
+                                                     type +
+                                                         ": only root (or the daemon's own "
+                                                         "user) may " +
+                                                         route.refused)));
+          return;
+        }
+        route.handle(d, conn, peer, r);
+      },
+      request);
+}
+
+}  // namespace tq
