@@ -196,15 +196,15 @@ void Daemon::OnFrame(ConnId conn, const Owner& peer, const std::string& payload)
 
 Result<Task> Daemon::GetVisible(const Owner& peer, TaskId id) {
   auto task = store_->Get(id);
-  if (!task.ok() || (!SeesAll(peer) && task->owner.uid != peer.uid))
+  if (!task.ok() || !AccessFor(peer).Sees(task->owner.uid))
     return task.ok() || task.status().code() == ErrorCode::kNotFound
                ? Status::NotFound("task " + std::to_string(id) + " not found")
                : task.status();
   return task;
 }
 
-bool Daemon::SeesAll(const Owner& peer) const {
-  return peer.uid == 0 || peer.uid == geteuid();
+Access Daemon::AccessFor(const Owner& peer) const {
+  return AccessOf(peer, geteuid());
 }
 
 void Daemon::ScheduleDispatch() {

@@ -10,6 +10,7 @@
 
 #include "core/config/config.h"
 #include "core/model/clock.h"
+#include "core/policy/access.h"
 #include "core/proto/protocol.h"
 #include "core/store/store.h"
 #include "daemon/event_loop.h"
@@ -57,12 +58,11 @@ class Daemon {
   /// The configuration tqd.toml gave at start.
   const Config& config() const { return options_.config; }
 
-  /// The task if `peer` may see it (its owner, or root); otherwise kNotFound, so ids of other
+  /// The task if `peer` may see it (AccessFor(peer).Sees); otherwise kNotFound, so ids of other
   /// users cannot be probed.
   Result<Task> GetVisible(const Owner& peer, TaskId id);
-  /// True when `peer` sees every user's tasks and may change queues: root, or the user the
-  /// daemon runs as.
-  bool SeesAll(const Owner& peer) const;
+  /// What `peer` may see and do (AccessOf, with the user the daemon runs as).
+  Access AccessFor(const Owner& peer) const;
   /// Runs the chooser once the current batch of events is handled, and re-arms the timers of
   /// delayed tasks and of the watcher.
   void ScheduleDispatch();

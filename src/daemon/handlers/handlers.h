@@ -17,7 +17,7 @@ void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& req
 /// Who may send a request.
 enum class Caller {
   kAnyUser,  ///< anyone who reaches the socket; handlers show each user only their own tasks
-  kAdmin,    ///< only root or the daemon's own user (Daemon::SeesAll)
+  kAdmin,    ///< only an admin: root or the daemon's own user (AccessOf)
 };
 /// Who may send a queue request: anyone may list the queues, only an admin change them.
 Caller QueueCaller(const QueueRequest& r);

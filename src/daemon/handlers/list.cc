@@ -26,7 +26,7 @@ size_t WireSize(const nlohmann::json& j) {
 // The store's filter for a list request from `peer`: the wire's filters, and whose tasks.
 ListFilter FilterFor(Daemon& d, const Owner& peer, const ListRequest& r) {
   ListFilter filter;
-  filter.owner_uid = d.SeesAll(peer) ? std::nullopt : std::optional<uint32_t>(peer.uid);
+  filter.owner_uid = d.AccessFor(peer).OwnerFilter();
   filter.state = r.state;
   filter.queue = r.queue;
   filter.label = r.label;

@@ -17,7 +17,7 @@ Result<std::vector<TaskId>> Targets(Daemon& d, const Owner& peer, const RetryReq
     return r.ids;
   }
   ListFilter filter;
-  filter.owner_uid = d.SeesAll(peer) ? std::nullopt : std::optional<uint32_t>(peer.uid);
+  filter.owner_uid = d.AccessFor(peer).OwnerFilter();
   filter.state = TaskState::kFailed;
   filter.queue = r.queue;
   filter.limit = 0;  // all of them

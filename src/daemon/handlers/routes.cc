@@ -43,7 +43,7 @@ void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& req
   std::visit(
       [&](const auto& r) {
         const auto& route = std::get<Route<std::decay_t<decltype(r)>>>(kRoutes);
-        if (route.who(r) == Caller::kAdmin && !d.SeesAll(peer)) {
+        if (route.who(r) == Caller::kAdmin && !d.AccessFor(peer).admin) {
           const std::string type = RequestType(request);
           d.server().Send(conn, ErrorResponse(Status(ErrorCode::kPermission, type,
                                                      type +
