@@ -107,7 +107,7 @@ Status Daemon::Start() {
   st = MakeDir(files_.Root(), 0700);
   if (!st.ok()) return st;
 
-  auto store = OpenSqliteStore(options_.state_dir + "/tq.db", options_.config.durability_full);
+  auto store = OpenSqliteStore(options_.state_dir + "/tq.db", options_.config->durability_full);
   if (!store.ok()) return store.status();
   store_ = std::move(*store);
 
@@ -129,9 +129,7 @@ Status Daemon::Start() {
     if (last) server_->SetBusy(conn, false);
   });
   executor_ = std::make_unique<Executor>(
-      loop_, clock_, *spawner_, files_,
-      ExecutorOptions{options_.config.output_max, options_.config.kill_grace_ms,
-                      options_.task_fd_limit},
+      loop_, clock_, *spawner_, files_, options_.config, options_.task_fd_limit,
       [this](TaskId id, int attempt, const AttemptOutcome& outcome,
              const std::optional<StopRequest>& stop) {
         if (outcome.never_started) return ReturnToPending(id, attempt, outcome, stop);
@@ -144,11 +142,9 @@ Status Daemon::Start() {
   unstored_ends_ = std::make_unique<UnstoredEnds>(
       loop_, clock_, [this](AttemptEnd& end) { return StoreEnd(end); });
 
-  RetentionPolicy retention;
-  retention.success_retention_ms = options_.config.success_retention_ms;
-  retention.purge_after_ms = options_.config.purge_after_ms;
   watcher_ = std::make_unique<Watcher>(
-      *store_, clock_, retention, [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
+      *store_, clock_, options_.config,
+      [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
       [this](const std::vector<TaskId>& ids) { RemoveTaskFiles(ids); });
 
   auto running = store_->RunningAttempts();
@@ -162,7 +158,7 @@ Status Daemon::Start() {
   st = server_->Listen(options_.socket_path, options_.socket_mode);
   if (!st.ok()) return st;
   spdlog::info("tqd {} listening on {} (state {}, max_running {})", TQ_VERSION,
-               options_.socket_path, options_.state_dir, options_.config.max_running);
+               options_.socket_path, options_.state_dir, options_.config->max_running);
   ScheduleDispatch();
   return Status::Ok();
 }
@@ -212,7 +208,7 @@ void Daemon::ScheduleDispatch() {
 }
 
 int Daemon::QueueCap(const QueueState& queue) const {
-  return queue.concurrency ? *queue.concurrency : options_.config.Queue(queue.name).concurrency;
+  return queue.concurrency ? *queue.concurrency : options_.config->Queue(queue.name).concurrency;
 }
 
 void Daemon::Dispatch() {
@@ -228,14 +224,14 @@ void Daemon::Dispatch() {
   }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
-  while (RunningCount(std::nullopt) < options_.config.max_running) {
+  while (RunningCount(std::nullopt) < options_.config->max_running) {
     std::vector<std::string> open;
     for (const QueueState& q : *queues) {
       const int cap = QueueCap(q);
       if (!q.paused && (cap == 0 || RunningCount(q.name) < cap)) open.push_back(q.name);
     }
     StoreReadySource ready(*store_, std::move(open));
-    auto pick = PickNext(ready, options_.config.high_share, uniform);
+    auto pick = PickNext(ready, options_.config->high_share, uniform);
     if (!pick) break;
     if (!StartTask(pick->id)) break;
   }
@@ -321,7 +317,7 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
     std::uniform_real_distribution<double> dist(0.0, 1.0);
     const int64_t delay = NextDelay(*failed, task->spec.retry, [&] { return dist(rng_); });
     const int priority = RetryPriority(
-        task->spec.priority, options_.config.Queue(task->spec.queue).retry_priority_penalty);
+        task->spec.priority, options_.config->Queue(task->spec.queue).retry_priority_penalty);
     Status st =
         store_->RetryLater(id, attempt, outcome, SaturatingAdd(clock_.WallNow(), delay), priority);
     if (st.ok()) {
@@ -375,7 +371,7 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
 
 RetryPolicy Daemon::RetryPolicyFor(const std::string& queue,
                                    const RetryOverrides& overrides) const {
-  return ApplyOverrides(options_.config.Queue(queue).retry, overrides);
+  return ApplyOverrides(options_.config->Queue(queue).retry, overrides);
 }
 
 void Daemon::QueueSubmit(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running) {
@@ -397,7 +393,7 @@ void Daemon::FlushSubmits() {
 
 nlohmann::json Daemon::QueuesJson() {
   std::map<std::string, QueueState> all;
-  for (const auto& [name, cfg] : options_.config.queues) all[name].name = name;
+  for (const auto& [name, cfg] : options_.config->queues) all[name].name = name;
   if (auto states = store_->QueueStates(); states.ok())
     for (const QueueState& q : *states) all[q.name] = q;
   nlohmann::json out = nlohmann::json::array();

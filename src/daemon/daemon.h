@@ -30,7 +30,7 @@ struct DaemonOptions {
   unsigned socket_mode = 0600;  ///< 0666 in system mode: access is decided per request
   std::string state_dir;
   std::string shim_path;
-  Config config;
+  ConfigPtr config;  ///< tqd.toml as read at start: the one pointer everything reads it through
   ServerLimits server_limits;  ///< main sizes max_connections to the descriptor limit
   size_t task_fd_limit = 0;    ///< the soft descriptor limit tqd started with, for its tasks
 };
@@ -54,8 +54,8 @@ class Daemon {
   Waiters& waiters() { return *waiters_; }
   Executor& executor() { return *executor_; }
   const TaskFiles& files() const { return files_; }
-  /// The configuration tqd.toml gave at start.
-  const Config& config() const { return options_.config; }
+  /// The current configuration snapshot; read it at each use, never keep the reference.
+  const Config& config() const { return *options_.config; }
 
   /// The task if `peer` may see it (its owner, or root); otherwise kNotFound, so ids of other
   /// users cannot be probed.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/config.h"
 #include "core/model/clock.h"
 #include "core/model/task.h"
 #include "core/store/store.h"
@@ -30,13 +31,6 @@ struct Launch {
   bool keep_background = false;  ///< leave descendants running when the main process ends
 };
 
-/// Settings the executor needs from the daemon's configuration.
-struct ExecutorOptions {
-  int64_t output_max = 8 << 20;
-  int64_t kill_grace_ms = 10000;
-  size_t task_fd_limit = 0;  ///< the soft descriptor limit tasks start with (0: the daemon's)
-};
-
 /// Supervises running attempts. Lives on the event loop's thread.
 class Executor {
  public:
@@ -49,8 +43,12 @@ class Executor {
   /// the request durable, so a restarted daemon knows why the attempt ended.
   using StopCallback = std::function<void(TaskId, int attempt, const StopRequest&)>;
 
+  /// Reads output_max and kill_grace through `config` (the daemon's pointer, which must outlive
+  /// the executor) when it needs them. Tasks start with the soft descriptor limit
+  /// `task_fd_limit` (0: the daemon's own).
   Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
-           ExecutorOptions options, FinishedCallback on_finished, StopCallback on_stop);
+           const ConfigPtr& config, size_t task_fd_limit, FinishedCallback on_finished,
+           StopCallback on_stop);
   ~Executor();
 
   /// Starts the supervisor for `launch` with its status file already created and locked, so the
@@ -122,7 +120,8 @@ class Executor {
   const Clock& clock_;
   Spawner& spawner_;
   TaskFiles files_;
-  ExecutorOptions options_;
+  const ConfigPtr& config_;
+  size_t task_fd_limit_;
   FinishedCallback on_finished_;
   StopCallback on_stop_;
   std::map<TaskId, Running> running_;
