@@ -99,7 +99,7 @@ Daemon::~Daemon() {
   if (signal_fd_ >= 0) close(signal_fd_);
 }
 
-Status Daemon::Start() {
+Status Daemon::Open() {
   Status st = MakeDirs(options_.state_dir, 0700);  // a fresh account has no ~/.local/state
   if (!st.ok()) return st;
   st = lock_.Acquire(options_.state_dir);
@@ -111,25 +111,12 @@ Status Daemon::Start() {
   if (!store.ok()) return store.status();
   store_ = std::move(*store);
 
-  spawner_ = std::make_unique<ShimSpawner>(options_.shim_path);
-  if (!spawner_->status().ok()) return spawner_->status();
-
-  sigset_t mask;
-  sigemptyset(&mask);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&mask, sig);
-  sigprocmask(SIG_BLOCK, &mask, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-  signal_fd_ = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-  if (signal_fd_ < 0) return Status::Internal(std::string("signalfd: ") + strerror(errno));
-  loop_.Watch(signal_fd_, EPOLLIN, [this](uint32_t) { OnSignal(); });
-
   server_ = std::make_unique<Server>(loop_, clock_, options_.server_limits);
   waiters_ = std::make_unique<Waiters>([this](ConnId conn, const nlohmann::json& msg, bool last) {
     server_->Send(conn, msg);
     if (last) server_->SetBusy(conn, false);
   });
-  executor_ = std::make_unique<Executor>(
-      loop_, clock_, *spawner_, files_, options_.config, options_.task_fd_limit,
+  Runner::Callbacks callbacks{
       [this](TaskId id, int attempt, const AttemptOutcome& outcome,
              const std::optional<StopRequest>& stop) {
         if (outcome.never_started) return ReturnToPending(id, attempt, outcome, stop);
@@ -138,7 +125,15 @@ Status Daemon::Start() {
       [this](TaskId id, int attempt, const StopRequest& stop) {
         Status st = store_->RecordStop(id, attempt, stop);
         if (!st.ok()) spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
-      });
+      }};
+  if (options_.make_runner) {
+    executor_ = options_.make_runner(std::move(callbacks));
+  } else {
+    spawner_ = std::make_unique<ShimSpawner>(options_.shim_path);
+    if (!spawner_->status().ok()) return spawner_->status();
+    executor_ = std::make_unique<Executor>(loop_, clock_, *spawner_, files_, options_.config,
+                                           options_.task_fd_limit, std::move(callbacks));
+  }
   unstored_ends_ = std::make_unique<UnstoredEnds>(
       loop_, clock_, [this](AttemptEnd& end) { return StoreEnd(end); });
 
@@ -155,11 +150,27 @@ Status Daemon::Start() {
     OnFrame(conn, peer, payload);
   });
   server_->OnClose([this](ConnId conn) { waiters_->Drop(conn); });
+  ScheduleDispatch();
+  return Status::Ok();
+}
+
+Status Daemon::Start() {
+  Status st = Open();
+  if (!st.ok()) return st;
+
+  sigset_t mask;
+  sigemptyset(&mask);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&mask, sig);
+  sigprocmask(SIG_BLOCK, &mask, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  signal_fd_ = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (signal_fd_ < 0) return Status::Internal(std::string("signalfd: ") + strerror(errno));
+  loop_.Watch(signal_fd_, EPOLLIN, [this](uint32_t) { OnSignal(); });
+
   st = server_->Listen(options_.socket_path, options_.socket_mode);
   if (!st.ok()) return st;
   spdlog::info("tqd {} listening on {} (state {}, max_running {})", TQ_VERSION,
                options_.socket_path, options_.state_dir, options_.config->max_running);
-  ScheduleDispatch();
   return Status::Ok();
 }
 

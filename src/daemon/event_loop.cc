@@ -96,23 +96,33 @@ void EventLoop::RunDeferred() {
 
 void EventLoop::Run() {
   running_ = true;
+  while (running_ && Turn(WaitTimeoutMs())) {
+  }
+}
+
+void EventLoop::RunReady() {
+  do {
+    if (!Turn(0)) return;
+  } while (!deferred_.empty());
+}
+
+bool EventLoop::Turn(int timeout_ms) {
   constexpr int kMaxEvents = 64;
   epoll_event events[kMaxEvents];
-  while (running_) {
-    const int n = epoll_wait(epoll_fd_, events, kMaxEvents, WaitTimeoutMs());
-    if (n < 0 && errno != EINTR) {
-      spdlog::critical("epoll_wait failed: {}", strerror(errno));
-      return;
-    }
-    for (int i = 0; i < n; ++i) {
-      auto it = watched_.find(events[i].data.fd);
-      if (it == watched_.end()) continue;  // unwatched by an earlier callback of this batch
-      FdCallback cb = it->second;          // a copy: the callback may unwatch itself
-      cb(events[i].events);
-    }
-    RunDueTimers();
-    RunDeferred();
+  const int n = epoll_wait(epoll_fd_, events, kMaxEvents, timeout_ms);
+  if (n < 0 && errno != EINTR) {
+    spdlog::critical("epoll_wait failed: {}", strerror(errno));
+    return false;
   }
+  for (int i = 0; i < n; ++i) {
+    auto it = watched_.find(events[i].data.fd);
+    if (it == watched_.end()) continue;  // unwatched by an earlier callback of this batch
+    FdCallback cb = it->second;          // a copy: the callback may unwatch itself
+    cb(events[i].events);
+  }
+  RunDueTimers();
+  RunDeferred();
+  return true;
 }
 
 }  // namespace tq

@@ -45,10 +45,16 @@ class EventLoop {
 
   /// Runs until Stop is called.
   void Run();
+  /// Handles what is ready or due now without waiting, until no deferred call is left: lets a
+  /// test with a fake clock drive the loop.
+  void RunReady();
   /// Makes Run return after the current iteration.
   void Stop() { running_ = false; }
 
  private:
+  /// One iteration: waits up to `timeout_ms` for descriptors, then runs due timers and deferred
+  /// calls. False when epoll fails.
+  bool Turn(int timeout_ms);
   int WaitTimeoutMs() const;
   void RunDueTimers();
   void RunDeferred();

@@ -33,16 +33,15 @@ int PidfdSendSignal(int pidfd, int sig) {
 }  // namespace
 
 Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
-                   const ConfigPtr& config, size_t task_fd_limit, FinishedCallback on_finished,
-                   StopCallback on_stop)
+                   const ConfigPtr& config, size_t task_fd_limit, Callbacks callbacks)
     : loop_(loop),
       clock_(clock),
       spawner_(spawner),
       files_(std::move(files)),
       config_(config),
       task_fd_limit_(task_fd_limit),
-      on_finished_(std::move(on_finished)),
-      on_stop_(std::move(on_stop)),
+      on_finished_(std::move(callbacks.on_finished)),
+      on_stop_(std::move(callbacks.on_stop)),
       boot_id_(CurrentBootId()) {}
 
 Executor::~Executor() {
