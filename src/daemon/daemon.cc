@@ -150,6 +150,7 @@ Status Daemon::Open() {
     OnFrame(conn, peer, payload);
   });
   server_->OnClose([this](ConnId conn) { waiters_->Drop(conn); });
+  loop_.OnClockSet([this] { ScheduleDispatch(); });  // promotes what is due, re-arms the timers
   ScheduleDispatch();
   return Status::Ok();
 }
@@ -426,22 +427,23 @@ void Daemon::RemoveTaskFiles(const std::vector<TaskId>& ids) {
   }
 }
 
-// Arms the timers for what is next due: delayed tasks (wall-clock not_before) and the watcher.
-// Both are capped at the safety tick, so a clock step is noticed within it.
+// Arms the timers for what is next due: delayed tasks (not_before) and the watcher. Their times
+// are wall-clock times, so they are wall timers: a task --at 14:30 starts at 14:30 even after the
+// clock was stepped. Both are capped at the safety tick; a clock set re-arms them (Open).
 void Daemon::ArmTimers() {
   const WallMs now = clock_.WallNow();
-  auto wait_until = [&](std::optional<WallMs> when) {
-    return clock_.MonoNow() +
-           (when ? std::clamp<MonoMs>(*when - now, 0, kSafetyTickMs) : kSafetyTickMs);
+  auto wake_at = [&](std::optional<WallMs> when) {
+    const WallMs tick = SaturatingAdd(now, kSafetyTickMs);
+    return when ? std::min(*when, tick) : tick;
   };
   if (due_timer_) loop_.CancelTimer(due_timer_);
   auto due = store_->NextDue();
-  due_timer_ = loop_.AddTimer(wait_until(due.ok() ? *due : std::nullopt), [this] {
+  due_timer_ = loop_.AddWallTimer(wake_at(due.ok() ? *due : std::nullopt), [this] {
     due_timer_ = 0;
     Dispatch();
   });
   if (watcher_timer_) loop_.CancelTimer(watcher_timer_);
-  watcher_timer_ = loop_.AddTimer(wait_until(watcher_->NextDue()), [this] {
+  watcher_timer_ = loop_.AddWallTimer(wake_at(watcher_->NextDue()), [this] {
     watcher_timer_ = 0;
     watcher_->RunDue();
     ScheduleDispatch();  // dependencies may have failed, queues may have room

@@ -117,6 +117,22 @@ TEST_CASE("a dependent starts only after its dependency succeeded, a delayed tas
   CHECK(f.runner->Running() == std::vector<TaskId>{second, third});
 }
 
+TEST_CASE("a task due at a wall time starts once the clock is stepped past it") {
+  // No monotonic time passes: only a wall-clock timer notices (a monotonic one waits the safety
+  // tick, up to five minutes).
+  Fixture f;
+  TaskSpec at;
+  at.not_before = f.clock.WallNow() + 3'600'000;
+  const TaskId id = f.Submit(at);
+  CHECK(f.runner->Running().empty());
+  f.clock.StepWall(3'600'000 - 1);
+  f.daemon->RunReady();
+  CHECK(f.runner->Running().empty());
+  f.clock.StepWall(1);
+  f.daemon->RunReady();
+  CHECK(f.runner->Running() == std::vector<TaskId>{id});
+}
+
 TEST_CASE("a failed attempt with a retry left runs again after its delay, then succeeds") {
   Fixture f;
   TaskSpec spec;
