@@ -83,6 +83,24 @@ TEST_CASE("dispatch fills max_running across queues and never passes a queue's c
   CHECK(f.runner->launches.size() == 5);
 }
 
+TEST_CASE("a free slot goes to the highest priority across queues, or to the oldest") {
+  for (const double high_share : {1.0, 0.0}) {
+    CAPTURE(high_share);
+    Config config = Caps(1, {});
+    config.high_share = high_share;
+    Fixture f(config);
+    const TaskId blocker = f.SubmitTo("a");
+    TaskSpec low, high;
+    low.queue = "a";
+    low.priority = 5;
+    high.queue = "b";
+    high.priority = 1;
+    const TaskId older = f.Submit(low), urgent = f.Submit(high);
+    f.Exit(blocker, 0);
+    CHECK(f.runner->Running() == std::vector<TaskId>{high_share == 1.0 ? urgent : older});
+  }
+}
+
 TEST_CASE("a paused queue gets no slot, and a run-time concurrency overrides tqd.toml") {
   Fixture f(Caps(4, {{"a", 1}}));
   REQUIRE(f.daemon->store().SetQueuePaused("b", true).ok());
