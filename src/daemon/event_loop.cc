@@ -4,6 +4,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 
@@ -78,7 +79,9 @@ void EventLoop::CancelTimer(TimerId id) {
 }
 
 void EventLoop::ArmWallFd() {
-  const WallMs earliest = wall_timers_by_time_.empty() ? 0 : wall_timers_by_time_.begin()->first;
+  // At least 1 ms: 0 disarms (a timer due at the epoch is long due anyway).
+  const WallMs earliest =
+      wall_timers_by_time_.empty() ? 0 : std::max<WallMs>(1, wall_timers_by_time_.begin()->first);
   if (wall_fd_ < 0 || earliest == wall_fd_armed_) return;
   itimerspec spec{};
   if (earliest > 0) {
