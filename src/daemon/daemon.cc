@@ -99,7 +99,7 @@ Daemon::~Daemon() {
   if (signal_fd_ >= 0) close(signal_fd_);
 }
 
-Status Daemon::Start() {
+Status Daemon::Open() {
   Status st = MakeDirs(options_.state_dir, 0700);  // a fresh account has no ~/.local/state
   if (!st.ok()) return st;
   st = lock_.Acquire(options_.state_dir);
@@ -107,31 +107,16 @@ Status Daemon::Start() {
   st = MakeDir(files_.Root(), 0700);
   if (!st.ok()) return st;
 
-  auto store = OpenSqliteStore(options_.state_dir + "/tq.db", options_.config.durability_full);
+  auto store = OpenSqliteStore(options_.state_dir + "/tq.db", options_.config->durability_full);
   if (!store.ok()) return store.status();
   store_ = std::move(*store);
-
-  spawner_ = std::make_unique<ShimSpawner>(options_.shim_path);
-  if (!spawner_->status().ok()) return spawner_->status();
-
-  sigset_t mask;
-  sigemptyset(&mask);
-  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&mask, sig);
-  sigprocmask(SIG_BLOCK, &mask, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-  signal_fd_ = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-  if (signal_fd_ < 0) return Status::Internal(std::string("signalfd: ") + strerror(errno));
-  loop_.Watch(signal_fd_, EPOLLIN, [this](uint32_t) { OnSignal(); });
 
   server_ = std::make_unique<Server>(loop_, clock_, options_.server_limits);
   waiters_ = std::make_unique<Waiters>([this](ConnId conn, const nlohmann::json& msg, bool last) {
     server_->Send(conn, msg);
     if (last) server_->SetBusy(conn, false);
   });
-  executor_ = std::make_unique<Executor>(
-      loop_, clock_, *spawner_, files_,
-      ExecutorOptions{options_.config.output_max, options_.config.kill_grace_ms,
-                      options_.task_fd_limit},
+  Runner::Callbacks callbacks{
       [this](TaskId id, int attempt, const AttemptOutcome& outcome,
              const std::optional<StopRequest>& stop) {
         if (outcome.never_started) return ReturnToPending(id, attempt, outcome, stop);
@@ -140,15 +125,21 @@ Status Daemon::Start() {
       [this](TaskId id, int attempt, const StopRequest& stop) {
         Status st = store_->RecordStop(id, attempt, stop);
         if (!st.ok()) spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
-      });
+      }};
+  if (options_.make_runner) {
+    executor_ = options_.make_runner(std::move(callbacks));
+  } else {
+    spawner_ = std::make_unique<ShimSpawner>(options_.shim_path);
+    if (!spawner_->status().ok()) return spawner_->status();
+    executor_ = std::make_unique<Executor>(loop_, clock_, *spawner_, files_, options_.config,
+                                           options_.task_fd_limit, std::move(callbacks));
+  }
   unstored_ends_ = std::make_unique<UnstoredEnds>(
       loop_, clock_, [this](AttemptEnd& end) { return StoreEnd(end); });
 
-  RetentionPolicy retention;
-  retention.success_retention_ms = options_.config.success_retention_ms;
-  retention.purge_after_ms = options_.config.purge_after_ms;
   watcher_ = std::make_unique<Watcher>(
-      *store_, clock_, retention, [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
+      *store_, clock_, options_.config,
+      [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
       [this](const std::vector<TaskId>& ids) { RemoveTaskFiles(ids); });
 
   auto running = store_->RunningAttempts();
@@ -159,11 +150,28 @@ Status Daemon::Start() {
     OnFrame(conn, peer, payload);
   });
   server_->OnClose([this](ConnId conn) { waiters_->Drop(conn); });
+  loop_.OnClockSet([this] { ScheduleDispatch(); });  // promotes what is due, re-arms the timers
+  ScheduleDispatch();
+  return Status::Ok();
+}
+
+Status Daemon::Start() {
+  Status st = Open();
+  if (!st.ok()) return st;
+
+  sigset_t mask;
+  sigemptyset(&mask);
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&mask, sig);
+  sigprocmask(SIG_BLOCK, &mask, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+  signal_fd_ = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (signal_fd_ < 0) return Status::Internal(std::string("signalfd: ") + strerror(errno));
+  loop_.Watch(signal_fd_, EPOLLIN, [this](uint32_t) { OnSignal(); });
+
   st = server_->Listen(options_.socket_path, options_.socket_mode);
   if (!st.ok()) return st;
   spdlog::info("tqd {} listening on {} (state {}, max_running {})", TQ_VERSION,
-               options_.socket_path, options_.state_dir, options_.config.max_running);
-  ScheduleDispatch();
+               options_.socket_path, options_.state_dir, options_.config->max_running);
   return Status::Ok();
 }
 
@@ -212,7 +220,7 @@ void Daemon::ScheduleDispatch() {
 }
 
 int Daemon::QueueCap(const QueueState& queue) const {
-  return queue.concurrency ? *queue.concurrency : options_.config.Queue(queue.name).concurrency;
+  return queue.concurrency ? *queue.concurrency : options_.config->Queue(queue.name).concurrency;
 }
 
 void Daemon::Dispatch() {
@@ -228,14 +236,14 @@ void Daemon::Dispatch() {
   }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
-  while (RunningCount(std::nullopt) < options_.config.max_running) {
+  while (RunningCount(std::nullopt) < options_.config->max_running) {
     std::vector<std::string> open;
     for (const QueueState& q : *queues) {
       const int cap = QueueCap(q);
       if (!q.paused && (cap == 0 || RunningCount(q.name) < cap)) open.push_back(q.name);
     }
     StoreReadySource ready(*store_, std::move(open));
-    auto pick = PickNext(ready, options_.config.high_share, uniform);
+    auto pick = PickNext(ready, options_.config->high_share, uniform);
     if (!pick) break;
     if (!StartTask(pick->id)) break;
   }
@@ -321,7 +329,7 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
     std::uniform_real_distribution<double> dist(0.0, 1.0);
     const int64_t delay = NextDelay(*failed, task->spec.retry, [&] { return dist(rng_); });
     const int priority = RetryPriority(
-        task->spec.priority, options_.config.Queue(task->spec.queue).retry_priority_penalty);
+        task->spec.priority, options_.config->Queue(task->spec.queue).retry_priority_penalty);
     Status st =
         store_->RetryLater(id, attempt, outcome, SaturatingAdd(clock_.WallNow(), delay), priority);
     if (st.ok()) {
@@ -375,7 +383,7 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
 
 RetryPolicy Daemon::RetryPolicyFor(const std::string& queue,
                                    const RetryOverrides& overrides) const {
-  return ApplyOverrides(options_.config.Queue(queue).retry, overrides);
+  return ApplyOverrides(options_.config->Queue(queue).retry, overrides);
 }
 
 void Daemon::QueueSubmit(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running) {
@@ -397,7 +405,7 @@ void Daemon::FlushSubmits() {
 
 nlohmann::json Daemon::QueuesJson() {
   std::map<std::string, QueueState> all;
-  for (const auto& [name, cfg] : options_.config.queues) all[name].name = name;
+  for (const auto& [name, cfg] : options_.config->queues) all[name].name = name;
   if (auto states = store_->QueueStates(); states.ok())
     for (const QueueState& q : *states) all[q.name] = q;
   nlohmann::json out = nlohmann::json::array();
@@ -419,22 +427,23 @@ void Daemon::RemoveTaskFiles(const std::vector<TaskId>& ids) {
   }
 }
 
-// Arms the timers for what is next due: delayed tasks (wall-clock not_before) and the watcher.
-// Both are capped at the safety tick, so a clock step is noticed within it.
+// Arms the timers for what is next due: delayed tasks (not_before) and the watcher. Their times
+// are wall-clock times, so they are wall timers: a task --at 14:30 starts at 14:30 even after the
+// clock was stepped. Both are capped at the safety tick; a clock set re-arms them (Open).
 void Daemon::ArmTimers() {
   const WallMs now = clock_.WallNow();
-  auto wait_until = [&](std::optional<WallMs> when) {
-    return clock_.MonoNow() +
-           (when ? std::clamp<MonoMs>(*when - now, 0, kSafetyTickMs) : kSafetyTickMs);
+  auto wake_at = [&](std::optional<WallMs> when) {
+    const WallMs tick = SaturatingAdd(now, kSafetyTickMs);
+    return when ? std::min(*when, tick) : tick;
   };
   if (due_timer_) loop_.CancelTimer(due_timer_);
   auto due = store_->NextDue();
-  due_timer_ = loop_.AddTimer(wait_until(due.ok() ? *due : std::nullopt), [this] {
+  due_timer_ = loop_.AddWallTimer(wake_at(due.ok() ? *due : std::nullopt), [this] {
     due_timer_ = 0;
     Dispatch();
   });
   if (watcher_timer_) loop_.CancelTimer(watcher_timer_);
-  watcher_timer_ = loop_.AddTimer(wait_until(watcher_->NextDue()), [this] {
+  watcher_timer_ = loop_.AddWallTimer(wake_at(watcher_->NextDue()), [this] {
     watcher_timer_ = 0;
     watcher_->RunDue();
     ScheduleDispatch();  // dependencies may have failed, queues may have room

@@ -15,6 +15,7 @@
 #include "core/store/store.h"
 #include "daemon/event_loop.h"
 #include "daemon/executor.h"
+#include "daemon/runner.h"
 #include "daemon/server.h"
 #include "daemon/spawner.h"
 #include "daemon/state_lock.h"
@@ -31,9 +32,12 @@ struct DaemonOptions {
   unsigned socket_mode = 0600;  ///< 0666 in system mode: access is decided per request
   std::string state_dir;
   std::string shim_path;
-  Config config;
+  ConfigPtr config;  ///< tqd.toml as read at start: the one pointer everything reads it through
   ServerLimits server_limits;  ///< main sizes max_connections to the descriptor limit
   size_t task_fd_limit = 0;    ///< the soft descriptor limit tqd started with, for its tasks
+  /// Makes what runs attempts, reporting to the daemon's callbacks. Empty in tqd: the Executor
+  /// over the shim at shim_path. Tests pass a fake that starts no process.
+  std::function<std::unique_ptr<Runner>(Runner::Callbacks)> make_runner;
 };
 
 /// One tqd. Construct, Start, then Run until a stop signal.
@@ -42,21 +46,24 @@ class Daemon {
   Daemon(DaemonOptions options, const Clock& clock);
   ~Daemon();
 
-  /// Takes the state lock, opens the store and the shim, re-attaches to running attempts and
-  /// starts listening. Any failure names what and why.
+  /// Takes the state lock, opens the store and the runner (the shim) and re-attaches to running
+  /// attempts: everything but signals and the socket. Any failure names what and why.
+  Status Open();
+  /// Opens, then takes the stop signals and starts listening.
   Status Start();
   /// Serves until SIGTERM or SIGINT; running tasks are left to their supervisors.
   void Run();
+  /// Handles what is ready or due now, without waiting: how tests drive an opened daemon.
+  void RunReady() { loop_.RunReady(); }
 
   // For the request handlers.
   Store& store() { return *store_; }
   const Clock& clock() const { return clock_; }
   Server& server() { return *server_; }
   Waiters& waiters() { return *waiters_; }
-  Executor& executor() { return *executor_; }
   const TaskFiles& files() const { return files_; }
-  /// The configuration tqd.toml gave at start.
-  const Config& config() const { return options_.config; }
+  /// The current configuration snapshot; read it at each use, never keep the reference.
+  const Config& config() const { return *options_.config; }
 
   /// The task if `peer` may see it (AccessFor(peer).Sees); otherwise kNotFound, so ids of other
   /// users cannot be probed.
@@ -111,7 +118,7 @@ class Daemon {
   std::unique_ptr<ShimSpawner> spawner_;
   std::unique_ptr<Server> server_;
   std::unique_ptr<Waiters> waiters_;
-  std::unique_ptr<Executor> executor_;
+  std::unique_ptr<Runner> executor_;  ///< the Executor, or a test's fake
   std::unique_ptr<UnstoredEnds> unstored_ends_;
   std::unique_ptr<Watcher> watcher_;
   std::vector<std::pair<ConnId, SubmitItem>> pending_submits_;  ///< this turn's group

@@ -1,8 +1,10 @@
 #include "daemon/event_loop.h"
 
 #include <sys/epoll.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 
@@ -12,9 +14,16 @@ namespace tq {
 
 EventLoop::EventLoop(const Clock& clock) : clock_(clock), epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {
   if (epoll_fd_ < 0) spdlog::critical("epoll_create1 failed: {}", strerror(errno));
+  wall_fd_ = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+  if (wall_fd_ < 0) {
+    spdlog::critical("timerfd_create(CLOCK_REALTIME) failed: {}", strerror(errno));
+    return;
+  }
+  Watch(wall_fd_, EPOLLIN, [this](uint32_t) { OnWallFd(); });
 }
 
 EventLoop::~EventLoop() {
+  if (wall_fd_ >= 0) close(wall_fd_);
   if (epoll_fd_ >= 0) close(epoll_fd_);
 }
 
@@ -43,21 +52,56 @@ void EventLoop::Unwatch(int fd) {
 EventLoop::TimerId EventLoop::AddTimer(MonoMs when, Callback callback) {
   const TimerId id = next_timer_id_++;
   timers_by_time_.emplace(when, id);
-  timers_.emplace(id, std::make_pair(when, std::move(callback)));
+  timers_.emplace(id, Timer{when, false, std::move(callback)});
+  return id;
+}
+
+EventLoop::TimerId EventLoop::AddWallTimer(WallMs when, Callback callback) {
+  const TimerId id = next_timer_id_++;
+  wall_timers_by_time_.emplace(when, id);
+  timers_.emplace(id, Timer{when, true, std::move(callback)});
+  ArmWallFd();
   return id;
 }
 
 void EventLoop::CancelTimer(TimerId id) {
   auto it = timers_.find(id);
   if (it == timers_.end()) return;
-  auto [lo, hi] = timers_by_time_.equal_range(it->second.first);
+  auto& by_time = it->second.wall ? wall_timers_by_time_ : timers_by_time_;
+  auto [lo, hi] = by_time.equal_range(it->second.when);
   for (auto t = lo; t != hi; ++t) {
     if (t->second == id) {
-      timers_by_time_.erase(t);
+      by_time.erase(t);
       break;
     }
   }
   timers_.erase(it);
+}
+
+void EventLoop::ArmWallFd() {
+  // At least 1 ms: 0 disarms (a timer due at the epoch is long due anyway).
+  const WallMs earliest =
+      wall_timers_by_time_.empty() ? 0 : std::max<WallMs>(1, wall_timers_by_time_.begin()->first);
+  if (wall_fd_ < 0 || earliest == wall_fd_armed_) return;
+  itimerspec spec{};
+  if (earliest > 0) {
+    spec.it_value.tv_sec = earliest / 1000;
+    spec.it_value.tv_nsec = earliest % 1000 * 1000000;
+  }
+  if (timerfd_settime(wall_fd_, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, nullptr) != 0)
+    spdlog::error("timerfd_settime failed: {}", strerror(errno));
+  wall_fd_armed_ = earliest;
+}
+
+void EventLoop::OnWallFd() {
+  uint64_t expirations = 0;
+  const bool clock_set = read(wall_fd_, &expirations, sizeof expirations) < 0 && errno == ECANCELED;
+  wall_fd_armed_ = 0;  // expired or cancelled: arm it again for what is left
+  ArmWallFd();
+  if (clock_set) {
+    spdlog::info("the system clock was set: wall-clock timers are computed again");
+    if (on_clock_set_) on_clock_set_();
+  }
 }
 
 void EventLoop::Defer(const void* key, Callback callback) {
@@ -75,15 +119,18 @@ int EventLoop::WaitTimeoutMs() const {
 }
 
 void EventLoop::RunDueTimers() {
-  const MonoMs now = clock_.MonoNow();
-  while (!timers_by_time_.empty() && timers_by_time_.begin()->first <= now) {
-    const TimerId id = timers_by_time_.begin()->second;
-    timers_by_time_.erase(timers_by_time_.begin());
-    auto it = timers_.find(id);
-    Callback cb = std::move(it->second.second);
-    timers_.erase(it);
-    cb();
+  for (auto* by_time : {&timers_by_time_, &wall_timers_by_time_}) {
+    const int64_t now = by_time == &timers_by_time_ ? clock_.MonoNow() : clock_.WallNow();
+    while (!by_time->empty() && by_time->begin()->first <= now) {
+      const TimerId id = by_time->begin()->second;
+      by_time->erase(by_time->begin());
+      auto it = timers_.find(id);
+      Callback cb = std::move(it->second.callback);
+      timers_.erase(it);
+      cb();
+    }
   }
+  ArmWallFd();
 }
 
 void EventLoop::RunDeferred() {
@@ -96,23 +143,33 @@ void EventLoop::RunDeferred() {
 
 void EventLoop::Run() {
   running_ = true;
+  while (running_ && Turn(WaitTimeoutMs())) {
+  }
+}
+
+void EventLoop::RunReady() {
+  do {
+    if (!Turn(0)) return;
+  } while (!deferred_.empty());
+}
+
+bool EventLoop::Turn(int timeout_ms) {
   constexpr int kMaxEvents = 64;
   epoll_event events[kMaxEvents];
-  while (running_) {
-    const int n = epoll_wait(epoll_fd_, events, kMaxEvents, WaitTimeoutMs());
-    if (n < 0 && errno != EINTR) {
-      spdlog::critical("epoll_wait failed: {}", strerror(errno));
-      return;
-    }
-    for (int i = 0; i < n; ++i) {
-      auto it = watched_.find(events[i].data.fd);
-      if (it == watched_.end()) continue;  // unwatched by an earlier callback of this batch
-      FdCallback cb = it->second;          // a copy: the callback may unwatch itself
-      cb(events[i].events);
-    }
-    RunDueTimers();
-    RunDeferred();
+  const int n = epoll_wait(epoll_fd_, events, kMaxEvents, timeout_ms);
+  if (n < 0 && errno != EINTR) {
+    spdlog::critical("epoll_wait failed: {}", strerror(errno));
+    return false;
   }
+  for (int i = 0; i < n; ++i) {
+    auto it = watched_.find(events[i].data.fd);
+    if (it == watched_.end()) continue;  // unwatched by an earlier callback of this batch
+    FdCallback cb = it->second;          // a copy: the callback may unwatch itself
+    cb(events[i].events);
+  }
+  RunDueTimers();
+  RunDeferred();
+  return true;
 }
 
 }  // namespace tq

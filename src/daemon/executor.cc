@@ -33,14 +33,15 @@ int PidfdSendSignal(int pidfd, int sig) {
 }  // namespace
 
 Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
-                   ExecutorOptions options, FinishedCallback on_finished, StopCallback on_stop)
+                   const ConfigPtr& config, size_t task_fd_limit, Callbacks callbacks)
     : loop_(loop),
       clock_(clock),
       spawner_(spawner),
       files_(std::move(files)),
-      options_(options),
-      on_finished_(std::move(on_finished)),
-      on_stop_(std::move(on_stop)),
+      config_(config),
+      task_fd_limit_(task_fd_limit),
+      on_finished_(std::move(callbacks.on_finished)),
+      on_stop_(std::move(callbacks.on_stop)),
       boot_id_(CurrentBootId()) {}
 
 Executor::~Executor() {
@@ -70,11 +71,10 @@ Result<int> Executor::Start(const Launch& launch) {
                                    "--status-fd",  std::to_string(TQ_SHIM_STATUS_FD),
                                    "--stdout",     files_.Stdout(launch.id, launch.attempt),
                                    "--stderr",     files_.Stderr(launch.id, launch.attempt),
-                                   "--output-max", std::to_string(options_.output_max),
-                                   "--kill-grace", std::to_string(options_.kill_grace_ms)};
+                                   "--output-max", std::to_string(config_->output_max),
+                                   "--kill-grace", std::to_string(config_->kill_grace_ms)};
   if (launch.keep_background) args.push_back("--keep-background");
-  if (options_.task_fd_limit > 0)
-    args.insert(args.end(), {"--nofile", std::to_string(options_.task_fd_limit)});
+  if (task_fd_limit_ > 0) args.insert(args.end(), {"--nofile", std::to_string(task_fd_limit_)});
   if (launch.has_stdin) args.insert(args.end(), {"--stdin", files_.Stdin(launch.id)});
   if (!launch.cwd.empty()) args.insert(args.end(), {"--cwd", launch.cwd});
   args.push_back("--");
@@ -121,7 +121,7 @@ void Executor::ArmTimeout(Running& r, int64_t after_ms) {
 void Executor::ArmKill(Running& r) {
   if (r.kill_timer != 0 || !r.stop) return;
   const int64_t asked_ago = std::max<int64_t>(0, clock_.WallNow() - r.stop->at);
-  const int64_t left = std::max<int64_t>(0, options_.kill_grace_ms - asked_ago);
+  const int64_t left = std::max<int64_t>(0, config_->kill_grace_ms - asked_ago);
   const TaskId id = r.id;
   r.kill_timer = loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), left), [this, id] {
     auto it = running_.find(id);
@@ -341,7 +341,7 @@ bool Executor::Terminate(TaskId id, AttemptReason why, TaskReason task_reason) {
     r.stop = StopRequest{why, task_reason, clock_.WallNow()};
     on_stop_(id, r.attempt, *r.stop);  // durable before any signal
     spdlog::info("task {} attempt {}: stopping ({}): TERM now, KILL after {} ms", id, r.attempt,
-                 TaskReasonName(task_reason), options_.kill_grace_ms);
+                 TaskReasonName(task_reason), config_->kill_grace_ms);
   }
   if (r.pidfd < 0) return true;  // a shim still starting: signalled once it is attached
   Signal(r, TQ_SHIM_SIG_TERMINATE);

@@ -8,69 +8,47 @@
 #include <string>
 #include <vector>
 
+#include "core/config/config.h"
 #include "core/model/clock.h"
 #include "core/model/task.h"
 #include "core/store/store.h"
 #include "daemon/event_loop.h"
+#include "daemon/runner.h"
 #include "daemon/spawner.h"
 #include "daemon/task_files.h"
 
 namespace tq {
 
-/// Everything needed to start one attempt.
-struct Launch {
-  TaskId id = 0;
-  int attempt = 0;
-  std::string queue;
-  std::vector<std::string> argv;  ///< the final argv (already /bin/sh -c for shell tasks)
-  std::vector<std::string> env;   ///< the task's full environment
-  std::string cwd;
-  bool has_stdin = false;  ///< the payload was written to TaskFiles::Stdin
-  int64_t timeout_ms = 0;
-  bool keep_background = false;  ///< leave descendants running when the main process ends
-};
-
-/// Settings the executor needs from the daemon's configuration.
-struct ExecutorOptions {
-  int64_t output_max = 8 << 20;
-  int64_t kill_grace_ms = 10000;
-  size_t task_fd_limit = 0;  ///< the soft descriptor limit tasks start with (0: the daemon's)
-};
-
-/// Supervises running attempts. Lives on the event loop's thread.
-class Executor {
+/// Supervises running attempts under tq-shim processes: tqd's Runner. An attempt is over (the
+/// FinishedCallback runs) when its supervisor and the task's processes are gone; one whose
+/// supervisor provably never started (no status record was ever written) is never_started.
+class Executor : public Runner {
  public:
-  /// Called once per attempt when its supervisor and the task's processes are gone, with what it
-  /// reported and the stop asked of it, if any. An attempt whose supervisor provably never
-  /// started (no status record was ever written) comes with outcome.never_started.
-  using FinishedCallback = std::function<void(TaskId, int attempt, const AttemptOutcome&,
-                                              const std::optional<StopRequest>& stop)>;
-  /// Called when a stop is first asked of an attempt, before any signal goes out: it must make
-  /// the request durable, so a restarted daemon knows why the attempt ended.
-  using StopCallback = std::function<void(TaskId, int attempt, const StopRequest&)>;
-
+  /// Reads output_max and kill_grace through `config` (the daemon's pointer, which must outlive
+  /// the executor) when it needs them. Tasks start with the soft descriptor limit
+  /// `task_fd_limit` (0: the daemon's own).
   Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
-           ExecutorOptions options, FinishedCallback on_finished, StopCallback on_stop);
-  ~Executor();
+           const ConfigPtr& config, size_t task_fd_limit, Callbacks callbacks);
+  ~Executor() override;
 
   /// Starts the supervisor for `launch` with its status file already created and locked, so the
   /// lock marks it alive from its first instant; returns the shim's pid, or why it could not
   /// start.
-  Result<int> Start(const Launch& launch);
+  Result<int> Start(const Launch& launch) override;
 
   /// Takes over an attempt started by an earlier daemon: re-attaches to a live shim (waiting
   /// for one that is still writing its first record), collects a finished one (the callback
   /// runs later on the loop), or reports the attempt lost once its processes are gone. A stop
   /// already asked of it goes on.
-  void Adopt(const RunningAttempt& attempt);
+  void Adopt(const RunningAttempt& attempt) override;
 
   /// Ends a running attempt: records the stop (StopCallback), then TERM to all its processes,
   /// KILL after the grace. `why` is kCancelled or kTimeout and becomes the attempt's reason;
   /// `task_reason` is the task's if it ends here. False if `id` is not running.
-  bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason);
+  bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason) override;
 
   /// Running attempts in `queue`, or in all queues.
-  int RunningCount(const std::optional<std::string>& queue) const;
+  int RunningCount(const std::optional<std::string>& queue) const override;
 
  private:
   /// One supervised attempt.
@@ -122,7 +100,8 @@ class Executor {
   const Clock& clock_;
   Spawner& spawner_;
   TaskFiles files_;
-  ExecutorOptions options_;
+  const ConfigPtr& config_;
+  size_t task_fd_limit_;
   FinishedCallback on_finished_;
   StopCallback on_stop_;
   std::map<TaskId, Running> running_;

@@ -126,18 +126,19 @@ int main(int argc, char** argv) {
   }
 
   tq::DaemonOptions options;
-  options.config = *config;
-  options.socket_path = !socket_path.empty()      ? socket_path
-                        : !config->socket.empty() ? config->socket
-                                                  : defaults.socket;
-  options.state_dir = !state_dir.empty()           ? state_dir
-                      : !config->state_dir.empty() ? config->state_dir
-                                                   : defaults.state_dir;
+  options.config = std::make_shared<const tq::Config>(std::move(*config));
+  options.socket_path = !socket_path.empty()              ? socket_path
+                        : !options.config->socket.empty() ? options.config->socket
+                                                          : defaults.socket;
+  options.state_dir = !state_dir.empty()                   ? state_dir
+                      : !options.config->state_dir.empty() ? options.config->state_dir
+                                                           : defaults.state_dir;
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
   options.shim_path = shim_path.empty() ? DefaultShimPath() : shim_path;
   options.task_fd_limit = tq::SoftFdLimit();  // tasks get it back: the raise is for tqd
   const size_t fd_limit = tq::RaiseFdLimit();
-  options.server_limits.max_connections = tq::ConnectionBudget(fd_limit, config->max_running);
+  options.server_limits.max_connections =
+      tq::ConnectionBudget(fd_limit, options.config->max_running);
   spdlog::info("descriptor limit {}: serving at most {} clients", fd_limit,
                options.server_limits.max_connections);
 

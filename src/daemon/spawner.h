@@ -1,5 +1,6 @@
-// The process-start seam: the daemon starts every task's supervisor through a Spawner, so tests
-// can start something else and production starts the shim it opened at start-up.
+// The process-start seam under the Executor: it starts every task's supervisor through a
+// Spawner, and production starts the shim it opened at start-up. (Daemon tests replace the whole
+// Executor with a fake Runner, runner.h, and start no process at all.)
 #pragma once
 
 #include <string>

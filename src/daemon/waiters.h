@@ -39,6 +39,8 @@ class Waiters {
   void Fail(TaskId id, const Status& why);
   /// Forgets everything `conn` waited for (it closed).
   void Drop(ConnId conn);
+  /// Connections still waiting for some task.
+  size_t Count() const { return entries_.size(); }
 
  private:
   struct Entry {

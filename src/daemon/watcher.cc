@@ -25,27 +25,27 @@ std::optional<T> Logged(Result<T> r) {
 }
 }  // namespace
 
-Watcher::Watcher(Store& store, const Clock& clock, RetentionPolicy policy, IdsCallback on_ended,
-                 IdsCallback on_purged)
+Watcher::Watcher(Store& store, const Clock& clock, const ConfigPtr& config, IdsCallback on_ended,
+                 IdsCallback on_purged, int batch)
     : store_(store),
       clock_(clock),
-      policy_(policy),
+      config_(config),
+      batch_(batch),
       on_ended_(std::move(on_ended)),
       on_purged_(std::move(on_purged)) {}
 
 void Watcher::RunDue() {
   const WallMs now = clock_.WallNow();
-  if (auto ended = Logged(store_.ExpirePendingTtl(now, policy_.batch))) {
+  if (auto ended = Logged(store_.ExpirePendingTtl(now, batch_))) {
     if (!ended->empty()) {
       spdlog::info("watcher: {} task(s) failed: pending past their pending_ttl", ended->size());
       on_ended_(*ended);
     }
   }
-  if (auto expired =
-          Logged(store_.ExpireSucceeded(now - policy_.success_retention_ms, policy_.batch))) {
+  if (auto expired = Logged(store_.ExpireSucceeded(now - config_->success_retention_ms, batch_))) {
     if (!expired->empty()) spdlog::debug("watcher: {} task(s) expired", expired->size());
   }
-  if (auto purged = Logged(store_.PurgeEnded(now - policy_.purge_after_ms, policy_.batch))) {
+  if (auto purged = Logged(store_.PurgeEnded(now - config_->purge_after_ms, batch_))) {
     if (!purged->empty()) {
       spdlog::debug("watcher: {} task(s) purged", purged->size());
       on_purged_(*purged);
@@ -57,9 +57,9 @@ std::optional<WallMs> Watcher::NextDue() {
   std::optional<WallMs> next;
   if (auto ttl = Logged(store_.NextPendingTtl())) next = Earliest(next, *ttl);
   if (auto oldest = Logged(store_.OldestSucceeded()); oldest && *oldest)
-    next = Earliest(next, SaturatingAdd(**oldest, policy_.success_retention_ms));
+    next = Earliest(next, SaturatingAdd(**oldest, config_->success_retention_ms));
   if (auto oldest = Logged(store_.OldestEnded()); oldest && *oldest)
-    next = Earliest(next, SaturatingAdd(**oldest, policy_.purge_after_ms));
+    next = Earliest(next, SaturatingAdd(**oldest, config_->purge_after_ms));
   return next;
 }
 

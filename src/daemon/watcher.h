@@ -7,17 +7,11 @@
 #include <optional>
 #include <vector>
 
+#include "core/config/config.h"
 #include "core/model/clock.h"
 #include "core/store/store.h"
 
 namespace tq {
-
-/// How long results are kept, and how much one turn may do.
-struct RetentionPolicy {
-  int64_t success_retention_ms = 24 * 3600 * 1000LL;
-  int64_t purge_after_ms = 7 * 24 * 3600 * 1000LL;
-  int batch = 500;  ///< rows per kind of work per turn
-};
 
 /// Runs the time-driven parts of a task's life. Called from the event loop only.
 class Watcher {
@@ -25,8 +19,10 @@ class Watcher {
   /// Receives ids that a turn moved to a new terminal state, or whose rows a turn deleted.
   using IdsCallback = std::function<void(const std::vector<TaskId>&)>;
 
-  Watcher(Store& store, const Clock& clock, RetentionPolicy policy, IdsCallback on_ended,
-          IdsCallback on_purged);
+  /// Reads success_retention and purge_after through `config` (the daemon's pointer, which must
+  /// outlive the watcher) at each turn; does at most `batch` rows per kind of work per turn.
+  Watcher(Store& store, const Clock& clock, const ConfigPtr& config, IdsCallback on_ended,
+          IdsCallback on_purged, int batch = 500);
 
   /// Does one batch of each kind of work that is due now. What a full batch left over is due
   /// at once by NextDue.
@@ -37,7 +33,8 @@ class Watcher {
  private:
   Store& store_;
   const Clock& clock_;
-  RetentionPolicy policy_;
+  const ConfigPtr& config_;
+  int batch_;
   IdsCallback on_ended_;
   IdsCallback on_purged_;
 };

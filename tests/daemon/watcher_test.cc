@@ -15,6 +15,7 @@ struct Fixture {
   FakeClock clock;
   std::unique_ptr<Store> store;
   std::vector<TaskId> ended, purged;
+  ConfigPtr config;
   std::unique_ptr<Watcher> watcher;
   Owner owner{1000, 1000, "alice"};
 
@@ -22,18 +23,19 @@ struct Fixture {
     auto s = OpenSqliteStore(":memory:", /*durability_full=*/false);
     REQUIRE_MESSAGE(s.ok(), s.status().message());
     store = std::move(*s);
-    RetentionPolicy policy;
-    policy.success_retention_ms = 24 * kHour;
-    policy.purge_after_ms = 7 * 24 * kHour;
-    policy.batch = batch;
+    Config c;
+    c.success_retention_ms = 24 * kHour;
+    c.purge_after_ms = 7 * 24 * kHour;
+    config = std::make_shared<const Config>(c);
     watcher = std::make_unique<Watcher>(
-        *store, clock, policy,
+        *store, clock, config,
         [this](const std::vector<TaskId>& ids) {
           ended.insert(ended.end(), ids.begin(), ids.end());
         },
         [this](const std::vector<TaskId>& ids) {
           purged.insert(purged.end(), ids.begin(), ids.end());
-        });
+        },
+        batch);
   }
 
   TaskId Submit(int64_t ttl_ms = 0, std::vector<TaskId> after = {}) {

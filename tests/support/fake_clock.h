@@ -1,4 +1,5 @@
-// A clock the test moves by hand: wall and monotonic time advance together.
+// A clock the test moves by hand: wall and monotonic time advance together, or the wall clock
+// alone is stepped as an administrator or NTP would.
 #pragma once
 
 #include "core/model/clock.h"
@@ -16,6 +17,8 @@ class FakeClock : public Clock {
     wall_ += ms;
     mono_ += ms;
   }
+  /// Steps the wall clock by `ms` (either way) while no monotonic time passes.
+  void StepWall(int64_t ms) { wall_ += ms; }
 
  private:
   WallMs wall_;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,10 @@ struct Config {
   /// The settings of `queue`: its own table, or the defaults.
   const QueueConfig& Queue(const std::string& queue) const;
 };
+
+/// The daemon's configuration as one immutable snapshot. The daemon holds the one pointer and its
+/// parts read through it at each use, so a reload can swap the whole snapshot at once.
+using ConfigPtr = std::shared_ptr<const Config>;
 
 /// Reads and checks a tqd.toml. A missing file gives the defaults unless `must_exist`; any other
 /// failure is kConfig with "<path>:<line>: <key>: <reason>" (or "<path>: <reason>" for I/O).

@@ -1,0 +1,59 @@
+// The seam between the daemon's decisions and running attempts: the daemon starts, stops and
+// counts attempts through a Runner and hears of their ends through its callbacks. tqd's Runner is
+// the Executor (shim processes); tests use a fake that starts nothing (tests/support).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/status.h"
+#include "core/model/task.h"
+#include "core/store/store.h"
+
+namespace tq {
+
+/// Everything needed to start one attempt.
+struct Launch {
+  TaskId id = 0;
+  int attempt = 0;
+  std::string queue;
+  std::vector<std::string> argv;  ///< the final argv (already /bin/sh -c for shell tasks)
+  std::vector<std::string> env;   ///< the task's full environment
+  std::string cwd;
+  bool has_stdin = false;  ///< the payload was written to TaskFiles::Stdin
+  int64_t timeout_ms = 0;
+  bool keep_background = false;  ///< leave descendants running when the main process ends
+};
+
+/// Runs attempts for the daemon, as ninja's CommandRunner runs commands. Lives on the event
+/// loop's thread.
+class Runner {
+ public:
+  /// Called once per attempt when it is over, with its outcome and the stop asked of it, if any.
+  /// An attempt that provably never started comes with outcome.never_started.
+  using FinishedCallback = std::function<void(TaskId, int attempt, const AttemptOutcome&,
+                                              const std::optional<StopRequest>& stop)>;
+  /// Called when a stop is first asked of an attempt, before anything acts on it: it must make
+  /// the request durable, so a restarted daemon knows why the attempt ended.
+  using StopCallback = std::function<void(TaskId, int attempt, const StopRequest&)>;
+  /// What a Runner reports to.
+  struct Callbacks {
+    FinishedCallback on_finished;
+    StopCallback on_stop;
+  };
+
+  virtual ~Runner() = default;
+  /// Starts `launch`; returns the supervisor's pid, or why it could not start.
+  virtual Result<int> Start(const Launch& launch) = 0;
+  /// Takes over an attempt started by an earlier daemon.
+  virtual void Adopt(const RunningAttempt& attempt) = 0;
+  /// Ends a running attempt; `why` (kCancelled or kTimeout) becomes the attempt's reason and
+  /// `task_reason` the task's if it ends here. False if `id` is not running.
+  virtual bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason) = 0;
+  /// Running attempts in `queue`, or in all queues.
+  virtual int RunningCount(const std::optional<std::string>& queue) const = 0;
+};
+
+}  // namespace tq
