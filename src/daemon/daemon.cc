@@ -13,9 +13,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "core/model/saturating.h"
+#include "core/policy/attempt_end.h"
 #include "core/policy/chooser.h"
-#include "core/policy/retry.h"
 #include "core/policy/task_env.h"
 #include "core/proto/protocol.h"
 #include "daemon/handlers/handlers.h"
@@ -307,31 +306,37 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
   auto task = store_->Get(id);
   if (!task.ok()) return task.status();
   end.queue = task->spec.queue;
-  TaskState state = TaskState::kFailed;
-  TaskReason reason = TaskReasonForAttempt(outcome.reason);
-  if (outcome.reason == AttemptReason::kExit && outcome.exit_code == 0) {
-    state = TaskState::kSucceeded;
-  } else if (outcome.reason == AttemptReason::kCancelled) {
-    state = TaskState::kCancelled;
-    reason = end.stop ? end.stop->task_reason : TaskReason::kCancelled;
-  } else if (auto failed = store_->FailedSinceQueued(id); !failed.ok()) {
-    if (failed.status().fault() != StoreFault::kNone) return failed.status();
-    spdlog::error("task {} attempt {}: {}", id, attempt, failed.status().message());
-  } else if (ShouldRetry(task->spec.retry, *failed, outcome.reason, outcome.exit_code)) {
-    std::uniform_real_distribution<double> dist(0.0, 1.0);
-    const int64_t delay = NextDelay(*failed, task->spec.retry, [&] { return dist(rng_); });
-    const int priority = RetryPriority(
-        task->spec.priority, options_.config.Queue(task->spec.queue).retry_priority_penalty);
+  std::optional<int> failed;
+  if (MayRetry(outcome)) {
+    auto count = store_->FailedSinceQueued(id);
+    if (count.ok()) {
+      failed = *count;
+    } else if (count.status().fault() != StoreFault::kNone) {
+      return count.status();
+    } else {
+      spdlog::error("task {} attempt {}: {}", id, attempt, count.status().message());
+    }
+  }
+  std::uniform_real_distribution<double> dist(0.0, 1.0);
+  const AttemptEndDecision decision =
+      DecideAttemptEnd(*task, outcome, end.stop, failed,
+                       options_.config.Queue(task->spec.queue).retry_priority_penalty,
+                       clock_.WallNow(), [&] { return dist(rng_); });
+  TaskState state = decision.next;
+  const TaskReason reason = decision.reason;
+  if (decision.event == TaskEvent::kRetry) {
     Status st =
-        store_->RetryLater(id, attempt, outcome, SaturatingAdd(clock_.WallNow(), delay), priority);
+        store_->RetryLater(id, attempt, outcome, decision.retry_at, decision.retry_priority);
     if (st.ok()) {
       spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
-                   AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries, delay);
+                   AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries,
+                   decision.delay_ms);
       ScheduleDispatch();
       return Status::Ok();
     }
     if (st.fault() != StoreFault::kNone) return st;
     spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    state = TaskState::kFailed;
   }
   auto ended = store_->FinishAttempt(id, attempt, outcome, state, reason);
   if (!ended.ok()) return ended.status();
