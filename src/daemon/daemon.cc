@@ -17,6 +17,7 @@
 #include "core/policy/chooser.h"
 #include "core/policy/task_env.h"
 #include "core/proto/protocol.h"
+#include "core/store/sqlite/open.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/make_dirs.h"
 

@@ -227,8 +227,4 @@ class Store {
   virtual Status DeleteQueue(const std::string& queue) = 0;
 };
 
-/// Opens (creating or migrating) the SQLite store at `path`. `durability_full` selects
-/// synchronous=FULL (the default) over NORMAL.
-Result<std::unique_ptr<Store>> OpenSqliteStore(const std::string& path, bool durability_full);
-
 }  // namespace tq

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/store/sqlite/migrations.h"
+#include "core/store/sqlite/open.h"
 #include "core/store/sqlite/statements.h"
 #include "core/store/sqlite/task_rows.h"
 

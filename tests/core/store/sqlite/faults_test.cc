@@ -41,7 +41,7 @@ TEST_CASE("store errors say whether trying again can help") {
 }
 
 TEST_CASE("a full database refuses a submit with a permanent fault and stores nothing") {
-  auto store = OpenStore();
+  auto store = OpenSqlite();
   MustInsert(*store, kAlice, Spec({"before"}));
   REQUIRE(store->LimitGrowth(4).ok());
   Result<SubmitOutcome> out = store->Submit(kAlice, Huge(), 2000, false);
@@ -54,7 +54,7 @@ TEST_CASE("a full database refuses a submit with a permanent fault and stores no
 }
 
 TEST_CASE("a full disk during a group commit: each request is stored if and only if acknowledged") {
-  auto store = OpenStore();
+  auto store = OpenSqlite();
   MustInsert(*store, kAlice, Spec({"before"}));
   REQUIRE(store->LimitGrowth(16).ok());
   const std::vector<SubmitItem> items = {

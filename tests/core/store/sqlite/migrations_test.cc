@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/store/sqlite/db.h"
+#include "core/store/sqlite/open.h"
 #include "core/store/sqlite/sqlite_store.h"
 #include "core/store/sqlite/test_util.h"
 #include "support/temp_dir.h"

@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/store/sqlite/test_util.h"
+#include "core/store/conformance.h"
+#include "core/store/test_util.h"
 
 namespace tq {
 namespace {
@@ -156,7 +157,8 @@ std::vector<Operation> OperationsFor(TaskEvent event) {
   return {};
 }
 
-TEST_CASE("every transition the table allows the store makes, and every other one it refuses") {
+STORE_TEST_CASE(
+    "every transition the table allows the store makes, and every other one it refuses") {
   for (TaskState from : kStates) {
     for (TaskEvent event : kEvents) {
       CAPTURE(StateName(from));
