@@ -94,6 +94,13 @@ struct RunningAttempt {
 
 /// The store. Methods return a Status naming the problem on I/O or constraint failure; they
 /// never throw. Writes are durable when they return (per the configured durability).
+///
+/// Errors are typed by Status::fault(). A refusal of the request (kNotFound, kInvalid naming the
+/// field) is not a fault: kNone. A failure of the store itself is kInternal with a fault kind:
+/// kTransient when the same call may succeed if tried again (busy, locked, an I/O error, a lost
+/// connection), kPermanent when it fails until something changes (constraint, corrupt, full,
+/// read-only, a schema this binary does not know). Nothing is written by a call that fails.
+/// The daemon keeps an attempt's end whose store failed with any fault, and stores it later.
 class Store {
  public:
   virtual ~Store() = default;

@@ -455,5 +455,33 @@ STORE_TEST_CASE("RunningAttempts, CountRunning and Queues") {
   CHECK(QueueNames(*store) == std::vector<std::string>{"q1", "q2", "q3"});
 }
 
+STORE_TEST_CASE("a refused request is not a store fault, so nobody tries it again") {
+  auto store = OpenStore();
+  const TaskId id = MustInsert(*store, kAlice, Spec({"x"}));
+  TaskSpec unknown_dep = Spec({"y"});
+  unknown_dep.after = {id + 100};
+  TaskSpec keyed = Keyed("k", 1);
+  const Status refusals[] = {
+      store->Get(id + 100).status(),
+      store->Insert(kAlice, Spec({std::string("a\0b", 3)}), 1000).status(),
+      store->Insert(kAlice, unknown_dep, 1000).status(),
+      store->SubmitBatch(kAlice, {keyed}, 1000).status(),
+      store->FinishAttempt(id, 1, Exited(2000, 0), TaskState::kSucceeded, TaskReason::kExit)
+          .status(),
+      store->RetryLater(id, 1, Exited(2000, 1), 3000, 3),
+      store->UnstartAttempt(id, 1),
+      store->EndPending(id, TaskState::kSucceeded, TaskReason::kExit, 2000).status(),
+      store->SetQueueConcurrency("default", -1),
+      store->DeleteQueue("never-seen"),
+      store->DeleteQueue("default"),
+  };
+  for (const Status& s : refusals) {
+    CAPTURE(s.message());
+    CHECK_FALSE(s.ok());
+    CHECK(s.code() != ErrorCode::kInternal);
+    CHECK(s.fault() == StoreFault::kNone);
+  }
+}
+
 }  // namespace
 }  // namespace tq
