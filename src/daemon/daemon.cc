@@ -60,6 +60,18 @@ class StoreReadySource : public ReadySource {
   std::vector<std::string> queues_;
 };
 
+// Running attempts in `queue` (or all) among the store's `counts` per queue.
+int RunningCount(const std::map<std::string, int>& counts,
+                 const std::optional<std::string>& queue) {
+  if (queue) {
+    auto it = counts.find(*queue);
+    return it == counts.end() ? 0 : it->second;
+  }
+  int total = 0;
+  for (const auto& [name, n] : counts) total += n;
+  return total;
+}
+
 Status MakeDir(const std::string& path, mode_t mode) {
   if (mkdir(path.c_str(), mode) == 0 || errno == EEXIST) return Status::Ok();
   return Status(ErrorCode::kConfig, "state", "cannot create " + path + ": " + strerror(errno));
@@ -228,11 +240,18 @@ void Daemon::Dispatch() {
   }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
-  while (RunningCount(std::nullopt) < options_.config.max_running) {
+  for (;;) {
+    // The caps are counted where the attempts are: in the store, read again after each start.
+    auto running = store_->RunningCounts();
+    if (!running.ok()) {
+      spdlog::error("{}", running.status().message());
+      break;
+    }
+    if (RunningCount(*running, std::nullopt) >= options_.config.max_running) break;
     std::vector<std::string> open;
     for (const QueueState& q : *queues) {
       const int cap = QueueCap(q);
-      if (!q.paused && (cap == 0 || RunningCount(q.name) < cap)) open.push_back(q.name);
+      if (!q.paused && (cap == 0 || RunningCount(*running, q.name) < cap)) open.push_back(q.name);
     }
     StoreReadySource ready(*store_, std::move(open));
     auto pick = PickNext(ready, options_.config.high_share, uniform);
@@ -259,7 +278,6 @@ bool Daemon::StartTask(TaskId id) {
     Launch launch;
     launch.id = id;
     launch.attempt = n;
-    launch.queue = task->spec.queue;
     launch.argv = task->spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *task->spec.shell}
                                    : task->spec.argv;
     launch.env = AttemptEnvironment(*task, n);
@@ -287,7 +305,7 @@ bool Daemon::StartTask(TaskId id) {
 
 void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                                const std::optional<StopRequest>& stop) {
-  AttemptEnd end{id, attempt, outcome, stop, std::nullopt};
+  AttemptEnd end{id, attempt, outcome, stop};
   Status st = StoreEnd(end);
   if (st.ok()) return;
   if (st.fault() == StoreFault::kNone) {
@@ -306,7 +324,6 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
   const AttemptOutcome& outcome = end.outcome;
   auto task = store_->Get(id);
   if (!task.ok()) return task.status();
-  end.queue = task->spec.queue;
   std::optional<int> failed;
   if (MayRetry(outcome)) {
     auto count = store_->FailedSinceQueued(id);
@@ -347,10 +364,6 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
   NotifyTerminal(*ended);
   ScheduleDispatch();
   return Status::Ok();
-}
-
-int Daemon::RunningCount(const std::optional<std::string>& queue) const {
-  return executor_->RunningCount(queue) + unstored_ends_->Count(queue);
 }
 
 void Daemon::EndPending(TaskId id, TaskState state, TaskReason reason) {
@@ -406,13 +419,15 @@ nlohmann::json Daemon::QueuesJson() {
   for (const auto& [name, cfg] : options_.config.queues) all[name].name = name;
   if (auto states = store_->QueueStates(); states.ok())
     for (const QueueState& q : *states) all[q.name] = q;
+  auto running = store_->RunningCounts();
+  if (!running.ok()) spdlog::error("{}", running.status().message());
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [name, q] : all) {
     const int cap = QueueCap(q);
     out.push_back({{"name", name},
                    {"paused", q.paused},
                    {"concurrency", cap == 0 ? nlohmann::json() : nlohmann::json(cap)},
-                   {"running", RunningCount(name)}});
+                   {"running", running.ok() ? RunningCount(*running, name) : 0}});
   }
   return out;
 }

@@ -21,7 +21,6 @@ namespace tq {
 struct Launch {
   TaskId id = 0;
   int attempt = 0;
-  std::string queue;
   std::vector<std::string> argv;  ///< the final argv (already /bin/sh -c for shell tasks)
   std::vector<std::string> env;   ///< the task's full environment
   std::string cwd;
@@ -69,15 +68,11 @@ class Executor {
   /// `task_reason` is the task's if it ends here. False if `id` is not running.
   bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason);
 
-  /// Running attempts in `queue`, or in all queues.
-  int RunningCount(const std::optional<std::string>& queue) const;
-
  private:
   /// One supervised attempt.
   struct Running {
     TaskId id = 0;
     int attempt = 0;
-    std::string queue;
     int shim_pid = 0;
     int pidfd = -1;  ///< -1 while an adopted shim has not yet written its first record
     bool our_child = false;

@@ -2,6 +2,7 @@
 // later. Every method is called from the daemon's single event-loop thread.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -220,6 +221,10 @@ class Store {
 
   /// Every attempt the store holds as running.
   virtual Result<std::vector<RunningAttempt>> RunningAttempts() = 0;
+  /// How many attempts the store holds as running, per queue (a queue with none is absent):
+  /// where the caps (max_running, a queue's concurrency) are counted. An attempt whose end could
+  /// not be stored yet still runs here. O(running attempts).
+  virtual Result<std::map<std::string, int>> RunningCounts() = 0;
 
   /// Undoes running attempt `attempt` whose supervisor provably never started (SPEC 6): drops
   /// the attempt and makes the task pending and ready again without using a retry. kInvalid

@@ -2,6 +2,7 @@
 // dependencies, List, EndPending and the running attempts.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -428,7 +429,7 @@ STORE_TEST_CASE("EndPending ends only pending tasks") {
       ErrorCode::kInvalid);
 }
 
-STORE_TEST_CASE("RunningAttempts, CountRunning and Queues") {
+STORE_TEST_CASE("RunningAttempts, RunningCounts and QueueStates") {
   auto store = OpenStore();
   CHECK(QueueNames(*store).empty());
   TaskId a = MustInsert(*store, kAlice, Spec({"a"}, "q1"));
@@ -453,6 +454,16 @@ STORE_TEST_CASE("RunningAttempts, CountRunning and Queues") {
   CHECK((*running)[1].queue == "q2");
 
   CHECK(QueueNames(*store) == std::vector<std::string>{"q1", "q2", "q3"});
+
+  // The counts the caps are checked against: running attempts only, per queue.
+  using Counts = std::map<std::string, int>;
+  CHECK(*store->RunningCounts() == Counts{{"q1", 1}, {"q2", 2}});
+  REQUIRE(store->RetryLater(b, 1, Exited(3000, 1), 9000, 3).ok());
+  CHECK(*store->RunningCounts() == Counts{{"q1", 1}, {"q2", 1}});
+  REQUIRE(
+      store->FinishAttempt(a, 1, Exited(3000, 0), TaskState::kSucceeded, TaskReason::kExit).ok());
+  REQUIRE(store->FinishAttempt(c, 1, Exited(3000, 1), TaskState::kFailed, TaskReason::kExit).ok());
+  CHECK(store->RunningCounts()->empty());
 }
 
 STORE_TEST_CASE("a refused request is not a store fault, so nobody tries it again") {

@@ -209,6 +209,14 @@ Result<std::vector<RunningAttempt>> SqliteStore::RunningAttempts() {
   return running;
 }
 
+Result<std::map<std::string, int>> SqliteStore::RunningCounts() {
+  std::map<std::string, int> counts;
+  sqlite::Query q(st_->running_counts);
+  Status s = q.ForEach([&] { counts[q.Text(0)] = static_cast<int>(q.Int(1)); });
+  if (!s.ok()) return s;
+  return counts;
+}
+
 Result<std::optional<WallMs>> SqliteStore::QueryMin(sqlite::Stmt& stmt) {
   sqlite::Query q(stmt);
   Result<bool> row = q.Step();

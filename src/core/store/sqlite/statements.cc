@@ -166,6 +166,8 @@ Status SqliteStore::Prepare() {
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
        "WHERE t.state = 'running' ORDER BY t.id"},
+      {&S::running_counts, "count running attempts",
+       "SELECT queue, count(*) FROM tasks WHERE state = 'running' GROUP BY queue"},
       // the ready set and attempts
       {&S::first_ready_priority, "first ready task", kFirstReadyByPrioritySql},
       {&S::first_ready_oldest, "first ready task", kFirstReadyOldestSql},
