@@ -87,7 +87,6 @@ struct RunningAttempt {
   int number = 0;
   int pid = 0;
   int shim_pid = 0;
-  std::string queue;
   int64_t timeout_ms = 0;  ///< the task's running-time limit (0: none)
   WallMs started = 0;      ///< when the attempt started, to re-arm its timeout after a restart
   std::optional<StopRequest> stop;  ///< a stop already asked of it, if any

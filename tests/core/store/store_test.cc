@@ -446,12 +446,10 @@ STORE_TEST_CASE("RunningAttempts, RunningCounts and QueueStates") {
   REQUIRE(running.ok());
   REQUIRE(running->size() == 3);
   CHECK((*running)[0].task_id == a);
-  CHECK((*running)[0].queue == "q1");
   CHECK((*running)[1].task_id == b);
   CHECK((*running)[1].number == 1);
   CHECK((*running)[1].pid == 200);
   CHECK((*running)[1].shim_pid == 199);
-  CHECK((*running)[1].queue == "q2");
 
   CHECK(QueueNames(*store) == std::vector<std::string>{"q1", "q2", "q3"});
 

@@ -161,7 +161,7 @@ Status SqliteStore::Prepare() {
        "INSERT INTO queues(name, concurrency) VALUES (?1, ?2) "
        "ON CONFLICT(name) DO UPDATE SET concurrency = excluded.concurrency"},
       {&S::running_attempts, "list running attempts",
-       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.queue, t.timeout_ms, a.started, "
+       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.timeout_ms, a.started, "
        "a.stop_reason, a.stop_task_reason, a.stop_requested "
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
