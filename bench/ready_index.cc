@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "core/store/store.h"
+#include "core/store/sqlite/open.h"
 
 namespace {
 

@@ -14,10 +14,11 @@
 #include <spdlog/spdlog.h>
 
 #include "core/model/saturating.h"
+#include "core/policy/attempt_end.h"
 #include "core/policy/chooser.h"
-#include "core/policy/retry.h"
 #include "core/policy/task_env.h"
 #include "core/proto/protocol.h"
+#include "core/store/sqlite/open.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/make_dirs.h"
 
@@ -59,6 +60,18 @@ class StoreReadySource : public ReadySource {
   Store& store_;
   std::vector<std::string> queues_;
 };
+
+// Running attempts in `queue` (or all) among the store's `counts` per queue.
+int RunningCount(const std::map<std::string, int>& counts,
+                 const std::optional<std::string>& queue) {
+  if (queue) {
+    auto it = counts.find(*queue);
+    return it == counts.end() ? 0 : it->second;
+  }
+  int total = 0;
+  for (const auto& [name, n] : counts) total += n;
+  return total;
+}
 
 Status MakeDir(const std::string& path, mode_t mode) {
   if (mkdir(path.c_str(), mode) == 0 || errno == EEXIST) return Status::Ok();
@@ -116,16 +129,18 @@ Status Daemon::Open() {
     server_->Send(conn, msg);
     if (last) server_->SetBusy(conn, false);
   });
-  Runner::Callbacks callbacks{
-      [this](TaskId id, int attempt, const AttemptOutcome& outcome,
-             const std::optional<StopRequest>& stop) {
-        if (outcome.never_started) return ReturnToPending(id, attempt, outcome, stop);
-        OnAttemptFinished(id, attempt, outcome, stop);
-      },
-      [this](TaskId id, int attempt, const StopRequest& stop) {
-        Status st = store_->RecordStop(id, attempt, stop);
-        if (!st.ok()) spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
-      }};
+  Runner::Callbacks callbacks{[this](TaskId id, int attempt, const AttemptOutcome& outcome,
+                                     const std::optional<StopRequest>& stop) {
+                                if (outcome.never_started)
+                                  return ReturnToPending(id, attempt, outcome, stop);
+                                OnAttemptFinished(id, attempt, outcome, stop);
+                              },
+                              [this](TaskId id, int attempt, const StopRequest& stop) {
+                                Status st = store_->RecordStop(id, attempt, stop);
+                                if (!st.ok())
+                                  spdlog::error("task {} attempt {}: {}", id, attempt,
+                                                st.message());
+                              }};
   if (options_.make_runner) {
     executor_ = options_.make_runner(std::move(callbacks));
   } else {
@@ -236,11 +251,18 @@ void Daemon::Dispatch() {
   }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
-  while (RunningCount(std::nullopt) < options_.config->max_running) {
+  for (;;) {
+    // The caps are counted where the attempts are: in the store, read again after each start.
+    auto running = store_->RunningCounts();
+    if (!running.ok()) {
+      spdlog::error("{}", running.status().message());
+      break;
+    }
+    if (RunningCount(*running, std::nullopt) >= options_.config->max_running) break;
     std::vector<std::string> open;
     for (const QueueState& q : *queues) {
       const int cap = QueueCap(q);
-      if (!q.paused && (cap == 0 || RunningCount(q.name) < cap)) open.push_back(q.name);
+      if (!q.paused && (cap == 0 || RunningCount(*running, q.name) < cap)) open.push_back(q.name);
     }
     StoreReadySource ready(*store_, std::move(open));
     auto pick = PickNext(ready, options_.config->high_share, uniform);
@@ -267,7 +289,6 @@ bool Daemon::StartTask(TaskId id) {
     Launch launch;
     launch.id = id;
     launch.attempt = n;
-    launch.queue = task->spec.queue;
     launch.argv = task->spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *task->spec.shell}
                                    : task->spec.argv;
     launch.env = AttemptEnvironment(*task, n);
@@ -295,7 +316,7 @@ bool Daemon::StartTask(TaskId id) {
 
 void Daemon::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                                const std::optional<StopRequest>& stop) {
-  AttemptEnd end{id, attempt, outcome, stop, std::nullopt};
+  AttemptEnd end{id, attempt, outcome, stop};
   Status st = StoreEnd(end);
   if (st.ok()) return;
   if (st.fault() == StoreFault::kNone) {
@@ -314,32 +335,37 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
   const AttemptOutcome& outcome = end.outcome;
   auto task = store_->Get(id);
   if (!task.ok()) return task.status();
-  end.queue = task->spec.queue;
-  TaskState state = TaskState::kFailed;
-  TaskReason reason = TaskReasonForAttempt(outcome.reason);
-  if (outcome.reason == AttemptReason::kExit && outcome.exit_code == 0) {
-    state = TaskState::kSucceeded;
-  } else if (outcome.reason == AttemptReason::kCancelled) {
-    state = TaskState::kCancelled;
-    reason = end.stop ? end.stop->task_reason : TaskReason::kCancelled;
-  } else if (auto failed = store_->FailedSinceQueued(id); !failed.ok()) {
-    if (failed.status().fault() != StoreFault::kNone) return failed.status();
-    spdlog::error("task {} attempt {}: {}", id, attempt, failed.status().message());
-  } else if (ShouldRetry(task->spec.retry, *failed, outcome.reason, outcome.exit_code)) {
-    std::uniform_real_distribution<double> dist(0.0, 1.0);
-    const int64_t delay = NextDelay(*failed, task->spec.retry, [&] { return dist(rng_); });
-    const int priority = RetryPriority(
-        task->spec.priority, options_.config->Queue(task->spec.queue).retry_priority_penalty);
+  std::optional<int> failed;
+  if (MayRetry(outcome)) {
+    auto count = store_->FailedSinceQueued(id);
+    if (count.ok()) {
+      failed = *count;
+    } else if (count.status().fault() != StoreFault::kNone) {
+      return count.status();
+    } else {
+      spdlog::error("task {} attempt {}: {}", id, attempt, count.status().message());
+    }
+  }
+  std::uniform_real_distribution<double> dist(0.0, 1.0);
+  const AttemptEndDecision decision =
+      DecideAttemptEnd(*task, outcome, end.stop, failed,
+                       options_.config->Queue(task->spec.queue).retry_priority_penalty,
+                       clock_.WallNow(), [&] { return dist(rng_); });
+  TaskState state = decision.next;
+  const TaskReason reason = decision.reason;
+  if (decision.event == TaskEvent::kRetry) {
     Status st =
-        store_->RetryLater(id, attempt, outcome, SaturatingAdd(clock_.WallNow(), delay), priority);
+        store_->RetryLater(id, attempt, outcome, decision.retry_at, decision.retry_priority);
     if (st.ok()) {
       spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
-                   AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries, delay);
+                   AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries,
+                   decision.delay_ms);
       ScheduleDispatch();
       return Status::Ok();
     }
     if (st.fault() != StoreFault::kNone) return st;
     spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    state = TaskState::kFailed;
   }
   auto ended = store_->FinishAttempt(id, attempt, outcome, state, reason);
   if (!ended.ok()) return ended.status();
@@ -349,10 +375,6 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
   NotifyTerminal(*ended);
   ScheduleDispatch();
   return Status::Ok();
-}
-
-int Daemon::RunningCount(const std::optional<std::string>& queue) const {
-  return executor_->RunningCount(queue) + unstored_ends_->Count(queue);
 }
 
 void Daemon::EndPending(TaskId id, TaskState state, TaskReason reason) {
@@ -408,13 +430,15 @@ nlohmann::json Daemon::QueuesJson() {
   for (const auto& [name, cfg] : options_.config->queues) all[name].name = name;
   if (auto states = store_->QueueStates(); states.ok())
     for (const QueueState& q : *states) all[q.name] = q;
+  auto running = store_->RunningCounts();
+  if (!running.ok()) spdlog::error("{}", running.status().message());
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [name, q] : all) {
     const int cap = QueueCap(q);
     out.push_back({{"name", name},
                    {"paused", q.paused},
                    {"concurrency", cap == 0 ? nlohmann::json() : nlohmann::json(cap)},
-                   {"running", RunningCount(name)}});
+                   {"running", running.ok() ? RunningCount(*running, name) : 0}});
   }
   return out;
 }

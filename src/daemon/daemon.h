@@ -102,8 +102,6 @@ class Daemon {
   /// Stores an attempt's end (a retry or the task's end) and tells the waiters; a store fault
   /// comes back so the end can be kept and stored later.
   Status StoreEnd(AttemptEnd& end);
-  /// Running attempts in `queue` (or all): those supervised and those whose end is not stored.
-  int RunningCount(const std::optional<std::string>& queue) const;
   void FlushSubmits();
   void ArmTimers();
   void RemoveTaskFiles(const std::vector<TaskId>& ids);

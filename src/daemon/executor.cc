@@ -86,7 +86,6 @@ Result<int> Executor::Start(const Launch& launch) {
   Running r;
   r.id = launch.id;
   r.attempt = launch.attempt;
-  r.queue = launch.queue;
   r.shim_pid = *pid;
   r.our_child = true;
   r.started = clock_.WallNow();
@@ -159,7 +158,6 @@ void Executor::Adopt(const RunningAttempt& a) {
   Running r;
   r.id = a.task_id;
   r.attempt = a.number;
-  r.queue = a.queue;
   r.stop = a.stop;
   r.stop_signalled = a.stop.has_value();  // the earlier daemon signalled right after recording
   r.timeout_ms = a.timeout_ms;
@@ -353,14 +351,6 @@ bool Executor::Terminate(TaskId id, AttemptReason why, TaskReason task_reason) {
 void Executor::Signal(const Running& r, int sig) const {
   if (PidfdSendSignal(r.pidfd, sig) != 0 && errno != ESRCH)
     spdlog::warn("signalling the shim of task {} failed: {}", r.id, strerror(errno));
-}
-
-int Executor::RunningCount(const std::optional<std::string>& queue) const {
-  if (!queue) return static_cast<int>(running_.size());
-  int n = 0;
-  for (const auto& [id, r] : running_)
-    if (r.queue == *queue) ++n;
-  return n;
 }
 
 }  // namespace tq

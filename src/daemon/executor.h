@@ -47,15 +47,11 @@ class Executor : public Runner {
   /// `task_reason` is the task's if it ends here. False if `id` is not running.
   bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason) override;
 
-  /// Running attempts in `queue`, or in all queues.
-  int RunningCount(const std::optional<std::string>& queue) const override;
-
  private:
   /// One supervised attempt.
   struct Running {
     TaskId id = 0;
     int attempt = 0;
-    std::string queue;
     int shim_pid = 0;
     int pidfd = -1;  ///< -1 while an adopted shim has not yet written its first record
     bool our_child = false;

@@ -1,5 +1,5 @@
-// The seam between the daemon's decisions and running attempts: the daemon starts, stops and
-// counts attempts through a Runner and hears of their ends through its callbacks. tqd's Runner is
+// The seam between the daemon's decisions and running attempts: the daemon starts and stops
+// attempts through a Runner and hears of their ends through its callbacks. tqd's Runner is
 // the Executor (shim processes); tests use a fake that starts nothing (tests/support).
 #pragma once
 
@@ -18,7 +18,6 @@ namespace tq {
 struct Launch {
   TaskId id = 0;
   int attempt = 0;
-  std::string queue;
   std::vector<std::string> argv;  ///< the final argv (already /bin/sh -c for shell tasks)
   std::vector<std::string> env;   ///< the task's full environment
   std::string cwd;
@@ -52,8 +51,6 @@ class Runner {
   /// Ends a running attempt; `why` (kCancelled or kTimeout) becomes the attempt's reason and
   /// `task_reason` the task's if it ends here. False if `id` is not running.
   virtual bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason) = 0;
-  /// Running attempts in `queue`, or in all queues.
-  virtual int RunningCount(const std::optional<std::string>& queue) const = 0;
 };
 
 }  // namespace tq

@@ -55,10 +55,4 @@ void UnstoredEnds::TryAll() {
   if (left > 0) Arm();
 }
 
-int UnstoredEnds::Count(const std::optional<std::string>& queue) const {
-  if (!queue) return static_cast<int>(ends_.size());
-  return static_cast<int>(std::count_if(ends_.begin(), ends_.end(),
-                                        [&](const auto& e) { return e.second.queue == queue; }));
-}
-
 }  // namespace tq

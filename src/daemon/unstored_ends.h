@@ -1,6 +1,6 @@
 // Ends of attempts the store could not take (busy past its timeout, a full disk, an I/O error):
 // kept here and applied again on a growing delay until stored, so no end is lost and no waiter
-// hangs on a task the store still calls running. Until then each still counts as running.
+// hangs on a task the store still calls running. Until then the store counts it as running.
 #pragma once
 
 #include <cstdint>
@@ -22,13 +22,12 @@ struct AttemptEnd {
   int attempt = 0;
   AttemptOutcome outcome;
   std::optional<StopRequest> stop;
-  std::optional<std::string> queue;  ///< its queue, once a read of the task has told it
 };
 
 /// The ends not yet stored, tried again with exponential backoff.
 class UnstoredEnds {
  public:
-  /// Stores one end (may fill in its queue): ok when done, else why not.
+  /// Stores one end: ok when done, else why not.
   using Apply = std::function<Status(AttemptEnd&)>;
 
   UnstoredEnds(EventLoop& loop, const Clock& clock, Apply apply);
@@ -38,9 +37,6 @@ class UnstoredEnds {
 
   /// Keeps `end`, whose storing just failed, and arms the next try.
   void Add(AttemptEnd end);
-  /// How many ends are kept in `queue`, or in all queues (an end whose queue is not known yet
-  /// counts only there).
-  int Count(const std::optional<std::string>& queue) const;
 
  private:
   /// Arms the next try after the current delay, unless one is armed.

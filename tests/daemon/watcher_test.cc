@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "core/store/sqlite/open.h"
 #include "support/fake_clock.h"
 
 namespace tq {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/store/store.h"
+#include "core/store/sqlite/open.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;

@@ -21,12 +21,10 @@ class FakeRunner : public Runner {
   Result<int> Start(const Launch& launch) override {
     if (refuse_starts) return Status::Internal("cannot start the shim: refused by the test");
     launches.push_back(launch);
-    running_[launch.id] = {launch.attempt, launch.queue, std::nullopt};
+    running_[launch.id] = {launch.attempt, std::nullopt};
     return 10000 + static_cast<int>(launches.size());
   }
-  void Adopt(const RunningAttempt& a) override {
-    running_[a.task_id] = {a.number, a.queue, a.stop};
-  }
+  void Adopt(const RunningAttempt& a) override { running_[a.task_id] = {a.number, a.stop}; }
   bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason) override {
     auto it = running_.find(id);
     if (it == running_.end()) return false;
@@ -35,11 +33,6 @@ class FakeRunner : public Runner {
       callbacks_.on_stop(id, it->second.attempt, *it->second.stop);
     }
     return true;
-  }
-  int RunningCount(const std::optional<std::string>& queue) const override {
-    int n = 0;
-    for (const auto& [id, r] : running_) n += !queue || r.queue == *queue;
-    return n;
   }
 
   /// Ends the running attempt of `id` with `outcome`, as its supervisor's end would.
@@ -73,7 +66,6 @@ class FakeRunner : public Runner {
  private:
   struct Attempt {
     int attempt = 0;
-    std::string queue;
     std::optional<StopRequest> stop;
   };
   const Clock& clock_;

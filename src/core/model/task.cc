@@ -51,8 +51,11 @@ const std::pair<BackoffKind, const char*> kBackoffs[] = {
     {BackoffKind::kProgressive, "progressive"},
 };
 const std::pair<TaskEvent, const char*> kEvents[] = {
-    {TaskEvent::kStart, "start"},   {TaskEvent::kSucceed, "succeed"}, {TaskEvent::kFail, "fail"},
-    {TaskEvent::kCancel, "cancel"}, {TaskEvent::kExpire, "expire"},
+    {TaskEvent::kStart, "start"},     {TaskEvent::kSucceed, "succeed"},
+    {TaskEvent::kFail, "fail"},       {TaskEvent::kCancel, "cancel"},
+    {TaskEvent::kRetry, "retry"},     {TaskEvent::kUnstart, "unstart"},
+    {TaskEvent::kRequeue, "requeue"}, {TaskEvent::kReplace, "replace"},
+    {TaskEvent::kExpire, "expire"},
 };
 
 // The legal transitions of SPEC 2; anything absent is refused.
@@ -65,10 +68,18 @@ constexpr Edge kEdges[] = {
     {TaskState::kPending, TaskEvent::kStart, TaskState::kRunning},
     {TaskState::kPending, TaskEvent::kCancel, TaskState::kCancelled},
     {TaskState::kPending, TaskEvent::kFail, TaskState::kFailed},  // ttl, dependency failed
+    {TaskState::kPending, TaskEvent::kReplace, TaskState::kPending},
     {TaskState::kRunning, TaskEvent::kSucceed, TaskState::kSucceeded},
     {TaskState::kRunning, TaskEvent::kFail, TaskState::kFailed},
     {TaskState::kRunning, TaskEvent::kCancel, TaskState::kCancelled},
+    {TaskState::kRunning, TaskEvent::kRetry, TaskState::kPending},
+    {TaskState::kRunning, TaskEvent::kUnstart, TaskState::kPending},
     {TaskState::kSucceeded, TaskEvent::kExpire, TaskState::kExpired},
+    {TaskState::kFailed, TaskEvent::kRequeue, TaskState::kPending},
+    {TaskState::kFailed, TaskEvent::kReplace, TaskState::kPending},
+    {TaskState::kCancelled, TaskEvent::kRequeue, TaskState::kPending},
+    {TaskState::kCancelled, TaskEvent::kReplace, TaskState::kPending},
+    {TaskState::kExpired, TaskEvent::kReplace, TaskState::kPending},
 };
 }  // namespace
 
@@ -105,8 +116,12 @@ bool IsTerminal(TaskState s) {
 Result<TaskState> Transition(TaskState from, TaskEvent event) {
   for (const auto& e : kEdges)
     if (e.from == from && e.event == event) return e.to;
-  return Status::Invalid(
-      "state", std::string("a ") + StateName(from) + " task cannot " + NameOf(kEvents, event));
+  return Status::Invalid("state",
+                         std::string("a ") + StateName(from) + " task cannot " + EventName(event));
+}
+
+const char* EventName(TaskEvent event) {
+  return NameOf(kEvents, event);
 }
 
 TaskReason TaskReasonForAttempt(AttemptReason r) {

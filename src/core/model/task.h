@@ -132,12 +132,25 @@ struct Task {
   std::vector<Attempt> attempts;  ///< oldest first; filled by Store::Get
 };
 
-/// Something that happens to a task.
-enum class TaskEvent { kStart, kSucceed, kFail, kCancel, kExpire };
+/// Something that happens to a task; each is one operation of the Store (store.h).
+enum class TaskEvent {
+  kStart,    ///< StartAttempt: a ready pending task gets an attempt
+  kSucceed,  ///< FinishAttempt with succeeded
+  kFail,     ///< FinishAttempt with failed; EndPending or ExpirePendingTtl of a pending task
+  kCancel,   ///< FinishAttempt or EndPending with cancelled
+  kRetry,    ///< RetryLater: the attempt failed and the task waits for the next one
+  kUnstart,  ///< UnstartAttempt: the supervisor never started, the attempt is undone
+  kRequeue,  ///< Requeue (`tq retry`) of a failed or cancelled task
+  kReplace,  ///< a keyed submit of the same version replaces the request (SPEC 3)
+  kExpire,   ///< ExpireSucceeded: success retention is over
+};
 
-/// The state `from` moves to on `event`, or an error naming the illegal pair. The only place
-/// that knows which transitions are legal.
+/// The state `from` moves to on `event`, or an error naming the illegal pair. The one table of
+/// legal transitions: DecideAttemptEnd takes its states from it, and a test walks every pair
+/// through the store, so the store's guards cannot drift from it.
 Result<TaskState> Transition(TaskState from, TaskEvent event);
+/// The spelling of `event` ("start"), for messages.
+const char* EventName(TaskEvent event);
 
 /// The terminal outcome of a finished attempt: succeeded on exit 0, otherwise failed with the
 /// task reason matching the attempt reason.

@@ -2,6 +2,7 @@
 // later. Every method is called from the daemon's single event-loop thread.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -86,7 +87,6 @@ struct RunningAttempt {
   int number = 0;
   int pid = 0;
   int shim_pid = 0;
-  std::string queue;
   int64_t timeout_ms = 0;  ///< the task's running-time limit (0: none)
   WallMs started = 0;      ///< when the attempt started, to re-arm its timeout after a restart
   std::optional<StopRequest> stop;  ///< a stop already asked of it, if any
@@ -94,6 +94,13 @@ struct RunningAttempt {
 
 /// The store. Methods return a Status naming the problem on I/O or constraint failure; they
 /// never throw. Writes are durable when they return (per the configured durability).
+///
+/// Errors are typed by Status::fault(). A refusal of the request (kNotFound, kInvalid naming the
+/// field) is not a fault: kNone. A failure of the store itself is kInternal with a fault kind:
+/// kTransient when the same call may succeed if tried again (busy, locked, an I/O error, a lost
+/// connection), kPermanent when it fails until something changes (constraint, corrupt, full,
+/// read-only, a schema this binary does not know). Nothing is written by a call that fails.
+/// The daemon keeps an attempt's end whose store failed with any fault, and stores it later.
 class Store {
  public:
   virtual ~Store() = default;
@@ -213,6 +220,10 @@ class Store {
 
   /// Every attempt the store holds as running.
   virtual Result<std::vector<RunningAttempt>> RunningAttempts() = 0;
+  /// How many attempts the store holds as running, per queue (a queue with none is absent):
+  /// where the caps (max_running, a queue's concurrency) are counted. An attempt whose end could
+  /// not be stored yet still runs here. O(running attempts).
+  virtual Result<std::map<std::string, int>> RunningCounts() = 0;
 
   /// Undoes running attempt `attempt` whose supervisor provably never started (SPEC 6): drops
   /// the attempt and makes the task pending and ready again without using a retry. kInvalid
@@ -226,9 +237,5 @@ class Store {
   /// keep their queue's name; `tq retry` of one creates the queue again.
   virtual Status DeleteQueue(const std::string& queue) = 0;
 };
-
-/// Opens (creating or migrating) the SQLite store at `path`. `durability_full` selects
-/// synchronous=FULL (the default) over NORMAL.
-Result<std::unique_ptr<Store>> OpenSqliteStore(const std::string& path, bool durability_full);
 
 }  // namespace tq

@@ -249,7 +249,8 @@ Status Migrate(sqlite::Db& db, const std::string& path, int target) {
   if (!version.ok()) return version.status();
   if (*version > current) {
     return Status::Internal("database schema v" + std::to_string(*version) +
-                            " is newer than this tqd supports (v" + std::to_string(current) + ")");
+                            " is newer than this tqd supports (v" + std::to_string(current) + ")")
+        .WithFault(StoreFault::kPermanent);
   }
   if (*version >= target) return Status::Ok();
   if (*version == 0) {
@@ -257,7 +258,8 @@ Status Migrate(sqlite::Db& db, const std::string& path, int target) {
     if (!objects.ok()) return objects.status();
     if (*objects > 0) {
       return Status::Internal("store: " + path +
-                              " is not a tq database (it has tables but no schema version)");
+                              " is not a tq database (it has tables but no schema version)")
+          .WithFault(StoreFault::kPermanent);
     }
   } else if (IsFileBacked(path)) {
     if (Status s = Backup(db, path, static_cast<int>(*version)); !s.ok()) return s;

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/store/sqlite/migrations.h"
+#include "core/store/sqlite/open.h"
 #include "core/store/sqlite/statements.h"
 #include "core/store/sqlite/task_rows.h"
 
@@ -195,17 +196,24 @@ Result<std::vector<RunningAttempt>> SqliteStore::RunningAttempts() {
     a.number = static_cast<int>(q.Int(1));
     a.pid = static_cast<int>(q.Int(2));
     a.shim_pid = static_cast<int>(q.Int(3));
-    a.queue = q.Text(4);
-    a.timeout_ms = q.Int(5);
-    a.started = q.Int(6);
-    auto attempt_reason = AttemptReasonFromName(q.Text(7));
-    auto task_reason = TaskReasonFromName(q.Text(8));
+    a.timeout_ms = q.Int(4);
+    a.started = q.Int(5);
+    auto attempt_reason = AttemptReasonFromName(q.Text(6));
+    auto task_reason = TaskReasonFromName(q.Text(7));
     if (attempt_reason && *attempt_reason != AttemptReason::kNone && task_reason)
-      a.stop = StopRequest{*attempt_reason, *task_reason, q.Int(9)};
+      a.stop = StopRequest{*attempt_reason, *task_reason, q.Int(8)};
     running.push_back(std::move(a));
   });
   if (!s.ok()) return s;
   return running;
+}
+
+Result<std::map<std::string, int>> SqliteStore::RunningCounts() {
+  std::map<std::string, int> counts;
+  sqlite::Query q(st_->running_counts);
+  Status s = q.ForEach([&] { counts[q.Text(0)] = static_cast<int>(q.Int(1)); });
+  if (!s.ok()) return s;
+  return counts;
 }
 
 Result<std::optional<WallMs>> SqliteStore::QueryMin(sqlite::Stmt& stmt) {

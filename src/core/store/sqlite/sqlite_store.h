@@ -40,6 +40,7 @@
 //   waiting between retries has started and never expires for it.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,6 +97,7 @@ class SqliteStore : public Store {
   Status SetQueuePaused(const std::string& queue, bool paused) override;
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
+  Result<std::map<std::string, int>> RunningCounts() override;
   Status UnstartAttempt(TaskId id, int attempt) override;  // sqlite_unstart.cc
   Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) override;
   Status DeleteQueue(const std::string& queue) override;

@@ -161,11 +161,13 @@ Status SqliteStore::Prepare() {
        "INSERT INTO queues(name, concurrency) VALUES (?1, ?2) "
        "ON CONFLICT(name) DO UPDATE SET concurrency = excluded.concurrency"},
       {&S::running_attempts, "list running attempts",
-       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.queue, t.timeout_ms, a.started, "
+       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.timeout_ms, a.started, "
        "a.stop_reason, a.stop_task_reason, a.stop_requested "
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
        "WHERE t.state = 'running' ORDER BY t.id"},
+      {&S::running_counts, "count running attempts",
+       "SELECT queue, count(*) FROM tasks WHERE state = 'running' GROUP BY queue"},
       // the ready set and attempts
       {&S::first_ready_priority, "first ready task", kFirstReadyByPrioritySql},
       {&S::first_ready_oldest, "first ready task", kFirstReadyOldestSql},

@@ -42,9 +42,10 @@ std::vector<TaskId> DistinctDeps(const std::vector<TaskId>& after) {
   return deps;
 }
 
-// `s` with its message prefixed by the batch entry it belongs to (1-based).
+// `s` with its message prefixed by the batch entry it belongs to (1-based), its fault kept.
 Status ForEntry(size_t index, const Status& s) {
-  return Status(s.code(), s.field(), "entry " + std::to_string(index + 1) + ": " + s.message());
+  return Status(s.code(), s.field(), "entry " + std::to_string(index + 1) + ": " + s.message())
+      .WithFault(s.fault());
 }
 
 }  // namespace

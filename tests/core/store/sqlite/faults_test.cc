@@ -1,6 +1,6 @@
-// Faults of the SQLite store: errors typed as transient or permanent, and a full disk in the
-// middle of a group commit (SQLite rolls the whole transaction back by itself), produced
-// deterministically with PRAGMA max_page_count.
+// Faults of the SQLite store: errors typed as transient (a lock held elsewhere) or permanent (a
+// full database, a corrupt row, a full disk in the middle of a group commit (SQLite rolls the whole
+// transaction back by itself), produced deterministically with PRAGMA max_page_count.
 #include <doctest/doctest.h>
 #include <sqlite3.h>
 
@@ -10,6 +10,7 @@
 #include "core/store/sqlite/db.h"
 #include "core/store/sqlite/sqlite_store.h"
 #include "core/store/sqlite/test_util.h"
+#include "support/temp_dir.h"
 
 namespace tq {
 namespace {
@@ -41,7 +42,7 @@ TEST_CASE("store errors say whether trying again can help") {
 }
 
 TEST_CASE("a full database refuses a submit with a permanent fault and stores nothing") {
-  auto store = OpenStore();
+  auto store = OpenSqlite();
   MustInsert(*store, kAlice, Spec({"before"}));
   REQUIRE(store->LimitGrowth(4).ok());
   Result<SubmitOutcome> out = store->Submit(kAlice, Huge(), 2000, false);
@@ -53,8 +54,53 @@ TEST_CASE("a full database refuses a submit with a permanent fault and stores no
   CHECK(store->Get(1).ok());
 }
 
+TEST_CASE("a write lock held by another connection is a transient fault") {
+  TempDir dir("faults");
+  const std::string path = dir.File("tq.db");
+  { OpenSqlite(path); }
+  Result<sqlite::Db> holder = sqlite::Db::Open(path);
+  Result<sqlite::Db> other = sqlite::Db::Open(path);
+  REQUIRE(holder.ok());
+  REQUIRE(other.ok());
+  REQUIRE(holder->Begin().ok());
+  Status busy = other->Begin();  // no busy timeout on a bare connection: refused at once
+  REQUIRE_FALSE(busy.ok());
+  CHECK(busy.code() == ErrorCode::kInternal);
+  CHECK(busy.fault() == StoreFault::kTransient);
+  holder->Rollback();
+  CHECK(other->Begin().ok());
+  other->Rollback();
+}
+
+TEST_CASE("a corrupt row is a permanent fault, a missing one a refusal") {
+  TempDir dir("faults");
+  const std::string path = dir.File("tq.db");
+  auto store = OpenSqlite(path);
+  const TaskId id = MustInsert(*store, kAlice, Spec({"x"}));
+  {
+    Result<sqlite::Db> db = sqlite::Db::Open(path);
+    REQUIRE(db.ok());
+    REQUIRE(db->Exec("corrupt", "UPDATE tasks SET backoff = 'sideways'").ok());
+  }
+  Result<Task> task = store->Get(id);
+  REQUIRE_FALSE(task.ok());
+  CHECK(task.status().fault() == StoreFault::kPermanent);
+  CHECK(task.status().message().find("corrupt") != std::string::npos);
+  CHECK(store->Get(id + 1).status().fault() == StoreFault::kNone);
+}
+
+TEST_CASE("a full database fails a batch with a permanent fault, naming the entry") {
+  auto store = OpenSqlite();
+  REQUIRE(store->LimitGrowth(4).ok());
+  Result<std::vector<TaskId>> ids = store->SubmitBatch(kAlice, {Spec({"a"}), Huge()}, 2000);
+  REQUIRE_FALSE(ids.ok());
+  CHECK(ids.status().fault() == StoreFault::kPermanent);
+  CHECK(ids.status().message().find("entry 2: ") == 0);
+  CHECK(Count(*store) == 0);
+}
+
 TEST_CASE("a full disk during a group commit: each request is stored if and only if acknowledged") {
-  auto store = OpenStore();
+  auto store = OpenSqlite();
   MustInsert(*store, kAlice, Spec({"before"}));
   REQUIRE(store->LimitGrowth(16).ok());
   const std::vector<SubmitItem> items = {
@@ -71,6 +117,7 @@ TEST_CASE("a full disk during a group commit: each request is stored if and only
     CAPTURE(i);
     if (!results[i].ok()) {
       CHECK(results[i].status().message().find("full") != std::string::npos);
+      CHECK(results[i].status().fault() == StoreFault::kPermanent);
       continue;
     }
     ++acknowledged;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/store/sqlite/db.h"
+#include "core/store/sqlite/open.h"
 #include "core/store/sqlite/sqlite_store.h"
 #include "core/store/sqlite/test_util.h"
 #include "support/temp_dir.h"
@@ -196,6 +197,7 @@ TEST_CASE("a database newer than this binary is refused and left alone") {
   Result<std::unique_ptr<Store>> store = OpenSqliteStore(path, true);
   REQUIRE_FALSE(store.ok());
   CHECK(store.status().code() == ErrorCode::kInternal);
+  CHECK(store.status().fault() == StoreFault::kPermanent);
   CHECK(store.status().message() == "database schema v" + std::to_string(newer) +
                                         " is newer than this tqd supports (v" +
                                         std::to_string(CurrentSchemaVersion()) + ")");

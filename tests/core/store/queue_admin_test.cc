@@ -1,7 +1,8 @@
 // The store's side of tq list's pages and WHEN column, and of tq queue delete.
 #include <doctest/doctest.h>
 
-#include "core/store/sqlite/test_util.h"
+#include "core/store/conformance.h"
+#include "core/store/test_util.h"
 
 namespace tq {
 namespace {
@@ -14,7 +15,7 @@ std::vector<TaskId> Ids(const std::vector<Task>& tasks) {
   return ids;
 }
 
-TEST_CASE("List pages with before_id, newest first") {
+STORE_TEST_CASE("List pages with before_id, newest first") {
   auto store = OpenStore();
   std::vector<TaskId> ids;
   for (int i = 0; i < 5; ++i) ids.push_back(MustInsert(*store, kAlice, Spec({"x"})));
@@ -35,7 +36,7 @@ TEST_CASE("List pages with before_id, newest first") {
   CHECK(Ids(*last) == std::vector<TaskId>{ids[0]});
 }
 
-TEST_CASE("UnfinishedDeps names the dependencies a task still waits for") {
+STORE_TEST_CASE("UnfinishedDeps names the dependencies a task still waits for") {
   auto store = OpenStore();
   const TaskId a = MustInsert(*store, kAlice, Spec({"a"}));
   const TaskId b = MustInsert(*store, kAlice, Spec({"b"}));
@@ -54,7 +55,7 @@ TEST_CASE("UnfinishedDeps names the dependencies a task still waits for") {
   CHECK(deps->empty());
 }
 
-TEST_CASE("DeleteQueue refuses a queue with unfinished tasks and forgets an idle one") {
+STORE_TEST_CASE("DeleteQueue refuses a queue with unfinished tasks and forgets an idle one") {
   auto store = OpenStore();
   const TaskId id = MustInsert(*store, kAlice, Spec({"x"}, "typo"));
   REQUIRE(store->SetQueuePaused("typo", true).ok());

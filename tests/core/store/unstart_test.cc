@@ -5,15 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "core/store/sqlite/sqlite_store.h"
-#include "core/store/sqlite/test_util.h"
+#include "core/store/conformance.h"
+#include "core/store/test_util.h"
 
 namespace tq {
 namespace {
 
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
-TEST_CASE("UnstartAttempt makes the task pending and ready again without using a retry") {
+STORE_TEST_CASE("UnstartAttempt makes the task pending and ready again without using a retry") {
   auto store = OpenStore();
   TaskSpec spec = Spec({"once"});
   spec.retry.retries = 0;
@@ -39,7 +39,7 @@ TEST_CASE("UnstartAttempt makes the task pending and ready again without using a
   CHECK(store->UnstartAttempt(id + 1, 1).code() == ErrorCode::kNotFound);
 }
 
-TEST_CASE("keep_background and an attempt's detail are stored") {
+STORE_TEST_CASE("keep_background and an attempt's detail are stored") {
   auto store = OpenStore();
   TaskSpec spec = Spec({"daemonize"});
   spec.keep_background = true;

@@ -1,19 +1,19 @@
-// A task's life in the SQLite store after submit: retries, `tq retry`, the retry budget, and the
+// A task's life in the store after submit: retries, `tq retry`, the retry budget, and the
 // failure of dependents, transitively and at once.
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-#include "core/store/sqlite/sqlite_store.h"
-#include "core/store/sqlite/test_util.h"
+#include "core/store/conformance.h"
+#include "core/store/test_util.h"
 
 namespace tq {
 namespace {
 
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
-TEST_CASE("RetryLater, then PromoteDue, then StartAttempt opens attempt 2") {
+STORE_TEST_CASE("RetryLater, then PromoteDue, then StartAttempt opens attempt 2") {
   auto store = OpenStore();
   TaskSpec spec = Spec({"flaky"});
   spec.retry.retries = 2;
@@ -54,7 +54,7 @@ TEST_CASE("RetryLater, then PromoteDue, then StartAttempt opens attempt 2") {
   CHECK(MustGet(*store, id).attempts.size() == 2);
 }
 
-TEST_CASE("RetryLater with no delay left is ready at once, wrong attempts are refused") {
+STORE_TEST_CASE("RetryLater with no delay left is ready at once, wrong attempts are refused") {
   auto store = OpenStore();
   const TaskId id = MustInsert(*store, kAlice, Spec({"x"}));
   const TaskId idle = MustInsert(*store, kAlice, Spec({"idle"}));
@@ -67,7 +67,7 @@ TEST_CASE("RetryLater with no delay left is ready at once, wrong attempts are re
   CHECK_FALSE(store->NextDue()->has_value());
 }
 
-TEST_CASE("FailedSinceQueued starts again after Requeue, which restores the request") {
+STORE_TEST_CASE("FailedSinceQueued starts again after Requeue, which restores the request") {
   auto store = OpenStore();
   TaskSpec spec = Spec({"flaky"}, "default", 2);
   spec.retry.retries = 1;
@@ -94,7 +94,7 @@ TEST_CASE("FailedSinceQueued starts again after Requeue, which restores the requ
   CHECK(store->FailedSinceQueued(9999).status().code() == ErrorCode::kNotFound);
 }
 
-TEST_CASE("Requeue takes only failed or cancelled tasks") {
+STORE_TEST_CASE("Requeue takes only failed or cancelled tasks") {
   const struct {
     TaskState state;
     bool requeued;
@@ -129,7 +129,7 @@ TEST_CASE("Requeue takes only failed or cancelled tasks") {
   CHECK(store->Requeue(42, 5000).status().code() == ErrorCode::kNotFound);
 }
 
-TEST_CASE("Requeue of a task whose dependency failed waits for that one to be re-queued") {
+STORE_TEST_CASE("Requeue of a task whose dependency failed waits for that one to be re-queued") {
   auto store = OpenStore();
   const TaskId a = MustInsert(*store, kAlice, Spec({"a"}));
   TaskSpec b = Spec({"b"});
@@ -156,7 +156,7 @@ TEST_CASE("Requeue of a task whose dependency failed waits for that one to be re
   CHECK(Ready(*store, "default") == b_id);
 }
 
-TEST_CASE("Requeue restarts the pending ttl from now") {
+STORE_TEST_CASE("Requeue restarts the pending ttl from now") {
   auto store = OpenStore();
   TaskSpec spec = Spec({"x"});
   spec.pending_ttl_ms = 1000;
@@ -171,7 +171,7 @@ TEST_CASE("Requeue restarts the pending ttl from now") {
 // How the head of a chain ends, and what each way returns.
 enum class HeadEnd { kAttemptFailed, kAttemptCancelled, kPendingCancelled, kPendingFailed };
 
-TEST_CASE("a dependency chain fails at once when its head fails or is cancelled") {
+STORE_TEST_CASE("a dependency chain fails at once when its head fails or is cancelled") {
   const struct {
     const char* name;
     HeadEnd how;
@@ -226,7 +226,7 @@ TEST_CASE("a dependency chain fails at once when its head fails or is cancelled"
   }
 }
 
-TEST_CASE("dependency failure reaches a diamond once and skips tasks already ended") {
+STORE_TEST_CASE("dependency failure reaches a diamond once and skips tasks already ended") {
   auto store = OpenStore();
   const TaskId a = MustInsert(*store, kAlice, Spec({"a"}));
   const TaskId other = MustInsert(*store, kAlice, Spec({"other"}));
@@ -250,7 +250,7 @@ TEST_CASE("dependency failure reaches a diamond once and skips tasks already end
   CHECK(StateOf(*store, c) == TaskState::kFailed);
 }
 
-TEST_CASE("expired satisfies a dependency like succeeded") {
+STORE_TEST_CASE("expired satisfies a dependency like succeeded") {
   auto store = OpenStore();
   const TaskId a = MustInsert(*store, kAlice, Spec({"a"}));
   TaskSpec b = Spec({"b"});
@@ -270,7 +270,7 @@ TEST_CASE("expired satisfies a dependency like succeeded") {
   CHECK(Ready(*store, "default") == late_id);
 }
 
-TEST_CASE("a started task no longer has a pending ttl") {
+STORE_TEST_CASE("a started task no longer has a pending ttl") {
   auto store = OpenStore();
   TaskSpec spec = Spec({"x"});
   spec.pending_ttl_ms = 500;

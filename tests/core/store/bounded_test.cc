@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "core/store/sqlite/sqlite_store.h"
-#include "core/store/sqlite/test_util.h"
+#include "core/store/conformance.h"
+#include "core/store/test_util.h"
 
 namespace tq {
 namespace {
@@ -20,7 +20,7 @@ std::vector<std::string> Names(const std::vector<QueueState>& queues) {
   return names;
 }
 
-TEST_CASE("PromoteDue makes at most `limit` tasks ready per call, the earliest first") {
+STORE_TEST_CASE("PromoteDue makes at most `limit` tasks ready per call, the earliest first") {
   auto store = OpenStore();
   std::vector<TaskId> ids;
   for (int i = 0; i < 5; ++i) {
@@ -35,7 +35,7 @@ TEST_CASE("PromoteDue makes at most `limit` tasks ready per call, the earliest f
   CHECK(*store->PromoteDue(9000, 2) == 0);
 }
 
-TEST_CASE("ReadyQueues lists only the queues holding a ready task, with their settings") {
+STORE_TEST_CASE("ReadyQueues lists only the queues holding a ready task, with their settings") {
   auto store = OpenStore();
   for (int i = 0; i < 200; ++i) {
     const std::string queue = "idle" + std::to_string(i);
@@ -62,7 +62,8 @@ TEST_CASE("ReadyQueues lists only the queues holding a ready task, with their se
   CHECK_FALSE((*ready)[1].concurrency.has_value());
 }
 
-TEST_CASE("RequeueAll re-queues many tasks in one transaction, skipping blocked ones on request") {
+STORE_TEST_CASE(
+    "RequeueAll re-queues many tasks in one transaction, skipping blocked ones on request") {
   auto store = OpenStore();
   const TaskId dep = MustInsert(*store, kAlice, Spec({"dep"}));
   TaskSpec after = Spec({"after"});

@@ -1,0 +1,45 @@
+#include "core/policy/attempt_end.h"
+
+#include "core/model/saturating.h"
+#include "core/policy/retry.h"
+
+namespace tq {
+
+namespace {
+bool Succeeded(const AttemptOutcome& outcome) {
+  return outcome.reason == AttemptReason::kExit && outcome.exit_code == 0;
+}
+
+// The decision for `event`, whose state the transition table gives.
+AttemptEndDecision Decision(TaskEvent event, TaskReason reason) {
+  AttemptEndDecision d;
+  d.event = event;
+  d.next = *Transition(TaskState::kRunning, event);  // every event used here leaves running
+  d.reason = reason;
+  return d;
+}
+}  // namespace
+
+bool MayRetry(const AttemptOutcome& outcome) {
+  return !Succeeded(outcome) && outcome.reason != AttemptReason::kCancelled;
+}
+
+AttemptEndDecision DecideAttemptEnd(const Task& task, const AttemptOutcome& outcome,
+                                    const std::optional<StopRequest>& stop,
+                                    std::optional<int> failed_attempts, int retry_priority_penalty,
+                                    WallMs now, const UniformSource& uniform) {
+  if (Succeeded(outcome)) return Decision(TaskEvent::kSucceed, TaskReason::kExit);
+  if (outcome.reason == AttemptReason::kCancelled)
+    return Decision(TaskEvent::kCancel, stop ? stop->task_reason : TaskReason::kCancelled);
+  const TaskReason failed = TaskReasonForAttempt(outcome.reason);
+  if (!failed_attempts ||
+      !ShouldRetry(task.spec.retry, *failed_attempts, outcome.reason, outcome.exit_code))
+    return Decision(TaskEvent::kFail, failed);
+  AttemptEndDecision d = Decision(TaskEvent::kRetry, failed);
+  d.delay_ms = NextDelay(*failed_attempts, task.spec.retry, uniform);
+  d.retry_at = SaturatingAdd(now, d.delay_ms);
+  d.retry_priority = RetryPriority(task.spec.priority, retry_priority_penalty);
+  return d;
+}
+
+}  // namespace tq

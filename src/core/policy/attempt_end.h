@@ -1,0 +1,40 @@
+// The end of an attempt as one pure decision (SPEC 2 and 5): the task succeeds, fails, is
+// cancelled, or waits for a retry, and when. The daemon asks it; the store applies the answer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "core/model/clock.h"
+#include "core/model/task.h"
+#include "core/policy/chooser.h"
+#include "core/store/store.h"
+
+namespace tq {
+
+/// What becomes of a task whose running attempt ended.
+struct AttemptEndDecision {
+  TaskEvent event = TaskEvent::kFail;     ///< kSucceed, kFail, kCancel or kRetry
+  TaskState next = TaskState::kFailed;    ///< Transition(running, event): pending for a retry
+  TaskReason reason = TaskReason::kNone;  ///< the terminal reason; for a retry, the one the
+                                          ///< task fails with if the retry cannot be stored
+  int64_t delay_ms = 0;                   ///< a retry's wait
+  WallMs retry_at = 0;                    ///< a retry's earliest start: now + delay, saturating
+  int retry_priority = 0;                 ///< a retry's (demoted) priority
+};
+
+/// Whether the end of an attempt with `outcome` may be retried, so that DecideAttemptEnd needs
+/// the count of failed attempts: not when it succeeded, not when it was cancelled.
+bool MayRetry(const AttemptOutcome& outcome);
+
+/// Decides the end of `task`'s running attempt that ended with `outcome` at `now`. `stop` is the
+/// stop the daemon asked of it (its task reason names a cancel or a supersede);
+/// `failed_attempts` the failures since the task was queued, this one included (nullopt when
+/// they could not be counted: no retry). A retry follows task.spec.retry, its priority is
+/// demoted by `retry_priority_penalty`, and jitter is drawn from `uniform`.
+AttemptEndDecision DecideAttemptEnd(const Task& task, const AttemptOutcome& outcome,
+                                    const std::optional<StopRequest>& stop,
+                                    std::optional<int> failed_attempts, int retry_priority_penalty,
+                                    WallMs now, const UniformSource& uniform);
+
+}  // namespace tq
