@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include "core/model/limits.h"
+#include "core/proto/batch_limits.h"
+#include "core/proto/submit_spec.h"
 #include "core/proto/wire_bytes.h"
 
 namespace tq {
