@@ -13,6 +13,7 @@
 #include "core/model/duration.h"
 #include "core/model/limits.h"
 #include "core/model/wall_time.h"
+#include "core/proto/submit_spec.h"
 
 extern char** environ;
 

@@ -8,6 +8,7 @@
 #include "cli/client.h"
 #include "cli/render.h"
 #include "core/model/quote.h"
+#include "core/proto/batch_limits.h"
 #include "core/proto/wire_bytes.h"
 
 namespace tq {

@@ -19,4 +19,10 @@ Result<std::string> BytesFromJson(const nlohmann::json& value, const std::string
   return Status::Invalid(field, field + ": expected a string or {\"b64\": ...}");
 }
 
+nlohmann::json BytesListToJson(const std::vector<std::string>& items) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : items) out.push_back(BytesToJson(s));
+  return out;
+}
+
 }  // namespace tq

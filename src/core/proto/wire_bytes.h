@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,5 +15,7 @@ namespace tq {
 nlohmann::json BytesToJson(std::string_view bytes);
 /// The bytes a wire value stands for; an error naming `field` when it is neither form.
 Result<std::string> BytesFromJson(const nlohmann::json& value, const std::string& field);
+/// The wire form of a list of byte strings: an array of BytesToJson of each.
+nlohmann::json BytesListToJson(const std::vector<std::string>& items);
 
 }  // namespace tq

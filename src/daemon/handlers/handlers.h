@@ -1,5 +1,6 @@
-// The request handlers: one per request type, each in its own file. Each answers through the
-// daemon's server, now or (wait, cancel) when the tasks end.
+// What tqd's request handlers share: the routing entry point, who may call, and the helpers
+// several handlers use. Each handler is a file of its own, declared only where routes.cc
+// lists it; each answers through the daemon's server, now or (wait, cancel) when the tasks end.
 #pragma once
 
 #include <set>
@@ -21,19 +22,6 @@ enum class Caller {
 };
 /// Who may send a queue request: anyone may list the queues, only an admin change them.
 Caller QueueCaller(const QueueRequest& r);
-
-// The handlers, one per request type, each in its own file; routes.cc calls them.
-
-void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r);
-void HandleStatus(Daemon& d, ConnId conn, const Owner& peer, const StatusRequest& r);
-void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r);
-void HandleWait(Daemon& d, ConnId conn, const Owner& peer, const WaitRequest& r);
-void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest& r);
-void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r);
-void HandlePing(Daemon& d, ConnId conn, const Owner& peer, const PingRequest& r);
-void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBatchRequest& r);
-void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& r);
-void HandleQueue(Daemon& d, ConnId conn, const Owner& peer, const QueueRequest& r);
 
 /// Answers one submit of a group commit with its outcome, and acts on what it ended.
 void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,

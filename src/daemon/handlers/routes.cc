@@ -1,10 +1,23 @@
 // tqd's table of requests: for each request type, who may send it and the handler that answers
-// it. The wire side (each type's name, decoder and encoder) is core/proto's table, kCodecs.
+// it. The wire side (each type's name, decoder and encoder) is core/proto's table, kCodecs
+// (core/proto/requests.h).
 #include <tuple>
 
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
+
+// The handlers, one per request type, each defined in a file of its own (ping.cc, ...).
+void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r);
+void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBatchRequest& r);
+void HandleStatus(Daemon& d, ConnId conn, const Owner& peer, const StatusRequest& r);
+void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r);
+void HandleWait(Daemon& d, ConnId conn, const Owner& peer, const WaitRequest& r);
+void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest& r);
+void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& r);
+void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r);
+void HandleQueue(Daemon& d, ConnId conn, const Owner& peer, const QueueRequest& r);
+void HandlePing(Daemon& d, ConnId conn, const Owner& peer, const PingRequest& r);
 
 namespace {
 
@@ -23,7 +36,7 @@ struct Route {
 };
 
 // Every request. A new request is a row here (a compile error until it has one) and its
-// handler in a file of its own, declared in handlers.h.
+// handler in a file of its own, declared above.
 constexpr std::tuple kRoutes{
     Route<SubmitRequest>{AnyUser, HandleSubmit},
     Route<SubmitBatchRequest>{AnyUser, HandleSubmitBatch},

@@ -6,6 +6,7 @@
 
 #include "core/model/limits.h"
 #include "core/proto/protocol.h"
+#include "core/proto/submit_spec.h"
 
 namespace tq {
 namespace {

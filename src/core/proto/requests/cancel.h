@@ -1,0 +1,23 @@
+// The "cancel" request: cancel tasks.
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/model/status.h"
+#include "core/model/task.h"
+
+namespace tq {
+
+/// Cancel tasks; the response {"tasks": [TaskSummaryJson...]} comes once all of them are
+/// terminal (a summary each, so kMaxWaitIds of them fit one frame).
+struct CancelRequest {
+  std::vector<TaskId> ids;
+};
+/// A cancel request's body read from its frame, every field checked.
+Result<CancelRequest> DecodeCancel(const nlohmann::json& body);
+/// The body of a cancel request's frame.
+nlohmann::json EncodeCancel(const CancelRequest& request);
+
+}  // namespace tq

@@ -1,0 +1,45 @@
+#include "core/proto/requests/list.h"
+
+#include <string>
+
+#include "core/model/quote.h"
+#include "core/proto/json_read.h"
+
+namespace tq {
+
+using nlohmann::json;
+
+Result<ListRequest> DecodeList(const json& j) {
+  ListRequest r;
+  std::string state, queue, label;
+  for (Status st : {Read(j, "state", state, "a state name"), Read(j, "queue", queue, "a string"),
+                    Read(j, "label", label, "a string"), Read(j, "limit", r.limit, "an integer"),
+                    ReadOptional(j, "before_id", r.before_id, "a task id")}) {
+    if (!st.ok()) return st;
+  }
+  if (r.before_id && *r.before_id < 1)
+    return Status::Invalid(
+        "before_id", "before_id: " + std::to_string(*r.before_id) + " is not a task id (>= 1)");
+  if (!state.empty()) {
+    r.state = StateFromName(state);
+    if (!r.state)
+      return Status::Invalid("state", "state: " + Quote(state) +
+                                          " is not one of pending running succeeded failed "
+                                          "cancelled expired");
+  }
+  if (!queue.empty()) r.queue = queue;
+  if (!label.empty()) r.label = label;
+  if (r.limit < 1)
+    return Status::Invalid("limit", "limit: " + std::to_string(r.limit) + " must be >= 1");
+  return r;
+}
+json EncodeList(const ListRequest& r) {
+  json j{{"limit", r.limit}};
+  if (r.state) j["state"] = StateName(*r.state);
+  if (r.queue) j["queue"] = *r.queue;
+  if (r.label) j["label"] = *r.label;
+  if (r.before_id) j["before_id"] = *r.before_id;
+  return j;
+}
+
+}  // namespace tq

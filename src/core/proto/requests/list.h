@@ -1,0 +1,32 @@
+// The "list" request: one page of the caller's tasks.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/model/status.h"
+#include "core/model/task.h"
+
+namespace tq {
+
+/// One page of the caller's tasks (every user's for root and the daemon's own user) matching
+/// the filters, newest first, older than before_id when set; unset filters match everything.
+/// Response: {"tasks": [...], "more": bool}: at most min(limit, kMaxListPage) tasks and about
+/// kMaxListPageBytes of them; "more" says tasks older than the last one still match (ask again
+/// with before_id = its id). A pending task also carries "waiting": {"until" (a future
+/// not_before, or null), "after" (its unfinished dependencies), "queue_paused"}.
+struct ListRequest {
+  std::optional<TaskState> state;
+  std::optional<std::string> queue;
+  std::optional<std::string> label;
+  std::optional<TaskId> before_id;  ///< only tasks older than this one (the next page)
+  int limit = 100;
+};
+/// A list request's body read from its frame, every field checked.
+Result<ListRequest> DecodeList(const nlohmann::json& body);
+/// The body of a list request's frame.
+nlohmann::json EncodeList(const ListRequest& request);
+
+}  // namespace tq

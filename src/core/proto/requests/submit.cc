@@ -1,0 +1,79 @@
+#include "core/proto/requests/submit.h"
+
+#include <sstream>
+
+#include "core/proto/submit_spec.h"
+#include "core/proto/wire_bytes.h"
+
+namespace tq {
+
+using nlohmann::json;
+
+namespace {
+
+json SpecToJson(const TaskSpec& s) {
+  json j{{"argv", BytesListToJson(s.argv)},
+         {"queue", s.queue},
+         {"priority", s.priority},
+         {"cwd", BytesToJson(s.cwd)},
+         {"env", BytesListToJson(s.env)},
+         {"clean_env", s.clean_env},
+         {"not_before_ms", s.not_before},
+         {"after", s.after},
+         {"labels", s.labels},
+         {"timeout_ms", s.timeout_ms}};
+  if (s.shell) j["shell"] = BytesToJson(*s.shell);
+  if (s.stdin_data) j["stdin"] = BytesToJson(*s.stdin_data);
+  if (s.key) j["key"] = *s.key;
+  if (s.version != 0) j["version"] = s.version;
+  if (s.pending_ttl_ms != 0) j["pending_ttl_ms"] = s.pending_ttl_ms;
+  if (s.keep_background) j["keep_background"] = true;
+  return j;
+}
+
+}  // namespace
+
+RetryPolicy ApplyOverrides(RetryPolicy p, const RetryOverrides& o) {
+  if (o.retries) p.retries = *o.retries;
+  if (o.backoff) p.backoff = *o.backoff;
+  if (o.base_ms) p.base_ms = *o.base_ms;
+  if (o.max_ms) p.max_ms = *o.max_ms;
+  if (o.jitter) p.jitter = *o.jitter;
+  if (o.retry_on_exit) p.retry_on_exit = *o.retry_on_exit;
+  if (o.no_retry_on_exit) p.no_retry_on_exit = *o.no_retry_on_exit;
+  return p;
+}
+
+Result<SubmitRequest> DecodeSubmit(const json& j) {
+  return SubmitFromJson(j);
+}
+
+json SubmitToJson(const SubmitRequest& r) {
+  json j = SpecToJson(r.spec);
+  const RetryOverrides& o = r.retry;
+  if (o.retries) j["retries"] = *o.retries;
+  if (o.backoff) j["backoff"] = BackoffName(*o.backoff);
+  if (o.base_ms) j["backoff_base_ms"] = *o.base_ms;
+  if (o.max_ms) j["backoff_max_ms"] = *o.max_ms;
+  if (o.jitter) j["jitter"] = *o.jitter;
+  if (o.retry_on_exit) j["retry_on_exit"] = *o.retry_on_exit;
+  if (o.no_retry_on_exit) j["no_retry_on_exit"] = *o.no_retry_on_exit;
+  if (r.supersede_running) j["supersede_running"] = true;
+  return j;
+}
+
+const std::vector<std::string>& SubmitFields() {
+  static const std::vector<std::string> fields = [] {
+    // The keys SubmitToJson writes.
+    std::istringstream in(
+        "argv shell stdin cwd env queue priority clean_env not_before_ms after labels timeout_ms"
+        " key version pending_ttl_ms retries backoff backoff_base_ms backoff_max_ms jitter"
+        " retry_on_exit no_retry_on_exit supersede_running keep_background");
+    std::vector<std::string> out;
+    for (std::string word; in >> word;) out.push_back(word);
+    return out;
+  }();
+  return fields;
+}
+
+}  // namespace tq

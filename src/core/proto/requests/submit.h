@@ -1,0 +1,45 @@
+// The "submit" request: one task, with the retry settings that override its queue's. Its wire
+// form is also the "common" part and each element of a submit_batch request.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/model/status.h"
+#include "core/model/task.h"
+
+namespace tq {
+
+/// Retry settings given with a submit; those left unset come from the queue's defaults.
+struct RetryOverrides {
+  std::optional<int> retries;
+  std::optional<BackoffKind> backoff;
+  std::optional<int64_t> base_ms;
+  std::optional<int64_t> max_ms;
+  std::optional<bool> jitter;
+  std::optional<std::vector<int>> retry_on_exit;
+  std::optional<std::vector<int>> no_retry_on_exit;
+};
+
+/// `defaults` with every set field of `overrides` applied.
+RetryPolicy ApplyOverrides(RetryPolicy defaults, const RetryOverrides& overrides);
+
+/// Create a task. Response: {"id": N}; a refusal by a newer version is error "superseded" with
+/// the newer task's id in "id".
+struct SubmitRequest {
+  TaskSpec spec;
+  RetryOverrides retry;
+  bool supersede_running = false;  ///< also cancel a running older version of the key
+};
+/// A submit request's body read from its frame, every field checked (see submit_spec.h).
+Result<SubmitRequest> DecodeSubmit(const nlohmann::json& body);
+/// The wire form of a submit request (also the "common" part of a batch).
+nlohmann::json SubmitToJson(const SubmitRequest& request);
+/// The fields of a submit request's wire form: every key SubmitToJson may write.
+const std::vector<std::string>& SubmitFields();
+
+}  // namespace tq

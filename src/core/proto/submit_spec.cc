@@ -1,0 +1,226 @@
+#include "core/proto/submit_spec.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/config/config.h"
+#include "core/model/bytes.h"
+#include "core/model/limits.h"
+#include "core/model/quote.h"
+#include "core/model/wall_time.h"
+
+namespace tq {
+
+namespace {
+
+Status CheckExitCodes(const char* field, const std::optional<std::vector<int>>& codes) {
+  if (!codes) return Status::Ok();
+  for (int c : *codes)
+    if (c < 0 || c > 255)
+      return Status::Invalid(
+          field, std::string(field) + ": " + std::to_string(c) + " is not an exit code (0..255)");
+  return Status::Ok();
+}
+
+// A duration field within 0..kMaxDurationMs.
+Status CheckDuration(const char* field, int64_t ms) {
+  if (ms >= 0 && ms <= kMaxDurationMs) return Status::Ok();
+  return Status::Invalid(field, std::string(field) + ": " + std::to_string(ms) +
+                                    " is out of range 0.." + std::to_string(kMaxDurationMs) +
+                                    " (milliseconds, up to 100 years)");
+}
+
+// A time field within 0..kMaxWallMs.
+Status CheckTime(const char* field, int64_t ms) {
+  if (ms >= 0 && ms <= kMaxWallMs) return Status::Ok();
+  return Status::Invalid(field, std::string(field) + ": " + std::to_string(ms) +
+                                    " is out of range 0.." + std::to_string(kMaxWallMs) +
+                                    " (milliseconds since the epoch, 1970-01-01T00:00:00Z to " +
+                                    FormatRfc3339Utc(kMaxWallMs) + ")");
+}
+
+Result<RetryOverrides> RetryFromJson(const Fields& j) {
+  RetryOverrides o;
+  std::optional<std::string> backoff;
+  for (Status st :
+       {ReadOptional(j, "retries", o.retries, "an integer 0..1000"),
+        ReadOptional(j, "backoff", backoff, "fixed, exponential or progressive"),
+        ReadOptional(j, "backoff_base_ms", o.base_ms, "milliseconds"),
+        ReadOptional(j, "backoff_max_ms", o.max_ms, "milliseconds"),
+        ReadOptional(j, "jitter", o.jitter, "true or false"),
+        ReadOptional(j, "retry_on_exit", o.retry_on_exit, "an array of exit codes"),
+        ReadOptional(j, "no_retry_on_exit", o.no_retry_on_exit, "an array of exit codes"),
+        CheckExitCodes("retry_on_exit", o.retry_on_exit),
+        CheckExitCodes("no_retry_on_exit", o.no_retry_on_exit)}) {
+    if (!st.ok()) return st;
+  }
+  if (backoff) {
+    o.backoff = BackoffFromName(*backoff);
+    if (!o.backoff)
+      return Status::Invalid("backoff", "backoff: " + Quote(*backoff) +
+                                            " is not one of fixed, exponential, progressive");
+  }
+  if (o.retries && (*o.retries < 0 || *o.retries > 1000))
+    return Status::Invalid("retries",
+                           "retries: " + std::to_string(*o.retries) + " is out of range 0..1000");
+  for (auto [name, v] :
+       {std::pair{"backoff_base_ms", o.base_ms}, std::pair{"backoff_max_ms", o.max_ms}}) {
+    if (v)
+      if (Status st = CheckDuration(name, *v); !st.ok()) return st;
+  }
+  return o;
+}
+
+size_t TotalBytes(const std::vector<std::string>& v) {
+  size_t n = 0;
+  for (const auto& s : v) n += s.size() + 1;
+  return n;
+}
+
+// One string execve(2) takes (an argument, the shell command, an environment entry) is refused
+// when the kernel would refuse it: longer than MAX_ARG_STRLEN with its NUL.
+Status CheckExecString(const char* field, const std::string& what, size_t bytes) {
+  if (bytes + 1 <= kMaxArgStrlen) return Status::Ok();
+  return Status(ErrorCode::kLimit, field,
+                std::string(field) + ": " + what + " is " + SizeText(bytes) +
+                    "; the kernel runs no argument or environment entry over " +
+                    SizeText(kMaxArgStrlen - 1) + " (MAX_ARG_STRLEN)");
+}
+
+// What exec and the wire need of each string: a program name, no string over MAX_ARG_STRLEN,
+// and text fields (queue, labels, key) in UTF-8, since they travel as JSON strings.
+Status CheckSpecStrings(const TaskSpec& s) {
+  if (!s.argv.empty() && s.argv[0].empty())
+    return Status::Invalid("argv", "argv: the program name (the first argument) is empty");
+  for (size_t i = 0; i < s.argv.size(); ++i)
+    if (Status st = CheckExecString("argv", "argument " + std::to_string(i + 1), s.argv[i].size());
+        !st.ok())
+      return st;
+  if (s.shell)
+    if (Status st = CheckExecString("shell", "the command", s.shell->size()); !st.ok()) return st;
+  for (const auto& e : s.env)  // names only: values may be secrets
+    if (Status st = CheckExecString("env", Quote(e.substr(0, e.find('='))), e.size()); !st.ok())
+      return st;
+  std::vector<std::pair<const char*, const std::string*>> text = {{"queue", &s.queue}};
+  for (const auto& l : s.labels) text.emplace_back("label", &l);
+  if (s.key) text.emplace_back("key", &*s.key);
+  for (auto [field, value] : text)
+    if (!IsValidUtf8(*value))
+      return Status::Invalid(field, std::string(field) + ": " + Quote(*value) +
+                                        " is not valid UTF-8 (names, labels and keys are text)");
+  return Status::Ok();
+}
+
+// Checks a decoded spec against the rules of SPEC 2 and the limits.
+Status ValidateSpec(const TaskSpec& s) {
+  if (Status st = CheckSpecStrings(s); !st.ok()) return st;
+  if (s.argv.empty() && !s.shell)
+    return Status::Invalid("argv", "argv: a command is required (argv after --, or --shell)");
+  if (!s.argv.empty() && s.shell)
+    return Status::Invalid("shell", "shell: give either argv or a shell command, not both");
+  if (s.argv.size() > kMaxArgvCount)
+    return Status(ErrorCode::kLimit, "argv",
+                  "argv: " + std::to_string(s.argv.size()) + " arguments exceed the limit of " +
+                      std::to_string(kMaxArgvCount));
+  if (TotalBytes(s.argv) + (s.shell ? s.shell->size() : 0) > kMaxArgvBytes)
+    return Status(ErrorCode::kLimit, "argv",
+                  "argv: the command exceeds the limit of " + SizeText(kMaxArgvBytes));
+  if (s.shell && s.shell->find('\0') != std::string::npos)
+    return Status::Invalid("shell", "shell: the command contains a NUL byte");
+  if (TotalBytes(s.env) > kMaxEnvBytes)
+    return Status(ErrorCode::kLimit, "env",
+                  "env: the environment exceeds the limit of " + SizeText(kMaxEnvBytes));
+  if (s.stdin_data && s.stdin_data->size() > kMaxStdinBytes)
+    return Status(ErrorCode::kLimit, "stdin",
+                  "stdin: a payload of " + SizeText(s.stdin_data->size()) +
+                      " exceeds the limit of " + SizeText(kMaxStdinBytes));
+  if (s.cwd.size() > kMaxCwdBytes)
+    return Status(ErrorCode::kLimit, "cwd",
+                  "cwd: a directory name of " + SizeText(s.cwd.size()) + " exceeds the limit of " +
+                      SizeText(kMaxCwdBytes));
+  if (s.priority < kMinPriority || s.priority > kMaxPriority)
+    return Status::Invalid("priority", "priority: " + std::to_string(s.priority) +
+                                           " is out of range 1..5 (1 is highest)");
+  if (!ValidQueueName(s.queue))
+    return Status::Invalid(
+        "queue", "queue: " + Quote(s.queue) + " is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
+  if (s.labels.size() > kMaxLabels)
+    return Status(ErrorCode::kLimit, "label",
+                  "label: " + std::to_string(s.labels.size()) + " labels exceed the limit of " +
+                      std::to_string(kMaxLabels));
+  for (const auto& l : s.labels)
+    if (l.empty() || l.size() > kMaxLabelBytes)
+      return Status::Invalid("label", "label: " + Quote(l) + " must be 1.." +
+                                          std::to_string(kMaxLabelBytes) + " bytes");
+  for (Status st : {CheckDuration("timeout_ms", s.timeout_ms),
+                    CheckDuration("pending_ttl_ms", s.pending_ttl_ms),
+                    CheckTime("not_before_ms", s.not_before)}) {
+    if (!st.ok()) return st;
+  }
+  if (s.key && (s.key->empty() || s.key->size() > kMaxLabelBytes))
+    return Status::Invalid("key", "key: must be 1.." + std::to_string(kMaxLabelBytes) + " bytes");
+  for (TaskId id : s.after)
+    if (id <= 0)
+      return Status::Invalid("after", "after: " + std::to_string(id) + " is not a task id");
+  return Status::Ok();
+}
+
+Result<TaskSpec> SpecFromJson(const Fields& j) {
+  TaskSpec s;
+  auto argv = ReadBytesList(j, "argv");
+  if (!argv.ok()) return argv.status();
+  s.argv = std::move(*argv);
+  auto env = ReadBytesList(j, "env");
+  if (!env.ok()) return env.status();
+  s.env = std::move(*env);
+  std::optional<std::string> cwd;
+  for (Status st :
+       {ReadOptionalBytes(j, "shell", s.shell), ReadOptionalBytes(j, "stdin", s.stdin_data),
+        ReadOptionalBytes(j, "cwd", cwd), Read(j, "queue", s.queue, "a string"),
+        Read(j, "priority", s.priority, "an integer 1..5"),
+        Read(j, "clean_env", s.clean_env, "true or false"),
+        Read(j, "not_before_ms", s.not_before, "milliseconds since the epoch"),
+        Read(j, "after", s.after, "an array of task ids"),
+        Read(j, "labels", s.labels, "an array of strings"),
+        Read(j, "timeout_ms", s.timeout_ms, "milliseconds"),
+        ReadOptional(j, "key", s.key, "a string"), Read(j, "version", s.version, "an integer"),
+        Read(j, "pending_ttl_ms", s.pending_ttl_ms, "milliseconds"),
+        Read(j, "keep_background", s.keep_background, "true or false")}) {
+    if (!st.ok()) return st;
+  }
+  if (cwd) s.cwd = *cwd;
+  Status valid = ValidateSpec(s);
+  if (!valid.ok()) return valid;
+  return s;
+}
+
+}  // namespace
+
+Result<SubmitRequest> SubmitFromJson(const Fields& j) {
+  auto spec = SpecFromJson(j);
+  if (!spec.ok()) return spec.status();
+  auto retry = RetryFromJson(j);
+  if (!retry.ok()) return retry.status();
+  SubmitRequest r{std::move(*spec), std::move(*retry), false};
+  Status st = Read(j, "supersede_running", r.supersede_running, "true or false");
+  if (!st.ok()) return st;
+  return r;
+}
+
+Status CheckSubmit(const SubmitRequest& request) {
+  auto decoded = SubmitFromJson(SubmitToJson(request));
+  return decoded.ok() ? Status::Ok() : decoded.status();
+}
+
+size_t SubmitPayloadBytes(const SubmitRequest& r) {
+  const TaskSpec& s = r.spec;
+  return TotalBytes(s.argv) + TotalBytes(s.env) + (s.shell ? s.shell->size() : 0) +
+         (s.stdin_data ? s.stdin_data->size() : 0);
+}
+
+std::string SizeText(size_t n) {
+  return std::to_string(n) + " bytes";
+}
+
+}  // namespace tq

@@ -1,0 +1,81 @@
+#include "core/proto/task_json.h"
+
+#include "core/model/limits.h"
+#include "core/model/wall_time.h"
+#include "core/proto/wire_bytes.h"
+
+namespace tq {
+
+using nlohmann::json;
+
+namespace {
+
+json TimeOrNull(WallMs t) {
+  return t == 0 ? json() : json(FormatRfc3339Utc(t));
+}
+
+}  // namespace
+
+json TaskToJson(const Task& t) {
+  json attempts = json::array();
+  const size_t first = t.attempts.size() > kMaxAttemptLog ? t.attempts.size() - kMaxAttemptLog : 0;
+  for (size_t i = first; i < t.attempts.size(); ++i) {
+    const Attempt& a = t.attempts[i];
+    json ja{
+        {"number", a.number},
+        {"started", TimeOrNull(a.started)},
+        {"ended", TimeOrNull(a.ended)},
+        {"pid", a.pid},
+        {"exit_code", a.exit_code < 0 ? json() : json(a.exit_code)},
+        {"signal", a.signal == 0 ? json() : json(a.signal)},
+        {"reason", a.reason == AttemptReason::kNone ? json() : json(AttemptReasonName(a.reason))},
+        {"duration_ms", a.ended ? json(a.ended - a.started) : json()},
+        {"user_cpu_ms", a.user_cpu_us / 1000},
+        {"system_cpu_ms", a.system_cpu_us / 1000},
+        {"max_rss_kb", a.max_rss_kb},
+        {"detail", a.detail.empty() ? json() : json(a.detail)}};
+    attempts.push_back(std::move(ja));
+  }
+  json j{{"id", t.id},
+         {"state", StateName(t.state)},
+         {"reason", t.reason == TaskReason::kNone ? json() : json(TaskReasonName(t.reason))},
+         {"exit_code", t.exit_code < 0 ? json() : json(t.exit_code)},
+         {"signal", t.signal == 0 ? json() : json(t.signal)},
+         {"priority", t.spec.priority},
+         {"queue", t.spec.queue},
+         {"attempts", t.attempt_count},
+         {"owner", {{"uid", t.owner.uid}, {"gid", t.owner.gid}, {"name", t.owner.name}}},
+         {"argv", BytesListToJson(t.spec.argv)},
+         {"shell", t.spec.shell ? BytesToJson(*t.spec.shell) : json()},
+         {"cwd", BytesToJson(t.spec.cwd)},
+         {"labels", t.spec.labels},
+         {"after", t.spec.after},
+         {"created", TimeOrNull(t.created)},
+         {"not_before", TimeOrNull(t.spec.not_before)},
+         {"finished", TimeOrNull(t.finished)},
+         {"timeout_ms", t.spec.timeout_ms == 0 ? json() : json(t.spec.timeout_ms)},
+         {"pending_ttl_ms", t.spec.pending_ttl_ms == 0 ? json() : json(t.spec.pending_ttl_ms)},
+         {"keep_background", t.spec.keep_background},
+         {"key", t.spec.key ? json(*t.spec.key) : json()},
+         {"version", t.spec.version},
+         {"retry",
+          {{"retries", t.spec.retry.retries},
+           {"backoff", BackoffName(t.spec.retry.backoff)},
+           {"backoff_base_ms", t.spec.retry.base_ms},
+           {"backoff_max_ms", t.spec.retry.max_ms},
+           {"jitter", t.spec.retry.jitter},
+           {"retry_on_exit", t.spec.retry.retry_on_exit},
+           {"no_retry_on_exit", t.spec.retry.no_retry_on_exit}}},
+         {"attempt_log", std::move(attempts)}};
+  return j;
+}
+
+json TaskSummaryJson(const Task& t) {
+  return json{{"id", t.id},
+              {"state", StateName(t.state)},
+              {"reason", t.reason == TaskReason::kNone ? json() : json(TaskReasonName(t.reason))},
+              {"exit_code", t.exit_code < 0 ? json() : json(t.exit_code)},
+              {"signal", t.signal == 0 ? json() : json(t.signal)}};
+}
+
+}  // namespace tq
