@@ -8,12 +8,18 @@
 // strings are BLOBs and round-trip exactly.
 //
 // The implementation is split by idea, all members of SqliteStore:
-//   sqlite_store.cc      open, transactions, reads, queues, running attempts, query plans
-//   sqlite_statements.*  every SQL statement, prepared once
-//   sqlite_task_rows.*   how a task's request and state map to a `tasks` row
-//   sqlite_submit.cc     Insert, Submit (SPEC 3), SubmitBatch
-//   sqlite_lifecycle.cc  the ready set, attempts, retries, ends and dependency failure
-//   sqlite_retention.cc  pending_ttl, success retention and purge
+//   sqlite_store.cc  open, transactions, reads, queues, running attempts, query plans
+//   open.h           OpenSqliteStore, the one name the daemon needs
+//   db.*             the connection and prepared statements as RAII values, errors as Status
+//   statements.*     every SQL statement, prepared once
+//   task_rows.*      how a task's request and state map to a `tasks` row
+//   stored_bytes.*   lists, environments and exit codes as stored values
+//   migrations.*     the schema versions and how a file moves between them
+//   submit.cc        Insert, Submit (SPEC 3), SubmitBatch
+//   lifecycle.cc     the ready set, attempts, retries, ends and dependency failure
+//   unstart.cc       undoing an attempt whose supervisor never started
+//   queue_admin.cc   queue pause, concurrency and delete
+//   retention.cc     pending_ttl, success retention and purge
 //
 // Choices where the interface leaves room, by design:
 // - List leaves `attempts`, `spec.env` and `spec.stdin_data` empty (they can be large); use Get
