@@ -267,11 +267,12 @@ void Executor::Conclude(TaskId id, Running r, bool adopted) {
     return report(outcome, adopted);
   }
   auto record = ReadShimRecord(path);
-  if (!record.ok() || record->pid <= 0 || record->pid_start_time == 0 ||
-      ProcessStartTime(record->pid) != record->pid_start_time)
+  if (!record.ok() || record->pid_start_time == 0 || record->boot_id != boot_id_ ||
+      !StillRunsProcess(record->pid, record->pid_start_time))
     return report(outcome, adopted);
   // The task outlived its supervisor: end it before the attempt is called lost, or a retry would
-  // run a second copy beside it. The start time proves the pid (and so the group) is the task's.
+  // run a second copy beside it. Its start time in this boot proves the pid (and so the group) is
+  // the task's.
   spdlog::warn("task {} attempt {}: its supervisor died; killing the task's process group {}", id,
                attempt, record->pid);
   r.pidfd = -1;  // closed with the shim; the attempt stays only to hold its slot
@@ -284,7 +285,7 @@ void Executor::AwaitGone(TaskId id, int pid, unsigned long long start_time,
                          AttemptOutcome outcome) {
   auto it = running_.find(id);
   if (it == running_.end()) return;
-  if (ProcessStartTime(pid) == start_time && ProcessRunning(pid)) {
+  if (StillRunsProcess(pid, start_time)) {
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);  // in case it left its own group
     it->second.probe_timer =

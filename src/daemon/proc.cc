@@ -1,5 +1,7 @@
 #include "daemon/proc.h"
 
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -45,6 +47,12 @@ bool ProcessRunning(int pid) {
   std::istringstream rest(*fields);
   std::string state;
   return (rest >> state) && state != "Z";
+}
+
+bool StillRunsProcess(int pid, unsigned long long start_time) {
+  if (pid <= 0 || pid == getpid() || pid == getpgrp() || pid == getsid(0) || pid == getppid())
+    return false;
+  return ProcessStartTime(pid) == start_time && ProcessRunning(pid);
 }
 
 }  // namespace tq

@@ -16,4 +16,10 @@ std::optional<unsigned long long> ProcessStartTime(int pid);
 /// True while `pid` runs (exists and is not a zombie).
 bool ProcessRunning(int pid);
 
+/// True while `pid` runs the process that started at `start_time` (ProcessStartTime) and is not
+/// this process, its group or session leader, or its parent. Start times count clock ticks, so a
+/// pid reused within the same tick (tqd itself, started right after its old task's pid was
+/// freed) would pass the time check alone; what tqd must never signal is excluded by name.
+bool StillRunsProcess(int pid, unsigned long long start_time);
+
 }  // namespace tq
