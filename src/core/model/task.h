@@ -99,6 +99,10 @@ struct TaskSpec {
   RetryPolicy retry;               ///< resolved at submit from the flags and queue defaults
   int64_t pending_ttl_ms = 0;      ///< fail if still pending this long after submit (0: never)
   bool keep_background = false;    ///< leave descendants running when the main process ends
+  std::optional<std::string> job;  ///< the cron job this task is a run of (SPEC 7), if any
+  /// A run of a job whose overlap is not `allow`: it may start only while no other task of its
+  /// job is running (the store keeps it from being ready until then).
+  bool job_exclusive = false;
 };
 
 /// One run of a task under its supervisor.

@@ -92,6 +92,49 @@ struct RunningAttempt {
   std::optional<StopRequest> stop;  ///< a stop already asked of it, if any
 };
 
+/// One firing of a job: (job, scheduled) is its key, so it happens at most once.
+struct Firing {
+  std::string job;
+  WallMs scheduled = 0;  ///< the schedule's time; for @reboot, when the daemon fired it
+  std::string boot_id;   ///< @reboot: the boot (kernel boot id) it fires for; "" otherwise
+};
+
+/// What Fire did.
+struct FireOutcome {
+  /// False when nothing changed: (job, scheduled) is already recorded, `scheduled` is at or
+  /// before the job's last firing, or (@reboot) this boot's firing is done.
+  bool fired = false;
+  std::optional<TaskId> task;  ///< the task created, when Fire was given one
+};
+
+/// What the store keeps of a job between restarts (the definition itself lives in job files).
+struct JobRecord {
+  std::string job;
+  WallMs first_seen = 0;             ///< when the store first knew it: it never fires before
+  std::optional<WallMs> last_fired;  ///< the scheduled time of its last firing (run or not)
+  std::string boot_id;               ///< the boot whose @reboot firing is done ("" none)
+  bool disabled = false;             ///< `tq jobs disable`
+  std::optional<TaskId> last_task;   ///< its latest task (a firing or `tq jobs run`)
+  /// The latest task's state, reason and exit code, while the store still holds it.
+  std::optional<TaskState> last_state;
+  TaskReason last_reason = TaskReason::kNone;
+  int last_exit_code = -1;
+};
+
+/// The unfinished runs of one job.
+struct JobRuns {
+  std::vector<TaskId> pending;
+  std::vector<TaskId> running;
+};
+
+/// The last good text of a job file, kept so that a file that breaks keeps its jobs in force,
+/// also across a restart.
+struct StoredJobFile {
+  std::string path;
+  std::string text;
+  WallMs saved = 0;
+};
+
 /// The store. Methods return a Status naming the problem on I/O or constraint failure; they
 /// never throw. Writes are durable when they return (per the configured durability).
 ///
@@ -236,6 +279,34 @@ class Store {
   /// store does not hold it, kInvalid while a task of it is pending or running. Finished tasks
   /// keep their queue's name; `tq retry` of one creates the queue again.
   virtual Status DeleteQueue(const std::string& queue) = 0;
+
+  // Cron jobs (SPEC 7). A task whose spec.job is set is a run of that job: an indexed column,
+  // never a label scan. Any task inserted with spec.job becomes that job's last_task (when the
+  // store knows the job). A job_exclusive task is ready only while no other task of its job is
+  // running: StartAttempt of a job's task keeps its exclusive siblings from being ready in the
+  // same transaction, and when a job's running attempt ends (FinishAttempt, RetryLater,
+  // UnstartAttempt) its exclusive siblings that are otherwise ready become ready again.
+
+  /// Records `firing` and makes its time the job's last firing, and when `spec` is given creates
+  /// that task for `owner` (as Insert does) in the same transaction: no crash can fire one time
+  /// twice or record a firing without its task. Keeps only the firing rows that still matter
+  /// (those with a task the store holds, and the latest one).
+  virtual Result<FireOutcome> Fire(const Firing& firing, const Owner& owner,
+                                   const std::optional<TaskSpec>& spec, WallMs now) = 0;
+  /// The pending and running tasks of `job`. O(its runs).
+  virtual Result<JobRuns> RunsOf(const std::string& job) = 0;
+  /// Every job the store knows, with its latest task's outcome: one query.
+  virtual Result<std::vector<JobRecord>> JobRecords() = 0;
+  /// Makes the store know each of `jobs` (first_seen = `now`); known jobs stay as they are.
+  virtual Status AddJobs(const std::vector<std::string>& jobs, WallMs now) = 0;
+  /// `tq jobs disable|enable`: persisted. kNotFound naming the job when the store does not know it.
+  virtual Status SetJobDisabled(const std::string& job, bool disabled) = 0;
+  /// The last good text of every job file.
+  virtual Result<std::vector<StoredJobFile>> JobFiles() = 0;
+  /// Stores `files` as the last good texts (replacing those of the same paths) in one transaction.
+  virtual Status SaveJobFiles(const std::vector<StoredJobFile>& files) = 0;
+  /// Forgets the last good texts of `paths` (files that were removed).
+  virtual Status ForgetJobFiles(const std::vector<std::string>& paths) = 0;
 };
 
 }  // namespace tq

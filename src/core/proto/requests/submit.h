@@ -9,24 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/model/retry_overrides.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
 
 namespace tq {
-
-/// Retry settings given with a submit; those left unset come from the queue's defaults.
-struct RetryOverrides {
-  std::optional<int> retries;
-  std::optional<BackoffKind> backoff;
-  std::optional<int64_t> base_ms;
-  std::optional<int64_t> max_ms;
-  std::optional<bool> jitter;
-  std::optional<std::vector<int>> retry_on_exit;
-  std::optional<std::vector<int>> no_retry_on_exit;
-};
-
-/// `defaults` with every set field of `overrides` applied.
-RetryPolicy ApplyOverrides(RetryPolicy defaults, const RetryOverrides& overrides);
 
 /// Create a task. Response: {"id": N}; a refusal by a newer version is error "superseded" with
 /// the newer task's id in "id".

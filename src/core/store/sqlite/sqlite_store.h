@@ -107,6 +107,16 @@ class SqliteStore : public Store {
   Status UnstartAttempt(TaskId id, int attempt) override;  // sqlite_unstart.cc
   Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) override;
   Status DeleteQueue(const std::string& queue) override;
+  // Cron jobs: jobs.cc.
+  Result<FireOutcome> Fire(const Firing& firing, const Owner& owner,
+                           const std::optional<TaskSpec>& spec, WallMs now) override;
+  Result<JobRuns> RunsOf(const std::string& job) override;
+  Result<std::vector<JobRecord>> JobRecords() override;
+  Status AddJobs(const std::vector<std::string>& jobs, WallMs now) override;
+  Status SetJobDisabled(const std::string& job, bool disabled) override;
+  Result<std::vector<StoredJobFile>> JobFiles() override;
+  Status SaveJobFiles(const std::vector<StoredJobFile>& files) override;
+  Status ForgetJobFiles(const std::vector<std::string>& paths) override;
 
   /// The hot queries whose plans must stay on their partial indexes.
   enum class PlannedQuery {

@@ -1,0 +1,1 @@
+#include "core/jobs/crontab_import.h"

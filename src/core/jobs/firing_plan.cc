@@ -1,0 +1,1 @@
+#include "core/jobs/firing_plan.h"

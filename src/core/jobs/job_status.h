@@ -1,0 +1,45 @@
+// What `tq jobs` shows of a job and what a reload reports: the definition in force, its run-time
+// record and the load errors of the job files.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/jobs/job.h"
+#include "core/model/clock.h"
+#include "core/model/task.h"
+
+namespace tq {
+
+/// A job file that failed to load: its last good definitions stay in force.
+struct JobLoadError {
+  std::string file;
+  int line = 0;         ///< 0 when the error has no line (unreadable file)
+  std::string message;  ///< "<file>:<line>: <key>: <reason>"
+};
+
+/// One job as the scheduler holds it.
+struct JobInfo {
+  JobDef def;
+  bool disabled = false;        ///< `tq jobs disable` (persisted); def.enabled is the file's
+  bool from_last_good = false;  ///< its file failed to load: this is the last good definition
+  std::optional<WallMs> next;   ///< the next firing; none when disabled, @reboot or never
+  std::optional<WallMs> last_fired;
+  std::optional<TaskId> last_task;  ///< the task of its latest run, while the store keeps it
+  std::optional<TaskState> last_state;
+  TaskReason last_reason = TaskReason::kNone;
+  int last_exit_code = -1;
+};
+
+/// What loading the job files did.
+struct ReloadReport {
+  int files = 0;  ///< job files read
+  int jobs = 0;   ///< jobs in force
+  int added = 0;
+  int removed = 0;
+  int changed = 0;
+  std::vector<JobLoadError> errors;  ///< one per file that failed
+};
+
+}  // namespace tq

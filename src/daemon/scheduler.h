@@ -1,0 +1,59 @@
+// The cron scheduler (SPEC 7): holds the jobs in force, fires each at its time from one
+// wall-clock timer armed for the earliest deadline, applies the misfire and overlap policies, and
+// reloads the job files keeping the last good definitions of a file that breaks.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/jobs/job_status.h"
+#include "core/jobs/overlap.h"
+#include "core/model/status.h"
+
+namespace tq {
+
+class Daemon;
+class EventLoop;
+
+/// What `tq jobs run` did.
+struct JobRunOutcome {
+  OverlapAction action = OverlapAction::kCreate;  ///< kSkip / kCoalesce: nothing was created
+  std::optional<TaskId> task;                     ///< the run's task, when one was created
+};
+
+/// One daemon's scheduler. Lives on the daemon's event loop; every method runs on it.
+class Scheduler {
+ public:
+  /// `jobs_dir` holds the job files (`*.toml`); a missing directory means no jobs.
+  Scheduler(Daemon& daemon, EventLoop& loop, std::string jobs_dir);
+  ~Scheduler();
+
+  /// Loads the job files (the last good text of a file that fails), fires @reboot jobs not yet
+  /// fired in this boot and the missed firings the misfire policies run, and arms the timer.
+  ReloadReport Start();
+  /// Re-reads the job files (SIGHUP, `tq reload`). Removed jobs stop firing; their running
+  /// tasks are left alone.
+  ReloadReport Reload();
+  /// The wall clock was stepped: plans every job again from the new time (misfire policies).
+  void OnClockSet();
+
+  /// Every job in force, by name.
+  std::vector<JobInfo> Jobs();
+  /// One job, or kNotFound naming it.
+  Result<JobInfo> Job(const std::string& name);
+  /// The load errors of the last load.
+  const std::vector<JobLoadError>& Errors() const;
+  /// `tq jobs run NAME`: a run now, obeying the job's overlap unless `force`.
+  Result<JobRunOutcome> RunNow(const std::string& name, bool force);
+  /// `tq jobs enable|disable NAME`: persisted; a disabled job does not fire.
+  Status SetEnabled(const std::string& name, bool enabled);
+
+ private:
+  struct State;
+  Daemon& daemon_;
+  EventLoop& loop_;
+  std::string jobs_dir_;
+};
+
+}  // namespace tq
