@@ -184,6 +184,21 @@ TEST_CASE("held runs among 20k finished runs stay off the due set") {
   CHECK(Ready(*store, "cron").has_value());
 }
 
+TEST_CASE("a 4 MiB job file under a path that is not UTF-8 round-trips byte for byte") {
+  auto store = OpenSqlite();
+  std::string text(4 << 20, '\0');
+  for (size_t i = 0; i < text.size(); ++i) text[i] = static_cast<char>(i * 131 % 256);
+  const std::string path = "/etc/tq/jobs.d/\xff\xfe.toml";
+  REQUIRE(store->SaveJobFiles({{path, text, 1}}).ok());
+  Result<std::vector<StoredJobFile>> files = store->JobFiles();
+  REQUIRE(files.ok());
+  REQUIRE(files->size() == 1);
+  CHECK((*files)[0].path == path);
+  CHECK((*files)[0].text == text);
+  REQUIRE(store->ForgetJobFiles({path}).ok());
+  CHECK(store->JobFiles()->empty());
+}
+
 TEST_CASE("10000 jobs are added and listed in one go") {
   auto store = OpenSqlite();
   std::vector<std::string> names;
