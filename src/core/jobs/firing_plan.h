@@ -17,7 +17,8 @@ namespace tq {
 /// misfire policy says; an older one was missed. A minute, like Quartz's misfire threshold: a
 /// busy or briefly stopped daemon is not a missed run.
 constexpr int64_t kMisfireGraceMs = 60 * 1000;
-/// run_all catches up at most this many firings whatever max_catch_up says (the job file's limit).
+/// run_all runs at most this many firings whatever max_catch_up says (the job file's limit);
+/// a max_catch_up below 1 reads as 1.
 constexpr int kMaxCatchUp = 1000;
 /// FiringPlan::dropped counts no further: a plan dropping this many dropped at least this many.
 /// Counting walks the dropped firings, so the cap bounds the work of a long downtime.
