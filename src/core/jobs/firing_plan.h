@@ -17,12 +17,18 @@ namespace tq {
 /// misfire policy says; an older one was missed. A minute, like Quartz's misfire threshold: a
 /// busy or briefly stopped daemon is not a missed run.
 constexpr int64_t kMisfireGraceMs = 60 * 1000;
+/// run_all runs at most this many firings whatever max_catch_up says (the job file's limit);
+/// a max_catch_up below 1 reads as 1.
+constexpr int kMaxCatchUp = 1000;
+/// FiringPlan::dropped counts no further: a plan dropping this many dropped at least this many.
+/// Counting walks the dropped firings, so the cap bounds the work of a long downtime.
+constexpr int kMaxDroppedCount = 100;
 
 /// What to do for one job now.
 struct FiringPlan {
   std::vector<WallMs> fire;    ///< scheduled times to fire now, oldest first
   WallMs last = 0;             ///< the job's last firing after this plan (fired or dropped)
-  int dropped = 0;             ///< missed firings the policy does not run (capped count)
+  int dropped = 0;             ///< due firings not run; at most kMaxDroppedCount
   std::optional<WallMs> next;  ///< the next scheduled time after `now` and `last`; none: never
 };
 
@@ -30,11 +36,14 @@ struct FiringPlan {
 /// (its stored last firing, or when the store first saw it) and `now`. The due firings are those
 /// in (last, now]; the latest is on time when now minus it is at most kMisfireGraceMs and then
 /// fires; the others were missed: kSkip drops them, kRunOnce runs the latest one once (none more
-/// when the latest is on time), kRunAll runs each of the latest max_catch_up. A missed firing
-/// older than max_lateness (when set) is dropped. `last` after `now` (the clock stepped back)
-/// fires nothing and `next` comes after `last`, so no time fires twice. The work is bounded by
-/// max_catch_up and a logarithmic search, not by the length of the downtime. @reboot plans
-/// nothing (the scheduler fires it once per boot). kInvalid only when NextFire refuses.
+/// when the latest is on time), kRunAll runs each of the latest max_catch_up (the on-time one
+/// among them). A missed firing later than max_lateness (when set) is dropped; the on-time one
+/// is not. `last` at or after `now` (the clock stepped back) fires nothing and `next` comes after
+/// `last`, so no time fires twice. @every fires at `last` plus whole intervals, and `next` is the
+/// plan's `last` plus one interval. The work is bounded by max_catch_up, kMaxDroppedCount and a
+/// logarithmic search, not by the length of the downtime. @reboot plans nothing and has no
+/// `next` (the scheduler fires it once per boot). kInvalid only when NextFire refuses (a time
+/// outside the years 0001..9999).
 Result<FiringPlan> PlanFirings(const JobDef& job, const TimeZone& zone, WallMs last, WallMs now);
 
 }  // namespace tq

@@ -1,0 +1,708 @@
+// PlanFirings against tables of (last firing, now) pairs, and a fake clock driving a job through
+// downtimes, clock steps and DST days as the scheduler would.
+#include "core/jobs/firing_plan.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/model/wall_time.h"
+#include "support/fake_clock.h"
+
+namespace tq {
+namespace {
+
+constexpr Misfire kSkip = Misfire::kSkip;
+constexpr Misfire kOnce = Misfire::kRunOnce;
+constexpr Misfire kAll = Misfire::kRunAll;
+
+// For failure messages (job.cc's MisfireName is another part's).
+const char* Name(Misfire m) {
+  return m == kSkip ? "skip" : m == kOnce ? "run_once" : "run_all";
+}
+
+TimeZone Zone(const std::string& name) {
+  Result<TimeZone> z = LoadTimeZone(name);
+  REQUIRE_MESSAGE(z.ok(), z.status().message());
+  return *z;
+}
+
+WallMs At(const std::string& rfc3339) {
+  Result<WallMs> t = ParseRfc3339(rfc3339);
+  REQUIRE_MESSAGE(t.ok(), t.status().message());
+  return *t;
+}
+
+JobDef Job(const std::string& schedule, Misfire misfire, int max_catch_up = 10,
+           int64_t max_lateness_ms = 0, DstPolicy dst = DstPolicy::kCron) {
+  Result<CronExpr> expr = ParseCron(schedule);
+  REQUIRE_MESSAGE(expr.ok(), expr.status().message());
+  JobDef job;
+  job.name = "test";
+  job.schedule = *expr;
+  job.misfire = misfire;
+  job.max_catch_up = max_catch_up;
+  job.max_lateness_ms = max_lateness_ms;
+  job.dst = dst;
+  return job;
+}
+
+FiringPlan Plan(const JobDef& job, const TimeZone& zone, WallMs last, WallMs now) {
+  Result<FiringPlan> plan = PlanFirings(job, zone, last, now);
+  REQUIRE_MESSAGE(plan.ok(), plan.status().message());
+  return *plan;
+}
+
+// The times in RFC 3339 in `zone`, space-separated (what doctest prints when a check fails).
+std::string Times(const std::vector<WallMs>& times, const TimeZone& zone) {
+  std::string out;
+  for (WallMs t : times) out += (out.empty() ? "" : " ") + FormatRfc3339InZone(t, zone);
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& times) {
+  std::string out;
+  for (const std::string& t : times) out += (out.empty() ? "" : " ") + t;
+  return out;
+}
+
+std::string Time(const std::optional<WallMs>& t, const TimeZone& zone) {
+  return t ? FormatRfc3339InZone(*t, zone) : "none";
+}
+
+// One plan in UTC: the schedule and policy, `last` and `now`, and what it must say.
+struct Case {
+  const char* what;
+  const char* schedule;
+  Misfire misfire;
+  int max_catch_up;
+  int64_t max_lateness_ms;
+  const char* last;
+  const char* now;
+  std::vector<std::string> fire;
+  int dropped;
+  const char* plan_last;
+  const char* next;
+};
+
+void Check(const std::vector<Case>& cases) {
+  const TimeZone utc;
+  for (const Case& c : cases) {
+    const std::string what = c.what, schedule = c.schedule;
+    CAPTURE(what);
+    CAPTURE(schedule);
+    const std::string misfire = Name(c.misfire);
+    CAPTURE(misfire);
+    const JobDef job = Job(c.schedule, c.misfire, c.max_catch_up, c.max_lateness_ms);
+    const FiringPlan plan = Plan(job, utc, At(c.last), At(c.now));
+    CHECK(Times(plan.fire, utc) == Join(c.fire));
+    CHECK(plan.dropped == c.dropped);
+    CHECK(FormatRfc3339InZone(plan.last, utc) == std::string(c.plan_last));
+    CHECK(Time(plan.next, utc) == std::string(c.next));
+  }
+}
+
+constexpr int64_t kMinute = 60 * 1000;
+
+TEST_CASE("PlanFirings: a firing on time fires whatever the misfire policy") {
+  std::vector<Case> cases;
+  for (Misfire m : {kSkip, kOnce, kAll}) {
+    cases.push_back({"on time",
+                     "*/5 * * * *",
+                     m,
+                     10,
+                     0,
+                     "2026-01-01T10:00:00Z",
+                     "2026-01-01T10:05:00.200Z",
+                     {"2026-01-01T10:05:00+00:00"},
+                     0,
+                     "2026-01-01T10:05:00+00:00",
+                     "2026-01-01T10:10:00+00:00"});
+    cases.push_back({"not due yet",
+                     "*/5 * * * *",
+                     m,
+                     10,
+                     0,
+                     "2026-01-01T10:00:00Z",
+                     "2026-01-01T10:04:59.999Z",
+                     {},
+                     0,
+                     "2026-01-01T10:00:00+00:00",
+                     "2026-01-01T10:05:00+00:00"});
+    cases.push_back({"now is the last firing",
+                     "*/5 * * * *",
+                     m,
+                     10,
+                     0,
+                     "2026-01-01T10:05:00Z",
+                     "2026-01-01T10:05:00Z",
+                     {},
+                     0,
+                     "2026-01-01T10:05:00+00:00",
+                     "2026-01-01T10:10:00+00:00"});
+  }
+  Check(cases);
+}
+
+TEST_CASE("PlanFirings: an hour down with the latest firing missed") {
+  // Due: 10:05 .. 11:00 every 5 minutes (12 firings); now is 2.5 minutes after the latest.
+  const char* last = "2026-01-01T10:00:00Z";
+  const char* now = "2026-01-01T11:02:30Z";
+  const char* latest = "2026-01-01T11:00:00+00:00";
+  const char* next = "2026-01-01T11:05:00+00:00";
+  Check({
+      {"skip drops all", "*/5 * * * *", kSkip, 10, 0, last, now, {}, 12, latest, next},
+      {"run_once runs the latest",
+       "*/5 * * * *",
+       kOnce,
+       10,
+       0,
+       last,
+       now,
+       {latest},
+       11,
+       latest,
+       next},
+      {"run_all runs the latest max_catch_up",
+       "*/5 * * * *",
+       kAll,
+       3,
+       0,
+       last,
+       now,
+       {"2026-01-01T10:50:00+00:00", "2026-01-01T10:55:00+00:00", latest},
+       9,
+       latest,
+       next},
+      {"run_all with max_catch_up above the due count runs them all",
+       "*/5 * * * *",
+       kAll,
+       20,
+       0,
+       last,
+       now,
+       {"2026-01-01T10:05:00+00:00", "2026-01-01T10:10:00+00:00", "2026-01-01T10:15:00+00:00",
+        "2026-01-01T10:20:00+00:00", "2026-01-01T10:25:00+00:00", "2026-01-01T10:30:00+00:00",
+        "2026-01-01T10:35:00+00:00", "2026-01-01T10:40:00+00:00", "2026-01-01T10:45:00+00:00",
+        "2026-01-01T10:50:00+00:00", "2026-01-01T10:55:00+00:00", latest},
+       0,
+       latest,
+       next},
+      {"max_lateness drops the older catch-ups",
+       "*/5 * * * *",
+       kAll,
+       10,
+       10 * kMinute,
+       last,
+       now,
+       {"2026-01-01T10:55:00+00:00", latest},
+       10,
+       latest,
+       next},
+      {"max_lateness drops run_once's catch-up",
+       "*/5 * * * *",
+       kOnce,
+       10,
+       2 * kMinute,
+       last,
+       now,
+       {},
+       12,
+       latest,
+       next},
+      {"max_lateness exactly the lateness keeps it",
+       "*/5 * * * *",
+       kOnce,
+       10,
+       2 * kMinute + 30 * 1000,
+       last,
+       now,
+       {latest},
+       11,
+       latest,
+       next},
+  });
+}
+
+TEST_CASE("PlanFirings: an hour down with the latest firing on time") {
+  const char* last = "2026-01-01T10:00:00Z";
+  const char* now = "2026-01-01T11:00:30Z";
+  const char* latest = "2026-01-01T11:00:00+00:00";
+  const char* next = "2026-01-01T11:05:00+00:00";
+  Check({
+      {"skip runs the on-time one",
+       "*/5 * * * *",
+       kSkip,
+       10,
+       0,
+       last,
+       now,
+       {latest},
+       11,
+       latest,
+       next},
+      {"run_once runs the on-time one only",
+       "*/5 * * * *",
+       kOnce,
+       10,
+       0,
+       last,
+       now,
+       {latest},
+       11,
+       latest,
+       next},
+      {"run_all counts the on-time one in max_catch_up",
+       "*/5 * * * *",
+       kAll,
+       3,
+       0,
+       last,
+       now,
+       {"2026-01-01T10:50:00+00:00", "2026-01-01T10:55:00+00:00", latest},
+       9,
+       latest,
+       next},
+      {"max_lateness never drops the on-time one",
+       "*/5 * * * *",
+       kAll,
+       10,
+       1000,
+       last,
+       now,
+       {latest},
+       11,
+       latest,
+       next},
+  });
+}
+
+TEST_CASE("PlanFirings: a day down") {
+  // An hourly job: 01:00 on 1 March .. 00:00 on 2 March is 24 firings, the latest 30 min late.
+  const char* last = "2026-03-01T00:00:00Z";
+  const char* now = "2026-03-02T00:30:00Z";
+  const char* latest = "2026-03-02T00:00:00+00:00";
+  const char* next = "2026-03-02T01:00:00+00:00";
+  Check({
+      {"skip", "0 * * * *", kSkip, 10, 0, last, now, {}, 24, latest, next},
+      {"run_once", "0 * * * *", kOnce, 10, 0, last, now, {latest}, 23, latest, next},
+      {"run_all",
+       "0 * * * *",
+       kAll,
+       4,
+       0,
+       last,
+       now,
+       {"2026-03-01T21:00:00+00:00", "2026-03-01T22:00:00+00:00", "2026-03-01T23:00:00+00:00",
+        latest},
+       20,
+       latest,
+       next},
+  });
+}
+
+TEST_CASE("PlanFirings: sparse schedules are searched across long downtimes") {
+  Check({
+      {"every minute of January, down a year and two months",
+       "* * * 1 *",
+       kAll,
+       3,
+       0,
+       "2025-02-01T00:00:00Z",
+       "2026-03-01T00:00:00Z",
+       {"2026-01-31T23:57:00+00:00", "2026-01-31T23:58:00+00:00", "2026-01-31T23:59:00+00:00"},
+       kMaxDroppedCount,
+       "2026-01-31T23:59:00+00:00",
+       "2027-01-01T00:00:00+00:00"},
+      {"29 February only, down ten years",
+       "0 12 29 2 *",
+       kAll,
+       10,
+       0,
+       "2016-03-01T00:00:00Z",
+       "2026-01-01T00:00:00Z",
+       {"2020-02-29T12:00:00+00:00", "2024-02-29T12:00:00+00:00"},
+       0,
+       "2024-02-29T12:00:00+00:00",
+       "2028-02-29T12:00:00+00:00"},
+      {"yearly, down 900 years",
+       "@yearly",
+       kOnce,
+       10,
+       0,
+       "1126-06-01T00:00:00Z",
+       "2026-06-01T00:00:00Z",
+       {"2026-01-01T00:00:00+00:00"},
+       kMaxDroppedCount,
+       "2026-01-01T00:00:00+00:00",
+       "2027-01-01T00:00:00+00:00"},
+  });
+}
+
+TEST_CASE("PlanFirings: a per-second job down ten years plans at once") {
+  const TimeZone utc;
+  const WallMs last = At("2016-01-01T00:00:00Z");
+  const WallMs now = At("2026-01-01T00:00:00.500Z");
+  SUBCASE("run_once") {
+    const FiringPlan plan = Plan(Job("* * * * * *", kOnce), utc, last, now);
+    CHECK(Times(plan.fire, utc) == Join({"2026-01-01T00:00:00+00:00"}));
+    CHECK(plan.dropped == kMaxDroppedCount);
+    CHECK(plan.last == At("2026-01-01T00:00:00Z"));
+    CHECK(plan.next == At("2026-01-01T00:00:01Z"));
+  }
+  SUBCASE("run_all at the largest max_catch_up") {
+    const FiringPlan plan = Plan(Job("* * * * * *", kAll, kMaxCatchUp), utc, last, now);
+    REQUIRE(plan.fire.size() == static_cast<size_t>(kMaxCatchUp));
+    CHECK(plan.fire.front() == At("2025-12-31T23:43:21Z"));
+    CHECK(plan.fire.back() == At("2026-01-01T00:00:00Z"));
+    for (size_t i = 1; i < plan.fire.size(); ++i) CHECK(plan.fire[i] - plan.fire[i - 1] == 1000);
+    CHECK(plan.dropped == kMaxDroppedCount);
+  }
+  SUBCASE("skip") {
+    const FiringPlan plan = Plan(Job("* * * * * *", kSkip), utc, last, now);
+    CHECK(plan.fire.size() == 1);
+    CHECK(plan.dropped == kMaxDroppedCount);
+  }
+  SUBCASE("@every 1s") {
+    const FiringPlan plan = Plan(Job("@every 1s", kAll, 2), utc, last, now);
+    CHECK(Times(plan.fire, utc) ==
+          Join({"2025-12-31T23:59:59+00:00", "2026-01-01T00:00:00+00:00"}));
+    CHECK(plan.dropped == kMaxDroppedCount);
+    CHECK(plan.next == At("2026-01-01T00:00:01Z"));
+  }
+}
+
+TEST_CASE("PlanFirings: the grace boundary") {
+  // An hourly job whose 10:00 firing is handled exactly kMisfireGraceMs late, or 1 ms more.
+  const TimeZone utc;
+  const WallMs last = At("2026-01-01T09:00:00Z");
+  const WallMs due = At("2026-01-01T10:00:00Z");
+  struct Row {
+    Misfire misfire;
+    int64_t late_ms;
+    size_t fired;
+    int dropped;
+  };
+  for (const Row& r : std::vector<Row>{{kSkip, kMisfireGraceMs, 1, 0},
+                                       {kSkip, kMisfireGraceMs + 1, 0, 1},
+                                       {kOnce, kMisfireGraceMs, 1, 0},
+                                       {kOnce, kMisfireGraceMs + 1, 1, 0},
+                                       {kAll, kMisfireGraceMs + 1, 1, 0}}) {
+    const std::string misfire = Name(r.misfire);
+    CAPTURE(misfire);
+    CAPTURE(r.late_ms);
+    const FiringPlan plan = Plan(Job("0 * * * *", r.misfire), utc, last, due + r.late_ms);
+    CHECK(plan.fire.size() == r.fired);
+    if (r.fired == 1) CHECK(plan.fire[0] == due);
+    CHECK(plan.dropped == r.dropped);
+    CHECK(plan.last == due);
+    CHECK(plan.next == At("2026-01-01T11:00:00Z"));
+  }
+  SUBCASE("max_lateness below the grace applies only to catch-ups") {
+    const JobDef job = Job("0 * * * *", kOnce, 10, 1000);
+    CHECK(Plan(job, utc, last, due + kMisfireGraceMs).fire.size() == 1);
+    CHECK(Plan(job, utc, last, due + kMisfireGraceMs + 1).fire.empty());
+  }
+}
+
+// Drives a job as the scheduler does: plans at the clock's time and stores the plan's `last`.
+struct Driver {
+  JobDef job;
+  TimeZone zone;
+  WallMs last;
+  FakeClock clock;
+  std::vector<WallMs> fired;
+
+  FiringPlan Tick() {
+    const FiringPlan plan = Plan(job, zone, last, clock.WallNow());
+    fired.insert(fired.end(), plan.fire.begin(), plan.fire.end());
+    last = plan.last;
+    return plan;
+  }
+};
+
+TEST_CASE("PlanFirings: a clock stepping back fires nothing twice, then forward again") {
+  const TimeZone utc;
+  Driver d{Job("* * * * *", kOnce),
+           utc,
+           At("2026-01-01T10:00:00Z"),
+           FakeClock(At("2026-01-01T10:00:30Z")),
+           {}};
+  CHECK(d.Tick().fire.empty());
+  d.clock.Advance(30 * 1000 + 100);
+  CHECK(Times(d.Tick().fire, utc) == Join({"2026-01-01T10:01:00+00:00"}));
+
+  d.clock.StepWall(-60 * kMinute);  // 09:01:00.100, before the last firing
+  FiringPlan plan = d.Tick();
+  CHECK(plan.fire.empty());
+  CHECK(plan.last == At("2026-01-01T10:01:00Z"));
+  CHECK(plan.next == At("2026-01-01T10:02:00Z"));
+  for (int i = 0; i < 59; ++i) {  // 09:02 .. 10:00: at or before the last firing, nothing fires
+    d.clock.Advance(kMinute);
+    plan = d.Tick();
+    CHECK(plan.fire.empty());
+    CHECK(plan.next == At("2026-01-01T10:02:00Z"));
+  }
+  d.clock.Advance(kMinute);  // 10:01:00.100: still the last firing's minute
+  CHECK(d.Tick().fire.empty());
+  d.clock.Advance(kMinute);  // 10:02:00.100
+  CHECK(Times(d.Tick().fire, utc) == Join({"2026-01-01T10:02:00+00:00"}));
+
+  d.clock.StepWall(30 * kMinute);  // 10:32:00.100: 10:03 .. 10:31 missed, 10:32 on time
+  plan = d.Tick();
+  CHECK(Times(plan.fire, utc) == Join({"2026-01-01T10:32:00+00:00"}));
+  CHECK(plan.dropped == 29);
+  CHECK(Times(d.fired, utc) == Join({"2026-01-01T10:01:00+00:00", "2026-01-01T10:02:00+00:00",
+                                     "2026-01-01T10:32:00+00:00"}));
+}
+
+TEST_CASE("PlanFirings: @every") {
+  const TimeZone utc;
+  const WallMs seen = At("2026-01-01T10:00:00.250Z");
+  SUBCASE("the first firing is an interval after the job was first seen") {
+    const JobDef job = Job("@every 90s", kOnce);
+    FiringPlan plan = Plan(job, utc, seen, seen + 90 * 1000 - 1);
+    CHECK(plan.fire.empty());
+    CHECK(plan.next == seen + 90 * 1000);
+    plan = Plan(job, utc, seen, seen + 90 * 1000);
+    CHECK(plan.fire == std::vector<WallMs>{seen + 90 * 1000});
+    CHECK(plan.last == seen + 90 * 1000);
+    CHECK(plan.next == seen + 180 * 1000);
+  }
+  SUBCASE("catch-up keeps the interval's grid") {
+    // 31 minutes down: 20 firings due, the latest at 10:30:00.250, 60 s late (on time).
+    const FiringPlan plan =
+        Plan(Job("@every 90s", kAll, 3), utc, seen, At("2026-01-01T10:31:00.250Z"));
+    CHECK(plan.fire == std::vector<WallMs>{At("2026-01-01T10:27:00.250Z"),
+                                           At("2026-01-01T10:28:30.250Z"),
+                                           At("2026-01-01T10:30:00.250Z")});
+    CHECK(plan.dropped == 17);
+    CHECK(plan.next == At("2026-01-01T10:31:30.250Z"));
+  }
+  SUBCASE("skip past the grace runs nothing and keeps the grid") {
+    const FiringPlan plan = Plan(Job("@every 90s", kSkip), utc, seen, At("2026-01-01T10:31:01Z"));
+    CHECK(plan.fire.empty());
+    CHECK(plan.dropped == 20);
+    CHECK(plan.last == At("2026-01-01T10:30:00.250Z"));
+    CHECK(plan.next == At("2026-01-01T10:31:30.250Z"));
+  }
+  SUBCASE("a clock stepped back waits for the last firing plus the interval") {
+    const FiringPlan plan = Plan(Job("@every 90s", kOnce), utc, seen, seen - 3600 * 1000);
+    CHECK(plan.fire.empty());
+    CHECK(plan.last == seen);
+    CHECK(plan.next == seen + 90 * 1000);
+  }
+}
+
+TEST_CASE("PlanFirings: @reboot plans nothing") {
+  const TimeZone utc;
+  for (Misfire m : {kSkip, kOnce, kAll}) {
+    const FiringPlan plan =
+        Plan(Job("@reboot", m), utc, At("2016-01-01T00:00:00Z"), At("2026-01-01T00:00:00Z"));
+    CHECK(plan.fire.empty());
+    CHECK(plan.dropped == 0);
+    CHECK(plan.last == At("2016-01-01T00:00:00Z"));
+    CHECK_FALSE(plan.next.has_value());
+  }
+}
+
+TEST_CASE("PlanFirings: Europe/Berlin DST days with each dst policy") {
+  const TimeZone berlin = Zone("Europe/Berlin");
+  struct Row {
+    const char* what;
+    const char* schedule;
+    DstPolicy dst;
+    std::vector<const char*> ticks;  // the clock's times, in order; the last firing 20 s before
+    std::vector<std::string> fired;
+    const char* next;  // after the last tick
+  };
+  const std::vector<Row> rows = {
+      {"spring forward: 02:30 fires at the end of the gap",
+       "30 2 * * *",
+       DstPolicy::kCron,
+       {"2026-03-29T01:59:00+01:00", "2026-03-29T03:00:10+02:00", "2026-03-29T03:30:00+02:00"},
+       {"2026-03-29T03:00:00+02:00"},
+       "2026-03-30T02:30:00+02:00"},
+      {"spring forward: dst first is cron's rule",
+       "30 2 * * *",
+       DstPolicy::kFirst,
+       {"2026-03-29T03:00:10+02:00"},
+       {"2026-03-29T03:00:00+02:00"},
+       "2026-03-30T02:30:00+02:00"},
+      {"spring forward: dst skip does not fire that day",
+       "30 2 * * *",
+       DstPolicy::kSkip,
+       {"2026-03-29T01:59:00+01:00", "2026-03-29T03:00:10+02:00", "2026-03-29T23:00:00+02:00"},
+       {},
+       "2026-03-30T02:30:00+02:00"},
+      {"spring forward: an hourly job skips the missing hour",
+       "0 * * * *",
+       DstPolicy::kCron,
+       {"2026-03-29T01:00:10+01:00", "2026-03-29T03:00:10+02:00"},
+       {"2026-03-29T01:00:00+01:00", "2026-03-29T03:00:00+02:00"},
+       "2026-03-29T04:00:00+02:00"},
+      {"fall back: 02:30 fires once at the first occurrence",
+       "30 2 * * *",
+       DstPolicy::kCron,
+       {"2026-10-25T02:30:10+02:00", "2026-10-25T02:30:10+01:00"},
+       {"2026-10-25T02:30:00+02:00"},
+       "2026-10-26T02:30:00+01:00"},
+      {"fall back: dst both fires at both occurrences",
+       "30 2 * * *",
+       DstPolicy::kBoth,
+       {"2026-10-25T02:30:10+02:00", "2026-10-25T02:30:10+01:00"},
+       {"2026-10-25T02:30:00+02:00", "2026-10-25T02:30:00+01:00"},
+       "2026-10-26T02:30:00+01:00"},
+      {"fall back: an hourly job fires twice in the repeated hour",
+       "0 * * * *",
+       DstPolicy::kCron,
+       {"2026-10-25T02:00:10+02:00", "2026-10-25T02:00:10+01:00", "2026-10-25T03:00:10+01:00"},
+       {"2026-10-25T02:00:00+02:00", "2026-10-25T02:00:00+01:00", "2026-10-25T03:00:00+01:00"},
+       "2026-10-25T04:00:00+01:00"},
+  };
+  for (const Row& r : rows) {
+    const std::string what = r.what;
+    CAPTURE(what);
+    Driver d{Job(r.schedule, kOnce, 10, 0, r.dst),
+             berlin,
+             At(r.ticks.front()) - 20 * 1000,
+             FakeClock(At(r.ticks.front())),
+             {}};
+    FiringPlan plan;
+    for (const char* tick : r.ticks) {
+      d.clock.Advance(At(tick) - d.clock.WallNow());
+      plan = d.Tick();
+    }
+    CHECK(Times(d.fired, berlin) == Join(r.fired));
+    CHECK(Time(plan.next, berlin) == std::string(r.next));
+  }
+  SUBCASE("a fall-back day down with run_all catches up both occurrences") {
+    const FiringPlan plan = Plan(Job("30 2 * * *", kAll, 10, 0, DstPolicy::kBoth), berlin,
+                                 At("2026-10-24T12:00:00+02:00"), At("2026-10-25T12:00:00+01:00"));
+    CHECK(Times(plan.fire, berlin) ==
+          Join({"2026-10-25T02:30:00+02:00", "2026-10-25T02:30:00+01:00"}));
+  }
+}
+
+TEST_CASE("PlanFirings: absurd inputs") {
+  const TimeZone utc;
+  const WallMs now = At("2026-01-01T00:00:00.500Z");
+  SUBCASE("max_catch_up beyond the limit is held to kMaxCatchUp") {
+    const FiringPlan plan =
+        Plan(Job("* * * * * *", kAll, INT_MAX), utc, At("2016-01-01T00:00:00Z"), now);
+    CHECK(plan.fire.size() == static_cast<size_t>(kMaxCatchUp));
+  }
+  SUBCASE("max_catch_up of 0 or less runs one") {
+    for (int n : {0, -5, INT_MIN}) {
+      CAPTURE(n);
+      CHECK(Plan(Job("* * * * * *", kAll, n), utc, At("2016-01-01T00:00:00Z"), now).fire.size() ==
+            1);
+    }
+  }
+  SUBCASE("times outside the years 0001..9999 are refused") {
+    constexpr WallMs kMin = std::numeric_limits<WallMs>::min();
+    constexpr WallMs kMax = std::numeric_limits<WallMs>::max();
+    for (const char* schedule : {"* * * * *", "@every 1h"}) {
+      CAPTURE(schedule);
+      for (auto [last, at] : std::vector<std::pair<WallMs, WallMs>>{
+               {kMin, now}, {now, kMax}, {kMax, now}, {kMin, kMax}, {kMax, kMin}}) {
+        CAPTURE(last);
+        CAPTURE(at);
+        Result<FiringPlan> plan = PlanFirings(Job(schedule, kAll), utc, last, at);
+        REQUIRE_FALSE(plan.ok());
+        CHECK(plan.status().code() == ErrorCode::kInvalid);
+      }
+    }
+  }
+  SUBCASE("a clock stepped back to before the epoch still fires nothing") {
+    const FiringPlan plan = Plan(Job("* * * * *", kOnce), utc, now, -86400 * 1000);
+    CHECK(plan.fire.empty());
+    CHECK(plan.next == At("2026-01-01T00:01:00Z"));
+  }
+}
+
+// The plan a walk through every firing from `last` gives: the reference for the search.
+FiringPlan Reference(const JobDef& job, const TimeZone& zone, WallMs last, WallMs now) {
+  std::vector<WallMs> due;
+  for (WallMs t = last;;) {
+    Result<WallMs> next = NextFire(job.schedule, t, zone, job.dst);
+    if (!next.ok() || *next > now) break;
+    due.push_back(t = *next);
+  }
+  FiringPlan plan;
+  plan.last = due.empty() ? last : due.back();
+  size_t keep = 0;
+  if (!due.empty()) {
+    const bool on_time = now - due.back() <= kMisfireGraceMs;
+    for (size_t i = due.size(); i-- > 0;) {
+      const bool missed = !(on_time && i == due.size() - 1);
+      const size_t limit = job.misfire == kAll ? static_cast<size_t>(job.max_catch_up)
+                                               : (on_time || job.misfire == kOnce);
+      if (keep == limit || (missed && job.misfire == kSkip)) break;
+      if (missed && job.max_lateness_ms > 0 && now - due[i] > job.max_lateness_ms) break;
+      ++keep;
+    }
+  }
+  plan.fire.assign(due.end() - static_cast<ptrdiff_t>(keep), due.end());
+  plan.dropped = std::min(kMaxDroppedCount, static_cast<int>(due.size() - keep));
+  Result<WallMs> next = NextFire(
+      job.schedule, job.schedule.kind == CronKind::kEvery ? plan.last : std::max(now, last), zone,
+      job.dst);
+  REQUIRE(next.ok());
+  plan.next = *next;
+  return plan;
+}
+
+TEST_CASE("PlanFirings: agrees with walking every firing") {
+  const std::vector<std::string> zones = {"UTC", "Europe/Berlin", "America/New_York"};
+  struct Schedule {
+    std::string text;
+    int64_t max_span_ms;  // how long a downtime to try: the reference walks every firing in it
+  };
+  const std::vector<Schedule> schedules = {
+      {"* * * * * *", 7200000},         {"*/7 * * * * *", 7200000},
+      {"@every 37s", 86400000},         {"0 * * * *", 20 * 86400000LL},
+      {"*/13 * * * *", 86400000},       {"30 2 * * *", 20 * 86400000LL},
+      {"0 */2 * * *", 20 * 86400000LL}, {"0 9 * * 1-5", 20 * 86400000LL},
+      {"0 0 L * *", 400 * 86400000LL},  {"15 10 * * MON#2", 400 * 86400000LL},
+  };
+  std::mt19937_64 rng(11);
+  auto pick = [&rng](const auto& values) { return values[rng() % values.size()]; };
+  const WallMs base = At("2026-03-27T00:00:00Z");  // before Europe's spring forward
+  for (const std::string& zone_name : zones) {
+    const TimeZone zone = Zone(zone_name);
+    for (const Schedule& schedule : schedules) {
+      for (int i = 0; i < 40; ++i) {
+        const int64_t span = std::min<int64_t>(
+            schedule.max_span_ms, pick(std::vector<int64_t>{5000, 600000, 7200000, 86400000,
+                                                            30 * 86400000LL, 400 * 86400000LL}));
+        const WallMs last = base + static_cast<int64_t>(rng() % 345600000);
+        const WallMs now = last + static_cast<int64_t>(rng() % static_cast<uint64_t>(span));
+        const JobDef job = Job(
+            schedule.text, pick(std::vector<Misfire>{kSkip, kOnce, kAll}),
+            1 + static_cast<int>(rng() % 5), pick(std::vector<int64_t>{0, 1000, 300000, 86400000}),
+            pick(std::vector<DstPolicy>{DstPolicy::kCron, DstPolicy::kBoth, DstPolicy::kSkip}));
+        CAPTURE(zone_name);
+        CAPTURE(schedule.text);
+        CAPTURE(last);
+        CAPTURE(now);
+        const FiringPlan got = Plan(job, zone, last, now);
+        const FiringPlan want = Reference(job, zone, last, now);
+        CHECK(got.fire == want.fire);
+        CHECK(got.dropped == want.dropped);
+        CHECK(got.last == want.last);
+        CHECK(got.next == want.next);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tq
