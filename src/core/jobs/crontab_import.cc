@@ -189,8 +189,12 @@ class Importer {
       return Problem(number, "the variable is longer than an environment entry may be", line);
     Settings next = {};  // only the field the variable sets is used
     if (a.name == "SHELL" || a.name == "HOME") {
-      if (a.value.empty() || a.value[0] != '/')
-        return Problem(number, a.name + " " + Quote(a.value) + " is not an absolute path", line);
+      if (a.value.empty() || a.value[0] != '/' || a.value.size() > kMaxCwdBytes) {
+        return Problem(number,
+                       a.name + " " + Quote(a.value) + " is not an absolute path of at most " +
+                           std::to_string(kMaxCwdBytes) + " bytes",
+                       line);
+      }
     } else if (a.name == "CRON_TZ" && !a.value.empty()) {
       Result<TimeZone> zone = LoadTimeZone(a.value, "CRON_TZ");
       if (!zone.ok()) return Problem(number, zone.status().message(), line);
