@@ -38,5 +38,7 @@ Command AddQueue(CLI::App& app, const GlobalOptions& g);
 Command AddCron(CLI::App& app, const GlobalOptions& g);
 /// `tq cron next` under the `cron` group.
 Command AddCronNext(CLI::App& cron, const GlobalOptions& g);
+/// `tq jobs check FILE...` under the `jobs` group: job files checked locally, no daemon.
+Command AddJobsCheck(CLI::App& jobs, const GlobalOptions& g);
 
 }  // namespace tq
