@@ -19,6 +19,7 @@
 #include "core/policy/task_env.h"
 #include "core/proto/protocol.h"
 #include "core/store/sqlite/open.h"
+#include "daemon/boot_id.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/make_dirs.h"
 
@@ -26,8 +27,8 @@ namespace tq {
 
 namespace {
 
-// The longest the daemon sleeps with nothing due: a safety net, not a poll.
-constexpr MonoMs kSafetyTickMs = 5 * 60 * 1000;
+// When the store cannot say what is due next, the daemon looks again this much later.
+constexpr MonoMs kNextDueRetryMs = 5 * 60 * 1000;
 // Delayed tasks made ready per turn of the loop; more wait for the next turn.
 constexpr int kPromoteBatch = 1000;
 
@@ -165,8 +166,16 @@ Status Daemon::Open() {
     OnFrame(conn, peer, payload);
   });
   server_->OnClose([this](ConnId conn) { waiters_->Drop(conn); });
-  loop_.OnClockSet([this] { ScheduleDispatch(); });  // promotes what is due, re-arms the timers
+  loop_.OnClockSet([this] {
+    ScheduleDispatch();  // promotes what is due, re-arms the timers
+    scheduler_->OnClockSet();
+  });
   ScheduleDispatch();
+
+  // After the re-attach: overlap counts the runs still running under their shims.
+  scheduler_ = std::make_unique<Scheduler>(
+      *this, loop_, options_.jobs_dir, options_.boot_id.empty() ? ReadBootId() : options_.boot_id);
+  scheduler_->Start();
   return Status::Ok();
 }
 
@@ -198,7 +207,8 @@ void Daemon::OnSignal() {
   signalfd_siginfo info{};
   while (read(signal_fd_, &info, sizeof info) == sizeof info) {
     if (info.ssi_signo == SIGHUP) {
-      spdlog::info("SIGHUP: nothing to reload yet");
+      spdlog::info("SIGHUP: reloading the job files");
+      scheduler_->Reload();  // logs what it did
       continue;
     }
     spdlog::info("signal {}: stopping; running tasks continue under their supervisors",
@@ -453,25 +463,28 @@ void Daemon::RemoveTaskFiles(const std::vector<TaskId>& ids) {
 
 // Arms the timers for what is next due: delayed tasks (not_before) and the watcher. Their times
 // are wall-clock times, so they are wall timers: a task --at 14:30 starts at 14:30 even after the
-// clock was stepped. Both are capped at the safety tick; a clock set re-arms them (Open).
+// clock was stepped, and a clock set re-arms them (Open). Nothing due, no timer: an idle daemon
+// sleeps until something happens.
 void Daemon::ArmTimers() {
-  const WallMs now = clock_.WallNow();
-  auto wake_at = [&](std::optional<WallMs> when) {
-    const WallMs tick = SaturatingAdd(now, kSafetyTickMs);
-    return when ? std::min(*when, tick) : tick;
-  };
   if (due_timer_) loop_.CancelTimer(due_timer_);
+  due_timer_ = 0;
   auto due = store_->NextDue();
-  due_timer_ = loop_.AddWallTimer(wake_at(due.ok() ? *due : std::nullopt), [this] {
-    due_timer_ = 0;
-    Dispatch();
-  });
+  if (!due.ok()) spdlog::error("{}", due.status().message());
+  const std::optional<WallMs> due_at =
+      due.ok() ? *due : SaturatingAdd(clock_.WallNow(), kNextDueRetryMs);
+  if (due_at)
+    due_timer_ = loop_.AddWallTimer(*due_at, [this] {
+      due_timer_ = 0;
+      Dispatch();
+    });
   if (watcher_timer_) loop_.CancelTimer(watcher_timer_);
-  watcher_timer_ = loop_.AddWallTimer(wake_at(watcher_->NextDue()), [this] {
-    watcher_timer_ = 0;
-    watcher_->RunDue();
-    ScheduleDispatch();  // dependencies may have failed, queues may have room
-  });
+  watcher_timer_ = 0;
+  if (const std::optional<WallMs> watch_at = watcher_->NextDue())
+    watcher_timer_ = loop_.AddWallTimer(*watch_at, [this] {
+      watcher_timer_ = 0;
+      watcher_->RunDue();
+      ScheduleDispatch();  // dependencies may have failed, queues may have room
+    });
 }
 
 // SPEC 6: an attempt whose supervisor never started is undone, without using a retry. One that

@@ -16,6 +16,7 @@
 #include "daemon/event_loop.h"
 #include "daemon/executor.h"
 #include "daemon/runner.h"
+#include "daemon/scheduler.h"
 #include "daemon/server.h"
 #include "daemon/spawner.h"
 #include "daemon/state_lock.h"
@@ -32,6 +33,10 @@ struct DaemonOptions {
   unsigned socket_mode = 0600;  ///< 0666 in system mode: access is decided per request
   std::string state_dir;
   std::string shim_path;
+  /// The job files (SPEC 7); "" reads none (tests without jobs).
+  std::string jobs_dir;
+  /// This boot of the machine, for @reboot jobs; "" reads the kernel's (ReadBootId). Tests set it.
+  std::string boot_id;
   ConfigPtr config;  ///< tqd.toml as read at start: the one pointer everything reads it through
   ServerLimits server_limits;  ///< main sizes max_connections to the descriptor limit
   size_t task_fd_limit = 0;    ///< the soft descriptor limit tqd started with, for its tasks
@@ -46,8 +51,10 @@ class Daemon {
   Daemon(DaemonOptions options, const Clock& clock);
   ~Daemon();
 
-  /// Takes the state lock, opens the store and the runner (the shim) and re-attaches to running
-  /// attempts: everything but signals and the socket. Any failure names what and why.
+  /// Takes the state lock, opens the store and the runner (the shim), re-attaches to running
+  /// attempts and starts the scheduler (loads the jobs, fires what is due): everything but
+  /// signals and the socket. Any failure names what and why; bad job files are no failure (they
+  /// are the scheduler's load errors).
   Status Open();
   /// Opens, then takes the stop signals and starts listening.
   Status Start();
@@ -61,6 +68,8 @@ class Daemon {
   const Clock& clock() const { return clock_; }
   Server& server() { return *server_; }
   Waiters& waiters() { return *waiters_; }
+  /// The cron scheduler (SPEC 7), once Open succeeded.
+  Scheduler& scheduler() { return *scheduler_; }
   const TaskFiles& files() const { return files_; }
   /// The current configuration snapshot; read it at each use, never keep the reference.
   const Config& config() const { return *options_.config; }
@@ -119,6 +128,7 @@ class Daemon {
   std::unique_ptr<Runner> executor_;  ///< the Executor, or a test's fake
   std::unique_ptr<UnstoredEnds> unstored_ends_;
   std::unique_ptr<Watcher> watcher_;
+  std::unique_ptr<Scheduler> scheduler_;  ///< after the store and the runner it uses
   std::vector<std::pair<ConnId, SubmitItem>> pending_submits_;  ///< this turn's group
   std::mt19937_64 rng_;
   int signal_fd_ = -1;

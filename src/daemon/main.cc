@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
 
   const tq::Mode mode = tq::ModeForUid(geteuid());
   const tq::DaemonPaths defaults = tq::DefaultDaemonPaths(mode);
-  std::string socket_path, state_dir, config_path, shim_path;
+  std::string socket_path, state_dir, config_path, shim_path, jobs_dir;
   bool check_config = false, verbose = false;
 
   CLI::App app{"tqd - the tq task queue daemon"};
@@ -100,6 +100,9 @@ int main(int argc, char** argv) {
                  "Unix socket to listen on (default: " + defaults.socket + ")");
   app.add_option("--state", state_dir, "state directory (default: " + defaults.state_dir + ")");
   app.add_option("--config", config_path, "tqd.toml (default: " + defaults.config_file + ")");
+  app.add_option("--jobs-dir", jobs_dir,
+                 "the cron job files, *.toml (default: jobs_dir in tqd.toml, else " +
+                     defaults.jobs_dir + "); SIGHUP reloads them");
   app.add_option("--shim", shim_path,
                  "the tq-shim supervisor executable (default: beside tqd, else " +
                      std::string(TQ_SHIM_INSTALL_PATH) + ")");
@@ -133,6 +136,9 @@ int main(int argc, char** argv) {
   options.state_dir = !state_dir.empty()                   ? state_dir
                       : !options.config->state_dir.empty() ? options.config->state_dir
                                                            : defaults.state_dir;
+  options.jobs_dir = !jobs_dir.empty()                   ? jobs_dir
+                     : !options.config->jobs_dir.empty() ? options.config->jobs_dir
+                                                         : defaults.jobs_dir;
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
   options.shim_path = shim_path.empty() ? DefaultShimPath() : shim_path;
   options.task_fd_limit = tq::SoftFdLimit();  // tasks get it back: the raise is for tqd

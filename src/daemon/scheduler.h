@@ -3,6 +3,7 @@
 // reloads the job files keeping the last good definitions of a file that breaks.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,8 +26,10 @@ struct JobRunOutcome {
 /// One daemon's scheduler. Lives on the daemon's event loop; every method runs on it.
 class Scheduler {
  public:
-  /// `jobs_dir` holds the job files (`*.toml`); a missing directory means no jobs.
-  Scheduler(Daemon& daemon, EventLoop& loop, std::string jobs_dir);
+  /// `jobs_dir` holds the job files (`*.toml`); a missing directory means no jobs, and "" (tests
+  /// that have none) reads nothing at all. `boot_id` names this boot of the machine (ReadBootId):
+  /// an @reboot job runs once per boot id.
+  Scheduler(Daemon& daemon, EventLoop& loop, std::string jobs_dir, std::string boot_id);
   ~Scheduler();
 
   /// Loads the job files (the last good text of a file that fails), fires @reboot jobs not yet
@@ -51,9 +54,7 @@ class Scheduler {
 
  private:
   struct State;
-  Daemon& daemon_;
-  EventLoop& loop_;
-  std::string jobs_dir_;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace tq

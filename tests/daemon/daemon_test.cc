@@ -136,8 +136,8 @@ TEST_CASE("a dependent starts only after its dependency succeeded, a delayed tas
 }
 
 TEST_CASE("a task due at a wall time starts once the clock is stepped past it") {
-  // No monotonic time passes: only a wall-clock timer notices (a monotonic one waits the safety
-  // tick, up to five minutes).
+  // No monotonic time passes: only a wall-clock timer notices (a monotonic one would never
+  // notice the step).
   Fixture f;
   TaskSpec at;
   at.not_before = f.clock.WallNow() + 3'600'000;

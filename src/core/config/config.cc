@@ -23,7 +23,7 @@ constexpr size_t kMaxConfigBytes = 1 << 20;
 constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 
 constexpr const char* kTopKeys =
-    "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, "
+    "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, jobs_dir, "
     "success_retention, purge_after, [queues.NAME]";
 constexpr const char* kQueueKeys =
     "concurrency, retries, backoff, backoff_base, backoff_max, jitter, retry_on_exit, "
@@ -128,6 +128,8 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
     return ck.Path(key, line, v, kMaxSocketPath, &cfg->socket);
   } else if (key == "state_dir") {
     return ck.Path(key, line, v, 4095, &cfg->state_dir);
+  } else if (key == "jobs_dir") {
+    return ck.Path(key, line, v, 4095, &cfg->jobs_dir);
   } else if (key == "queues") {
     const toml::table* queues = v.as_table();
     if (queues == nullptr) {

@@ -47,6 +47,8 @@ struct Config {
   std::string socket;
   /// State directory; "" = the mode's default (paths.h).
   std::string state_dir;
+  /// The directory of the job files (SPEC 7); "" = the mode's default (paths.h).
+  std::string jobs_dir;
   /// Per-queue settings by queue name; a queue not listed has no cap of its own.
   std::map<std::string, QueueConfig> queues;
 

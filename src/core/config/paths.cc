@@ -13,6 +13,8 @@ namespace {
 constexpr const char* kSystemSocket = "/run/tq/tq.sock";
 constexpr const char* kSystemStateDir = "/var/lib/tq";
 constexpr const char* kSystemConfig = "/etc/tq/tqd.toml";
+// Job files are config a sysadmin edits, next to tqd.toml, as /etc/cron.d is next to crontab.
+constexpr const char* kSystemJobsDir = "/etc/tq/jobs.d";
 
 // An environment variable when it is set to an absolute path; the XDG base directory spec says
 // relative values are invalid and must be ignored.
@@ -58,7 +60,7 @@ std::string UserSocketPath() {
 }
 
 DaemonPaths DefaultDaemonPaths(Mode mode) {
-  if (mode == Mode::kSystem) return {kSystemSocket, kSystemStateDir, kSystemConfig};
+  if (mode == Mode::kSystem) return {kSystemSocket, kSystemStateDir, kSystemConfig, kSystemJobsDir};
   DaemonPaths p;
   p.socket = UserSocketPath();
   // State (the database, task output) is neither config nor cache: XDG_STATE_HOME.
@@ -66,8 +68,10 @@ DaemonPaths DefaultDaemonPaths(Mode mode) {
   p.state_dir = (state != nullptr ? std::string(state) : HomeDir() + "/.local/state") + "/tq";
   // Config a user edits by hand: XDG_CONFIG_HOME, next to the jobs.d of SPEC 7.
   const char* config = AbsoluteEnv("XDG_CONFIG_HOME");
-  p.config_file =
-      (config != nullptr ? std::string(config) : HomeDir() + "/.config") + "/tq/tqd.toml";
+  const std::string config_dir =
+      (config != nullptr ? std::string(config) : HomeDir() + "/.config") + "/tq";
+  p.config_file = config_dir + "/tqd.toml";
+  p.jobs_dir = config_dir + "/jobs.d";
   return p;
 }
 

@@ -20,6 +20,7 @@ struct DaemonPaths {
   std::string socket;       ///< the listening socket
   std::string state_dir;    ///< the database and task output
   std::string config_file;  ///< tqd.toml
+  std::string jobs_dir;     ///< the job files (SPEC 7), next to tqd.toml
 };
 
 /// The defaults of `mode`, from the environment ($XDG_*, $HOME) of the calling process.

@@ -48,8 +48,18 @@ std::vector<std::string> AttemptEnvironment(const Task& task, int attempt) {
       {"TQ_ATTEMPT", std::to_string(attempt)},
       {"TQ_QUEUE", task.spec.queue},
   };
+  std::vector<std::string> base;
+  if (task.spec.clean_env) {
+    base = CronEnvironment(task.owner);
+    for (const auto& e : task.spec.env) {
+      const size_t eq = e.find('=');
+      const std::string name = e.substr(0, eq);
+      std::erase_if(base, [&](const std::string& b) { return HasName(b, name); });
+      base.push_back(e);
+    }
+  }
   std::vector<std::string> env;
-  for (const auto& e : task.spec.clean_env ? CronEnvironment(task.owner) : task.spec.env) {
+  for (const auto& e : task.spec.clean_env ? base : task.spec.env) {
     bool replaced = false;
     for (const auto& [name, value] : ours) replaced = replaced || HasName(e, name);
     if (!replaced) env.push_back(e);

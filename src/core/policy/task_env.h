@@ -13,8 +13,9 @@ namespace tq {
 /// HOME, USER and LOGNAME from the password database, LANG from /etc/default/locale if set.
 std::vector<std::string> CronEnvironment(const Owner& owner);
 
-/// The environment for one attempt: the captured or clean environment, with TQ_TASK_ID,
-/// TQ_ATTEMPT and TQ_QUEUE set (replacing any the submitter had).
+/// The environment for one attempt: the captured environment, or with clean_env cron's
+/// (CronEnvironment of the owner) with the spec's own entries over it (a job's `env`; empty for
+/// `tq submit --clean-env`), then TQ_TASK_ID, TQ_ATTEMPT and TQ_QUEUE set (replacing any given).
 std::vector<std::string> AttemptEnvironment(const Task& task, int attempt);
 
 }  // namespace tq

@@ -27,6 +27,7 @@ TEST_CASE("config: an empty file gives the defaults") {
   CHECK(c.durability_full);
   CHECK(c.socket.empty());
   CHECK(c.state_dir.empty());
+  CHECK(c.jobs_dir.empty());
   CHECK(c.queues.empty());
   CHECK(Config().max_running == DefaultMaxRunning());
 }
@@ -40,6 +41,7 @@ high_share = 0.5
 durability = "normal"
 socket = "/run/tq-test/tq.sock"
 state_dir = "/var/lib/tq-test"
+jobs_dir = "/etc/tq-test/jobs.d"
 
 [queues.gpu]
 concurrency = 1
@@ -56,6 +58,7 @@ concurrency = 8
   CHECK_FALSE(c.durability_full);
   CHECK(c.socket == "/run/tq-test/tq.sock");
   CHECK(c.state_dir == "/var/lib/tq-test");
+  CHECK(c.jobs_dir == "/etc/tq-test/jobs.d");
   REQUIRE(c.queues.size() == 3);
   CHECK(c.queues.at("gpu").concurrency == 1);
   CHECK(c.queues.at("batch.nightly-2").concurrency == 0);
@@ -120,7 +123,7 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
   const Case cases[] = {
       {"max_running = 4\n\nmax_runing = 4\n", "max_runing",
        "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
-       "high_share, durability, socket, state_dir, success_retention, purge_after, "
+       "high_share, durability, socket, state_dir, jobs_dir, success_retention, purge_after, "
        "[queues.NAME])"},
       {"[queues.gpu]\nconcurrency = 2\nconcurency = 2\n", "queues.gpu.concurency",
        "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency, retries, "
@@ -174,6 +177,10 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"socket = \"/" + std::string(120, 'a') + "\"\n", "socket", "bytes long (at most 107)"},
       {"state_dir = \"./state\"\n", "state_dir", "state_dir: \"./state\" is not an absolute path"},
       {"state_dir = \"/a\\u0000b\"\n", "state_dir", "contains a NUL byte"},
+      {"jobs_dir = \"jobs.d\"\n", "jobs_dir",
+       "tqd.toml:1: jobs_dir: \"jobs.d\" is not an absolute path"},
+      {"jobs_dir = [\"/etc\"]\n", "jobs_dir", "jobs_dir: an array is not a string"},
+      {"jobs_dir = \"/" + std::string(5000, 'j') + "\"\n", "jobs_dir", "bytes long (at most 4095)"},
       {"queues = 3\n", "queues", "tqd.toml:1: queues: 3 is not a table"},
       {"[queues]\ngpu = 3\n", "queues.gpu", "tqd.toml:2: queues.gpu: 3 is not a table"},
       {"[queues.\"bad name\"]\n", "queues",

@@ -62,6 +62,7 @@ TEST_CASE("system paths are fixed") {
   CHECK(p.socket == "/run/tq/tq.sock");
   CHECK(p.state_dir == "/var/lib/tq");
   CHECK(p.config_file == "/etc/tq/tqd.toml");
+  CHECK(p.jobs_dir == "/etc/tq/jobs.d");
   CHECK(SystemSocketPath() == "/run/tq/tq.sock");
 }
 
@@ -75,6 +76,7 @@ TEST_CASE("user paths follow XDG variables") {
   CHECK(p.socket == "/run/user/1000/tq/tq.sock");
   CHECK(p.state_dir == "/srv/state/tq");
   CHECK(p.config_file == "/srv/config/tq/tqd.toml");
+  CHECK(p.jobs_dir == "/srv/config/tq/jobs.d");
   CHECK(UserSocketPath() == "/run/user/1000/tq/tq.sock");
 }
 
@@ -88,6 +90,7 @@ TEST_CASE("user paths without XDG variables fall back to HOME and /tmp") {
   CHECK(p.socket == "/tmp/tq-" + Uid() + "/tq.sock");
   CHECK(p.state_dir == "/home/someone/.local/state/tq");
   CHECK(p.config_file == "/home/someone/.config/tq/tqd.toml");
+  CHECK(p.jobs_dir == "/home/someone/.config/tq/jobs.d");
 }
 
 TEST_CASE("empty or relative XDG variables are ignored") {
@@ -100,6 +103,7 @@ TEST_CASE("empty or relative XDG variables are ignored") {
   CHECK(p.socket == "/tmp/tq-" + Uid() + "/tq.sock");
   CHECK(p.state_dir == "/home/someone/.local/state/tq");
   CHECK(p.config_file == "/home/someone/.config/tq/tqd.toml");
+  CHECK(p.jobs_dir == "/home/someone/.config/tq/jobs.d");
 }
 
 TEST_CASE("HOME comes from the password database when unset") {

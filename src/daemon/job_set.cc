@@ -1,0 +1,124 @@
+#include "daemon/job_set.h"
+
+#include <map>
+#include <tuple>
+
+#include <spdlog/spdlog.h>
+
+#include "core/jobs/job_file.h"
+#include "core/model/quote.h"
+
+namespace tq {
+
+namespace {
+
+// A load error from a refusal of ParseJobFile or a JobCheck ("<file>:<line>: ...").
+JobLoadError ErrorOf(const std::string& path, const Status& st) {
+  JobLoadError e{path, 0, st.message()};
+  const std::string prefix = path + ":";
+  if (st.message().compare(0, prefix.size(), prefix) == 0) {
+    size_t pos = prefix.size();
+    int line = 0;
+    while (pos < st.message().size() && st.message()[pos] >= '0' && st.message()[pos] <= '9' &&
+           line < 100000000)
+      line = line * 10 + (st.message()[pos++] - '0');
+    e.line = line;
+  }
+  return e;
+}
+
+// Where each job name in force is defined.
+using TakenNames = std::map<std::string, const JobDef*>;
+
+// The first job of `jobs` that fails `check` or whose name is taken, as an error.
+std::optional<JobLoadError> FirstRefusal(const std::string& path, const std::vector<JobDef>& jobs,
+                                         const JobCheck& check, const TakenNames& taken) {
+  for (const JobDef& job : jobs) {
+    if (auto it = taken.find(job.name); it != taken.end()) {
+      const std::string where = job.file + ":" + std::to_string(job.line);
+      return JobLoadError{path, job.line,
+                          where + ": name: " + Quote(job.name) + " is already defined at " +
+                              it->second->file + ":" + std::to_string(it->second->line) +
+                              " (job names are unique across the job files)"};
+    }
+    if (Status st = check(job); !st.ok()) return ErrorOf(path, st);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+JobSetLoad ResolveJobFiles(const std::vector<JobFileRead>& files,
+                           const std::vector<StoredJobFile>& stored, const JobCheck& check,
+                           WallMs now) {
+  std::map<std::string, const std::string*> last_good;
+  for (const StoredJobFile& s : stored) last_good[s.path] = &s.text;
+
+  JobSetLoad out;
+  // Definitions live here until the end, so `taken` may point into them.
+  std::vector<JobFile> parsed;
+  parsed.reserve(files.size());
+  std::vector<bool> fallback;
+  TakenNames taken;
+  for (const JobFileRead& f : files) {
+    std::optional<JobLoadError> error = f.error;
+    if (!error) {
+      auto file = ParseJobFile(f.text, f.path);
+      if (!file.ok()) error = ErrorOf(f.path, file.status());
+      if (!error) error = FirstRefusal(f.path, file->jobs, check, taken);
+      if (!error) {
+        auto it = last_good.find(f.path);
+        if (it == last_good.end() || *it->second != f.text)
+          out.to_save.push_back(StoredJobFile{f.path, f.text, now});
+        parsed.push_back(std::move(*file));
+        fallback.push_back(false);
+        for (const JobDef& job : parsed.back().jobs) taken[job.name] = &job;
+        continue;
+      }
+    }
+    out.errors.push_back(*error);
+    auto it = last_good.find(f.path);
+    if (it == last_good.end()) continue;
+    auto file = ParseJobFile(*it->second, f.path);
+    if (!file.ok()) {
+      spdlog::warn("{}: its last good text no longer loads either: {}", f.path,
+                   file.status().message());
+      continue;
+    }
+    JobFile kept{f.path, {}};
+    for (JobDef& job : file->jobs) {
+      if (auto refusal = FirstRefusal(f.path, {job}, check, taken)) {
+        spdlog::warn("{} (its last good definition is not kept)", refusal->message);
+        continue;
+      }
+      kept.jobs.push_back(std::move(job));
+    }
+    parsed.push_back(std::move(kept));
+    fallback.push_back(true);
+    for (const JobDef& job : parsed.back().jobs) taken[job.name] = &job;
+  }
+  for (size_t i = 0; i < parsed.size(); ++i)
+    for (JobDef& job : parsed[i].jobs) out.jobs.push_back(LoadedJob{std::move(job), fallback[i]});
+
+  std::map<std::string, bool> present;
+  for (const JobFileRead& f : files) present[f.path] = true;
+  for (const StoredJobFile& s : stored)
+    if (!present.count(s.path)) out.to_forget.push_back(s.path);
+  return out;
+}
+
+bool SameDefinition(const JobDef& a, const JobDef& b) {
+  const auto fields = [](const JobDef& j) {
+    return std::tie(j.name, j.schedule.text, j.timezone, j.dst, j.command, j.shell, j.argv, j.user,
+                    j.cwd, j.env, j.stdin_data, j.queue, j.priority, j.timeout_ms, j.pending_ttl_ms,
+                    j.overlap, j.misfire, j.max_catch_up, j.max_lateness_ms, j.random_delay_ms,
+                    j.enabled);
+  };
+  const auto retry = [](const RetryOverrides& r) {
+    return std::tie(r.retries, r.backoff, r.base_ms, r.max_ms, r.jitter, r.retry_on_exit,
+                    r.no_retry_on_exit);
+  };
+  return fields(a) == fields(b) && retry(a.retry) == retry(b.retry);
+}
+
+}  // namespace tq

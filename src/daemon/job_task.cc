@@ -1,0 +1,38 @@
+#include "daemon/job_task.h"
+
+namespace tq {
+
+namespace {
+// The shell the daemon runs TaskSpec.shell with (Daemon::StartTask).
+constexpr const char* kTaskShell = "/bin/sh";
+}  // namespace
+
+TaskSpec JobTaskSpec(const JobDef& job, const std::string& home, RetryPolicy retry,
+                     WallMs not_before, bool exclusive) {
+  TaskSpec spec;
+  if (job.command) {
+    if (job.shell == kTaskShell) {
+      spec.shell = *job.command;
+    } else {
+      spec.argv = {job.shell, "-c", *job.command};
+    }
+  } else {
+    spec.argv = job.argv;
+  }
+  spec.queue = job.queue;
+  spec.priority = job.priority;
+  spec.stdin_data = job.stdin_data;
+  spec.cwd = job.cwd.empty() ? home : job.cwd;
+  spec.env = job.env;
+  spec.clean_env = true;
+  spec.not_before = not_before;
+  spec.labels = {"job:" + job.name};
+  spec.timeout_ms = job.timeout_ms;
+  spec.retry = std::move(retry);
+  spec.pending_ttl_ms = job.pending_ttl_ms;
+  spec.job = job.name;
+  spec.job_exclusive = exclusive;
+  return spec;
+}
+
+}  // namespace tq

@@ -1,0 +1,554 @@
+// The daemon's cron scheduler: the jobs in force, one wall-clock timer for the earliest firing,
+// and what each firing does (misfire and overlap policies, the firing recorded with its task).
+#include "daemon/scheduler.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <random>
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "core/cron/cron_zone.h"
+#include "core/jobs/firing_plan.h"
+#include "core/model/quote.h"
+#include "daemon/daemon.h"
+#include "daemon/event_loop.h"
+#include "daemon/job_dir.h"
+#include "daemon/job_set.h"
+#include "daemon/job_task.h"
+#include "daemon/job_user.h"
+#include "daemon/log_throttle.h"
+
+namespace tq {
+
+namespace {
+
+// After a store fault the firing is tried again this soon; the plan then catches up what the
+// fault delayed (on time within the misfire grace, else by the misfire policy).
+constexpr int64_t kFaultRetryMs = 1000;
+// At most one line per this interval for store faults that repeat at each retry.
+constexpr int64_t kFaultLogIntervalMs = 60 * 1000;
+
+bool IsReboot(const JobDef& def) {
+  return def.schedule.kind == CronKind::kReboot;
+}
+
+}  // namespace
+
+struct Scheduler::State {
+  /// One job in force and its run-time state.
+  struct Job {
+    JobDef def;
+    bool from_last_good = false;
+    JobUser user;
+    TimeZone zone;
+    bool disabled = false;        ///< `tq jobs disable` (the store's flag)
+    WallMs last = 0;              ///< times at or before this have fired or passed
+    bool reboot_due = false;      ///< @reboot: this boot's run is still to be made
+    std::optional<WallMs> next;   ///< its entry in `due`, when it has one
+    std::optional<WallMs> shown;  ///< the next firing as `tq jobs` shows it
+  };
+
+  State(Daemon& d, EventLoop& l, std::string dir, std::string boot)
+      : daemon(d),
+        loop(l),
+        jobs_dir(std::move(dir)),
+        boot_id(std::move(boot)),
+        rng(std::random_device{}()),
+        fault_log(d.clock(), kFaultLogIntervalMs) {}
+
+  ~State() {
+    if (timer) loop.CancelTimer(timer);
+    if (records_retry) loop.CancelTimer(records_retry);
+  }
+
+  Daemon& daemon;
+  EventLoop& loop;
+  const std::string jobs_dir;
+  const std::string boot_id;
+  const uid_t uid = geteuid();
+  std::mt19937_64 rng;
+  LogThrottle fault_log;
+
+  std::map<std::string, Job> jobs;
+  std::vector<JobLoadError> errors;
+  std::set<std::pair<WallMs, std::string>> due;  ///< (time, job) of every active job's next firing
+  EventLoop::TimerId timer = 0;
+  WallMs timer_at = 0;
+  /// The job records could not be read: nothing is planned until they are.
+  EventLoop::TimerId records_retry = 0;
+  std::map<std::string, JobDef> retry_prev;
+  bool retry_at_start = false;
+
+  // The lookups a load makes, once per user and zone.
+  std::map<std::string, JobUser> users;
+  std::map<std::string, TimeZone> zones;
+
+  Store& store() { return daemon.store(); }
+  WallMs Now() const { return daemon.clock().WallNow(); }
+  static bool Active(const Job& j) { return j.def.enabled && !j.disabled; }
+
+  ReloadReport Load(bool at_start);
+  Status Check(const JobDef& def, const TimeZone& local);
+  void SyncRecords(const std::map<std::string, JobDef>& prev, bool at_start);
+  void Replan();
+  void Plan(Job& j, WallMs now);
+  Result<JobRunOutcome> Run(Job& j, const std::optional<Firing>& firing, bool force, WallMs now);
+  void Record(Job& j, const Firing& firing, WallMs now);
+  void Unschedule(Job& j);
+  void Schedule(Job& j, WallMs when);
+  void Arm();
+  void OnTimer();
+  void LogFault(const std::string& what, const Status& st);
+  JobInfo Info(const Job& j, const std::map<std::string, JobRecord>& records) const;
+};
+
+Status Scheduler::State::Check(const JobDef& def, const TimeZone& local) {
+  const std::string where = def.file + ":" + std::to_string(def.line) + ": ";
+  if (!users.count(def.user)) {
+    auto user = JobUserOf(def, uid);
+    if (!user.ok()) return user.status();
+    users[def.user] = *user;
+  }
+  if (!def.timezone.empty() && !zones.count(def.timezone)) {
+    auto zone = LoadTimeZone(def.timezone);
+    if (!zone.ok()) return Status::Invalid("timezone", where + zone.status().message());
+    zones[def.timezone] = *zone;
+  }
+  if (def.timezone.empty()) zones[""] = local;
+  return Status::Ok();
+}
+
+ReloadReport Scheduler::State::Load(bool at_start) {
+  const WallMs now = Now();
+  users.clear();
+  zones.clear();
+  auto local = LocalTimeZone();
+  if (!local.ok())
+    spdlog::warn("jobs without a timezone use UTC: the local zone is unknown: {}",
+                 local.status().message());
+  const TimeZone local_zone = local.ok() ? *local : TimeZone();
+  const JobCheck check = [&](const JobDef& def) { return Check(def, local_zone); };
+
+  auto stored = store().JobFiles();
+  if (!stored.ok())
+    spdlog::error("jobs: the last good job files cannot be read: {}", stored.status().message());
+  const std::vector<StoredJobFile> last_good = stored.ok() ? *stored : std::vector<StoredJobFile>{};
+
+  std::vector<JobFileRead> files;
+  ReloadReport report;
+  auto listed = ReadJobDir(jobs_dir, uid == 0);
+  if (listed.ok()) {
+    files = std::move(*listed);
+  } else {
+    // Every file is as good as unreadable: each keeps its last good jobs.
+    for (const StoredJobFile& s : last_good)
+      files.push_back({s.path, "", JobLoadError{s.path, 0, listed.status().message()}});
+    if (files.empty()) report.errors.push_back({jobs_dir, 0, listed.status().message()});
+  }
+
+  JobSetLoad load = ResolveJobFiles(files, last_good, check, now);
+
+  // What was in force before: the jobs held now, or at start those of the stored files (what the
+  // last daemon had), so that a job added or enabled meanwhile is told from one that was there.
+  // A file whose text did not change defines what it did: only the others are parsed again.
+  std::map<std::string, JobDef> prev;
+  if (at_start) {
+    std::map<std::string, const std::string*> on_disk;
+    for (const JobFileRead& f : files)
+      if (!f.error) on_disk[f.path] = &f.text;
+    const auto unchanged = [&](const std::string& path, const std::string& text) {
+      auto it = on_disk.find(path);
+      return it != on_disk.end() && *it->second == text;
+    };
+    std::set<std::string> same_files;
+    std::vector<JobFileRead> before;
+    for (const StoredJobFile& s : last_good) {
+      if (unchanged(s.path, s.text)) {
+        same_files.insert(s.path);
+      } else {
+        before.push_back({s.path, s.text, std::nullopt});
+      }
+    }
+    for (LoadedJob& lj : ResolveJobFiles(before, last_good, check, now).jobs)
+      prev[lj.def.name] = std::move(lj.def);
+    for (const LoadedJob& lj : load.jobs)
+      if (!stored.ok() || same_files.count(lj.def.file)) prev[lj.def.name] = lj.def;
+  } else {
+    for (const auto& [name, j] : jobs) prev[name] = j.def;
+  }
+  if (!load.to_save.empty())
+    if (Status st = store().SaveJobFiles(load.to_save); !st.ok())
+      spdlog::error("jobs: the good job files cannot be stored: {}", st.message());
+  if (!load.to_forget.empty())
+    if (Status st = store().ForgetJobFiles(load.to_forget); !st.ok())
+      spdlog::error("jobs: removed job files cannot be forgotten: {}", st.message());
+  for (const JobLoadError& e : load.errors)
+    spdlog::error("{} (the file's last good jobs stay in force)", e.message);
+
+  std::map<std::string, Job> next;
+  for (LoadedJob& lj : load.jobs) {
+    Job j;
+    if (auto old = jobs.find(lj.def.name); old != jobs.end()) {
+      j.disabled = old->second.disabled;
+      j.last = old->second.last;
+      j.reboot_due = old->second.reboot_due;
+    }
+    j.user = users.at(lj.def.user);
+    j.zone = zones.at(lj.def.timezone);
+    j.from_last_good = lj.from_last_good;
+    if (auto p = prev.find(lj.def.name); p == prev.end()) {
+      ++report.added;
+    } else if (!SameDefinition(p->second, lj.def)) {
+      ++report.changed;
+    }
+    j.def = std::move(lj.def);
+    const std::string name = j.def.name;
+    next.emplace(name, std::move(j));
+  }
+  for (const auto& [name, def] : prev)
+    if (!next.count(name)) ++report.removed;
+  due.clear();
+  jobs = std::move(next);
+  for (auto& [name, j] : jobs) j.next.reset();
+  for (JobLoadError& e : load.errors) report.errors.push_back(std::move(e));
+  errors = report.errors;
+  report.files = static_cast<int>(files.size());
+  report.jobs = static_cast<int>(jobs.size());
+
+  SyncRecords(prev, at_start);
+  return report;
+}
+
+// Reads the jobs' records and plans every job from them. A job new since `prev` or enabled in
+// its file since then does not catch up the times before now (nor, @reboot, this boot) unless
+// `at_start`, when an @reboot job runs if this boot's run is not recorded yet.
+void Scheduler::State::SyncRecords(const std::map<std::string, JobDef>& prev, bool at_start) {
+  if (records_retry) loop.CancelTimer(records_retry);
+  records_retry = 0;
+  const WallMs now = Now();
+  std::vector<std::string> names;
+  for (const auto& [name, j] : jobs) names.push_back(name);
+  Status st = store().AddJobs(names, now);
+  auto records = st.ok() ? store().JobRecords() : Result<std::vector<JobRecord>>(st);
+  if (!records.ok()) {
+    LogFault("jobs: the job records cannot be read, nothing fires until they can",
+             records.status());
+    retry_prev = prev;
+    retry_at_start = at_start;
+    records_retry = loop.AddTimer(daemon.clock().MonoNow() + kFaultRetryMs, [this] {
+      records_retry = 0;
+      SyncRecords(std::map<std::string, JobDef>(retry_prev), retry_at_start);
+    });
+    due.clear();
+    for (auto& [name, j] : jobs) j.next.reset();
+    Arm();
+    return;
+  }
+  std::map<std::string, const JobRecord*> by_name;
+  for (const JobRecord& r : *records) by_name[r.job] = &r;
+  for (auto& [name, j] : jobs) {
+    const JobRecord* r = by_name.count(name) ? by_name[name] : nullptr;
+    j.disabled = r && r->disabled;
+    const WallMs recorded =
+        r ? std::max(r->first_seen, r->last_fired.value_or(r->first_seen)) : now;
+    j.last = std::max(j.last, recorded);
+    const auto p = prev.find(name);
+    const bool arrived = p == prev.end() || (!p->second.enabled && j.def.enabled);
+    if (!Active(j)) continue;
+    if (IsReboot(j.def)) {
+      const bool done = r && r->boot_id == boot_id;
+      if (at_start) {
+        j.reboot_due = !done && !boot_id.empty();
+      } else if (arrived && !done) {
+        Record(j, Firing{name, now, boot_id}, now);  // it runs at the next boot
+      }
+    } else if (arrived && j.last < now - 1) {
+      Record(j, Firing{name, now - 1, ""}, now);  // no catch-up for times before it was here
+    }
+  }
+  if (at_start && boot_id.empty())
+    for (const auto& [name, j] : jobs)
+      if (IsReboot(j.def) && Active(j))
+        spdlog::error("job {}: @reboot cannot run: the boot id of this machine is unknown", name);
+  Replan();
+}
+
+void Scheduler::State::Replan() {
+  const WallMs now = Now();
+  due.clear();
+  for (auto& [name, j] : jobs) {
+    j.next.reset();
+    j.shown.reset();
+  }
+  if (records_retry) return Arm();  // planned once the records are read
+  for (auto& [name, j] : jobs) Plan(j, now);
+  Arm();
+}
+
+// Fires what is due of `j` now (misfire and overlap policies) and schedules its next firing.
+void Scheduler::State::Plan(Job& j, WallMs now) {
+  Unschedule(j);
+  j.shown.reset();
+  if (!Active(j)) return;
+  const std::string& name = j.def.name;
+  if (IsReboot(j.def)) {
+    if (!j.reboot_due) return;
+    auto run = Run(j, Firing{name, now, boot_id}, false, now);
+    if (!run.ok() && run.status().fault() != StoreFault::kNone) {
+      LogFault("job " + name + ": @reboot run not made yet", run.status());
+      return Schedule(j, now + kFaultRetryMs);
+    }
+    if (!run.ok()) spdlog::error("job {}: @reboot run not made: {}", name, run.status().message());
+    j.reboot_due = false;
+    return;
+  }
+  auto plan = PlanFirings(j.def, j.zone, j.last, now);
+  if (!plan.ok()) {
+    spdlog::error("job {}: no firing can be planned: {}", name, plan.status().message());
+    return;
+  }
+  if (plan->dropped > 0)
+    spdlog::info("job {}: {} missed firing(s) not run (misfire = {})", name, plan->dropped,
+                 MisfireName(j.def.misfire));
+  for (const WallMs t : plan->fire) {
+    auto run = Run(j, Firing{name, t, ""}, false, now);
+    if (!run.ok() && run.status().fault() != StoreFault::kNone) {
+      LogFault("job " + name + ": firing of " + FormatRfc3339InZone(t, j.zone) + " not made yet",
+               run.status());
+      j.shown = plan->fire.front();
+      return Schedule(j, now + kFaultRetryMs);
+    }
+    if (!run.ok())
+      spdlog::error("job {}: firing of {} not made: {}", name, FormatRfc3339InZone(t, j.zone),
+                    run.status().message());
+    j.last = std::max(j.last, t);
+  }
+  if (plan->last > j.last) Record(j, Firing{name, plan->last, ""}, now);  // the dropped ones
+  j.last = std::max(j.last, plan->last);
+  if (plan->next) {
+    Schedule(j, std::max(*plan->next, now + 1));  // always after now: OnTimer's loop ends
+    j.shown = plan->next;
+  }
+}
+
+// One run of `j`, by its overlap unless `force`: through Fire for a firing (recorded even when
+// overlap makes no run), else as a plain insert (`tq jobs run`).
+Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>& firing, bool force,
+                                            WallMs now) {
+  const std::string& name = j.def.name;
+  auto runs = store().RunsOf(name);
+  if (!runs.ok()) return runs.status();
+  const OverlapDecision d = DecideOverlap(j.def.overlap, static_cast<int>(runs->pending.size()),
+                                          static_cast<int>(runs->running.size()), force);
+  JobRunOutcome out;
+  out.action = d.action;
+  const std::string when =
+      firing ? "firing of " + FormatRfc3339InZone(firing->scheduled, j.zone) : "run now";
+  if (d.action == OverlapAction::kSkip || d.action == OverlapAction::kCoalesce) {
+    if (firing) {
+      auto fired = store().Fire(*firing, j.user.owner, std::nullopt, now);
+      if (!fired.ok()) return fired.status();
+    }
+    spdlog::debug("job {}: {}: no new run ({}: {} pending, {} running)", name, when,
+                  OverlapActionName(d.action), runs->pending.size(), runs->running.size());
+    return out;
+  }
+  WallMs not_before = 0;
+  if (firing && j.def.random_delay_ms > 0) {
+    std::uniform_int_distribution<int64_t> delay(0, j.def.random_delay_ms);
+    not_before = std::max(firing->scheduled, now) + delay(rng);
+  }
+  const TaskSpec spec = JobTaskSpec(
+      j.def, j.user.home, daemon.RetryPolicyFor(j.def.queue, j.def.retry), not_before, d.exclusive);
+  if (firing) {
+    auto fired = store().Fire(*firing, j.user.owner, spec, now);
+    if (!fired.ok()) return fired.status();
+    if (!fired->fired) {
+      spdlog::debug("job {}: {}: already recorded", name, when);
+      return out;
+    }
+    out.task = fired->task;
+  } else {
+    auto id = store().Insert(j.user.owner, spec, now);
+    if (!id.ok()) return id.status();
+    out.task = *id;
+  }
+  if (d.action == OverlapAction::kReplace) {
+    // The new run is exclusive: the store holds it until the old processes are gone.
+    for (TaskId old : runs->pending)
+      daemon.EndPending(old, TaskState::kCancelled, TaskReason::kSuperseded);
+    for (TaskId old : runs->running) daemon.StopRunning(old, TaskReason::kSuperseded);
+  }
+  spdlog::info("job {}: {}: task {}{}", name, when, out.task.value_or(0),
+               d.action == OverlapAction::kReplace ? " replaces the runs before it" : "");
+  daemon.ScheduleDispatch();
+  return out;
+}
+
+// Records `firing` without a run: its time counts as passed.
+void Scheduler::State::Record(Job& j, const Firing& firing, WallMs now) {
+  auto fired = store().Fire(firing, j.user.owner, std::nullopt, now);
+  if (!fired.ok())
+    LogFault("job " + j.def.name + ": a passed time is not recorded", fired.status());
+  if (firing.boot_id.empty()) j.last = std::max(j.last, firing.scheduled);
+}
+
+void Scheduler::State::Unschedule(Job& j) {
+  if (j.next) due.erase({*j.next, j.def.name});
+  j.next.reset();
+}
+
+void Scheduler::State::Schedule(Job& j, WallMs when) {
+  Unschedule(j);
+  j.next = when;
+  due.emplace(when, j.def.name);
+}
+
+void Scheduler::State::Arm() {
+  if (due.empty()) {
+    if (timer) loop.CancelTimer(timer);
+    timer = 0;
+    timer_at = 0;
+    return;
+  }
+  const WallMs earliest = due.begin()->first;
+  if (timer && timer_at == earliest) return;
+  if (timer) loop.CancelTimer(timer);
+  timer_at = earliest;
+  timer = loop.AddWallTimer(earliest, [this] {
+    timer = 0;
+    timer_at = 0;
+    OnTimer();
+  });
+}
+
+void Scheduler::State::OnTimer() {
+  const WallMs now = Now();
+  while (!due.empty() && due.begin()->first <= now) {
+    const std::string name = due.begin()->second;
+    due.erase(due.begin());
+    auto it = jobs.find(name);
+    if (it == jobs.end()) continue;
+    it->second.next.reset();
+    Plan(it->second, now);
+  }
+  Arm();
+}
+
+void Scheduler::State::LogFault(const std::string& what, const Status& st) {
+  fault_log.Log(spdlog::level::err, what + ": " + st.message());
+}
+
+JobInfo Scheduler::State::Info(const Job& j,
+                               const std::map<std::string, JobRecord>& records) const {
+  JobInfo info;
+  info.def = j.def;
+  info.disabled = j.disabled;
+  info.from_last_good = j.from_last_good;
+  if (Active(j)) info.next = j.shown;
+  if (auto r = records.find(j.def.name); r != records.end()) {
+    info.last_fired = r->second.last_fired;
+    info.last_task = r->second.last_task;
+    info.last_state = r->second.last_state;
+    info.last_reason = r->second.last_reason;
+    info.last_exit_code = r->second.last_exit_code;
+  }
+  return info;
+}
+
+Scheduler::Scheduler(Daemon& daemon, EventLoop& loop, std::string jobs_dir, std::string boot_id)
+    : state_(std::make_unique<State>(daemon, loop, std::move(jobs_dir), std::move(boot_id))) {}
+
+Scheduler::~Scheduler() = default;
+
+ReloadReport Scheduler::Start() {
+  if (state_->jobs_dir.empty()) return {};
+  ReloadReport report = state_->Load(/*at_start=*/true);
+  spdlog::info("jobs: {} job(s) from {} file(s) in {}, {} file(s) with errors", report.jobs,
+               report.files, state_->jobs_dir, report.errors.size());
+  return report;
+}
+
+ReloadReport Scheduler::Reload() {
+  if (state_->jobs_dir.empty()) return {};
+  ReloadReport report = state_->Load(/*at_start=*/false);
+  spdlog::info(
+      "jobs reloaded: {} job(s) from {} file(s): {} added, {} removed, {} changed, {} "
+      "file(s) with errors",
+      report.jobs, report.files, report.added, report.removed, report.changed,
+      report.errors.size());
+  return report;
+}
+
+void Scheduler::OnClockSet() {
+  state_->Replan();
+}
+
+std::vector<JobInfo> Scheduler::Jobs() {
+  std::map<std::string, JobRecord> records;
+  if (!state_->jobs.empty()) {
+    auto all = state_->store().JobRecords();
+    if (!all.ok()) spdlog::error("jobs: {}", all.status().message());
+    if (all.ok())
+      for (JobRecord& r : *all) records.emplace(r.job, std::move(r));
+  }
+  std::vector<JobInfo> out;
+  out.reserve(state_->jobs.size());
+  for (const auto& [name, j] : state_->jobs) out.push_back(state_->Info(j, records));
+  return out;
+}
+
+Result<JobInfo> Scheduler::Job(const std::string& name) {
+  auto it = state_->jobs.find(name);
+  if (it == state_->jobs.end()) return Status::NotFound("job " + Quote(name) + " not found");
+  std::map<std::string, JobRecord> records;
+  auto all = state_->store().JobRecords();
+  if (!all.ok()) return all.status();
+  for (JobRecord& r : *all)
+    if (r.job == name) records.emplace(r.job, std::move(r));
+  return state_->Info(it->second, records);
+}
+
+const std::vector<JobLoadError>& Scheduler::Errors() const {
+  return state_->errors;
+}
+
+Result<JobRunOutcome> Scheduler::RunNow(const std::string& name, bool force) {
+  auto it = state_->jobs.find(name);
+  if (it == state_->jobs.end()) return Status::NotFound("job " + Quote(name) + " not found");
+  return state_->Run(it->second, std::nullopt, force, state_->Now());
+}
+
+Status Scheduler::SetEnabled(const std::string& name, bool enabled) {
+  auto it = state_->jobs.find(name);
+  if (it == state_->jobs.end()) return Status::NotFound("job " + Quote(name) + " not found");
+  State::Job& j = it->second;
+  if (enabled && !j.def.enabled)
+    return Status::Invalid("name", "job " + Quote(name) + " is disabled by its file (" +
+                                       j.def.file + ":" + std::to_string(j.def.line) +
+                                       ": enabled = false): change the file and reload");
+  Status st = state_->store().SetJobDisabled(name, !enabled);
+  if (!st.ok()) return st;
+  const bool was_disabled = j.disabled;
+  j.disabled = !enabled;
+  const WallMs now = state_->Now();
+  if (enabled && was_disabled) {
+    // Its times while disabled have passed: no catch-up, as a disabled systemd timer.
+    if (IsReboot(j.def)) {
+      state_->Record(j, Firing{name, now, state_->boot_id}, now);
+    } else if (j.last < now - 1) {
+      state_->Record(j, Firing{name, now - 1, ""}, now);
+    }
+  }
+  if (!state_->records_retry) state_->Plan(j, now);
+  if (!enabled) state_->Unschedule(j);
+  state_->Arm();
+  return Status::Ok();
+}
+
+}  // namespace tq
