@@ -65,3 +65,20 @@ TEST_CASE("tq cron import refuses a file it cannot read with exit 2") {
   CHECK(Contains(r.err, "cannot read \"/nonexistent/crontab\""));
   CHECK(r.out.empty());
 }
+
+TEST_CASE("What tq cron import writes passes tq jobs check") {
+  tq::TempDir dir("cron-import-check");
+  const RunResult r = RunTq(kNoSocket, {"cron", "import", "--system"}, {},
+                            "SHELL=/bin/sh\nPATH=/usr/bin:/bin\nCRON_TZ=Europe/Berlin\n"
+                            "17 * * * * root cd / && run-parts --report /etc/cron.hourly\n"
+                            "25 6 * * * root run-parts --report /etc/cron.daily\n"
+                            "@reboot www-data /usr/bin/warm-cache%now\n"
+                            "*/5 9-17 * mar-oct mon-fri nobody /bin/true\n");
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const std::string path = dir.File("imported.toml");
+  std::ofstream(path) << r.out;
+  const RunResult check = RunTq(kNoSocket, {"jobs", "check", path}, {});
+  INFO(check.err);
+  CHECK(check.exit_code == 0);
+  CHECK(Contains(check.out, "4 jobs"));
+}

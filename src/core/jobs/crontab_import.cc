@@ -126,6 +126,12 @@ class Importer {
     if (line.find('\0') != std::string_view::npos)
       return Problem(number, "the line holds a NUL byte", line);
     if (!IsValidUtf8(line)) return Problem(number, "the line is not valid UTF-8", line);
+    if (!line.empty() && line.back() == '\r') {
+      return Problem(number,
+                     "the line ends in a carriage return (DOS line ends? convert the file with "
+                     "dos2unix; cron would run the command with it)",
+                     line);
+    }
     const size_t start = line.find_first_not_of(" \t");
     if (start == std::string_view::npos) return Blank();
     if (line[start] == '#') return Comment(CommentText(line.substr(start)));
