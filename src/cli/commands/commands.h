@@ -38,5 +38,7 @@ Command AddQueue(CLI::App& app, const GlobalOptions& g);
 Command AddCron(CLI::App& app, const GlobalOptions& g);
 /// `tq cron next` under the `cron` group.
 Command AddCronNext(CLI::App& cron, const GlobalOptions& g);
+/// `tq cron import [FILE] [--system]` under the `cron` group.
+Command AddCronImport(CLI::App& cron, const GlobalOptions& g);
 
 }  // namespace tq

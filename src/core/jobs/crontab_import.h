@@ -14,7 +14,7 @@ enum class CrontabFormat { kUser, kSystem };
 
 /// A line the importer could not convert, and why.
 struct CrontabProblem {
-  int line = 0;  ///< 1-based
+  int line = 0;  ///< 1-based; 0 for the input as a whole (too large to convert)
   std::string message;
 };
 
