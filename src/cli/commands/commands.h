@@ -40,5 +40,7 @@ Command AddCron(CLI::App& app, const GlobalOptions& g);
 Command AddCronNext(CLI::App& cron, const GlobalOptions& g);
 /// `tq cron import [FILE] [--system]` under the `cron` group.
 Command AddCronImport(CLI::App& cron, const GlobalOptions& g);
+/// `tq jobs check FILE...` under the `jobs` group: job files checked locally, no daemon.
+Command AddJobsCheck(CLI::App& jobs, const GlobalOptions& g);
 
 }  // namespace tq

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <limits>
 
-#include "core/model/duration.h"
+#include "core/config/toml_check.h"
 #include "core/model/quote.h"
 
 namespace tq {
@@ -31,135 +31,11 @@ constexpr const char* kQueueKeys =
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
 constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
 
-// A TOML value as a message shows it: numbers and booleans as written, strings quoted, the
-// rest by kind.
-std::string Describe(const toml::node& n) {
-  if (const auto* i = n.as_integer()) return std::to_string(i->get());
-  if (const auto* f = n.as_floating_point()) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", f->get());
-    return buf;
-  }
-  if (const auto* b = n.as_boolean()) return b->get() ? "true" : "false";
-  if (const auto* s = n.as_string()) return Quote(s->get());
-  if (n.is_table()) return "a table";
-  if (n.is_array()) return "an array";
-  if (n.is_date_time()) return "a date-time";
-  if (n.is_date()) return "a date";
-  if (n.is_time()) return "a time";
-  return "a value";
-}
-
-// Turns reasons into kConfig errors that start with "<source>:<line>: <key>: ".
-class Checker {
- public:
-  explicit Checker(const std::string& source) : source_(source) {}
-
-  Status Error(const std::string& key, int line, const std::string& reason) const {
-    return Status(ErrorCode::kConfig, key,
-                  source_ + ":" + std::to_string(line) + ": " + key + ": " + reason);
-  }
-  /// Re-homes a Status from a parser whose message already starts with "<key>: ".
-  Status Wrap(const std::string& key, int line, const Status& s) const {
-    return Status(ErrorCode::kConfig, key,
-                  source_ + ":" + std::to_string(line) + ": " + s.message());
-  }
-
-  /// An integer from lo to hi; `help` says what is allowed.
-  Status Int(const std::string& key, int line, const toml::node& v, int64_t lo, int64_t hi,
-             int64_t* out) const {
-    std::string help = "use an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-    const auto* i = v.as_integer();
-    if (i == nullptr) return Error(key, line, Describe(v) + " is not an integer (" + help + ")");
-    if (i->get() < lo || i->get() > hi) {
-      return Error(key, line, Describe(v) + " is out of range (" + help + ")");
-    }
-    *out = i->get();
-    return Status::Ok();
-  }
-
-  /// A duration: a string like "90s" or "1h30m", or an integer number of seconds.
-  Status Duration(const std::string& key, int line, const toml::node& v, int64_t* out_ms) const {
-    std::string text;
-    if (const auto* i = v.as_integer()) {
-      text = std::to_string(i->get());  // a bare integer is seconds, as on the command line
-    } else if (const auto* str = v.as_string()) {
-      text = str->get();
-    } else {
-      return Error(key, line,
-                   Describe(v) + " is not a duration (use a string like \"10s\" or \"1m30s\")");
-    }
-    Result<int64_t> r = ParseDuration(text, key);
-    if (!r.ok()) return Wrap(key, line, r.status());
-    *out_ms = *r;
-    return Status::Ok();
-  }
-
-  /// true or false.
-  Status Bool(const std::string& key, int line, const toml::node& v, bool* out) const {
-    const auto* b = v.as_boolean();
-    if (b == nullptr) return Error(key, line, Describe(v) + " is not true or false");
-    *out = b->get();
-    return Status::Ok();
-  }
-
-  /// An array of exit codes 0..255.
-  Status ExitCodes(const std::string& key, int line, const toml::node& v,
-                   std::vector<int>* out) const {
-    const auto* a = v.as_array();
-    if (a == nullptr)
-      return Error(key, line, Describe(v) + " is not an array (use exit codes, e.g. [75])");
-    out->clear();
-    for (const toml::node& item : *a) {
-      int64_t code = 0;
-      Status s = Int(key, line, item, 0, 255, &code);
-      if (!s.ok()) return s;
-      out->push_back(static_cast<int>(code));
-    }
-    return Status::Ok();
-  }
-
-  /// A path: "" for the default, else absolute and without NUL bytes.
-  Status Path(const std::string& key, int line, const toml::node& v, size_t max_len,
-              std::string* out) const {
-    const auto* s = v.as_string();
-    if (s == nullptr) {
-      return Error(key, line, Describe(v) + " is not a string (use an absolute path)");
-    }
-    const std::string& p = s->get();
-    if (!p.empty() && p[0] != '/') {
-      return Error(key, line,
-                   Describe(v) +
-                       " is not an absolute path (use a path from /, or "
-                       "leave it out for the default)");
-    }
-    if (p.find('\0') != std::string::npos) {
-      return Error(key, line, Describe(v) + " contains a NUL byte (use a plain path)");
-    }
-    if (p.size() > max_len) {
-      return Error(key, line,
-                   Describe(v) + " is " + std::to_string(p.size()) + " bytes long (at most " +
-                       std::to_string(max_len) + ")");
-    }
-    *out = p;
-    return Status::Ok();
-  }
-
- private:
-  const std::string& source_;
-};
-
-// The line of a key/value pair: the key's, or the value's when the key carries none.
-int LineOf(const toml::key& k, const toml::node& v) {
-  int line = static_cast<int>(k.source().begin.line);
-  return line > 0 ? line : static_cast<int>(v.source().begin.line);
-}
-
-Status ParseQueue(const Checker& ck, const std::string& name, const toml::table& t,
+Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::table& t,
                   QueueConfig* out) {
   for (auto&& [k, v] : t) {
     std::string key = "queues." + name + "." + std::string(k.str());
-    int line = LineOf(k, v);
+    int line = TomlLine(k, v);
     const std::string_view name_in_queue = k.str();
     int64_t n = 0;
     Status s;
@@ -173,8 +49,9 @@ Status ParseQueue(const Checker& ck, const std::string& name, const toml::table&
       const auto* str = v.as_string();
       auto kind = str ? BackoffFromName(str->get()) : std::nullopt;
       if (!kind)
-        return ck.Error(key, line,
-                        Describe(v) + " is not a backoff (use fixed, exponential or progressive)");
+        return ck.Error(
+            key, line,
+            DescribeToml(v) + " is not a backoff (use fixed, exponential or progressive)");
       out->retry.backoff = *kind;
     } else if (name_in_queue == "backoff_base") {
       s = ck.Duration(key, line, v, &out->retry.base_ms);
@@ -198,9 +75,9 @@ Status ParseQueue(const Checker& ck, const std::string& name, const toml::table&
   return Status::Ok();
 }
 
-Status ParseKey(const Checker& ck, const toml::key& k, const toml::node& v, Config* cfg) {
+Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, Config* cfg) {
   const std::string key(k.str());
-  const int line = LineOf(k, v);
+  const int line = TomlLine(k, v);
   if (key == "max_running") {
     int64_t n = 0;
     Status s = ck.Int(key, line, v, 1, kIntMax, &n);
@@ -216,10 +93,10 @@ Status ParseKey(const Checker& ck, const toml::key& k, const toml::node& v, Conf
       if (!r.ok()) return ck.Wrap(key, line, r.status());
       bytes = *r;
     } else {
-      return ck.Error(key, line, Describe(v) + " is not a size (" + help + ")");
+      return ck.Error(key, line, DescribeToml(v) + " is not a size (" + help + ")");
     }
     if (bytes < 1)
-      return ck.Error(key, line, Describe(v) + " is not at least 1 byte (" + help + ")");
+      return ck.Error(key, line, DescribeToml(v) + " is not at least 1 byte (" + help + ")");
     cfg->output_max = bytes;
   } else if (key == "kill_grace") {
     return ck.Duration(key, line, v, &cfg->kill_grace_ms);
@@ -235,16 +112,16 @@ Status ParseKey(const Checker& ck, const toml::key& k, const toml::node& v, Conf
     } else if (const auto* i = v.as_integer()) {
       x = static_cast<double>(i->get());
     } else {
-      return ck.Error(key, line, Describe(v) + " is not a number (" + help + ")");
+      return ck.Error(key, line, DescribeToml(v) + " is not a number (" + help + ")");
     }
     if (!(x >= 0.0 && x <= 1.0)) {  // also refuses NaN
-      return ck.Error(key, line, Describe(v) + " is out of range (" + help + ")");
+      return ck.Error(key, line, DescribeToml(v) + " is out of range (" + help + ")");
     }
     cfg->high_share = x;
   } else if (key == "durability") {
     const auto* str = v.as_string();
     if (str == nullptr || (str->get() != "full" && str->get() != "normal")) {
-      return ck.Error(key, line, Describe(v) + " is not allowed (use \"full\" or \"normal\")");
+      return ck.Error(key, line, DescribeToml(v) + " is not allowed (use \"full\" or \"normal\")");
     }
     cfg->durability_full = str->get() == "full";
   } else if (key == "socket") {
@@ -254,11 +131,11 @@ Status ParseKey(const Checker& ck, const toml::key& k, const toml::node& v, Conf
   } else if (key == "queues") {
     const toml::table* queues = v.as_table();
     if (queues == nullptr) {
-      return ck.Error(key, line, Describe(v) + " is not a table (use [queues.NAME] sections)");
+      return ck.Error(key, line, DescribeToml(v) + " is not a table (use [queues.NAME] sections)");
     }
     for (auto&& [qk, qv] : *queues) {
       std::string name(qk.str());
-      int qline = LineOf(qk, qv);
+      int qline = TomlLine(qk, qv);
       if (!ValidQueueName(name)) {
         return ck.Error(key, qline,
                         Quote(name) + " is not a valid queue name (" + kQueueNameHelp + ")");
@@ -266,7 +143,7 @@ Status ParseKey(const Checker& ck, const toml::key& k, const toml::node& v, Conf
       const toml::table* qt = qv.as_table();
       if (qt == nullptr) {
         return ck.Error("queues." + name, qline,
-                        Describe(qv) + " is not a table (use a [queues." + name + "] section)");
+                        DescribeToml(qv) + " is not a table (use a [queues." + name + "] section)");
       }
       QueueConfig qc;
       Status s = ParseQueue(ck, name, *qt, &qc);
@@ -340,26 +217,11 @@ Result<int64_t> ParseSize(std::string_view text, const std::string& field) {
 }
 
 Result<Config> ParseConfig(std::string_view toml_text, const std::string& source_name) {
-  Checker ck(source_name);
-  toml::table root;
-  auto syntax_error = [&](const toml::parse_error& e) {
-    return Status(ErrorCode::kConfig, "",
-                  source_name + ":" + std::to_string(e.source().begin.line) + ": " +
-                      std::string(e.description()));
-  };
-#if TOML_EXCEPTIONS
-  try {
-    root = toml::parse(toml_text, std::string_view(source_name));
-  } catch (const toml::parse_error& e) {
-    return syntax_error(e);
-  }
-#else
-  toml::parse_result parsed = toml::parse(toml_text, std::string_view(source_name));
-  if (!parsed) return syntax_error(parsed.error());
-  root = std::move(parsed).table();
-#endif
+  TomlChecker ck(source_name);
+  Result<toml::table> root = ParseTomlText(toml_text, source_name);
+  if (!root.ok()) return root.status();
   Config cfg;
-  for (auto&& [k, v] : root) {
+  for (auto&& [k, v] : *root) {
     Status s = ParseKey(ck, k, v, &cfg);
     if (!s.ok()) return s;
   }

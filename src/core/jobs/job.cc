@@ -1,1 +1,57 @@
 #include "core/jobs/job.h"
+
+namespace tq {
+
+namespace {
+constexpr size_t kMaxJobName = 64;
+}  // namespace
+
+const char* OverlapName(Overlap o) {
+  switch (o) {
+    case Overlap::kSkip:
+      return "skip";
+    case Overlap::kQueue:
+      return "queue";
+    case Overlap::kAllow:
+      return "allow";
+    case Overlap::kReplace:
+      return "replace";
+  }
+  return "skip";
+}
+
+const char* MisfireName(Misfire m) {
+  switch (m) {
+    case Misfire::kSkip:
+      return "skip";
+    case Misfire::kRunOnce:
+      return "run_once";
+    case Misfire::kRunAll:
+      return "run_all";
+  }
+  return "run_once";
+}
+
+std::optional<Overlap> OverlapFromName(std::string_view name) {
+  for (Overlap o : {Overlap::kSkip, Overlap::kQueue, Overlap::kAllow, Overlap::kReplace})
+    if (name == OverlapName(o)) return o;
+  return std::nullopt;
+}
+
+std::optional<Misfire> MisfireFromName(std::string_view name) {
+  for (Misfire m : {Misfire::kSkip, Misfire::kRunOnce, Misfire::kRunAll})
+    if (name == MisfireName(m)) return m;
+  return std::nullopt;
+}
+
+bool ValidJobName(std::string_view name) {
+  if (name.empty() || name.size() > kMaxJobName) return false;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+}  // namespace tq

@@ -1,1 +1,524 @@
 #include "core/jobs/job_file.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "core/config/config.h"
+#include "core/config/toml_check.h"
+#include "core/cron/cron_zone.h"
+#include "core/model/limits.h"
+#include "core/model/quote.h"
+#include "core/model/task.h"
+
+namespace tq {
+
+namespace {
+
+constexpr const char* kJobKeys =
+    "name, schedule, timezone, dst, command, shell, argv, user, cwd, env, stdin, queue, "
+    "priority, timeout, pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, overlap, "
+    "misfire, max_catch_up, max_lateness, random_delay, enabled";
+constexpr const char* kBackoffKeys = "kind, base, max, jitter";
+constexpr const char* kBackoffKinds = "fixed, exponential or progressive";
+constexpr int64_t kMaxRetries = 1000;                 // as tqd.toml's queues allow
+constexpr int64_t kMaxCatchUp = 1000;                 // catch-up runs after one downtime
+constexpr size_t kMaxUserBytes = 255;                 // LOGIN_NAME_MAX without its NUL
+constexpr size_t kMaxExecString = kMaxArgStrlen - 1;  // one argument or "NAME=VALUE" for execve
+// "Never fires" is judged from a fixed instant, 2000-01-01T00:00:00Z, so a file reads the same
+// whenever it is read: schedules repeat, so one that fires at all fires within
+// kCronHorizonYears of any instant.
+constexpr WallMs kNeverFiresFrom = 946684800000;
+
+// A key as a message shows it: short bare TOML keys as written, any other quoted (and cut).
+std::string KeyText(std::string_view k) {
+  bool bare = !k.empty() && k.size() <= 64;
+  for (char c : k)
+    bare = bare && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-');
+  return bare ? std::string(k) : Quote(k);
+}
+
+// The entries of `t` in the order of the file (toml++ keeps tables sorted by key), so the first
+// error reported is the first in the file and env keeps the order it was written in.
+std::vector<std::pair<const toml::key*, const toml::node*>> InFileOrder(const toml::table& t) {
+  std::vector<std::pair<const toml::key*, const toml::node*>> out;
+  for (auto&& [k, v] : t) out.emplace_back(&k, &v);
+  auto at = [](const auto& e) {
+    const toml::source_position p = e.first->source().begin;
+    return std::make_pair(p.line, p.column);
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const auto& a, const auto& b) { return at(a) < at(b); });
+  return out;
+}
+
+// Whether `name` can be an environment variable's name: a letter or _, then letters, digits, _.
+bool ValidEnvName(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
+      return false;
+  return true;
+}
+
+// Whether `name` can be a user name: what useradd takes, give or take, and nothing that would
+// break a passwd line or a path.
+bool ValidUserName(std::string_view name) {
+  if (name.empty() || name.size() > kMaxUserBytes || name[0] == '-') return false;
+  for (unsigned char c : name)
+    if (c <= ' ' || c == 0x7f || c == ':' || c == '/' || c == ',') return false;
+  return true;
+}
+
+// A job (or the defaults) as its tables build it up.
+struct Draft {
+  JobDef def;
+  int schedule_line = 0;  // where the schedule was given; 0: not given
+  TimeZone zone;          // the loaded `timezone`, when one was given
+  bool has_zone = false;
+  std::string schedule_key;  // the dotted key of the schedule, for a "never fires" refusal
+};
+
+// Which keys one table gives, with their lines (0: not given).
+struct Given {
+  int command = 0;
+  int argv = 0;
+  int shell = 0;
+};
+
+class JobFileReader {
+ public:
+  explicit JobFileReader(const std::string& path) : path_(path), ck_(path) {}
+
+  Result<JobFile> Read(const toml::table& root) {
+    JobFile file;
+    file.path = path_;
+    Draft defaults;
+    const toml::array* jobs = nullptr;
+    for (auto [kp, vp] : InFileOrder(root)) {
+      const toml::key& k = *kp;
+      const toml::node& v = *vp;
+      const int line = TomlLine(k, v);
+      const std::string key = KeyText(k.str());
+      if (k.str() == "defaults") {
+        const toml::table* t = v.as_table();
+        if (t == nullptr)
+          return ck_.Error(key, line, DescribeToml(v) + " is not a table (use a [defaults] table)");
+        if (Status s = Apply(*t, "defaults.", &defaults, nullptr); !s.ok()) return s;
+      } else if (k.str() == "job") {
+        jobs = v.as_array();
+        if (jobs == nullptr || !jobs->is_array_of_tables())
+          return ck_.Error(key, line,
+                           DescribeToml(v) +
+                               " is not a list of jobs (use a [[job]] table for "
+                               "each job)");
+      } else {
+        return ck_.Error(key, line,
+                         "unknown key (allowed at the top of a job file: [defaults] and [[job]])");
+      }
+    }
+    if (jobs == nullptr) return file;  // the defaults are read and checked first, wherever they are
+    std::map<std::string, int> lines_by_name;
+    for (const toml::node& n : *jobs) {
+      const toml::table& t = *n.as_table();
+      Draft d = defaults;
+      d.def.file = path_;
+      d.def.line = static_cast<int>(t.source().begin.line);
+      Given given;
+      if (Status s = Apply(t, "", &d, &given); !s.ok()) return s;
+      if (Status s = Finish(t, given, &d); !s.ok()) return s;
+      auto [it, fresh] = lines_by_name.emplace(d.def.name, d.def.line);
+      if (!fresh)
+        return ck_.Error("name", NameLine(t),
+                         Quote(d.def.name) + " is already the name of the job at line " +
+                             std::to_string(it->second) + " (names must be unique)");
+      file.jobs.push_back(std::move(d.def));
+    }
+    return file;
+  }
+
+ private:
+  // The line of a job's `name`, or of its header.
+  static int NameLine(const toml::table& t) {
+    for (auto&& [k, v] : t)
+      if (k.str() == "name") return TomlLine(k, v);
+    return static_cast<int>(t.source().begin.line);
+  }
+
+  // Applies every key of table `t` (a job, or the defaults when `given` is null) to `d`.
+  Status Apply(const toml::table& t, const std::string& prefix, Draft* d, Given* given) {
+    Given local;
+    Given* g = given != nullptr ? given : &local;
+    for (auto [k, v] : InFileOrder(t)) {
+      const std::string key = prefix + KeyText(k->str());
+      const int line = TomlLine(*k, *v);
+      if (Status s = ApplyKey(k->str(), key, line, *v, prefix.empty(), d, g); !s.ok()) return s;
+    }
+    if (g->command > 0 && g->argv > 0)
+      return ck_.Error(prefix + "argv", std::max(g->command, g->argv),
+                       "a job runs either command (by its shell) or argv (directly), not both");
+    if (g->argv > 0 && g->shell > 0)
+      return ck_.Error(prefix + "shell", g->shell,
+                       "shell applies to command only; this table gives argv, which runs directly");
+    return Status::Ok();
+  }
+
+  // Checks what only the whole job can tell: a name, a schedule that fires, a command.
+  Status Finish(const toml::table& t, const Given& g, Draft* d) {
+    JobDef& def = d->def;
+    const int header = static_cast<int>(t.source().begin.line);
+    if (def.name.empty())
+      return ck_.Error("name", header,
+                       "a job needs a name (1 to 64 characters from A-Z a-z 0-9 _ . -)");
+    if (d->schedule_line == 0)
+      return ck_.Error("schedule", header,
+                       "job " + Quote(def.name) +
+                           " needs a schedule (5 or 6 cron fields, a macro such as @daily, "
+                           "@every DURATION or @reboot)");
+    if (!def.command && def.argv.empty())
+      return ck_.Error("command", header,
+                       "job " + Quote(def.name) +
+                           " needs a command (command = \"...\" run by its shell, or argv = "
+                           "[\"program\", \"arg\"...])");
+    if (g.shell > 0 && !def.command)
+      return ck_.Error("shell", g.shell,
+                       "shell applies to command only; this job runs argv (from [defaults]) "
+                       "directly");
+    if (def.schedule.kind == CronKind::kFields) {
+      Result<TimeZone> zone = d->has_zone ? Result<TimeZone>(d->zone) : LocalZone();
+      if (!zone.ok()) return Status::Ok();  // the daemon judges it in its own zone
+      Result<WallMs> next = NextFire(def.schedule, kNeverFiresFrom, *zone, def.dst);
+      if (!next.ok())  // NextFire refuses nothing else here: the instant is fixed, not @reboot
+        return ck_.Error(d->schedule_key, d->schedule_line,
+                         Quote(def.schedule.text) + " never fires in " + zone->name() +
+                             " with dst = " + DstPolicyName(def.dst) + " (no firing within " +
+                             std::to_string(kCronHorizonYears) + " years)");
+    }
+    return Status::Ok();
+  }
+
+  // The daemon's local zone, loaded once per file.
+  Result<TimeZone> LocalZone() {
+    if (!local_zone_) local_zone_ = LocalTimeZone();
+    return *local_zone_;
+  }
+
+  // A zone by name, loaded once per file.
+  Result<TimeZone> Zone(const std::string& name, const std::string& key) {
+    auto it = zones_.find(name);
+    if (it != zones_.end()) return it->second;
+    Result<TimeZone> zone = LoadTimeZone(name, key);
+    if (zone.ok()) zones_.emplace(name, *zone);
+    return zone;
+  }
+
+  // A string without NUL bytes, at most `max` bytes; `what` says what is allowed.
+  Status Text(const std::string& key, int line, const toml::node& v, size_t max, const char* what,
+              std::string* out) const {
+    const auto* s = v.as_string();
+    if (s == nullptr)
+      return ck_.Error(key, line, DescribeToml(v) + " is not a string (" + what + ")");
+    const std::string& text = s->get();
+    if (text.find('\0') != std::string::npos)
+      return ck_.Error(key, line, DescribeToml(v) + " contains a NUL byte (" + what + ")");
+    if (text.size() > max)
+      return ck_.Error(key, line,
+                       "a value of " + std::to_string(text.size()) +
+                           " bytes is over the limit of " + std::to_string(max) + " bytes");
+    *out = text;
+    return Status::Ok();
+  }
+
+  // A string naming one of a few choices; `parse` turns it into the value.
+  template <typename T, typename Parse>
+  Status Choice(const std::string& key, int line, const toml::node& v, Parse parse,
+                const char* allowed, T* out) const {
+    const auto* s = v.as_string();
+    std::optional<T> parsed;
+    if (s != nullptr) parsed = parse(s->get());
+    if (!parsed)
+      return ck_.Error(key, line, DescribeToml(v) + " is not allowed (use " + allowed + ")");
+    *out = *parsed;
+    return Status::Ok();
+  }
+
+  Status ApplyKey(std::string_view name, const std::string& key, int line, const toml::node& v,
+                  bool in_job, Draft* d, Given* g) {
+    JobDef& def = d->def;
+    int64_t n = 0;
+    Status s;
+    if (name == "name") {
+      if (!in_job)
+        return ck_.Error(key, line, "a name cannot be a default (give each [[job]] its own name)");
+      std::string text;
+      s = Text(key, line, v, 64, "use 1 to 64 characters from A-Z a-z 0-9 _ . -", &text);
+      if (s.ok() && !ValidJobName(text))
+        return ck_.Error(
+            key, line,
+            DescribeToml(v) + " is not a job name (use 1 to 64 characters from A-Z a-z 0-9 _ . -)");
+      def.name = text;
+    } else if (name == "schedule") {
+      std::string text;
+      s = Text(key, line, v, 1024,
+               "use 5 or 6 cron fields, a macro such as @daily, @every "
+               "DURATION or @reboot",
+               &text);
+      if (!s.ok()) return s;
+      Result<CronExpr> expr = ParseCron(text);
+      if (!expr.ok()) return ck_.Error(key, line, expr.status().message());
+      def.schedule = *expr;
+      d->schedule_line = line;
+      d->schedule_key = key;
+    } else if (name == "timezone") {
+      std::string text;
+      s = Text(key, line, v, 256, "use an IANA zone such as Europe/Berlin or UTC", &text);
+      if (!s.ok()) return s;
+      Result<TimeZone> zone = Zone(text, key);
+      if (!zone.ok()) return ck_.Wrap(key, line, zone.status());
+      def.timezone = text;
+      d->zone = *zone;
+      d->has_zone = true;
+    } else if (name == "dst") {
+      const auto* str = v.as_string();
+      if (str == nullptr)
+        return ck_.Error(key, line,
+                         DescribeToml(v) + " is not allowed (use cron, skip, first or both)");
+      Result<DstPolicy> dst = ParseDstPolicy(str->get(), key);
+      if (!dst.ok()) return ck_.Wrap(key, line, dst.status());
+      def.dst = *dst;
+    } else if (name == "command") {
+      std::string text;
+      s = Text(key, line, v, kMaxExecString, "use a shell command line", &text);
+      if (s.ok() && text.find_first_not_of(" \t\n") == std::string::npos)
+        return ck_.Error(key, line, DescribeToml(v) + " is empty (use a shell command line)");
+      def.command = text;
+      def.argv.clear();
+      g->command = line;
+    } else if (name == "shell") {
+      s = ck_.Path(key, line, v, kMaxCwdBytes, &def.shell);
+      if (s.ok() && def.shell.empty())
+        return ck_.Error(key, line, "\"\" is not a shell (use an absolute path such as /bin/sh)");
+      g->shell = line;
+    } else if (name == "argv") {
+      s = Argv(key, line, v, &def.argv);
+      def.command.reset();
+      g->argv = line;
+    } else if (name == "user") {
+      std::string text;
+      s = Text(key, line, v, kMaxUserBytes, "use a user name from the password database", &text);
+      if (s.ok() && !ValidUserName(text))
+        return ck_.Error(key, line,
+                         DescribeToml(v) +
+                             " is not a user name (use a name from the password "
+                             "database, without spaces, ':' or '/')");
+      def.user = text;
+    } else if (name == "cwd") {
+      s = ck_.Path(key, line, v, kMaxCwdBytes, &def.cwd);
+    } else if (name == "env") {
+      s = Env(key, line, v, &def.env);
+    } else if (name == "stdin") {
+      std::string text;
+      s = Text(key, line, v, kMaxStdinBytes, "use the text to feed to the command", &text);
+      def.stdin_data = text;
+    } else if (name == "queue") {
+      std::string text;
+      s = Text(key, line, v, 64, "use 1 to 64 characters from A-Z a-z 0-9 _ . -", &text);
+      if (s.ok() && !ValidQueueName(text))
+        return ck_.Error(
+            key, line,
+            DescribeToml(v) +
+                " is not a queue name (use 1 to 64 characters from A-Z a-z 0-9 _ . -)");
+      def.queue = text;
+    } else if (name == "priority") {
+      s = ck_.Int(key, line, v, kMinPriority, kMaxPriority, &n);
+      def.priority = static_cast<int>(n);
+    } else if (name == "timeout") {
+      s = ck_.Duration(key, line, v, &def.timeout_ms);
+    } else if (name == "pending_ttl") {
+      s = ck_.Duration(key, line, v, &def.pending_ttl_ms);
+    } else if (name == "retries") {
+      s = ck_.Int(key, line, v, 0, kMaxRetries, &n);
+      def.retry.retries = static_cast<int>(n);
+    } else if (name == "backoff") {
+      s = Backoff(key, line, v, &def.retry);
+    } else if (name == "retry_on_exit") {
+      std::vector<int> codes;
+      s = ck_.ExitCodes(key, line, v, &codes);
+      def.retry.retry_on_exit = codes;
+    } else if (name == "no_retry_on_exit") {
+      std::vector<int> codes;
+      s = ck_.ExitCodes(key, line, v, &codes);
+      def.retry.no_retry_on_exit = codes;
+    } else if (name == "overlap") {
+      s = Choice<Overlap>(key, line, v, OverlapFromName, "skip, queue, allow or replace",
+                          &def.overlap);
+    } else if (name == "misfire") {
+      s = Choice<Misfire>(key, line, v, MisfireFromName, "skip, run_once or run_all", &def.misfire);
+    } else if (name == "max_catch_up") {
+      s = ck_.Int(key, line, v, 1, kMaxCatchUp, &n);
+      def.max_catch_up = static_cast<int>(n);
+    } else if (name == "max_lateness") {
+      s = ck_.Duration(key, line, v, &def.max_lateness_ms);
+    } else if (name == "random_delay") {
+      s = ck_.Duration(key, line, v, &def.random_delay_ms);
+    } else if (name == "enabled") {
+      s = ck_.Bool(key, line, v, &def.enabled);
+    } else {
+      return ck_.Error(key, line,
+                       std::string("unknown key (allowed in ") +
+                           (in_job ? "a [[job]]" : "[defaults]") + ": " +
+                           (in_job ? kJobKeys : "every job key but name") + ")");
+    }
+    return s;
+  }
+
+  // argv: a non-empty array of strings within the limits a task has.
+  Status Argv(const std::string& key, int line, const toml::node& v,
+              std::vector<std::string>* out) const {
+    const char* help =
+        "use an array of strings, the program first, e.g. [\"/usr/bin/rsync\", \"-a\"]";
+    const auto* a = v.as_array();
+    if (a == nullptr)
+      return ck_.Error(key, line, DescribeToml(v) + " is not an array (" + help + ")");
+    if (a->empty()) return ck_.Error(key, line, "the array is empty (" + std::string(help) + ")");
+    if (a->size() > kMaxArgvCount)
+      return ck_.Error(key, line,
+                       std::to_string(a->size()) + " arguments are over the limit of " +
+                           std::to_string(kMaxArgvCount));
+    std::vector<std::string> argv;
+    size_t total = 0;
+    for (const toml::node& item : *a) {
+      const std::string item_key = key + "[" + std::to_string(argv.size()) + "]";
+      std::string arg;
+      if (Status s = Text(item_key, line, item, kMaxExecString, help, &arg); !s.ok()) return s;
+      total += arg.size() + 1;
+      if (total > kMaxArgvBytes)
+        return ck_.Error(key, line,
+                         "the arguments are over the limit of " + std::to_string(kMaxArgvBytes) +
+                             " bytes together");
+      argv.push_back(std::move(arg));
+    }
+    if (argv[0].empty())
+      return ck_.Error(key + "[0]", line, "the program is \"\" (use a program name or path)");
+    *out = std::move(argv);
+    return Status::Ok();
+  }
+
+  // env: a table of NAME = "value"; entries replace those of the same name already there (the
+  // defaults'), the others are added after them.
+  Status Env(const std::string& key, int line, const toml::node& v,
+             std::vector<std::string>* env) const {
+    const auto* t = v.as_table();
+    if (t == nullptr)
+      return ck_.Error(key, line,
+                       DescribeToml(v) + " is not a table (use env = { NAME = \"value\", ... })");
+    std::vector<std::string> out = *env;
+    for (auto [kp, vp] : InFileOrder(*t)) {
+      const toml::key& k = *kp;
+      const toml::node& value = *vp;
+      const std::string name(k.str());
+      const std::string entry_key = key + "." + KeyText(name);
+      const int entry_line = TomlLine(k, value);
+      if (!ValidEnvName(name))
+        return ck_.Error(entry_key, entry_line,
+                         Quote(name) +
+                             " is not a variable name (use A-Z a-z 0-9 _, not starting "
+                             "with a digit)");
+      if (name.size() >= kMaxExecString)
+        return ck_.Error(entry_key, entry_line,
+                         "a name of " + std::to_string(name.size()) +
+                             " bytes is over the limit of " + std::to_string(kMaxExecString - 1) +
+                             " bytes");
+      std::string text;
+      if (Status s = Text(entry_key, entry_line, value, kMaxExecString - name.size() - 1,
+                          "use a string value", &text);
+          !s.ok())
+        return s;
+      std::string entry = name + "=" + text;
+      bool replaced = false;
+      for (std::string& e : out)
+        if (e.compare(0, name.size() + 1, name + "=") == 0) {
+          e = entry;
+          replaced = true;
+        }
+      if (!replaced) out.push_back(std::move(entry));
+    }
+    size_t total = 0;
+    for (const std::string& e : out) total += e.size() + 1;
+    if (total > kMaxEnvBytes)
+      return ck_.Error(key, line,
+                       "the variables are over the limit of " + std::to_string(kMaxEnvBytes) +
+                           " bytes together");
+    *env = std::move(out);
+    return Status::Ok();
+  }
+
+  // backoff: a kind ("exponential"), or a table { kind, base, max, jitter }, each part optional.
+  Status Backoff(const std::string& key, int line, const toml::node& v, RetryOverrides* r) const {
+    auto kind = [&](const std::string& k, int l, const toml::node& n, RetryOverrides* out) {
+      const auto* s = n.as_string();
+      std::optional<BackoffKind> parsed = s ? BackoffFromName(s->get()) : std::nullopt;
+      if (!parsed)
+        return ck_.Error(k, l, DescribeToml(n) + " is not a backoff (use " + kBackoffKinds + ")");
+      out->backoff = *parsed;
+      return Status::Ok();
+    };
+    if (v.is_string()) return kind(key, line, v, r);
+    const auto* t = v.as_table();
+    if (t == nullptr)
+      return ck_.Error(key, line,
+                       DescribeToml(v) + " is not a backoff (use " + kBackoffKinds +
+                           ", or a table such as { kind = \"exponential\", base = \"30s\", max = "
+                           "\"30m\" })");
+    RetryOverrides out = *r;
+    for (auto [kp, vp] : InFileOrder(*t)) {
+      const toml::key& k = *kp;
+      const toml::node& value = *vp;
+      const std::string part = key + "." + KeyText(k.str());
+      const int l = TomlLine(k, value);
+      int64_t ms = 0;
+      bool jitter = false;
+      Status s;
+      if (k.str() == "kind") {
+        s = kind(part, l, value, &out);
+      } else if (k.str() == "base") {
+        s = ck_.Duration(part, l, value, &ms);
+        out.base_ms = ms;
+      } else if (k.str() == "max") {
+        s = ck_.Duration(part, l, value, &ms);
+        out.max_ms = ms;
+      } else if (k.str() == "jitter") {
+        s = ck_.Bool(part, l, value, &jitter);
+        out.jitter = jitter;
+      } else {
+        return ck_.Error(part, l,
+                         std::string("unknown key (allowed in backoff: ") + kBackoffKeys + ")");
+      }
+      if (!s.ok()) return s;
+    }
+    *r = std::move(out);
+    return Status::Ok();
+  }
+
+  const std::string& path_;
+  TomlChecker ck_;
+  std::map<std::string, TimeZone> zones_;
+  std::optional<Result<TimeZone>> local_zone_;
+};
+
+}  // namespace
+
+Result<JobFile> ParseJobFile(std::string_view text, const std::string& path) {
+  if (text.size() > kMaxJobFileBytes)
+    return Status(ErrorCode::kConfig, "",
+                  path + ": the file is " + std::to_string(text.size()) +
+                      " bytes, over the limit of " + std::to_string(kMaxJobFileBytes) +
+                      " bytes for a job file");
+  Result<toml::table> root = ParseTomlText(text, path);
+  if (!root.ok()) return root.status();
+  return JobFileReader(path).Read(*root);
+}
+
+}  // namespace tq

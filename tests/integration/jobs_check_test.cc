@@ -1,0 +1,106 @@
+// tq jobs check FILE... (issue 11): job files checked by the client alone — these tests point tq
+// at a socket that does not exist.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/temp_dir.h"
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+
+constexpr const char* kNoSocket = "/nonexistent/tq-jobs-check-test.sock";
+
+RunResult JobsCheck(const std::vector<std::string>& args, bool json = false) {
+  std::vector<std::string> full;
+  if (json) full.push_back("--json");
+  full.insert(full.end(), {"jobs", "check"});
+  full.insert(full.end(), args.begin(), args.end());
+  return RunTq(kNoSocket, full, {});
+}
+
+std::string Write(const tq::TempDir& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir.File(name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+constexpr const char* kTwoJobs =
+    "[defaults]\nschedule = \"@daily\"\n"
+    "[[job]]\nname = \"a\"\ncommand = \"true\"\n"
+    "[[job]]\nname = \"b\"\nargv = [\"/bin/true\"]\n";
+
+}  // namespace
+
+TEST_CASE("tq jobs check reports each good file and exits 0") {
+  tq::TempDir dir("jobs-check");
+  const std::string two = Write(dir, "two.toml", kTwoJobs);
+  const std::string one =
+      Write(dir, "one.toml", "[[job]]\nname = \"c\"\nschedule = \"@reboot\"\ncommand = \"x\"\n");
+  const std::string none = Write(dir, "none.toml", "# nothing yet\n");
+  const RunResult r = JobsCheck({two, one, none});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == two + ": 2 jobs\n" + one + ": 1 job\n" + none + ": 0 jobs\n");
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("tq jobs check reports a bad file with its line and exits 2") {
+  tq::TempDir dir("jobs-check");
+  const std::string good = Write(dir, "good.toml", kTwoJobs);
+  const std::string bad =
+      Write(dir, "bad.toml", "[[job]]\nname = \"x\"\nschedule = \"@daily\"\ncomand = \"y\"\n");
+  const RunResult r = JobsCheck({bad, good});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out == good + ": 2 jobs\n");
+  CHECK(r.err.rfind(bad + ":4: comand: unknown key (allowed in a [[job]]: name, schedule,", 0) ==
+        0);
+}
+
+TEST_CASE("tq jobs check refuses a name used in two of the files") {
+  tq::TempDir dir("jobs-check");
+  const std::string first = Write(dir, "first.toml", kTwoJobs);
+  const std::string second = Write(
+      dir, "second.toml", "\n[[job]]\nname = \"b\"\nschedule = \"@hourly\"\ncommand = \"z\"\n");
+  const RunResult r = JobsCheck({first, second});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out == first + ": 2 jobs\n");
+  CHECK(r.err == second + ":2: name: \"b\" is already the name of the job at " + first +
+                     ":6 (names must be unique across the job files)\n");
+}
+
+TEST_CASE("tq jobs check refuses missing files directories and oversized files") {
+  tq::TempDir dir("jobs-check");
+  const std::string missing = dir.File("missing.toml");
+  const std::string big = Write(dir, "big.toml", std::string(4 * 1024 * 1024 + 1, '#'));
+  const RunResult r = JobsCheck({missing, dir.path.string(), big});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == missing + ": cannot open: No such file or directory\n" + dir.path.string() +
+                     ": cannot read: Is a directory\n" + big +
+                     ": the file is 4194305 bytes, over the limit of 4194304 bytes for a job "
+                     "file\n");
+}
+
+TEST_CASE("tq jobs check --json gives one line per file") {
+  tq::TempDir dir("jobs-check");
+  const std::string good = Write(dir, "good.toml", kTwoJobs);
+  const std::string bad = Write(dir, "bad.toml", "[[job]]\nname = 1\n");
+  const RunResult r = JobsCheck({good, bad}, true);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out == "{\"file\":\"" + good + "\",\"jobs\":[\"a\",\"b\"],\"ok\":true}\n{\"error\":\"" +
+                     bad +
+                     ":2: name: 1 is not a string (use 1 to 64 characters from A-Z a-z 0-9 "
+                     "_ . -)\",\"file\":\"" +
+                     bad + "\",\"ok\":false}\n");
+}
+
+TEST_CASE("tq jobs check needs a file") {
+  const RunResult r = JobsCheck({});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+}
