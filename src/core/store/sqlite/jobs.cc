@@ -1,39 +1,232 @@
-// The cron jobs' part of the SQLite store: firings, job records and the last good job files.
-// PLACEHOLDER until the store's jobs work lands: every method refuses.
+// The cron jobs' part of the SQLite store (SPEC 7): firings, each (job, scheduled) at most once
+// and recorded with its task in one transaction; the job records (`tq jobs`); the last good job
+// files; and the rule that holds a job's exclusive runs while another run of it is running.
+#include <string>
+#include <vector>
+
 #include "core/store/sqlite/sqlite_store.h"
+#include "core/store/sqlite/statements.h"
+#include "core/store/sqlite/task_rows.h"
 
 namespace tq {
 
 namespace {
-Status NotYet() {
-  return Status::Internal("cron jobs: not in the store yet");
+
+// Refuses each of `jobs` that CheckJobName refuses, naming its position.
+Status CheckJobNames(const std::vector<std::string>& jobs) {
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (Status s = sqlite::CheckJobName(jobs[i]); !s.ok()) {
+      return Status::Invalid("job", "job " + std::to_string(i + 1) + ": " + s.message());
+    }
+  }
+  return Status::Ok();
 }
+
 }  // namespace
 
-Result<FireOutcome> SqliteStore::Fire(const Firing&, const Owner&, const std::optional<TaskSpec>&,
-                                      WallMs) {
-  return NotYet();
+// ---- the exclusive rule, inside a transaction ----
+
+Result<bool> SqliteStore::JobRunning(const std::string& job, TaskId except) {
+  sqlite::Query q(st_->job_running);
+  Result<bool> row = q.BindText(job).BindInt(except).Step();
+  if (!row.ok()) return row.status();
+  return *row;
 }
-Result<JobRuns> SqliteStore::RunsOf(const std::string&) {
-  return NotYet();
+
+Result<bool> SqliteStore::MustHold(const JobRun& run, TaskId id) {
+  if (!run.job || !run.exclusive) return false;
+  return JobRunning(*run.job, id);
 }
+
+Status SqliteStore::HoldRuns(const std::string& job) {
+  sqlite::Query q(st_->hold_runs);
+  return q.BindText(job).Run();
+}
+
+Status SqliteStore::ReleaseRuns(const std::string& job, WallMs now) {
+  Result<bool> running = JobRunning(job, 0);
+  if (!running.ok()) return running.status();
+  if (*running) return Status::Ok();
+  sqlite::Query q(st_->release_runs);
+  return q.BindText(job).BindInt(now).Run();
+}
+
+Status SqliteStore::NoteJobTask(const std::optional<std::string>& job, TaskId id) {
+  if (!job) return Status::Ok();
+  sqlite::Query q(st_->set_last_task);
+  return q.BindText(*job).BindInt(id).Run();
+}
+
+// ---- firings ----
+
+Result<FireOutcome> SqliteStore::Fire(const Firing& firing, const Owner& owner,
+                                      const std::optional<TaskSpec>& spec, WallMs now) {
+  if (Status s = sqlite::CheckJobName(firing.job); !s.ok()) return s;
+  std::optional<TaskSpec> run = spec;
+  if (run) {
+    run->job = firing.job;
+    if (Status s = sqlite::CheckBytes(*run); !s.ok()) return s;
+  }
+  const bool boot = !firing.boot_id.empty();
+  FireOutcome out;
+  Status status = Write([&]() -> Status {
+    {
+      sqlite::Query q(st_->firing_exists);
+      Result<bool> row = q.BindText(firing.job).BindInt(firing.scheduled).Step();
+      if (!row.ok()) return row.status();
+      if (*row) return Status::Ok();  // this time fired already
+    }
+    {
+      sqlite::Query q(st_->job_fired);
+      Result<bool> row = q.BindText(firing.job).Step();
+      if (!row.ok()) return row.status();
+      if (*row && !q.IsNull(0) && firing.scheduled <= q.Int(0)) return Status::Ok();
+      if (*row && boot && q.Text(1) == firing.boot_id) return Status::Ok();
+    }
+    {
+      sqlite::Query q(st_->insert_job);
+      if (Status s = q.BindText(firing.job).BindInt(now).Run(); !s.ok()) return s;
+    }
+    {
+      // Only the firings with a task, and the latest, are worth keeping.
+      sqlite::Query q(st_->drop_old_firings);
+      if (Status s = q.BindText(firing.job).BindInt(firing.scheduled).Run(); !s.ok()) return s;
+    }
+    if (run) {
+      std::vector<TaskId> ended;
+      Result<TaskId> id = InsertInTx(owner, *run, now, &ended);
+      if (!id.ok()) return id.status();
+      out.task = *id;
+    }
+    {
+      sqlite::Query q(st_->insert_firing);
+      q.BindText(firing.job).BindInt(firing.scheduled).BindText(firing.boot_id);
+      std::optional<int64_t> task;
+      if (out.task) task = *out.task;
+      if (Status s = q.BindOptInt(task).Run(); !s.ok()) return s;
+    }
+    sqlite::Query q(boot ? st_->set_boot_fired : st_->set_last_fired);
+    q.BindText(firing.job);
+    if (boot) {
+      q.BindText(firing.boot_id);
+    } else {
+      q.BindInt(firing.scheduled);
+    }
+    if (Status s = q.Run(); !s.ok()) return s;
+    out.fired = true;
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  if (!out.fired) out.task.reset();
+  return out;
+}
+
+Result<JobRuns> SqliteStore::RunsOf(const std::string& job) {
+  JobRuns runs;
+  sqlite::Query q(st_->runs_of);
+  Status s = q.BindText(job).ForEach([&]() -> Status {
+    std::optional<TaskState> state = StateFromName(q.Text(1));
+    if (state == TaskState::kPending) {
+      runs.pending.push_back(q.Int(0));
+    } else if (state == TaskState::kRunning) {
+      runs.running.push_back(q.Int(0));
+    } else {
+      return sqlite::Error("read runs of job " + job,
+                           "corrupt state of " + sqlite::TaskName(q.Int(0)));
+    }
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return runs;
+}
+
+// ---- job records ----
+
 Result<std::vector<JobRecord>> SqliteStore::JobRecords() {
-  return NotYet();
+  std::vector<JobRecord> records;
+  sqlite::Query q(st_->job_records);
+  Status s = q.ForEach([&]() -> Status {
+    JobRecord r;
+    r.job = q.Text(0);
+    r.first_seen = q.Int(1);
+    if (!q.IsNull(2)) r.last_fired = q.Int(2);
+    r.boot_id = q.Text(3);
+    r.disabled = q.Int(4) != 0;
+    if (!q.IsNull(5)) r.last_task = q.Int(5);
+    if (!q.IsNull(6)) {  // the latest task is still in the store
+      r.last_state = StateFromName(q.Text(6));
+      std::optional<TaskReason> reason = TaskReasonFromName(q.Text(7));
+      if (!r.last_state || !reason) {
+        return sqlite::Error("read job " + r.job,
+                             "corrupt state of " + sqlite::TaskName(*r.last_task));
+      }
+      r.last_reason = *reason;
+      r.last_exit_code = static_cast<int>(q.Int(8));
+    }
+    records.push_back(std::move(r));
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return records;
 }
-Status SqliteStore::AddJobs(const std::vector<std::string>&, WallMs) {
-  return NotYet();
+
+Status SqliteStore::AddJobs(const std::vector<std::string>& jobs, WallMs now) {
+  if (Status s = CheckJobNames(jobs); !s.ok()) return s;
+  return Write([&]() -> Status {
+    for (const std::string& job : jobs) {
+      sqlite::Query q(st_->insert_job);
+      if (Status s = q.BindText(job).BindInt(now).Run(); !s.ok()) return s;
+    }
+    return Status::Ok();
+  });
 }
-Status SqliteStore::SetJobDisabled(const std::string&, bool) {
-  return NotYet();
+
+Status SqliteStore::SetJobDisabled(const std::string& job, bool disabled) {
+  return Write([&]() -> Status {
+    sqlite::Query q(st_->set_job_disabled);
+    if (Status s = q.BindText(job).BindInt(disabled ? 1 : 0).Run(); !s.ok()) return s;
+    if (db_.Changes() == 0) {
+      return Status(ErrorCode::kNotFound, "job", "job " + job + " is not known to the store");
+    }
+    return Status::Ok();
+  });
 }
+
+// ---- job files ----
+
 Result<std::vector<StoredJobFile>> SqliteStore::JobFiles() {
-  return NotYet();
+  std::vector<StoredJobFile> files;
+  sqlite::Query q(st_->job_files);
+  Status s = q.ForEach([&] { files.push_back(StoredJobFile{q.Text(0), q.Blob(1), q.Int(2)}); });
+  if (!s.ok()) return s;
+  return files;
 }
-Status SqliteStore::SaveJobFiles(const std::vector<StoredJobFile>&) {
-  return NotYet();
+
+Status SqliteStore::SaveJobFiles(const std::vector<StoredJobFile>& files) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (files[i].path.empty()) {
+      return Status::Invalid("path", "job file " + std::to_string(i + 1) + " has no path");
+    }
+  }
+  return Write([&]() -> Status {
+    for (const StoredJobFile& file : files) {
+      sqlite::Query q(st_->save_job_file);
+      if (Status s = q.BindText(file.path).BindBlob(file.text).BindInt(file.saved).Run(); !s.ok()) {
+        return s;
+      }
+    }
+    return Status::Ok();
+  });
 }
-Status SqliteStore::ForgetJobFiles(const std::vector<std::string>&) {
-  return NotYet();
+
+Status SqliteStore::ForgetJobFiles(const std::vector<std::string>& paths) {
+  return Write([&]() -> Status {
+    for (const std::string& path : paths) {
+      sqlite::Query q(st_->forget_job_file);
+      if (Status s = q.BindText(path).Run(); !s.ok()) return s;
+    }
+    return Status::Ok();
+  });
 }
 
 }  // namespace tq

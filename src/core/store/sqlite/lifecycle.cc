@@ -49,13 +49,18 @@ Result<std::optional<WallMs>> SqliteStore::NextDue() {
 Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now) {
   std::optional<int> number;
   Status status = Write([&]() -> Status {
+    std::optional<std::string> job;
     {
       sqlite::Query q(st_->start_task);
       Result<bool> row = q.BindInt(id).Step();
       if (!row.ok()) return row.status();
       if (!*row) return Status::Ok();  // not ready (any more): nothing changes
       number = static_cast<int>(q.Int(0));
+      if (!q.IsNull(1)) job = q.Text(1);
       if (Status s = q.Run(); !s.ok()) return s;  // finish the statement before the insert
+    }
+    if (job) {
+      if (Status s = HoldRuns(*job); !s.ok()) return s;
     }
     sqlite::Query q(st_->insert_attempt);
     return q.BindInt(id).BindInt(*number).BindInt(now).Run();
@@ -89,7 +94,8 @@ Status SqliteStore::RecordStop(TaskId id, int attempt, const StopRequest& stop) 
   });
 }
 
-Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome) {
+Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
+                                 JobRun* run) {
   {
     sqlite::Query q(st_->task_run_state);
     Result<bool> row = q.BindInt(id).Step();
@@ -99,6 +105,8 @@ Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& o
       return Status::Invalid("attempt",
                              TaskName(id) + " is not running attempt " + std::to_string(attempt));
     }
+    if (!q.IsNull(2)) run->job = q.Text(2);
+    run->exclusive = q.Int(3) != 0;
   }
   sqlite::Query q(st_->finish_attempt);
   q.BindInt(id).BindInt(attempt).BindInt(outcome.ended).BindInt(outcome.exit_code);
@@ -169,12 +177,16 @@ Result<std::vector<TaskId>> SqliteStore::FinishAttempt(TaskId id, int attempt,
   }
   std::vector<TaskId> ended;
   Status status = Write([&]() -> Status {
-    if (Status s = CloseAttempt(id, attempt, outcome); !s.ok()) return s;
+    JobRun run;
+    if (Status s = CloseAttempt(id, attempt, outcome, &run); !s.ok()) return s;
     {
       sqlite::Query q(st_->finish_task);
       q.BindInt(id).BindText(StateName(final_state)).BindText(TaskReasonName(reason));
       q.BindInt(outcome.exit_code).BindInt(outcome.signal).BindInt(outcome.ended);
       if (Status s = q.Run(); !s.ok()) return s;
+    }
+    if (run.job) {
+      if (Status s = ReleaseRuns(*run.job, outcome.ended); !s.ok()) return s;
     }
     if (final_state == TaskState::kSucceeded) return ReleaseDependents(id, outcome.ended);
     return FailDependents(id, outcome.ended, &ended);
@@ -186,14 +198,21 @@ Result<std::vector<TaskId>> SqliteStore::FinishAttempt(TaskId id, int attempt,
 Status SqliteStore::RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome,
                                WallMs not_before, int priority) {
   return Write([&]() -> Status {
-    if (Status s = CloseAttempt(id, attempt, outcome); !s.ok()) return s;
+    JobRun run;
+    if (Status s = CloseAttempt(id, attempt, outcome, &run); !s.ok()) return s;
+    Result<bool> held = MustHold(run, id);
+    if (!held.ok()) return held.status();
     // Ready at once only when no delay is left at the attempt's end; otherwise the task waits in
-    // tasks_delayed, where NextDue sees it and PromoteDue makes it ready.
-    const bool ready = not_before <= outcome.ended;
-    sqlite::Query q(st_->retry_task);
-    q.BindInt(id).BindInt(priority).BindInt(not_before).BindInt(ready ? 1 : 0);
-    q.BindInt(outcome.exit_code).BindInt(outcome.signal);
-    return q.Run();
+    // tasks_delayed, where NextDue sees it and PromoteDue makes it ready. A held run waits for
+    // its job's running run instead.
+    const bool ready = !*held && not_before <= outcome.ended;
+    {
+      sqlite::Query q(st_->retry_task);
+      q.BindInt(id).BindInt(priority).BindInt(not_before).BindInt(ready ? 1 : 0);
+      q.BindInt(outcome.exit_code).BindInt(outcome.signal).BindInt(*held ? 1 : 0);
+      if (Status s = q.Run(); !s.ok()) return s;
+    }
+    return run.job ? ReleaseRuns(*run.job, outcome.ended) : Status::Ok();
   });
 }
 
@@ -220,6 +239,7 @@ Result<std::vector<TaskId>> SqliteStore::EndPending(TaskId id, TaskState final_s
 
 Status SqliteStore::RequeueInTx(TaskId id, WallMs now, bool* requeued) {
   *requeued = false;
+  JobRun run;
   {
     sqlite::Query q(st_->task_run_state);
     Result<bool> row = q.BindInt(id).Step();
@@ -227,6 +247,8 @@ Status SqliteStore::RequeueInTx(TaskId id, WallMs now, bool* requeued) {
     if (!*row) return Status::NotFound(TaskName(id) + " not found");
     std::optional<TaskState> state = StateFromName(q.Text(0));
     if (state != TaskState::kFailed && state != TaskState::kCancelled) return Status::Ok();
+    if (!q.IsNull(2)) run.job = q.Text(2);
+    run.exclusive = q.Int(3) != 0;
   }
   int deps_left = 0;
   {
@@ -244,9 +266,11 @@ Status SqliteStore::RequeueInTx(TaskId id, WallMs now, bool* requeued) {
     });
     if (!s.ok()) return s;
   }
+  Result<bool> held = MustHold(run, id);
+  if (!held.ok()) return held.status();
   sqlite::Query q(st_->requeue_task);
-  q.BindInt(id).BindInt(now).BindInt(deps_left).BindInt(deps_left == 0 ? 1 : 0);
-  if (Status s = q.Run(); !s.ok()) return s;
+  q.BindInt(id).BindInt(now).BindInt(deps_left).BindInt(deps_left == 0 && !*held ? 1 : 0);
+  if (Status s = q.BindInt(*held ? 1 : 0).Run(); !s.ok()) return s;
   *requeued = db_.Changes() > 0;
   sqlite::Query queue(st_->recreate_queue);  // `tq queue delete` may have removed it
   return *requeued ? queue.BindInt(id).Run() : Status::Ok();

@@ -153,9 +153,48 @@ ALTER TABLE tasks ADD COLUMN keep_background INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE attempts ADD COLUMN detail TEXT NOT NULL DEFAULT '';
 )sql";
 
+// v6, cron jobs (SPEC 7). A task may be a run of a job (`job`); a run whose overlap is not
+// `allow` is `job_exclusive`, and while another run of its job is running it is `held`: not
+// ready, and out of tasks_delayed, so neither PromoteDue nor NextDue sees it until the running
+// run ends. tasks_job_runs answers "the pending and running runs of job J" without a scan.
+// `jobs` keeps what outlives the job files (first_seen, the last firing, the @reboot boot,
+// disabled, the latest task); `job_firings` makes each (job, scheduled) fire at most once (a
+// purged task takes its firing row with it); `job_files` keeps the last good text of each file.
+constexpr const char* kSchemaV6 = R"sql(
+ALTER TABLE tasks ADD COLUMN job TEXT;
+ALTER TABLE tasks ADD COLUMN job_exclusive INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX tasks_job_runs ON tasks(job, state, id)
+  WHERE job IS NOT NULL AND state IN ('pending', 'running');
+DROP INDEX tasks_delayed;
+CREATE INDEX tasks_delayed ON tasks(not_before)
+  WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND held = 0;
+CREATE TABLE jobs (
+  job TEXT PRIMARY KEY,
+  first_seen INTEGER NOT NULL,
+  last_fired INTEGER,
+  boot_id TEXT NOT NULL DEFAULT '',
+  disabled INTEGER NOT NULL DEFAULT 0,
+  last_task INTEGER
+) WITHOUT ROWID;
+CREATE TABLE job_firings (
+  job TEXT NOT NULL,
+  scheduled INTEGER NOT NULL,
+  boot_id TEXT NOT NULL DEFAULT '',
+  task_id INTEGER REFERENCES tasks(id) ON DELETE CASCADE,
+  PRIMARY KEY (job, scheduled)
+) WITHOUT ROWID;
+CREATE INDEX job_firings_by_task ON job_firings(task_id);
+CREATE TABLE job_files (
+  path TEXT PRIMARY KEY,
+  text BLOB NOT NULL,
+  saved INTEGER NOT NULL
+);
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5}, {6, kSchemaV6},
 };
 
 bool IsFileBacked(const std::string& path) {

@@ -20,6 +20,7 @@
 //   unstart.cc       undoing an attempt whose supervisor never started
 //   queue_admin.cc   queue pause, concurrency and delete
 //   retention.cc     pending_ttl, success retention and purge
+//   jobs.cc          cron jobs: firings, job records, job files, holding exclusive runs
 //
 // Choices where the interface leaves room, by design:
 // - List leaves `attempts`, `spec.env` and `spec.stdin_data` empty (they can be large); use Get
@@ -44,6 +45,13 @@
 //   the re-queue time), so Get shows when a waiting retry is due.
 // - A task's pending_ttl runs from submit (or replace, or Requeue) until its first start; a task
 //   waiting between retries has started and never expires for it.
+// - An exclusive run of a job is `held` (not ready, outside tasks_delayed) while another run of
+//   its job is running, whatever else it waits for; when the last running run ends its held runs
+//   are released: ready if due and free of dependencies, else waiting as any task would. After
+//   UnstartAttempt "due" means due when the undone attempt started; later ones go through
+//   PromoteDue.
+// - Fire makes the store know a job it did not know (first_seen = `now`). A boot firing (boot_id
+//   set) records the boot, not a last firing time. A job name is any bytes but NUL, not empty.
 #pragma once
 
 #include <map>
@@ -132,6 +140,10 @@ class SqliteStore : public Store {
     kOldestSucceeded,
     kEndedDue,
     kOldestEnded,
+    kRunsOf,
+    kJobRunning,
+    kHoldRuns,
+    kReleaseRuns,
   };
   /// SQLite's EXPLAIN QUERY PLAN for `query`, one line per step (for tests).
   Result<std::string> QueryPlan(PlannedQuery query);
@@ -142,6 +154,12 @@ class SqliteStore : public Store {
   struct Statements;
 
   explicit SqliteStore(sqlite::Db db);
+  /// The job a task is a run of, and whether it is an exclusive run.
+  struct JobRun {
+    std::optional<std::string> job;
+    bool exclusive = false;
+  };
+
   /// Prepares every statement (sqlite_statements.cc); fails naming the first that does not.
   Status Prepare();
   /// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back when it or the commit fails.
@@ -195,8 +213,23 @@ class SqliteStore : public Store {
   /// was. kInvalid (field "after") before any write when a dependency is failed or cancelled.
   Status RequeueInTx(TaskId id, WallMs now, bool* requeued);
   /// Closes attempt `attempt` of running task `id` with `outcome`; kInvalid when the task is not
-  /// running that attempt.
-  Status CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome);
+  /// running that attempt. Sets `run` to the job the task is a run of.
+  Status CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome, JobRun* run);
+
+  // ---- cron jobs, inside a transaction (sqlite/jobs.cc) ----
+
+  /// True when a run of `job` other than task `except` is running.
+  Result<bool> JobRunning(const std::string& job, TaskId except);
+  /// Whether pending task `id` (0: not inserted yet), a run `run`, must be held: it is an
+  /// exclusive run of a job and another run of its job is running.
+  Result<bool> MustHold(const JobRun& run, TaskId id);
+  /// A run of `job` started: its exclusive pending runs are held.
+  Status HoldRuns(const std::string& job);
+  /// A run of `job` stopped running: when none runs any more, its held runs are released, ready
+  /// when due at `now` and free of dependencies.
+  Status ReleaseRuns(const std::string& job, WallMs now);
+  /// Makes task `id` the latest task of `job` (if any), when the store knows the job.
+  Status NoteJobTask(const std::optional<std::string>& job, TaskId id);
 
   // ---- reads (sqlite_store.cc) ----
 

@@ -30,11 +30,11 @@ constexpr const char* kReadyQueuesSql =
     "LEFT JOIN queues AS q ON q.name = r.name WHERE r.name IS NOT NULL";
 constexpr const char* kPromoteDueSql =
     "UPDATE tasks SET ready = 1 WHERE id IN (SELECT id FROM tasks INDEXED BY tasks_delayed "
-    "WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND not_before <= ?1 "
+    "WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND held = 0 AND not_before <= ?1 "
     "ORDER BY not_before LIMIT ?2)";
 constexpr const char* kNextDueSql =
     "SELECT min(not_before) FROM tasks INDEXED BY tasks_delayed "
-    "WHERE state = 'pending' AND ready = 0 AND deps_left = 0";
+    "WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND held = 0";
 constexpr const char* kKeyLookupSql =
     "SELECT id, version, state FROM tasks INDEXED BY tasks_by_key "
     "WHERE owner_uid = ?1 AND task_key = ?2";
@@ -57,15 +57,30 @@ constexpr const char* kEndedDueSql =
 constexpr const char* kOldestEndedSql =
     "SELECT min(finished) FROM tasks INDEXED BY tasks_ended "
     "WHERE state IN ('failed', 'cancelled', 'expired')";
+// A job's runs: each repeats the index's condition, so tasks_job_runs applies.
+constexpr const char* kRunsOfSql =
+    "SELECT id, state FROM tasks INDEXED BY tasks_job_runs "
+    "WHERE job = ?1 AND state IN ('pending', 'running') ORDER BY state, id";
+constexpr const char* kJobRunningSql =
+    "SELECT 1 FROM tasks INDEXED BY tasks_job_runs "
+    "WHERE job = ?1 AND state IN ('pending', 'running') AND state = 'running' AND id <> ?2 LIMIT 1";
+constexpr const char* kHoldRunsSql =
+    "UPDATE tasks INDEXED BY tasks_job_runs SET ready = 0, held = 1 "
+    "WHERE job = ?1 AND state IN ('pending', 'running') AND state = 'pending' "
+    "AND job_exclusive = 1";
+constexpr const char* kReleaseRunsSql =
+    "UPDATE tasks INDEXED BY tasks_job_runs SET held = 0, "
+    "ready = (deps_left = 0 AND not_before <= ?2) "
+    "WHERE job = ?1 AND state IN ('pending', 'running') AND state = 'pending' AND held = 1";
 
 std::string InsertTaskSql() {
   const int n = sqlite::RequestColumnCount();
   auto p = [n](int i) { return "?" + std::to_string(n + i); };
   return "INSERT INTO tasks(" + sqlite::RequestColumns() +
-         ", owner_uid, owner_gid, owner_name, created, expires_at, ready, deps_left, state) "
+         ", owner_uid, owner_gid, owner_name, created, expires_at, ready, deps_left, held, state) "
          "VALUES (" +
          sqlite::RequestParams() + ", " + p(1) + ", " + p(2) + ", " + p(3) + ", " + p(4) + ", " +
-         p(5) + ", " + p(6) + ", " + p(7) + ", 'pending')";
+         p(5) + ", " + p(6) + ", " + p(7) + ", " + p(8) + ", 'pending')";
 }
 
 // A keyed replace: a fresh request in the same row, pending with no attempts.
@@ -74,7 +89,7 @@ std::string ReplaceTaskSql() {
   auto p = [n](int i) { return "?" + std::to_string(n + i); };
   return "UPDATE tasks SET (" + sqlite::RequestColumns() + ") = (" + sqlite::RequestParams() +
          "), created = " + p(1) + ", expires_at = " + p(2) + ", ready = " + p(3) +
-         ", deps_left = " + p(4) +
+         ", deps_left = " + p(4) + ", held = " + p(6) +
          ", state = 'pending', reason = '', attempt_count = 0, queued_attempts = 0, "
          "exit_code = -1, signal = 0, finished = 0 WHERE id = " +
          p(5);
@@ -109,6 +124,14 @@ const char* PlannedSql(SqliteStore::PlannedQuery query) {
       return kEndedDueSql;
     case Q::kOldestEnded:
       return kOldestEndedSql;
+    case Q::kRunsOf:
+      return kRunsOfSql;
+    case Q::kJobRunning:
+      return kJobRunningSql;
+    case Q::kHoldRuns:
+      return kHoldRunsSql;
+    case Q::kReleaseRuns:
+      return kReleaseRunsSql;
   }
   return kNextDueSql;
 }
@@ -177,7 +200,7 @@ Status SqliteStore::Prepare() {
       {&S::start_task, "start attempt",
        "UPDATE tasks SET state = 'running', ready = 0, expires_at = NULL, "
        "attempt_count = attempt_count + 1 "
-       "WHERE id = ?1 AND ready = 1 AND state = 'pending' RETURNING attempt_count"},
+       "WHERE id = ?1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job"},
       {&S::insert_attempt, "insert attempt",
        "INSERT INTO attempts(task_id, number, started) VALUES (?1, ?2, ?3)"},
       {&S::set_pids, "set attempt pids",
@@ -186,7 +209,7 @@ Status SqliteStore::Prepare() {
        "UPDATE attempts SET stop_reason = ?3, stop_task_reason = ?4, stop_requested = ?5 "
        "WHERE task_id = ?1 AND number = ?2 AND ended = 0 AND stop_reason = ''"},
       {&S::task_run_state, "read task state",
-       "SELECT state, attempt_count FROM tasks WHERE id = ?1"},
+       "SELECT state, attempt_count, job, job_exclusive FROM tasks WHERE id = ?1"},
       {&S::finish_attempt, "finish attempt",
        "UPDATE attempts SET ended = ?3, exit_code = ?4, signal = ?5, reason = ?6, "
        "user_cpu_us = ?7, system_cpu_us = ?8, max_rss_kb = ?9, pid = iif(?10 > 0, ?10, pid), "
@@ -197,18 +220,19 @@ Status SqliteStore::Prepare() {
        "ready = 0 WHERE id = ?1"},
       {&S::retry_task, "retry task",
        "UPDATE tasks SET state = 'pending', priority = ?2, not_before = ?3, ready = ?4, "
-       "exit_code = ?5, signal = ?6 WHERE id = ?1"},
+       "exit_code = ?5, signal = ?6, held = ?7 WHERE id = ?1"},
       {&S::dependents_decrement, "release dependents",
        "UPDATE tasks SET deps_left = deps_left - 1 WHERE state = 'pending' AND deps_left > 0 "
        "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = ?1)"},
       {&S::dependents_ready, "release dependents",
        "UPDATE tasks SET ready = 1 WHERE state = 'pending' AND ready = 0 AND deps_left = 0 "
-       "AND not_before <= ?2 AND id IN (SELECT task_id FROM task_deps WHERE dep_id = ?1)"},
+       "AND held = 0 AND not_before <= ?2 AND id IN (SELECT task_id FROM task_deps WHERE dep_id = "
+       "?1)"},
       {&S::pending_dependents, "read dependents",
        "SELECT t.id FROM task_deps AS d JOIN tasks AS t ON t.id = d.task_id "
        "WHERE d.dep_id = ?1 AND t.state = 'pending' ORDER BY t.id"},
       {&S::end_pending, "end pending task",
-       "UPDATE tasks SET state = ?2, reason = ?3, finished = ?4, ready = 0 "
+       "UPDATE tasks SET state = ?2, reason = ?3, finished = ?4, ready = 0, held = 0 "
        "WHERE id = ?1 AND state = 'pending'"},
       {&S::task_exists, "read task", "SELECT 1 FROM tasks WHERE id = ?1"},
       {&S::dep_states, "read dependencies",
@@ -218,7 +242,7 @@ Status SqliteStore::Prepare() {
        "UPDATE tasks SET state = 'pending', reason = '', finished = 0, priority = base_priority, "
        "not_before = ?2, queued_attempts = attempt_count, "
        "expires_at = iif(pending_ttl_ms > 0, ?2 + pending_ttl_ms, NULL), deps_left = ?3, "
-       "ready = ?4 WHERE id = ?1 AND state IN ('failed', 'cancelled')"},
+       "ready = ?4, held = ?5 WHERE id = ?1 AND state IN ('failed', 'cancelled')"},
       {&S::failed_since_queued, "count failed attempts",
        "SELECT attempt_count - queued_attempts FROM tasks WHERE id = ?1"},
       // retention
@@ -240,6 +264,32 @@ Status SqliteStore::Prepare() {
       {&S::delete_queue, "delete queue", "DELETE FROM queues WHERE name = ?1"},
       {&S::recreate_queue, "insert queue",
        "INSERT OR IGNORE INTO queues(name) SELECT queue FROM tasks WHERE id = ?1"},
+      // cron jobs (jobs.cc)
+      {&S::runs_of, "read a job's runs", kRunsOfSql},
+      {&S::job_running, "find a job's running run", kJobRunningSql},
+      {&S::hold_runs, "hold a job's exclusive runs", kHoldRunsSql},
+      {&S::release_runs, "release a job's held runs", kReleaseRunsSql},
+      {&S::firing_exists, "read firing",
+       "SELECT 1 FROM job_firings WHERE job = ?1 AND scheduled = ?2"},
+      {&S::job_fired, "read job", "SELECT last_fired, boot_id FROM jobs WHERE job = ?1"},
+      {&S::insert_job, "insert job", "INSERT OR IGNORE INTO jobs(job, first_seen) VALUES (?1, ?2)"},
+      {&S::drop_old_firings, "drop old firings",
+       "DELETE FROM job_firings WHERE job = ?1 AND scheduled < ?2 AND task_id IS NULL"},
+      {&S::insert_firing, "record firing",
+       "INSERT INTO job_firings(job, scheduled, boot_id, task_id) VALUES (?1, ?2, ?3, ?4)"},
+      {&S::set_last_fired, "record firing", "UPDATE jobs SET last_fired = ?2 WHERE job = ?1"},
+      {&S::set_boot_fired, "record firing", "UPDATE jobs SET boot_id = ?2 WHERE job = ?1"},
+      {&S::set_last_task, "record a job's task", "UPDATE jobs SET last_task = ?2 WHERE job = ?1"},
+      {&S::job_records, "list jobs",
+       "SELECT j.job, j.first_seen, j.last_fired, j.boot_id, j.disabled, j.last_task, t.state, "
+       "t.reason, t.exit_code FROM jobs AS j LEFT JOIN tasks AS t ON t.id = j.last_task "
+       "ORDER BY j.job"},
+      {&S::set_job_disabled, "disable job", "UPDATE jobs SET disabled = ?2 WHERE job = ?1"},
+      {&S::job_files, "read job files", "SELECT path, text, saved FROM job_files ORDER BY path"},
+      {&S::save_job_file, "save job file",
+       "INSERT INTO job_files(path, text, saved) VALUES (?1, ?2, ?3) "
+       "ON CONFLICT(path) DO UPDATE SET text = excluded.text, saved = excluded.saved"},
+      {&S::forget_job_file, "forget job file", "DELETE FROM job_files WHERE path = ?1"},
   };
   for (const auto& entry : kTable) {
     Result<sqlite::Stmt> stmt = sqlite::Stmt::Prepare(db_, entry.what, entry.sql);

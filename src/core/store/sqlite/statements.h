@@ -30,6 +30,10 @@ struct SqliteStore::Statements {
       ended_due, delete_task, oldest_ended;
   // what a pending task waits for, deleting queues (sqlite_queue_admin.cc)
   sqlite::Stmt unfinished_deps, queue_busy, delete_queue, recreate_queue;
+  // cron jobs (sqlite/jobs.cc)
+  sqlite::Stmt runs_of, job_running, hold_runs, release_runs, firing_exists, job_fired, insert_job,
+      drop_old_firings, insert_firing, set_last_fired, set_boot_fired, set_last_task, job_records,
+      set_job_disabled, job_files, save_job_file, forget_job_file;
 };
 
 /// The SQL of a planned (hot) query, exactly as the store prepares it.

@@ -21,18 +21,6 @@ using sqlite::TaskName;
 
 constexpr uint64_t kMaxEnvSalt = 16;  // collisions of a 64-bit hash: one salt is already rare
 
-// Refuses the byte strings a row cannot carry, before any transaction. Never quotes an env
-// entry: it may hold a secret.
-Status CheckBytes(const TaskSpec& spec) {
-  if (std::optional<size_t> i = sqlite::FirstWithNul(spec.argv)) {
-    return Status::Invalid("argv", "argv[" + std::to_string(*i) + "] contains a NUL byte");
-  }
-  if (std::optional<size_t> i = sqlite::FirstWithNul(spec.env)) {
-    return Status::Invalid("env", "env entry " + std::to_string(*i) + " contains a NUL byte");
-  }
-  return Status::Ok();
-}
-
 // spec.after without repeats, in first-seen order.
 std::vector<TaskId> DistinctDeps(const std::vector<TaskId>& after) {
   std::vector<TaskId> deps;
@@ -146,16 +134,19 @@ Result<TaskId> SqliteStore::InsertInTx(const Owner& owner, const TaskSpec& spec,
     sqlite::Query q(st_->insert_queue);
     if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
   }
+  Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive}, 0);
+  if (!held.ok()) return held.status();
   {
-    const bool ready = deps_left == 0 && spec.not_before <= now;
+    const bool ready = deps_left == 0 && spec.not_before <= now && !*held;
     sqlite::Query q(st_->insert_task);
     sqlite::BindRequest(q, spec, *env_key);
     q.BindInt(owner.uid).BindInt(owner.gid).BindText(owner.name).BindInt(now);
     q.BindOptInt(sqlite::PendingDeadline(spec, now)).BindInt(ready ? 1 : 0).BindInt(deps_left);
-    if (Status s = q.Run(); !s.ok()) return s;
+    if (Status s = q.BindInt(*held ? 1 : 0).Run(); !s.ok()) return s;
   }
   const TaskId id = db_.LastInsertRowid();
   if (Status s = InsertRows(id, spec, deps); !s.ok()) return s;
+  if (Status s = NoteJobTask(spec.job, id); !s.ok()) return s;
   if (dep_failed) {
     Status s = EndPendingInTx(id, TaskState::kFailed, TaskReason::kDependencyFailed, now, ended);
     if (!s.ok()) return s;
@@ -187,14 +178,17 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
     sqlite::Query q(st_->insert_queue);
     if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
   }
+  Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive}, id);
+  if (!held.ok()) return held.status();
   {
-    const bool ready = deps_left == 0 && spec.not_before <= now;
+    const bool ready = deps_left == 0 && spec.not_before <= now && !*held;
     sqlite::Query q(st_->replace_task);
     sqlite::BindRequest(q, spec, *env_key);
     q.BindInt(now).BindOptInt(sqlite::PendingDeadline(spec, now)).BindInt(ready ? 1 : 0);
-    q.BindInt(deps_left).BindInt(id);
+    q.BindInt(deps_left).BindInt(id).BindInt(*held ? 1 : 0);
     if (Status s = q.Run(); !s.ok()) return s;
   }
+  if (Status s = NoteJobTask(spec.job, id); !s.ok()) return s;
   for (sqlite::Stmt* stmt : {&st_->delete_attempts, &st_->delete_labels, &st_->delete_deps}) {
     sqlite::Query q(*stmt);
     if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
@@ -269,7 +263,7 @@ Status SqliteStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs 
 // ---- the interface ----
 
 Result<TaskId> SqliteStore::Insert(const Owner& owner, const TaskSpec& spec, WallMs now) {
-  if (Status s = CheckBytes(spec); !s.ok()) return s;
+  if (Status s = sqlite::CheckBytes(spec); !s.ok()) return s;
   TaskId id = 0;
   Status status = Write([&]() -> Status {
     std::vector<TaskId> ended;
@@ -284,7 +278,7 @@ Result<TaskId> SqliteStore::Insert(const Owner& owner, const TaskSpec& spec, Wal
 
 Result<SubmitOutcome> SqliteStore::Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
                                           bool supersede_running) {
-  if (Status s = CheckBytes(spec); !s.ok()) return s;
+  if (Status s = sqlite::CheckBytes(spec); !s.ok()) return s;
   SubmitOutcome out;
   Status status = Write([&]() { return SubmitInTx(owner, spec, now, supersede_running, &out); });
   if (!status.ok()) return status;
@@ -314,7 +308,7 @@ std::vector<Result<SubmitOutcome>> SqliteStore::SubmitGroup(const std::vector<Su
   sqlite::Transaction tx(db_);
   if (Status s = tx.Begin(); !s.ok()) return all(s);
   for (size_t i = 0; i < items.size(); ++i) {
-    if (Status s = CheckBytes(items[i].spec); !s.ok()) {
+    if (Status s = sqlite::CheckBytes(items[i].spec); !s.ok()) {
       results[i] = s;
       continue;
     }
@@ -334,7 +328,7 @@ Result<std::vector<TaskId>> SqliteStore::SubmitBatch(const Owner& owner,
                                          "a batch cannot carry keys; submit keyed tasks "
                                          "one at a time"));
     }
-    if (Status s = CheckBytes(specs[i]); !s.ok()) return ForEntry(i, s);
+    if (Status s = sqlite::CheckBytes(specs[i]); !s.ok()) return ForEntry(i, s);
   }
   std::vector<TaskId> ids;
   Status status = Write([&]() -> Status {

@@ -17,7 +17,7 @@ constexpr const char* kRequestColumns[] = {
     "clean_env",      "not_before",      "timeout_ms",    "task_key",
     "version",        "retries",         "backoff",       "backoff_base_ms",
     "backoff_max_ms", "jitter",          "retry_on_exit", "no_retry_on_exit",
-    "pending_ttl_ms", "keep_background",
+    "pending_ttl_ms", "keep_background", "job",           "job_exclusive",
 };
 
 // Column positions of TaskSelect.
@@ -26,7 +26,7 @@ enum TaskCol {
   kId, kOwnerUid, kOwnerGid, kOwnerName, kArgv, kShell, kQueue, kPriority, kStdin, kCwd, kEnv,
   kCleanEnv, kNotBefore, kTimeoutMs, kState, kReason, kAttemptCount, kExitCode, kSignal,
   kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
-  kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground,
+  kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground, kJob, kJobExclusive,
 };
 // clang-format on
 
@@ -42,6 +42,25 @@ bool DepDone(TaskState s) {
 
 bool DepFailed(TaskState s) {
   return s == TaskState::kFailed || s == TaskState::kCancelled;
+}
+
+Status CheckBytes(const TaskSpec& spec) {
+  if (std::optional<size_t> i = FirstWithNul(spec.argv)) {
+    return Status::Invalid("argv", "argv[" + std::to_string(*i) + "] contains a NUL byte");
+  }
+  if (std::optional<size_t> i = FirstWithNul(spec.env)) {
+    return Status::Invalid("env", "env entry " + std::to_string(*i) + " contains a NUL byte");
+  }
+  if (spec.job) return CheckJobName(*spec.job);
+  return Status::Ok();
+}
+
+Status CheckJobName(const std::string& job) {
+  if (job.empty()) return Status::Invalid("job", "a job name cannot be empty");
+  if (job.find('\0') != std::string::npos) {
+    return Status::Invalid("job", "job name contains a NUL byte");
+  }
+  return Status::Ok();
 }
 
 std::optional<WallMs> PendingDeadline(const TaskSpec& spec, WallMs now) {
@@ -81,6 +100,7 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key) {
   q.BindInt(r.base_ms).BindInt(r.max_ms).BindInt(r.jitter ? 1 : 0);
   q.BindText(EncodeInts(r.retry_on_exit)).BindText(EncodeInts(r.no_retry_on_exit));
   q.BindInt(spec.pending_ttl_ms).BindInt(spec.keep_background ? 1 : 0);
+  q.BindOptText(spec.job).BindInt(spec.job_exclusive ? 1 : 0);
 }
 
 std::string TaskSelect(bool full) {
@@ -91,7 +111,8 @@ std::string TaskSelect(bool full) {
          ", t.clean_env, t.not_before, t.timeout_ms, t.state, t.reason, t.attempt_count, "
          "t.exit_code, t.signal, t.created, t.finished, t.task_key, t.version, t.retries, "
          "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
-         "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background FROM tasks AS t ";
+         "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background, t.job, t.job_exclusive "
+         "FROM tasks AS t ";
 }
 
 Result<Task> ReadTask(const Query& q) {
@@ -129,6 +150,8 @@ Result<Task> ReadTask(const Query& q) {
   }
   t.spec.pending_ttl_ms = q.Int(kPendingTtl);
   t.spec.keep_background = q.Int(kKeepBackground) != 0;
+  if (!q.IsNull(kJob)) t.spec.job = q.Text(kJob);
+  t.spec.job_exclusive = q.Int(kJobExclusive) != 0;
   std::optional<TaskState> state = StateFromName(q.Text(kState));
   if (!state) return corrupt("state");
   t.state = *state;

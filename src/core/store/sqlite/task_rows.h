@@ -1,4 +1,4 @@
-// How a task maps to a row of the SQLite store's `tasks` table (schema v3, see migrations.cc):
+// How a task maps to a row of the SQLite store's `tasks` table (see migrations.cc):
 // the request columns a submit writes and a keyed replace rewrites, how a TaskSpec binds to them,
 // and how a selected row reads back into a Task. Internal to the SQLite store.
 #pragma once
@@ -21,6 +21,12 @@ std::string TaskName(TaskId id);
 bool DepDone(TaskState s);
 /// True for the states that fail their pending dependents: failed and cancelled.
 bool DepFailed(TaskState s);
+
+/// Refuses, before any transaction, the byte strings of `spec` a row cannot carry. Never quotes
+/// an env entry: it may hold a secret.
+Status CheckBytes(const TaskSpec& spec);
+/// Refuses a job name a row cannot carry or the store cannot key on: empty, or with a NUL byte.
+Status CheckJobName(const std::string& job);
 
 /// The deadline of a task's pending_ttl when it is queued at `now`; nullopt without a ttl.
 std::optional<WallMs> PendingDeadline(const TaskSpec& spec, WallMs now);

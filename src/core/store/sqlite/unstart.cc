@@ -12,6 +12,7 @@ namespace tq {
 
 Status SqliteStore::UnstartAttempt(TaskId id, int attempt) {
   return Write([&]() -> Status {
+    JobRun run;
     {
       sqlite::Query q(st_->task_run_state);
       Result<bool> row = q.BindInt(id).Step();
@@ -21,17 +22,36 @@ Status SqliteStore::UnstartAttempt(TaskId id, int attempt) {
         return Status::Invalid(
             "attempt", sqlite::TaskName(id) + " is not running attempt " + std::to_string(attempt));
       }
+      if (!q.IsNull(2)) run.job = q.Text(2);
+      run.exclusive = q.Int(3) != 0;
     }
-    Result<sqlite::Stmt> drop = sqlite::Stmt::Prepare(
-        db_, "undo attempt", "DELETE FROM attempts WHERE task_id = ?1 AND number = ?2");
+    Result<sqlite::Stmt> drop =
+        sqlite::Stmt::Prepare(db_, "undo attempt",
+                              "DELETE FROM attempts WHERE task_id = ?1 AND number = ?2 "
+                              "RETURNING started");
     if (!drop.ok()) return drop.status();
-    if (Status s = sqlite::Query(*drop).BindInt(id).BindInt(attempt).Run(); !s.ok()) return s;
-    Result<sqlite::Stmt> back = sqlite::Stmt::Prepare(
-        db_, "return task to pending",
-        "UPDATE tasks SET state = 'pending', ready = 1, attempt_count = attempt_count - 1 "
-        "WHERE id = ?1");
+    WallMs started = 0;
+    {
+      sqlite::Query q(*drop);
+      Result<bool> row = q.BindInt(id).BindInt(attempt).Step();
+      if (!row.ok()) return row.status();
+      if (*row) started = q.Int(0);
+      if (Status s = q.Run(); !s.ok()) return s;
+    }
+    // An exclusive run goes back held while another run of its job is running.
+    Result<bool> held = MustHold(run, id);
+    if (!held.ok()) return held.status();
+    Result<sqlite::Stmt> back =
+        sqlite::Stmt::Prepare(db_, "return task to pending",
+                              "UPDATE tasks SET state = 'pending', ready = ?2, held = ?3, "
+                              "attempt_count = attempt_count - 1 WHERE id = ?1");
     if (!back.ok()) return back.status();
-    return sqlite::Query(*back).BindInt(id).Run();
+    sqlite::Query q(*back);
+    if (Status s = q.BindInt(id).BindInt(*held ? 0 : 1).BindInt(*held ? 1 : 0).Run(); !s.ok()) {
+      return s;
+    }
+    // The runs this attempt held are free again; those due when it started are ready.
+    return run.job ? ReleaseRuns(*run.job, started) : Status::Ok();
   });
 }
 

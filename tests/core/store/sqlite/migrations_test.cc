@@ -252,7 +252,7 @@ TEST_CASE("a migrated database has exactly the schema of a fresh one") {
   TempDir dir("migrate");
   sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
   REQUIRE(Migrate(fresh, dir.File("fresh.db")).ok());
-  for (int version : {1, 2, 3, 4}) {
+  for (int version : {1, 2, 3, 4, 5}) {
     CAPTURE(version);
     const std::string path = dir.File("v" + std::to_string(version) + ".db");
     LoadFixture(path, version);
@@ -426,6 +426,66 @@ TEST_CASE("a v4 database migrates to v5: old tasks keep nothing in the backgroun
   REQUIRE(store.UnstartAttempt(3, 1).ok());
   CHECK(store.Get(3)->state == TaskState::kPending);
   CHECK(store.Get(3)->attempts.empty());
+}
+
+TEST_CASE("the v5 fixture has exactly the schema migrations 1 to 5 create") {
+  TempDir dir("migrate");
+  const std::string fixture = dir.File("fixture.db");
+  LoadFixture(fixture, 5);
+  sqlite::Db fresh = MustOpenDb(dir.File("fresh.db"));
+  REQUIRE(Migrate(fresh, dir.File("fresh.db"), 5).ok());
+  sqlite::Db loaded = MustOpenDb(fixture);
+  CHECK(SchemaShape(loaded) == SchemaShape(fresh));
+  CHECK(*loaded.QueryInt("version", "PRAGMA user_version") == 5);
+}
+
+TEST_CASE("a v5 database migrates to v6: old tasks are no job's runs and keep their places") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(QueryInt(BackupPath(path, 5), "PRAGMA user_version") == 5);
+
+  const struct {
+    TaskId id;
+    TaskState state;
+  } kTasks[] = {
+      {1, TaskState::kSucceeded}, {2, TaskState::kFailed},  {3, TaskState::kRunning},
+      {4, TaskState::kPending},   {5, TaskState::kPending}, {6, TaskState::kPending},
+      {7, TaskState::kCancelled}, {8, TaskState::kFailed},
+  };
+  for (const auto& t : kTasks) {
+    CAPTURE(t.id);
+    Result<Task> task = store.Get(t.id);
+    REQUIRE_MESSAGE(task.ok(), task.status().message());
+    CHECK(task->state == t.state);
+    CHECK_FALSE(task->spec.job.has_value());
+    CHECK_FALSE(task->spec.job_exclusive);
+  }
+  CHECK(store.Get(4)->spec.keep_background);
+  REQUIRE(store.Get(8)->attempts.size() == 1);
+  CHECK(store.Get(8)->attempts[0].detail == "cwd /gone: No such file or directory");
+
+  // The ready and delayed sets are as they were (tasks_delayed was rebuilt).
+  CHECK((*store.FirstReady("batch", ReadyOrder::kOldest))->id == 4);
+  CHECK(*store.NextDue() == std::optional<WallMs>(9999999999999));
+  Result<std::vector<JobRecord>> records = store.JobRecords();
+  REQUIRE(records.ok());
+  CHECK(records->empty());
+  Result<std::vector<StoredJobFile>> files = store.JobFiles();
+  REQUIRE(files.ok());
+  CHECK(files->empty());
+
+  // The new tables work on the old file; new tasks continue the ids.
+  REQUIRE(store.AddJobs({"nightly"}, 8000).ok());
+  Result<FireOutcome> fired =
+      store.Fire({"nightly", 8000, ""}, kAlice, test::Spec({"report"}), 8000);
+  REQUIRE_MESSAGE(fired.ok(), fired.status().message());
+  CHECK(fired->task == std::optional<TaskId>(9));
+  CHECK(store.Get(9)->spec.job == std::optional<std::string>("nightly"));
 }
 
 }  // namespace
