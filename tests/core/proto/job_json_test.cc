@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "core/cron/cron_expr.h"
+#include "core/proto/task_json.h"
 
 namespace tq {
 namespace {
@@ -117,6 +118,13 @@ TEST_CASE("load errors and a reload report") {
   CHECK(j["errors"][1]["file"].contains("b64"));
   CHECK(j["errors"][1]["message"].contains("b64"));
   CHECK(j.dump().size() > 0);  // dumps without throwing: nothing invalid reaches the encoder
+}
+
+TEST_CASE("a task shows the job it is a run of, or null") {
+  Task t;
+  CHECK(TaskToJson(t)["job"].is_null());
+  t.spec.job = "nightly-report";
+  CHECK(TaskToJson(t)["job"] == "nightly-report");
 }
 
 }  // namespace
