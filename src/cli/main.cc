@@ -48,7 +48,8 @@ int Run(int argc, char** argv) {
   std::vector<tq::Command> commands = {
       tq::AddSubmit(app, g), tq::AddStatus(app, g), tq::AddList(app, g), tq::AddWait(app, g),
       tq::AddCancel(app, g), tq::AddLogs(app, g),   tq::AddPing(app, g), tq::AddVersion(app, g),
-      tq::AddRetry(app, g),  tq::AddQueue(app, g),  tq::AddCron(app, g),
+      tq::AddRetry(app, g),  tq::AddQueue(app, g),  tq::AddJobs(app, g), tq::AddReload(app, g),
+      tq::AddCron(app, g),
   };
   // `tq jobs` with only `check` until the whole group lands.
   CLI::App* jobs = app.add_subcommand("jobs", "Cron jobs from job files");

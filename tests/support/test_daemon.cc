@@ -258,7 +258,9 @@ TestDaemon::TestDaemon(const std::string& config_toml, std::vector<std::string> 
   dir_ = tmpl;
   socket_ = dir_ + "/tq.sock";
   try {
-    if (!config_toml.empty()) WriteFile(dir_ + "/tqd.toml", config_toml);
+    // A top-level key goes before any table of the test's own config.
+    WriteFile(dir_ + "/tqd.toml", "jobs_dir = " + Quoted(jobs_dir()) + "\n" + config_toml);
+    REQUIRE_MESSAGE(mkdir(jobs_dir().c_str(), 0700) == 0, "mkdir: " << strerror(errno));
     Start();
     const bool up = WaitFor(
         [this] { return !Alive() || RunTq(socket_, {"ping"}, {MarkEnv()}).exit_code == 0; }, 20);
@@ -279,6 +281,10 @@ TestDaemon::~TestDaemon() {
     return;
   }
   nftw(dir_.c_str(), RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void TestDaemon::WriteJobFile(const std::string& name, const std::string& toml) const {
+  WriteFile(jobs_dir() + "/" + name, toml);
 }
 
 void TestDaemon::Start() {

@@ -82,7 +82,8 @@ class Process {
 /// directory.
 class TestDaemon {
  public:
-  /// Writes `config_toml` (when not empty) to DIR/tqd.toml and starts tqd; waits until `tq ping`
+  /// Writes `config_toml` to DIR/tqd.toml, with `jobs_dir` set to jobs_dir() (so no test reads
+  /// the host's job files), and starts tqd; waits until `tq ping`
   /// answers (REQUIRE fails the test with the daemon's log otherwise). A non-empty `wrapper`
   /// (e.g. {"/usr/bin/strace", "-f", "-o", FILE}) is put before tqd's command line, so tqd runs
   /// as the wrapper's child; DaemonPid() then finds tqd itself. `extra_args` (e.g. {"--shim",
@@ -97,6 +98,11 @@ class TestDaemon {
   const std::string& dir() const { return dir_; }
   const std::string& socket() const { return socket_; }
   std::string state_dir() const { return dir_ + "/state"; }
+  /// The daemon's job directory (`jobs_dir` in its tqd.toml); empty until a test writes a file.
+  std::string jobs_dir() const { return dir_ + "/jobs.d"; }
+  /// Writes job file `name` (e.g. "backup.toml") into jobs_dir(); `tq reload` or a restart
+  /// makes the daemon read it.
+  void WriteJobFile(const std::string& name, const std::string& toml) const;
   /// The process the harness started: tqd, or its wrapper when there is one.
   pid_t pid() const { return pid_; }
   /// tqd's own pid (the wrapper's tqd child, or the wrapper itself once it exec'd tqd); -1 when

@@ -34,6 +34,16 @@ Command AddPing(CLI::App& app, const GlobalOptions& g);
 Command AddVersion(CLI::App& app, const GlobalOptions& g);
 Command AddRetry(CLI::App& app, const GlobalOptions& g);
 Command AddQueue(CLI::App& app, const GlobalOptions& g);
+/// `tq jobs`: lists the jobs; its subcommands are added by the functions below.
+Command AddJobs(CLI::App& app, const GlobalOptions& g);
+/// `tq jobs show NAME` under the `jobs` group.
+Command AddJobsShow(CLI::App& jobs, const GlobalOptions& g);
+/// `tq jobs run NAME [--force]` under the `jobs` group.
+Command AddJobsRun(CLI::App& jobs, const GlobalOptions& g);
+/// `tq jobs enable NAME` (`enable`) or `tq jobs disable NAME` under the `jobs` group.
+Command AddJobsEnable(CLI::App& jobs, const GlobalOptions& g, bool enable);
+/// `tq reload`: the daemon reads its job files again.
+Command AddReload(CLI::App& app, const GlobalOptions& g);
 /// `tq cron`: a group; its subcommands are added by the functions below.
 Command AddCron(CLI::App& app, const GlobalOptions& g);
 /// `tq cron next` under the `cron` group.

@@ -45,6 +45,8 @@ void PrintTask(const nlohmann::json& t) {
   if (t["key"].is_string())
     head.push_back({"key", t["key"].get<std::string>() + " v" + t["version"].dump()});
   if (!t["after"].empty()) head.push_back({"after", t["after"].dump()});
+  if (t.contains("job") && t["job"].is_string())
+    head.push_back({"job", t["job"].get<std::string>()});
   if (!t["labels"].empty()) head.push_back({"labels", t["labels"].dump()});
   if (t["finished"].is_string()) head.push_back({"finished", LocalTime(t["finished"])});
   if (t["exit_code"].is_number()) head.push_back({"exit code", t["exit_code"].dump()});

@@ -10,10 +10,14 @@
 
 #include "core/model/status.h"
 #include "core/proto/requests/cancel.h"
+#include "core/proto/requests/job_enable.h"
+#include "core/proto/requests/job_run.h"
+#include "core/proto/requests/jobs.h"
 #include "core/proto/requests/list.h"
 #include "core/proto/requests/logs.h"
 #include "core/proto/requests/ping.h"
 #include "core/proto/requests/queue.h"
+#include "core/proto/requests/reload.h"
 #include "core/proto/requests/retry.h"
 #include "core/proto/requests/status.h"
 #include "core/proto/requests/submit.h"
@@ -44,6 +48,10 @@ inline constexpr std::tuple kCodecs{
     Codec<RetryRequest>{"retry", DecodeRetry, EncodeRetry},
     Codec<LogsRequest>{"logs", DecodeLogs, EncodeLogs},
     Codec<QueueRequest>{"queue", DecodeQueue, EncodeQueue},
+    Codec<JobsRequest>{"jobs", DecodeJobs, EncodeJobs},
+    Codec<JobRunRequest>{"job_run", DecodeJobRun, EncodeJobRun},
+    Codec<JobEnableRequest>{"job_enable", DecodeJobEnable, EncodeJobEnable},
+    Codec<ReloadRequest>{"reload", DecodeReload, EncodeReload},
     Codec<PingRequest>{"ping", DecodePing, EncodePing},
 };
 

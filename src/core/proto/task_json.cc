@@ -49,6 +49,7 @@ json TaskToJson(const Task& t) {
          {"shell", t.spec.shell ? BytesToJson(*t.spec.shell) : json()},
          {"cwd", BytesToJson(t.spec.cwd)},
          {"labels", t.spec.labels},
+         {"job", t.spec.job ? json(*t.spec.job) : json()},
          {"after", t.spec.after},
          {"created", TimeOrNull(t.created)},
          {"not_before", TimeOrNull(t.spec.not_before)},

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "core/jobs/job_status.h"
 #include "core/proto/protocol.h"
 #include "daemon/daemon.h"
 
@@ -20,6 +21,11 @@ enum class Caller {
   kAnyUser,  ///< anyone who reaches the socket; handlers show each user only their own tasks
   kAdmin,    ///< only an admin: root or the daemon's own user (AccessOf)
 };
+/// Who may send a request only an admin may send.
+template <typename T>
+Caller AdminOnly(const T&) {
+  return Caller::kAdmin;
+}
 /// Who may send a queue request: anyone may list the queues, only an admin change them.
 Caller QueueCaller(const QueueRequest& r);
 
@@ -33,6 +39,10 @@ void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
 nlohmann::json WaitingJson(Daemon& d, const Task& task, const std::set<std::string>& paused);
 /// TaskToJson, with "waiting" when the task is pending.
 nlohmann::json TaskWithWaiting(Daemon& d, const Task& task);
+
+/// The job files' load errors for a `jobs` or `reload` answer, adding their size to `bytes`:
+/// those that fit half a list page (kMaxListPageBytes), in order; the rest are left out.
+nlohmann::json LoadErrorsJson(const std::vector<JobLoadError>& errors, size_t& bytes);
 
 /// The visible tasks for `ids`, or the first not-found error (nothing is done then).
 Result<std::vector<Task>> VisibleTasks(Daemon& d, const Owner& peer,

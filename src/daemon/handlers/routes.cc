@@ -17,6 +17,10 @@ void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest
 void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& r);
 void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r);
 void HandleQueue(Daemon& d, ConnId conn, const Owner& peer, const QueueRequest& r);
+void HandleJobs(Daemon& d, ConnId conn, const Owner& peer, const JobsRequest& r);
+void HandleJobRun(Daemon& d, ConnId conn, const Owner& peer, const JobRunRequest& r);
+void HandleJobEnable(Daemon& d, ConnId conn, const Owner& peer, const JobEnableRequest& r);
+void HandleReload(Daemon& d, ConnId conn, const Owner& peer, const ReloadRequest& r);
 void HandlePing(Daemon& d, ConnId conn, const Owner& peer, const PingRequest& r);
 
 namespace {
@@ -47,6 +51,10 @@ constexpr std::tuple kRoutes{
     Route<RetryRequest>{AnyUser, HandleRetry},
     Route<LogsRequest>{AnyUser, HandleLogs},
     Route<QueueRequest>{QueueCaller, HandleQueue, "change queues"},
+    Route<JobsRequest>{AnyUser, HandleJobs},
+    Route<JobRunRequest>{AdminOnly, HandleJobRun, "run jobs"},
+    Route<JobEnableRequest>{AdminOnly, HandleJobEnable, "enable or disable jobs"},
+    Route<ReloadRequest>{AdminOnly, HandleReload, "reload the job files"},
     Route<PingRequest>{AnyUser, HandlePing},
 };
 

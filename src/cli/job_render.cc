@@ -1,0 +1,178 @@
+#include "cli/job_render.h"
+
+#include "cli/render.h"
+#include "core/model/duration.h"
+#include "core/model/wall_time.h"
+#include "core/proto/wire_bytes.h"
+
+namespace tq {
+
+using nlohmann::json;
+
+namespace {
+
+// A string member, "" when it is absent or not a string.
+std::string Str(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// A byte-string member (plain or {"b64"}), shell-quoted when it needs it; "-" when absent.
+std::string Shown(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "-";
+  auto bytes = BytesFromJson(*it, key);
+  return bytes.ok() ? ShellQuote(*bytes) : "?";
+}
+
+// A list of byte strings, each shell-quoted, space-separated; "-" when empty.
+std::string ShownList(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array() || it->empty()) return "-";
+  std::string out;
+  for (const json& v : *it) {
+    auto bytes = BytesFromJson(v, key);
+    out += (out.empty() ? "" : " ") + (bytes.ok() ? ShellQuote(*bytes) : std::string("?"));
+  }
+  return out;
+}
+
+// A duration member in ms as "1h30m"; `none` when null.
+std::string Duration(const json& j, const char* key, const char* none) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number_integer() ? FormatDuration(it->get<int64_t>()) : none;
+}
+
+// A member as written in JSON ("3", "true", "[1,2]"); `none` when null or absent.
+std::string Dumped(const json& j, const char* key, const char* none) {
+  auto it = j.find(key);
+  return it == j.end() || it->is_null() ? none : it->dump();
+}
+
+std::string RetryText(const json& retry) {
+  if (!retry.is_object()) return "-";
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (retry.value("retries", json()).is_number()) add(retry["retries"].dump() + " retries");
+  if (retry.value("backoff", json()).is_string())
+    add(retry["backoff"].get<std::string>() + " backoff");
+  if (retry.value("backoff_base_ms", json()).is_number())
+    add("base " + FormatDuration(retry["backoff_base_ms"].get<int64_t>()));
+  if (retry.value("backoff_max_ms", json()).is_number())
+    add("max " + FormatDuration(retry["backoff_max_ms"].get<int64_t>()));
+  if (retry.value("jitter", json()).is_boolean())
+    add(retry["jitter"].get<bool>() ? "jitter" : "no jitter");
+  if (retry.value("retry_on_exit", json()).is_array())
+    add("retry on exit " + retry["retry_on_exit"].dump());
+  if (retry.value("no_retry_on_exit", json()).is_array())
+    add("no retry on exit " + retry["no_retry_on_exit"].dump());
+  return out.empty() ? "the queue's defaults" : out;
+}
+
+}  // namespace
+
+std::string RelativeTime(WallMs t, WallMs now) {
+  const int64_t delta = t - now;
+  const int64_t s = (delta < 0 ? -delta : delta) / 1000;
+  if (s == 0) return "now";
+  std::string amount;
+  if (s < 60) {
+    amount = std::to_string(s) + "s";
+  } else if (s < 3600) {
+    amount = std::to_string(s / 60) + "m";
+  } else if (s < 86400) {
+    amount = std::to_string(s / 3600) + "h";
+  } else {
+    amount = std::to_string(s / 86400) + "d";
+  }
+  return delta > 0 ? "in " + amount : amount + " ago";
+}
+
+std::string JobTime(const json& t, WallMs now) {
+  if (!t.is_string()) return "-";
+  auto ms = ParseRfc3339(t.get<std::string>());
+  if (!ms.ok()) return t.get<std::string>();
+  return FormatLocal(*ms, now) + " (" + RelativeTime(*ms, now) + ")";
+}
+
+std::string LastResult(const json& job) {
+  const std::string state = Str(job, "last_state");
+  if (state.empty()) return "-";
+  const std::string reason = Str(job, "last_reason");
+  const json code = job.value("last_exit_code", json());
+  if (state == "succeeded" || state == "pending" || state == "running") return state;
+  if (code.is_number_integer() && (reason.empty() || reason == "exit"))
+    return state + " (exit " + code.dump() + ")";
+  return reason.empty() ? state : state + " (" + reason + ")";
+}
+
+std::vector<std::vector<std::string>> JobRows(const json& jobs, WallMs now) {
+  std::vector<std::vector<std::string>> rows = {
+      {"NAME", "SCHEDULE", "ZONE", "NEXT", "LAST", "RESULT"}};
+  for (const json& j : jobs) {
+    const std::string zone = Str(j, "timezone");
+    std::string next = JobTime(j.value("next", json()), now);
+    if (j.value("disabled", false) || !j.value("enabled", true)) next = "disabled";
+    rows.push_back({Str(j, "name") + (j.value("from_last_good", false) ? "*" : ""),
+                    Str(j, "schedule"), zone.empty() ? "local" : zone, next,
+                    JobTime(j.value("last_fired", json()), now), LastResult(j)});
+  }
+  return rows;
+}
+
+std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now) {
+  const std::string zone = Str(j, "timezone");
+  std::string state = "enabled";
+  if (j.value("disabled", false)) state = "disabled (tq jobs disable)";
+  if (!j.value("enabled", true)) state = "disabled (enabled = false in its file)";
+  std::string where = Shown(j, "file") + ":" + Dumped(j, "line", "?");
+  if (j.value("from_last_good", false))
+    where += " (its file failed to load: this is its last good definition)";
+  std::vector<std::vector<std::string>> rows = {
+      {"name", Str(j, "name")},
+      {"file", where},
+      {"state", state},
+      {"schedule", Str(j, "schedule")},
+      {"timezone", zone.empty() ? "local" : zone},
+      {"dst", Str(j, "dst")},
+      {"next", JobTime(j.value("next", json()), now)},
+      {"last fired", JobTime(j.value("last_fired", json()), now)},
+      {"last task", Dumped(j, "last_task", "-")},
+      {"last result", LastResult(j)},
+  };
+  if (j.value("command", json()).is_null()) {
+    rows.push_back({"argv", ShownList(j, "argv")});
+  } else {
+    rows.push_back({"command", Shown(j, "command")});
+    rows.push_back({"shell", Shown(j, "shell")});
+  }
+  rows.push_back({"user", j.value("user", json()).is_string() ? Str(j, "user") : "(the daemon's)"});
+  rows.push_back({"cwd", j.value("cwd", json()).is_null() ? "(home)" : Shown(j, "cwd")});
+  rows.push_back({"env", ShownList(j, "env")});
+  rows.push_back({"stdin", j.value("stdin", json()).is_null() ? "/dev/null" : Shown(j, "stdin")});
+  rows.push_back({"queue", Str(j, "queue") + ", priority " + Dumped(j, "priority", "?")});
+  rows.push_back({"timeout", Duration(j, "timeout_ms", "none")});
+  rows.push_back({"pending ttl", Duration(j, "pending_ttl_ms", "none")});
+  rows.push_back({"retry", RetryText(j.value("retry", json()))});
+  rows.push_back({"overlap", Str(j, "overlap")});
+  std::string misfire = Str(j, "misfire");
+  if (misfire == "run_all") misfire += ", at most " + Dumped(j, "max_catch_up", "?");
+  rows.push_back({"misfire", misfire});
+  rows.push_back({"max lateness", Duration(j, "max_lateness_ms", "none")});
+  rows.push_back({"random delay", Duration(j, "random_delay_ms", "none")});
+  return rows;
+}
+
+std::vector<std::string> LoadErrorLines(const json& answer) {
+  std::vector<std::string> lines;
+  for (const json& e : answer.value("errors", json::array())) {
+    auto message = BytesFromJson(e.value("message", json()), "message");
+    lines.push_back(message.ok() ? *message : "?");
+  }
+  const json left_out = answer.value("errors_left_out", json());
+  if (left_out.is_number_integer() && left_out.get<int64_t>() > 0)
+    lines.push_back("(" + left_out.dump() + " more files failed to load)");
+  return lines;
+}
+
+}  // namespace tq

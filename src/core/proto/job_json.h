@@ -1,0 +1,22 @@
+// Cron jobs as `tq jobs`, `tq reload` and their `--json` show them: a job in force with its
+// run-time record, a job file's load error, and what a reload did.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "core/jobs/job_status.h"
+
+namespace tq {
+
+/// Every field of a job (SPEC 7 key names; durations in ms, times RFC 3339 UTC, bytes as the
+/// wire carries them) plus "disabled", "from_last_good", "next", "last_fired", "last_task",
+/// "last_state", "last_reason" and "last_exit_code" (null when unknown).
+nlohmann::json JobInfoToJson(const JobInfo& job);
+/// {"file", "line" (null when none), "message"}.
+nlohmann::json JobLoadErrorToJson(const JobLoadError& error);
+/// A list of load errors as JobLoadErrorToJson shows each.
+nlohmann::json JobLoadErrorsToJson(const std::vector<JobLoadError>& errors);
+/// {"files", "jobs", "added", "removed", "changed", "errors": [...]}.
+nlohmann::json ReloadReportToJson(const ReloadReport& report);
+
+}  // namespace tq

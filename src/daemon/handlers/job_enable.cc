@@ -1,0 +1,21 @@
+// `tq jobs enable|disable NAME`: whether a job fires, persisted across restarts.
+#include "core/proto/job_json.h"
+#include "daemon/handlers/handlers.h"
+#include "daemon/scheduler.h"
+
+namespace tq {
+
+void HandleJobEnable(Daemon& d, ConnId conn, const Owner&, const JobEnableRequest& r) {
+  Scheduler& scheduler = d.scheduler();
+  Result<JobInfo> job = [&]() -> Result<JobInfo> {
+    if (Status st = scheduler.SetEnabled(r.name, r.enabled); !st.ok()) return st;
+    return scheduler.Job(r.name);
+  }();
+  if (!job.ok()) {
+    d.server().Send(conn, ErrorResponse(job.status()));
+    return;
+  }
+  d.server().Send(conn, OkResponse({{"job", JobInfoToJson(*job)}}));
+}
+
+}  // namespace tq

@@ -1,0 +1,20 @@
+// `tq jobs run NAME [--force]`: a run of a job now, obeying its overlap unless forced.
+#include "core/jobs/overlap.h"
+#include "daemon/handlers/handlers.h"
+#include "daemon/scheduler.h"
+
+namespace tq {
+
+void HandleJobRun(Daemon& d, ConnId conn, const Owner&, const JobRunRequest& r) {
+  Result<JobRunOutcome> outcome = d.scheduler().RunNow(r.name, r.force);
+  if (!outcome.ok()) {
+    d.server().Send(conn, ErrorResponse(outcome.status()));
+    return;
+  }
+  d.server().Send(
+      conn,
+      OkResponse({{"action", OverlapActionName(outcome->action)},
+                  {"task", outcome->task ? nlohmann::json(*outcome->task) : nlohmann::json()}}));
+}
+
+}  // namespace tq

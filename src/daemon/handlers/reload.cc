@@ -1,0 +1,18 @@
+// `tq reload`: the job files read again, as SIGHUP does; the answer says what changed and which
+// files failed (their last good jobs stay in force).
+#include "core/proto/job_json.h"
+#include "daemon/handlers/handlers.h"
+#include "daemon/scheduler.h"
+
+namespace tq {
+
+void HandleReload(Daemon& d, ConnId conn, const Owner&, const ReloadRequest&) {
+  const ReloadReport report = d.scheduler().Reload();
+  nlohmann::json body = ReloadReportToJson(report);
+  size_t bytes = 0;
+  body["errors"] = LoadErrorsJson(report.errors, bytes);
+  body["errors_left_out"] = report.errors.size() - body["errors"].size();
+  d.server().Send(conn, OkResponse(std::move(body)));
+}
+
+}  // namespace tq

@@ -1,0 +1,121 @@
+// How `tq jobs` renders jobs for people: relative times, the last result, the table and the
+// load errors.
+#include "cli/job_render.h"
+
+#include <doctest/doctest.h>
+
+namespace tq {
+namespace {
+
+using nlohmann::json;
+
+TEST_CASE("relative times") {
+  const WallMs now = 1700000000000;
+  struct Case {
+    int64_t delta_ms;
+    const char* text;
+  };
+  const Case cases[] = {
+      {0, "now"},
+      {999, "now"},
+      {1000, "in 1s"},
+      {59999, "in 59s"},
+      {60000, "in 1m"},
+      {3599999, "in 59m"},
+      {3600000, "in 1h"},
+      {86400000, "in 1d"},
+      {-1000, "1s ago"},
+      {-90000, "1m ago"},
+      {-7200000, "2h ago"},
+      {-999, "now"},
+      {-864000000, "10d ago"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.delta_ms);
+    CHECK(RelativeTime(now + c.delta_ms, now) == c.text);
+  }
+}
+
+TEST_CASE("the last result of a job") {
+  struct Case {
+    json job;
+    const char* text;
+  };
+  const Case cases[] = {
+      {json::object(), "-"},
+      {{{"last_state", nullptr}}, "-"},
+      {{{"last_state", "succeeded"}, {"last_reason", "exit"}, {"last_exit_code", 0}}, "succeeded"},
+      {{{"last_state", "failed"}, {"last_reason", "exit"}, {"last_exit_code", 1}},
+       "failed (exit 1)"},
+      {{{"last_state", "failed"}, {"last_reason", "timeout"}, {"last_exit_code", nullptr}},
+       "failed (timeout)"},
+      {{{"last_state", "failed"}, {"last_reason", "signal"}}, "failed (signal)"},
+      {{{"last_state", "running"}}, "running"},
+      {{{"last_state", "pending"}}, "pending"},
+      {{{"last_state", "cancelled"}, {"last_reason", "cancelled"}}, "cancelled (cancelled)"},
+      {{{"last_state", 7}}, "-"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.job.dump());
+    CHECK(LastResult(c.job) == c.text);
+  }
+}
+
+TEST_CASE("the jobs table marks disabled jobs and jobs from a broken file") {
+  const json jobs = {
+      {{"name", "a"},
+       {"schedule", "@daily"},
+       {"timezone", nullptr},
+       {"next", nullptr},
+       {"last_fired", nullptr},
+       {"disabled", true},
+       {"enabled", true}},
+      {{"name", "b"},
+       {"schedule", "* * * * *"},
+       {"timezone", "UTC"},
+       {"from_last_good", true},
+       {"next", "2023-11-14T22:14:20Z"},
+       {"last_state", "succeeded"}},
+  };
+  const auto rows = JobRows(jobs, 1700000000000);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0] == std::vector<std::string>{"NAME", "SCHEDULE", "ZONE", "NEXT", "LAST", "RESULT"});
+  CHECK(rows[1][0] == "a");
+  CHECK(rows[1][2] == "local");
+  CHECK(rows[1][3] == "disabled");
+  CHECK(rows[1][5] == "-");
+  CHECK(rows[2][0] == "b*");
+  CHECK(rows[2][3].find("(in 1m)") != std::string::npos);
+  CHECK(rows[2][5] == "succeeded");
+}
+
+TEST_CASE("jobs show lists every field even of a job with odd values") {
+  const json job = {{"name", "x"},     {"file", {{"b64", "/w=="}}}, {"line", 3},
+                    {"argv", {"a b"}}, {"command", nullptr},        {"stdin", "in"},
+                    {"retry", 5},      {"misfire", "run_all"},      {"max_catch_up", 2}};
+  const auto rows = JobShowRows(job, 0);
+  auto value = [&](const std::string& key) {
+    for (const auto& r : rows)
+      if (r[0] == key) return r[1];
+    return std::string("(missing)");
+  };
+  CHECK(value("argv") == "'a b'");
+  CHECK(value("file") == "$'\\xff':3");
+  CHECK(value("stdin") == "in");
+  CHECK(value("retry") == "-");
+  CHECK(value("misfire") == "run_all, at most 2");
+  CHECK(value("cwd") == "(home)");
+  CHECK(value("timeout") == "none");
+}
+
+TEST_CASE("load error lines say how many were left out") {
+  const json answer = {
+      {"errors", {{{"file", "/j/a.toml"}, {"line", 2}, {"message", "/j/a.toml:2: x"}}}},
+      {"errors_left_out", 3}};
+  CHECK(LoadErrorLines(answer) ==
+        std::vector<std::string>{"/j/a.toml:2: x", "(3 more files failed to load)"});
+  CHECK(LoadErrorLines(json::object()).empty());
+}
+
+}  // namespace
+}  // namespace tq

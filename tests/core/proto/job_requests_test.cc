@@ -1,0 +1,68 @@
+// The cron job requests on the wire (jobs, job_run, job_enable, reload): round trips, and every
+// malformed body refused naming its field.
+#include <doctest/doctest.h>
+
+#include "core/proto/protocol.h"
+
+namespace tq {
+namespace {
+
+TEST_CASE("the job requests round-trip") {
+  auto jobs = DecodeRequest(EncodeRequest(JobsRequest{"nightly-report", "a.b_c"}));
+  REQUIRE(jobs.ok());
+  CHECK(std::get<JobsRequest>(*jobs).name == "nightly-report");
+  CHECK(std::get<JobsRequest>(*jobs).after == "a.b_c");
+  auto all = DecodeRequest(EncodeRequest(JobsRequest{}));
+  REQUIRE(all.ok());
+  CHECK(std::get<JobsRequest>(*all).name.empty());
+
+  auto run = DecodeRequest(EncodeRequest(JobRunRequest{"backup", true}));
+  REQUIRE(run.ok());
+  CHECK(std::get<JobRunRequest>(*run).name == "backup");
+  CHECK(std::get<JobRunRequest>(*run).force);
+
+  auto enable = DecodeRequest(EncodeRequest(JobEnableRequest{"backup", false}));
+  REQUIRE(enable.ok());
+  CHECK(std::get<JobEnableRequest>(*enable).name == "backup");
+  CHECK_FALSE(std::get<JobEnableRequest>(*enable).enabled);
+
+  auto reload = DecodeRequest(EncodeRequest(ReloadRequest{}));
+  REQUIRE(reload.ok());
+  CHECK(std::holds_alternative<ReloadRequest>(*reload));
+  CHECK(RequestType(*reload) == std::string("reload"));
+}
+
+TEST_CASE("malformed job requests are refused naming the field") {
+  struct Case {
+    std::string body;
+    std::string field;
+    std::string in_message;
+  };
+  const std::string long_name(65, 'a');
+  const Case cases[] = {
+      {R"("type":"jobs","name":"a b")", "name", "not a job name"},
+      {R"("type":"jobs","name":7)", "name", "a job name"},
+      {R"("type":"jobs","after":"x/y")", "after", "not a job name"},
+      {R"("type":"jobs","name":")" + long_name + "\"", "name", long_name},
+      {R"("type":"job_run")", "name", "\"\""},
+      {R"("type":"job_run","name":"")", "name", "not a job name"},
+      {R"("type":"job_run","name":"\u00e9")", "name", "not a job name"},
+      {R"("type":"job_run","name":"x","force":"yes")", "force", "a boolean"},
+      {R"("type":"job_run","name":["x"])", "name", "a job name"},
+      {R"("type":"job_enable","name":"x","enabled":1)", "enabled", "a boolean"},
+      {R"("type":"job_enable","name":"..\/x")", "name", "not a job name"},
+  };
+  for (const Case& c : cases) {
+    const std::string payload = "{\"proto\":1," + c.body + "}";
+    CAPTURE(payload);
+    auto r = DecodeRequest(payload);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == ErrorCode::kInvalid);
+    CHECK(r.status().field() == c.field);
+    CHECK_MESSAGE(r.status().message().find(c.in_message) != std::string::npos,
+                  r.status().message());
+  }
+}
+
+}  // namespace
+}  // namespace tq
