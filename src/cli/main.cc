@@ -45,16 +45,12 @@ int Run(int argc, char** argv) {
                  "the daemon's socket (default: $TQ_SOCKET, the user "
                  "socket, then /run/tq/tq.sock)");
   app.add_flag("--json", g.json, "machine-readable output (JSON; times in RFC 3339 UTC)");
-  std::vector<tq::Command> commands = {
+  const std::vector<tq::Command> commands = {
       tq::AddSubmit(app, g), tq::AddStatus(app, g), tq::AddList(app, g), tq::AddWait(app, g),
       tq::AddCancel(app, g), tq::AddLogs(app, g),   tq::AddPing(app, g), tq::AddVersion(app, g),
       tq::AddRetry(app, g),  tq::AddQueue(app, g),  tq::AddJobs(app, g), tq::AddReload(app, g),
       tq::AddCron(app, g),
   };
-  // `tq jobs` with only `check` until the whole group lands.
-  CLI::App* jobs = app.add_subcommand("jobs", "Cron jobs from job files");
-  jobs->require_subcommand(1);
-  commands.push_back({jobs, tq::AddJobsCheck(*jobs, g).run});
   // Set after the subcommands exist, so they do not inherit it: only `submit` takes a command.
   app.prefix_command();
   tq::ApplyOptionRules(app, {"--socket"});

@@ -24,7 +24,8 @@ nlohmann::json JobsJson(const TestDaemon& d) {
 }
 
 nlohmann::json JobJson(const TestDaemon& d, const std::string& name) {
-  for (const nlohmann::json& j : JobsJson(d)["jobs"])
+  const nlohmann::json all = JobsJson(d);  // the loop below must not range over a temporary
+  for (const nlohmann::json& j : all["jobs"])
     if (j["name"] == name) return j;
   return nullptr;
 }

@@ -385,22 +385,24 @@ TEST_CASE("durations and times have a range, and a refusal names the field and t
 TEST_CASE(
     "each request's frame carries the type RequestType names, and an unknown type lists them") {
   const std::vector<std::pair<Request, std::string>> cases = {
-      {SubmitRequest{}, "submit"}, {SubmitBatchRequest{}, "submit_batch"},
-      {StatusRequest{}, "status"}, {ListRequest{}, "list"},
-      {WaitRequest{}, "wait"},     {CancelRequest{}, "cancel"},
-      {RetryRequest{}, "retry"},   {LogsRequest{}, "logs"},
-      {QueueRequest{}, "queue"},   {PingRequest{}, "ping"}};
+      {SubmitRequest{}, "submit"},  {SubmitBatchRequest{}, "submit_batch"},
+      {StatusRequest{}, "status"},  {ListRequest{}, "list"},
+      {WaitRequest{}, "wait"},      {CancelRequest{}, "cancel"},
+      {RetryRequest{}, "retry"},    {LogsRequest{}, "logs"},
+      {QueueRequest{}, "queue"},    {JobsRequest{}, "jobs"},
+      {JobRunRequest{}, "job_run"}, {JobEnableRequest{}, "job_enable"},
+      {ReloadRequest{}, "reload"},  {PingRequest{}, "ping"}};
   CHECK(cases.size() == std::variant_size_v<Request>);
   for (const auto& [request, type] : cases) {
     CHECK(RequestType(request) == type);
     CHECK(json::parse(EncodeRequest(request))["type"] == type);
   }
-  auto r = DecodeRequest("{\"proto\":1,\"type\":\"reload\"}");
+  auto r = DecodeRequest("{\"proto\":1,\"type\":\"frobnicate\"}");
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().field() == "type");
   CHECK(r.status().message() ==
-        "type: \"reload\" is not a request (submit submit_batch status list wait cancel retry "
-        "logs queue ping)");
+        "type: \"frobnicate\" is not a request (submit submit_batch status list wait cancel "
+        "retry logs queue jobs job_run job_enable reload ping)");
 }
 
 }  // namespace
