@@ -4,30 +4,34 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "support/jobs.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
 
-TEST_CASE("a job every second fires once a second as tasks labelled job:NAME") {
+TEST_CASE("a job every second fires as tasks labelled job:NAME") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   d.WriteJobFile("tick.toml", JobFile("tick", "* * * * * *", "echo tick"));
   Reload(d);
   REQUIRE(WaitFor([&] { return JobRuns(d, "tick").size() >= 3; }));
 
-  std::set<long long> seconds;
-  for (const nlohmann::json& t : JobRuns(d, "tick")) {
+  // One snapshot: the job goes on firing while the test reads it. Firing each (job, second) at
+  // most once is the store's key (tests/core/store/jobs_test.cc); creation times cannot show it
+  // on a loaded machine, where a late firing and the next one share a second.
+  const std::vector<nlohmann::json> runs = JobRuns(d, "tick");
+  std::set<std::string> ids;
+  for (const nlohmann::json& t : runs) {
     CAPTURE(t.dump());
     CHECK(t["job"] == "tick");
     CHECK(t["shell"] == "echo tick");
-    seconds.insert(TimeMs(t["created"]) / 1000);
+    ids.insert(t["id"].dump());
   }
-  // One run per second: no second has two runs (the runs are as many as their seconds).
-  CHECK(seconds.size() == JobRuns(d, "tick").size());
+  CHECK(ids.size() == runs.size());
 
-  const RunResult status = Tq(d, {"status", JobRuns(d, "tick").back()["id"].dump()});
+  const RunResult status = Tq(d, {"status", runs.back()["id"].dump()});
   CHECK(status.exit_code == 0);
   CHECK_MESSAGE(status.out.find("job:tick") != std::string::npos, status.out);
 }
