@@ -2,7 +2,8 @@
 # An idle daemon's cost with many cron jobs: wake-ups per minute of a tqd holding 1,000 jobs none
 # of which is due (voluntary context switches of all its threads over the window, and epoll waits
 # counted by strace when it is installed and allowed to attach), then the time a tqd takes to start
-# with 10,000 jobs in 100 files, to reload them (`tq reload`), and to list them (`tq jobs`).
+# with 10,000 jobs in 100 files (none of which has run yet), to reload them (`tq reload`), to list
+# them (`tq jobs`, `tq jobs --json`) and to start again over the same store.
 # Usage: bench/cron_idle_wakeups.sh [WINDOW_SECONDS=60]   (build first: scripts/dev.sh or
 #   scripts/test.sh; BIN=DIR picks another build)
 set -euo pipefail
@@ -101,15 +102,23 @@ start_daemon "$big"
 wait_jobs 10000
 now t1
 echo "start with 10000 jobs in 100 files until tq jobs lists them all: $(ms $((t1 - t0))) ms"
-for i in 1 2 3; do
-  now t0
-  "$BIN/tq" reload >/dev/null
-  now t1
-  reload[i]=$((t1 - t0))
-  now t0
-  "$BIN/tq" jobs >/dev/null
-  now t1
-  list[i]=$((t1 - t0))
-done
-echo "tq reload of 10000 jobs, ms: $(ms "${reload[1]}") $(ms "${reload[2]}") $(ms "${reload[3]}")"
-echo "tq jobs listing 10000 jobs, ms: $(ms "${list[1]}") $(ms "${list[2]}") $(ms "${list[3]}")"
+# The median of 11 runs of a command, in ms.
+median_ms() {
+  local i times=()
+  for ((i = 0; i < 11; i++)); do
+    now t0
+    "$@" >/dev/null
+    now t1
+    times+=($((t1 - t0)))
+  done
+  ms "$(printf '%s\n' "${times[@]}" | sort -n | sed -n 6p)"
+}
+echo "tq reload of 10000 jobs (median of 11): $(median_ms "$BIN/tq" reload) ms"
+echo "tq jobs listing 10000 jobs (median of 11): $(median_ms "$BIN/tq" jobs) ms"
+echo "tq jobs --json of 10000 jobs (median of 11): $(median_ms "$BIN/tq" jobs --json) ms"
+stop_daemon
+now t0
+start_daemon "$big"
+wait_jobs 10000
+now t1
+echo "restart with the same 10000 jobs until tq jobs lists them all: $(ms $((t1 - t0))) ms"

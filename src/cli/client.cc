@@ -76,14 +76,18 @@ Status Client::Send(const Request& request) {
 }
 
 Result<nlohmann::json> Client::Read() {
+  auto text = ReadText();
+  if (!text.ok()) return text.status();
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_discarded()) return Status::Internal("tqd sent a response that is not JSON");
+  return j;
+}
+
+Result<std::string> Client::ReadText() {
   for (;;) {
     auto frame = decoder_.Next();
     if (!frame.ok()) return frame.status();
-    if (frame->has_value()) {
-      auto j = nlohmann::json::parse(**frame, nullptr, false);
-      if (j.is_discarded()) return Status::Internal("tqd sent a response that is not JSON");
-      return j;
-    }
+    if (frame->has_value()) return std::move(**frame);
     char buf[65536];
     const ssize_t n = read(fd_, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;

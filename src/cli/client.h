@@ -29,6 +29,8 @@ class Client {
   Status Send(const Request& request);
   /// Reads the next response frame; kUnavailable if the daemon went away.
   Result<nlohmann::json> Read();
+  /// Reads the next response frame as its text, unparsed; as Read.
+  Result<std::string> ReadText();
   /// Sends a request and reads its response; an error response becomes its Status.
   Result<nlohmann::json> Call(const Request& request);
 

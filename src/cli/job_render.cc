@@ -88,34 +88,39 @@ std::string RelativeTime(WallMs t, WallMs now) {
   return delta > 0 ? "in " + amount : amount + " ago";
 }
 
-std::string JobTime(const json& t, WallMs now) {
-  if (!t.is_string()) return "-";
-  auto ms = ParseRfc3339(t.get<std::string>());
-  if (!ms.ok()) return t.get<std::string>();
+std::string JobTime(const std::string& t, WallMs now) {
+  if (t.empty()) return "-";
+  auto ms = ParseRfc3339(t);
+  if (!ms.ok()) return t;
   return FormatLocal(*ms, now) + " (" + RelativeTime(*ms, now) + ")";
 }
 
-std::string LastResult(const json& job) {
-  const std::string state = Str(job, "last_state");
+std::string LastResult(const std::string& state, const std::string& reason,
+                       std::optional<int64_t> exit_code) {
   if (state.empty()) return "-";
-  const std::string reason = Str(job, "last_reason");
-  const json code = job.value("last_exit_code", json());
   if (state == "succeeded" || state == "pending" || state == "running") return state;
-  if (code.is_number_integer() && (reason.empty() || reason == "exit"))
-    return state + " (exit " + code.dump() + ")";
+  if (exit_code && (reason.empty() || reason == "exit"))
+    return state + " (exit " + std::to_string(*exit_code) + ")";
   return reason.empty() ? state : state + " (" + reason + ")";
 }
 
-std::vector<std::vector<std::string>> JobRows(const json& jobs, WallMs now) {
+std::string LastResult(const json& job) {
+  const json code = job.value("last_exit_code", json());
+  return LastResult(
+      Str(job, "last_state"), Str(job, "last_reason"),
+      code.is_number_integer() ? std::optional<int64_t>(code.get<int64_t>()) : std::nullopt);
+}
+
+std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, WallMs now) {
   std::vector<std::vector<std::string>> rows = {
       {"NAME", "SCHEDULE", "ZONE", "NEXT", "LAST", "RESULT"}};
-  for (const json& j : jobs) {
-    const std::string zone = Str(j, "timezone");
-    std::string next = JobTime(j.value("next", json()), now);
-    if (j.value("disabled", false) || !j.value("enabled", true)) next = "disabled";
-    rows.push_back({Str(j, "name") + (j.value("from_last_good", false) ? "*" : ""),
-                    Str(j, "schedule"), zone.empty() ? "local" : zone, next,
-                    JobTime(j.value("last_fired", json()), now), LastResult(j)});
+  rows.reserve(jobs.size() + 1);
+  for (const JobRow& j : jobs) {
+    rows.push_back({j.name + (j.from_last_good ? "*" : ""), j.schedule,
+                    j.timezone.empty() ? "local" : j.timezone,
+                    j.disabled || !j.enabled ? "disabled" : JobTime(j.next, now),
+                    JobTime(j.last_fired, now),
+                    LastResult(j.last_state, j.last_reason, j.last_exit_code)});
   }
   return rows;
 }
@@ -135,8 +140,8 @@ std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now) {
       {"schedule", Str(j, "schedule")},
       {"timezone", zone.empty() ? "local" : zone},
       {"dst", Str(j, "dst")},
-      {"next", JobTime(j.value("next", json()), now)},
-      {"last fired", JobTime(j.value("last_fired", json()), now)},
+      {"next", JobTime(Str(j, "next"), now)},
+      {"last fired", JobTime(Str(j, "last_fired"), now)},
       {"last task", Dumped(j, "last_task", "-")},
       {"last result", LastResult(j)},
   };

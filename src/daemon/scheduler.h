@@ -41,7 +41,7 @@ class Scheduler {
   /// The wall clock was stepped: plans every job again from the new time (misfire policies).
   void OnClockSet();
 
-  /// Every job in force, by name.
+  /// Every job in force, in name order.
   std::vector<JobInfo> Jobs();
   /// One job, or kNotFound naming it.
   Result<JobInfo> Job(const std::string& name);

@@ -309,11 +309,15 @@ void Server::ScheduleFrames(Connection& c) {
 }
 
 void Server::Send(ConnId id, const nlohmann::json& message) {
+  SendText(id, WireText(message));
+}
+
+void Server::SendText(ConnId id, std::string_view text) {
   auto it = connections_.find(id);
   if (it == connections_.end()) return;
   Connection& c = *it->second;
   if (c.closing) return;
-  c.out += EncodeFrame(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  c.out += EncodeFrame(text);
   if (Pending(c.out, c.out_offset) > limits_.max_output_buffer) {
     drop_log_.Log(spdlog::level::warn, "dropping connection " + std::to_string(id) + " of uid " +
                                            std::to_string(c.peer.uid) +

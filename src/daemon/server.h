@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -65,6 +66,8 @@ class Server {
 
   /// Queues one frame for `conn`; ignored when the connection is gone.
   void Send(ConnId conn, const nlohmann::json& message);
+  /// Queues one frame of `text`, a message already encoded (WireText); as Send.
+  void SendText(ConnId conn, std::string_view text);
   /// Sends a final frame, then closes the connection once it is written.
   void SendAndClose(ConnId conn, const nlohmann::json& message);
   /// Marks `conn` as having a request in flight (exempt from the idle limit) or not.

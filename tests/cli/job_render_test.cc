@@ -62,23 +62,27 @@ TEST_CASE("the last result of a job") {
 }
 
 TEST_CASE("the jobs table marks disabled jobs and jobs from a broken file") {
-  const json jobs = {
-      {{"name", "a"},
-       {"schedule", "@daily"},
-       {"timezone", nullptr},
-       {"next", nullptr},
-       {"last_fired", nullptr},
-       {"disabled", true},
-       {"enabled", true}},
-      {{"name", "b"},
-       {"schedule", "* * * * *"},
-       {"timezone", "UTC"},
-       {"from_last_good", true},
-       {"next", "2023-11-14T22:14:20Z"},
-       {"last_state", "succeeded"}},
-  };
+  JobRow a;
+  a.name = "a";
+  a.schedule = "@daily";
+  a.disabled = true;
+  JobRow b;
+  b.name = "b";
+  b.schedule = "* * * * *";
+  b.timezone = "UTC";
+  b.from_last_good = true;
+  b.next = "2023-11-14T22:14:20Z";
+  b.last_state = "succeeded";
+  JobRow c;
+  c.name = "c";
+  c.schedule = "@hourly";
+  c.enabled = false;
+  c.last_state = "failed";
+  c.last_reason = "exit";
+  c.last_exit_code = 3;
+  const std::vector<JobRow> jobs = {a, b, c};
   const auto rows = JobRows(jobs, 1700000000000);
-  REQUIRE(rows.size() == 3);
+  REQUIRE(rows.size() == 4);
   CHECK(rows[0] == std::vector<std::string>{"NAME", "SCHEDULE", "ZONE", "NEXT", "LAST", "RESULT"});
   CHECK(rows[1][0] == "a");
   CHECK(rows[1][2] == "local");
@@ -87,6 +91,8 @@ TEST_CASE("the jobs table marks disabled jobs and jobs from a broken file") {
   CHECK(rows[2][0] == "b*");
   CHECK(rows[2][3].find("(in 1m)") != std::string::npos);
   CHECK(rows[2][5] == "succeeded");
+  CHECK(rows[3][3] == "disabled");
+  CHECK(rows[3][5] == "failed (exit 3)");
 }
 
 TEST_CASE("jobs show lists every field even of a job with odd values") {

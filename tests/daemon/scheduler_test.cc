@@ -399,6 +399,39 @@ TEST_CASE("scheduler: a reload reports the jobs added, removed and changed") {
   CHECK(r.changed == 0);
 }
 
+TEST_CASE("scheduler: a changed schedule plans from the job's last firing") {
+  struct Case {
+    const char* schedule;  // the new schedule, given at 12:00 after a firing at 09:00
+    const char* misfire;
+    size_t runs_at_reload;
+    WallMs next;
+  };
+  constexpr WallMs kDay = 24 * kHour;
+  const WallMs nine = kStart + kHour;  // kStart is 08:00 UTC
+  const Case cases[] = {
+      {"0 10 * * *", "run_once", 1, nine + kDay + kHour},  // 10:00 is after 09:00: missed
+      {"0 10 * * *", "skip", 0, nine + kDay + kHour},
+      {"0 8 * * *", "run_once", 0, kStart + kDay},  // 08:00 is before the last firing
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.schedule);
+    CAPTURE(c.misfire);
+    Fixture f;
+    const std::string keys = std::string("misfire = \"") + c.misfire + "\"\n";
+    f.Write("a.toml", JobText("daily", "0 9 * * *", keys));
+    f.Open();
+    f.AdvanceTo(nine);
+    REQUIRE(f.Runs("daily").size() == 1);
+    f.FinishAll();
+    f.AdvanceTo(nine + 3 * kHour);
+    f.Write("a.toml", JobText("daily", c.schedule, keys));
+    CHECK(f.scheduler().Reload().changed == 1);
+    f.daemon->RunReady();
+    CHECK(f.Runs("daily").size() == 1 + c.runs_at_reload);
+    CHECK(f.Info("daily").next == c.next);
+  }
+}
+
 TEST_CASE("scheduler: a name an earlier file defines is an error for the later file") {
   Fixture f;
   f.Write("a.toml", JobText("same", "0 * * * *"));

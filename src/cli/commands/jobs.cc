@@ -11,8 +11,17 @@ namespace tq {
 
 namespace {
 
-// Every job, a page at a time; the load errors come with the first page.
-int ListJobs(const GlobalOptions& g) {
+// Prints the load errors of `answer` (the first page) after the table, if any.
+void PrintLoadErrors(const nlohmann::json& answer) {
+  const std::vector<std::string> errors = LoadErrorLines(answer);
+  if (errors.empty()) return;
+  std::printf("\nload errors (the last good jobs of these files stay in force):\n");
+  for (const std::string& line : errors) std::printf("  %s\n", line.c_str());
+}
+
+// `tq jobs --json`: every job as the daemon lists it, a page at a time; the load errors come
+// with the first page.
+int ListJobsJson(const GlobalOptions& g) {
   auto client = Client::Connect(g.socket);
   if (!client.ok()) return Fail(client.status());
   nlohmann::json jobs = nlohmann::json::array();
@@ -21,35 +30,59 @@ int ListJobs(const GlobalOptions& g) {
   for (;;) {
     auto r = client->Call(request);
     if (!r.ok()) return Fail(r.status());
-    if (first.is_null()) first = *r;
-    const nlohmann::json& page = (*r)["jobs"];
-    for (const auto& j : page) jobs.push_back(j);
-    if (!r->value("more", false) || page.empty()) break;
-    request.after = page.back().value("name", "");
+    if (first.is_null())
+      first = {{"errors", std::move((*r)["errors"])},
+               {"errors_left_out", r->value("errors_left_out", 0)}};
+    nlohmann::json& page = (*r)["jobs"];
+    const bool more = r->value("more", false) && !page.empty();
+    if (more) request.after = page.back().value("name", "");
+    for (auto& j : page) jobs.push_back(std::move(j));
+    if (!more) break;
   }
-  if (g.json) {
-    std::printf("%s\n", nlohmann::json{{"jobs", std::move(jobs)},
-                                       {"errors", first["errors"]},
-                                       {"errors_left_out", first.value("errors_left_out", 0)}}
-                            .dump()
-                            .c_str());
-    return 0;
+  std::printf("%s\n", nlohmann::json{{"jobs", std::move(jobs)},
+                                     {"errors", first["errors"]},
+                                     {"errors_left_out", first["errors_left_out"]}}
+                          .dump()
+                          .c_str());
+  return 0;
+}
+
+// `tq jobs`: the table of every job, read page by page straight into rows (ReadJobPage).
+int ListJobsTable(const GlobalOptions& g) {
+  auto client = Client::Connect(g.socket);
+  if (!client.ok()) return Fail(client.status());
+  std::vector<JobRow> jobs;
+  nlohmann::json first;
+  JobsRequest request;
+  for (;;) {
+    Status sent = client->Send(request);
+    if (!sent.ok()) return Fail(sent);
+    auto text = client->ReadText();
+    if (!text.ok()) return Fail(text.status());
+    auto page = ReadJobPage(*text);
+    if (!page.ok()) return Fail(page.status());
+    if (Status st = ResponseStatus(page->rest); !st.ok()) return Fail(st);
+    const bool more = page->rest.value("more", false) && !page->jobs.empty();
+    if (first.is_null()) first = std::move(page->rest);
+    if (more) request.after = page->jobs.back().name;
+    if (jobs.empty()) {
+      jobs = std::move(page->jobs);
+    } else {
+      for (JobRow& j : page->jobs) jobs.push_back(std::move(j));
+    }
+    if (!more) break;
   }
-  const WallMs now = RealClock().WallNow();
   if (jobs.empty()) {
     std::printf("no jobs\n");
   } else {
-    PrintTable(JobRows(jobs, now));
+    PrintTable(JobRows(jobs, RealClock().WallNow()));
   }
-  bool last_good = false;
-  for (const auto& j : jobs) last_good = last_good || j.value("from_last_good", false);
-  if (last_good)
+  for (const JobRow& j : jobs) {
+    if (!j.from_last_good) continue;
     std::printf("* its file failed to load: its last good definition stays in force\n");
-  const std::vector<std::string> errors = LoadErrorLines(first);
-  if (!errors.empty()) {
-    std::printf("\nload errors (the last good jobs of these files stay in force):\n");
-    for (const std::string& line : errors) std::printf("  %s\n", line.c_str());
+    break;
   }
+  PrintLoadErrors(first);
   return 0;
 }
 
@@ -70,7 +103,7 @@ Command AddJobs(CLI::App& app, const GlobalOptions& g) {
   return {sub, [subcommands, &g]() {
             for (const Command& c : *subcommands)
               if (c.app->parsed()) return c.run();
-            return ListJobs(g);
+            return g.json ? ListJobsJson(g) : ListJobsTable(g);
           }};
 }
 

@@ -9,6 +9,24 @@ json OkResponse(json body) {
   return body;
 }
 
+std::string WireText(const json& message) {
+  return message.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string OkResponseText(json body, std::string_view key, const std::vector<std::string>& items) {
+  std::string text = WireText(OkResponse(std::move(body)));
+  text.pop_back();  // the object's closing brace: `key` goes last
+  text += ',';
+  text += WireText(json(key));
+  text += ":[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) text += ',';
+    text += items[i];
+  }
+  text += "]}";
+  return text;
+}
+
 json ErrorResponse(const Status& status) {
   return json{{"ok", false},
               {"error",

@@ -1,6 +1,4 @@
 // `tq jobs` and `tq jobs show NAME`: the jobs in force, a page at a time, with the load errors.
-#include <algorithm>
-
 #include "core/model/limits.h"
 #include "core/proto/job_json.h"
 #include "daemon/handlers/handlers.h"
@@ -11,9 +9,9 @@ namespace tq {
 void HandleJobs(Daemon& d, ConnId conn, const Owner&, const JobsRequest& r) {
   Scheduler& scheduler = d.scheduler();
   size_t bytes = 0;
-  nlohmann::json errors = LoadErrorsJson(scheduler.Errors(), bytes);
-  const size_t errors_left_out = scheduler.Errors().size() - errors.size();
-  nlohmann::json jobs = nlohmann::json::array();
+  nlohmann::json head = {{"errors", LoadErrorsJson(scheduler.Errors(), bytes)}};
+  head["errors_left_out"] = scheduler.Errors().size() - head["errors"].size();
+  std::vector<std::string> jobs;
   bool more = false;
   if (!r.name.empty()) {
     Result<JobInfo> job = scheduler.Job(r.name);
@@ -21,29 +19,23 @@ void HandleJobs(Daemon& d, ConnId conn, const Owner&, const JobsRequest& r) {
       d.server().Send(conn, ErrorResponse(job.status()));
       return;
     }
-    jobs.push_back(JobInfoToJson(*job));
+    jobs.push_back(WireText(JobInfoToJson(*job)));
   } else {
-    std::vector<JobInfo> all = scheduler.Jobs();
-    // Pages continue after a name: they need the jobs in name order.
-    std::sort(all.begin(), all.end(),
-              [](const JobInfo& a, const JobInfo& b) { return a.def.name < b.def.name; });
-    for (const JobInfo& info : all) {
+    // Pages continue after a name: Jobs() gives them in name order. Each job is encoded once,
+    // on its own: 10,000 jobs never become one big document.
+    for (const JobInfo& info : scheduler.Jobs()) {
       if (!r.after.empty() && info.def.name <= r.after) continue;
-      nlohmann::json j = JobInfoToJson(info);
-      const size_t size =
-          j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size() + 1;
-      if (!jobs.empty() && bytes + size > kMaxListPageBytes) {  // the rest in the next page
+      std::string j = JobSummaryText(info);
+      if (!jobs.empty() && bytes + j.size() + 1 > kMaxListPageBytes) {  // the rest next page
         more = true;
         break;
       }
-      bytes += size;
+      bytes += j.size() + 1;
       jobs.push_back(std::move(j));
     }
   }
-  d.server().Send(conn, OkResponse({{"jobs", std::move(jobs)},
-                                    {"errors", std::move(errors)},
-                                    {"errors_left_out", errors_left_out},
-                                    {"more", more}}));
+  head["more"] = more;
+  d.server().SendText(conn, OkResponseText(std::move(head), "jobs", jobs));
 }
 
 }  // namespace tq

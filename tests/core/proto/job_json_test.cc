@@ -6,6 +6,7 @@
 
 #include "core/cron/cron_expr.h"
 #include "core/proto/task_json.h"
+#include "core/proto/wire_bytes.h"
 
 namespace tq {
 namespace {
@@ -93,6 +94,52 @@ TEST_CASE("a job that never ran shows nulls for its record") {
                           "last_state", "last_reason", "last_exit_code"}) {
     CAPTURE(key);
     CHECK(j[key].is_null());
+  }
+}
+
+TEST_CASE("a job's summary is what tq jobs lists, in JSON however odd its strings") {
+  const JobInfo full = FullJob();
+  const json summary = json::parse(JobSummaryText(full));
+  CHECK(summary == json{{"name", "nightly-report"},
+                        {"file", "/etc/tq/jobs.d/reports.toml"},
+                        {"line", 4},
+                        {"schedule", "15 2 * * *"},
+                        {"timezone", "Europe/Berlin"},
+                        {"enabled", true},
+                        {"disabled", true},
+                        {"from_last_good", false},
+                        {"next", "2023-11-14T22:13:20Z"},
+                        {"last_fired", "2023-11-14T19:26:40Z"},
+                        {"last_task", 42},
+                        {"last_state", "failed"},
+                        {"last_reason", "exit"},
+                        {"last_exit_code", 1}});
+
+  struct Case {
+    const char* what;
+    std::string file;
+    json shown;
+  };
+  const Case cases[] = {
+      {"a quote and a backslash", "/j/a\"b\\c.toml", "/j/a\"b\\c.toml"},
+      {"a control character", "/j/a\tb.toml", "/j/a\tb.toml"},
+      {"UTF-8", "/j/\xc3\xa9t\xc3\xa9.toml", "/j/\xc3\xa9t\xc3\xa9.toml"},
+      {"DEL", "/j/\x7f.toml", "/j/\x7f.toml"},
+      {"not UTF-8", "/j/\xff.toml", BytesToJson("/j/\xff.toml")},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    JobInfo info;
+    info.def.name = "x";
+    info.def.file = c.file;
+    const json j = json::parse(JobSummaryText(info));
+    CHECK(j["file"] == c.shown);
+    for (const char* key : {"timezone", "next", "last_fired", "last_task", "last_state",
+                            "last_reason", "last_exit_code"}) {
+      CAPTURE(key);
+      CHECK(j[key].is_null());
+    }
+    CHECK(j.size() == 14);
   }
 }
 

@@ -11,9 +11,10 @@
 namespace tq {
 
 /// The jobs in force, by name, or only the one named. Response: {"jobs": [...] (each as
-/// JobInfoToJson shows it), "errors": [...] (the load errors of the last load), "more"}: jobs
-/// named after `after`, as many as about kMaxListPageBytes hold; "more" says others follow (ask
-/// again with `after` = the last name). A `name` no job has is kNotFound.
+/// JobSummaryText writes it, or the one named as JobInfoToJson does), "errors": [...] (the load
+/// errors of the last load), "more"}: jobs named after `after`, as many as about kMaxListPageBytes
+/// hold; "more" says others follow (ask again with `after` = the last name). A `name` no job has is
+/// kNotFound.
 struct JobsRequest {
   std::string name;   ///< "" = every job
   std::string after;  ///< "" = from the first job; else only jobs named after it
