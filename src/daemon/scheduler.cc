@@ -105,6 +105,7 @@ struct Scheduler::State {
   void OnTimer();
   void LogFault(const std::string& what, const Status& st);
   JobInfo Info(const Job& j, const std::map<std::string, JobRecord>& records) const;
+  void WarnClockBehind() const;
 };
 
 Status Scheduler::State::Check(const JobDef& def, const TimeZone& local) {
@@ -313,7 +314,8 @@ void Scheduler::State::Plan(Job& j, WallMs now) {
     return;
   }
   if (plan->dropped > 0)
-    spdlog::info("job {}: {} missed firing(s) not run (misfire = {})", name, plan->dropped,
+    spdlog::info("job {}: {}{} missed firing(s) not run (misfire = {})", name,
+                 plan->dropped >= kMaxDroppedCount ? "at least " : "", plan->dropped,
                  MisfireName(j.def.misfire));
   for (const WallMs t : plan->fire) {
     auto run = Run(j, Firing{name, t, ""}, false, now);
@@ -461,6 +463,23 @@ JobInfo Scheduler::State::Info(const Job& j,
   return info;
 }
 
+// A clock set back below a job's last firing (say, after a wrong step ahead was undone) pauses
+// the job until the clock passes that firing: says so, once.
+void Scheduler::State::WarnClockBehind() const {
+  const WallMs now = Now();
+  int behind = 0;
+  const Job* first = nullptr;
+  for (const auto& [name, j] : jobs) {
+    if (!Active(j) || j.last <= now + kMisfireGraceMs) continue;
+    if (behind++ == 0) first = &j;
+  }
+  if (behind > 0)
+    spdlog::warn("the clock is before the last firing of {} job(s), such as {} at {}: a time at "
+                 "or before a job's last firing never fires again, so they fire again only once "
+                 "the clock has passed it",
+                 behind, first->def.name, FormatRfc3339InZone(first->last, first->zone));
+}
+
 Scheduler::Scheduler(Daemon& daemon, EventLoop& loop, std::string jobs_dir, std::string boot_id)
     : state_(std::make_unique<State>(daemon, loop, std::move(jobs_dir), std::move(boot_id))) {}
 
@@ -469,6 +488,7 @@ Scheduler::~Scheduler() = default;
 ReloadReport Scheduler::Start() {
   if (state_->jobs_dir.empty()) return {};
   ReloadReport report = state_->Load(/*at_start=*/true);
+  state_->WarnClockBehind();
   spdlog::info("jobs: {} job(s) from {} file(s) in {}, {} file(s) with errors", report.jobs,
                report.files, state_->jobs_dir, report.errors.size());
   return report;
@@ -487,6 +507,7 @@ ReloadReport Scheduler::Reload() {
 
 void Scheduler::OnClockSet() {
   state_->Replan();
+  state_->WarnClockBehind();
 }
 
 std::vector<JobInfo> Scheduler::Jobs() {

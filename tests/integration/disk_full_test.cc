@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/jobs.h"
 #include "support/skip.h"
 #include "support/test_daemon.h"
 
@@ -104,4 +105,28 @@ TEST_CASE("a full disk: each submit is acknowledged and kept, or refused and abs
   std::set<std::string> stored;
   for (const nlohmann::json& t : ListTasks(d)) stored.insert(std::to_string(t["id"].get<long>()));
   CHECK(stored == acknowledged);
+}
+
+TEST_CASE("a full disk while a job fires every second: tqd stays up and firing resumes") {
+  if (geteuid() != 0) TQ_SKIP("needs root to mount a small tmpfs");
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  d.WriteJobFile("tick.toml", JobFile("tick", "* * * * * *", "true", {"misfire = \"skip\""}));
+  d.Stop();
+  Tmpfs fs(d.state_dir(), "4m");
+  d.Start();
+  d.WaitReady();
+  REQUIRE(WaitFor([&] { return !JobRuns(d, "tick").empty(); }));
+
+  const std::string filler = d.state_dir() + "/filler";
+  FillUp(filler);
+  // Firings fail for want of space, are logged, and are tried again; the daemon answers.
+  REQUIRE(WaitFor([&] { return d.Log().find("not made yet") != std::string::npos; }));
+  CHECK(Tq(d, {"ping"}).exit_code == 0);
+  CHECK(JobJson(d, "tick").is_object());
+
+  REQUIRE(unlink(filler.c_str()) == 0);
+  const size_t before = JobRuns(d, "tick").size();
+  REQUIRE(WaitFor([&] { return JobRuns(d, "tick").size() >= before + 2; }));
+  CHECK(d.Alive());
 }
