@@ -474,10 +474,11 @@ void Scheduler::State::WarnClockBehind() const {
     if (behind++ == 0) first = &j;
   }
   if (behind > 0)
-    spdlog::warn("the clock is before the last firing of {} job(s), such as {} at {}: a time at "
-                 "or before a job's last firing never fires again, so they fire again only once "
-                 "the clock has passed it",
-                 behind, first->def.name, FormatRfc3339InZone(first->last, first->zone));
+    spdlog::warn(
+        "the clock is before the last firing of {} job(s), such as {} at {}: a time at "
+        "or before a job's last firing never fires again, so they fire again only once "
+        "the clock has passed it",
+        behind, first->def.name, FormatRfc3339InZone(first->last, first->zone));
 }
 
 Scheduler::Scheduler(Daemon& daemon, EventLoop& loop, std::string jobs_dir, std::string boot_id)

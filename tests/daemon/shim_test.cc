@@ -390,14 +390,22 @@ TEST_CASE("shim: while running the record is locked and names the task") {
   CHECK(r.ended_ms == 0);
   CHECK(tq::ShimRecordLocked(run.StatusPath()));
   CHECK(StatField(task, 5) == static_cast<unsigned long long>(task));  // own process group
-  // The shell may still hold a descriptor of its own until it has exec'd sleep.
-  REQUIRE(
-      WaitFor([&] { return ReadFile("/proc/" + std::to_string(task) + "/comm") == "sleep\n"; }));
-  std::vector<std::string> fds;  // only 0, 1, 2: nothing of the shim leaks, not the lock
-  for (const auto& e : std::filesystem::directory_iterator("/proc/" + std::to_string(task) + "/fd"))
-    fds.push_back(e.path().filename().string());
-  std::sort(fds.begin(), fds.end());
-  CHECK(fds == std::vector<std::string>{"0", "1", "2"});
+  // Only 0, 1, 2: nothing of the shim leaks, not the lock. The shell may hold a descriptor of
+  // its own until its exec of sleep has closed it, which happens after the name changes, so
+  // wait for the list: a leaked descriptor never goes away.
+  std::vector<std::string> fds;
+  const bool only_std = WaitFor([&] {
+    fds.clear();
+    std::error_code ec;
+    for (const auto& e :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(task) + "/fd", ec))
+      fds.push_back(e.path().filename().string());
+    std::sort(fds.begin(), fds.end());
+    return !ec && fds == std::vector<std::string>{"0", "1", "2"};
+  });
+  std::string shown;
+  for (const std::string& fd : fds) shown += " " + fd;
+  CHECK_MESSAGE(only_std, "the task's descriptors:" << shown);
 
   REQUIRE(kill(run.pid(), TQ_SHIM_SIG_KILL) == 0);
   tq::ShimRecord done = run.Finish();

@@ -1,6 +1,8 @@
 // tq jobs: the group of commands about cron jobs; on its own it lists every job in force with its
 // schedule, next and last firing and last result, then the job files' load errors.
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "cli/client.h"
 #include "cli/commands/commands.h"
@@ -65,11 +67,8 @@ int ListJobsTable(const GlobalOptions& g) {
     const bool more = page->rest.value("more", false) && !page->jobs.empty();
     if (first.is_null()) first = std::move(page->rest);
     if (more) request.after = page->jobs.back().name;
-    if (jobs.empty()) {
-      jobs = std::move(page->jobs);
-    } else {
-      for (JobRow& j : page->jobs) jobs.push_back(std::move(j));
-    }
+    jobs.insert(jobs.end(), std::make_move_iterator(page->jobs.begin()),
+                std::make_move_iterator(page->jobs.end()));
     if (!more) break;
   }
   if (jobs.empty()) {
@@ -77,11 +76,8 @@ int ListJobsTable(const GlobalOptions& g) {
   } else {
     PrintTable(JobRows(jobs, RealClock().WallNow()));
   }
-  for (const JobRow& j : jobs) {
-    if (!j.from_last_good) continue;
+  if (std::any_of(jobs.begin(), jobs.end(), [](const JobRow& j) { return j.from_last_good; }))
     std::printf("* its file failed to load: its last good definition stays in force\n");
-    break;
-  }
   PrintLoadErrors(first);
   return 0;
 }
