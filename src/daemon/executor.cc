@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -29,6 +30,35 @@ int PidfdOpen(int pid) {
 }
 int PidfdSendSignal(int pidfd, int sig) {
   return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0));
+}
+
+// A memory file holding `env` as the shim reads it (TQ_SHIM_ENV_FD), at its start: the task's
+// environment never touches the disk and never becomes the shim's own.
+Result<int> EnvironmentFd(const std::vector<std::string>& env) {
+  const int fd = memfd_create("tq-task-env", MFD_CLOEXEC);
+  if (fd < 0)
+    return Status::Internal(std::string("cannot hold the task's environment: ") + strerror(errno));
+  std::string text;
+  for (const std::string& e : env) {
+    text += e;
+    text += '\0';
+  }
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = strerror(errno);
+      close(fd);
+      return Status::Internal("cannot hold the task's environment: " + why);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (lseek(fd, 0, SEEK_SET) != 0) {
+    const std::string why = strerror(errno);
+    close(fd);
+    return Status::Internal("cannot hold the task's environment: " + why);
+  }
+  return fd;
 }
 }  // namespace
 
@@ -77,10 +107,17 @@ Result<int> Executor::Start(const Launch& launch) {
   if (task_fd_limit_ > 0) args.insert(args.end(), {"--nofile", std::to_string(task_fd_limit_)});
   if (launch.has_stdin) args.insert(args.end(), {"--stdin", files_.Stdin(launch.id)});
   if (!launch.cwd.empty()) args.insert(args.end(), {"--cwd", launch.cwd});
+  args.insert(args.end(), {"--env-fd", std::to_string(TQ_SHIM_ENV_FD)});
   args.push_back("--");
   args.insert(args.end(), launch.argv.begin(), launch.argv.end());
 
-  auto pid = spawner_.Spawn(args, launch.env, fd);
+  auto env = EnvironmentFd(launch.env);
+  if (!env.ok()) {
+    close(fd);
+    return env.status();
+  }
+  auto pid = spawner_.Spawn(args, fd, *env);
+  close(*env);
   close(fd);  // the shim's copy keeps the lock
   if (!pid.ok()) return pid.status();
   Running r;

@@ -32,22 +32,28 @@ ShimSpawner::~ShimSpawner() {
   if (fd_ >= 0) close(fd_);
 }
 
-Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args,
-                               const std::vector<std::string>& env, int status_fd) {
+Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args, int status_fd, int env_fd) {
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>("tq-shim"));
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  std::vector<char*> envp;
-  for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
+  char* no_env[] = {nullptr};  // the shim runs as root: nothing of a submitter's acts on it
 
+  // The status descriptor lands on 3 first: an env_fd that is 3 is moved out of its way.
+  int env_copy = -1;
+  if (env_fd == TQ_SHIM_STATUS_FD) {
+    env_copy = fcntl(env_fd, F_DUPFD_CLOEXEC, TQ_SHIM_ENV_FD + 1);
+    if (env_copy < 0)
+      return Status::Internal(std::string("cannot start the shim: ") + strerror(errno));
+    env_fd = env_copy;
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   // dup2 clears close-on-exec on the copy (glibc does so even when the numbers are equal).
   posix_spawn_file_actions_adddup2(&actions, status_fd, TQ_SHIM_STATUS_FD);
+  posix_spawn_file_actions_adddup2(&actions, env_fd, TQ_SHIM_ENV_FD);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   sigset_t none;
@@ -60,9 +66,10 @@ Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args,
   posix_spawnattr_setflags(&attr,
                            POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exec_path_.c_str(), &actions, &attr, argv.data(), envp.data());
+  const int rc = posix_spawn(&pid, exec_path_.c_str(), &actions, &attr, argv.data(), no_env);
   posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
+  if (env_copy >= 0) close(env_copy);
   if (rc != 0) return Status::Internal(std::string("cannot start the shim: ") + strerror(rc));
   return static_cast<int>(pid);
 }

@@ -10,14 +10,15 @@
 
 namespace tq {
 
-/// Starts a supervisor process with exactly `args` (after the program) and `env`.
+/// Starts a supervisor process with exactly `args` (after the program) and an empty
+/// environment: the task's reaches it on a descriptor, never as its own.
 class Spawner {
  public:
   virtual ~Spawner() = default;
-  /// Starts the process in a new session with stdin and stdout on /dev/null, stderr inherited
-  /// and `status_fd` as its descriptor TQ_SHIM_STATUS_FD (3); returns its pid.
-  virtual Result<int> Spawn(const std::vector<std::string>& args,
-                            const std::vector<std::string>& env, int status_fd) = 0;
+  /// Starts the process in a new session with stdin and stdout on /dev/null, stderr inherited,
+  /// `status_fd` as its descriptor TQ_SHIM_STATUS_FD (3) and `env_fd` as TQ_SHIM_ENV_FD (4);
+  /// returns its pid.
+  virtual Result<int> Spawn(const std::vector<std::string>& args, int status_fd, int env_fd) = 0;
 };
 
 /// Starts the shim executable from a descriptor opened once at start-up, so replacing the file
@@ -32,8 +33,7 @@ class ShimSpawner : public Spawner {
 
   /// Why the shim could not be opened, or ok.
   const Status& status() const { return status_; }
-  Result<int> Spawn(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                    int status_fd) override;
+  Result<int> Spawn(const std::vector<std::string>& args, int status_fd, int env_fd) override;
 
  private:
   int fd_ = -1;

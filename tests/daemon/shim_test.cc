@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,6 +32,7 @@ extern char** environ;
 namespace {
 
 using namespace std::chrono_literals;
+using namespace std::string_literals;
 
 // Generous: the suite must pass on a loaded 2-core machine.
 constexpr auto kTimeout = 30s;
@@ -126,8 +128,9 @@ class ShimRun {
     StartRaw(args);
   }
 
-  /// Spawns the shim with exactly `args` (args[0] is the binary).
-  void StartRaw(const std::vector<std::string>& args) {
+  /// Spawns the shim with exactly `args` (args[0] is the binary), and `env_fd`, when given, as
+  /// its descriptor TQ_SHIM_ENV_FD.
+  void StartRaw(const std::vector<std::string>& args, int env_fd = -1) {
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -137,6 +140,7 @@ class ShimRun {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     std::string shim_stderr = Path("shim-stderr");  // the shim's own messages
     posix_spawn_file_actions_addopen(&actions, 2, shim_stderr.c_str(), O_WRONLY | O_CREAT, 0600);
+    if (env_fd >= 0) posix_spawn_file_actions_adddup2(&actions, env_fd, TQ_SHIM_ENV_FD);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     sigset_t none, all;
@@ -150,6 +154,30 @@ class ShimRun {
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     REQUIRE(rc == 0);
+  }
+
+  /// As Start, with `--env-fd` and a memory file holding `env` (entries each ended by a NUL,
+  /// exactly as given) as the task's environment.
+  void StartWithEnv(const std::vector<std::string>& program, const std::string& env) {
+    const int fd = memfd_create("env", MFD_CLOEXEC);
+    REQUIRE(fd >= 0);
+    REQUIRE(write(fd, env.data(), env.size()) == static_cast<ssize_t>(env.size()));
+    REQUIRE(lseek(fd, 0, SEEK_SET) == 0);
+    std::vector<std::string> args = {TQ_SHIM_PATH,
+                                     "--status",
+                                     StatusPath(),
+                                     "--stdout",
+                                     Path("out"),
+                                     "--stderr",
+                                     Path("err"),
+                                     "--output-max",
+                                     "1048576",
+                                     "--env-fd",
+                                     std::to_string(TQ_SHIM_ENV_FD),
+                                     "--"};
+    args.insert(args.end(), program.begin(), program.end());
+    StartRaw(args, fd);
+    close(fd);
   }
 
   /// Waits for the shim to exit; false on timeout.
@@ -667,5 +695,56 @@ TEST_CASE("shim record: the reader checks version and keys") {
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().message().find("/nonexistent/tq-status") != std::string::npos);
     CHECK_FALSE(tq::ShimRecordLocked("/nonexistent/tq-status"));
+  }
+}
+
+TEST_CASE("shim: --env-fd is the task's whole environment, never the shim's") {
+  struct Case {
+    const char* what;
+    std::string env;    // as the daemon writes it
+    std::string shown;  // what env(1) prints in the task
+  };
+  const Case cases[] = {
+      {"entries each ended by a NUL", "A=1\0B=two words\0"s, "A=1\nB=two words\n"},
+      {"a last entry without its NUL", "A=1\0B=2"s, "A=1\nB=2\n"},
+      {"none at all", "", ""},
+      {"a value with a newline", "A=x\ny\0"s, "A=x\ny\n"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    ShimRun run;
+    run.StartWithEnv({"/usr/bin/env"}, c.env);
+    tq::ShimRecord r = run.Finish();
+    CHECK(r.exit_code == 0);
+    CHECK(run.Out() == c.shown);
+  }
+
+  // The program is looked up in the task's PATH, which only the task's environment has.
+  ShimRun run;
+  std::filesystem::create_directory(run.Path("bin"));
+  WriteFile(run.Path("bin/hello"), "#!/bin/sh\necho hello $A\n");
+  REQUIRE(chmod(run.Path("bin/hello").c_str(), 0755) == 0);
+  run.StartWithEnv({"hello"}, "PATH=" + run.Path("bin") + ":/usr/bin:/bin\0A=task\0"s);
+  tq::ShimRecord r = run.Finish();
+  CHECK(r.exit_code == 0);
+  CHECK(run.Out() == "hello task\n");
+}
+
+TEST_CASE("shim: an --env-fd it cannot read or that is too large fails the start at setup") {
+  SUBCASE("nothing open on the descriptor") {
+    ShimRun run;
+    run.Start({"true"}, {"--env-fd", "9"});
+    tq::ShimRecord r = run.Finish();
+    CHECK(r.spawn_step == TQ_SHIM_STEP_SETUP);
+    CHECK(r.spawn_errno == EBADF);
+    CHECK(r.exit_code == 127);
+  }
+  SUBCASE("more than TQ_SHIM_ENV_MAX_BYTES") {
+    ShimRun run;
+    run.StartWithEnv({"true"}, "A=" + std::string(TQ_SHIM_ENV_MAX_BYTES, 'x'));
+    tq::ShimRecord r = run.Finish();
+    CHECK(r.spawn_step == TQ_SHIM_STEP_SETUP);
+    CHECK(r.spawn_errno == E2BIG);
+    CHECK(r.exit_code == 127);
   }
 }

@@ -43,3 +43,20 @@ TEST_CASE("--clean-env gives cron's environment instead of the submitter's") {
   CHECK(HasLine(out, "TQ_TASK_ID=" + id));
   CHECK(out.find("TQ_TEST_MARK=") == std::string::npos);
 }
+
+TEST_CASE(
+    "the task's supervisor runs with no environment: a submitter's LD_PRELOAD never acts on it") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  // The task's parent is its supervisor (tq-shim): its environment is empty, the task's is not.
+  const RunResult submitted =
+      RunTq(d.socket(),
+            {"submit", "--", "sh", "-c", "wc -c < /proc/$PPID/environ; echo \"$TQ_TEST_SECRET\""},
+            {"LD_PRELOAD=/nonexistent/libtq-test-preload.so", "TQ_TEST_SECRET=only-the-task"});
+  REQUIRE_MESSAGE(submitted.exit_code == 0, submitted.err);
+  const std::string id = submitted.out.substr(0, submitted.out.find('\n'));
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Tq(d, {"logs", id}).out == "0\nonly-the-task\n");
+  // The loader would have complained on the supervisor's stderr, which is tqd's log.
+  CHECK(d.Log().find("libtq-test-preload") == std::string::npos);
+}

@@ -45,6 +45,7 @@ struct options {
   long long kill_grace_ms;       /* TERM to KILL, for a stop and for leftover descendants */
   int keep_background;           /* leave descendants running when the task's main process ends */
   unsigned long long nofile;     /* the task's soft descriptor limit; 0: the shim's own */
+  int env_fd;                    /* the task's environment (TQ_SHIM_ENV_FD); -1: the shim's own */
   char** argv;                   /* PROGRAM [ARG...], NULL-terminated */
 };
 
@@ -82,7 +83,7 @@ _Noreturn static void usage(const char* msg, const char* what) {
   fprintf(stderr,
           "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
           "[--stdin PATH] --output-max BYTES [--cwd DIR] [--kill-grace MS] [--keep-background] "
-          "[--nofile N] -- "
+          "[--nofile N] [--env-fd N] -- "
           "PROGRAM [ARG...]\n",
           msg, what);
   exit(TQ_SHIM_EXIT_USAGE);
@@ -96,16 +97,28 @@ static int parse_count(const char* text, unsigned long long* out) {
   return (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0) ? -1 : 0;
 }
 
+/* The descriptor number `text` (3 to 65535) of `option`; a usage error otherwise. */
+static int parse_fd(const char* text, const char* option) {
+  unsigned long long fd = 0;
+  if (parse_count(text, &fd) != 0 || fd < 3 || fd > 65535) {
+    static char msg[64];
+    snprintf(msg, sizeof msg, "%s needs a descriptor number from 3 to 65535, not ", option);
+    usage(msg, text);
+  }
+  return (int)fd;
+}
+
 /* Parses argv strictly: each option once, non-empty values, `--` and PROGRAM required. */
 static void parse_args(int argc, char** argv, struct options* o) {
   memset(o, 0, sizeof *o);
-  const char *max = NULL, *status_fd = NULL, *grace = NULL, *nofile = NULL;
+  const char *max = NULL, *status_fd = NULL, *env_fd = NULL, *grace = NULL, *nofile = NULL;
   const struct {
     const char* name;
     const char** value;
   } known[] = {{"--status", &o->status},    {"--stdout", &o->out},    {"--stderr", &o->err},
                {"--stdin", &o->in},         {"--cwd", &o->cwd},       {"--output-max", &max},
-               {"--status-fd", &status_fd}, {"--kill-grace", &grace}, {"--nofile", &nofile}};
+               {"--status-fd", &status_fd}, {"--kill-grace", &grace}, {"--nofile", &nofile},
+               {"--env-fd", &env_fd}};
   const size_t nknown = sizeof known / sizeof known[0];
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
@@ -135,16 +148,10 @@ static void parse_args(int argc, char** argv, struct options* o) {
   }
   if (nofile != NULL && (parse_count(nofile, &o->nofile) != 0 || o->nofile == 0))
     usage("--nofile needs a descriptor count of 1 or more, not ", nofile);
-  char* end = NULL;
-  o->status_fd = -1;
-  if (status_fd != NULL) {
-    errno = 0;
-    long fd = strtol(status_fd, &end, 10);
-    if (status_fd[0] < '0' || status_fd[0] > '9' || *end != '\0' || errno != 0 || fd < 3 ||
-        fd > 65535)
-      usage("--status-fd needs a descriptor number of 3 or more, not ", status_fd);
-    o->status_fd = (int)fd;
-  }
+  o->status_fd = status_fd != NULL ? parse_fd(status_fd, "--status-fd") : -1;
+  o->env_fd = env_fd != NULL ? parse_fd(env_fd, "--env-fd") : -1;
+  if (o->env_fd >= 0 && o->env_fd == o->status_fd)
+    usage("--env-fd and --status-fd must differ, both are ", env_fd);
   if (i + 1 >= argc) usage("missing `-- PROGRAM`", "");
   o->argv = argv + i + 1;
 }
@@ -477,8 +484,53 @@ static void restore_nofile(unsigned long long nofile) {
   setrlimit(RLIMIT_NOFILE, &lim);
 }
 
-/* In the forked child: default signals, own process group, stdio, cwd, then exec. */
-_Noreturn static void run_child(const struct options* o, int out_w, int err_w, int errfd) {
+/* Reads the task's environment from `fd` (NAME=value entries, each ended by a NUL; a last
+ * entry without one counts too) and closes it; NULL with errno when it cannot. */
+static char** read_env(int fd) {
+  char* buf = NULL;
+  size_t len = 0, cap = 0;
+  int err = 0;
+  while (err == 0) {
+    if (cap - len < kChunk) {
+      cap = cap == 0 ? kChunk : cap * 2;
+      char* grown = realloc(buf, cap + 1);
+      if (grown == NULL) {
+        err = ENOMEM;
+        break;
+      }
+      buf = grown;
+    }
+    ssize_t n = read(fd, buf + len, cap - len);
+    if (n < 0 && errno != EINTR) err = errno;
+    if (n == 0) break;
+    if (n > 0) len += (size_t)n;
+    if (len > TQ_SHIM_ENV_MAX_BYTES) err = E2BIG;
+  }
+  close(fd);
+  if (err != 0) {
+    free(buf);
+    errno = err;
+    return NULL;
+  }
+  buf[len] = '\0'; /* the loop's first pass allocated it */
+  size_t count = 0;
+  for (size_t i = 0; i < len; i++)
+    if (buf[i] == '\0') count++;
+  if (len > 0 && buf[len - 1] != '\0') count++;
+  char** env = calloc(count + 1, sizeof *env);
+  if (env == NULL) {
+    free(buf);
+    return NULL;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < len; i += strlen(buf + i) + 1) env[k++] = buf + i;
+  return env; /* buf lives as long as the shim: the child execs with it */
+}
+
+/* In the forked child: default signals, own process group, stdio, cwd, then exec with the task's
+ * environment (`env`, or the shim's own when NULL). */
+_Noreturn static void run_child(const struct options* o, char** env, int out_w, int err_w,
+                                int errfd) {
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
@@ -493,6 +545,7 @@ _Noreturn static void run_child(const struct options* o, int out_w, int err_w, i
   close_other_fds(errfd);
   restore_nofile(o->nofile);
   if (o->cwd != NULL && chdir(o->cwd) != 0) child_fail(errfd, kStepCwd);
+  if (env != NULL) environ = env; /* execvp searches the task's PATH, and passes all of it */
   execvp(o->argv[0], o->argv);
   child_fail(errfd, kStepExec);
 }
@@ -625,6 +678,8 @@ int main(int argc, char** argv) {
 
   struct stream out = {.path = o.out, .unlimited = o.output_max == 0, .half = o.output_max / 2};
   struct stream err = {.path = o.err, .unlimited = o.output_max == 0, .half = o.output_max / 2};
+  char** env = NULL;
+  if (o.env_fd >= 0 && (env = read_env(o.env_fd)) == NULL) spawn_failed(TQ_SHIM_STEP_SETUP, errno);
   out.file_fd = open_output(o.out, TQ_SHIM_STEP_STDOUT);
   err.file_fd = open_output(o.err, TQ_SHIM_STEP_STDERR);
   int out_pipe[2], err_pipe[2], exec_pipe[2];
@@ -636,7 +691,7 @@ int main(int argc, char** argv) {
   g_rec.started_ms = now_ms(CLOCK_REALTIME);
   pid_t child = fork();
   if (child < 0) spawn_failed(TQ_SHIM_STEP_FORK, errno);
-  if (child == 0) run_child(&o, out_pipe[1], err_pipe[1], exec_pipe[1]);
+  if (child == 0) run_child(&o, env, out_pipe[1], err_pipe[1], exec_pipe[1]);
   setpgid(child, child); /* also in the parent, so kill(-child) works from here on */
   close(out_pipe[1]);
   close(err_pipe[1]);

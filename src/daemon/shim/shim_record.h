@@ -35,7 +35,7 @@
 #define TQ_SHIM_STEP_NONE "none"     /* the task started (spawn_errno is 0) */
 #define TQ_SHIM_STEP_STDOUT "stdout" /* creating the --stdout file */
 #define TQ_SHIM_STEP_STDERR "stderr" /* creating the --stderr file */
-#define TQ_SHIM_STEP_SETUP "setup"   /* the shim's own pipes and signalfd */
+#define TQ_SHIM_STEP_SETUP "setup"   /* the shim's own pipes and signalfd, reading --env-fd */
 #define TQ_SHIM_STEP_FORK "fork"
 #define TQ_SHIM_STEP_STDIN "stdin" /* opening --stdin (or /dev/null) onto descriptor 0 */
 #define TQ_SHIM_STEP_CWD "cwd"     /* chdir to --cwd */
@@ -45,6 +45,12 @@
  * the shim is started (`--status-fd 3`): the lock then proves a shim is alive from the instant it
  * exists, so a daemon that dies while starting one never takes a live attempt for a lost one. */
 #define TQ_SHIM_STATUS_FD 3
+
+/* The descriptor on which the daemon hands the shim the task's environment (`--env-fd 4`):
+ * entries NAME=value, each ended by a NUL byte. The shim itself runs with an empty environment,
+ * so nothing a submitter sets (LD_PRELOAD, ...) acts on it; only the task's exec gets these. */
+#define TQ_SHIM_ENV_FD 4
+#define TQ_SHIM_ENV_MAX_BYTES (64u << 20) /* a larger environment is refused (E2BIG) */
 
 /* Signals the daemon sends to the shim (never to the task directly). After either, the shim
  * stays until every descendant is gone, and sends KILL itself when --kill-grace runs out. */
