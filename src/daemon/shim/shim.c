@@ -524,6 +524,7 @@ static char** read_env(int fd) {
   }
   size_t k = 0;
   for (size_t i = 0; i < len; i += strlen(buf + i) + 1) env[k++] = buf + i;
+  if (k == 0) free(buf);
   return env; /* buf lives as long as the shim: the child execs with it */
 }
 
@@ -678,7 +679,7 @@ int main(int argc, char** argv) {
 
   struct stream out = {.path = o.out, .unlimited = o.output_max == 0, .half = o.output_max / 2};
   struct stream err = {.path = o.err, .unlimited = o.output_max == 0, .half = o.output_max / 2};
-  char** env = NULL;
+  static char** env = NULL; /* static: held to the end, as leak checkers see */
   if (o.env_fd >= 0 && (env = read_env(o.env_fd)) == NULL) spawn_failed(TQ_SHIM_STEP_SETUP, errno);
   out.file_fd = open_output(o.out, TQ_SHIM_STEP_STDOUT);
   err.file_fd = open_output(o.err, TQ_SHIM_STEP_STDERR);
