@@ -35,30 +35,23 @@ int PidfdSendSignal(int pidfd, int sig) {
 // A memory file holding `env` as the shim reads it (TQ_SHIM_ENV_FD), at its start: the task's
 // environment never touches the disk and never becomes the shim's own.
 Result<int> EnvironmentFd(const std::vector<std::string>& env) {
-  const int fd = memfd_create("tq-task-env", MFD_CLOEXEC);
-  if (fd < 0)
-    return Status::Internal(std::string("cannot hold the task's environment: ") + strerror(errno));
   std::string text;
   for (const std::string& e : env) {
     text += e;
     text += '\0';
   }
-  for (size_t done = 0; done < text.size();) {
+  const int fd = memfd_create("tq-task-env", MFD_CLOEXEC);
+  size_t done = 0;
+  while (fd >= 0 && done < text.size()) {
     const ssize_t n = write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = strerror(errno);
-      close(fd);
-      return Status::Internal("cannot hold the task's environment: " + why);
-    }
+    if (n <= 0) break;
     done += static_cast<size_t>(n);
   }
-  if (lseek(fd, 0, SEEK_SET) != 0) {
-    const std::string why = strerror(errno);
-    close(fd);
-    return Status::Internal("cannot hold the task's environment: " + why);
-  }
-  return fd;
+  if (fd >= 0 && done == text.size() && lseek(fd, 0, SEEK_SET) == 0) return fd;
+  const std::string why = strerror(errno);
+  if (fd >= 0) close(fd);
+  return Status::Internal("cannot hold the task's environment: " + why);
 }
 }  // namespace
 

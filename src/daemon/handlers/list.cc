@@ -18,11 +18,6 @@ std::set<std::string> PausedQueues(Daemon& d) {
   return paused;
 }
 
-// The size a response member takes on the wire.
-size_t WireSize(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size();
-}
-
 // The store's filter for a list request from `peer`: the wire's filters, and whose tasks.
 ListFilter FilterFor(Daemon& d, const Owner& peer, const ListRequest& r) {
   ListFilter filter;
@@ -73,7 +68,7 @@ void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r)
     const Task& t = (*tasks)[i];
     nlohmann::json j = TaskToJson(t);
     if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(d, t, paused);
-    const size_t size = WireSize(j) + 1;
+    const size_t size = WireText(j).size() + 1;
     if (!out.empty() && bytes + size > kMaxListPageBytes) {  // the rest comes in the next page
       more = true;
       break;

@@ -10,7 +10,7 @@ nlohmann::json LoadErrorsJson(const std::vector<JobLoadError>& errors, size_t& b
   nlohmann::json out = nlohmann::json::array();
   for (const JobLoadError& e : errors) {
     nlohmann::json j = JobLoadErrorToJson(e);
-    const size_t size = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).size() + 1;
+    const size_t size = WireText(j).size() + 1;
     if (bytes + size > kMaxListPageBytes / 2) break;
     bytes += size;
     out.push_back(std::move(j));

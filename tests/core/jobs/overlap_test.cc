@@ -14,21 +14,6 @@ constexpr OverlapAction kSkipIt = OverlapAction::kSkip;
 constexpr OverlapAction kCoalesce = OverlapAction::kCoalesce;
 constexpr OverlapAction kReplace = OverlapAction::kReplace;
 
-// For failure messages (job.cc's OverlapName is another part's).
-const char* Name(Overlap o) {
-  switch (o) {
-    case Overlap::kSkip:
-      return "skip";
-    case Overlap::kQueue:
-      return "queue";
-    case Overlap::kAllow:
-      return "allow";
-    case Overlap::kReplace:
-      return "replace";
-  }
-  return "?";
-}
-
 TEST_CASE("DecideOverlap: every mode with pending and running runs") {
   struct Row {
     Overlap overlap;
@@ -48,7 +33,7 @@ TEST_CASE("DecideOverlap: every mode with pending and running runs") {
       {Overlap::kReplace, 0, 1, kReplace, true}, {Overlap::kReplace, 3, 2, kReplace, true},
   };
   for (const Row& r : rows) {
-    const std::string overlap = Name(r.overlap);
+    const std::string overlap = OverlapName(r.overlap);
     CAPTURE(overlap);
     CAPTURE(r.pending);
     CAPTURE(r.running);
@@ -65,7 +50,7 @@ TEST_CASE("DecideOverlap: every mode with pending and running runs") {
 
 TEST_CASE("DecideOverlap: counts below zero read as none") {
   for (Overlap o : {Overlap::kSkip, Overlap::kQueue, Overlap::kReplace}) {
-    const std::string overlap = Name(o);
+    const std::string overlap = OverlapName(o);
     CAPTURE(overlap);
     const OverlapDecision d = DecideOverlap(o, -1, -1, false);
     CHECK(d.action == kCreate);

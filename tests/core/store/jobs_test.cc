@@ -15,28 +15,9 @@ namespace {
 
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
-// A run of `job`, exclusive or not, in queue "cron".
-TaskSpec Run(const std::string& job, bool exclusive, WallMs not_before = 0) {
-  TaskSpec spec = Spec({"run", job}, "cron");
-  spec.labels = {"job:" + job};
-  spec.job = job;
-  spec.job_exclusive = exclusive;
-  spec.not_before = not_before;
-  return spec;
-}
-
-FireOutcome MustFire(Store& store, const Firing& firing, const std::optional<TaskSpec>& spec,
-                     WallMs now) {
-  Result<FireOutcome> out = store.Fire(firing, kAlice, spec, now);
-  REQUIRE_MESSAGE(out.ok(), out.status().message());
-  return *out;
-}
-
 // The record of `job`; REQUIREs that the store knows it.
 JobRecord RecordOf(Store& store, const std::string& job) {
-  Result<std::vector<JobRecord>> records = store.JobRecords();
-  REQUIRE_MESSAGE(records.ok(), records.status().message());
-  for (const JobRecord& r : *records) {
+  for (const JobRecord& r : MustJobRecords(store)) {
     if (r.job == job) return r;
   }
   FAIL("the store does not know job " << job);
@@ -94,7 +75,7 @@ std::optional<WallMs> MustNextDue(Store& store) {
 
 STORE_TEST_CASE("a firing happens once per job and time and creates its task") {
   auto store = OpenStore();
-  FireOutcome first = MustFire(*store, {"nightly", 5000, ""}, Run("nightly", true), 5100);
+  FireOutcome first = MustFire(*store, {"nightly", 5000, ""}, JobRun("nightly", true), 5100);
   CHECK(first.fired);
   REQUIRE(first.task.has_value());
   Task task = MustGet(*store, *first.task);
@@ -107,7 +88,7 @@ STORE_TEST_CASE("a firing happens once per job and time and creates its task") {
   // The same time again, or an earlier one, changes nothing.
   for (WallMs scheduled : {WallMs{5000}, WallMs{4000}, WallMs{0}}) {
     CAPTURE(scheduled);
-    FireOutcome again = MustFire(*store, {"nightly", scheduled, ""}, Run("nightly", true), 5200);
+    FireOutcome again = MustFire(*store, {"nightly", scheduled, ""}, JobRun("nightly", true), 5200);
     CHECK_FALSE(again.fired);
     CHECK_FALSE(again.task.has_value());
     CHECK(TaskCount(*store) == 1);
@@ -117,7 +98,7 @@ STORE_TEST_CASE("a firing happens once per job and time and creates its task") {
   CHECK(record.last_fired == std::optional<WallMs>(5000));
   CHECK(record.last_task == first.task);
 
-  FireOutcome later = MustFire(*store, {"nightly", 6000, ""}, Run("nightly", true), 6000);
+  FireOutcome later = MustFire(*store, {"nightly", 6000, ""}, JobRun("nightly", true), 6000);
   CHECK(later.fired);
   REQUIRE(later.task.has_value());
   CHECK(*later.task != *first.task);
@@ -129,7 +110,7 @@ STORE_TEST_CASE("a firing happens once per job and time and creates its task") {
 
 STORE_TEST_CASE("the spec's own job name gives way to the firing's") {
   auto store = OpenStore();
-  FireOutcome out = MustFire(*store, {"real", 1000, ""}, Run("other", false), 1000);
+  FireOutcome out = MustFire(*store, {"real", 1000, ""}, JobRun("other", false), 1000);
   REQUIRE(out.task.has_value());
   CHECK(MustGet(*store, *out.task).spec.job == std::optional<std::string>("real"));
   CHECK_FALSE(Knows(*store, "other"));
@@ -148,13 +129,13 @@ STORE_TEST_CASE("a task-less firing records its time and creates nothing") {
   CHECK_FALSE(record.last_task.has_value());
   CHECK_FALSE(record.last_state.has_value());
   // Recorded like any other: a run for the same time is refused afterwards.
-  CHECK_FALSE(MustFire(*store, {"skipped", 1000, ""}, Run("skipped", false), 1000).fired);
+  CHECK_FALSE(MustFire(*store, {"skipped", 1000, ""}, JobRun("skipped", false), 1000).fired);
   CHECK(TaskCount(*store) == 0);
 }
 
 STORE_TEST_CASE("a boot firing happens once per boot") {
   auto store = OpenStore();
-  FireOutcome first = MustFire(*store, {"at-boot", 1000, "boot-1"}, Run("at-boot", false), 1000);
+  FireOutcome first = MustFire(*store, {"at-boot", 1000, "boot-1"}, JobRun("at-boot", false), 1000);
   CHECK(first.fired);
   CHECK(first.task.has_value());
   JobRecord record = RecordOf(*store, "at-boot");
@@ -162,13 +143,13 @@ STORE_TEST_CASE("a boot firing happens once per boot") {
   CHECK_FALSE(record.last_fired.has_value());  // a boot firing is no scheduled time
 
   // A restart of the daemon within the same boot fires nothing.
-  FireOutcome again = MustFire(*store, {"at-boot", 9000, "boot-1"}, Run("at-boot", false), 9000);
+  FireOutcome again = MustFire(*store, {"at-boot", 9000, "boot-1"}, JobRun("at-boot", false), 9000);
   CHECK_FALSE(again.fired);
   CHECK_FALSE(again.task.has_value());
   CHECK(TaskCount(*store) == 1);
 
   // The next boot fires again, even at an earlier clock time.
-  FireOutcome next = MustFire(*store, {"at-boot", 500, "boot-2"}, Run("at-boot", false), 500);
+  FireOutcome next = MustFire(*store, {"at-boot", 500, "boot-2"}, JobRun("at-boot", false), 500);
   CHECK(next.fired);
   CHECK(next.task.has_value());
   CHECK(RecordOf(*store, "at-boot").boot_id == "boot-2");
@@ -177,7 +158,7 @@ STORE_TEST_CASE("a boot firing happens once per boot") {
 
 STORE_TEST_CASE("a refused fire of a bad name or request changes nothing") {
   auto store = OpenStore();
-  Result<FireOutcome> empty = store->Fire({"", 1000, ""}, kAlice, Run("x", false), 1000);
+  Result<FireOutcome> empty = store->Fire({"", 1000, ""}, kAlice, JobRun("x", false), 1000);
   REQUIRE_FALSE(empty.ok());
   CHECK(empty.status().code() == ErrorCode::kInvalid);
   CHECK(empty.status().field() == "job");
@@ -189,13 +170,13 @@ STORE_TEST_CASE("a refused fire of a bad name or request changes nothing") {
   CHECK(nul.status().field() == "job");
 
   // A dependency that is not the owner's: the firing is not recorded either.
-  TaskSpec spec = Run("dep", false);
+  TaskSpec spec = JobRun("dep", false);
   spec.after = {12345};
   Result<FireOutcome> missing = store->Fire({"dep", 1000, ""}, kAlice, spec, 1000);
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.status().code() == ErrorCode::kNotFound);
   CHECK_FALSE(Knows(*store, "dep"));
-  CHECK(MustFire(*store, {"dep", 1000, ""}, Run("dep", false), 1000).fired);
+  CHECK(MustFire(*store, {"dep", 1000, ""}, JobRun("dep", false), 1000).fired);
   CHECK(TaskCount(*store) == 1);
 }
 
@@ -204,7 +185,7 @@ STORE_TEST_CASE("job names are any bytes but NUL and huge times are times") {
   const std::string odd = "n\xff\xfe \xe2\x9c\x93 \"'; DROP TABLE jobs; --";
   const std::string long_name(10000, 'j');
   for (const std::string& job : {odd, long_name}) {
-    FireOutcome out = MustFire(*store, {job, INT64_MAX - 1, ""}, Run(job, true), 1000);
+    FireOutcome out = MustFire(*store, {job, INT64_MAX - 1, ""}, JobRun(job, true), 1000);
     CHECK(out.fired);
     REQUIRE(out.task.has_value());
     CHECK(MustGet(*store, *out.task).spec.job == std::optional<std::string>(job));
@@ -224,7 +205,7 @@ STORE_TEST_CASE("a job's record shows its latest task and how it ended") {
   REQUIRE(store->AddJobs({"report"}, 100).ok());
   CHECK_FALSE(RecordOf(*store, "report").last_task.has_value());
 
-  FireOutcome fired = MustFire(*store, {"report", 1000, ""}, Run("report", false), 1000);
+  FireOutcome fired = MustFire(*store, {"report", 1000, ""}, JobRun("report", false), 1000);
   REQUIRE(fired.task.has_value());
   JobRecord record = RecordOf(*store, "report");
   CHECK(record.last_state == std::optional<TaskState>(TaskState::kPending));
@@ -241,25 +222,25 @@ STORE_TEST_CASE("a job's record shows its latest task and how it ended") {
   CHECK(record.last_exit_code == 1);
 
   // `tq jobs run`: a task inserted with the job's name is its latest task too.
-  TaskId manual = MustInsert(*store, kAlice, Run("report", false), 1300);
+  TaskId manual = MustInsert(*store, kAlice, JobRun("report", false), 1300);
   record = RecordOf(*store, "report");
   CHECK(record.last_task == std::optional<TaskId>(manual));
   CHECK(record.last_state == std::optional<TaskState>(TaskState::kPending));
   CHECK(record.last_fired == std::optional<WallMs>(1000));
-  SubmitOutcome submitted = MustSubmit(*store, kAlice, Run("report", false), 1400);
+  SubmitOutcome submitted = MustSubmit(*store, kAlice, JobRun("report", false), 1400);
   CHECK(RecordOf(*store, "report").last_task == std::optional<TaskId>(submitted.id));
   MustStart(*store, submitted.id, 1500);
   StartAndFinish(*store, manual, TaskState::kSucceeded, 1600);
   CHECK(RecordOf(*store, "report").last_state == std::optional<TaskState>(TaskState::kRunning));
 
   // A task of a job the store does not know makes no record.
-  MustInsert(*store, kAlice, Run("unknown", false), 1700);
+  MustInsert(*store, kAlice, JobRun("unknown", false), 1700);
   CHECK_FALSE(Knows(*store, "unknown"));
 }
 
 STORE_TEST_CASE("a purged latest task leaves the record without a state") {
   auto store = OpenStore();
-  FireOutcome fired = MustFire(*store, {"gone", 1000, ""}, Run("gone", false), 1000);
+  FireOutcome fired = MustFire(*store, {"gone", 1000, ""}, JobRun("gone", false), 1000);
   REQUIRE(fired.task.has_value());
   StartAndFinish(*store, *fired.task, TaskState::kFailed, 1100);
   Result<std::vector<TaskId>> purged = store->PurgeEnded(5000, 10);
@@ -270,7 +251,7 @@ STORE_TEST_CASE("a purged latest task leaves the record without a state") {
   CHECK_FALSE(record.last_state.has_value());
   CHECK(record.last_fired == std::optional<WallMs>(1000));
   // Its firing stays done: the stored last firing refuses the time again.
-  CHECK_FALSE(MustFire(*store, {"gone", 1000, ""}, Run("gone", false), 6000).fired);
+  CHECK_FALSE(MustFire(*store, {"gone", 1000, ""}, JobRun("gone", false), 6000).fired);
 }
 
 STORE_TEST_CASE("AddJobs keeps known jobs as they are and disable is kept") {
@@ -316,10 +297,10 @@ STORE_TEST_CASE("AddJobs keeps known jobs as they are and disable is kept") {
 
 STORE_TEST_CASE("RunsOf lists a job's pending and running runs only") {
   auto store = OpenStore();
-  TaskId a = *MustFire(*store, {"j", 1000, ""}, Run("j", false), 1000).task;
-  TaskId b = *MustFire(*store, {"j", 2000, ""}, Run("j", false), 2000).task;
-  TaskId c = *MustFire(*store, {"j", 3000, ""}, Run("j", false, 9000), 3000).task;
-  MustFire(*store, {"other", 1000, ""}, Run("other", false), 1000);
+  TaskId a = *MustFire(*store, {"j", 1000, ""}, JobRun("j", false), 1000).task;
+  TaskId b = *MustFire(*store, {"j", 2000, ""}, JobRun("j", false), 2000).task;
+  TaskId c = *MustFire(*store, {"j", 3000, ""}, JobRun("j", false, 9000), 3000).task;
+  MustFire(*store, {"other", 1000, ""}, JobRun("other", false), 1000);
   MustInsert(*store, kAlice, Spec({"plain"}, "cron"), 1000);
 
   JobRuns runs = MustRunsOf(*store, "j");
@@ -380,9 +361,9 @@ STORE_TEST_CASE("job files are saved replaced and forgotten") {
 
 STORE_TEST_CASE("an exclusive run inserted while its job runs is held until the run ends") {
   auto store = OpenStore();
-  TaskId first = MustInsert(*store, kAlice, Run("j", true), 1000);
+  TaskId first = MustInsert(*store, kAlice, JobRun("j", true), 1000);
   int n = MustStart(*store, first, 1000);
-  TaskId second = MustInsert(*store, kAlice, Run("j", true), 1100);
+  TaskId second = MustInsert(*store, kAlice, JobRun("j", true), 1100);
   CHECK(StateOf(*store, second) == TaskState::kPending);
   CHECK_FALSE(Ready(*store, "cron").has_value());
   CHECK(StartRefused(*store, second, 1100));
@@ -398,9 +379,9 @@ STORE_TEST_CASE("an exclusive run inserted while its job runs is held until the 
 
 STORE_TEST_CASE("starting a run holds its job's ready exclusive runs") {
   auto store = OpenStore();
-  TaskId a = MustInsert(*store, kAlice, Run("j", true), 1000);
-  TaskId b = MustInsert(*store, kAlice, Run("j", true), 1000);
-  TaskId other = MustInsert(*store, kAlice, Run("k", true), 1000);
+  TaskId a = MustInsert(*store, kAlice, JobRun("j", true), 1000);
+  TaskId b = MustInsert(*store, kAlice, JobRun("j", true), 1000);
+  TaskId other = MustInsert(*store, kAlice, JobRun("k", true), 1000);
   CHECK(Ready(*store, "cron") == a);
   int n = MustStart(*store, a, 1100);
   CHECK(StartRefused(*store, b, 1100));
@@ -415,8 +396,8 @@ STORE_TEST_CASE("starting a run holds its job's ready exclusive runs") {
 
 STORE_TEST_CASE("a retry and an unstart release the held runs") {
   auto store = OpenStore();
-  TaskId a = MustInsert(*store, kAlice, Run("j", true), 1000);
-  TaskId b = MustInsert(*store, kAlice, Run("j", true), 1000);
+  TaskId a = MustInsert(*store, kAlice, JobRun("j", true), 1000);
+  TaskId b = MustInsert(*store, kAlice, JobRun("j", true), 1000);
   int n = MustStart(*store, a, 1000);
   CHECK_FALSE(Ready(*store, "cron").has_value());
 
@@ -446,8 +427,8 @@ STORE_TEST_CASE("a retry and an unstart release the held runs") {
 
 STORE_TEST_CASE("a retrying exclusive run is held while another run of its job runs") {
   auto store = OpenStore();
-  TaskId loose = MustInsert(*store, kAlice, Run("j", false), 1000);
-  TaskId strict = MustInsert(*store, kAlice, Run("j", true), 1000);
+  TaskId loose = MustInsert(*store, kAlice, JobRun("j", false), 1000);
+  TaskId strict = MustInsert(*store, kAlice, JobRun("j", true), 1000);
   int n = MustStart(*store, strict, 1000);
   // A run that is not exclusive starts alongside (`tq jobs run --force`).
   CHECK(Ready(*store, "cron") == loose);
@@ -461,12 +442,12 @@ STORE_TEST_CASE("a retrying exclusive run is held while another run of its job r
 
 STORE_TEST_CASE("runs that are not exclusive run alongside, and hold the exclusive ones") {
   auto store = OpenStore();
-  TaskId a = MustInsert(*store, kAlice, Run("j", false), 1000);
-  TaskId b = MustInsert(*store, kAlice, Run("j", false), 1000);
+  TaskId a = MustInsert(*store, kAlice, JobRun("j", false), 1000);
+  TaskId b = MustInsert(*store, kAlice, JobRun("j", false), 1000);
   int na = MustStart(*store, a, 1000);
   CHECK(Ready(*store, "cron") == b);
   int nb = MustStart(*store, b, 1000);
-  TaskId c = MustInsert(*store, kAlice, Run("j", true), 1100);
+  TaskId c = MustInsert(*store, kAlice, JobRun("j", true), 1100);
   CHECK_FALSE(Ready(*store, "cron").has_value());
 
   MustFinish(*store, a, na, 1200, TaskState::kSucceeded);
@@ -479,9 +460,9 @@ STORE_TEST_CASE("runs that are not exclusive run alongside, and hold the exclusi
 
 STORE_TEST_CASE("a released run that is not due yet waits for its time") {
   auto store = OpenStore();
-  TaskId a = MustInsert(*store, kAlice, Run("j", true), 1000);
+  TaskId a = MustInsert(*store, kAlice, JobRun("j", true), 1000);
   int n = MustStart(*store, a, 1000);
-  TaskId later = MustInsert(*store, kAlice, Run("j", true, 5000), 1000);
+  TaskId later = MustInsert(*store, kAlice, JobRun("j", true, 5000), 1000);
   CHECK_FALSE(MustNextDue(*store).has_value());
   MustFinish(*store, a, n, 2000, TaskState::kSucceeded);
   CHECK_FALSE(Ready(*store, "cron").has_value());
@@ -494,9 +475,9 @@ STORE_TEST_CASE("a released run that is not due yet waits for its time") {
 STORE_TEST_CASE("a held run with a dependency waits for both") {
   auto store = OpenStore();
   TaskId dep = MustInsert(*store, kAlice, Spec({"dep"}, "other"), 1000);
-  TaskId runner = MustInsert(*store, kAlice, Run("j", true), 1000);
+  TaskId runner = MustInsert(*store, kAlice, JobRun("j", true), 1000);
   int n = MustStart(*store, runner, 1000);
-  TaskSpec spec = Run("j", true);
+  TaskSpec spec = JobRun("j", true);
   spec.after = {dep};
   TaskId held = MustInsert(*store, kAlice, spec, 1000);
 
@@ -519,9 +500,9 @@ STORE_TEST_CASE("a held run with a dependency waits for both") {
 
 STORE_TEST_CASE("a requeued exclusive run is held while its job runs") {
   auto store = OpenStore();
-  TaskId a = MustInsert(*store, kAlice, Run("j", true), 1000);
+  TaskId a = MustInsert(*store, kAlice, JobRun("j", true), 1000);
   StartAndFinish(*store, a, TaskState::kFailed, 1000);
-  TaskId b = MustInsert(*store, kAlice, Run("j", true), 1100);
+  TaskId b = MustInsert(*store, kAlice, JobRun("j", true), 1100);
   int n = MustStart(*store, b, 1100);
   Result<bool> requeued = store->Requeue(a, 1200);
   REQUIRE(requeued.ok());
@@ -535,12 +516,12 @@ STORE_TEST_CASE("a requeued exclusive run is held while its job runs") {
 
 STORE_TEST_CASE("a held run that ends pending stays ended when its job's run ends") {
   auto store = OpenStore();
-  TaskId a = MustInsert(*store, kAlice, Run("j", true), 1000);
+  TaskId a = MustInsert(*store, kAlice, JobRun("j", true), 1000);
   int n = MustStart(*store, a, 1000);
-  TaskSpec ttl = Run("j", true);
+  TaskSpec ttl = JobRun("j", true);
   ttl.pending_ttl_ms = 100;
   TaskId expiring = MustInsert(*store, kAlice, ttl, 1000);
-  TaskId cancelled = MustInsert(*store, kAlice, Run("j", true), 1000);
+  TaskId cancelled = MustInsert(*store, kAlice, JobRun("j", true), 1000);
   Result<std::vector<TaskId>> ended =
       store->EndPending(cancelled, TaskState::kCancelled, TaskReason::kCancelled, 1050);
   REQUIRE(ended.ok());
@@ -557,7 +538,7 @@ STORE_TEST_CASE("a held run that ends pending stays ended when its job's run end
 STORE_TEST_CASE("Get and List return a task's job") {
   auto store = OpenStore();
   TaskId plain = MustInsert(*store, kAlice, Spec({"x"}), 1000);
-  TaskId run = MustInsert(*store, kAlice, Run("j", true), 1000);
+  TaskId run = MustInsert(*store, kAlice, JobRun("j", true), 1000);
   CHECK_FALSE(MustGet(*store, plain).spec.job.has_value());
   CHECK_FALSE(MustGet(*store, plain).spec.job_exclusive);
   ListFilter all;
@@ -569,7 +550,7 @@ STORE_TEST_CASE("Get and List return a task's job") {
   CHECK((*tasks)[0].spec.job_exclusive);
   CHECK_FALSE((*tasks)[1].spec.job.has_value());
 
-  TaskSpec empty = Run("", false);
+  TaskSpec empty = JobRun("", false);
   Result<TaskId> refused = store->Insert(kAlice, empty, 1000);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().field() == "job");

@@ -140,4 +140,29 @@ inline void CheckSpecEq(const TaskSpec& got, const TaskSpec& want) {
   CHECK(got.pending_ttl_ms == want.pending_ttl_ms);
 }
 
+/// A run of cron job `job` (labelled job:JOB), exclusive or not, in queue "cron".
+inline TaskSpec JobRun(const std::string& job, bool exclusive, WallMs not_before = 0) {
+  TaskSpec spec = Spec({"run", job}, "cron");
+  spec.labels = {"job:" + job};
+  spec.job = job;
+  spec.job_exclusive = exclusive;
+  spec.not_before = not_before;
+  return spec;
+}
+
+/// store.Fire as alice; REQUIREs success.
+inline FireOutcome MustFire(Store& store, const Firing& firing, const std::optional<TaskSpec>& spec,
+                            WallMs now) {
+  Result<FireOutcome> out = store.Fire(firing, kAlice, spec, now);
+  REQUIRE_MESSAGE(out.ok(), out.status().message());
+  return *out;
+}
+
+/// store.JobRecords; REQUIREs success.
+inline std::vector<JobRecord> MustJobRecords(Store& store) {
+  Result<std::vector<JobRecord>> records = store.JobRecords();
+  REQUIRE_MESSAGE(records.ok(), records.status().message());
+  return *records;
+}
+
 }  // namespace tq::test

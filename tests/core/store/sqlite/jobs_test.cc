@@ -18,26 +18,6 @@ namespace {
 
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
-TaskSpec Run(const std::string& job, bool exclusive) {
-  TaskSpec spec = Spec({"run", job}, "cron");
-  spec.job = job;
-  spec.job_exclusive = exclusive;
-  return spec;
-}
-
-FireOutcome MustFire(Store& store, const Firing& firing, const std::optional<TaskSpec>& spec,
-                     WallMs now) {
-  Result<FireOutcome> out = store.Fire(firing, kAlice, spec, now);
-  REQUIRE_MESSAGE(out.ok(), out.status().message());
-  return *out;
-}
-
-std::vector<JobRecord> MustRecords(Store& store) {
-  Result<std::vector<JobRecord>> records = store.JobRecords();
-  REQUIRE_MESSAGE(records.ok(), records.status().message());
-  return *records;
-}
-
 // `sql`'s single integer, read through a second connection to the store's file.
 int64_t Count(const std::string& path, const std::string& sql) {
   Result<sqlite::Db> db = sqlite::Db::Open(path);
@@ -59,12 +39,12 @@ TEST_CASE("jobs, firings, files and held runs survive a reopen") {
     REQUIRE(MustFire(*store, {"a", 1000, ""}, std::nullopt, 1000).fired);
     REQUIRE(MustFire(*store, {"boot", 1000, "boot-1"}, std::nullopt, 1000).fired);
     REQUIRE(store->SaveJobFiles({{"/j/a.toml", "[[job]]", 900}}).ok());
-    running = *MustFire(*store, {"x", 1000, ""}, Run("x", true), 1000).task;
+    running = *MustFire(*store, {"x", 1000, ""}, JobRun("x", true), 1000).task;
     MustStart(*store, running, 1000);
-    held = *MustFire(*store, {"x", 2000, ""}, Run("x", true), 2000).task;
+    held = *MustFire(*store, {"x", 2000, ""}, JobRun("x", true), 2000).task;
   }
   auto store = OpenSqlite(path);
-  std::vector<JobRecord> records = MustRecords(*store);
+  std::vector<JobRecord> records = MustJobRecords(*store);
   REQUIRE(records.size() == 4);
   CHECK(records[0].job == "a");
   CHECK(records[0].first_seen == 100);
@@ -103,7 +83,7 @@ TEST_CASE("firing rows stay bounded: task-less ones give way, purged tasks take 
 
   std::vector<TaskId> tasks;
   for (WallMs t = 1; t <= 5; ++t) {
-    tasks.push_back(*MustFire(*store, {"run", t * 1000, ""}, Run("run", false), t * 1000).task);
+    tasks.push_back(*MustFire(*store, {"run", t * 1000, ""}, JobRun("run", false), t * 1000).task);
   }
   REQUIRE(MustFire(*store, {"run", 6000, ""}, std::nullopt, 6000).fired);
   CHECK(Count(path, "SELECT count(*) FROM job_firings WHERE job = 'run'") == 6);
@@ -118,15 +98,15 @@ TEST_CASE("firing rows stay bounded: task-less ones give way, purged tasks take 
 TEST_CASE("a full disk during a firing records neither the firing nor its task") {
   auto store = OpenSqlite();
   REQUIRE(store->AddJobs({"big"}, 100).ok());
-  REQUIRE(MustFire(*store, {"big", 1000, ""}, Run("big", true), 1000).fired);
+  REQUIRE(MustFire(*store, {"big", 1000, ""}, JobRun("big", true), 1000).fired);
   REQUIRE(store->LimitGrowth(4).ok());
-  TaskSpec huge = Run("big", true);
+  TaskSpec huge = JobRun("big", true);
   huge.argv.push_back(std::string(1 << 20, 'x'));
   Result<FireOutcome> out = store->Fire({"big", 2000, ""}, kAlice, huge, 2000);
   REQUIRE_FALSE(out.ok());
   CHECK(out.status().fault() == StoreFault::kPermanent);
 
-  std::vector<JobRecord> records = MustRecords(*store);
+  std::vector<JobRecord> records = MustJobRecords(*store);
   REQUIRE(records.size() == 1);
   CHECK(records[0].last_fired == std::optional<WallMs>(1000));
   CHECK(records[0].last_task == std::optional<TaskId>(1));
@@ -162,15 +142,15 @@ TEST_CASE("the job queries and the held rule walk tasks_job_runs") {
 TEST_CASE("held runs among 20k finished runs stay off the due set") {
   auto store = OpenSqlite();
   // Many ended runs of the job and many held ones: neither PromoteDue nor NextDue finds the held.
-  std::vector<TaskSpec> ended(20000, Run("busy", true));
+  std::vector<TaskSpec> ended(20000, JobRun("busy", true));
   Result<std::vector<TaskId>> ids = store->SubmitBatch(kAlice, ended, 1000);
   REQUIRE(ids.ok());
   for (TaskId id : *ids) {
     REQUIRE(store->EndPending(id, TaskState::kCancelled, TaskReason::kCancelled, 1000).ok());
   }
-  TaskId runner = MustInsert(*store, kAlice, Run("busy", true), 1000);
+  TaskId runner = MustInsert(*store, kAlice, JobRun("busy", true), 1000);
   MustStart(*store, runner, 1000);
-  std::vector<TaskSpec> held(1000, Run("busy", true));
+  std::vector<TaskSpec> held(1000, JobRun("busy", true));
   REQUIRE(store->SubmitBatch(kAlice, held, 1000).ok());
   CHECK(*store->PromoteDue(5000, 100) == 0);
   CHECK_FALSE(store->NextDue()->has_value());
@@ -206,11 +186,11 @@ TEST_CASE("10000 jobs are added and listed in one go") {
   const auto start = std::chrono::steady_clock::now();
   REQUIRE(store->AddJobs(names, 100).ok());
   const auto added = std::chrono::steady_clock::now();
-  std::vector<JobRecord> records = MustRecords(*store);
+  std::vector<JobRecord> records = MustJobRecords(*store);
   const auto listed = std::chrono::steady_clock::now();
   CHECK(records.size() == 10000);
   REQUIRE(store->AddJobs(names, 200).ok());
-  CHECK(MustRecords(*store)[0].first_seen == 100);
+  CHECK(MustJobRecords(*store)[0].first_seen == 100);
   using std::chrono::duration_cast;
   using std::chrono::microseconds;
   MESSAGE("AddJobs of 10000: " << duration_cast<microseconds>(added - start).count()
