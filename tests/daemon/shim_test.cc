@@ -22,6 +22,7 @@
 
 #include "daemon/shim/shim_record.h"
 #include "daemon/shim_record.h"
+#include "support/skip.h"
 
 #ifndef TQ_SHIM_PATH
 #error "TQ_SHIM_PATH must name the built tq-shim binary"
@@ -575,6 +576,15 @@ TEST_CASE("shim: usage errors exit 2 and touch nothing") {
        "--", "true"},  // 0, 1 and 2 are the standard streams, never the record
       {"--status", "S", "--status-fd", "3x", "--stdout", "o", "--stderr", "e", "--output-max", "1",
        "--", "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--uid", "65534",
+       "--", "true"},  // an identity is all three of --uid, --gid and --groups
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--uid",
+       "4294967295", "--gid", "1", "--groups", "1", "--",
+       "true"},  // -1 means "unchanged" to setresuid
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--uid", "1",
+       "--gid", "1", "--groups", "1,,2", "--", "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--uid", "1",
+       "--gid", "-1", "--groups", "1", "--", "true"},
   };
   for (size_t i = 0; i < cases.size(); i++) {
     ShimRun run;
@@ -747,4 +757,86 @@ TEST_CASE("shim: an --env-fd it cannot read or that is too large fails the start
     CHECK(r.spawn_errno == E2BIG);
     CHECK(r.exit_code == 127);
   }
+}
+
+namespace {
+// The unprivileged account the identity tests switch to.
+constexpr uid_t kNobody = 65534;
+constexpr gid_t kNogroup = 65534;
+}  // namespace
+
+TEST_CASE("shim: --uid --gid --groups run the task as that user and nothing as root") {
+  if (geteuid() != 0) TQ_SKIP("needs root to switch users");
+  ShimRun run;
+  REQUIRE(mkdir(run.Path("work").c_str(), 0755) == 0);
+  REQUIRE(chmod(run.Path("").c_str(), 0755) == 0);
+  tq::ShimRecord r = run.Run(
+      {"sh", "-c", "id -u; id -g; id -G; grep -E '^(Uid|Gid|Groups):' /proc/self/status; pwd"},
+      {"--uid", "65534", "--gid", "65534", "--groups", "65534,100", "--cwd", run.Path("work")});
+  CHECK(r.spawn_errno == 0);
+  CHECK(r.exit_code == 0);
+  // Real, effective, saved and filesystem ids all changed; the groups are exactly those given.
+  CHECK(run.Out() ==
+        "65534\n65534\n65534 100\nUid:\t65534\t65534\t65534\t65534\n"
+        "Gid:\t65534\t65534\t65534\t65534\nGroups:\t100 65534 \n" +
+            run.Path("work") + "\n");
+  // The output files are the user's (the shim writes them; the task never opens them).
+  for (const char* name : {"out", "err"}) {
+    struct stat st {};
+    REQUIRE(stat(run.Path(name).c_str(), &st) == 0);
+    CHECK(st.st_uid == kNobody);
+    CHECK(st.st_gid == kNogroup);
+  }
+}
+
+TEST_CASE("shim: the working directory is entered with the task user's rights") {
+  if (geteuid() != 0) TQ_SKIP("needs root to switch users");
+  ShimRun run;
+  REQUIRE(chmod(run.Path("").c_str(), 0755) == 0);
+  REQUIRE(mkdir(run.Path("private").c_str(), 0700) == 0);  // root's: nobody may not enter
+  tq::ShimRecord r = run.Run(
+      {"touch", run.Path("ran")},
+      {"--uid", "65534", "--gid", "65534", "--groups", "65534", "--cwd", run.Path("private")});
+  CHECK(r.spawn_step == TQ_SHIM_STEP_CWD);
+  CHECK(r.spawn_errno == EACCES);
+  CHECK(r.exit_code == 126);  // as a shell says "permission denied"
+  CHECK_FALSE(Exists(run.Path("ran")));
+}
+
+TEST_CASE("shim: an identity it cannot take fails the start and the task never runs") {
+  if (geteuid() != 0) TQ_SKIP("needs root to start the shim as another user");
+  // A shim that is not root cannot take groups it is not in: setgroups fails, and the task must
+  // not run with the shim's own identity instead.
+  ShimRun run;
+  REQUIRE(chown(run.Path("").c_str(), kNobody, kNogroup) == 0);
+  const std::string shim = run.Path("tq-shim");  // the build tree may be closed to nobody
+  std::filesystem::copy_file(TQ_SHIM_PATH, shim);
+  REQUIRE(chmod(shim.c_str(), 0755) == 0);
+  run.StartRaw({"/usr/bin/setpriv",
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                shim,
+                "--status",
+                run.StatusPath(),
+                "--stdout",
+                run.Path("out"),
+                "--stderr",
+                run.Path("err"),
+                "--output-max",
+                "1024",
+                "--uid",
+                "65534",
+                "--gid",
+                "65534",
+                "--groups",
+                "0",
+                "--",
+                "touch",
+                run.Path("ran")});
+  tq::ShimRecord r = run.Finish();
+  CHECK(r.spawn_step == TQ_SHIM_STEP_IDENTITY);
+  CHECK(r.spawn_errno == EPERM);
+  CHECK(r.exit_code == 127);
+  CHECK_FALSE(Exists(run.Path("ran")));
 }

@@ -26,31 +26,77 @@ bool HasName(const std::string& entry, const std::string& name) {
   return entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 &&
          entry[name.size()] == '=';
 }
-}  // namespace
 
-std::vector<std::string> CronEnvironment(const Owner& owner) {
+// The entry's name: what comes before its first '=' (all of it when there is none).
+std::string_view NameOf(const std::string& entry) {
+  return std::string_view(entry).substr(0, entry.find('='));
+}
+
+// Cron's environment for the user `name` whose home is `home`; no HOME, USER or LOGNAME when
+// `name` is empty (an owner the password database does not know).
+std::vector<std::string> CronEnvironmentFor(const std::string& name, const std::string& home) {
   std::vector<std::string> env = {"SHELL=/bin/sh", "PATH=/usr/local/bin:/usr/bin:/bin"};
-  passwd pw{};
-  passwd* found = nullptr;
-  char buf[4096];
-  if (getpwuid_r(owner.uid, &pw, buf, sizeof buf, &found) == 0 && found) {
-    env.push_back(std::string("HOME=") + pw.pw_dir);
-    env.push_back(std::string("USER=") + pw.pw_name);
-    env.push_back(std::string("LOGNAME=") + pw.pw_name);
-  }
+  if (!name.empty()) env.insert(env.end(), {"HOME=" + home, "USER=" + name, "LOGNAME=" + name});
   if (std::string lang = SystemLang(); !lang.empty()) env.push_back("LANG=" + lang);
   return env;
 }
 
-std::vector<std::string> AttemptEnvironment(const Task& task, int attempt) {
+// A captured environment as the system daemon passes it to `account`'s task: no unsafe
+// variable, and the account's own HOME, USER, LOGNAME and SHELL.
+std::vector<std::string> ForAccount(const std::vector<std::string>& captured,
+                                    const Account& account) {
+  const std::vector<std::pair<std::string, std::string>> own = {{"HOME", account.home},
+                                                                {"USER", account.name},
+                                                                {"LOGNAME", account.name},
+                                                                {"SHELL", account.shell}};
+  std::vector<std::string> env;
+  for (const std::string& e : captured) {
+    const std::string_view name = NameOf(e);
+    bool replaced = IsUnsafeVariable(name);
+    for (const auto& [own_name, value] : own) replaced = replaced || name == own_name;
+    if (!replaced) env.push_back(e);
+  }
+  for (const auto& [name, value] : own) env.push_back(name + "=" + value);
+  return env;
+}
+}  // namespace
+
+bool IsUnsafeVariable(std::string_view name) {
+  // glibc's list of variables a setuid program ignores (UNSECURE_ENVVARS, but for TMPDIR and
+  // TZDIR, which only choose among the user's own files), and what makes a shell run or parse
+  // something the command did not say.
+  static constexpr std::string_view kNames[] = {
+      "BASHOPTS",       "BASH_ENV",    "ENV",     "GCONV_PATH",  "GETCONF_DIR",
+      "GLIBC_TUNABLES", "HOSTALIASES", "IFS",     "LOCALDOMAIN", "LOCPATH",
+      "MALLOC_TRACE",   "NIS_PATH",    "NLSPATH", "PS4",         "RESOLV_HOST_CONF",
+      "RES_OPTIONS",    "SHELLOPTS"};
+  static constexpr std::string_view kPrefixes[] = {"LD_", "BASH_FUNC_"};
+  for (std::string_view n : kNames)
+    if (name == n) return true;
+  for (std::string_view p : kPrefixes)
+    if (name.starts_with(p)) return true;
+  return false;
+}
+
+std::vector<std::string> CronEnvironment(const Owner& owner) {
+  passwd pw{};
+  passwd* found = nullptr;
+  char buf[4096];
+  if (getpwuid_r(owner.uid, &pw, buf, sizeof buf, &found) == 0 && found)
+    return CronEnvironmentFor(pw.pw_name, pw.pw_dir);
+  return CronEnvironmentFor("", "");
+}
+
+std::vector<std::string> AttemptEnvironment(const Task& task, int attempt, const Account* account) {
   const std::vector<std::pair<std::string, std::string>> ours = {
       {"TQ_TASK_ID", std::to_string(task.id)},
       {"TQ_ATTEMPT", std::to_string(attempt)},
       {"TQ_QUEUE", task.spec.queue},
   };
   std::vector<std::string> base;
+  if (!task.spec.clean_env && account) base = ForAccount(task.spec.env, *account);
   if (task.spec.clean_env) {
-    base = CronEnvironment(task.owner);
+    base = account ? CronEnvironmentFor(account->name, account->home) : CronEnvironment(task.owner);
     for (const auto& e : task.spec.env) {
       const size_t eq = e.find('=');
       const std::string name = e.substr(0, eq);
@@ -59,7 +105,7 @@ std::vector<std::string> AttemptEnvironment(const Task& task, int attempt) {
     }
   }
   std::vector<std::string> env;
-  for (const auto& e : task.spec.clean_env ? base : task.spec.env) {
+  for (const auto& e : task.spec.clean_env || account ? base : task.spec.env) {
     bool replaced = false;
     for (const auto& [name, value] : ours) replaced = replaced || HasName(e, name);
     if (!replaced) env.push_back(e);

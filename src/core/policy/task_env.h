@@ -1,10 +1,13 @@
-// The environment a task runs with: what the submitter had, or cron's clean one, plus the
-// TQ_* variables that tell a task who it is.
+// The environment a task runs with: what the submitter had (in the system daemon without the
+// variables that steer loaders and shells), or cron's clean one, plus the TQ_* variables that
+// tell a task who it is.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/model/account.h"
 #include "core/model/task.h"
 
 namespace tq {
@@ -13,9 +16,18 @@ namespace tq {
 /// HOME, USER and LOGNAME from the password database, LANG from /etc/default/locale if set.
 std::vector<std::string> CronEnvironment(const Owner& owner);
 
+/// True for a variable the system daemon never passes on from a submitter's environment: the
+/// dynamic loader's (LD_*), those glibc ignores for setuid programs, and the shells' start-up
+/// and parsing ones (BASH_ENV, ENV, IFS, exported bash functions, ...). SPEC 8.
+bool IsUnsafeVariable(std::string_view name);
+
 /// The environment for one attempt: the captured environment, or with clean_env cron's
 /// (CronEnvironment of the owner) with the spec's own entries over it (a job's `env`; empty for
 /// `tq submit --clean-env`), then TQ_TASK_ID, TQ_ATTEMPT and TQ_QUEUE set (replacing any given).
-std::vector<std::string> AttemptEnvironment(const Task& task, int attempt);
+/// With `account` (the system daemon runs the task as that user) a captured environment loses
+/// every IsUnsafeVariable and takes HOME, USER, LOGNAME and SHELL from the account, and cron's
+/// takes HOME, USER and LOGNAME from it.
+std::vector<std::string> AttemptEnvironment(const Task& task, int attempt,
+                                            const Account* account = nullptr);
 
 }  // namespace tq

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -46,7 +47,12 @@ struct options {
   int keep_background;           /* leave descendants running when the task's main process ends */
   unsigned long long nofile;     /* the task's soft descriptor limit; 0: the shim's own */
   int env_fd;                    /* the task's environment (TQ_SHIM_ENV_FD); -1: the shim's own */
-  char** argv;                   /* PROGRAM [ARG...], NULL-terminated */
+  int switch_identity;           /* the task runs as uid, gid and groups, not as the shim */
+  uid_t uid;
+  gid_t gid;
+  gid_t* groups; /* the supplementary groups, malloc'ed */
+  size_t ngroups;
+  char** argv; /* PROGRAM [ARG...], NULL-terminated */
 };
 
 /* The status record, rewritten whole each time it changes. */
@@ -83,7 +89,7 @@ _Noreturn static void usage(const char* msg, const char* what) {
   fprintf(stderr,
           "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
           "[--stdin PATH] --output-max BYTES [--cwd DIR] [--kill-grace MS] [--keep-background] "
-          "[--nofile N] [--env-fd N] -- "
+          "[--nofile N] [--env-fd N] [--uid N --gid N --groups N[,N...]] -- "
           "PROGRAM [ARG...]\n",
           msg, what);
   exit(TQ_SHIM_EXIT_USAGE);
@@ -108,17 +114,44 @@ static int parse_fd(const char* text, const char* option) {
   return (int)fd;
 }
 
+/* Parses the id `text` of `option` (0 to 2^32 - 2: -1 means "unchanged" to the set*id calls). */
+static unsigned parse_id(const char* text, const char* option) {
+  unsigned long long id = 0;
+  if (parse_count(text, &id) != 0 || id >= 0xffffffffULL) {
+    static char msg[64];
+    snprintf(msg, sizeof msg, "%s needs a numeric id below 4294967295, not ", option);
+    usage(msg, text);
+  }
+  return (unsigned)id;
+}
+
+/* Parses --groups: one or more group ids, comma-separated, at most NGROUPS_MAX. */
+static void parse_groups(const char* text, struct options* o) {
+  size_t count = 1;
+  for (const char* p = text; *p != '\0'; p++) count += *p == ',';
+  if (count > 65536) usage("--groups names more than 65536 groups: ", text);
+  o->groups = calloc(count, sizeof *o->groups);
+  char* copy = strdup(text);
+  if (o->groups == NULL || copy == NULL) usage("out of memory for --groups ", text);
+  char* rest = copy;
+  for (char* item; (item = strsep(&rest, ",")) != NULL;)
+    o->groups[o->ngroups++] = parse_id(item, "--groups");
+  free(copy);
+}
+
 /* Parses argv strictly: each option once, non-empty values, `--` and PROGRAM required. */
 static void parse_args(int argc, char** argv, struct options* o) {
   memset(o, 0, sizeof *o);
   const char *max = NULL, *status_fd = NULL, *env_fd = NULL, *grace = NULL, *nofile = NULL;
+  const char *uid = NULL, *gid = NULL, *groups = NULL;
   const struct {
     const char* name;
     const char** value;
   } known[] = {{"--status", &o->status},    {"--stdout", &o->out},    {"--stderr", &o->err},
                {"--stdin", &o->in},         {"--cwd", &o->cwd},       {"--output-max", &max},
                {"--status-fd", &status_fd}, {"--kill-grace", &grace}, {"--nofile", &nofile},
-               {"--env-fd", &env_fd}};
+               {"--env-fd", &env_fd},       {"--uid", &uid},          {"--gid", &gid},
+               {"--groups", &groups}};
   const size_t nknown = sizeof known / sizeof known[0];
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
@@ -152,6 +185,14 @@ static void parse_args(int argc, char** argv, struct options* o) {
   o->env_fd = env_fd != NULL ? parse_fd(env_fd, "--env-fd") : -1;
   if (o->env_fd >= 0 && o->env_fd == o->status_fd)
     usage("--env-fd and --status-fd must differ, both are ", env_fd);
+  o->switch_identity = uid != NULL || gid != NULL || groups != NULL;
+  if (o->switch_identity && (uid == NULL || gid == NULL || groups == NULL))
+    usage("--uid, --gid and --groups go together", "");
+  if (o->switch_identity) {
+    o->uid = parse_id(uid, "--uid");
+    o->gid = parse_id(gid, "--gid");
+    parse_groups(groups, o);
+  }
   if (i + 1 >= argc) usage("missing `-- PROGRAM`", "");
   o->argv = argv + i + 1;
 }
@@ -459,8 +500,9 @@ static void close_other_fds(int keep) {
 }
 
 /* The steps of starting the task in the child, in the order they run; sent as an index. */
-static const char* const kChildSteps[] = {TQ_SHIM_STEP_STDIN, TQ_SHIM_STEP_CWD, TQ_SHIM_STEP_EXEC};
-enum { kStepStdin, kStepCwd, kStepExec, kStepCount };
+static const char* const kChildSteps[] = {TQ_SHIM_STEP_STDIN, TQ_SHIM_STEP_IDENTITY,
+                                          TQ_SHIM_STEP_CWD, TQ_SHIM_STEP_EXEC};
+enum { kStepStdin, kStepIdentity, kStepCwd, kStepExec, kStepCount };
 
 /* What the child sends through the error pipe when a step fails. */
 struct child_error {
@@ -482,6 +524,25 @@ static void restore_nofile(unsigned long long nofile) {
   if (nofile == 0 || getrlimit(RLIMIT_NOFILE, &lim) != 0 || nofile >= lim.rlim_cur) return;
   lim.rlim_cur = (rlim_t)nofile;
   setrlimit(RLIMIT_NOFILE, &lim);
+}
+
+/* Becomes the task's user: groups, then gid, then uid (each while still allowed to), and then
+ * proves that real, effective and saved ids all changed and that root cannot be regained.
+ * 0, or -1 with errno: the task must then not run. */
+static int become_user(const struct options* o) {
+  if (setgroups(o->ngroups, o->groups) != 0 || setresgid(o->gid, o->gid, o->gid) != 0 ||
+      setresuid(o->uid, o->uid, o->uid) != 0)
+    return -1;
+  uid_t ruid, euid, suid;
+  gid_t rgid, egid, sgid;
+  if (getresuid(&ruid, &euid, &suid) != 0 || getresgid(&rgid, &egid, &sgid) != 0) return -1;
+  const int dropped = ruid == o->uid && euid == o->uid && suid == o->uid && rgid == o->gid &&
+                      egid == o->gid && sgid == o->gid && getgroups(0, NULL) == (int)o->ngroups;
+  if (!dropped || (o->uid != 0 && setuid(0) == 0)) {
+    errno = EPERM;
+    return -1;
+  }
+  return 0;
 }
 
 /* Reads the task's environment from `fd` (NAME=value entries, each ended by a NUL; a last
@@ -528,8 +589,9 @@ static char** read_env(int fd) {
   return env; /* buf lives as long as the shim: the child execs with it */
 }
 
-/* In the forked child: default signals, own process group, stdio, cwd, then exec with the task's
- * environment (`env`, or the shim's own when NULL). */
+/* In the forked child: default signals, own process group, stdio, the task's user, cwd (with
+ * that user's rights), then exec with the task's environment (`env`, or the shim's own when
+ * NULL). */
 _Noreturn static void run_child(const struct options* o, char** env, int out_w, int err_w,
                                 int errfd) {
   struct sigaction dfl;
@@ -544,6 +606,7 @@ _Noreturn static void run_child(const struct options* o, char** env, int out_w, 
   if (in < 0 || dup2(in, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
     child_fail(errfd, kStepStdin);
   close_other_fds(errfd);
+  if (o->switch_identity && become_user(o) != 0) child_fail(errfd, kStepIdentity);
   restore_nofile(o->nofile);
   if (o->cwd != NULL && chdir(o->cwd) != 0) child_fail(errfd, kStepCwd);
   if (env != NULL) environ = env; /* execvp searches the task's PATH, and passes all of it */
@@ -551,9 +614,16 @@ _Noreturn static void run_child(const struct options* o, char** env, int out_w, 
   child_fail(errfd, kStepExec);
 }
 
-/* Opens an output file for the task; exits through spawn_failed (naming `step`) when it cannot. */
-static int open_output(const char* path, const char* step) {
+/* Opens an output file for the task, owned by the task's user when it has one; exits through
+ * spawn_failed (naming `step`) when it cannot. */
+static int open_output(const struct options* o, const char* path, const char* step) {
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd >= 0 && o->switch_identity && fchown(fd, o->uid, o->gid) != 0) {
+    int e = errno;
+    close(fd);
+    fd = -1;
+    errno = e;
+  }
   if (fd < 0) {
     int e = errno;
     fprintf(stderr, "tq-shim: cannot create %s: %s\n", path, strerror(e));
@@ -681,8 +751,8 @@ int main(int argc, char** argv) {
   struct stream err = {.path = o.err, .unlimited = o.output_max == 0, .half = o.output_max / 2};
   static char** env = NULL; /* static: held to the end, as leak checkers see */
   if (o.env_fd >= 0 && (env = read_env(o.env_fd)) == NULL) spawn_failed(TQ_SHIM_STEP_SETUP, errno);
-  out.file_fd = open_output(o.out, TQ_SHIM_STEP_STDOUT);
-  err.file_fd = open_output(o.err, TQ_SHIM_STEP_STDERR);
+  out.file_fd = open_output(&o, o.out, TQ_SHIM_STEP_STDOUT);
+  err.file_fd = open_output(&o, o.err, TQ_SHIM_STEP_STDERR);
   int out_pipe[2], err_pipe[2], exec_pipe[2];
   int sigfd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
   if (sigfd < 0 || pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||

@@ -53,5 +53,69 @@ TEST_CASE("task env: a clean environment is cron's, with the spec's entries over
   CHECK(Has(job, "TQ_ATTEMPT=1"));
 }
 
+TEST_CASE("task env: the variables the system daemon never passes on") {
+  struct Case {
+    const char* name;
+    bool unsafe;
+  };
+  const Case cases[] = {
+      {"LD_PRELOAD", true},
+      {"LD_LIBRARY_PATH", true},
+      {"LD_", true},
+      {"LD_AUDIT", true},
+      {"GCONV_PATH", true},
+      {"GLIBC_TUNABLES", true},
+      {"BASH_ENV", true},
+      {"ENV", true},
+      {"IFS", true},
+      {"SHELLOPTS", true},
+      {"BASHOPTS", true},
+      {"PS4", true},
+      {"BASH_FUNC_f%%", true},
+      {"NLSPATH", true},
+      {"RES_OPTIONS", true},
+      {"PATH", false},
+      {"HOME", false},
+      {"LANG", false},
+      {"TMPDIR", false},
+      {"TZ", false},
+      {"LDAP_URI", false},
+      {"ENVIRONMENT", false},
+      {"MY_ENV", false},
+      {"ld_preload", false},
+      {"", false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(std::string(c.name));
+    CHECK(IsUnsafeVariable(c.name) == c.unsafe);
+  }
+}
+
+TEST_CASE("task env: for an account a captured environment loses the unsafe variables") {
+  const Account alice{1001, 1001, {1001, 27}, "alice", "/home/alice", "/bin/bash"};
+  const auto env = AttemptEnvironment(
+      Make(false, {"LD_PRELOAD=/tmp/evil.so", "A=1", "BASH_ENV=/tmp/rc", "HOME=/root", "USER=root",
+                   "SHELL=/bin/zsh", "IFS=x", "PATH=/usr/bin", "LOGNAME=root",
+                   "BASH_FUNC_ls%%=() { :; }", "NOVALUE"}),
+      1, &alice);
+  CHECK(env == std::vector<std::string>{"A=1", "PATH=/usr/bin", "NOVALUE", "HOME=/home/alice",
+                                        "USER=alice", "LOGNAME=alice", "SHELL=/bin/bash",
+                                        "TQ_TASK_ID=7", "TQ_ATTEMPT=1", "TQ_QUEUE=default"});
+}
+
+TEST_CASE("task env: for an account cron's environment is the account's, a job's env is kept") {
+  const Account alice{1001, 1001, {1001}, "alice", "/home/alice", "/bin/bash"};
+  const auto env = AttemptEnvironment(Make(true, {"LD_LIBRARY_PATH=/opt/lib", "X=1"}), 3, &alice);
+  CHECK(Has(env, "HOME=/home/alice"));
+  CHECK(Has(env, "USER=alice"));
+  CHECK(Has(env, "LOGNAME=alice"));
+  CHECK(Has(env, "SHELL=/bin/sh"));  // cron's, as cron sets it
+  // What the job file's author wrote is deliberate: it is kept.
+  CHECK(Has(env, "LD_LIBRARY_PATH=/opt/lib"));
+  CHECK(Has(env, "X=1"));
+  CHECK(Count(env, "HOME=") == 1);
+  CHECK(Has(env, "TQ_ATTEMPT=3"));
+}
+
 }  // namespace
 }  // namespace tq
