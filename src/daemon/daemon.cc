@@ -19,6 +19,7 @@
 #include "core/policy/task_env.h"
 #include "core/proto/protocol.h"
 #include "core/store/sqlite/open.h"
+#include "daemon/accounts.h"
 #include "daemon/boot_id.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/make_dirs.h"
@@ -283,6 +284,14 @@ void Daemon::Dispatch() {
 }
 
 bool Daemon::StartTask(TaskId id) {
+  auto task = store_->Get(id);
+  std::optional<Result<Account>> account;
+  if (task.ok() && options_.run_as_owner) account = AccountOf(task->owner);
+  if (account && account->status().code() == ErrorCode::kNotFound) {
+    spdlog::warn("task {} fails user-gone: {}", id, account->status().message());
+    EndPending(id, TaskState::kFailed, TaskReason::kUserGone);
+    return true;
+  }
   const WallMs now = clock_.WallNow();
   auto attempt = store_->StartAttempt(id, now);
   if (!attempt.ok()) {
@@ -291,8 +300,8 @@ bool Daemon::StartTask(TaskId id) {
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
   const int n = **attempt;
-  auto task = store_->Get(id);
   Status st = task.ok() ? MakeDir(files_.Dir(id), 0700) : task.status();
+  if (st.ok() && account && !account->ok()) st = account->status();  // a lookup that failed
   if (st.ok() && task->spec.stdin_data) st = WriteFile(files_.Stdin(id), *task->spec.stdin_data);
   Result<int> shim = st;
   if (st.ok()) {
@@ -301,7 +310,8 @@ bool Daemon::StartTask(TaskId id) {
     launch.attempt = n;
     launch.argv = task->spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *task->spec.shell}
                                    : task->spec.argv;
-    launch.env = AttemptEnvironment(*task, n);
+    if (account) launch.account = **account;
+    launch.env = AttemptEnvironment(*task, n, launch.account ? &*launch.account : nullptr);
     launch.cwd = task->spec.cwd;
     launch.has_stdin = task->spec.stdin_data.has_value();
     launch.timeout_ms = task->spec.timeout_ms;

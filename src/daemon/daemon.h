@@ -31,6 +31,8 @@ namespace tq {
 struct DaemonOptions {
   std::string socket_path;
   unsigned socket_mode = 0600;  ///< 0666 in system mode: access is decided per request
+  /// System mode: each task runs as its owner's account, looked up at its start (SPEC 8).
+  bool run_as_owner = false;
   std::string state_dir;
   std::string shim_path;
   /// The job files (SPEC 7); "" reads none (tests without jobs).

@@ -100,6 +100,13 @@ Result<int> Executor::Start(const Launch& launch) {
   if (task_fd_limit_ > 0) args.insert(args.end(), {"--nofile", std::to_string(task_fd_limit_)});
   if (launch.has_stdin) args.insert(args.end(), {"--stdin", files_.Stdin(launch.id)});
   if (!launch.cwd.empty()) args.insert(args.end(), {"--cwd", launch.cwd});
+  if (launch.account) {
+    std::string groups;
+    for (uint32_t g : launch.account->groups)
+      groups += (groups.empty() ? "" : ",") + std::to_string(g);
+    args.insert(args.end(), {"--uid", std::to_string(launch.account->uid), "--gid",
+                             std::to_string(launch.account->gid), "--groups", groups});
+  }
   args.insert(args.end(), {"--env-fd", std::to_string(TQ_SHIM_ENV_FD)});
   args.push_back("--");
   args.insert(args.end(), launch.argv.begin(), launch.argv.end());

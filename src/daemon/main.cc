@@ -41,7 +41,9 @@ std::string DefaultShimPath() {
   return TQ_SHIM_INSTALL_PATH;
 }
 
-// Creates the socket's directory: 0700 and ours in user mode, 0755 in system mode.
+// Creates the socket's directory: 0700 and ours in user mode, 0755 in system mode. One that
+// another user may write is refused: they could swap the socket between its bind and its chmod,
+// or take its name.
 tq::Status PrepareSocketDir(const std::string& socket_path, tq::Mode mode) {
   const std::string dir = socket_path.substr(0, socket_path.rfind('/'));
   if (dir.empty()) return tq::Status::Ok();
@@ -53,6 +55,12 @@ tq::Status PrepareSocketDir(const std::string& socket_path, tq::Mode mode) {
     return tq::Status(
         tq::ErrorCode::kConfig, "socket",
         "socket: " + dir + " is not a directory owned by uid " + std::to_string(geteuid()));
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    const std::string mode_text = fmt::format("{:04o}", st.st_mode & 07777);
+    return tq::Status(tq::ErrorCode::kConfig, "socket",
+                      "socket: " + dir + " is writable by group or others (mode " + mode_text +
+                          "); use a directory only its owner can write (chmod go-w " + dir + ")");
+  }
   return tq::Status::Ok();
 }
 
@@ -140,6 +148,7 @@ int main(int argc, char** argv) {
                      : !options.config->jobs_dir.empty() ? options.config->jobs_dir
                                                          : defaults.jobs_dir;
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
+  options.run_as_owner = mode == tq::Mode::kSystem;
   options.shim_path = shim_path.empty() ? DefaultShimPath() : shim_path;
   options.task_fd_limit = tq::SoftFdLimit();  // tasks get it back: the raise is for tqd
   const size_t fd_limit = tq::RaiseFdLimit();

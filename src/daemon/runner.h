@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/account.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/store/store.h"
@@ -23,7 +24,8 @@ struct Launch {
   std::string cwd;
   bool has_stdin = false;  ///< the payload was written to TaskFiles::Stdin
   int64_t timeout_ms = 0;
-  bool keep_background = false;  ///< leave descendants running when the main process ends
+  bool keep_background = false;    ///< leave descendants running when the main process ends
+  std::optional<Account> account;  ///< whom it runs as; none: the daemon's own user
 };
 
 /// Runs attempts for the daemon, as ninja's CommandRunner runs commands. Lives on the event

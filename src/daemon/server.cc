@@ -86,7 +86,9 @@ Status Server::Listen(const std::string& path, unsigned mode) {
   const mode_t old_mask = umask(077);
   const int rc = bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
   umask(old_mask);
-  if (rc != 0 || chmod(path.c_str(), mode) != 0 || listen(listen_fd_, 512) != 0) {
+  // Never through a symbolic link, even one swapped in after the bind.
+  if (rc != 0 || fchmodat(AT_FDCWD, path.c_str(), mode, AT_SYMLINK_NOFOLLOW) != 0 ||
+      listen(listen_fd_, 512) != 0) {
     const std::string why = strerror(errno);
     close(listen_fd_);
     listen_fd_ = -1;

@@ -1,12 +1,12 @@
-// tqd's exit status at start, as tqd(8) says: 78 for a state directory it cannot use.
+// tqd's exit status at start, as tqd(8) says: 78 for a state or socket directory it cannot use.
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <doctest/doctest.h>
 
-#include "support/temp_dir.h"
 #include "support/skip.h"
+#include "support/temp_dir.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -62,4 +62,18 @@ TEST_CASE("tqd exits 78 when an earlier daemon's state directory is no longer wr
   const RunResult r = StartTqd(dir, state, RunAs{pw->pw_uid, pw->pw_gid});
   CHECK(r.exit_code == 78);
   CHECK(r.err.find("state: cannot use " + state + ": Permission denied") != std::string::npos);
+}
+
+TEST_CASE("tqd exits 78 on a socket directory that others may write") {
+  for (const mode_t mode : {0777, 01777, 0770, 0720}) {
+    CAPTURE(mode);
+    tq::TempDir tmp("tqd-exit");
+    const std::string dir = tmp.path.string();
+    REQUIRE(mkdir((dir + "/sock").c_str(), 0700) == 0);
+    REQUIRE(chmod((dir + "/sock").c_str(), mode) == 0);
+    const RunResult r = StartTqd(dir, dir + "/state");
+    CHECK(r.exit_code == 78);
+    CHECK(r.err.find(dir + "/sock is writable by group or others") != std::string::npos);
+    CHECK(access((dir + "/sock/tq.sock").c_str(), F_OK) != 0);  // nothing was bound there
+  }
 }

@@ -435,7 +435,8 @@ RunResult Tq(const TestDaemon& d, const std::vector<std::string>& args,
   return RunTq(d.socket(), args, {d.MarkEnv()}, stdin_data);
 }
 
-RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& args) {
+RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& args,
+               const std::vector<std::string>& extra_env) {
   const std::string copy = d.dir() + "/tq-as-other-user";
   if (access(copy.c_str(), X_OK) != 0) {
     WriteFile(copy, ReadFile(BinPath("tq")));
@@ -444,7 +445,9 @@ RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& a
   REQUIRE(chmod(d.dir().c_str(), 0711) == 0);  // others may reach the socket, not list files
   std::vector<std::string> argv = {copy, "--socket", d.socket()};
   argv.insert(argv.end(), args.begin(), args.end());
-  Process p(argv, {d.MarkEnv()}, "", who);
+  std::vector<std::string> env = {d.MarkEnv()};
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
+  Process p(argv, env, "", who);
   return p.Finish();
 }
 
