@@ -15,13 +15,13 @@ namespace {
 // Entries larger than this (a group database gone wrong) are refused rather than chased.
 constexpr size_t kMaxEntryBytes = 1 << 20;
 constexpr int kMaxGroups = 65536;
+}  // namespace
 
-// Every group of `name` whose primary group is `gid`, gid first; empty when the lookup failed.
-std::vector<uint32_t> GroupsOf(const char* name, gid_t gid) {
+std::vector<uint32_t> GroupsOf(const std::string& name, uint32_t gid) {
   std::vector<gid_t> groups(32);
   for (;;) {
     int n = static_cast<int>(groups.size());
-    if (getgrouplist(name, gid, groups.data(), &n) >= 0) {
+    if (getgrouplist(name.c_str(), gid, groups.data(), &n) >= 0) {
       groups.resize(static_cast<size_t>(n));
       return {groups.begin(), groups.end()};
     }
@@ -30,7 +30,6 @@ std::vector<uint32_t> GroupsOf(const char* name, gid_t gid) {
     groups.resize(static_cast<size_t>(n));
   }
 }
-}  // namespace
 
 Result<Account> AccountOf(const Owner& owner) {
   const std::string who = Quote(owner.name) + " (uid " + std::to_string(owner.uid) + ")";

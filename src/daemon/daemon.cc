@@ -105,7 +105,8 @@ Daemon::Daemon(DaemonOptions options, const Clock& clock)
       clock_(clock),
       files_(options_.state_dir),
       loop_(clock),
-      rng_(std::random_device{}()) {}
+      rng_(std::random_device{}()),
+      admin_members_(clock, options_.server_limits.user_name_ttl_ms) {}
 
 Daemon::~Daemon() {
   unstored_ends_.reset();
@@ -238,7 +239,10 @@ Result<Task> Daemon::GetVisible(const Owner& peer, TaskId id) {
 }
 
 Access Daemon::AccessFor(const Owner& peer) const {
-  return AccessOf(peer, geteuid());
+  const UserRules& rules = options_.config->users;
+  const bool member = !rules.admin_group.empty() && peer.uid != 0 &&
+                      admin_members_.Contains(peer, rules.admin_group);
+  return AccessOf(peer, geteuid(), rules, member);
 }
 
 void Daemon::ScheduleDispatch() {

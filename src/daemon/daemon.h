@@ -15,6 +15,7 @@
 #include "core/store/store.h"
 #include "daemon/event_loop.h"
 #include "daemon/executor.h"
+#include "daemon/group_members.h"
 #include "daemon/runner.h"
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
@@ -133,6 +134,7 @@ class Daemon {
   std::unique_ptr<Scheduler> scheduler_;  ///< after the store and the runner it uses
   std::vector<std::pair<ConnId, SubmitItem>> pending_submits_;  ///< this turn's group
   std::mt19937_64 rng_;
+  mutable GroupMembers admin_members_;  ///< who is in admin_group; a cache, so AccessFor is const
   int signal_fd_ = -1;
   EventLoop::TimerId due_timer_ = 0;
   EventLoop::TimerId watcher_timer_ = 0;

@@ -450,6 +450,7 @@ JobInfo Scheduler::State::Info(const Job& j,
                                const std::map<std::string, JobRecord>& records) const {
   JobInfo info;
   info.def = j.def;
+  info.owner_uid = j.user.owner.uid;
   info.disabled = j.disabled;
   info.from_last_good = j.from_last_good;
   if (Active(j)) info.next = j.shown;

@@ -24,7 +24,7 @@ constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 
 constexpr const char* kTopKeys =
     "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, jobs_dir, "
-    "success_retention, purge_after, [queues.NAME]";
+    "success_retention, purge_after, admin_group, allow_users, deny_users, [queues.NAME]";
 constexpr const char* kQueueKeys =
     "concurrency, retries, backoff, backoff_base, backoff_max, jitter, retry_on_exit, "
     "no_retry_on_exit, retry_priority_penalty";
@@ -130,6 +130,15 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
     return ck.Path(key, line, v, 4095, &cfg->state_dir);
   } else if (key == "jobs_dir") {
     return ck.Path(key, line, v, 4095, &cfg->jobs_dir);
+  } else if (key == "admin_group") {
+    return ck.AccountName(key, line, v, &cfg->users.admin_group);
+  } else if (key == "allow_users") {
+    std::vector<std::string> names;
+    Status s = ck.AccountNames(key, line, v, &names);
+    if (!s.ok()) return s;
+    cfg->users.allow_users = std::move(names);
+  } else if (key == "deny_users") {
+    return ck.AccountNames(key, line, v, &cfg->users.deny_users);
   } else if (key == "queues") {
     const toml::table* queues = v.as_table();
     if (queues == nullptr) {

@@ -10,6 +10,7 @@
 
 #include "core/model/status.h"
 #include "core/model/task.h"
+#include "core/model/user_rules.h"
 
 namespace tq {
 
@@ -49,6 +50,8 @@ struct Config {
   std::string state_dir;
   /// The directory of the job files (SPEC 7); "" = the mode's default (paths.h).
   std::string jobs_dir;
+  /// admin_group, allow_users and deny_users: who may use the system daemon, who administers it.
+  UserRules users;
   /// Per-queue settings by queue name; a queue not listed has no cap of its own.
   std::map<std::string, QueueConfig> queues;
 

@@ -4,8 +4,16 @@
 
 #include "core/model/duration.h"
 #include "core/model/quote.h"
+#include "core/model/user_rules.h"
 
 namespace tq {
+
+namespace {
+constexpr const char* kAccountNameHelp =
+    "a user or group name (1 to 256 characters from A-Z a-z 0-9 _ . -, not starting with -, "
+    "optionally ending in $)";
+constexpr size_t kMaxAccountNames = 65536;
+}  // namespace
 
 Result<toml::table> ParseTomlText(std::string_view text, const std::string& source) {
   auto syntax_error = [&](const toml::parse_error& e) {
@@ -106,6 +114,37 @@ Status TomlChecker::ExitCodes(const std::string& key, int line, const toml::node
     codes.push_back(static_cast<int>(code));
   }
   *out = std::move(codes);
+  return Status::Ok();
+}
+
+Status TomlChecker::AccountName(const std::string& key, int line, const toml::node& v,
+                                std::string* out) const {
+  const auto* s = v.as_string();
+  if (s == nullptr || !ValidAccountName(s->get()))
+    return Error(key, line, DescribeToml(v) + " is not " + kAccountNameHelp);
+  *out = s->get();
+  return Status::Ok();
+}
+
+Status TomlChecker::AccountNames(const std::string& key, int line, const toml::node& v,
+                                 std::vector<std::string>* out) const {
+  const auto* a = v.as_array();
+  if (a == nullptr)
+    return Error(key, line, DescribeToml(v) + " is not an array (use e.g. [\"alice\", \"bob\"])");
+  if (a->size() > kMaxAccountNames)
+    return Error(key, line,
+                 "names " + std::to_string(a->size()) + " users (at most " +
+                     std::to_string(kMaxAccountNames) + ")");
+  std::vector<std::string> names;
+  for (const toml::node& item : *a) {
+    std::string name;
+    const int item_line =
+        item.source().begin.line > 0 ? static_cast<int>(item.source().begin.line) : line;
+    Status st = AccountName(key, item_line, item, &name);
+    if (!st.ok()) return st;
+    names.push_back(std::move(name));
+  }
+  *out = std::move(names);
   return Status::Ok();
 }
 

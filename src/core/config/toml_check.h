@@ -44,6 +44,11 @@ class TomlChecker {
   /// An array of exit codes 0..255.
   Status ExitCodes(const std::string& key, int line, const toml::node& v,
                    std::vector<int>* out) const;
+  /// A user or group name (ValidAccountName).
+  Status AccountName(const std::string& key, int line, const toml::node& v, std::string* out) const;
+  /// An array of user names (ValidAccountName), at most 65536 of them.
+  Status AccountNames(const std::string& key, int line, const toml::node& v,
+                      std::vector<std::string>* out) const;
   /// A path: "" for the default, else absolute, without NUL bytes, at most `max_len` bytes.
   Status Path(const std::string& key, int line, const toml::node& v, size_t max_len,
               std::string* out) const;

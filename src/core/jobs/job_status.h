@@ -22,6 +22,7 @@ struct JobLoadError {
 /// One job as the scheduler holds it.
 struct JobInfo {
   JobDef def;
+  uint32_t owner_uid = 0;       ///< whom its runs belong to (its `user`, else the daemon's)
   bool disabled = false;        ///< `tq jobs disable` (persisted); def.enabled is the file's
   bool from_last_good = false;  ///< its file failed to load: this is the last good definition
   std::optional<WallMs> next;   ///< the next firing; none when disabled, @reboot or never

@@ -19,7 +19,7 @@ void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& req
 /// Who may send a request.
 enum class Caller {
   kAnyUser,  ///< anyone who reaches the socket; handlers show each user only their own tasks
-  kAdmin,    ///< only an admin: root or the daemon's own user (AccessOf)
+  kAdmin,    ///< only an admin: root, the daemon's own user or admin_group (AccessOf)
 };
 /// Who may send a request only an admin may send.
 template <typename T>
@@ -43,6 +43,10 @@ nlohmann::json TaskWithWaiting(Daemon& d, const Task& task);
 /// The job files' load errors for a `jobs` or `reload` answer, adding their size to `bytes`:
 /// those that fit half a list page (kMaxListPageBytes), in order; the rest are left out.
 nlohmann::json LoadErrorsJson(const std::vector<JobLoadError>& errors, size_t& bytes);
+
+/// Job `name` if `peer` may see it (an admin, or the user its runs belong to); otherwise
+/// kNotFound, as for a job that does not exist, so job names cannot be probed.
+Result<JobInfo> VisibleJob(Daemon& d, const Owner& peer, const std::string& name);
 
 /// The visible tasks for `ids`, or the first not-found error (nothing is done then).
 Result<std::vector<Task>> VisibleTasks(Daemon& d, const Owner& peer,

@@ -5,9 +5,10 @@
 
 namespace tq {
 
-void HandleJobEnable(Daemon& d, ConnId conn, const Owner&, const JobEnableRequest& r) {
+void HandleJobEnable(Daemon& d, ConnId conn, const Owner& peer, const JobEnableRequest& r) {
   Scheduler& scheduler = d.scheduler();
   Result<JobInfo> job = [&]() -> Result<JobInfo> {
+    if (Status st = VisibleJob(d, peer, r.name).status(); !st.ok()) return st;
     if (Status st = scheduler.SetEnabled(r.name, r.enabled); !st.ok()) return st;
     return scheduler.Job(r.name);
   }();

@@ -5,8 +5,10 @@
 
 namespace tq {
 
-void HandleJobRun(Daemon& d, ConnId conn, const Owner&, const JobRunRequest& r) {
-  Result<JobRunOutcome> outcome = d.scheduler().RunNow(r.name, r.force);
+void HandleJobRun(Daemon& d, ConnId conn, const Owner& peer, const JobRunRequest& r) {
+  const Status visible = VisibleJob(d, peer, r.name).status();
+  Result<JobRunOutcome> outcome =
+      visible.ok() ? d.scheduler().RunNow(r.name, r.force) : Result<JobRunOutcome>(visible);
   if (!outcome.ok()) {
     d.server().Send(conn, ErrorResponse(outcome.status()));
     return;

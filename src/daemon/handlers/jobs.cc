@@ -1,20 +1,32 @@
 // `tq jobs` and `tq jobs show NAME`: the jobs in force, a page at a time, with the load errors.
 #include "core/model/limits.h"
+#include "core/model/quote.h"
 #include "core/proto/job_json.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/scheduler.h"
 
 namespace tq {
 
-void HandleJobs(Daemon& d, ConnId conn, const Owner&, const JobsRequest& r) {
+Result<JobInfo> VisibleJob(Daemon& d, const Owner& peer, const std::string& name) {
+  Result<JobInfo> job = d.scheduler().Job(name);
+  if (job.ok() && !d.AccessFor(peer).Sees(job->owner_uid))
+    return Status::NotFound("job " + Quote(name) + " not found");
+  return job;
+}
+
+void HandleJobs(Daemon& d, ConnId conn, const Owner& peer, const JobsRequest& r) {
   Scheduler& scheduler = d.scheduler();
+  const Access access = d.AccessFor(peer);
+  // The load errors name the files of every user: an admin's to read.
+  static const std::vector<JobLoadError> kNone;
+  const std::vector<JobLoadError>& errors = access.admin ? scheduler.Errors() : kNone;
   size_t bytes = 0;
-  nlohmann::json head = {{"errors", LoadErrorsJson(scheduler.Errors(), bytes)}};
-  head["errors_left_out"] = scheduler.Errors().size() - head["errors"].size();
+  nlohmann::json head = {{"errors", LoadErrorsJson(errors, bytes)}};
+  head["errors_left_out"] = errors.size() - head["errors"].size();
   std::vector<std::string> jobs;
   bool more = false;
   if (!r.name.empty()) {
-    Result<JobInfo> job = scheduler.Job(r.name);
+    Result<JobInfo> job = VisibleJob(d, peer, r.name);
     if (!job.ok()) {
       d.server().Send(conn, ErrorResponse(job.status()));
       return;
@@ -25,6 +37,7 @@ void HandleJobs(Daemon& d, ConnId conn, const Owner&, const JobsRequest& r) {
     // on its own: 10,000 jobs never become one big document.
     for (const JobInfo& info : scheduler.Jobs()) {
       if (!r.after.empty() && info.def.name <= r.after) continue;
+      if (!access.Sees(info.owner_uid)) continue;
       std::string j = JobSummaryText(info);
       if (!jobs.empty() && bytes + j.size() + 1 > kMaxListPageBytes) {  // the rest next page
         more = true;

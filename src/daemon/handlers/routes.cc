@@ -2,6 +2,7 @@
 // it. The wire side (each type's name, decoder and encoder) is core/proto's table, kCodecs
 // (core/proto/requests.h).
 #include <tuple>
+#include <type_traits>
 
 #include "daemon/handlers/handlers.h"
 
@@ -52,8 +53,8 @@ constexpr std::tuple kRoutes{
     Route<LogsRequest>{AnyUser, HandleLogs},
     Route<QueueRequest>{QueueCaller, HandleQueue, "change queues"},
     Route<JobsRequest>{AnyUser, HandleJobs},
-    Route<JobRunRequest>{AdminOnly, HandleJobRun, "run jobs"},
-    Route<JobEnableRequest>{AdminOnly, HandleJobEnable, "enable or disable jobs"},
+    Route<JobRunRequest>{AnyUser, HandleJobRun},  // an admin's, or the job's own user's
+    Route<JobEnableRequest>{AnyUser, HandleJobEnable},
     Route<ReloadRequest>{AdminOnly, HandleReload, "reload the job files"},
     Route<PingRequest>{AnyUser, HandlePing},
 };
@@ -64,12 +65,18 @@ void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& req
   std::visit(
       [&](const auto& r) {
         const auto& route = std::get<Route<std::decay_t<decltype(r)>>>(kRoutes);
-        if (route.who(r) == Caller::kAdmin && !d.AccessFor(peer).admin) {
-          const std::string type = RequestType(request);
+        const Access access = d.AccessFor(peer);
+        const std::string type = RequestType(request);
+        if (!access.Allowed() && !std::is_same_v<std::decay_t<decltype(r)>, PingRequest>) {
+          d.server().Send(conn, ErrorResponse(Status(ErrorCode::kPermission, type,
+                                                     type + ": " + access.refusal)));
+          return;
+        }
+        if (route.who(r) == Caller::kAdmin && !access.admin) {
           d.server().Send(conn, ErrorResponse(Status(ErrorCode::kPermission, type,
                                                      type +
-                                                         ": only root (or the daemon's own "
-                                                         "user) may " +
+                                                         ": only root, the daemon's own user "
+                                                         "or a member of admin_group may " +
                                                          route.refused)));
           return;
         }

@@ -124,7 +124,18 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"max_running = 4\n\nmax_runing = 4\n", "max_runing",
        "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
        "high_share, durability, socket, state_dir, jobs_dir, success_retention, purge_after, "
-       "[queues.NAME])"},
+       "admin_group, allow_users, deny_users, [queues.NAME])"},
+      {"admin_group = \"\"\n", "admin_group",
+       "tqd.toml:1: admin_group: \"\" is not a user or group name (1 to 256 characters from A-Z "
+       "a-z 0-9 _ . -, not starting with -, optionally ending in $)"},
+      {"admin_group = 10\n", "admin_group", "admin_group: 10 is not a user or group name"},
+      {"admin_group = \"-x\"\n", "admin_group", "\"-x\" is not a user or group name"},
+      {"allow_users = \"alice\"\n", "allow_users",
+       "tqd.toml:1: allow_users: \"alice\" is not an array (use e.g. [\"alice\", \"bob\"])"},
+      {"allow_users = [\"alice\",\n  \"bo b\"]\n", "allow_users",
+       "tqd.toml:2: allow_users: \"bo b\" is not a user or group name"},
+      {"deny_users = [\"\\u00ff\"]\n", "deny_users", "is not a user or group name"},
+      {"deny_users = [1]\n", "deny_users", "deny_users: 1 is not a user or group name"},
       {"[queues.gpu]\nconcurrency = 2\nconcurency = 2\n", "queues.gpu.concurency",
        "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency, retries, "
        "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
@@ -203,6 +214,36 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
     CAPTURE(msg);
     CHECK(msg.find(c.message) != std::string::npos);
   }
+}
+
+TEST_CASE("config: admin_group, allow_users and deny_users") {
+  const Config none = MustParse("");
+  CHECK(none.users.admin_group.empty());
+  CHECK_FALSE(none.users.allow_users.has_value());
+  CHECK(none.users.deny_users.empty());
+  const Config c = MustParse(
+      "admin_group = \"tq-admin\"\nallow_users = [\"alice\", \"svc.backup\", \"host$\"]\n"
+      "deny_users = [\"mallory\"]\n");
+  CHECK(c.users.admin_group == "tq-admin");
+  CHECK(c.users.allow_users == std::vector<std::string>{"alice", "svc.backup", "host$"});
+  CHECK(c.users.deny_users == std::vector<std::string>{"mallory"});
+  // An empty allow_users lets nobody but root in: set, and empty.
+  const Config closed = MustParse("allow_users = []\n");
+  REQUIRE(closed.users.allow_users.has_value());
+  CHECK(closed.users.allow_users->empty());
+}
+
+TEST_CASE("ValidAccountName") {
+  for (const char* good : {"a", "root", "svc.backup", "Build_01", "host$", "x-y", "_apt"}) {
+    CAPTURE(std::string(good));
+    CHECK(ValidAccountName(good));
+  }
+  for (const char* bad : {"", "$", "-x", "a b", "a:b", "a/b", "a$b", "\xff", "a\n"}) {
+    CAPTURE(std::string(bad));
+    CHECK_FALSE(ValidAccountName(bad));
+  }
+  CHECK(ValidAccountName(std::string(256, 'u')));
+  CHECK_FALSE(ValidAccountName(std::string(257, 'u')));
 }
 
 TEST_CASE("config: TOML syntax errors carry file:line") {
