@@ -13,6 +13,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/model/quote.h"
 #include "core/model/saturating.h"
 #include "core/policy/attempt_end.h"
 #include "core/policy/chooser.h"
@@ -33,34 +34,54 @@ constexpr MonoMs kNextDueRetryMs = 5 * 60 * 1000;
 // Delayed tasks made ready per turn of the loop; more wait for the next turn.
 constexpr int kPromoteBatch = 1000;
 
-// Serves the chooser from the store's ready indexes, over the queues that have a free slot.
+// Serves the chooser from the store's ready indexes, over the queues that have a free slot and
+// the owners below their own running cap (`capped` says who is at it).
 class StoreReadySource : public ReadySource {
  public:
-  StoreReadySource(Store& store, std::vector<std::string> open_queues)
-      : store_(store), queues_(std::move(open_queues)) {}
+  using Capped = std::function<bool(uint32_t owner_uid, int running)>;
 
-  std::optional<Candidate> First(ReadyOrder order) override {
-    std::optional<Candidate> best;
+  StoreReadySource(Store& store, std::vector<std::string> open_queues,
+                   std::map<uint32_t, int> running, Capped capped)
+      : store_(store),
+        queues_(std::move(open_queues)),
+        running_(std::move(running)),
+        capped_(std::move(capped)) {}
+
+  std::vector<OwnerCandidate> FirstPerOwner(ReadyOrder order) override {
+    std::map<uint32_t, OwnerCandidate> best;
     for (const auto& q : queues_) {
-      auto c = store_.FirstReady(q, order);
-      if (!c.ok()) {
-        spdlog::error("{}", c.status().message());
+      auto owners = store_.ReadyOwners(q);
+      if (!owners.ok()) {
+        spdlog::error("{}", owners.status().message());
         continue;
       }
-      if (!c->has_value()) continue;
-      const Candidate& cand = **c;
-      const bool better =
-          !best || (order == ReadyOrder::kHighestPriority
-                        ? std::pair(cand.priority, cand.id) < std::pair(best->priority, best->id)
-                        : cand.id < best->id);
-      if (better) best = cand;
+      for (uint32_t owner : *owners) {
+        const int running = running_[owner];
+        if (capped_(owner, running)) continue;
+        auto c = store_.FirstReady(q, owner, order);
+        if (!c.ok()) spdlog::error("{}", c.status().message());
+        if (!c.ok() || !c->has_value()) continue;
+        const Candidate& cand = **c;
+        auto [it, added] = best.emplace(owner, OwnerCandidate{cand, running});
+        const Candidate& held = it->second.first;
+        const bool better =
+            order == ReadyOrder::kHighestPriority
+                ? std::pair(cand.priority, cand.id) < std::pair(held.priority, held.id)
+                : cand.id < held.id;
+        if (!added && better) it->second.first = cand;
+      }
     }
-    return best;
+    std::vector<OwnerCandidate> out;
+    out.reserve(best.size());
+    for (const auto& [owner, c] : best) out.push_back(c);
+    return out;
   }
 
  private:
   Store& store_;
   std::vector<std::string> queues_;
+  std::map<uint32_t, int> running_;
+  Capped capped_;
 };
 
 // Running attempts in `queue` (or all) among the store's `counts` per queue.
@@ -106,7 +127,8 @@ Daemon::Daemon(DaemonOptions options, const Clock& clock)
       files_(options_.state_dir),
       loop_(clock),
       rng_(std::random_device{}()),
-      admin_members_(clock, options_.server_limits.user_name_ttl_ms) {}
+      admin_members_(clock, options_.server_limits.user_name_ttl_ms),
+      names_(clock, options_.server_limits.user_name_ttl_ms) {}
 
 Daemon::~Daemon() {
   unstored_ends_.reset();
@@ -238,6 +260,47 @@ Result<Task> Daemon::GetVisible(const Owner& peer, TaskId id) {
   return task;
 }
 
+const UserLimits* Daemon::LimitsOf(uint32_t uid) {
+  if (uid == 0 || uid == geteuid()) return nullptr;
+  return &options_.config->LimitsFor(names_.Name(uid));
+}
+
+Status Daemon::AdmitSubmits(const Owner& peer, int64_t count) {
+  const UserLimits* limits = LimitsOf(peer.uid);
+  if (limits == nullptr) return Status::Ok();
+  const std::string who = "user " + Quote(peer.name);
+  const auto refuse = [](const char* limit, const std::string& why) {
+    return Status(ErrorCode::kLimit, limit, std::string(limit) + ": " + why);
+  };
+  auto kept = store_->OutputOf(peer.uid);
+  if (!kept.ok()) return kept.status();
+  if (*kept >= limits->output_bytes)
+    return refuse("output_bytes", who + " keeps " + std::to_string(*kept) +
+                                      " bytes of output, and output_bytes allows " +
+                                      std::to_string(limits->output_bytes) +
+                                      " (it is freed as old tasks are purged after purge_after)");
+  auto pending = store_->PendingOf(peer.uid);
+  if (!pending.ok()) return pending.status();
+  for (const auto& [conn, item] : pending_submits_) *pending += item.owner.uid == peer.uid;
+  if (*pending + count > limits->max_pending)
+    return refuse("max_pending", who + " has " + std::to_string(*pending) +
+                                     " pending tasks, and max_pending allows " +
+                                     std::to_string(limits->max_pending));
+  const int64_t wait_ms = submit_buckets_[peer.uid].Take(count, clock_.MonoNow(),
+                                                         limits->submit_rate, limits->submit_burst);
+  if (wait_ms < 0)
+    return refuse("submit_burst", "a batch of " + std::to_string(count) +
+                                      " tasks is more than submit_burst allows at once (" +
+                                      std::to_string(limits->submit_burst) + ")");
+  if (wait_ms > 0)
+    return refuse("submit_rate",
+                  who + " submits faster than submit_rate allows (" +
+                      fmt::format("{:g}", limits->submit_rate) + " tasks a second, " +
+                      std::to_string(limits->submit_burst) + " at once); try again in " +
+                      fmt::format("{:.3f}", static_cast<double>(wait_ms) / 1000) + " s");
+  return Status::Ok();
+}
+
 Access Daemon::AccessFor(const Owner& peer) const {
   const UserRules& rules = options_.config->users;
   const bool member = !rules.admin_group.empty() && peer.uid != 0 &&
@@ -279,7 +342,16 @@ void Daemon::Dispatch() {
       const int cap = QueueCap(q);
       if (!q.paused && (cap == 0 || RunningCount(*running, q.name) < cap)) open.push_back(q.name);
     }
-    StoreReadySource ready(*store_, std::move(open));
+    auto by_owner = store_->RunningByOwner();
+    if (!by_owner.ok()) {
+      spdlog::error("{}", by_owner.status().message());
+      break;
+    }
+    StoreReadySource ready(
+        *store_, std::move(open), std::move(*by_owner), [this](uint32_t owner, int running) {
+          const UserLimits* limits = LimitsOf(owner);
+          return limits && limits->max_running > 0 && running >= limits->max_running;
+        });
     auto pick = PickNext(ready, options_.config->high_share, uniform);
     if (!pick) break;
     if (!StartTask(pick->id)) break;

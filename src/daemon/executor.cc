@@ -350,6 +350,10 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
     return out;
   }
   if (record->ended_ms > 0) out.ended = record->ended_ms;
+  for (const std::string& file : {files_.Stdout(id, r.attempt), files_.Stderr(id, r.attempt)}) {
+    struct stat st;
+    if (stat(file.c_str(), &st) == 0) out.output_bytes += st.st_size;
+  }
   out.pid = record->pid;
   out.exit_code = record->exit_code;
   out.signal = record->signal;

@@ -436,7 +436,7 @@ RunResult Tq(const TestDaemon& d, const std::vector<std::string>& args,
 }
 
 RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& args,
-               const std::vector<std::string>& extra_env) {
+               const std::vector<std::string>& extra_env, const std::string& stdin_data) {
   const std::string copy = d.dir() + "/tq-as-other-user";
   if (access(copy.c_str(), X_OK) != 0) {
     WriteFile(copy, ReadFile(BinPath("tq")));
@@ -447,7 +447,7 @@ RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& a
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<std::string> env = {d.MarkEnv()};
   env.insert(env.end(), extra_env.begin(), extra_env.end());
-  Process p(argv, env, "", who);
+  Process p(argv, env, stdin_data, who);
   return p.Finish();
 }
 

@@ -148,9 +148,10 @@ RunResult Tq(const TestDaemon& d, const std::vector<std::string>& args,
              const std::string& stdin_data = "");
 /// Runs tq against `d` as another user: a copy of tq in the test directory (so the build tree
 /// need not be readable by that user) with the directory opened to others, from the working
-/// directory /, with `extra_env` ("NAME=VALUE") added to the test's environment. Root only.
+/// directory /, with `extra_env` ("NAME=VALUE") added to the test's environment, fed
+/// `stdin_data`. Root only.
 RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& args,
-               const std::vector<std::string>& extra_env = {});
+               const std::vector<std::string>& extra_env = {}, const std::string& stdin_data = "");
 /// Starts tq against `d` in the background (for `logs -f`, `wait` while something else happens).
 std::unique_ptr<Process> TqBackground(const TestDaemon& d, const std::vector<std::string>& args);
 

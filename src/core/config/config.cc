@@ -24,7 +24,10 @@ constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 
 constexpr const char* kTopKeys =
     "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, jobs_dir, "
-    "success_retention, purge_after, admin_group, allow_users, deny_users, [queues.NAME]";
+    "success_retention, purge_after, admin_group, allow_users, deny_users, [queues.NAME], "
+    "[user_limits], [users.NAME]";
+constexpr const char* kLimitKeys =
+    "max_pending, submit_rate, submit_burst, max_running, output_bytes";
 constexpr const char* kQueueKeys =
     "concurrency, retries, backoff, backoff_base, backoff_max, jitter, retry_on_exit, "
     "no_retry_on_exit, retry_priority_penalty";
@@ -75,6 +78,86 @@ Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::ta
   return Status::Ok();
 }
 
+// A size in bytes of at least 1: an integer, or a string with a unit (ParseSize).
+Status SizeValue(const TomlChecker& ck, const std::string& key, int line, const toml::node& v,
+                 int64_t* out) {
+  std::string help = std::string("use bytes as an integer or a size string, ") + kSizeHelp;
+  int64_t bytes = 0;
+  if (const auto* i = v.as_integer()) {
+    bytes = i->get();
+  } else if (const auto* str = v.as_string()) {
+    Result<int64_t> r = ParseSize(str->get(), key);
+    if (!r.ok()) return ck.Wrap(key, line, r.status());
+    bytes = *r;
+  } else {
+    return ck.Error(key, line, DescribeToml(v) + " is not a size (" + help + ")");
+  }
+  if (bytes < 1)
+    return ck.Error(key, line, DescribeToml(v) + " is not at least 1 byte (" + help + ")");
+  *out = bytes;
+  return Status::Ok();
+}
+
+// A table of per-user limits (`[user_limits]`, `[users.NAME]`, whose dotted name is `prefix`)
+// over `out`, which holds the values of the keys it leaves out.
+Status ParseLimits(const TomlChecker& ck, const std::string& prefix, const toml::node& node,
+                   int node_line, UserLimits* out) {
+  const toml::table* t = node.as_table();
+  if (t == nullptr)
+    return ck.Error(prefix, node_line,
+                    DescribeToml(node) + " is not a table (use a [" + prefix + "] section)");
+  for (auto&& [k, v] : *t) {
+    const std::string key = prefix + "." + std::string(k.str());
+    const int line = TomlLine(k, v);
+    const std::string_view name = k.str();
+    Status s;
+    if (name == "max_pending") {
+      s = ck.Int(key, line, v, 1, std::numeric_limits<int64_t>::max(), &out->max_pending);
+    } else if (name == "submit_rate") {
+      const char* help = "use tasks per second, a number above 0, e.g. 100 or 0.5";
+      const auto* f = v.as_floating_point();
+      const auto* i = v.as_integer();
+      const double x = f ? f->get() : i ? static_cast<double>(i->get()) : -1;
+      if (f == nullptr && i == nullptr)
+        return ck.Error(key, line, DescribeToml(v) + " is not a number (" + help + ")");
+      if (!(x > 0 && x <= 1e9))
+        return ck.Error(key, line, DescribeToml(v) + " is out of range (" + help + ")");
+      out->submit_rate = x;
+    } else if (name == "submit_burst") {
+      s = ck.Int(key, line, v, 1, 1000000000, &out->submit_burst);
+    } else if (name == "max_running") {
+      s = ck.Int(key, line, v, 0, kIntMax, &out->max_running);
+    } else if (name == "output_bytes") {
+      s = SizeValue(ck, key, line, v, &out->output_bytes);
+    } else {
+      return ck.Error(key, line, std::string("unknown key (allowed: ") + kLimitKeys + ")");
+    }
+    if (!s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+// `[users.NAME]` tables: each over the parsed `[user_limits]`, whatever the file's order.
+Status ParseUsers(const TomlChecker& ck, const toml::node& v, int line, Config* cfg) {
+  const toml::table* users = v.as_table();
+  if (users == nullptr)
+    return ck.Error("users", line, DescribeToml(v) + " is not a table (use [users.NAME] sections)");
+  for (auto&& [uk, uv] : *users) {
+    const std::string name(uk.str());
+    const int uline = TomlLine(uk, uv);
+    if (!ValidAccountName(name))
+      return ck.Error("users", uline,
+                      Quote(name) +
+                          " is not a user name (1 to 256 characters from A-Z a-z 0-9 _ "
+                          ". -, not starting with -, optionally ending in $)");
+    UserLimits limits = cfg->user_limits;
+    Status s = ParseLimits(ck, "users." + name, uv, uline, &limits);
+    if (!s.ok()) return s;
+    cfg->user_overrides[name] = limits;
+  }
+  return Status::Ok();
+}
+
 Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, Config* cfg) {
   const std::string key(k.str());
   const int line = TomlLine(k, v);
@@ -84,20 +167,9 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
     if (!s.ok()) return s;
     cfg->max_running = static_cast<int>(n);
   } else if (key == "output_max") {
-    std::string help = std::string("use bytes as an integer or a size string, ") + kSizeHelp;
-    int64_t bytes = 0;
-    if (const auto* i = v.as_integer()) {
-      bytes = i->get();
-    } else if (const auto* str = v.as_string()) {
-      Result<int64_t> r = ParseSize(str->get(), key);
-      if (!r.ok()) return ck.Wrap(key, line, r.status());
-      bytes = *r;
-    } else {
-      return ck.Error(key, line, DescribeToml(v) + " is not a size (" + help + ")");
-    }
-    if (bytes < 1)
-      return ck.Error(key, line, DescribeToml(v) + " is not at least 1 byte (" + help + ")");
-    cfg->output_max = bytes;
+    return SizeValue(ck, key, line, v, &cfg->output_max);
+  } else if (key == "user_limits") {
+    return ParseLimits(ck, key, v, line, &cfg->user_limits);
   } else if (key == "kill_grace") {
     return ck.Duration(key, line, v, &cfg->kill_grace_ms);
   } else if (key == "success_retention") {
@@ -174,6 +246,11 @@ const QueueConfig& Config::Queue(const std::string& queue) const {
   return it == queues.end() ? kDefaults : it->second;
 }
 
+const UserLimits& Config::LimitsFor(const std::string& name) const {
+  auto it = user_overrides.find(name);
+  return it == user_overrides.end() ? user_limits : it->second;
+}
+
 int DefaultMaxRunning() {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   if (n < 1) return 1;
@@ -233,7 +310,12 @@ Result<Config> ParseConfig(std::string_view toml_text, const std::string& source
   if (!root.ok()) return root.status();
   Config cfg;
   for (auto&& [k, v] : *root) {
+    if (k.str() == "users") continue;  // after [user_limits], which it builds on
     Status s = ParseKey(ck, k, v, &cfg);
+    if (!s.ok()) return s;
+  }
+  if (auto users = root->find("users"); users != root->end()) {
+    Status s = ParseUsers(ck, users->second, TomlLine(users->first, users->second), &cfg);
     if (!s.ok()) return s;
   }
   return cfg;

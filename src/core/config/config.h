@@ -52,11 +52,17 @@ struct Config {
   std::string jobs_dir;
   /// admin_group, allow_users and deny_users: who may use the system daemon, who administers it.
   UserRules users;
+  /// `[user_limits]`: what every user other than root and the daemon's own may hold and do.
+  UserLimits user_limits;
+  /// `[users.NAME]`: one user's limits, user_limits with the keys the table sets.
+  std::map<std::string, UserLimits> user_overrides;
   /// Per-queue settings by queue name; a queue not listed has no cap of its own.
   std::map<std::string, QueueConfig> queues;
 
   /// The settings of `queue`: its own table, or the defaults.
   const QueueConfig& Queue(const std::string& queue) const;
+  /// The limits of the user `name`: its `[users.NAME]` table, or user_limits.
+  const UserLimits& LimitsFor(const std::string& name) const;
 };
 
 /// The daemon's configuration as one immutable snapshot. The daemon holds the one pointer and its

@@ -2,6 +2,7 @@
 // allow_users and deny_users, the cron.allow and cron.deny of tq.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,24 @@ struct UserRules {
   std::string admin_group;  ///< members see every task and may send admin requests; "": none
   std::optional<std::vector<std::string>> allow_users;  ///< set: only these users may use tq
   std::vector<std::string> deny_users;                  ///< these users may not use tq
+};
+
+/// What one user may hold and do at once (SPEC 8): `[user_limits]` in tqd.toml for every user,
+/// `[users.NAME]` for one. Root and the daemon's own user have none. Each refusal names the
+/// limit and its value.
+struct UserLimits {
+  /// Pending tasks of one user: more than any batch a person queues, while a runaway loop stops
+  /// long before the store grows large.
+  int64_t max_pending = 100000;
+  /// Tasks per second one user may submit on average (a token bucket) ...
+  double submit_rate = 100;
+  /// ... and at once above that rate: a script that queues 1,000 tasks is never slowed.
+  int64_t submit_burst = 1000;
+  /// Tasks of one user running at once; 0: no cap of their own (max_running and the queues').
+  int64_t max_running = 0;
+  /// Output bytes kept for one user's tasks (purged with them): 512 tasks at the 8 MiB default
+  /// output_max of both streams, a disk no one user can fill.
+  int64_t output_bytes = int64_t{8} << 30;
 };
 
 /// Whether `name` can be a user or group name: 1 to 256 characters from A-Z a-z 0-9 _ . -, not

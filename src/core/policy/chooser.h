@@ -1,5 +1,7 @@
-// The chooser of SPEC 4: for each free slot, 80% of draws take the highest-priority ready task,
-// the rest take the oldest ready task of any priority, so nothing waits forever.
+// The chooser of SPEC 4 and 8: for each free slot, 80% of draws take the highest-priority ready
+// task, the rest take the oldest ready task of any priority, so nothing waits forever. Within
+// the highest priority the pick is fair across users: the user with the fewest running tasks
+// goes first, so one user's flood never starves another's few.
 #pragma once
 
 #include <functional>
@@ -13,20 +15,33 @@ namespace tq {
 /// A uniform random number in [0, 1); injected so tests are deterministic.
 using UniformSource = std::function<double()>;
 
-/// Where the chooser finds candidates: the best ready task in each order among the queues that
-/// have a free slot. The daemon backs it with the store's indexes; tests with a vector.
+/// One user's first ready task in an order, with what the fair pick weighs.
+struct OwnerCandidate {
+  Candidate first;  ///< the owner's first ready task in the drawn order
+  int running = 0;  ///< the owner's running attempts
+};
+
+/// Where the chooser finds candidates: for each user who may start a task now, their first ready
+/// task in each order among the queues that have a free slot. The daemon backs it with the
+/// store's indexes; tests with a vector.
 class ReadySource {
  public:
   virtual ~ReadySource() = default;
-  /// The first ready task in `order` among queues with a free slot, if any.
-  virtual std::optional<Candidate> First(ReadyOrder order) = 0;
+  /// Each eligible owner's first ready task in `order` (any order of owners).
+  virtual std::vector<OwnerCandidate> FirstPerOwner(ReadyOrder order) = 0;
 };
 
 /// Which branch a draw takes: kHighestPriority with probability `high_share`, else kOldest.
 ReadyOrder DrawOrder(double high_share, const UniformSource& uniform);
 
-/// Picks the task for one free slot: draws the branch and asks `ready` for its first task in that
-/// order. Both orders see the same ready set, so when one task is ready either draw picks it.
+/// The pick among the owners' first tasks in `order`: kOldest takes the oldest; kHighestPriority
+/// takes, among the owners whose first task has the best priority, the one with the fewest
+/// running tasks, and of those the oldest task.
+std::optional<Candidate> ChooseAmong(const std::vector<OwnerCandidate>& owners, ReadyOrder order);
+
+/// Picks the task for one free slot: draws the branch and chooses among the owners' first tasks
+/// in that order. Both orders see the same ready set, so when one task is ready either draw
+/// picks it.
 std::optional<Candidate> PickNext(ReadySource& ready, double high_share,
                                   const UniformSource& uniform);
 

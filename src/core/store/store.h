@@ -24,6 +24,7 @@ enum class ReadyOrder {
 struct Candidate {
   TaskId id = 0;
   int priority = kDefaultPriority;
+  uint32_t owner_uid = 0;
 };
 
 /// Filters for List; empty fields match everything.
@@ -47,6 +48,7 @@ struct AttemptOutcome {
   int64_t system_cpu_us = 0;
   int64_t max_rss_kb = 0;
   std::string detail;          ///< why it could not start (spawn-failed); "" otherwise
+  int64_t output_bytes = 0;    ///< the size of the output files it left (stdout and stderr)
   bool never_started = false;  ///< no supervisor ever ran: the attempt is undone, not lost
 };
 
@@ -177,7 +179,13 @@ class Store {
   /// Tasks matching `filter`, newest first, without their attempt lists.
   virtual Result<std::vector<Task>> List(const ListFilter& filter) = 0;
 
-  /// The first ready task of `queue` in `order`, or nullopt when none is ready. O(log n).
+  /// Every owner with a ready task in `queue`, by uid. O(owners log n).
+  virtual Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) = 0;
+  /// The first ready task of `owner_uid` in `queue` in `order`, or nullopt when none is ready.
+  /// O(log n).
+  virtual Result<std::optional<Candidate>> FirstReady(const std::string& queue, uint32_t owner_uid,
+                                                      ReadyOrder order) = 0;
+  /// The first ready task of `queue` in `order` among every owner's. O(owners log n).
   virtual Result<std::optional<Candidate>> FirstReady(const std::string& queue,
                                                       ReadyOrder order) = 0;
 
@@ -267,6 +275,14 @@ class Store {
   /// where the caps (max_running, a queue's concurrency) are counted. An attempt whose end could
   /// not be stored yet still runs here. O(running attempts).
   virtual Result<std::map<std::string, int>> RunningCounts() = 0;
+  /// How many attempts the store holds as running, per owner uid (an owner with none is
+  /// absent): where max_running of [user_limits] is counted. O(running attempts).
+  virtual Result<std::map<uint32_t, int>> RunningByOwner() = 0;
+  /// How many pending tasks `owner_uid` has (max_pending). O(its pending tasks), on an index.
+  virtual Result<int64_t> PendingOf(uint32_t owner_uid) = 0;
+  /// The output bytes kept for the tasks of `owner_uid`: the sum of their attempts'
+  /// output_bytes, until the tasks are purged (output_bytes of [user_limits]). O(1).
+  virtual Result<int64_t> OutputOf(uint32_t owner_uid) = 0;
 
   /// Undoes running attempt `attempt` whose supervisor provably never started (SPEC 6): drops
   /// the attempt and makes the task pending and ready again without using a retry. kInvalid

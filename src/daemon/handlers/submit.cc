@@ -3,6 +3,10 @@
 namespace tq {
 
 void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r) {
+  if (Status admitted = d.AdmitSubmits(peer, 1); !admitted.ok()) {
+    d.server().Send(conn, ErrorResponse(admitted));
+    return;
+  }
   TaskSpec spec = r.spec;
   spec.retry = d.RetryPolicyFor(spec.queue, r.retry);
   d.QueueSubmit(conn, peer, std::move(spec), r.supersede_running);

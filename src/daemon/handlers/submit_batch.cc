@@ -16,6 +16,10 @@ void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBa
     specs.push_back(one.spec);
     specs.back().retry = d.RetryPolicyFor(one.spec.queue, one.retry);
   }
+  if (Status admitted = d.AdmitSubmits(peer, static_cast<int64_t>(specs.size())); !admitted.ok()) {
+    d.server().Send(conn, ErrorResponse(admitted));
+    return;
+  }
   auto ids = d.store().SubmitBatch(peer, specs, d.clock().WallNow());
   if (!ids.ok()) {
     d.server().Send(conn, ErrorResponse(ids.status()));

@@ -124,7 +124,27 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"max_running = 4\n\nmax_runing = 4\n", "max_runing",
        "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
        "high_share, durability, socket, state_dir, jobs_dir, success_retention, purge_after, "
-       "admin_group, allow_users, deny_users, [queues.NAME])"},
+       "admin_group, allow_users, deny_users, [queues.NAME], [user_limits], [users.NAME])"},
+      {"[user_limits]\nmax_pending = 0\n", "user_limits.max_pending",
+       "tqd.toml:2: user_limits.max_pending: 0 is out of range (use an integer from 1 to "},
+      {"[user_limits]\nsubmit_rate = 0\n", "user_limits.submit_rate",
+       "tqd.toml:2: user_limits.submit_rate: 0 is out of range (use tasks per second, a number "
+       "above 0, e.g. 100 or 0.5)"},
+      {"[user_limits]\nsubmit_rate = \"fast\"\n", "user_limits.submit_rate",
+       "\"fast\" is not a number"},
+      {"[user_limits]\nsubmit_burst = 0\n", "user_limits.submit_burst", "0 is out of range"},
+      {"[user_limits]\nmax_running = -1\n", "user_limits.max_running", "-1 is out of range"},
+      {"[user_limits]\noutput_bytes = \"1 G\"\n", "user_limits.output_bytes",
+       "\"1 G\" is not a size"},
+      {"[user_limits]\nmax_pendng = 5\n", "user_limits.max_pendng",
+       "tqd.toml:2: user_limits.max_pendng: unknown key (allowed: max_pending, submit_rate, "
+       "submit_burst, max_running, output_bytes)"},
+      {"user_limits = 5\n", "user_limits", "tqd.toml:1: user_limits: 5 is not a table"},
+      {"[users.\"bad name\"]\nmax_running = 1\n", "users",
+       "tqd.toml:1: users: \"bad name\" is not a user name"},
+      {"[users.alice]\nmax_running = \"2\"\n", "users.alice.max_running",
+       "tqd.toml:2: users.alice.max_running: \"2\" is not an integer"},
+      {"users = 1\n", "users", "users: 1 is not a table"},
       {"admin_group = \"\"\n", "admin_group",
        "tqd.toml:1: admin_group: \"\" is not a user or group name (1 to 256 characters from A-Z "
        "a-z 0-9 _ . -, not starting with -, optionally ending in $)"},
@@ -231,6 +251,31 @@ TEST_CASE("config: admin_group, allow_users and deny_users") {
   const Config closed = MustParse("allow_users = []\n");
   REQUIRE(closed.users.allow_users.has_value());
   CHECK(closed.users.allow_users->empty());
+}
+
+TEST_CASE("config: [user_limits] and [users.NAME] overrides over them, in any order") {
+  const Config none = MustParse("");
+  CHECK(none.LimitsFor("alice").max_pending == 100000);
+  CHECK(none.LimitsFor("alice").submit_rate == 100);
+  CHECK(none.LimitsFor("alice").submit_burst == 1000);
+  CHECK(none.LimitsFor("alice").max_running == 0);
+  CHECK(none.LimitsFor("alice").output_bytes == int64_t{8} << 30);
+  // [users.alice] comes first in the file and still inherits what [user_limits] sets.
+  const Config c = MustParse(
+      "[users.alice]\nmax_running = 2\n[user_limits]\nmax_pending = 50\nsubmit_rate = 0.5\n"
+      "submit_burst = 3\nmax_running = 4\noutput_bytes = \"1GiB\"\n"
+      "[users.\"svc.build\"]\noutput_bytes = 1024\n");
+  const UserLimits& alice = c.LimitsFor("alice");
+  CHECK(alice.max_running == 2);
+  CHECK(alice.max_pending == 50);
+  CHECK(alice.submit_rate == 0.5);
+  CHECK(alice.output_bytes == int64_t{1} << 30);
+  const UserLimits& build = c.LimitsFor("svc.build");
+  CHECK(build.output_bytes == 1024);
+  CHECK(build.max_running == 4);
+  const UserLimits& bob = c.LimitsFor("bob");
+  CHECK(bob.max_running == 4);
+  CHECK(bob.submit_burst == 3);
 }
 
 TEST_CASE("ValidAccountName") {

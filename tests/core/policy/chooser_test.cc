@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <random>
 
@@ -13,15 +14,21 @@ namespace {
 class VectorReady : public ReadySource {
  public:
   std::vector<Candidate> tasks;
+  std::map<uint32_t, int> running;  ///< per owner
 
-  std::optional<Candidate> First(ReadyOrder order) override {
-    if (tasks.empty()) return std::nullopt;
-    auto it = std::min_element(tasks.begin(), tasks.end(), [order](const auto& a, const auto& b) {
-      return order == ReadyOrder::kHighestPriority
-                 ? std::pair(a.priority, a.id) < std::pair(b.priority, b.id)
-                 : a.id < b.id;
-    });
-    return *it;
+  std::vector<OwnerCandidate> FirstPerOwner(ReadyOrder order) override {
+    std::map<uint32_t, Candidate> first;
+    for (const Candidate& c : tasks) {
+      auto [it, added] = first.emplace(c.owner_uid, c);
+      const bool better =
+          order == ReadyOrder::kHighestPriority
+              ? std::pair(c.priority, c.id) < std::pair(it->second.priority, it->second.id)
+              : c.id < it->second.id;
+      if (!added && better) it->second = c;
+    }
+    std::vector<OwnerCandidate> out;
+    for (const auto& [owner, c] : first) out.push_back({c, running[owner]});
+    return out;
   }
   void Remove(TaskId id) {
     tasks.erase(std::remove_if(tasks.begin(), tasks.end(), [id](auto& c) { return c.id == id; }),
@@ -111,6 +118,73 @@ TEST_CASE("a single eligible task is picked by either branch") {
     REQUIRE(pick);
     CHECK(pick->id == 7);
   }
+}
+
+TEST_CASE("ChooseAmong: the best priority first, then the user running least, then the oldest") {
+  struct Case {
+    const char* what;
+    std::vector<OwnerCandidate> owners;
+    ReadyOrder order;
+    TaskId want;
+  };
+  const auto owner = [](TaskId id, int priority, uint32_t uid, int running) {
+    return OwnerCandidate{Candidate{id, priority, uid}, running};
+  };
+  const Case cases[] = {
+      {"a better priority wins over fewer running",
+       {owner(1, 3, 10, 0), owner(2, 1, 11, 5)},
+       ReadyOrder::kHighestPriority,
+       2},
+      {"same priority: the user running fewer",
+       {owner(1, 3, 10, 2), owner(9, 3, 11, 1)},
+       ReadyOrder::kHighestPriority,
+       9},
+      {"same priority and running: the older task",
+       {owner(5, 3, 10, 1), owner(4, 3, 11, 1)},
+       ReadyOrder::kHighestPriority,
+       4},
+      {"oldest ignores running and priority",
+       {owner(1, 5, 10, 9), owner(2, 1, 11, 0)},
+       ReadyOrder::kOldest,
+       1},
+      {"one owner", {owner(7, 2, 10, 100)}, ReadyOrder::kHighestPriority, 7},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(std::string(c.what));
+    auto pick = ChooseAmong(c.owners, c.order);
+    REQUIRE(pick);
+    CHECK(pick->id == c.want);
+  }
+  CHECK_FALSE(ChooseAmong({}, ReadyOrder::kHighestPriority));
+  CHECK_FALSE(ChooseAmong({}, ReadyOrder::kOldest));
+}
+
+TEST_CASE("a user with 10,000 tasks does not delay another user's 10 at the same priority") {
+  VectorReady ready;
+  constexpr uint32_t kFlooder = 1000, kOther = 1001;
+  TaskId next_id = 1;
+  for (int i = 0; i < 10000; ++i) ready.tasks.push_back({next_id++, 3, kFlooder});
+  for (int i = 0; i < 10; ++i) ready.tasks.push_back({next_id++, 3, kOther});
+  const UniformSource uniform = Seeded(7);
+  // Two slots; a task runs until two more have started, whoever's they are.
+  std::deque<uint32_t> running;
+  int picks = 0, other_started = 0;
+  while (other_started < 10 && picks < 100) {
+    if (running.size() == 2) {
+      --ready.running[running.front()];
+      running.pop_front();
+    }
+    auto pick = PickNext(ready, 0.8, uniform);
+    REQUIRE(pick);
+    ++picks;
+    ++ready.running[pick->owner_uid];
+    running.push_back(pick->owner_uid);
+    if (pick->owner_uid == kOther) ++other_started;
+    ready.Remove(pick->id);
+  }
+  CAPTURE(picks);
+  CHECK(other_started == 10);
+  CHECK(picks <= 30);  // about every other pick of the 80% branch
 }
 
 TEST_CASE("nothing ready, nothing picked") {

@@ -18,14 +18,42 @@ using sqlite::TaskName;
 
 // ---- the ready set ----
 
+Result<std::vector<uint32_t>> SqliteStore::ReadyOwners(const std::string& queue) {
+  std::vector<uint32_t> owners;
+  sqlite::Query q(st_->ready_owners);
+  q.BindText(queue);
+  Status s = q.ForEach([&] { owners.push_back(static_cast<uint32_t>(q.Int(0))); });
+  if (!s.ok()) return s;
+  return owners;
+}
+
 Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queue,
-                                                         ReadyOrder order) {
+                                                         uint32_t owner_uid, ReadyOrder order) {
   sqlite::Query q(order == ReadyOrder::kHighestPriority ? st_->first_ready_priority
                                                         : st_->first_ready_oldest);
-  Result<bool> row = q.BindText(queue).Step();
+  Result<bool> row = q.BindText(queue).BindInt(owner_uid).Step();
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<Candidate>();
-  return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1))});
+  return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1)), owner_uid});
+}
+
+Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queue,
+                                                         ReadyOrder order) {
+  auto owners = ReadyOwners(queue);
+  if (!owners.ok()) return owners.status();
+  std::optional<Candidate> best;
+  for (uint32_t owner : *owners) {
+    auto c = FirstReady(queue, owner, order);
+    if (!c.ok()) return c.status();
+    if (!c->has_value()) continue;
+    const Candidate& cand = **c;
+    const bool better =
+        !best || (order == ReadyOrder::kHighestPriority
+                      ? std::pair(cand.priority, cand.id) < std::pair(best->priority, best->id)
+                      : cand.id < best->id);
+    if (better) best = cand;
+  }
+  return best;
 }
 
 Result<int> SqliteStore::PromoteDue(WallMs now, int limit) {
@@ -112,7 +140,7 @@ Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& o
   q.BindInt(id).BindInt(attempt).BindInt(outcome.ended).BindInt(outcome.exit_code);
   q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
   q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
-  q.BindInt(outcome.pid).BindText(outcome.detail);
+  q.BindInt(outcome.pid).BindText(outcome.detail).BindInt(outcome.output_bytes);
   return q.Run();
 }
 

@@ -192,9 +192,42 @@ CREATE TABLE job_files (
 );
 )sql";
 
+// v7, many users (SPEC 8). The chooser is fair across owners within a priority and honours
+// per-user running caps, so the ready indexes lead with the queue and then the owner (their
+// names stay; the queries that name them change with them). max_pending counts a user's
+// pending tasks on tasks_pending_by_owner. Each attempt keeps the bytes of output it left, and
+// owner_output their sum per owner, kept by triggers: an attempt's bytes are added when they are
+// recorded and a task's are taken away when its row is purged.
+constexpr const char* kSchemaV7 = R"sql(
+DROP INDEX tasks_ready_by_priority;
+DROP INDEX tasks_ready_by_id;
+CREATE INDEX tasks_ready_by_priority ON tasks(queue, owner_uid, priority, id) WHERE ready = 1;
+CREATE INDEX tasks_ready_by_id ON tasks(queue, owner_uid, id) WHERE ready = 1;
+CREATE INDEX tasks_pending_by_owner ON tasks(owner_uid) WHERE state = 'pending';
+ALTER TABLE attempts ADD COLUMN output_bytes INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE owner_output (
+  owner_uid INTEGER PRIMARY KEY,
+  bytes INTEGER NOT NULL
+);
+CREATE TRIGGER attempts_output_kept AFTER UPDATE OF output_bytes ON attempts
+  WHEN NEW.output_bytes != OLD.output_bytes
+BEGIN
+  INSERT INTO owner_output(owner_uid, bytes)
+    SELECT owner_uid, NEW.output_bytes - OLD.output_bytes FROM tasks WHERE id = NEW.task_id
+    ON CONFLICT(owner_uid) DO UPDATE SET bytes = bytes + excluded.bytes;
+END;
+CREATE TRIGGER tasks_output_gone BEFORE DELETE ON tasks
+BEGIN
+  UPDATE owner_output SET bytes = bytes -
+    (SELECT coalesce(sum(output_bytes), 0) FROM attempts WHERE task_id = OLD.id)
+    WHERE owner_uid = OLD.owner_uid;
+END;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5}, {6, kSchemaV6},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
+    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7},
 };
 
 bool IsFileBacked(const std::string& path) {

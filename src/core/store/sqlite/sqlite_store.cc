@@ -216,6 +216,29 @@ Result<std::map<std::string, int>> SqliteStore::RunningCounts() {
   return counts;
 }
 
+Result<std::map<uint32_t, int>> SqliteStore::RunningByOwner() {
+  std::map<uint32_t, int> counts;
+  sqlite::Query q(st_->running_by_owner);
+  Status s =
+      q.ForEach([&] { counts[static_cast<uint32_t>(q.Int(0))] = static_cast<int>(q.Int(1)); });
+  if (!s.ok()) return s;
+  return counts;
+}
+
+Result<int64_t> SqliteStore::PendingOf(uint32_t owner_uid) {
+  sqlite::Query q(st_->pending_of_owner);
+  Result<bool> row = q.BindInt(owner_uid).Step();
+  if (!row.ok()) return row.status();
+  return *row ? q.Int(0) : 0;
+}
+
+Result<int64_t> SqliteStore::OutputOf(uint32_t owner_uid) {
+  sqlite::Query q(st_->output_of_owner);
+  Result<bool> row = q.BindInt(owner_uid).Step();
+  if (!row.ok()) return row.status();
+  return *row ? q.Int(0) : 0;
+}
+
 Result<std::optional<WallMs>> SqliteStore::QueryMin(sqlite::Stmt& stmt) {
   sqlite::Query q(stmt);
   Result<bool> row = q.Step();

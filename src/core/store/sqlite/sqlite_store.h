@@ -84,6 +84,9 @@ class SqliteStore : public Store {
   Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) override;
   Result<Task> Get(TaskId id) override;
   Result<std::vector<Task>> List(const ListFilter& filter) override;
+  Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) override;
+  Result<std::optional<Candidate>> FirstReady(const std::string& queue, uint32_t owner_uid,
+                                              ReadyOrder order) override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, ReadyOrder order) override;
   Result<int> PromoteDue(WallMs now, int limit) override;
   Result<std::optional<WallMs>> NextDue() override;
@@ -112,6 +115,9 @@ class SqliteStore : public Store {
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
   Result<std::map<std::string, int>> RunningCounts() override;
+  Result<std::map<uint32_t, int>> RunningByOwner() override;
+  Result<int64_t> PendingOf(uint32_t owner_uid) override;
+  Result<int64_t> OutputOf(uint32_t owner_uid) override;
   Status UnstartAttempt(TaskId id, int attempt) override;  // sqlite_unstart.cc
   Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) override;
   Status DeleteQueue(const std::string& queue) override;
@@ -131,6 +137,8 @@ class SqliteStore : public Store {
     kFirstReadyByPriority,
     kFirstReadyOldest,
     kReadyQueues,
+    kReadyOwners,
+    kPendingOfOwner,
     kPromoteDue,
     kNextDue,
     kKeyLookup,

@@ -15,10 +15,22 @@ namespace {
 
 constexpr const char* kFirstReadyByPrioritySql =
     "SELECT id, priority FROM tasks INDEXED BY tasks_ready_by_priority "
-    "WHERE ready = 1 AND queue = ?1 ORDER BY priority, id LIMIT 1";
+    "WHERE ready = 1 AND queue = ?1 AND owner_uid = ?2 ORDER BY priority, id LIMIT 1";
 constexpr const char* kFirstReadyOldestSql =
     "SELECT id, priority FROM tasks INDEXED BY tasks_ready_by_id "
-    "WHERE ready = 1 AND queue = ?1 ORDER BY id LIMIT 1";
+    "WHERE ready = 1 AND queue = ?1 AND owner_uid = ?2 ORDER BY id LIMIT 1";
+// Each step finds the next owner after the last one in the queue's part of the ready index: the
+// cost grows with the owners that have ready tasks there, never with their tasks.
+constexpr const char* kReadyOwnersSql =
+    "WITH RECURSIVE o(uid) AS ("
+    "SELECT (SELECT min(owner_uid) FROM tasks INDEXED BY tasks_ready_by_id "
+    "WHERE ready = 1 AND queue = ?1) "
+    "UNION ALL SELECT (SELECT min(owner_uid) FROM tasks INDEXED BY tasks_ready_by_id "
+    "WHERE ready = 1 AND queue = ?1 AND owner_uid > o.uid) FROM o WHERE o.uid IS NOT NULL) "
+    "SELECT uid FROM o WHERE uid IS NOT NULL";
+constexpr const char* kPendingOfOwnerSql =
+    "SELECT count(*) FROM tasks INDEXED BY tasks_pending_by_owner "
+    "WHERE state = 'pending' AND owner_uid = ?1";
 // Each step finds the next queue name after the last one in the ready index: the cost grows with
 // the queues that hold ready tasks, never with the idle ones.
 constexpr const char* kReadyQueuesSql =
@@ -106,6 +118,10 @@ const char* PlannedSql(SqliteStore::PlannedQuery query) {
       return kFirstReadyOldestSql;
     case Q::kReadyQueues:
       return kReadyQueuesSql;
+    case Q::kReadyOwners:
+      return kReadyOwnersSql;
+    case Q::kPendingOfOwner:
+      return kPendingOfOwnerSql;
     case Q::kPromoteDue:
       return kPromoteDueSql;
     case Q::kNextDue:
@@ -191,10 +207,16 @@ Status SqliteStore::Prepare() {
        "WHERE t.state = 'running' ORDER BY t.id"},
       {&S::running_counts, "count running attempts",
        "SELECT queue, count(*) FROM tasks WHERE state = 'running' GROUP BY queue"},
+      {&S::running_by_owner, "count running attempts per user",
+       "SELECT owner_uid, count(*) FROM tasks WHERE state = 'running' GROUP BY owner_uid"},
+      {&S::pending_of_owner, "count a user's pending tasks", kPendingOfOwnerSql},
+      {&S::output_of_owner, "read a user's kept output",
+       "SELECT bytes FROM owner_output WHERE owner_uid = ?1"},
       // the ready set and attempts
       {&S::first_ready_priority, "first ready task", kFirstReadyByPrioritySql},
       {&S::first_ready_oldest, "first ready task", kFirstReadyOldestSql},
       {&S::ready_queues, "list queues with ready tasks", kReadyQueuesSql},
+      {&S::ready_owners, "list users with ready tasks", kReadyOwnersSql},
       {&S::promote_due, "promote due tasks", kPromoteDueSql},
       {&S::next_due, "next due time", kNextDueSql},
       {&S::start_task, "start attempt",
@@ -213,7 +235,7 @@ Status SqliteStore::Prepare() {
       {&S::finish_attempt, "finish attempt",
        "UPDATE attempts SET ended = ?3, exit_code = ?4, signal = ?5, reason = ?6, "
        "user_cpu_us = ?7, system_cpu_us = ?8, max_rss_kb = ?9, pid = iif(?10 > 0, ?10, pid), "
-       "detail = ?11 "
+       "detail = ?11, output_bytes = ?12 "
        "WHERE task_id = ?1 AND number = ?2"},
       {&S::finish_task, "finish task",
        "UPDATE tasks SET state = ?2, reason = ?3, exit_code = ?4, signal = ?5, finished = ?6, "

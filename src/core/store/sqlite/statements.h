@@ -18,10 +18,12 @@ struct SqliteStore::Statements {
       delete_attempts, delete_labels, delete_deps, reblock_dependents;
   // reads
   sqlite::Stmt get_task, task_labels, task_deps, task_attempts, queue_states, set_queue_paused,
-      set_queue_concurrency, running_attempts, running_counts;
+      set_queue_concurrency, running_attempts, running_counts, running_by_owner, pending_of_owner,
+      output_of_owner;
   std::array<sqlite::Stmt, 16> list;  // by filter mask, prepared on first use
   // the ready set and attempts
-  sqlite::Stmt first_ready_priority, first_ready_oldest, ready_queues, promote_due, next_due;
+  sqlite::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,
+      next_due;
   sqlite::Stmt start_task, insert_attempt, set_pids, record_stop, task_run_state, finish_attempt,
       finish_task, retry_task, dependents_decrement, dependents_ready, pending_dependents,
       end_pending, task_exists, dep_states, requeue_task, failed_since_queued;

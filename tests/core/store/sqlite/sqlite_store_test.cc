@@ -136,6 +136,8 @@ void CheckPlans(SqliteStore& store) {
       {Q::kFirstReadyByPriority, "tasks_ready_by_priority"},
       {Q::kFirstReadyOldest, "tasks_ready_by_id"},
       {Q::kReadyQueues, "tasks_ready_by_id"},
+      {Q::kReadyOwners, "tasks_ready_by_id"},
+      {Q::kPendingOfOwner, "tasks_pending_by_owner"},
       {Q::kPromoteDue, "tasks_delayed"},
       {Q::kNextDue, "tasks_delayed"},
       {Q::kKeyLookup, "tasks_by_key"},

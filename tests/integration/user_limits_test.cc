@@ -1,0 +1,150 @@
+// Per-user limits of the system daemon (SPEC 8): each refusal names the limit and its value and
+// changes nothing, a user's running cap holds while others' tasks start, and one user's flood of
+// tasks never starves another user's few. The users are made for each test (root only).
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+
+#include "support/skip.h"
+#include "support/temp_user.h"
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+// `tq submit ARGS` as `who`.
+RunResult SubmitAs(const TestDaemon& d, const TempUser& who, const std::vector<std::string>& args,
+                   const std::string& stdin_data = "") {
+  std::vector<std::string> full = {"submit"};
+  full.insert(full.end(), args.begin(), args.end());
+  return TqAs(d, who.run_as(), full, {}, stdin_data);
+}
+
+// The id a successful submit printed.
+std::string IdOf(const RunResult& r) {
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return r.out.substr(0, r.out.find('\n'));
+}
+
+// `who`'s tasks in `state`, as `tq list` shows them to that user.
+size_t CountAs(const TestDaemon& d, const TempUser& who, const std::string& state) {
+  return JsonLines(TqAs(d, who.run_as(), {"list", "--json", "--state", state}).out).size();
+}
+
+// The lines of `path` (empty when it does not exist yet).
+std::vector<std::string> Lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+}  // namespace
+
+TEST_CASE("each per-user limit refuses with its name and value and changes nothing") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser pending, rate, output;
+  TestDaemon d("[users." + pending.name() + "]\nmax_pending = 2\n[users." + rate.name() +
+               "]\nsubmit_rate = 0.001\nsubmit_burst = 2\n[users." + output.name() +
+               "]\noutput_bytes = 100\n");
+  TQ_LOG_ON_FAILURE(d);
+
+  IdOf(SubmitAs(d, pending, {"--delay", "1h", "--", "true"}));
+  IdOf(SubmitAs(d, pending, {"--delay", "1h", "--", "true"}));
+  const RunResult third = SubmitAs(d, pending, {"--delay", "1h", "--", "true"});
+  CHECK(third.exit_code == 2);
+  CHECK_MESSAGE(third.err.find("max_pending") != std::string::npos, third.err);
+  CHECK(third.err.find("max_pending allows 2") != std::string::npos);
+  const RunResult batch = SubmitAs(d, pending, {"--batch"}, "true\ntrue\n");
+  CHECK(batch.exit_code == 2);
+  CHECK(batch.err.find("max_pending") != std::string::npos);
+  CHECK(CountAs(d, pending, "pending") == 2);
+
+  IdOf(SubmitAs(d, rate, {"--delay", "1h", "--", "true"}));
+  IdOf(SubmitAs(d, rate, {"--delay", "1h", "--", "true"}));
+  const RunResult fast = SubmitAs(d, rate, {"--delay", "1h", "--", "true"});
+  CHECK(fast.exit_code == 2);
+  CHECK_MESSAGE(fast.err.find("submit_rate") != std::string::npos, fast.err);
+  CHECK(fast.err.find("0.001 tasks a second, 2 at once") != std::string::npos);
+  CHECK(fast.err.find("try again in") != std::string::npos);
+  const RunResult big = SubmitAs(d, rate, {"--batch"}, "true\ntrue\ntrue\n");
+  CHECK(big.exit_code == 2);
+  CHECK(big.err.find("submit_burst allows at once (2)") != std::string::npos);
+  CHECK(CountAs(d, rate, "pending") == 2);
+
+  const std::string id = IdOf(SubmitAs(d, output, {"--", "head", "-c", "150", "/dev/zero"}));
+  CHECK(TqAs(d, output.run_as(), {"wait", id}).exit_code == 0);
+  const RunResult more = SubmitAs(d, output, {"--", "true"});
+  CHECK(more.exit_code == 2);
+  CHECK_MESSAGE(
+      more.err.find("keeps 150 bytes of output, and output_bytes allows 100") != std::string::npos,
+      more.err);
+  CHECK(JsonLines(TqAs(d, output.run_as(), {"list", "--json"}).out).size() == 1);
+
+  // Root has no limits.
+  for (int i = 0; i < 5; ++i) Submit(d, {"--delay", "1h", "--", "true"});
+}
+
+TEST_CASE("max_running caps one user's running tasks while others' start") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser capped;
+  TestDaemon d("max_running = 4\n[users." + capped.name() + "]\nmax_running = 1\n");
+  TQ_LOG_ON_FAILURE(d);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(IdOf(SubmitAs(d, capped, {"--", "sleep", "600"})));
+  REQUIRE(WaitFor([&] { return CountAs(d, capped, "running") == 1; }));
+  // Root's task starts in a free slot: the dispatcher ran and still left the capped user at 1.
+  const std::string root = Submit(d, {"--", "sleep", "600"});
+  REQUIRE(WaitFor([&] { return TaskState(d, root) == "running"; }));
+  CHECK(CountAs(d, capped, "running") == 1);
+  CHECK(CountAs(d, capped, "pending") == 2);
+  // When the running one ends, the next of the user's starts.
+  const std::string first = [&] {
+    for (const auto& id : ids)
+      if (TaskState(d, id) == "running") return id;
+    return std::string();
+  }();
+  REQUIRE(Tq(d, {"cancel", first}).exit_code == 0);
+  CHECK(WaitFor(
+      [&] { return CountAs(d, capped, "running") == 1 && CountAs(d, capped, "pending") == 1; }));
+  for (const auto& id : ids) Tq(d, {"cancel", id});
+  Tq(d, {"cancel", root});
+}
+
+TEST_CASE("a user with 10,000 queued tasks does not starve another user's 10") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser flood, few;
+  TestDaemon d("max_running = 2\n[user_limits]\nsubmit_burst = 20000\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string log = d.dir() + "/starts";
+  { std::ofstream create(log); }
+  REQUIRE(chmod(log.c_str(), 0666) == 0);
+  REQUIRE(chmod(d.dir().c_str(), 0711) == 0);
+  std::string lines;
+  for (int i = 0; i < 10000; ++i) lines += "echo A >> " + log + "; sleep 0.01\n";
+  const RunResult queued = SubmitAs(d, flood, {"--batch"}, lines);
+  REQUIRE_MESSAGE(queued.exit_code == 0, queued.err);
+  // The flood is running: then the other user arrives.
+  REQUIRE(WaitFor([&] { return Lines(log).size() >= 20; }));
+  const size_t before = Lines(log).size();
+  std::string mine;
+  for (int i = 0; i < 10; ++i) mine += "echo B >> " + log + "\n";
+  REQUIRE(SubmitAs(d, few, {"--batch"}, mine).exit_code == 0);
+  REQUIRE(WaitFor([&] {
+    const auto all = Lines(log);
+    return std::count(all.begin(), all.end(), "B") == 10;
+  }));
+  // Count the flood's starts from the other user's submit to its last start.
+  const auto all = Lines(log);
+  size_t a_starts = 0, b_seen = 0;
+  for (size_t i = before; i < all.size() && b_seen < 10; ++i) {
+    if (all[i] == "B") ++b_seen;
+    if (all[i] == "A") ++a_starts;
+  }
+  CAPTURE(a_starts);
+  CHECK(a_starts <= 40);  // fair: about one of the flood's per one of the other's, not 10,000
+  Tq(d, {"queue", "pause", "default"});
+}
