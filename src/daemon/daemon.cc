@@ -128,7 +128,8 @@ Daemon::Daemon(DaemonOptions options, const Clock& clock)
       loop_(clock),
       rng_(std::random_device{}()),
       admin_members_(clock, options_.server_limits.user_name_ttl_ms),
-      names_(clock, options_.server_limits.user_name_ttl_ms) {}
+      names_(clock, options_.server_limits.user_name_ttl_ms),
+      spool_(options_.state_dir + "/crontabs") {}
 
 Daemon::~Daemon() {
   unstored_ends_.reset();
@@ -143,6 +144,8 @@ Status Daemon::Open() {
   st = lock_.Acquire(options_.state_dir);
   if (!st.ok()) return st;
   st = MakeDir(files_.Root(), 0700);
+  if (!st.ok()) return st;
+  st = spool_.Prepare();
   if (!st.ok()) return st;
 
   auto store = OpenSqliteStore(options_.state_dir + "/tq.db", options_.config->durability_full);

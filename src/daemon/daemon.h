@@ -21,6 +21,7 @@
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
 #include "daemon/spawner.h"
+#include "daemon/spool.h"
 #include "daemon/state_lock.h"
 #include "daemon/task_files.h"
 #include "daemon/unstored_ends.h"
@@ -87,6 +88,8 @@ class Daemon {
   /// The [user_limits] (or [users.NAME]) of the user `uid`; nullptr for root and the daemon's
   /// own user, who have none.
   const UserLimits* LimitsOf(uint32_t uid);
+  /// The users' own job files (`tq jobs install`).
+  const Spool& spool() const { return spool_; }
   /// Refuses `count` new tasks of `peer` that output_bytes, max_pending or submit_rate of their
   /// limits forbids (kLimit naming the limit and its value; nothing is taken then); otherwise
   /// takes `count` tokens from their submit bucket.
@@ -145,6 +148,7 @@ class Daemon {
   std::mt19937_64 rng_;
   mutable GroupMembers admin_members_;  ///< who is in admin_group; a cache, so AccessFor is const
   UserNameCache names_;                 ///< owners' names, for their [users.NAME] limits
+  Spool spool_;                         ///< STATE/crontabs: the users' own job files
   std::map<uint32_t, TokenBucket> submit_buckets_;  ///< submit_rate, per user
   int signal_fd_ = -1;
   EventLoop::TimerId due_timer_ = 0;

@@ -100,7 +100,7 @@ Result<std::vector<JobFileRead>> ReadJobDir(const std::string& dir, bool strict_
     if (!IsValidUtf8(path)) {
       // Its name goes into replies and logs as text: name it escaped and leave it unread.
       const std::string shown = Quote(path);
-      files.push_back({shown, "", FileError(shown, "the file name is not UTF-8 (rename it)")});
+      files.push_back({shown, "", FileError(shown, "the file name is not UTF-8 (rename it)"), ""});
       continue;
     }
     files.push_back(ReadOne(path, strict_owner));

@@ -17,6 +17,7 @@ struct JobFileRead {
   std::string path;
   std::string text;                   ///< the file's bytes, when `error` is empty
   std::optional<JobLoadError> error;  ///< why the file could not be used
+  std::string user;  ///< a user's own job file (the spool): whose it is; "" for the job files
 };
 
 /// The job files of `dir`: every `NAME.toml` whose NAME is not empty and does not start with

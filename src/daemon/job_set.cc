@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/jobs/job_file.h"
+#include "core/jobs/user_job_file.h"
 #include "core/model/quote.h"
 
 namespace tq {
@@ -25,6 +26,11 @@ JobLoadError ErrorOf(const std::string& path, const Status& st) {
     e.line = line;
   }
   return e;
+}
+
+// Parses `text` as the job file `f` is: a user's own (the spool) or one of the job files.
+Result<JobFile> ParseAs(const JobFileRead& f, const std::string& text) {
+  return f.user.empty() ? ParseJobFile(text, f.path) : ParseUserJobFile(text, f.path, f.user);
 }
 
 // Where each job name in force is defined.
@@ -63,7 +69,7 @@ JobSetLoad ResolveJobFiles(const std::vector<JobFileRead>& files,
   for (const JobFileRead& f : files) {
     std::optional<JobLoadError> error = f.error;
     if (!error) {
-      auto file = ParseJobFile(f.text, f.path);
+      auto file = ParseAs(f, f.text);
       if (!file.ok()) error = ErrorOf(f.path, file.status());
       if (!error) error = FirstRefusal(f.path, file->jobs, check, taken);
       if (!error) {
@@ -79,7 +85,7 @@ JobSetLoad ResolveJobFiles(const std::vector<JobFileRead>& files,
     out.errors.push_back(*error);
     auto it = last_good.find(f.path);
     if (it == last_good.end()) continue;
-    auto file = ParseJobFile(*it->second, f.path);
+    auto file = ParseAs(f, *it->second);
     if (!file.ok()) {
       spdlog::warn("{}: its last good text no longer loads either: {}", f.path,
                    file.status().message());

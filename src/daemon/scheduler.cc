@@ -14,7 +14,9 @@
 
 #include "core/cron/cron_zone.h"
 #include "core/jobs/firing_plan.h"
+#include "core/jobs/user_job_file.h"
 #include "core/model/quote.h"
+#include "core/model/user_rules.h"
 #include "daemon/daemon.h"
 #include "daemon/event_loop.h"
 #include "daemon/job_dir.h"
@@ -115,6 +117,10 @@ Status Scheduler::State::Check(const JobDef& def, const TimeZone& local) {
     if (!user.ok()) return user.status();
     users[def.user] = *user;
   }
+  // A user's own job file follows allow_users and deny_users, as cron.allow and cron.deny.
+  if (def.name.find('/') != std::string::npos)
+    if (Access a = daemon.AccessFor(users[def.user].owner); !a.Allowed())
+      return Status::Invalid("user", where + "user: " + a.refusal);
   if (!def.timezone.empty() && !zones.count(def.timezone)) {
     auto zone = LoadTimeZone(def.timezone);
     if (!zone.ok()) return Status::Invalid("timezone", where + zone.status().message());
@@ -142,14 +148,29 @@ ReloadReport Scheduler::State::Load(bool at_start) {
 
   std::vector<JobFileRead> files;
   ReloadReport report;
-  auto listed = ReadJobDir(jobs_dir, uid == 0);
-  if (listed.ok()) {
-    files = std::move(*listed);
-  } else {
-    // Every file is as good as unreadable: each keeps its last good jobs.
-    for (const StoredJobFile& s : last_good)
-      files.push_back({s.path, "", JobLoadError{s.path, 0, listed.status().message()}});
-    if (files.empty()) report.errors.push_back({jobs_dir, 0, listed.status().message()});
+  const Spool& spool = daemon.spool();
+  // The job files, then the users' own (whose names cannot clash: theirs are USER/NAME).
+  for (const std::string& dir : {jobs_dir, spool.dir()}) {
+    const bool users = dir == spool.dir();
+    auto listed = ReadJobDir(dir, uid == 0);
+    if (!listed.ok()) {
+      // Every file of `dir` is as good as unreadable: each keeps its last good jobs.
+      bool any = false;
+      for (const StoredJobFile& s : last_good) {
+        if (!spool.UserOf(s.path).empty() != users) continue;
+        files.push_back(
+            {s.path, "", JobLoadError{s.path, 0, listed.status().message()}, spool.UserOf(s.path)});
+        any = true;
+      }
+      if (!any) report.errors.push_back({dir, 0, listed.status().message()});
+      continue;
+    }
+    for (JobFileRead& f : *listed) {
+      if (users) f.user = spool.UserOf(f.path);
+      if (users && !ValidAccountName(f.user) && !f.error)
+        f.error = JobLoadError{f.path, 0, f.path + ": not the job file of a user (USER.toml)"};
+      files.push_back(std::move(f));
+    }
   }
 
   JobSetLoad load = ResolveJobFiles(files, last_good, check, now);
@@ -172,7 +193,7 @@ ReloadReport Scheduler::State::Load(bool at_start) {
       if (unchanged(s.path, s.text)) {
         same_files.insert(s.path);
       } else {
-        before.push_back({s.path, s.text, std::nullopt});
+        before.push_back({s.path, s.text, std::nullopt, spool.UserOf(s.path)});
       }
     }
     for (LoadedJob& lj : ResolveJobFiles(before, last_good, check, now).jobs)
@@ -545,6 +566,21 @@ Result<JobRunOutcome> Scheduler::RunNow(const std::string& name, bool force) {
   auto it = state_->jobs.find(name);
   if (it == state_->jobs.end()) return Status::NotFound("job " + Quote(name) + " not found");
   return state_->Run(it->second, std::nullopt, force, state_->Now());
+}
+
+Result<std::vector<std::string>> Scheduler::CheckUserFile(const std::string& user,
+                                                          const std::string& text) {
+  auto file = ParseUserJobFile(text, state_->daemon.spool().PathOf(user), user);
+  if (!file.ok()) return file.status();
+  auto local = LocalTimeZone();
+  const TimeZone local_zone = local.ok() ? *local : TimeZone();
+  std::vector<std::string> names;
+  for (const JobDef& def : file->jobs) {
+    if (Status st = state_->Check(def, local_zone); !st.ok())
+      return Status(ErrorCode::kConfig, st.field(), st.message());
+    names.push_back(def.name);
+  }
+  return names;
 }
 
 Status Scheduler::SetEnabled(const std::string& name, bool enabled) {

@@ -49,6 +49,9 @@ class Scheduler {
   const std::vector<JobLoadError>& Errors() const;
   /// `tq jobs run NAME`: a run now, obeying the job's overlap unless `force`.
   Result<JobRunOutcome> RunNow(const std::string& name, bool force);
+  /// Whether `text` would load as `user`'s own job file, with every check a reload makes: the
+  /// names of its jobs, or the first refusal "<file>:<line>: ..." (kConfig).
+  Result<std::vector<std::string>> CheckUserFile(const std::string& user, const std::string& text);
   /// `tq jobs enable|disable NAME`: persisted; a disabled job does not fire.
   Status SetEnabled(const std::string& name, bool enabled);
 

@@ -12,7 +12,7 @@ std::string JobText(const std::string& name, const std::string& schedule = "0 * 
 }
 
 JobFileRead Good(const std::string& path, const std::string& text) {
-  return JobFileRead{path, text, std::nullopt};
+  return JobFileRead{path, text, std::nullopt, ""};
 }
 
 Status AnyUser(const JobDef&) {
@@ -51,7 +51,7 @@ TEST_CASE("job set: a failing file keeps its last good jobs and is not saved") {
   const Case cases[] = {
       {"syntax", Good("/j/a.toml", "[[job]\n"), 1},
       {"unknown key", Good("/j/a.toml", JobText("a") + "colour = 1\n"), 5},
-      {"unreadable", JobFileRead{"/j/a.toml", "", JobLoadError{"/j/a.toml", 0, "cannot open"}}, 0},
+      {"unreadable", JobFileRead{"/j/a.toml", "", JobLoadError{"/j/a.toml", 0, "cannot open"}, ""}, 0},
       {"non-UTF-8", Good("/j/a.toml", "[[job]]\nname = \"\xff\"\n"), 2},
   };
   for (const Case& c : cases) {

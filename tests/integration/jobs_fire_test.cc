@@ -98,6 +98,6 @@ TEST_CASE("tq jobs show prints every field of a job") {
   const RunResult missing = Tq(d, {"jobs", "show", "nosuchjob"});
   CHECK(missing.exit_code == 4);
   CHECK_MESSAGE(missing.err.find("nosuchjob") != std::string::npos, missing.err);
-  const RunResult bad = Tq(d, {"jobs", "show", "no/such"});
+  const RunResult bad = Tq(d, {"jobs", "show", "no/such/job"});
   CHECK(bad.exit_code == 2);
 }

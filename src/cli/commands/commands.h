@@ -6,6 +6,9 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/client.h"
 
 namespace tq {
 
@@ -42,6 +45,15 @@ Command AddJobsShow(CLI::App& jobs, const GlobalOptions& g);
 Command AddJobsRun(CLI::App& jobs, const GlobalOptions& g);
 /// `tq jobs enable NAME` (`enable`) or `tq jobs disable NAME` under the `jobs` group.
 Command AddJobsEnable(CLI::App& jobs, const GlobalOptions& g, bool enable);
+/// `tq jobs install FILE`, `tq jobs cat` and `tq jobs remove` under the `jobs` group.
+std::vector<Command> AddJobsOwnFile(CLI::App& jobs, const GlobalOptions& g);
+/// `tq jobs edit` under the `jobs` group: the caller's own job file in $VISUAL or $EDITOR.
+Command AddJobsEdit(CLI::App& jobs, const GlobalOptions& g);
+/// Installs `text` as the job file of `user` ("" for the caller): what `install` and `edit`
+/// send. A text that is not UTF-8 is refused here.
+Result<nlohmann::json> InstallOwnJobFile(Client& client, const std::string& user,
+                                         const std::string& text);
+
 /// `tq reload`: the daemon reads its job files again.
 Command AddReload(CLI::App& app, const GlobalOptions& g);
 /// `tq cron`: a group; its subcommands are added by the functions below.

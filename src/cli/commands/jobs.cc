@@ -96,6 +96,8 @@ Command AddJobs(CLI::App& app, const GlobalOptions& g) {
   subcommands->push_back(AddJobsEnable(*sub, g, true));
   subcommands->push_back(AddJobsEnable(*sub, g, false));
   subcommands->push_back(AddJobsCheck(*sub, g));
+  for (Command& c : AddJobsOwnFile(*sub, g)) subcommands->push_back(std::move(c));
+  subcommands->push_back(AddJobsEdit(*sub, g));
   return {sub, [subcommands, &g]() {
             for (const Command& c : *subcommands)
               if (c.app->parsed()) return c.run();

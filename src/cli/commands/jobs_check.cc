@@ -1,48 +1,19 @@
 // tq jobs check FILE...: reads job files as tqd reads them and reports each, here in the client
 // (no daemon), so a file can be checked before it is installed or reloaded.
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands/commands.h"
+#include "cli/job_file_text.h"
 #include "core/jobs/job_file.h"
 #include "core/model/quote.h"
 
 namespace tq {
 
 namespace {
-
-// The text of `path`, at most kMaxJobFileBytes + 1 bytes (ParseJobFile refuses a longer one).
-Result<std::string> ReadJobFile(const std::string& path) {
-  auto refuse = [&](const std::string& why) {
-    return Status(ErrorCode::kInvalid, "file", path + ": " + why);
-  };
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return refuse(std::string("cannot open: ") + std::strerror(errno));
-  std::string text;
-  char buf[65536];
-  Status failed;
-  while (text.size() <= kMaxJobFileBytes) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      failed = refuse(std::string("cannot read: ") + std::strerror(errno));
-      break;
-    }
-    if (n == 0) break;
-    text.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  if (!failed.ok()) return failed;
-  return text;
-}
 
 // What one file gave: its jobs, or why it is refused.
 struct Checked {
@@ -54,7 +25,7 @@ int Run(const std::vector<std::string>& paths, bool json) {
   std::vector<Checked> checked;
   std::map<std::string, std::string> where_by_name;  // job name -> "FILE:LINE" of its first use
   for (const std::string& path : paths) {
-    Result<std::string> text = ReadJobFile(path);
+    Result<std::string> text = ReadJobFileText(path);
     Result<JobFile> file = text.ok() ? ParseJobFile(*text, path) : Result<JobFile>(text.status());
     if (file.ok()) {
       for (const JobDef& j : file->jobs) {

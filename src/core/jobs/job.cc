@@ -1,5 +1,7 @@
 #include "core/jobs/job.h"
 
+#include "core/model/user_rules.h"
+
 namespace tq {
 
 namespace {
@@ -42,6 +44,12 @@ std::optional<Misfire> MisfireFromName(std::string_view name) {
   for (Misfire m : {Misfire::kSkip, Misfire::kRunOnce, Misfire::kRunAll})
     if (name == MisfireName(m)) return m;
   return std::nullopt;
+}
+
+bool ValidJobRef(std::string_view ref) {
+  const size_t slash = ref.find('/');
+  if (slash == std::string_view::npos) return ValidJobName(ref);
+  return ValidAccountName(ref.substr(0, slash)) && ValidJobName(ref.substr(slash + 1));
 }
 
 bool ValidJobName(std::string_view name) {

@@ -71,4 +71,8 @@ struct JobDef {
 /// Whether a job name is acceptable: 1 to 64 characters from [A-Za-z0-9_.-].
 bool ValidJobName(std::string_view name);
 
+/// Whether `ref` names a job: a name of the job files (ValidJobName), or USER/NAME for a job of
+/// USER's own job file (`tq jobs install`; USER passes ValidAccountName).
+bool ValidJobRef(std::string_view ref);
+
 }  // namespace tq

@@ -10,6 +10,7 @@
 
 #include "core/model/status.h"
 #include "core/proto/requests/cancel.h"
+#include "core/proto/requests/crontab.h"
 #include "core/proto/requests/job_enable.h"
 #include "core/proto/requests/job_run.h"
 #include "core/proto/requests/jobs.h"
@@ -52,6 +53,7 @@ inline constexpr std::tuple kCodecs{
     Codec<JobRunRequest>{"job_run", DecodeJobRun, EncodeJobRun},
     Codec<JobEnableRequest>{"job_enable", DecodeJobEnable, EncodeJobEnable},
     Codec<ReloadRequest>{"reload", DecodeReload, EncodeReload},
+    Codec<CrontabRequest>{"crontab", DecodeCrontab, EncodeCrontab},
     Codec<PingRequest>{"ping", DecodePing, EncodePing},
 };
 

@@ -45,7 +45,8 @@ nlohmann::json TaskWithWaiting(Daemon& d, const Task& task);
 nlohmann::json LoadErrorsJson(const std::vector<JobLoadError>& errors, size_t& bytes);
 
 /// Job `name` if `peer` may see it (an admin, or the user its runs belong to); otherwise
-/// kNotFound, as for a job that does not exist, so job names cannot be probed.
+/// kNotFound, as for a job that does not exist, so job names cannot be probed. A NAME that is no
+/// job of the job files is looked up as the caller's own PEER/NAME too.
 Result<JobInfo> VisibleJob(Daemon& d, const Owner& peer, const std::string& name);
 
 /// The visible tasks for `ids`, or the first not-found error (nothing is done then).

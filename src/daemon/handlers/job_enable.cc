@@ -8,9 +8,11 @@ namespace tq {
 void HandleJobEnable(Daemon& d, ConnId conn, const Owner& peer, const JobEnableRequest& r) {
   Scheduler& scheduler = d.scheduler();
   Result<JobInfo> job = [&]() -> Result<JobInfo> {
-    if (Status st = VisibleJob(d, peer, r.name).status(); !st.ok()) return st;
-    if (Status st = scheduler.SetEnabled(r.name, r.enabled); !st.ok()) return st;
-    return scheduler.Job(r.name);
+    const Result<JobInfo> visible = VisibleJob(d, peer, r.name);
+    if (!visible.ok()) return visible.status();
+    const std::string& name = visible->def.name;
+    if (Status st = scheduler.SetEnabled(name, r.enabled); !st.ok()) return st;
+    return scheduler.Job(name);
   }();
   if (!job.ok()) {
     d.server().Send(conn, ErrorResponse(job.status()));

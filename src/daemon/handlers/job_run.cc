@@ -6,9 +6,9 @@
 namespace tq {
 
 void HandleJobRun(Daemon& d, ConnId conn, const Owner& peer, const JobRunRequest& r) {
-  const Status visible = VisibleJob(d, peer, r.name).status();
+  const Result<JobInfo> job = VisibleJob(d, peer, r.name);
   Result<JobRunOutcome> outcome =
-      visible.ok() ? d.scheduler().RunNow(r.name, r.force) : Result<JobRunOutcome>(visible);
+      job.ok() ? d.scheduler().RunNow(job->def.name, r.force) : Result<JobRunOutcome>(job.status());
   if (!outcome.ok()) {
     d.server().Send(conn, ErrorResponse(outcome.status()));
     return;

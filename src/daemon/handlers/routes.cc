@@ -22,6 +22,7 @@ void HandleJobs(Daemon& d, ConnId conn, const Owner& peer, const JobsRequest& r)
 void HandleJobRun(Daemon& d, ConnId conn, const Owner& peer, const JobRunRequest& r);
 void HandleJobEnable(Daemon& d, ConnId conn, const Owner& peer, const JobEnableRequest& r);
 void HandleReload(Daemon& d, ConnId conn, const Owner& peer, const ReloadRequest& r);
+void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabRequest& r);
 void HandlePing(Daemon& d, ConnId conn, const Owner& peer, const PingRequest& r);
 
 namespace {
@@ -56,6 +57,7 @@ constexpr std::tuple kRoutes{
     Route<JobRunRequest>{AnyUser, HandleJobRun},  // an admin's, or the job's own user's
     Route<JobEnableRequest>{AnyUser, HandleJobEnable},
     Route<ReloadRequest>{AdminOnly, HandleReload, "reload the job files"},
+    Route<CrontabRequest>{AnyUser, HandleCrontab},  // one's own; another's for root only
     Route<PingRequest>{AnyUser, HandlePing},
 };
 

@@ -9,9 +9,10 @@ namespace tq {
 using nlohmann::json;
 
 Status CheckJobName(const std::string& name, const char* field) {
-  if (ValidJobName(name)) return Status::Ok();
+  if (ValidJobRef(name)) return Status::Ok();
   return Status::Invalid(field, std::string(field) + ": " + Quote(name) +
-                                    " is not a job name (1-64 of A-Z a-z 0-9 _ . -)");
+                                    " is not a job name (1-64 of A-Z a-z 0-9 _ . -, or USER/NAME "
+                                    "for a job of USER's own job file)");
 }
 
 Result<JobsRequest> DecodeJobs(const json& j) {

@@ -1,0 +1,46 @@
+#include "core/proto/requests/crontab.h"
+
+#include "core/jobs/job_file.h"
+#include "core/model/quote.h"
+#include "core/model/user_rules.h"
+#include "core/proto/json_read.h"
+
+namespace tq {
+
+using nlohmann::json;
+
+namespace {
+// The wire names of the actions, in the order of CrontabRequest::Action.
+constexpr const char* kActions[] = {"install", "cat", "remove"};
+}  // namespace
+
+Result<CrontabRequest> DecodeCrontab(const json& j) {
+  CrontabRequest r;
+  std::string action;
+  for (Status st : {Read(j, "action", action, "install, cat or remove"),
+                    Read(j, "user", r.user, "a user name"), Read(j, "text", r.text, "a string")})
+    if (!st.ok()) return st;
+  size_t i = 0;
+  while (i < std::size(kActions) && action != kActions[i]) ++i;
+  if (i == std::size(kActions))
+    return Status::Invalid("action", "action: " + Quote(action) + " is not install, cat or remove");
+  r.action = static_cast<CrontabRequest::Action>(i);
+  if (!r.user.empty() && !ValidAccountName(r.user))
+    return Status::Invalid("user", "user: " + Quote(r.user) + " is not a user name");
+  if (r.action != CrontabRequest::Action::kInstall && !r.text.empty())
+    return Status::Invalid("text", std::string("text: only install takes a file, not ") + action);
+  if (r.text.size() > kMaxJobFileBytes)
+    return Status(ErrorCode::kLimit, "text",
+                  "text: a job file of " + std::to_string(r.text.size()) +
+                      " bytes is larger than " + std::to_string(kMaxJobFileBytes));
+  return r;
+}
+
+json EncodeCrontab(const CrontabRequest& r) {
+  json j{{"action", kActions[static_cast<int>(r.action)]}};
+  if (!r.user.empty()) j["user"] = r.user;
+  if (r.action == CrontabRequest::Action::kInstall) j["text"] = r.text;
+  return j;
+}
+
+}  // namespace tq

@@ -1,0 +1,52 @@
+// `tq jobs install|cat|remove|edit`: a user's own job file in the spool, checked before it
+// replaces the last good one, and read again at once.
+#include <spdlog/spdlog.h>
+
+#include "core/model/quote.h"
+#include "daemon/handlers/handlers.h"
+#include "daemon/scheduler.h"
+
+namespace tq {
+
+void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabRequest& r) {
+  const std::string user = r.user.empty() ? peer.name : r.user;
+  const auto send = [&](const Result<nlohmann::json>& answer) {
+    d.server().Send(conn, answer.ok() ? OkResponse(*answer) : ErrorResponse(answer.status()));
+  };
+  if (user != peer.name && peer.uid != 0)
+    return send(Status(ErrorCode::kPermission, "user",
+                       "user: only root may install, read or remove the job file of another "
+                       "user (" +
+                           Quote(user) + ")"));
+  const Spool& spool = d.spool();
+  switch (r.action) {
+    case CrontabRequest::Action::kInstall: {
+      auto names = d.scheduler().CheckUserFile(user, r.text);
+      if (!names.ok())  // a bad file in a request: exit 2, as `tq jobs check` gives
+        return send(Status(ErrorCode::kInvalid, names.status().field(), names.status().message()));
+      if (Status st = spool.Write(user, r.text); !st.ok()) return send(st);
+      spdlog::info("jobs: {} installed the job file of {} ({} job(s))", peer.name, user,
+                   names->size());
+      d.scheduler().Reload();
+      return send(nlohmann::json{{"jobs", *names}});
+    }
+    case CrontabRequest::Action::kCat: {
+      auto text = spool.Read(user);
+      if (!text.ok()) return send(text.status());
+      if (!text->has_value())
+        return send(Status::NotFound("no job file of " + Quote(user) +
+                                     " (tq jobs install FILE or tq jobs edit makes one)"));
+      return send(nlohmann::json{{"text", **text}});
+    }
+    case CrontabRequest::Action::kRemove: {
+      auto removed = spool.Remove(user);
+      if (!removed.ok()) return send(removed.status());
+      if (!*removed) return send(Status::NotFound("no job file of " + Quote(user)));
+      spdlog::info("jobs: {} removed the job file of {}", peer.name, user);
+      d.scheduler().Reload();
+      return send(nlohmann::json::object());
+    }
+  }
+}
+
+}  // namespace tq
