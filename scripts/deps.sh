@@ -8,6 +8,7 @@ packages=(
   libcli11-dev libsqlite3-dev libspdlog-dev libtomlplusplus-dev nlohmann-json3-dev
   doctest-dev                        # unit and integration tests
   libcctz-dev tzdata                 # cron schedules in real time zones, and their tests
+  libpam0g-dev                       # the PAM session the shim opens for a task's user
   clang libclang-rt-14-dev           # the libFuzzer build of the cron engine (scripts/test.sh)
   util-linux procps                  # flock, setsid and ps for the tests
   strace                             # the durability test watches the daemon's syscalls

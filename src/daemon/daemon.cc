@@ -390,6 +390,8 @@ bool Daemon::StartTask(TaskId id) {
     launch.argv = task->spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *task->spec.shell}
                                    : task->spec.argv;
     if (account) launch.account = **account;
+    if (account) launch.pam_service = options_.pam_service;
+    if (account) launch.pam_dir = options_.pam_dir;
     launch.env = AttemptEnvironment(*task, n, launch.account ? &*launch.account : nullptr);
     launch.cwd = task->spec.cwd;
     launch.has_stdin = task->spec.stdin_data.has_value();

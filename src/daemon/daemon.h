@@ -37,6 +37,10 @@ struct DaemonOptions {
   unsigned socket_mode = 0600;  ///< 0666 in system mode: access is decided per request
   /// System mode: each task runs as its owner's account, looked up at its start (SPEC 8).
   bool run_as_owner = false;
+  /// With run_as_owner: the PAM service whose session each task gets ("": none), and the
+  /// directory of its configuration ("": /etc/pam.d).
+  std::string pam_service;
+  std::string pam_dir;
   std::string state_dir;
   std::string shim_path;
   /// The job files (SPEC 7); "" reads none (tests without jobs).

@@ -106,6 +106,11 @@ Result<int> Executor::Start(const Launch& launch) {
       groups += (groups.empty() ? "" : ",") + std::to_string(g);
     args.insert(args.end(), {"--uid", std::to_string(launch.account->uid), "--gid",
                              std::to_string(launch.account->gid), "--groups", groups});
+    if (!launch.pam_service.empty())
+      args.insert(args.end(),
+                  {"--pam-service", launch.pam_service, "--user", launch.account->name});
+    if (!launch.pam_service.empty() && !launch.pam_dir.empty())
+      args.insert(args.end(), {"--pam-dir", launch.pam_dir});
   }
   args.insert(args.end(), {"--env-fd", std::to_string(TQ_SHIM_ENV_FD)});
   args.push_back("--");

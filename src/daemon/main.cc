@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
 
   const tq::Mode mode = tq::ModeForUid(geteuid());
   const tq::DaemonPaths defaults = tq::DefaultDaemonPaths(mode);
-  std::string socket_path, state_dir, config_path, shim_path, jobs_dir;
+  std::string socket_path, state_dir, config_path, shim_path, jobs_dir, pam_dir;
   bool check_config = false, verbose = false;
 
   CLI::App app{"tqd - the tq task queue daemon"};
@@ -114,6 +114,9 @@ int main(int argc, char** argv) {
   app.add_option("--shim", shim_path,
                  "the tq-shim supervisor executable (default: beside tqd, else " +
                      std::string(TQ_SHIM_INSTALL_PATH) + ")");
+  app.add_option("--pam-dir", pam_dir,
+                 "where the PAM configuration of service tq is (default: /etc/pam.d); system "
+                 "mode opens a PAM session for each task when DIR/tq exists");
   app.add_flag("--check-config", check_config, "validate the configuration and exit");
   app.add_flag("-v,--verbose", verbose, "log debug messages");
   app.set_version_flag("--version", TQ_VERSION);
@@ -149,6 +152,15 @@ int main(int argc, char** argv) {
                                                          : defaults.jobs_dir;
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
   options.run_as_owner = mode == tq::Mode::kSystem;
+  if (options.run_as_owner) {
+    const std::string service_file = (pam_dir.empty() ? "/etc/pam.d" : pam_dir) + "/tq";
+    if (access(service_file.c_str(), F_OK) == 0) {
+      options.pam_service = "tq";
+      options.pam_dir = pam_dir;
+    } else {
+      spdlog::info("no {}: tasks run without a PAM session", service_file);
+    }
+  }
   options.shim_path = shim_path.empty() ? DefaultShimPath() : shim_path;
   options.task_fd_limit = tq::SoftFdLimit();  // tasks get it back: the raise is for tqd
   const size_t fd_limit = tq::RaiseFdLimit();

@@ -26,6 +26,8 @@ struct Launch {
   int64_t timeout_ms = 0;
   bool keep_background = false;    ///< leave descendants running when the main process ends
   std::optional<Account> account;  ///< whom it runs as; none: the daemon's own user
+  std::string pam_service;         ///< with an account: the PAM session to open for it; "": none
+  std::string pam_dir;             ///< where that service's configuration is; "": /etc/pam.d
 };
 
 /// Runs attempts for the daemon, as ninja's CommandRunner runs commands. Lives on the event

@@ -149,7 +149,7 @@ Status ParseUsers(const TomlChecker& ck, const toml::node& v, int line, Config* 
       return ck.Error("users", uline,
                       Quote(name) +
                           " is not a user name (1 to 256 characters from A-Z a-z 0-9 _ "
-                          ". -, not starting with -, optionally ending in $)");
+                          ". -, not starting with - or ., optionally ending in $)");
     UserLimits limits = cfg->user_limits;
     Status s = ParseLimits(ck, "users." + name, uv, uline, &limits);
     if (!s.ok()) return s;

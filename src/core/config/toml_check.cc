@@ -10,7 +10,7 @@ namespace tq {
 
 namespace {
 constexpr const char* kAccountNameHelp =
-    "a user or group name (1 to 256 characters from A-Z a-z 0-9 _ . -, not starting with -, "
+    "a user or group name (1 to 256 characters from A-Z a-z 0-9 _ . -, not starting with - or ., "
     "optionally ending in $)";
 constexpr size_t kMaxAccountNames = 65536;
 }  // namespace

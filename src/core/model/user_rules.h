@@ -36,8 +36,8 @@ struct UserLimits {
 };
 
 /// Whether `name` can be a user or group name: 1 to 256 characters from A-Z a-z 0-9 _ . -, not
-/// starting with '-', optionally ending in '$' (as the shadow tools accept with their defaults
-/// and Samba machine accounts use).
+/// starting with '-' or '.', optionally ending in '$' (as the shadow tools accept with their
+/// defaults and Samba machine accounts use). So a name is never "." or "..", never a path.
 bool ValidAccountName(std::string_view name);
 
 }  // namespace tq

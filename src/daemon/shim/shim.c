@@ -1,7 +1,10 @@
 /* tq-shim: the per-task supervisor. Starts one task, captures its output (capped head + tail),
  * forwards the daemon's kill requests to every process of the task, reaps it with wait4 and
- * leaves a status record that outlives the daemon. Linked only against libc. The contract
- * (invocation, record format, signals, exit codes) is in shim_record.h and SPEC section 6. */
+ * leaves a status record that outlives the daemon. Linked only against libc and libpam: the PAM
+ * session of the task's user is opened here, as root, before the task starts, and closed when
+ * it is gone, since this is the one process that lives exactly as long as the task. The
+ * contract (invocation, record format, signals, exit codes) is in shim_record.h and SPEC
+ * sections 6 and 8. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -10,6 +13,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <security/pam_appl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,7 +56,10 @@ struct options {
   gid_t gid;
   gid_t* groups; /* the supplementary groups, malloc'ed */
   size_t ngroups;
-  char** argv; /* PROGRAM [ARG...], NULL-terminated */
+  const char* pam_service; /* open a PAM session of `user` for this service; NULL: none */
+  const char* pam_dir;     /* where its configuration is; NULL: the system's (/etc/pam.d) */
+  const char* user;        /* the task's user name, for PAM */
+  char** argv;             /* PROGRAM [ARG...], NULL-terminated */
 };
 
 /* The status record, rewritten whole each time it changes. */
@@ -89,7 +96,8 @@ _Noreturn static void usage(const char* msg, const char* what) {
   fprintf(stderr,
           "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
           "[--stdin PATH] --output-max BYTES [--cwd DIR] [--kill-grace MS] [--keep-background] "
-          "[--nofile N] [--env-fd N] [--uid N --gid N --groups N[,N...]] -- "
+          "[--nofile N] [--env-fd N] [--uid N --gid N --groups N[,N...]] "
+          "[--pam-service NAME --user NAME [--pam-dir DIR]] -- "
           "PROGRAM [ARG...]\n",
           msg, what);
   exit(TQ_SHIM_EXIT_USAGE);
@@ -147,11 +155,22 @@ static void parse_args(int argc, char** argv, struct options* o) {
   const struct {
     const char* name;
     const char** value;
-  } known[] = {{"--status", &o->status},    {"--stdout", &o->out},    {"--stderr", &o->err},
-               {"--stdin", &o->in},         {"--cwd", &o->cwd},       {"--output-max", &max},
-               {"--status-fd", &status_fd}, {"--kill-grace", &grace}, {"--nofile", &nofile},
-               {"--env-fd", &env_fd},       {"--uid", &uid},          {"--gid", &gid},
-               {"--groups", &groups}};
+  } known[] = {{"--status", &o->status},
+               {"--stdout", &o->out},
+               {"--stderr", &o->err},
+               {"--stdin", &o->in},
+               {"--cwd", &o->cwd},
+               {"--output-max", &max},
+               {"--status-fd", &status_fd},
+               {"--kill-grace", &grace},
+               {"--nofile", &nofile},
+               {"--env-fd", &env_fd},
+               {"--uid", &uid},
+               {"--gid", &gid},
+               {"--groups", &groups},
+               {"--pam-service", &o->pam_service},
+               {"--pam-dir", &o->pam_dir},
+               {"--user", &o->user}};
   const size_t nknown = sizeof known / sizeof known[0];
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
@@ -193,6 +212,9 @@ static void parse_args(int argc, char** argv, struct options* o) {
     o->gid = parse_id(gid, "--gid");
     parse_groups(groups, o);
   }
+  if ((o->pam_service != NULL) != (o->user != NULL))
+    usage("--pam-service and --user go together", "");
+  if (o->pam_dir != NULL && o->pam_service == NULL) usage("--pam-dir needs --pam-service", "");
   if (i + 1 >= argc) usage("missing `-- PROGRAM`", "");
   o->argv = argv + i + 1;
 }
@@ -260,8 +282,12 @@ static void read_boot_id(char* buf, size_t size) {
       buf[i] = '\0';
 }
 
-/* Marks the record finished, writes it and exits; the lock goes with the descriptor. */
+static void pam_finish(void);
+
+/* Marks the record finished, writes it and exits; the lock goes with the descriptor. The PAM
+ * session, if one is open, is closed first: the task is gone. */
 _Noreturn static void finish(void) {
+  pam_finish();
   g_rec.finished = 1;
   g_rec.ended_ms = now_ms(CLOCK_REALTIME);
   if (write_record() != 0) {
@@ -545,6 +571,74 @@ static int become_user(const struct options* o) {
   return 0;
 }
 
+/* The PAM conversation of a task that has no terminal: messages go to the shim's stderr (the
+ * daemon's log), and a question gets no answer. */
+static int pam_quiet(int n, const struct pam_message** msg, struct pam_response** resp,
+                     void* data) {
+  (void)data;
+  *resp = NULL;
+  for (int i = 0; i < n; i++) {
+    if (msg[i]->msg_style == PAM_PROMPT_ECHO_OFF || msg[i]->msg_style == PAM_PROMPT_ECHO_ON)
+      return PAM_CONV_ERR;
+    fprintf(stderr, "tq-shim: pam: %s\n", msg[i]->msg);
+  }
+  return PAM_SUCCESS;
+}
+
+static pam_handle_t* g_pam; /* the open session; NULL when there is none */
+
+/* Checks the account of o->user and opens its session (as cron does: account, credentials,
+ * session), then adds the session's variables (pam_env's) that `env` lacks; returns the new
+ * environment. Fails the start at TQ_SHIM_STEP_PAM (EACCES) when PAM refuses. */
+static char** pam_begin(const struct options* o, char** env) {
+  static const struct pam_conv conv = {pam_quiet, NULL};
+  int rc = pam_start_confdir(o->pam_service, o->user, &conv, o->pam_dir, &g_pam);
+  const char* what = "start";
+  if (rc == PAM_SUCCESS && (rc = pam_acct_mgmt(g_pam, PAM_SILENT)) != PAM_SUCCESS) what = "account";
+  if (rc == PAM_SUCCESS &&
+      (rc = pam_setcred(g_pam, PAM_ESTABLISH_CRED | PAM_SILENT)) != PAM_SUCCESS)
+    what = "credentials";
+  if (rc == PAM_SUCCESS && (rc = pam_open_session(g_pam, PAM_SILENT)) != PAM_SUCCESS) {
+    what = "session";
+    pam_setcred(g_pam, PAM_DELETE_CRED | PAM_SILENT);
+  }
+  if (rc != PAM_SUCCESS) {
+    fprintf(stderr, "tq-shim: pam %s of %s (service %s): %s\n", what, o->user, o->pam_service,
+            g_pam != NULL ? pam_strerror(g_pam, rc) : "cannot start");
+    if (g_pam != NULL) pam_end(g_pam, rc);
+    g_pam = NULL;
+    spawn_failed(TQ_SHIM_STEP_PAM, EACCES);
+  }
+  static char** merged = NULL; /* static: held to the end, as leak checkers see */
+  char** extra = pam_getenvlist(g_pam);
+  size_t n = 0, nextra = 0;
+  while (env != NULL && env[n] != NULL) n++;
+  while (extra != NULL && extra[nextra] != NULL) nextra++;
+  merged = calloc(n + nextra + 1, sizeof *merged);
+  if (merged == NULL) spawn_failed(TQ_SHIM_STEP_SETUP, ENOMEM);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) merged[k++] = env[i];
+  for (size_t i = 0; i < nextra; i++) { /* the task's own value wins */
+    const size_t len = strcspn(extra[i], "=");
+    int present = 0;
+    for (size_t j = 0; j < n && !present; j++)
+      present = strncmp(env[j], extra[i], len) == 0 && env[j][len] == '=';
+    if (!present) merged[k++] = extra[i];
+  }
+  return merged;
+}
+
+/* Closes the session pam_begin opened, if any. */
+static void pam_finish(void) {
+  if (g_pam == NULL) return;
+  int rc = pam_close_session(g_pam, PAM_SILENT);
+  if (rc != PAM_SUCCESS)
+    fprintf(stderr, "tq-shim: pam: closing the session: %s\n", pam_strerror(g_pam, rc));
+  pam_setcred(g_pam, PAM_DELETE_CRED | PAM_SILENT);
+  pam_end(g_pam, rc);
+  g_pam = NULL;
+}
+
 /* Reads the task's environment from `fd` (NAME=value entries, each ended by a NUL; a last
  * entry without one counts too) and closes it; NULL with errno when it cannot. */
 static char** read_env(int fd) {
@@ -751,6 +845,7 @@ int main(int argc, char** argv) {
   struct stream err = {.path = o.err, .unlimited = o.output_max == 0, .half = o.output_max / 2};
   static char** env = NULL; /* static: held to the end, as leak checkers see */
   if (o.env_fd >= 0 && (env = read_env(o.env_fd)) == NULL) spawn_failed(TQ_SHIM_STEP_SETUP, errno);
+  if (o.pam_service != NULL) env = pam_begin(&o, env);
   out.file_fd = open_output(&o, o.out, TQ_SHIM_STEP_STDOUT);
   err.file_fd = open_output(&o, o.err, TQ_SHIM_STEP_STDERR);
   int out_pipe[2], err_pipe[2], exec_pipe[2];

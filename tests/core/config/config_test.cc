@@ -147,7 +147,7 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"users = 1\n", "users", "users: 1 is not a table"},
       {"admin_group = \"\"\n", "admin_group",
        "tqd.toml:1: admin_group: \"\" is not a user or group name (1 to 256 characters from A-Z "
-       "a-z 0-9 _ . -, not starting with -, optionally ending in $)"},
+       "a-z 0-9 _ . -, not starting with - or ., optionally ending in $)"},
       {"admin_group = 10\n", "admin_group", "admin_group: 10 is not a user or group name"},
       {"admin_group = \"-x\"\n", "admin_group", "\"-x\" is not a user or group name"},
       {"allow_users = \"alice\"\n", "allow_users",
@@ -283,7 +283,8 @@ TEST_CASE("ValidAccountName") {
     CAPTURE(std::string(good));
     CHECK(ValidAccountName(good));
   }
-  for (const char* bad : {"", "$", "-x", "a b", "a:b", "a/b", "a$b", "\xff", "a\n"}) {
+  for (const char* bad :
+       {"", "$", "-x", ".", "..", ".x", "a b", "a:b", "a/b", "a$b", "\xff", "a\n"}) {
     CAPTURE(std::string(bad));
     CHECK_FALSE(ValidAccountName(bad));
   }

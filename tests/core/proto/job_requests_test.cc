@@ -1,5 +1,5 @@
-// The cron job requests on the wire (jobs, job_run, job_enable, reload): round trips, and every
-// malformed body refused naming its field.
+// The cron job requests on the wire (jobs, job_run, job_enable, reload, crontab): round trips,
+// and every malformed body refused naming its field.
 #include <doctest/doctest.h>
 
 #include "core/proto/protocol.h"
@@ -30,6 +30,22 @@ TEST_CASE("the job requests round-trip") {
   REQUIRE(reload.ok());
   CHECK(std::holds_alternative<ReloadRequest>(*reload));
   CHECK(RequestType(*reload) == std::string("reload"));
+
+  auto own = DecodeRequest(EncodeRequest(JobRunRequest{"alice/backup", false}));
+  REQUIRE(own.ok());
+  CHECK(std::get<JobRunRequest>(*own).name == "alice/backup");
+
+  using Action = CrontabRequest::Action;
+  for (const auto& want :
+       {CrontabRequest{Action::kInstall, "alice", "[[job]]\n"},
+        CrontabRequest{Action::kCat, "", ""}, CrontabRequest{Action::kRemove, "bob", ""}}) {
+    auto got = DecodeRequest(EncodeRequest(want));
+    REQUIRE(got.ok());
+    const auto& c = std::get<CrontabRequest>(*got);
+    CHECK(c.action == want.action);
+    CHECK(c.user == want.user);
+    CHECK(c.text == want.text);
+  }
 }
 
 TEST_CASE("malformed job requests are refused naming the field") {
@@ -42,7 +58,13 @@ TEST_CASE("malformed job requests are refused naming the field") {
   const Case cases[] = {
       {R"("type":"jobs","name":"a b")", "name", "not a job name"},
       {R"("type":"jobs","name":7)", "name", "a job name"},
-      {R"("type":"jobs","after":"x/y")", "after", "not a job name"},
+      {R"("type":"jobs","after":"x/y/z")", "after", "not a job name"},
+      {R"("type":"jobs","name":"-x/y")", "name", "not a job name"},
+      {R"("type":"crontab","action":"edit")", "action", "\"edit\" is not install, cat or remove"},
+      {R"("type":"crontab")", "action", "\"\" is not install, cat or remove"},
+      {R"("type":"crontab","action":"cat","user":"a b")", "user", "\"a b\" is not a user name"},
+      {R"("type":"crontab","action":"cat","text":"x")", "text", "only install takes a file"},
+      {R"("type":"crontab","action":"install","text":1)", "text", "expected a string"},
       {R"("type":"jobs","name":")" + long_name + "\"", "name", long_name},
       {R"("type":"job_run")", "name", "\"\""},
       {R"("type":"job_run","name":"")", "name", "not a job name"},

@@ -391,7 +391,8 @@ TEST_CASE(
       {RetryRequest{}, "retry"},    {LogsRequest{}, "logs"},
       {QueueRequest{}, "queue"},    {JobsRequest{}, "jobs"},
       {JobRunRequest{}, "job_run"}, {JobEnableRequest{}, "job_enable"},
-      {ReloadRequest{}, "reload"},  {PingRequest{}, "ping"}};
+      {ReloadRequest{}, "reload"},  {CrontabRequest{}, "crontab"},
+      {PingRequest{}, "ping"}};
   CHECK(cases.size() == std::variant_size_v<Request>);
   for (const auto& [request, type] : cases) {
     CHECK(RequestType(request) == type);
@@ -402,7 +403,7 @@ TEST_CASE(
   CHECK(r.status().field() == "type");
   CHECK(r.status().message() ==
         "type: \"frobnicate\" is not a request (submit submit_batch status list wait cancel "
-        "retry logs queue jobs job_run job_enable reload ping)");
+        "retry logs queue jobs job_run job_enable reload crontab ping)");
 }
 
 }  // namespace
