@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs the whole test suite twice: a warnings-as-errors
 # build, and an AddressSanitizer + UndefinedBehaviorSanitizer build; then runs each libFuzzer target
-# (the cron engine; the frame and request decoder; job files and the crontab importer) for
+# (the cron engine; the frame and request decoder; job files and the crontab importer; users' job
+# files and tqd.toml's user keys) for
 # TQ_FUZZ_SECONDS (default 45) with clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 echo "== build-fuzz: configure, build and run the fuzzers" >&2
 cmake -S . -B build-fuzz -DTQ_WERROR=ON -DTQ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-cmake --build build-fuzz -j"$jobs" --target tq-cron-fuzz tq-proto-fuzz tq-jobs-fuzz
+cmake --build build-fuzz -j"$jobs" --target tq-cron-fuzz tq-proto-fuzz tq-jobs-fuzz tq-users-fuzz
 fuzz_dir=$(mktemp -d)
 trap 'rm -rf "$fuzz_dir"' EXIT
 run_fuzzer() {  # target, seed corpus directory
@@ -44,3 +45,4 @@ run_fuzzer() {  # target, seed corpus directory
 run_fuzzer tq-cron-fuzz tests/fuzz/corpus
 run_fuzzer tq-proto-fuzz tests/fuzz/proto_corpus
 run_fuzzer tq-jobs-fuzz tests/fuzz/jobs_corpus
+run_fuzzer tq-users-fuzz tests/fuzz/users_corpus
