@@ -1,11 +1,20 @@
 // Many users under one system daemon (SPEC 8): each sees and touches only their own tasks and
 // jobs, members of admin_group see everything, and allow_users / deny_users keep users out as
 // cron.allow and cron.deny do. The users are made for each test (root only).
+#include <grp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "support/jobs.h"
+#include "support/raw_client.h"
 #include "support/skip.h"
 #include "support/temp_user.h"
 #include "support/test_daemon.h"
@@ -13,6 +22,53 @@
 using namespace tqtest;
 
 namespace {
+// Sends one frame `payload` to `socket` from a child running as `who`, and returns the answer's
+// payload ("" when none came). Plain system calls: nothing of the test framework runs in the
+// child.
+std::string ExchangeAs(const std::string& socket, RunAs who, const std::string& payload) {
+  int out[2];
+  REQUIRE(pipe(out) == 0);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    close(out[0]);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", socket.c_str());
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (setgroups(0, nullptr) != 0 || setgid(who.gid) != 0 || setuid(who.uid) != 0 || fd < 0 ||
+        connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+      _exit(1);
+    const std::string frame = LengthPrefix(static_cast<uint32_t>(payload.size())) + payload;
+    if (write(fd, frame.data(), frame.size()) != static_cast<ssize_t>(frame.size())) _exit(1);
+    std::string in;
+    char buf[4096];
+    for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) {
+      in.append(buf, static_cast<size_t>(n));
+      if (in.size() >= 4) {
+        const uint32_t len = (uint32_t(uint8_t(in[0])) << 24) | (uint32_t(uint8_t(in[1])) << 16) |
+                             (uint32_t(uint8_t(in[2])) << 8) | uint32_t(uint8_t(in[3]));
+        if (in.size() >= 4 + len) {
+          const ssize_t ignored = write(out[1], in.data() + 4, len);
+          (void)ignored;
+          break;
+        }
+      }
+    }
+    _exit(0);
+  }
+  close(out[1]);
+  std::string answer;
+  char buf[4096];
+  for (ssize_t n; (n = read(out[0], buf, sizeof buf)) > 0;) answer.append(buf, n);
+  close(out[0]);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  return answer;
+}
+
 // The id `tq submit ARGS` printed, as `who`.
 std::string SubmitAs(const TestDaemon& d, const TempUser& who,
                      const std::vector<std::string>& args) {
@@ -109,4 +165,29 @@ TEST_CASE("a job is seen, run and disabled only by its own user and admins") {
   CHECK(Tq(d, {"logs", id}).out == std::to_string(alice.uid()) + "\n");
   CHECK(TqAs(d, alice.run_as(), {"jobs", "disable", "alice-report"}).exit_code == 0);
   CHECK(Tq(d, {"jobs", "run", "alice-report", "--force"}).exit_code == 0);  // root may
+}
+
+TEST_CASE("a request that claims another user in its fields changes nothing") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser bob;
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  // bob's own client sends a submit that names root everywhere a field could.
+  REQUIRE(chmod(d.dir().c_str(), 0711) == 0);
+  const std::string answer =
+      ExchangeAs(d.socket(), bob.run_as(),
+                 R"({"proto":1,"type":"submit","argv":["id","-u"],"uid":0,"gid":0,"user":"root",)"
+                 R"("owner":{"uid":0,"gid":0,"name":"root"},"owner_uid":0,"owner_name":"root"})");
+  CAPTURE(answer);
+  const nlohmann::json reply = nlohmann::json::parse(answer);
+  if (!reply.value("ok", false)) {
+    CHECK(JsonLines(Tq(d, {"list", "--json"}).out).empty());  // refused: nothing was added
+    return;
+  }
+  const std::string id = std::to_string(reply["id"].get<long long>());
+  const nlohmann::json t = TaskJson(d, id);
+  CHECK(t["owner"]["uid"] == bob.uid());
+  CHECK(t["owner"]["name"] == bob.name());
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Tq(d, {"logs", id}).out == std::to_string(bob.uid()) + "\n");
 }
