@@ -350,11 +350,16 @@ void Daemon::Dispatch() {
       spdlog::error("{}", by_owner.status().message());
       break;
     }
-    StoreReadySource ready(
-        *store_, std::move(open), std::move(*by_owner), [this](uint32_t owner, int running) {
-          const UserLimits* limits = LimitsOf(owner);
-          return limits && limits->max_running > 0 && running >= limits->max_running;
-        });
+    StoreReadySource ready(*store_, std::move(open), std::move(*by_owner),
+                           [this](uint32_t owner, int running) {
+                             const UserLimits* limits = LimitsOf(owner);
+                             if (limits == nullptr) return false;
+                             if (limits->max_running > 0 && running >= limits->max_running)
+                               return true;
+                             // Output kept past output_bytes holds the user's tasks back too.
+                             auto kept = store_->OutputOf(owner);
+                             return kept.ok() && *kept >= limits->output_bytes;
+                           });
     auto pick = PickNext(ready, options_.config->high_share, uniform);
     if (!pick) break;
     if (!StartTask(pick->id)) break;
@@ -368,8 +373,8 @@ bool Daemon::StartTask(TaskId id) {
   if (task.ok() && options_.run_as_owner) account = AccountOf(task->owner);
   if (account && account->status().code() == ErrorCode::kNotFound) {
     spdlog::warn("task {} fails user-gone: {}", id, account->status().message());
-    EndPending(id, TaskState::kFailed, TaskReason::kUserGone);
-    return true;
+    // Not stored: stop choosing for now (the task would be picked again at once).
+    return EndPending(id, TaskState::kFailed, TaskReason::kUserGone);
   }
   const WallMs now = clock_.WallNow();
   auto attempt = store_->StartAttempt(id, now);
@@ -397,6 +402,10 @@ bool Daemon::StartTask(TaskId id) {
     launch.has_stdin = task->spec.stdin_data.has_value();
     launch.timeout_ms = task->spec.timeout_ms;
     launch.keep_background = task->spec.keep_background;
+    launch.resources = options_.config->Queue(task->spec.queue).resources;
+    if (task->spec.job && scheduler_)
+      if (const JobDef* def = scheduler_->Definition(*task->spec.job))
+        launch.resources = launch.resources.With(def->resources);
     shim = executor_->Start(launch);
   }
   if (!shim.ok()) {
@@ -478,14 +487,15 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
   return Status::Ok();
 }
 
-void Daemon::EndPending(TaskId id, TaskState state, TaskReason reason) {
+bool Daemon::EndPending(TaskId id, TaskState state, TaskReason reason) {
   auto ended = store_->EndPending(id, state, reason, clock_.WallNow());
   if (!ended.ok()) {
     spdlog::error("{}", ended.status().message());
     waiters_->Fail(id, ended.status());  // a cancel waiting for it must not hang
-    return;
+    return false;
   }
   NotifyTerminal(*ended);
+  return true;
 }
 
 void Daemon::StopRunning(TaskId id, TaskReason reason) {

@@ -101,8 +101,9 @@ class Daemon {
   /// Runs the chooser once the current batch of events is handled, and re-arms the timers of
   /// delayed tasks and of the watcher.
   void ScheduleDispatch();
-  /// Ends a pending task with `state`/`reason` (its dependents fail) and tells the waiters.
-  void EndPending(TaskId id, TaskState state, TaskReason reason);
+  /// Ends a pending task with `state`/`reason` (its dependents fail) and tells the waiters;
+  /// false when the store could not take it (the waiters are told the error).
+  bool EndPending(TaskId id, TaskState state, TaskReason reason);
   /// Stops a running task; when it has ended it is cancelled with `reason` (cancelled or
   /// superseded).
   void StopRunning(TaskId id, TaskReason reason);

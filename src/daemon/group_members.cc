@@ -3,6 +3,7 @@
 #include <grp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <vector>
 
 #include "daemon/accounts.h"
@@ -18,7 +19,11 @@ bool LookUpMember(const Owner& peer, const std::string& group) {
   std::vector<char> buf(16384);
   struct group gr {};
   struct group* found = nullptr;
-  if (getgrnam_r(group.c_str(), &gr, buf.data(), buf.size(), &found) != 0 || !found) return false;
+  int rc = 0;
+  while ((rc = getgrnam_r(group.c_str(), &gr, buf.data(), buf.size(), &found)) == ERANGE &&
+         buf.size() < (size_t{64} << 20))  // a directory's big groups list every member
+    buf.resize(buf.size() * 2);
+  if (rc != 0 || !found) return false;
   if (peer.gid == gr.gr_gid) return true;
   const std::vector<uint32_t> groups = GroupsOf(peer.name, peer.gid);
   return std::find(groups.begin(), groups.end(), gr.gr_gid) != groups.end();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/model/account.h"
+#include "core/model/resources.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/store/store.h"
@@ -28,6 +29,7 @@ struct Launch {
   std::optional<Account> account;  ///< whom it runs as; none: the daemon's own user
   std::string pam_service;         ///< with an account: the PAM session to open for it; "": none
   std::string pam_dir;             ///< where that service's configuration is; "": /etc/pam.d
+  Resources resources;             ///< nice, ionice and limits: its queue's, its job's over them
 };
 
 /// Runs attempts for the daemon, as ninja's CommandRunner runs commands. Lives on the event

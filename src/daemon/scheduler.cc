@@ -381,6 +381,15 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
                   OverlapActionName(d.action), runs->pending.size(), runs->running.size());
     return out;
   }
+  // A user's own job file makes that user's tasks: their limits apply as to a submit.
+  if (name.find('/') != std::string::npos)
+    if (Status admitted = daemon.AdmitSubmits(j.user.owner, 1); !admitted.ok()) {
+      spdlog::warn("job {}: {}: no run: {}", name, when, admitted.message());
+      if (firing)
+        if (auto fired = store().Fire(*firing, j.user.owner, std::nullopt, now); !fired.ok())
+          return fired.status();
+      return admitted;
+    }
   WallMs not_before = 0;
   if (firing && j.def.random_delay_ms > 0) {
     std::uniform_int_distribution<int64_t> delay(0, j.def.random_delay_ms);
@@ -556,6 +565,11 @@ Result<JobInfo> Scheduler::Job(const std::string& name) {
   for (JobRecord& r : *all)
     if (r.job == name) records.emplace(r.job, std::move(r));
   return state_->Info(it->second, records);
+}
+
+const JobDef* Scheduler::Definition(const std::string& name) const {
+  auto it = state_->jobs.find(name);
+  return it == state_->jobs.end() ? nullptr : &it->second.def;
 }
 
 const std::vector<JobLoadError>& Scheduler::Errors() const {

@@ -45,6 +45,8 @@ class Scheduler {
   std::vector<JobInfo> Jobs();
   /// One job, or kNotFound naming it.
   Result<JobInfo> Job(const std::string& name);
+  /// The definition of job `name` in force; nullptr when there is none.
+  const JobDef* Definition(const std::string& name) const;
   /// The load errors of the last load.
   const std::vector<JobLoadError>& Errors() const;
   /// `tq jobs run NAME`: a run now, obeying the job's overlap unless `force`.

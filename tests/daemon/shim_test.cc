@@ -585,6 +585,16 @@ TEST_CASE("shim: usage errors exit 2 and touch nothing") {
        "--gid", "1", "--groups", "1,,2", "--", "true"},
       {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--uid", "1",
        "--gid", "-1", "--groups", "1", "--", "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--nice", "20", "--",
+       "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--nice", "-21",
+       "--", "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--ioprio", "65536",
+       "--", "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--limit-core", "-1",
+       "--", "true"},
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--pam-service",
+       "tq", "--", "true"},  // PAM needs the user's name
   };
   for (size_t i = 0; i < cases.size(); i++) {
     ShimRun run;
@@ -839,4 +849,26 @@ TEST_CASE("shim: an identity it cannot take fails the start and the task never r
   CHECK(r.spawn_errno == EPERM);
   CHECK(r.exit_code == 127);
   CHECK_FALSE(Exists(run.Path("ran")));
+}
+
+TEST_CASE("shim: --nice, --ioprio and the --limit-* limits reach the task") {
+  ShimRun run;
+  tq::ShimRecord r = run.Run(
+      {"sh", "-c",
+       "cut -d' ' -f19 /proc/self/stat; ionice -p $$; "
+       "grep -E '^Max (open files|processes|core file size)' /proc/self/limits | tr -s ' '"},
+      {"--nice", "7", "--ioprio", std::to_string(3 << 13), "--limit-nofile", "64", "--limit-nproc",
+       "4000", "--limit-core", "0"});
+  CHECK(r.spawn_errno == 0);
+  CHECK(r.exit_code == 0);
+  CHECK(run.Out() ==
+        "7\nidle\nMax core file size 0 0 bytes \nMax processes 4000 4000 processes \n"
+        "Max open files 64 64 files \n");
+}
+
+TEST_CASE("shim: a resource it cannot set fails the start at resources") {
+  ShimRun run;  // more descriptors than fs.nr_open allows: refused even to root
+  tq::ShimRecord r = run.Run({"true"}, {"--limit-nofile", "1099511627776"});
+  CHECK(r.spawn_step == TQ_SHIM_STEP_RESOURCES);
+  CHECK(r.exit_code == 127);
 }

@@ -1,6 +1,8 @@
-// Each attempt records the task's own CPU time and peak RSS, from wait4 in its supervisor.
+// What a task gets of the machine: its own CPU time and peak RSS from wait4 in its supervisor, and
+// the nice, ionice and limits of its queue and job.
 #include <doctest/doctest.h>
 
+#include "support/jobs.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -28,4 +30,24 @@ TEST_CASE("tqd raises its own descriptor limit, tasks start with the one it was 
   const std::string id = Submit(d, {"--shell", "ulimit -Sn; ulimit -Hn"});
   REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
   CHECK(Tq(d, {"logs", id}).out == "256\n4096\n");
+}
+
+TEST_CASE("a queue's nice, ionice and limits reach its tasks, and a job's own win") {
+  TestDaemon d("[queues.batch]\nnice = 10\nionice = \"idle\"\nnofile = 128\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string probe =
+      "cut -d' ' -f19 /proc/self/stat; ionice -p $$; grep '^Max open files' /proc/self/limits | "
+      "tr -s ' '";
+  const std::string id = Submit(d, {"--queue", "batch", "--", "sh", "-c", probe});
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Tq(d, {"logs", id}).out == "10\nidle\nMax open files 128 128 files \n");
+
+  d.WriteJobFile("nightly.toml",
+                 JobFile("nightly", "0 0 1 1 *", probe, {"queue = \"batch\"", "nice = 3"}));
+  Reload(d);
+  const RunResult run = Tq(d, {"jobs", "run", "nightly"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const std::string job = run.out.substr(0, run.out.find('\n'));
+  CHECK(Tq(d, {"wait", job}).exit_code == 0);
+  CHECK(Tq(d, {"logs", job}).out == "3\nidle\nMax open files 128 128 files \n");
 }

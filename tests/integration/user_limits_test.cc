@@ -62,6 +62,20 @@ TEST_CASE("each per-user limit refuses with its name and value and changes nothi
   CHECK(batch.exit_code == 2);
   CHECK(batch.err.find("max_pending") != std::string::npos);
   CHECK(CountAs(d, pending, "pending") == 2);
+  // A retried task is pending again: it counts as a submit.
+  const std::vector<std::string> ids = [&] {
+    std::vector<std::string> out;
+    for (const auto& t : JsonLines(TqAs(d, pending.run_as(), {"list", "--json"}).out))
+      out.push_back(std::to_string(t["id"].get<long long>()));
+    return out;
+  }();
+  REQUIRE(ids.size() == 2);
+  REQUIRE(TqAs(d, pending.run_as(), {"cancel", ids[0]}).exit_code == 0);
+  IdOf(SubmitAs(d, pending, {"--delay", "1h", "--", "true"}));
+  const RunResult retry = TqAs(d, pending.run_as(), {"retry", ids[0]});
+  CHECK(retry.exit_code == 2);
+  CHECK_MESSAGE(retry.err.find("max_pending allows 2") != std::string::npos, retry.err);
+  CHECK(TaskState(d, ids[0]) == "cancelled");
 
   IdOf(SubmitAs(d, rate, {"--delay", "1h", "--", "true"}));
   IdOf(SubmitAs(d, rate, {"--delay", "1h", "--", "true"}));

@@ -101,13 +101,21 @@ int Edit(const GlobalOptions& g, const std::string& user) {
       std::fprintf(stderr, "tq: no changes made to the job file\n");
       return done(0);
     }
-    auto installed = InstallOwnJobFile(*client, user, *text);
+    // A new connection: the editor may have been open longer than the daemon keeps one idle.
+    auto again = Client::Connect(g.socket);
+    auto installed = again.ok() ? InstallOwnJobFile(*again, user, *text)
+                                : Result<nlohmann::json>(again.status());
     if (installed.ok()) {
       std::printf("installed %zu job(s)\n", (*installed)["jobs"].size());
       return done(0);
     }
     std::fprintf(stderr, "tq: %s\n", installed.status().message().c_str());
-    if (installed.status().code() != ErrorCode::kInvalid || !EditAgain()) {
+    if (installed.status().code() != ErrorCode::kInvalid) {
+      // Not the file's fault: keep the edit where the user can find it.
+      std::fprintf(stderr, "tq: nothing was installed; your edit is kept in %s\n", path.c_str());
+      return 1;
+    }
+    if (!EditAgain()) {
       std::fprintf(stderr, "tq: nothing was installed; the last good job file stays in force\n");
       return done(2);
     }

@@ -30,7 +30,7 @@ constexpr const char* kLimitKeys =
     "max_pending, submit_rate, submit_burst, max_running, output_bytes";
 constexpr const char* kQueueKeys =
     "concurrency, retries, backoff, backoff_base, backoff_max, jitter, retry_on_exit, "
-    "no_retry_on_exit, retry_priority_penalty";
+    "no_retry_on_exit, retry_priority_penalty, nice, ionice, nofile, nproc, core";
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
 constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
 
@@ -69,6 +69,9 @@ Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::ta
     } else if (name_in_queue == "retry_priority_penalty") {
       s = ck.Int(key, line, v, 0, kMaxPriority - kMinPriority, &n);
       out->retry_priority_penalty = static_cast<int>(n);
+    } else if (name_in_queue == "nice" || name_in_queue == "ionice" || name_in_queue == "nofile" ||
+               name_in_queue == "nproc" || name_in_queue == "core") {
+      s = ck.Resource(key, name_in_queue, line, v, &out->resources);
     } else {
       return ck.Error(key, line,
                       std::string("unknown key (allowed in a queue: ") + kQueueKeys + ")");

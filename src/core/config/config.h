@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/model/resources.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/model/user_rules.h"
@@ -22,6 +23,7 @@ struct QueueConfig {
   int concurrency = 0;  ///< tasks of this queue running at once; 0 = no cap of its own
   RetryPolicy retry;    ///< defaults for tasks submitted to this queue; flags override them
   int retry_priority_penalty = 0;  ///< how much lower a retried attempt's priority is
+  Resources resources;             ///< nice, ionice and limits of its tasks (a job's win)
 };
 
 /// Everything tqd.toml can set. A default-constructed Config holds the defaults.

@@ -1,7 +1,9 @@
 #include "core/config/toml_check.h"
 
 #include <cstdio>
+#include <limits>
 
+#include "core/config/config.h"
 #include "core/model/duration.h"
 #include "core/model/quote.h"
 #include "core/model/user_rules.h"
@@ -146,6 +148,40 @@ Status TomlChecker::AccountNames(const std::string& key, int line, const toml::n
   }
   *out = std::move(names);
   return Status::Ok();
+}
+
+Status TomlChecker::Resource(const std::string& key, std::string_view name, int line,
+                             const toml::node& v, Resources* out) const {
+  constexpr int64_t kMaxCount = 2147483647;
+  int64_t n = 0;
+  Status s;
+  if (name == "nice") {
+    s = Int(key, line, v, -20, 19, &n);
+    if (s.ok()) out->nice = static_cast<int>(n);
+  } else if (name == "ionice") {
+    const auto* str = v.as_string();
+    if (str == nullptr || !IoPriority(str->get()))
+      return Error(key, line,
+                   DescribeToml(v) +
+                       " is not an I/O class (use idle, best-effort or realtime, optionally "
+                       "with a level :0 (first) to :7, e.g. \"best-effort:7\")");
+    out->ionice = str->get();
+  } else if (name == "nofile" || name == "nproc") {
+    s = Int(key, line, v, 1, kMaxCount, &n);
+    if (s.ok()) (name == "nofile" ? out->nofile : out->nproc) = n;
+  } else if (name == "core") {
+    if (const auto* str = v.as_string()) {
+      Result<int64_t> r = ParseSize(str->get(), key);
+      if (!r.ok()) return Wrap(key, line, r.status());
+      n = *r;
+    } else {
+      s = Int(key, line, v, 0, std::numeric_limits<int64_t>::max(), &n);
+    }
+    if (s.ok()) out->core = n;
+  } else {
+    return Error(key, line, std::string("not one of ") + kResourceKeys);
+  }
+  return s;
 }
 
 Status TomlChecker::Path(const std::string& key, int line, const toml::node& v, size_t max_len,

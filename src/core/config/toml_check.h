@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/model/resources.h"
 #include "core/model/status.h"
 
 namespace tq {
@@ -49,6 +50,10 @@ class TomlChecker {
   /// An array of user names (ValidAccountName), at most 65536 of them.
   Status AccountNames(const std::string& key, int line, const toml::node& v,
                       std::vector<std::string>* out) const;
+  /// One of kResourceKeys (`name`) into `out`: nice -20..19, ionice (IoPriority), nofile and
+  /// nproc 1..2^31-1, core a size in bytes (0 allowed).
+  Status Resource(const std::string& key, std::string_view name, int line, const toml::node& v,
+                  Resources* out) const;
   /// A path: "" for the default, else absolute, without NUL bytes, at most `max_len` bytes.
   Status Path(const std::string& key, int line, const toml::node& v, size_t max_len,
               std::string* out) const;

@@ -10,6 +10,7 @@
 
 #include "core/cron/cron_expr.h"
 #include "core/cron/cron_next.h"
+#include "core/model/resources.h"
 #include "core/model/retry_overrides.h"
 #include "core/model/status.h"
 
@@ -65,6 +66,7 @@ struct JobDef {
   int max_catch_up = 10;        ///< run_all: at most this many catch-up runs (1..1000)
   int64_t max_lateness_ms = 0;  ///< a catch-up later than this after its time is dropped; 0: none
   int64_t random_delay_ms = 0;  ///< each firing waits a uniform random 0..this before it is ready
+  Resources resources;          ///< nice, ionice and limits, over its queue's
   bool enabled = true;          ///< `enabled = false` in the file; `tq jobs disable` is separate
 };
 

@@ -19,7 +19,8 @@ namespace {
 constexpr const char* kJobKeys =
     "name, schedule, timezone, dst, command, shell, argv, user, cwd, env, stdin, queue, "
     "priority, timeout, pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, overlap, "
-    "misfire, max_catch_up, max_lateness, random_delay, enabled";
+    "misfire, max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, core, "
+    "enabled";
 constexpr const char* kBackoffKeys = "kind, base, max, jitter";
 constexpr const char* kBackoffKinds = "fixed, exponential or progressive";
 constexpr int64_t kMaxRetries = 1000;                 // as tqd.toml's queues allow
@@ -363,6 +364,9 @@ class JobFileReader {
       s = ck_.Duration(key, line, v, &def.max_lateness_ms);
     } else if (name == "random_delay") {
       s = ck_.Duration(key, line, v, &def.random_delay_ms);
+    } else if (name == "nice" || name == "ionice" || name == "nofile" || name == "nproc" ||
+               name == "core") {
+      s = ck_.Resource(key, name, line, v, &def.resources);
     } else if (name == "enabled") {
       s = ck_.Bool(key, line, v, &def.enabled);
     } else {

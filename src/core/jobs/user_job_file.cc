@@ -8,7 +8,32 @@ Result<JobFile> ParseUserJobFile(std::string_view text, const std::string& path,
                                  const std::string& user) {
   auto file = ParseJobFile(text, path);
   if (!file.ok()) return file;
+  if (file->jobs.size() > kMaxUserJobs)
+    return Status(ErrorCode::kConfig, "job",
+                  path + ":" + std::to_string(file->jobs[kMaxUserJobs].line) +
+                      ": job: " + std::to_string(file->jobs.size()) +
+                      " jobs are more than a user's job file may hold (" +
+                      std::to_string(kMaxUserJobs) + ")");
   for (JobDef& job : file->jobs) {
+    const Resources& r = job.resources;
+    const auto refuse = [&](const char* key, const std::string& why) {
+      return Status(ErrorCode::kConfig, key,
+                    path + ":" + std::to_string(job.line) + ": " + key + ": " + why);
+    };
+    if (r.nice && *r.nice < 0)
+      return refuse("nice", std::to_string(*r.nice) +
+                                " is not allowed in a user's job file (use 0 to 19: only root "
+                                "raises a priority)");
+    if (r.ionice && r.ionice->rfind("realtime", 0) == 0)
+      return refuse("ionice", Quote(*r.ionice) +
+                                  " is not allowed in a user's job file (use idle or "
+                                  "best-effort)");
+    if (r.nofile || r.nproc || r.core)
+      return refuse(r.nofile  ? "nofile"
+                    : r.nproc ? "nproc"
+                              : "core",
+                    "is not allowed in a user's job file (limits are set by the system's job "
+                    "files and by the queues of tqd.toml)");
     if (!job.user.empty() && job.user != user)
       return Status(ErrorCode::kConfig, "user",
                     path + ":" + std::to_string(job.line) + ": user: " + Quote(job.user) +

@@ -98,6 +98,8 @@ std::vector<std::string> AttemptEnvironment(const Task& task, int attempt, const
   if (task.spec.clean_env) {
     base = account ? CronEnvironmentFor(account->name, account->home) : CronEnvironment(task.owner);
     for (const auto& e : task.spec.env) {
+      // Only a job file's env is kept as written; what a submitter sends is filtered.
+      if (account && !task.spec.job && IsUnsafeVariable(NameOf(e))) continue;
       const size_t eq = e.find('=');
       const std::string name = e.substr(0, eq);
       std::erase_if(base, [&](const std::string& b) { return HasName(b, name); });

@@ -26,7 +26,8 @@ bool IsUnsafeVariable(std::string_view name);
 /// `tq submit --clean-env`), then TQ_TASK_ID, TQ_ATTEMPT and TQ_QUEUE set (replacing any given).
 /// With `account` (the system daemon runs the task as that user) a captured environment loses
 /// every IsUnsafeVariable and takes HOME, USER, LOGNAME and SHELL from the account, and cron's
-/// takes HOME, USER and LOGNAME from it.
+/// takes HOME, USER and LOGNAME from it; entries over cron's are kept as written only for a run
+/// of a job (its job file's `env`), a submitter's lose every IsUnsafeVariable too.
 std::vector<std::string> AttemptEnvironment(const Task& task, int attempt,
                                             const Account* account = nullptr);
 

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/model/quote.h"
+#include "core/model/user_rules.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/scheduler.h"
 
@@ -18,6 +19,10 @@ void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabReque
                        "user: only root may install, read or remove the job file of another "
                        "user (" +
                            Quote(user) + ")"));
+  if (!ValidAccountName(user))  // a name from the password database that no file may carry
+    return send(Status::Invalid("user", "user: " + Quote(user) +
+                                            " cannot have a job file (a name of A-Z a-z 0-9 _ . "
+                                            "- is needed)"));
   const Spool& spool = d.spool();
   switch (r.action) {
     case CrontabRequest::Action::kInstall: {

@@ -9,8 +9,10 @@ namespace tq {
 
 Result<JobInfo> VisibleJob(Daemon& d, const Owner& peer, const std::string& name) {
   Result<JobInfo> job = d.scheduler().Job(name);
-  // A name of the caller's own job file may leave out the caller's "USER/".
-  if (!job.ok() && name.find('/') == std::string::npos) {
+  // A name of the caller's own job file may leave out the caller's "USER/" (also when a job of
+  // the job files the caller may not see has that name).
+  const bool shown = job.ok() && d.AccessFor(peer).Sees(job->owner_uid);
+  if (!shown && name.find('/') == std::string::npos) {
     Result<JobInfo> own = d.scheduler().Job(peer.name + "/" + name);
     if (own.ok()) job = std::move(own);
   }

@@ -40,6 +40,11 @@ void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& 
   std::vector<TaskId> ids = std::move(*targets);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  // Tasks pending again count as submits against the caller's limits.
+  if (Status admitted = d.AdmitSubmits(peer, static_cast<int64_t>(ids.size())); !admitted.ok()) {
+    d.server().Send(conn, ErrorResponse(admitted));
+    return;
+  }
   // In bulk, a task whose dependency stays failed (not among those re-queued) is left as it is
   // instead of failing the whole request.
   std::vector<TaskId> requeued;

@@ -59,7 +59,8 @@ struct options {
   const char* pam_service; /* open a PAM session of `user` for this service; NULL: none */
   const char* pam_dir;     /* where its configuration is; NULL: the system's (/etc/pam.d) */
   const char* user;        /* the task's user name, for PAM */
-  char** argv;             /* PROGRAM [ARG...], NULL-terminated */
+  const char *nice, *ioprio, *limit_nofile, *limit_nproc, *limit_core; /* as given; NULL: unset */
+  char** argv; /* PROGRAM [ARG...], NULL-terminated */
 };
 
 /* The status record, rewritten whole each time it changes. */
@@ -97,7 +98,8 @@ _Noreturn static void usage(const char* msg, const char* what) {
           "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
           "[--stdin PATH] --output-max BYTES [--cwd DIR] [--kill-grace MS] [--keep-background] "
           "[--nofile N] [--env-fd N] [--uid N --gid N --groups N[,N...]] "
-          "[--pam-service NAME --user NAME [--pam-dir DIR]] -- "
+          "[--pam-service NAME --user NAME [--pam-dir DIR]] [--nice N] [--ioprio N] "
+          "[--limit-nofile N] [--limit-nproc N] [--limit-core BYTES] -- "
           "PROGRAM [ARG...]\n",
           msg, what);
   exit(TQ_SHIM_EXIT_USAGE);
@@ -147,6 +149,14 @@ static void parse_groups(const char* text, struct options* o) {
   free(copy);
 }
 
+/* True for a nice value: an optional '-' and a decimal number from -20 to 19. */
+static int valid_nice(const char* text) {
+  unsigned long long n = 0;
+  const int negative = text[0] == '-';
+  if (parse_count(text + negative, &n) != 0) return 0;
+  return negative ? n <= 20 : n <= 19;
+}
+
 /* Parses argv strictly: each option once, non-empty values, `--` and PROGRAM required. */
 static void parse_args(int argc, char** argv, struct options* o) {
   memset(o, 0, sizeof *o);
@@ -170,7 +180,12 @@ static void parse_args(int argc, char** argv, struct options* o) {
                {"--groups", &groups},
                {"--pam-service", &o->pam_service},
                {"--pam-dir", &o->pam_dir},
-               {"--user", &o->user}};
+               {"--user", &o->user},
+               {"--nice", &o->nice},
+               {"--ioprio", &o->ioprio},
+               {"--limit-nofile", &o->limit_nofile},
+               {"--limit-nproc", &o->limit_nproc},
+               {"--limit-core", &o->limit_core}};
   const size_t nknown = sizeof known / sizeof known[0];
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
@@ -215,6 +230,14 @@ static void parse_args(int argc, char** argv, struct options* o) {
   if ((o->pam_service != NULL) != (o->user != NULL))
     usage("--pam-service and --user go together", "");
   if (o->pam_dir != NULL && o->pam_service == NULL) usage("--pam-dir needs --pam-service", "");
+  unsigned long long ignored = 0;
+  if (o->nice != NULL && !valid_nice(o->nice)) usage("--nice needs -20 to 19, not ", o->nice);
+  if (o->ioprio != NULL && (parse_count(o->ioprio, &ignored) != 0 || ignored > 65535))
+    usage("--ioprio needs an I/O priority from 0 to 65535, not ", o->ioprio);
+  const char* limits[] = {o->limit_nofile, o->limit_nproc, o->limit_core};
+  for (size_t k = 0; k < 3; k++)
+    if (limits[k] != NULL && parse_count(limits[k], &ignored) != 0)
+      usage("a --limit-* option needs a decimal count, not ", limits[k]);
   if (i + 1 >= argc) usage("missing `-- PROGRAM`", "");
   o->argv = argv + i + 1;
 }
@@ -526,9 +549,10 @@ static void close_other_fds(int keep) {
 }
 
 /* The steps of starting the task in the child, in the order they run; sent as an index. */
-static const char* const kChildSteps[] = {TQ_SHIM_STEP_STDIN, TQ_SHIM_STEP_IDENTITY,
-                                          TQ_SHIM_STEP_CWD, TQ_SHIM_STEP_EXEC};
-enum { kStepStdin, kStepIdentity, kStepCwd, kStepExec, kStepCount };
+static const char* const kChildSteps[] = {TQ_SHIM_STEP_STDIN, TQ_SHIM_STEP_RESOURCES,
+                                          TQ_SHIM_STEP_IDENTITY, TQ_SHIM_STEP_CWD,
+                                          TQ_SHIM_STEP_EXEC};
+enum { kStepStdin, kStepResources, kStepIdentity, kStepCwd, kStepExec, kStepCount };
 
 /* What the child sends through the error pipe when a step fails. */
 struct child_error {
@@ -550,6 +574,28 @@ static void restore_nofile(unsigned long long nofile) {
   if (nofile == 0 || getrlimit(RLIMIT_NOFILE, &lim) != 0 || nofile >= lim.rlim_cur) return;
   lim.rlim_cur = (rlim_t)nofile;
   setrlimit(RLIMIT_NOFILE, &lim);
+}
+
+/* Sets one resource limit, soft and hard, from its checked decimal text (NULL: leaves it). */
+static int set_limit(int resource, const char* text) {
+  if (text == NULL) return 0;
+  unsigned long long n = 0;
+  parse_count(text, &n);
+  struct rlimit lim = {(rlim_t)n, (rlim_t)n};
+  return setrlimit(resource, &lim);
+}
+
+/* Applies --nice, --ioprio and the --limit-* limits to this process, while it is still root
+ * (a negative nice, a realtime I/O class and a raised limit need it); 0, or -1 with errno. */
+static int apply_resources(const struct options* o) {
+  if (o->nice != NULL && setpriority(PRIO_PROCESS, 0, atoi(o->nice)) != 0) return -1;
+  if (o->ioprio != NULL &&
+      syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, atoi(o->ioprio)) != 0)
+    return -1;
+  if (set_limit(RLIMIT_NOFILE, o->limit_nofile) != 0 ||
+      set_limit(RLIMIT_NPROC, o->limit_nproc) != 0 || set_limit(RLIMIT_CORE, o->limit_core) != 0)
+    return -1;
+  return 0;
 }
 
 /* Becomes the task's user: groups, then gid, then uid (each while still allowed to), and then
@@ -700,8 +746,9 @@ _Noreturn static void run_child(const struct options* o, char** env, int out_w, 
   if (in < 0 || dup2(in, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
     child_fail(errfd, kStepStdin);
   close_other_fds(errfd);
+  if (apply_resources(o) != 0) child_fail(errfd, kStepResources);
   if (o->switch_identity && become_user(o) != 0) child_fail(errfd, kStepIdentity);
-  restore_nofile(o->nofile);
+  if (o->limit_nofile == NULL) restore_nofile(o->nofile);
   if (o->cwd != NULL && chdir(o->cwd) != 0) child_fail(errfd, kStepCwd);
   if (env != NULL) environ = env; /* execvp searches the task's PATH, and passes all of it */
   execvp(o->argv[0], o->argv);
@@ -840,6 +887,7 @@ int main(int argc, char** argv) {
   open_status(o.status, o.status_fd);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   signal(SIGPIPE, SIG_IGN);
+  signal(SIGXFSZ, SIG_IGN); /* a file size limit (pam_limits) fails a write, never the shim */
 
   struct stream out = {.path = o.out, .unlimited = o.output_max == 0, .half = o.output_max / 2};
   struct stream err = {.path = o.err, .unlimited = o.output_max == 0, .half = o.output_max / 2};

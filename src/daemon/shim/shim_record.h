@@ -37,11 +37,12 @@
 #define TQ_SHIM_STEP_STDERR "stderr" /* creating the --stderr file */
 #define TQ_SHIM_STEP_SETUP "setup"   /* the shim's own pipes and signalfd, reading --env-fd */
 #define TQ_SHIM_STEP_FORK "fork"
-#define TQ_SHIM_STEP_STDIN "stdin"       /* opening --stdin (or /dev/null) onto descriptor 0 */
-#define TQ_SHIM_STEP_PAM "pam"           /* the PAM account check or session of --user (EACCES) */
-#define TQ_SHIM_STEP_IDENTITY "identity" /* becoming --uid, --gid and --groups */
-#define TQ_SHIM_STEP_CWD "cwd"           /* chdir to --cwd */
-#define TQ_SHIM_STEP_EXEC "exec"         /* execvp of PROGRAM */
+#define TQ_SHIM_STEP_STDIN "stdin"         /* opening --stdin (or /dev/null) onto descriptor 0 */
+#define TQ_SHIM_STEP_PAM "pam"             /* the PAM account check or session of --user (EACCES) */
+#define TQ_SHIM_STEP_RESOURCES "resources" /* --nice, --ioprio and the --limit-* limits */
+#define TQ_SHIM_STEP_IDENTITY "identity"   /* becoming --uid, --gid and --groups */
+#define TQ_SHIM_STEP_CWD "cwd"             /* chdir to --cwd */
+#define TQ_SHIM_STEP_EXEC "exec"           /* execvp of PROGRAM */
 
 /* The descriptor on which the daemon hands the shim its status file, created and flocked before
  * the shim is started (`--status-fd 3`): the lock then proves a shim is alive from the instant it

@@ -159,7 +159,15 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"[queues.gpu]\nconcurrency = 2\nconcurency = 2\n", "queues.gpu.concurency",
        "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency, retries, "
        "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
-       "retry_priority_penalty)"},
+       "retry_priority_penalty, nice, ionice, nofile, nproc, core)"},
+      {"[queues.q]\nnice = 20\n", "queues.q.nice",
+       "tqd.toml:2: queues.q.nice: 20 is out of range (use an integer from -20 to 19)"},
+      {"[queues.q]\nionice = \"fast\"\n", "queues.q.ionice",
+       "tqd.toml:2: queues.q.ionice: \"fast\" is not an I/O class (use idle, best-effort or "
+       "realtime, optionally with a level :0 (first) to :7, e.g. \"best-effort:7\")"},
+      {"[queues.q]\nnofile = 0\n", "queues.q.nofile", "0 is out of range (use an integer from 1"},
+      {"[queues.q]\ncore = -1\n", "queues.q.core", "-1 is out of range"},
+      {"[queues.q]\ncore = \"1 G\"\n", "queues.q.core", "\"1 G\" is not a size"},
       {"[queues.q]\nretries = -1\n", "queues.q.retries",
        "tqd.toml:2: queues.q.retries: -1 is out of range (use an integer from 0 to 1000)"},
       {"[queues.q]\nbackoff = \"linear\"\n", "queues.q.backoff",
@@ -278,6 +286,20 @@ TEST_CASE("config: [user_limits] and [users.NAME] overrides over them, in any or
   CHECK(bob.submit_burst == 3);
 }
 
+TEST_CASE("config: a queue's nice, ionice and limits") {
+  const Config c = MustParse(
+      "[queues.batch]\nnice = 10\nionice = \"best-effort:7\"\nnofile = 4096\nnproc = 512\n"
+      "core = \"0\"\n[queues.urgent]\nnice = -5\nionice = \"realtime\"\n");
+  const Resources& batch = c.Queue("batch").resources;
+  CHECK(batch.nice == 10);
+  CHECK(batch.ionice == "best-effort:7");
+  CHECK(batch.nofile == 4096);
+  CHECK(batch.nproc == 512);
+  CHECK(batch.core == 0);
+  CHECK(c.Queue("urgent").resources.nice == -5);
+  CHECK(c.Queue("other").resources == Resources{});
+}
+
 TEST_CASE("ValidAccountName") {
   for (const char* good : {"a", "root", "svc.backup", "Build_01", "host$", "x-y", "_apt"}) {
     CAPTURE(std::string(good));
@@ -366,7 +388,7 @@ TEST_CASE("LoadConfig: missing, present and unreadable files") {
         file +
             ":5: queues.gpu.bogus: unknown key (allowed in a queue: concurrency, retries, "
             "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
-            "retry_priority_penalty)");
+            "retry_priority_penalty, nice, ionice, nofile, nproc, core)");
 
   f = std::fopen(file.c_str(), "w");
   REQUIRE(f != nullptr);

@@ -247,7 +247,7 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "jobs.d/a.toml:5: comand: unknown key (allowed in a [[job]]: name, schedule, timezone, dst, "
        "command, shell, argv, user, cwd, env, stdin, queue, priority, timeout, pending_ttl, "
        "retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, max_catch_up, "
-       "max_lateness, random_delay, enabled)"},
+       "max_lateness, random_delay, nice, ionice, nofile, nproc, core, enabled)"},
       {"unknown defaults key", "[defaults]\nqeue = \"x\"\n", "defaults.qeue",
        "jobs.d/a.toml:2: defaults.qeue: unknown key (allowed in [defaults]: every job key but "
        "name)"},
@@ -255,7 +255,12 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "jobs.d/a.toml:5: \"a b\": unknown key (allowed in a [[job]]: name, schedule, timezone, "
        "dst, command, shell, argv, user, cwd, env, stdin, queue, priority, timeout, pending_ttl, "
        "retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, max_catch_up, "
-       "max_lateness, random_delay, enabled)"},
+       "max_lateness, random_delay, nice, ionice, nofile, nproc, core, enabled)"},
+      {"nice out of range", Job("nice = -21"), "nice",
+       "jobs.d/a.toml:5: nice: -21 is out of range (use an integer from -20 to 19)"},
+      {"ionice unknown", Job("ionice = \"slow\""), "ionice",
+       "jobs.d/a.toml:5: ionice: \"slow\" is not an I/O class (use idle, best-effort or realtime, "
+       "optionally with a level :0 (first) to :7, e.g. \"best-effort:7\")"},
       {"name in defaults", "[defaults]\nname = \"x\"\n", "defaults.name",
        "jobs.d/a.toml:2: defaults.name: a name cannot be a default (give each [[job]] its own "
        "name)"},

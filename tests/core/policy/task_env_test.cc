@@ -105,7 +105,9 @@ TEST_CASE("task env: for an account a captured environment loses the unsafe vari
 
 TEST_CASE("task env: for an account cron's environment is the account's, a job's env is kept") {
   const Account alice{1001, 1001, {1001}, "alice", "/home/alice", "/bin/bash"};
-  const auto env = AttemptEnvironment(Make(true, {"LD_LIBRARY_PATH=/opt/lib", "X=1"}), 3, &alice);
+  Task job = Make(true, {"LD_LIBRARY_PATH=/opt/lib", "X=1"});
+  job.spec.job = "report";
+  const auto env = AttemptEnvironment(job, 3, &alice);
   CHECK(Has(env, "HOME=/home/alice"));
   CHECK(Has(env, "USER=alice"));
   CHECK(Has(env, "LOGNAME=alice"));
@@ -115,6 +117,24 @@ TEST_CASE("task env: for an account cron's environment is the account's, a job's
   CHECK(Has(env, "X=1"));
   CHECK(Count(env, "HOME=") == 1);
   CHECK(Has(env, "TQ_ATTEMPT=3"));
+}
+
+TEST_CASE("task env: for an account a submitter's entries over cron's lose the unsafe ones") {
+  const Account alice{1001, 1001, {1001}, "alice", "/home/alice", "/bin/bash"};
+  const auto env = AttemptEnvironment(
+      Make(true, {"LD_PRELOAD=/tmp/x.so", "BASH_ENV=/tmp/rc", "X=1"}), 1, &alice);
+  CHECK(Count(env, "LD_PRELOAD=") == 0);
+  CHECK(Count(env, "BASH_ENV=") == 0);
+  CHECK(Has(env, "X=1"));
+}
+
+TEST_CASE("task env: for an account a submitter's entries over cron's lose the unsafe ones") {
+  const Account alice{1001, 1001, {1001}, "alice", "/home/alice", "/bin/bash"};
+  const auto env = AttemptEnvironment(
+      Make(true, {"LD_PRELOAD=/tmp/x.so", "BASH_ENV=/tmp/rc", "X=1"}), 1, &alice);
+  CHECK(Count(env, "LD_PRELOAD=") == 0);
+  CHECK(Count(env, "BASH_ENV=") == 0);
+  CHECK(Has(env, "X=1"));
 }
 
 }  // namespace

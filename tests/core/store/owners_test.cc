@@ -99,5 +99,21 @@ STORE_TEST_CASE("OutputOf sums the output of an owner's attempts until they are 
   CHECK(*store->OutputOf(kBob.uid) == 0);
 }
 
+STORE_TEST_CASE("OutputOf gives back the bytes of attempts a keyed replace drops") {
+  auto store = OpenStore();
+  const TaskId id = MustSubmit(*store, kAlice, Keyed("k", 1, {"old"}), 1000).id;
+  AttemptOutcome out = Exited(1010, 1);
+  out.output_bytes = 40;
+  REQUIRE(store->FinishAttempt(id, MustStart(*store, id, 1000), out, TaskState::kFailed,
+                               TaskReason::kExit)
+              .ok());
+  CHECK(*store->OutputOf(kAlice.uid) == 40);
+  // The same version again replaces the failed request, and its attempts with it.
+  const SubmitOutcome again = MustSubmit(*store, kAlice, Keyed("k", 1, {"new"}), 2000);
+  CHECK(again.id == id);
+  CHECK(MustGet(*store, id).attempts.empty());
+  CHECK(*store->OutputOf(kAlice.uid) == 0);
+}
+
 }  // namespace
 }  // namespace tq

@@ -197,7 +197,8 @@ CREATE TABLE job_files (
 // names stay; the queries that name them change with them). max_pending counts a user's
 // pending tasks on tasks_pending_by_owner. Each attempt keeps the bytes of output it left, and
 // owner_output their sum per owner, kept by triggers: an attempt's bytes are added when they are
-// recorded and a task's are taken away when its row is purged.
+// recorded and taken away when its row goes (a keyed replace drops a task's attempts) or its
+// task's row is purged (the cascade then finds no task row, so nothing is taken twice).
 constexpr const char* kSchemaV7 = R"sql(
 DROP INDEX tasks_ready_by_priority;
 DROP INDEX tasks_ready_by_id;
@@ -221,6 +222,11 @@ BEGIN
   UPDATE owner_output SET bytes = bytes -
     (SELECT coalesce(sum(output_bytes), 0) FROM attempts WHERE task_id = OLD.id)
     WHERE owner_uid = OLD.owner_uid;
+END;
+CREATE TRIGGER attempts_output_gone AFTER DELETE ON attempts
+BEGIN
+  UPDATE owner_output SET bytes = bytes - OLD.output_bytes
+    WHERE owner_uid = (SELECT owner_uid FROM tasks WHERE id = OLD.task_id);
 END;
 )sql";
 
