@@ -393,40 +393,63 @@ static int contains(const int* set, size_t n, int pid) {
   return 0;
 }
 
+/* Sends sig to `pid` if it is still the process the scan saw as a child of `ppid`. The shim is
+ * root and the task's processes are not: a pid that was freed between the scan and the signal
+ * may already be another process's, anyone's. The pidfd pins one process; while it has not
+ * exited, its pid and /proc entry are its own, so its parent is checked after the pidfd is open
+ * and the signal goes through the pidfd. */
+static void signal_if_child(int pid, int ppid, int sig) {
+  int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+  if (fd < 0) return;
+  unsigned long long now_ppid = 0;
+  struct pollfd exited = {.fd = fd, .events = POLLIN};
+  if (read_stat_field(pid, 4, &now_ppid) == 0 && (int)now_ppid == ppid && poll(&exited, 1, 0) == 0)
+    syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+  close(fd);
+}
+
 /* Sends sig to the task's process group (while its leader is unreaped, so the pgid cannot
  * have been reused) and to every descendant of the shim, rescanning /proc while new ones
- * appear: that also finds processes that left the group or called setsid(). */
+ * appear: that also finds processes that left the group or called setsid(). Each scan builds
+ * the tree afresh from the shim itself (orphans are reparented to it, the subreaper), so a pid
+ * seen once and reused since never makes another process's children look like the task's. */
 static void kill_task(int sig, int child, int child_alive) {
   if (child_alive) kill(-child, sig);
   int self = getpid();
-  int* seen = NULL;
-  size_t nseen = 0, cap = 0;
+  int* signalled = NULL;
+  size_t nsignalled = 0, cap = 0;
   for (int round = 0; round < kKillScanRounds; round++) {
     struct proc* procs = NULL;
     size_t n = scan_proc(&procs);
+    int* tree = n > 0 ? malloc(n * sizeof *tree) : NULL;
+    size_t ntree = 0;
     int found = 0;
-    for (int grew = 1; grew;) { /* close the tree over this snapshot */
+    for (int grew = 1; grew && tree != NULL;) { /* close the tree over this snapshot */
       grew = 0;
       for (size_t i = 0; i < n; i++) {
         const struct proc* p = &procs[i];
-        if (contains(seen, nseen, p->pid)) continue;
-        if (p->ppid != self && !contains(seen, nseen, p->ppid)) continue;
-        kill(p->pid, sig);
-        if (nseen == cap) {
+        if (contains(tree, ntree, p->pid)) continue;
+        if (p->ppid != self && !contains(tree, ntree, p->ppid)) continue;
+        tree[ntree++] = p->pid;
+        grew = 1;
+        signal_if_child(p->pid, p->ppid, sig);
+        if (contains(signalled, nsignalled, p->pid)) continue;
+        found = 1;
+        if (nsignalled == cap) {
           size_t want = cap ? cap * 2 : 64;
-          int* bigger = realloc(seen, want * sizeof *seen);
-          if (bigger == NULL) continue; /* killed, just not remembered */
-          seen = bigger;
+          int* bigger = realloc(signalled, want * sizeof *signalled);
+          if (bigger == NULL) continue; /* signalled, just not remembered */
+          signalled = bigger;
           cap = want;
         }
-        seen[nseen++] = p->pid;
-        grew = found = 1;
+        signalled[nsignalled++] = p->pid;
       }
     }
+    free(tree);
     free(procs);
     if (!found) break;
   }
-  free(seen);
+  free(signalled);
 }
 
 /* Reaps every exited child; the task's own wait4 status and rusage go to *status and *ru.
