@@ -13,7 +13,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "core/model/quote.h"
 #include "core/model/saturating.h"
 #include "core/policy/attempt_end.h"
 #include "core/policy/chooser.h"
@@ -128,7 +127,7 @@ Daemon::Daemon(DaemonOptions options, const Clock& clock)
       loop_(clock),
       rng_(std::random_device{}()),
       admin_members_(clock, options_.server_limits.user_name_ttl_ms),
-      names_(clock, options_.server_limits.user_name_ttl_ms),
+      limits_(clock, options_.config, options_.server_limits.user_name_ttl_ms),
       spool_(options_.state_dir + "/crontabs") {}
 
 Daemon::~Daemon() {
@@ -263,45 +262,10 @@ Result<Task> Daemon::GetVisible(const Owner& peer, TaskId id) {
   return task;
 }
 
-const UserLimits* Daemon::LimitsOf(uint32_t uid) {
-  if (uid == 0 || uid == geteuid()) return nullptr;
-  return &options_.config->LimitsFor(names_.Name(uid));
-}
-
 Status Daemon::AdmitSubmits(const Owner& peer, int64_t count) {
-  const UserLimits* limits = LimitsOf(peer.uid);
-  if (limits == nullptr) return Status::Ok();
-  const std::string who = "user " + Quote(peer.name);
-  const auto refuse = [](const char* limit, const std::string& why) {
-    return Status(ErrorCode::kLimit, limit, std::string(limit) + ": " + why);
-  };
-  auto kept = store_->OutputOf(peer.uid);
-  if (!kept.ok()) return kept.status();
-  if (*kept >= limits->output_bytes)
-    return refuse("output_bytes", who + " keeps " + std::to_string(*kept) +
-                                      " bytes of output, and output_bytes allows " +
-                                      std::to_string(limits->output_bytes) +
-                                      " (it is freed as old tasks are purged after purge_after)");
-  auto pending = store_->PendingOf(peer.uid);
-  if (!pending.ok()) return pending.status();
-  for (const auto& [conn, item] : pending_submits_) *pending += item.owner.uid == peer.uid;
-  if (*pending + count > limits->max_pending)
-    return refuse("max_pending", who + " has " + std::to_string(*pending) +
-                                     " pending tasks, and max_pending allows " +
-                                     std::to_string(limits->max_pending));
-  const int64_t wait_ms = submit_buckets_[peer.uid].Take(count, clock_.MonoNow(),
-                                                         limits->submit_rate, limits->submit_burst);
-  if (wait_ms < 0)
-    return refuse("submit_burst", "a batch of " + std::to_string(count) +
-                                      " tasks is more than submit_burst allows at once (" +
-                                      std::to_string(limits->submit_burst) + ")");
-  if (wait_ms > 0)
-    return refuse("submit_rate",
-                  who + " submits faster than submit_rate allows (" +
-                      fmt::format("{:g}", limits->submit_rate) + " tasks a second, " +
-                      std::to_string(limits->submit_burst) + " at once); try again in " +
-                      fmt::format("{:.3f}", static_cast<double>(wait_ms) / 1000) + " s");
-  return Status::Ok();
+  int64_t queued = 0;
+  for (const auto& [conn, item] : pending_submits_) queued += item.owner.uid == peer.uid;
+  return limits_.Admit(*store_, peer, count, queued);
 }
 
 Access Daemon::AccessFor(const Owner& peer) const {
@@ -352,7 +316,7 @@ void Daemon::Dispatch() {
     }
     StoreReadySource ready(*store_, std::move(open), std::move(*by_owner),
                            [this](uint32_t owner, int running) {
-                             const UserLimits* limits = LimitsOf(owner);
+                             const UserLimits* limits = limits_.Of(owner);
                              if (limits == nullptr) return false;
                              if (limits->max_running > 0 && running >= limits->max_running)
                                return true;

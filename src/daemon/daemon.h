@@ -11,7 +11,6 @@
 #include "core/config/config.h"
 #include "core/model/clock.h"
 #include "core/policy/access.h"
-#include "core/policy/token_bucket.h"
 #include "core/proto/protocol.h"
 #include "core/store/store.h"
 #include "daemon/event_loop.h"
@@ -25,7 +24,7 @@
 #include "daemon/state_lock.h"
 #include "daemon/task_files.h"
 #include "daemon/unstored_ends.h"
-#include "daemon/user_names.h"
+#include "daemon/user_limits_gate.h"
 #include "daemon/waiters.h"
 #include "daemon/watcher.h"
 
@@ -89,14 +88,10 @@ class Daemon {
   Result<Task> GetVisible(const Owner& peer, TaskId id);
   /// What `peer` may see and do (AccessOf, with the user the daemon runs as).
   Access AccessFor(const Owner& peer) const;
-  /// The [user_limits] (or [users.NAME]) of the user `uid`; nullptr for root and the daemon's
-  /// own user, who have none.
-  const UserLimits* LimitsOf(uint32_t uid);
   /// The users' own job files (`tq jobs install`).
   const Spool& spool() const { return spool_; }
-  /// Refuses `count` new tasks of `peer` that output_bytes, max_pending or submit_rate of their
-  /// limits forbids (kLimit naming the limit and its value; nothing is taken then); otherwise
-  /// takes `count` tokens from their submit bucket.
+  /// Refuses `count` new tasks of `peer` that their limits forbid, counting the submits of
+  /// theirs in this turn's group too (UserLimitsGate::Admit).
   Status AdmitSubmits(const Owner& peer, int64_t count);
   /// Runs the chooser once the current batch of events is handled, and re-arms the timers of
   /// delayed tasks and of the watcher.
@@ -152,9 +147,8 @@ class Daemon {
   std::vector<std::pair<ConnId, SubmitItem>> pending_submits_;  ///< this turn's group
   std::mt19937_64 rng_;
   mutable GroupMembers admin_members_;  ///< who is in admin_group; a cache, so AccessFor is const
-  UserNameCache names_;                 ///< owners' names, for their [users.NAME] limits
+  UserLimitsGate limits_;               ///< [user_limits] and [users.NAME]
   Spool spool_;                         ///< STATE/crontabs: the users' own job files
-  std::map<uint32_t, TokenBucket> submit_buckets_;  ///< submit_rate, per user
   int signal_fd_ = -1;
   EventLoop::TimerId due_timer_ = 0;
   EventLoop::TimerId watcher_timer_ = 0;

@@ -24,13 +24,6 @@ void WriteMode(const std::string& path, const std::string& text, mode_t mode) {
   REQUIRE(chmod(path.c_str(), mode) == 0);
 }
 
-// The lines of `path`.
-std::vector<std::string> Lines(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 }  // namespace
 
 TEST_CASE("a task runs inside a PAM session of its user, opened before it and closed after") {
@@ -58,8 +51,8 @@ TEST_CASE("a task runs inside a PAM session of its user, opened before it and cl
   CHECK(Tq(d, {"wait", id}).exit_code == 0);
   // PAM's variables are added; the task's own (HOME from the account) win.
   CHECK(Tq(d, {"logs", id}).out == "from-pam /nonexistent\n");
-  CHECK(WaitFor([&] { return Lines(log).size() == 3; }));
-  CHECK(Lines(log) == std::vector<std::string>{"open_session " + alice.name(), "task",
+  CHECK(WaitFor([&] { return FileLines(log).size() == 3; }));
+  CHECK(FileLines(log) == std::vector<std::string>{"open_session " + alice.name(), "task",
                                                "close_session " + alice.name()});
 }
 

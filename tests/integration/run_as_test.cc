@@ -17,15 +17,6 @@
 using namespace tqtest;
 
 namespace {
-// The id `tq submit` printed, as `who`.
-std::string SubmitAs(const TestDaemon& d, const TempUser& who, const std::vector<std::string>& args,
-                     const std::vector<std::string>& extra_env = {}) {
-  std::vector<std::string> full = {"submit"};
-  full.insert(full.end(), args.begin(), args.end());
-  const RunResult r = TqAs(d, who.run_as(), full, extra_env);
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return r.out.substr(0, r.out.find('\n'));
-}
 
 // The task's stdout once it ended successfully.
 std::string OutputOf(const TestDaemon& d, const std::string& id) {

@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,14 +16,6 @@
 using namespace tqtest;
 
 namespace {
-
-// The whole lines of `path`.
-std::vector<std::string> Lines(const std::string& path) {
-  std::vector<std::string> lines;
-  std::istringstream in(ReadFile(path));
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 // Opens an attempt for a new `true` task straight in the store of the stopped `d`, as a tqd that
 // died right after StartAttempt committed leaves it; returns the task id.
@@ -65,7 +56,7 @@ TEST_CASE("a shim killed with -9: its task is gone before the attempt is lost an
   }));
   REQUIRE(kill(shim, SIGKILL) == 0);
 
-  REQUIRE(WaitFor([&] { return Lines(pids).size() >= 2; }));
+  REQUIRE(WaitFor([&] { return FileLines(pids).size() >= 2; }));
   CHECK(ProcessGone(first));  // never two copies at once
   const nlohmann::json t = TaskJson(d, id);
   REQUIRE(t["attempt_log"].size() == 2);

@@ -16,32 +16,11 @@
 using namespace tqtest;
 
 namespace {
-// `tq submit ARGS` as `who`.
-RunResult SubmitAs(const TestDaemon& d, const TempUser& who, const std::vector<std::string>& args,
-                   const std::string& stdin_data = "") {
-  std::vector<std::string> full = {"submit"};
-  full.insert(full.end(), args.begin(), args.end());
-  return TqAs(d, who.run_as(), full, {}, stdin_data);
-}
-
-// The id a successful submit printed.
-std::string IdOf(const RunResult& r) {
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return r.out.substr(0, r.out.find('\n'));
-}
-
 // `who`'s tasks in `state`, as `tq list` shows them to that user.
 size_t CountAs(const TestDaemon& d, const TempUser& who, const std::string& state) {
   return JsonLines(TqAs(d, who.run_as(), {"list", "--json", "--state", state}).out).size();
 }
 
-// The lines of `path` (empty when it does not exist yet).
-std::vector<std::string> Lines(const std::string& path) {
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 }  // namespace
 
 TEST_CASE("each per-user limit refuses with its name and value and changes nothing") {
@@ -52,13 +31,13 @@ TEST_CASE("each per-user limit refuses with its name and value and changes nothi
                "]\noutput_bytes = 100\n");
   TQ_LOG_ON_FAILURE(d);
 
-  IdOf(SubmitAs(d, pending, {"--delay", "1h", "--", "true"}));
-  IdOf(SubmitAs(d, pending, {"--delay", "1h", "--", "true"}));
-  const RunResult third = SubmitAs(d, pending, {"--delay", "1h", "--", "true"});
+  SubmitAs(d, pending, {"--delay", "1h", "--", "true"});
+  SubmitAs(d, pending, {"--delay", "1h", "--", "true"});
+  const RunResult third = TrySubmitAs(d, pending, {"--delay", "1h", "--", "true"});
   CHECK(third.exit_code == 2);
   CHECK_MESSAGE(third.err.find("max_pending") != std::string::npos, third.err);
   CHECK(third.err.find("max_pending allows 2") != std::string::npos);
-  const RunResult batch = SubmitAs(d, pending, {"--batch"}, "true\ntrue\n");
+  const RunResult batch = TrySubmitAs(d, pending, {"--batch"}, {}, "true\ntrue\n");
   CHECK(batch.exit_code == 2);
   CHECK(batch.err.find("max_pending") != std::string::npos);
   CHECK(CountAs(d, pending, "pending") == 2);
@@ -71,27 +50,27 @@ TEST_CASE("each per-user limit refuses with its name and value and changes nothi
   }();
   REQUIRE(ids.size() == 2);
   REQUIRE(TqAs(d, pending.run_as(), {"cancel", ids[0]}).exit_code == 0);
-  IdOf(SubmitAs(d, pending, {"--delay", "1h", "--", "true"}));
+  SubmitAs(d, pending, {"--delay", "1h", "--", "true"});
   const RunResult retry = TqAs(d, pending.run_as(), {"retry", ids[0]});
   CHECK(retry.exit_code == 2);
   CHECK_MESSAGE(retry.err.find("max_pending allows 2") != std::string::npos, retry.err);
   CHECK(TaskState(d, ids[0]) == "cancelled");
 
-  IdOf(SubmitAs(d, rate, {"--delay", "1h", "--", "true"}));
-  IdOf(SubmitAs(d, rate, {"--delay", "1h", "--", "true"}));
-  const RunResult fast = SubmitAs(d, rate, {"--delay", "1h", "--", "true"});
+  SubmitAs(d, rate, {"--delay", "1h", "--", "true"});
+  SubmitAs(d, rate, {"--delay", "1h", "--", "true"});
+  const RunResult fast = TrySubmitAs(d, rate, {"--delay", "1h", "--", "true"});
   CHECK(fast.exit_code == 2);
   CHECK_MESSAGE(fast.err.find("submit_rate") != std::string::npos, fast.err);
   CHECK(fast.err.find("0.001 tasks a second, 2 at once") != std::string::npos);
   CHECK(fast.err.find("try again in") != std::string::npos);
-  const RunResult big = SubmitAs(d, rate, {"--batch"}, "true\ntrue\ntrue\n");
+  const RunResult big = TrySubmitAs(d, rate, {"--batch"}, {}, "true\ntrue\ntrue\n");
   CHECK(big.exit_code == 2);
   CHECK(big.err.find("submit_burst allows at once (2)") != std::string::npos);
   CHECK(CountAs(d, rate, "pending") == 2);
 
-  const std::string id = IdOf(SubmitAs(d, output, {"--", "head", "-c", "150", "/dev/zero"}));
+  const std::string id = SubmitAs(d, output, {"--", "head", "-c", "150", "/dev/zero"});
   CHECK(TqAs(d, output.run_as(), {"wait", id}).exit_code == 0);
-  const RunResult more = SubmitAs(d, output, {"--", "true"});
+  const RunResult more = TrySubmitAs(d, output, {"--", "true"});
   CHECK(more.exit_code == 2);
   CHECK_MESSAGE(
       more.err.find("keeps 150 bytes of output, and output_bytes allows 100") != std::string::npos,
@@ -108,7 +87,7 @@ TEST_CASE("max_running caps one user's running tasks while others' start") {
   TestDaemon d("max_running = 4\n[users." + capped.name() + "]\nmax_running = 1\n");
   TQ_LOG_ON_FAILURE(d);
   std::vector<std::string> ids;
-  for (int i = 0; i < 3; ++i) ids.push_back(IdOf(SubmitAs(d, capped, {"--", "sleep", "600"})));
+  for (int i = 0; i < 3; ++i) ids.push_back(SubmitAs(d, capped, {"--", "sleep", "600"}));
   REQUIRE(WaitFor([&] { return CountAs(d, capped, "running") == 1; }));
   // Root's task starts in a free slot: the dispatcher ran and still left the capped user at 1.
   const std::string root = Submit(d, {"--", "sleep", "600"});
@@ -139,20 +118,20 @@ TEST_CASE("a user with 10,000 queued tasks does not starve another user's 10") {
   REQUIRE(chmod(d.dir().c_str(), 0711) == 0);
   std::string lines;
   for (int i = 0; i < 10000; ++i) lines += "echo A >> " + log + "; sleep 0.01\n";
-  const RunResult queued = SubmitAs(d, flood, {"--batch"}, lines);
+  const RunResult queued = TrySubmitAs(d, flood, {"--batch"}, {}, lines);
   REQUIRE_MESSAGE(queued.exit_code == 0, queued.err);
   // The flood is running: then the other user arrives.
-  REQUIRE(WaitFor([&] { return Lines(log).size() >= 20; }));
-  const size_t before = Lines(log).size();
+  REQUIRE(WaitFor([&] { return FileLines(log).size() >= 20; }));
+  const size_t before = FileLines(log).size();
   std::string mine;
   for (int i = 0; i < 10; ++i) mine += "echo B >> " + log + "\n";
-  REQUIRE(SubmitAs(d, few, {"--batch"}, mine).exit_code == 0);
+  REQUIRE(TrySubmitAs(d, few, {"--batch"}, {}, mine).exit_code == 0);
   REQUIRE(WaitFor([&] {
-    const auto all = Lines(log);
+    const auto all = FileLines(log);
     return std::count(all.begin(), all.end(), "B") == 10;
   }));
   // Count the flood's starts from the other user's submit to its last start.
-  const auto all = Lines(log);
+  const auto all = FileLines(log);
   size_t a_starts = 0, b_seen = 0;
   for (size_t i = before; i < all.size() && b_seen < 10; ++i) {
     if (all[i] == "B") ++b_seen;

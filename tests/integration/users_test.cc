@@ -69,15 +69,6 @@ std::string ExchangeAs(const std::string& socket, RunAs who, const std::string& 
   return answer;
 }
 
-// The id `tq submit ARGS` printed, as `who`.
-std::string SubmitAs(const TestDaemon& d, const TempUser& who,
-                     const std::vector<std::string>& args) {
-  std::vector<std::string> full = {"submit"};
-  full.insert(full.end(), args.begin(), args.end());
-  const RunResult r = TqAs(d, who.run_as(), full);
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  return r.out.substr(0, r.out.find('\n'));
-}
 }  // namespace
 
 TEST_CASE("another user's task is not found, and a member of admin_group sees every task") {

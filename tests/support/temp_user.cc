@@ -98,4 +98,19 @@ TempUser::~TempUser() {
   Delete();
 }
 
+RunResult TrySubmitAs(const TestDaemon& d, const TempUser& who,
+                      const std::vector<std::string>& args,
+                      const std::vector<std::string>& extra_env, const std::string& stdin_data) {
+  std::vector<std::string> full = {"submit"};
+  full.insert(full.end(), args.begin(), args.end());
+  return TqAs(d, who.run_as(), full, extra_env, stdin_data);
+}
+
+std::string SubmitAs(const TestDaemon& d, const TempUser& who, const std::vector<std::string>& args,
+                     const std::vector<std::string>& extra_env) {
+  const RunResult r = TrySubmitAs(d, who, args, extra_env);
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return r.out.substr(0, r.out.find('\n'));
+}
+
 }  // namespace tqtest

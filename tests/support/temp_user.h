@@ -55,4 +55,13 @@ class TempUser {
   bool deleted_ = false;
 };
 
+/// `tq submit ARGS` run as `who` (TqAs), with `extra_env` and `stdin_data`.
+RunResult TrySubmitAs(const TestDaemon& d, const TempUser& who,
+                      const std::vector<std::string>& args,
+                      const std::vector<std::string>& extra_env = {},
+                      const std::string& stdin_data = "");
+/// The id `tq submit ARGS` printed as `who`; REQUIREs success.
+std::string SubmitAs(const TestDaemon& d, const TempUser& who, const std::vector<std::string>& args,
+                     const std::vector<std::string>& extra_env = {});
+
 }  // namespace tqtest

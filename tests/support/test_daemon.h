@@ -176,6 +176,8 @@ std::vector<nlohmann::json> JsonLines(const std::string& text);
 std::string Quoted(const std::string& s);
 /// The whole content of a file, or "" when it cannot be read.
 std::string ReadFile(const std::string& path);
+/// The lines of a file (without their newlines); none when it cannot be read.
+std::vector<std::string> FileLines(const std::string& path);
 /// Writes `data` to `path` (REQUIREs success).
 void WriteFile(const std::string& path, const std::string& data);
 /// True when `pid` no longer runs: gone, or a zombie nobody reaped yet.
