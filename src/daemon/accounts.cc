@@ -15,7 +15,38 @@ namespace {
 // Entries larger than this (a group database gone wrong) are refused rather than chased.
 constexpr size_t kMaxEntryBytes = 1 << 20;
 constexpr int kMaxGroups = 65536;
+
+PasswdLookup passwd_lookup = getpwnam_r;
+
+// Looks up `name` into `pw` (strings in `buf`, grown as needed); getpwnam_r's result: 0 with
+// `found` null when there is no such account (ENOENT and ESRCH say the same).
+int LookUp(const std::string& name, passwd& pw, std::vector<char>& buf, passwd*& found) {
+  buf.resize(16384);
+  int rc = 0;
+  while ((rc = passwd_lookup(name.c_str(), &pw, buf.data(), buf.size(), &found)) == ERANGE &&
+         buf.size() < kMaxEntryBytes)
+    buf.resize(buf.size() * 2);
+  if (rc == ENOENT || rc == ESRCH) {
+    found = nullptr;
+    return 0;
+  }
+  return rc;
+}
 }  // namespace
+
+void SetPasswdLookup(PasswdLookup lookup) {
+  passwd_lookup = lookup != nullptr ? lookup : getpwnam_r;
+}
+
+Result<std::optional<Owner>> OwnerNamed(const std::string& name) {
+  std::vector<char> buf;
+  passwd pw{};
+  passwd* found = nullptr;
+  if (const int rc = LookUp(name, pw, buf, found); rc != 0)
+    return Status::Internal("cannot look up the account " + Quote(name) + ": " + strerror(rc));
+  if (!found) return std::optional<Owner>();
+  return std::optional<Owner>(Owner{pw.pw_uid, pw.pw_gid, pw.pw_name});
+}
 
 std::vector<uint32_t> GroupsOf(const std::string& name, uint32_t gid) {
   std::vector<gid_t> groups(32);
@@ -33,14 +64,10 @@ std::vector<uint32_t> GroupsOf(const std::string& name, uint32_t gid) {
 
 Result<Account> AccountOf(const Owner& owner) {
   const std::string who = Quote(owner.name) + " (uid " + std::to_string(owner.uid) + ")";
-  std::vector<char> buf(16384);
+  std::vector<char> buf;
   passwd pw{};
   passwd* found = nullptr;
-  int rc = 0;
-  while ((rc = getpwnam_r(owner.name.c_str(), &pw, buf.data(), buf.size(), &found)) == ERANGE &&
-         buf.size() < kMaxEntryBytes)
-    buf.resize(buf.size() * 2);
-  if (rc != 0 && rc != ENOENT && rc != ESRCH)
+  if (const int rc = LookUp(owner.name, pw, buf, found); rc != 0)
     return Status::Internal("cannot look up the account " + who + ": " + strerror(rc));
   if (!found) return Status::NotFound("the account " + who + " no longer exists");
   if (pw.pw_uid != owner.uid)

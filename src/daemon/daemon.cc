@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -128,6 +129,7 @@ Daemon::Daemon(DaemonOptions options, const Clock& clock)
       rng_(std::random_device{}()),
       admin_members_(clock, options_.server_limits.user_name_ttl_ms),
       limits_(clock, options_.config, options_.server_limits.user_name_ttl_ms),
+      lookup_holds_(clock),
       spool_(options_.state_dir + "/crontabs") {}
 
 Daemon::~Daemon() {
@@ -173,8 +175,12 @@ Status Daemon::Open() {
   } else {
     spawner_ = std::make_unique<ShimSpawner>(options_.shim_path);
     if (!spawner_->status().ok()) return spawner_->status();
+    auto cgroups = TaskCgroups::Open(options_.config->cgroup);
+    if (!cgroups.ok()) return cgroups.status();
+    cgroups_ = std::move(*cgroups);
     executor_ = std::make_unique<Executor>(loop_, clock_, *spawner_, files_, options_.config,
-                                           options_.task_fd_limit, std::move(callbacks));
+                                           options_.task_fd_limit, cgroups_ ? &*cgroups_ : nullptr,
+                                           std::move(callbacks));
   }
   unstored_ends_ = std::make_unique<UnstoredEnds>(
       loop_, clock_, [this](AttemptEnd& end) { return StoreEnd(end); });
@@ -186,7 +192,12 @@ Status Daemon::Open() {
 
   auto running = store_->RunningAttempts();
   if (!running.ok()) return running.status();
-  for (const RunningAttempt& a : *running) executor_->Adopt(a);
+  std::set<std::pair<TaskId, int>> adopted;
+  for (const RunningAttempt& a : *running) {
+    executor_->Adopt(a);
+    adopted.insert({a.task_id, a.number});
+  }
+  if (cgroups_) cgroups_->Sweep(adopted);
 
   server_->OnFrame([this](ConnId conn, const Owner& peer, std::string payload) {
     OnFrame(conn, peer, payload);
@@ -316,6 +327,7 @@ void Daemon::Dispatch() {
     }
     StoreReadySource ready(*store_, std::move(open), std::move(*by_owner),
                            [this](uint32_t owner, int running) {
+                             if (lookup_holds_.Held(owner)) return true;
                              const UserLimits* limits = limits_.Of(owner);
                              if (limits == nullptr) return false;
                              if (limits->max_running > 0 && running >= limits->max_running)
@@ -340,6 +352,12 @@ bool Daemon::StartTask(TaskId id) {
     // Not stored: stop choosing for now (the task would be picked again at once).
     return EndPending(id, TaskState::kFailed, TaskReason::kUserGone);
   }
+  if (account && !account->ok()) {
+    // The lookup itself failed: the task waits untouched, and its owner is passed over.
+    lookup_holds_.Hold(*task, account->status());
+    return true;
+  }
+  if (account) lookup_holds_.Release(task->owner.uid);
   const WallMs now = clock_.WallNow();
   auto attempt = store_->StartAttempt(id, now);
   if (!attempt.ok()) {
@@ -349,7 +367,6 @@ bool Daemon::StartTask(TaskId id) {
   if (!attempt->has_value()) return true;  // no longer ready; choose again
   const int n = **attempt;
   Status st = task.ok() ? MakeDir(files_.Dir(id), 0700) : task.status();
-  if (st.ok() && account && !account->ok()) st = account->status();  // a lookup that failed
   if (st.ok() && task->spec.stdin_data) st = WriteFile(files_.Stdin(id), *task->spec.stdin_data);
   Result<int> shim = st;
   if (st.ok()) {
@@ -535,8 +552,11 @@ void Daemon::ArmTimers() {
   due_timer_ = 0;
   auto due = store_->NextDue();
   if (!due.ok()) spdlog::error("{}", due.status().message());
-  const std::optional<WallMs> due_at =
-      due.ok() ? *due : SaturatingAdd(clock_.WallNow(), kNextDueRetryMs);
+  std::optional<WallMs> due_at = due.ok() ? *due : SaturatingAdd(clock_.WallNow(), kNextDueRetryMs);
+  if (const std::optional<MonoMs> retry = lookup_holds_.NextRetry()) {
+    const WallMs at = clock_.WallNow() + (*retry - clock_.MonoNow());  // held owners: try again
+    due_at = due_at ? std::min(*due_at, at) : at;
+  }
   if (due_at)
     due_timer_ = loop_.AddWallTimer(*due_at, [this] {
       due_timer_ = 0;

@@ -13,15 +13,18 @@
 #include "core/policy/access.h"
 #include "core/proto/protocol.h"
 #include "core/store/store.h"
+#include "daemon/accounts.h"
 #include "daemon/event_loop.h"
 #include "daemon/executor.h"
 #include "daemon/group_members.h"
+#include "daemon/lookup_holds.h"
 #include "daemon/runner.h"
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
 #include "daemon/spawner.h"
 #include "daemon/spool.h"
 #include "daemon/state_lock.h"
+#include "daemon/task_cgroups.h"
 #include "daemon/task_files.h"
 #include "daemon/unstored_ends.h"
 #include "daemon/user_limits_gate.h"
@@ -140,7 +143,8 @@ class Daemon {
   std::unique_ptr<ShimSpawner> spawner_;
   std::unique_ptr<Server> server_;
   std::unique_ptr<Waiters> waiters_;
-  std::unique_ptr<Runner> executor_;  ///< the Executor, or a test's fake
+  std::optional<TaskCgroups> cgroups_;  ///< where tasks get a cgroup each; none: no cgroups
+  std::unique_ptr<Runner> executor_;    ///< the Executor, or a test's fake
   std::unique_ptr<UnstoredEnds> unstored_ends_;
   std::unique_ptr<Watcher> watcher_;
   std::unique_ptr<Scheduler> scheduler_;  ///< after the store and the runner it uses
@@ -148,6 +152,7 @@ class Daemon {
   std::mt19937_64 rng_;
   mutable GroupMembers admin_members_;  ///< who is in admin_group; a cache, so AccessFor is const
   UserLimitsGate limits_;               ///< [user_limits] and [users.NAME]
+  LookupHolds lookup_holds_;            ///< owners whose account lookup failed: their tasks wait
   Spool spool_;                         ///< STATE/crontabs: the users' own job files
   int signal_fd_ = -1;
   EventLoop::TimerId due_timer_ = 0;

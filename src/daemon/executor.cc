@@ -56,13 +56,15 @@ Result<int> EnvironmentFd(const std::vector<std::string>& env) {
 }  // namespace
 
 Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
-                   const ConfigPtr& config, size_t task_fd_limit, Callbacks callbacks)
+                   const ConfigPtr& config, size_t task_fd_limit, const TaskCgroups* cgroups,
+                   Callbacks callbacks)
     : loop_(loop),
       clock_(clock),
       spawner_(spawner),
       files_(std::move(files)),
       config_(config),
       task_fd_limit_(task_fd_limit),
+      cgroups_(cgroups),
       on_finished_(std::move(callbacks.on_finished)),
       on_stop_(std::move(callbacks.on_stop)),
       boot_id_(CurrentBootId()) {}
@@ -108,6 +110,8 @@ Result<int> Executor::Start(const Launch& launch) {
   if (res.nofile) args.insert(args.end(), {"--limit-nofile", std::to_string(*res.nofile)});
   if (res.nproc) args.insert(args.end(), {"--limit-nproc", std::to_string(*res.nproc)});
   if (res.core) args.insert(args.end(), {"--limit-core", std::to_string(*res.core)});
+  const std::vector<std::string> cgroup = CgroupArgs(launch);
+  args.insert(args.end(), cgroup.begin(), cgroup.end());
   if (launch.account) {
     std::string groups;
     for (uint32_t g : launch.account->groups)
@@ -317,27 +321,34 @@ void Executor::Conclude(TaskId id, Running r, bool adopted) {
     return report(outcome, adopted);
   }
   auto record = ReadShimRecord(path);
-  if (!record.ok() || record->pid_start_time == 0 || record->boot_id != boot_id_ ||
-      !StillRunsProcess(record->pid, record->pid_start_time))
+  const bool task_runs = record.ok() && record->pid_start_time != 0 &&
+                         record->boot_id == boot_id_ &&
+                         StillRunsProcess(record->pid, record->pid_start_time);
+  if (!task_runs && !(cgroups_ != nullptr && cgroups_->Populated(id, attempt)))
     return report(outcome, adopted);
   // The task outlived its supervisor: end it before the attempt is called lost, or a retry would
   // run a second copy beside it. Its start time in this boot proves the pid (and so the group) is
-  // the task's.
-  spdlog::warn("task {} attempt {}: its supervisor died; killing the task's process group {}", id,
-               attempt, record->pid);
+  // the task's; its cgroup holds every process it left, whatever their group.
+  spdlog::warn("task {} attempt {}: its supervisor died; killing what is left of the task", id,
+               attempt);
   r.pidfd = -1;  // closed with the shim; the attempt stays only to hold its slot
   r.timeout_timer = r.kill_timer = 0;
   running_[id] = std::move(r);
-  AwaitGone(id, record->pid, record->pid_start_time, outcome);
+  AwaitGone(id, task_runs ? record->pid : 0, task_runs ? record->pid_start_time : 0, outcome);
 }
 
 void Executor::AwaitGone(TaskId id, int pid, unsigned long long start_time,
                          AttemptOutcome outcome) {
   auto it = running_.find(id);
   if (it == running_.end()) return;
-  if (StillRunsProcess(pid, start_time)) {
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);  // in case it left its own group
+  const int attempt = it->second.attempt;
+  const bool group_runs = pid > 0 && StillRunsProcess(pid, start_time);
+  if (group_runs || (cgroups_ != nullptr && cgroups_->Populated(id, attempt))) {
+    if (group_runs) {
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);  // in case it left its own group
+    }
+    if (cgroups_ != nullptr) cgroups_->Kill(id, attempt);
     it->second.probe_timer =
         loop_.AddTimer(clock_.MonoNow() + kProbeIntervalMs, [this, id, pid, start_time, outcome] {
           auto found = running_.find(id);
@@ -347,14 +358,42 @@ void Executor::AwaitGone(TaskId id, int pid, unsigned long long start_time,
         });
     return;
   }
+  if (cgroups_ != nullptr) cgroups_->Remove(id, attempt);
   const Running gone = std::move(it->second);
   running_.erase(it);
   on_finished_(id, gone.attempt, outcome, gone.stop);
 }
 
+std::vector<std::string> Executor::CgroupArgs(const Launch& launch) {
+  const Resources& res = launch.resources;
+  std::vector<std::string> args;
+  if (cgroups_ != nullptr) args = {"--cgroup", cgroups_->PathOf(launch.id, launch.attempt)};
+  const struct {
+    const char* key;
+    const char* controller;
+    const char* option;
+    std::optional<int64_t> value;
+  } limits[] = {{"memory_max", "memory", "--memory-max", res.memory_max},
+                {"cpu_weight", "cpu", "--cpu-weight", res.cpu_weight},
+                {"pids_max", "pids", "--pids-max", res.pids_max}};
+  for (const auto& limit : limits) {
+    if (!limit.value) continue;
+    if (cgroups_ != nullptr && cgroups_->Has(limit.controller)) {
+      args.insert(args.end(), {limit.option, std::to_string(*limit.value)});
+    } else if (unenforced_.insert(limit.key).second) {
+      spdlog::warn("task {}: {} is not enforced: {} (said once per setting)", launch.id, limit.key,
+                   cgroups_ == nullptr ? "tasks have no cgroup (see cgroup in tqd.toml(5))"
+                                       : std::string("the ") + limit.controller +
+                                             " controller is not enabled in " + cgroups_->dir());
+    }
+  }
+  return args;
+}
+
 AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
   AttemptOutcome out;
   out.ended = clock_.WallNow();
+  if (cgroups_ != nullptr) cgroups_->Remove(id, r.attempt);  // the shim's, unless it died
   auto record = ReadShimRecord(files_.StatusRecord(id, r.attempt));
   if (!record.ok() || !record->finished) {
     spdlog::warn("task {} attempt {}: no status record from its supervisor ({}); attempt lost", id,
@@ -373,6 +412,7 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
   out.user_cpu_us = record->user_cpu_us;
   out.system_cpu_us = record->system_cpu_us;
   out.max_rss_kb = record->max_rss_kb;
+  out.memory_peak_bytes = static_cast<int64_t>(record->memory_peak);
   if (record->spawn_errno != 0) {
     out.reason = AttemptReason::kSpawnFailed;
     out.detail = SpawnDetail(*record, r.program, r.cwd);

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "daemon/event_loop.h"
 #include "daemon/runner.h"
 #include "daemon/spawner.h"
+#include "daemon/task_cgroups.h"
 #include "daemon/task_files.h"
 
 namespace tq {
@@ -26,9 +28,11 @@ class Executor : public Runner {
  public:
   /// Reads output_max and kill_grace through `config` (the daemon's pointer, which must outlive
   /// the executor) when it needs them. Tasks start with the soft descriptor limit
-  /// `task_fd_limit` (0: the daemon's own).
+  /// `task_fd_limit` (0: the daemon's own), each in a cgroup of its own under `cgroups` (which
+  /// must outlive the executor; nullptr: none).
   Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
-           const ConfigPtr& config, size_t task_fd_limit, Callbacks callbacks);
+           const ConfigPtr& config, size_t task_fd_limit, const TaskCgroups* cgroups,
+           Callbacks callbacks);
   ~Executor() override;
 
   /// Starts the supervisor for `launch` with its status file already created and locked, so the
@@ -86,11 +90,15 @@ class Executor : public Runner {
   /// started). A lost attempt whose task still runs is first ended: its process group is killed
   /// and it is reported once gone (SPEC 6).
   void Conclude(TaskId id, Running r, bool adopted);
-  /// Re-checks (and KILLs again) the process group `pid` of a lost attempt until it is gone,
-  /// then reports `outcome`; the attempt counts as running meanwhile.
+  /// Re-checks (and KILLs again) the process group `pid` (0: none) and the cgroup of a lost
+  /// attempt until both are gone, then reports `outcome`; the attempt counts as running
+  /// meanwhile.
   void AwaitGone(TaskId id, int pid, unsigned long long start_time, AttemptOutcome outcome);
   void Signal(const Running& r, int sig) const;
   AttemptOutcome Collect(TaskId id, const Running& r) const;
+  /// The shim's options for the cgroup of `launch` and the limits of it that can be enforced;
+  /// warns once per setting about one that cannot.
+  std::vector<std::string> CgroupArgs(const Launch& launch);
 
   EventLoop& loop_;
   const Clock& clock_;
@@ -98,6 +106,8 @@ class Executor : public Runner {
   TaskFiles files_;
   const ConfigPtr& config_;
   size_t task_fd_limit_;
+  const TaskCgroups* cgroups_;
+  std::set<std::string> unenforced_;  ///< the cgroup settings already warned about
   FinishedCallback on_finished_;
   StopCallback on_stop_;
   std::map<TaskId, Running> running_;

@@ -149,10 +149,11 @@ ReloadReport Scheduler::State::Load(bool at_start) {
   std::vector<JobFileRead> files;
   ReloadReport report;
   const Spool& spool = daemon.spool();
-  // The job files, then the users' own (whose names cannot clash: theirs are USER/NAME).
+  // The job files, then the users' own (whose names cannot clash: theirs are USER/NAME). The
+  // system daemon reads job files of root only, and users' files bound to their users' uids.
   for (const std::string& dir : {jobs_dir, spool.dir()}) {
     const bool users = dir == spool.dir();
-    auto listed = ReadJobDir(dir, uid == 0);
+    auto listed = ReadJobDir(dir, uid == 0 && !users);
     if (!listed.ok()) {
       // Every file of `dir` is as good as unreadable: each keeps its last good jobs.
       bool any = false;
@@ -169,6 +170,16 @@ ReloadReport Scheduler::State::Load(bool at_start) {
       if (users) f.user = spool.UserOf(f.path);
       if (users && !ValidAccountName(f.user) && !f.error)
         f.error = JobLoadError{f.path, 0, f.path + ": not the job file of a user (USER.toml)"};
+      if (users && !f.error) {
+        // A file an earlier account of the name left is not loaded, and its jobs are forgotten.
+        auto binding = spool.Bind(f.user);
+        if (!binding.ok()) {
+          f.error = JobLoadError{f.path, 0, f.path + ": " + binding.status().message()};
+        } else if (binding->state == SpoolBinding::State::kStale) {
+          spdlog::warn("jobs: {}: not loaded", binding->why);
+          continue;
+        }
+      }
       files.push_back(std::move(f));
     }
   }

@@ -85,6 +85,8 @@ constexpr Field kFields[] = {
        return true;
      },
      3},
+    {TQ_SHIM_KEY_MEMORY_PEAK,
+     [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.memory_peak); }, 4},
 };
 constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);
 

@@ -28,9 +28,10 @@ struct ShimRecord {
   std::string boot_id;                     ///< the boot the shim ran in ("" in version 1)
   unsigned long long shim_start_time = 0;  ///< the shim's /proc stat field 22 (0 in version 1)
   std::string spawn_step;  ///< the step that failed when spawn_errno is set ("" before version 3)
+  unsigned long long memory_peak = 0;  ///< the task cgroup's peak memory, bytes (0: unknown)
 };
 
-/// Parses the text of a record. Accepts the current version (3) and the two before it;
+/// Parses the text of a record. Accepts the current version (4) and every one before it;
 /// refuses other versions, a wrong magic line, a missing or malformed key of its version;
 /// ignores unknown keys. Errors are kInternal.
 Result<ShimRecord> ParseShimRecord(std::string_view text);

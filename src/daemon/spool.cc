@@ -7,7 +7,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include <spdlog/spdlog.h>
+
 #include "core/jobs/job_file.h"
+#include "core/model/quote.h"
+#include "daemon/accounts.h"
 
 namespace tq {
 
@@ -37,6 +41,35 @@ bool WriteAll(int fd, const std::string& text) {
   }
   return fsync(fd) == 0;
 }
+
+// Spool::Bind of the file `path` of `user`, open as `fd`.
+Result<SpoolBinding> BindOpen(int fd, const std::string& path, const std::string& user) {
+  struct stat st {};
+  if (fstat(fd, &st) != 0) return Failed("stat", path);
+  auto account = OwnerNamed(user);
+  if (!account.ok()) return account.status();
+  SpoolBinding binding;
+  binding.state = SpoolBinding::State::kStale;
+  const std::string file = path + " belongs to uid " + std::to_string(st.st_uid);
+  if (!account->has_value()) {
+    binding.why = file + ", and there is no account " + Quote(user) + " now";
+    return binding;
+  }
+  const Owner& owner = **account;
+  if (st.st_uid == 0 && owner.uid != 0 && geteuid() == 0) {
+    if (fchown(fd, owner.uid, owner.gid) != 0) return Failed("chown", path);
+    spdlog::info("jobs: {} belonged to root: given to {} (uid {}), whose job file it is", path,
+                 owner.name, owner.uid);
+    st.st_uid = owner.uid;
+  }
+  if (st.st_uid != owner.uid) {
+    binding.why = file + ", but the account " + Quote(user) + " is uid " +
+                  std::to_string(owner.uid) + " now (an earlier account of that name wrote it)";
+    return binding;
+  }
+  binding.state = SpoolBinding::State::kBound;
+  return binding;
+}
 }  // namespace
 
 std::string Spool::UserOf(const std::string& path) const {
@@ -56,10 +89,20 @@ Status Spool::Prepare() const {
 
 Status Spool::Write(const std::string& user, const std::string& text) const {
   const std::string path = PathOf(user);
+  // The system daemon gives the file to its user; a user daemon keeps only its own user's file
+  // (the checks of the file refuse any other), which it owns already.
+  std::optional<Owner> owner;
+  if (geteuid() == 0) {
+    auto found = OwnerNamed(user);
+    if (!found.ok()) return found.status();
+    if (!found->has_value()) return Status::NotFound("there is no account " + Quote(user));
+    owner = **found;
+  }
   const std::string tmp = path + ".new";  // not *.toml: never read as a job file
   const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return Failed("create", tmp);
-  const bool written = WriteAll(fd, text);
+  const bool written = (!owner || fchown(fd, owner->uid, owner->gid) == 0) &&
+                       fchmod(fd, 0600) == 0 && WriteAll(fd, text);
   const int saved = errno;
   close(fd);
   if (!written) {
@@ -73,6 +116,16 @@ Status Spool::Write(const std::string& user, const std::string& text) const {
     return st;
   }
   return SyncDir(dir_);
+}
+
+Result<SpoolBinding> Spool::Bind(const std::string& user) const {
+  const std::string path = PathOf(user);
+  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) return SpoolBinding{};
+  if (fd < 0) return Failed("open", path);
+  auto binding = BindOpen(fd, path, user);
+  close(fd);
+  return binding;
 }
 
 Result<std::optional<std::string>> Spool::Read(const std::string& user) const {

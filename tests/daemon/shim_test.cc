@@ -23,6 +23,7 @@
 #include "daemon/shim/shim_record.h"
 #include "daemon/shim_record.h"
 #include "support/skip.h"
+#include "support/test_cgroup.h"
 
 #ifndef TQ_SHIM_PATH
 #error "TQ_SHIM_PATH must name the built tq-shim binary"
@@ -677,9 +678,18 @@ TEST_CASE("shim record: the reader checks version and keys") {
     CHECK_FALSE(tq::ParseShimRecord("tq-shim-status 3\n" + v2 + "spawn_step=a b\n").ok());
   }
   SUBCASE("an unknown version is refused by name") {
-    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 4\n" + body);
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 5\n" + body);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.status().message().find("version 4 is not supported") != std::string::npos);
+    CHECK(r.status().message().find("version 5 is not supported") != std::string::npos);
+  }
+  SUBCASE("version 4 adds the cgroup's peak memory") {
+    const std::string v3 = body + "boot_id=0123-abcd\nshim_start_time=77\nspawn_step=none\n";
+    tq::Result<tq::ShimRecord> r =
+        tq::ParseShimRecord("tq-shim-status 4\n" + v3 + "memory_peak=1048576\n");
+    REQUIRE(r.ok());
+    CHECK(r->memory_peak == 1048576);
+    CHECK_FALSE(tq::ParseShimRecord("tq-shim-status 4\n" + v3).ok());  // required from 4
+    CHECK(tq::ParseShimRecord("tq-shim-status 3\n" + v3).ok());
   }
   SUBCASE("a checked-in record of the previous version reads") {
     tq::Result<tq::ShimRecord> r =
@@ -871,4 +881,73 @@ TEST_CASE("shim: a resource it cannot set fails the start at resources") {
   tq::ShimRecord r = run.Run({"true"}, {"--limit-nofile", "1099511627776"});
   CHECK(r.spawn_step == TQ_SHIM_STEP_RESOURCES);
   CHECK(r.exit_code == 127);
+}
+
+TEST_CASE("shim: --cgroup runs the task in a cgroup of its own and removes it afterwards") {
+  tqtest::TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  ShimRun run;
+  const std::string task_cgroup = cg.dir() + "/task-1-1";
+  tq::ShimRecord r =
+      run.Run({"sh", "-c", "cat /proc/self/cgroup; sleep 0.1 & wait"}, {"--cgroup", task_cgroup});
+  CHECK(r.spawn_errno == 0);
+  CHECK(r.exit_code == 0);
+  const std::string relative = task_cgroup.substr(task_cgroup.find("/tq-test-"));
+  CHECK(run.Out().find("0::" + relative + "\n") != std::string::npos);
+  CHECK_FALSE(Exists(task_cgroup));  // gone with the task
+  if (cg.Has("memory")) CHECK(r.memory_peak > 0);
+  if (!cg.Has("memory")) CHECK(r.memory_peak == 0);  // unknown, never made up
+}
+
+TEST_CASE("shim: KILL through the cgroup ends a setsid grandchild that ignores TERM") {
+  tqtest::TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  ShimRun run;
+  const std::string task_cgroup = cg.dir() + "/task-2-1";
+  run.Start({"sh", "-c",
+             "setsid sh -c 'trap \"\" TERM; echo $$ > gc.tmp && mv gc.tmp gc.pid; "
+             "exec sleep 1000' & exec sleep 1000"},
+            {"--cwd", run.Path(""), "--cgroup", task_cgroup, "--kill-grace", "200"});
+  REQUIRE(WaitFor([&] { return Exists(run.Path("gc.pid")); }));
+  const pid_t grandchild = std::stoi(ReadFile(run.Path("gc.pid")));
+  CHECK(tqtest::TestCgroup::Read(task_cgroup + "/cgroup.procs").find(std::to_string(grandchild)) !=
+        std::string::npos);
+  REQUIRE(kill(run.pid(), TQ_SHIM_SIG_TERMINATE) == 0);
+  tq::ShimRecord r = run.Finish();
+  CHECK(r.signal == SIGTERM);
+  CHECK(WaitFor([&] { return ProcessGone(grandchild); }));
+  CHECK_FALSE(Exists(task_cgroup));
+}
+
+TEST_CASE("shim: the cgroup's limits are written before the task starts") {
+  tqtest::TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  if (!cg.Has("memory") || !cg.Has("pids") || !cg.Has("cpu"))
+    TQ_SKIP("the memory, cpu and pids controllers are not all in the cgroup v2 hierarchy here");
+  ShimRun run;
+  const std::string task_cgroup = cg.dir() + "/task-3-1";
+  tq::ShimRecord r = run.Run(
+      {"sh", "-c", "cd " + task_cgroup + " && cat memory.max pids.max cpu.weight memory.oom.group"},
+      {"--cgroup", task_cgroup, "--memory-max", "67108864", "--pids-max", "50", "--cpu-weight",
+       "20"});
+  CHECK(r.exit_code == 0);
+  CHECK(run.Out() == "67108864\n50\n20\n1\n");
+  CHECK(r.memory_peak > 0);
+}
+
+TEST_CASE("shim: a cgroup it cannot make or limit fails the start at cgroup") {
+  ShimRun run;  // a plain directory: mkdir works, but there is no memory.max to write
+  tq::ShimRecord r = run.Run(
+      {"sh", "-c", "echo ran > ran"},
+      {"--cwd", run.Path(""), "--cgroup", run.Path("task-4-1"), "--memory-max", "67108864"});
+  CHECK(r.spawn_step == TQ_SHIM_STEP_CGROUP);
+  CHECK(r.spawn_errno == ENOENT);
+  CHECK(r.exit_code == 127);
+  CHECK_FALSE(Exists(run.Path("ran")));
+  CHECK_FALSE(Exists(run.Path("task-4-1")));  // removed again
+
+  ShimRun missing;
+  r = missing.Run({"true"}, {"--cgroup", missing.Path("no/such/parent")});
+  CHECK(r.spawn_step == TQ_SHIM_STEP_CGROUP);
+  CHECK(r.spawn_errno == ENOENT);
 }

@@ -8,6 +8,8 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "support/skip.h"
@@ -53,7 +55,7 @@ TEST_CASE("a task runs inside a PAM session of its user, opened before it and cl
   CHECK(Tq(d, {"logs", id}).out == "from-pam /nonexistent\n");
   CHECK(WaitFor([&] { return FileLines(log).size() == 3; }));
   CHECK(FileLines(log) == std::vector<std::string>{"open_session " + alice.name(), "task",
-                                               "close_session " + alice.name()});
+                                                   "close_session " + alice.name()});
 }
 
 TEST_CASE("an account PAM refuses never runs: the start fails at pam") {
@@ -75,4 +77,29 @@ TEST_CASE("an account PAM refuses never runs: the start fails at pam") {
   CHECK(t["attempt_log"][0]["detail"] == "pam: Permission denied");
   CHECK(access(marker.c_str(), F_OK) != 0);
   CHECK(d.Log().find("pam account of " + alice.name()) != std::string::npos);
+}
+
+TEST_CASE("a group the PAM credentials add is the task's too, beside the account's own") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempGroup extra, own;
+  TempUser alice("/nonexistent", {own.name()});
+  tq::TempDir pam("pam");
+  const std::string dir = pam.path.string();
+  REQUIRE(chmod(dir.c_str(), 0755) == 0);
+  // The test's stand-in for pam_group, loaded by its path.
+  WriteMode(dir + "/tq",
+            "account required pam_permit.so\nauth required " + std::string(TQ_PAM_ADD_GROUP) +
+                " gid=" + std::to_string(extra.gid()) + "\nsession required pam_permit.so\n",
+            0644);
+  TestDaemon d("", {}, {"--pam-dir", dir});
+  TQ_LOG_ON_FAILURE(d);
+  const RunResult sub = TqAs(d, alice.run_as(), {"submit", "--", "id", "-G"});
+  REQUIRE_MESSAGE(sub.exit_code == 0, sub.err);
+  const std::string id = sub.out.substr(0, sub.out.find('\n'));
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  std::istringstream ids(Tq(d, {"logs", id}).out);
+  std::set<std::string> groups;
+  for (std::string g; ids >> g;) groups.insert(g);
+  CHECK(groups == std::set<std::string>{std::to_string(alice.gid()), std::to_string(own.gid()),
+                                        std::to_string(extra.gid())});
 }

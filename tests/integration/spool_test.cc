@@ -1,7 +1,9 @@
 // Every user's own job file under one system daemon (SPEC 8): `tq jobs install`, `cat`, `remove`
 // and `edit` as crontab gives them, jobs that run as their user and are named USER/NAME, a
 // broken file that never replaces the last good one, and no user reading or running another's.
-// The users are made for each test (root only).
+// A file stays bound to the uid it was written for, as cron binds a crontab to its owner. The
+// users are made for each test (root only).
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +26,48 @@ std::string OneJob(const std::string& name, const std::string& command) {
   return "[[job]]\nname = \"" + name + "\"\nschedule = \"0 0 1 1 *\"\ncwd = \"/\"\ncommand = \"" +
          command + "\"\n";
 }
+
+// The spool file of `user` under `d`.
+std::string SpoolFile(const TestDaemon& d, const std::string& user) {
+  return d.state_dir() + "/crontabs/" + user + ".toml";
+}
+
+// The owner of `path` (REQUIREs that it exists).
+struct stat StatOf(const std::string& path) {
+  struct stat st {};
+  REQUIRE_MESSAGE(stat(path.c_str(), &st) == 0, path);
+  return st;
+}
+
+// A new account under the name of one just deleted (useradd gives it the next free uid);
+// userdel on destruction.
+class NewAccount {
+ public:
+  explicit NewAccount(const std::string& name) : name_(name) {
+    // Other tests may hold the password database's lock for a moment.
+    RunResult r;
+    WaitFor([&] {
+      r = Process({"/usr/sbin/useradd", "--no-create-home", "--user-group", "--home-dir",
+                   "/nonexistent", "--shell", "/bin/sh", name},
+                  {})
+              .Finish();
+      return r.exit_code == 0;
+    });
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    const passwd* pw = getpwnam(name.c_str());
+    REQUIRE_MESSAGE(pw != nullptr, "useradd made no user " << name);
+    run_as_ = RunAs{pw->pw_uid, pw->pw_gid};
+  }
+  ~NewAccount() { Process({"/usr/sbin/userdel", name_}, {}).Finish(); }
+  NewAccount(const NewAccount&) = delete;
+  NewAccount& operator=(const NewAccount&) = delete;
+
+  RunAs run_as() const { return run_as_; }
+
+ private:
+  std::string name_;
+  RunAs run_as_;
+};
 }  // namespace
 
 TEST_CASE("a user's own job file: installed, run as its user, kept when a new one is broken") {
@@ -119,4 +163,81 @@ TEST_CASE("tq jobs edit opens the editor again on an error, and keeps the last g
   // The temporary copies are gone.
   for (const auto& e : std::filesystem::directory_iterator(work))
     CHECK(e.path().filename().string().rfind("tq-jobs-", 0) != 0);
+}
+
+TEST_CASE("a job file belongs to its user and a new account of the same name does not get it") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  auto alice = std::make_unique<TempUser>();
+  TempUser later;  // made after alice: the new alice cannot get her uid back
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string name = alice->name();
+  const uid_t old_uid = alice->uid();
+  const std::string path = SpoolFile(d, name);
+  const RunResult installed =
+      TqAs(d, alice->run_as(), {"jobs", "install", "-"}, {}, OneJob("report", "true"));
+  REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+  const struct stat st = StatOf(path);
+  CHECK(st.st_uid == old_uid);
+  CHECK(st.st_gid == alice->gid());
+  CHECK((st.st_mode & 07777) == 0600);
+
+  alice.reset();  // userdel
+  NewAccount again(name);
+  REQUIRE(again.run_as().uid != old_uid);
+  d.Restart();
+  const std::string full = name + "/report";
+  CHECK(TqAs(d, again.run_as(), {"jobs", "--json"}).out.find(full) == std::string::npos);
+  CHECK(Tq(d, {"jobs", "show", full}).exit_code == 4);
+  CHECK(TqAs(d, again.run_as(), {"jobs", "run", "report"}).exit_code == 4);
+  CHECK(TqAs(d, again.run_as(), {"jobs", "cat"}).exit_code == 4);
+  CHECK(ListTasks(d).empty());
+  const std::string log = d.Log();
+  CHECK(log.find(path + " belongs to uid " + std::to_string(old_uid)) != std::string::npos);
+  CHECK(log.find("is uid " + std::to_string(again.run_as().uid)) != std::string::npos);
+
+  // The new account starts afresh: its file replaces the old one and is its own.
+  const std::string fresh = OneJob("fresh", "true");
+  REQUIRE(TqAs(d, again.run_as(), {"jobs", "install", "-"}, {}, fresh).exit_code == 0);
+  CHECK(TqAs(d, again.run_as(), {"jobs", "cat"}).out == fresh);
+  CHECK(StatOf(path).st_uid == again.run_as().uid);
+  CHECK(Tq(d, {"jobs", "show", name + "/fresh"}).exit_code == 0);
+  CHECK(Tq(d, {"jobs", "show", full}).exit_code == 4);
+  CHECK(ListTasks(d).empty());
+}
+
+TEST_CASE("a job file of another uid is no job file: not loaded and removed by tq jobs remove") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice, bob;
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string path = SpoolFile(d, alice.name());
+  REQUIRE(
+      TqAs(d, alice.run_as(), {"jobs", "install", "-"}, {}, OneJob("report", "true")).exit_code ==
+      0);
+  REQUIRE(chown(path.c_str(), bob.uid(), bob.gid()) == 0);
+  REQUIRE(Tq(d, {"reload"}).exit_code == 0);
+  CHECK(Tq(d, {"jobs", "show", alice.name() + "/report"}).exit_code == 4);
+  CHECK(TqAs(d, alice.run_as(), {"jobs", "cat"}).exit_code == 4);
+  CHECK(TqAs(d, alice.run_as(), {"jobs", "remove"}).exit_code == 4);
+  CHECK(access(path.c_str(), F_OK) != 0);
+}
+
+TEST_CASE("a job file an earlier tqd wrote as root is given to its user at start") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice;
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string path = SpoolFile(d, alice.name());
+  const std::string text = OneJob("report", "true");
+  REQUIRE(TqAs(d, alice.run_as(), {"jobs", "install", "-"}, {}, text).exit_code == 0);
+  d.Stop();
+  REQUIRE(chown(path.c_str(), 0, 0) == 0);
+  d.Start();
+  d.WaitReady();
+  CHECK(StatOf(path).st_uid == alice.uid());
+  CHECK(StatOf(path).st_gid == alice.gid());
+  CHECK(Tq(d, {"jobs", "show", alice.name() + "/report"}).exit_code == 0);
+  CHECK(TqAs(d, alice.run_as(), {"jobs", "cat"}).out == text);
+  CHECK(d.Log().find(path + " belonged to root: given to " + alice.name()) != std::string::npos);
 }

@@ -9,6 +9,14 @@
 namespace tq {
 
 namespace {
+// An attempt's peak memory: its cgroup's (every process) when it had one, else the largest
+// resident set of one process, marked "rss".
+std::string PeakMemory(const nlohmann::json& a) {
+  const int64_t peak = a.value("memory_peak_bytes", int64_t{0});
+  if (peak > 0) return std::to_string(peak >> 20) + " MiB";
+  return std::to_string(a.value("max_rss_kb", int64_t{0}) >> 10) + " MiB rss";
+}
+
 void PrintTask(const nlohmann::json& t) {
   std::string state = t.value("state", "?");
   if (t["reason"].is_string()) state += " (" + t["reason"].get<std::string>() + ")";
@@ -56,15 +64,14 @@ void PrintTask(const nlohmann::json& t) {
   if (attempts.empty()) return;
   std::printf("\n");
   std::vector<std::vector<std::string>> rows = {
-      {"#", "STARTED", "ENDED", "RESULT", "TIME", "CPU", "MAX RSS", "REASON"}};
+      {"#", "STARTED", "ENDED", "RESULT", "TIME", "CPU", "MEMORY", "REASON"}};
   for (const auto& a : attempts) {
     std::string result = "-";
     if (a["exit_code"].is_number()) result = "exit " + a["exit_code"].dump();
     if (a["signal"].is_number()) result = "signal " + a["signal"].dump();
     const int64_t cpu = a.value("user_cpu_ms", 0) + a.value("system_cpu_ms", 0);
     rows.push_back({a["number"].dump(), LocalTime(a["started"]), LocalTime(a["ended"]), result,
-                    ShortDuration(a["duration_ms"]), ShortDuration(cpu),
-                    std::to_string(a.value("max_rss_kb", 0) / 1024) + " MiB",
+                    ShortDuration(a["duration_ms"]), ShortDuration(cpu), PeakMemory(a),
                     a["reason"].is_string() ? a["reason"].get<std::string>() : "running"});
   }
   PrintTable(rows);

@@ -24,13 +24,14 @@ constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 
 constexpr const char* kTopKeys =
     "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, jobs_dir, "
-    "success_retention, purge_after, admin_group, allow_users, deny_users, [queues.NAME], "
+    "success_retention, purge_after, admin_group, allow_users, deny_users, cgroup, [queues.NAME], "
     "[user_limits], [users.NAME]";
 constexpr const char* kLimitKeys =
     "max_pending, submit_rate, submit_burst, max_running, output_bytes";
 constexpr const char* kQueueKeys =
     "concurrency, retries, backoff, backoff_base, backoff_max, jitter, retry_on_exit, "
-    "no_retry_on_exit, retry_priority_penalty, nice, ionice, nofile, nproc, core";
+    "no_retry_on_exit, retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, "
+    "cpu_weight, pids_max";
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
 constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
 
@@ -69,8 +70,7 @@ Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::ta
     } else if (name_in_queue == "retry_priority_penalty") {
       s = ck.Int(key, line, v, 0, kMaxPriority - kMinPriority, &n);
       out->retry_priority_penalty = static_cast<int>(n);
-    } else if (name_in_queue == "nice" || name_in_queue == "ionice" || name_in_queue == "nofile" ||
-               name_in_queue == "nproc" || name_in_queue == "core") {
+    } else if (IsResourceKey(name_in_queue)) {
       s = ck.Resource(key, name_in_queue, line, v, &out->resources);
     } else {
       return ck.Error(key, line,
@@ -205,6 +205,18 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
     return ck.Path(key, line, v, 4095, &cfg->state_dir);
   } else if (key == "jobs_dir") {
     return ck.Path(key, line, v, 4095, &cfg->jobs_dir);
+  } else if (key == "cgroup") {
+    const auto* str = v.as_string();
+    if (str != nullptr && (str->get() == "auto" || str->get() == "off")) {
+      cfg->cgroup = str->get();
+      return Status::Ok();
+    }
+    Status s = ck.Path(key, line, v, 4095, &cfg->cgroup);
+    if (s.ok() && cfg->cgroup.empty())
+      return ck.Error(key, line,
+                      "\"\" is not allowed (use \"auto\", \"off\" or the absolute path of a "
+                      "delegated cgroup v2 directory)");
+    return s;
   } else if (key == "admin_group") {
     return ck.AccountName(key, line, v, &cfg->users.admin_group);
   } else if (key == "allow_users") {

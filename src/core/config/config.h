@@ -52,6 +52,9 @@ struct Config {
   std::string state_dir;
   /// The directory of the job files (SPEC 7); "" = the mode's default (paths.h).
   std::string jobs_dir;
+  /// Where tasks get a cgroup each: "auto" (tqd's own cgroup when systemd delegated it), "off",
+  /// or a delegated cgroup v2 directory. Read at start only.
+  std::string cgroup = "auto";
   /// admin_group, allow_users and deny_users: who may use the system daemon, who administers it.
   UserRules users;
   /// `[user_limits]`: what every user other than root and the daemon's own may hold and do.

@@ -153,6 +153,7 @@ Status TomlChecker::AccountNames(const std::string& key, int line, const toml::n
 Status TomlChecker::Resource(const std::string& key, std::string_view name, int line,
                              const toml::node& v, Resources* out) const {
   constexpr int64_t kMaxCount = 2147483647;
+  constexpr int64_t kMinMemoryMax = 1 << 20;  // below, a shell alone would not start
   int64_t n = 0;
   Status s;
   if (name == "nice") {
@@ -169,7 +170,7 @@ Status TomlChecker::Resource(const std::string& key, std::string_view name, int 
   } else if (name == "nofile" || name == "nproc") {
     s = Int(key, line, v, 1, kMaxCount, &n);
     if (s.ok()) (name == "nofile" ? out->nofile : out->nproc) = n;
-  } else if (name == "core") {
+  } else if (name == "core" || name == "memory_max") {
     if (const auto* str = v.as_string()) {
       Result<int64_t> r = ParseSize(str->get(), key);
       if (!r.ok()) return Wrap(key, line, r.status());
@@ -177,7 +178,15 @@ Status TomlChecker::Resource(const std::string& key, std::string_view name, int 
     } else {
       s = Int(key, line, v, 0, std::numeric_limits<int64_t>::max(), &n);
     }
-    if (s.ok()) out->core = n;
+    if (s.ok() && name == "memory_max" && n < kMinMemoryMax)
+      return Error(key, line, DescribeToml(v) + " is too small (use at least 1MiB)");
+    if (s.ok()) (name == "core" ? out->core : out->memory_max) = n;
+  } else if (name == "cpu_weight") {
+    s = Int(key, line, v, 1, 10000, &n);
+    if (s.ok()) out->cpu_weight = static_cast<int>(n);
+  } else if (name == "pids_max") {
+    s = Int(key, line, v, 1, kMaxCount, &n);
+    if (s.ok()) out->pids_max = n;
   } else {
     return Error(key, line, std::string("not one of ") + kResourceKeys);
   }

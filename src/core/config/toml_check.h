@@ -51,7 +51,8 @@ class TomlChecker {
   Status AccountNames(const std::string& key, int line, const toml::node& v,
                       std::vector<std::string>* out) const;
   /// One of kResourceKeys (`name`) into `out`: nice -20..19, ionice (IoPriority), nofile and
-  /// nproc 1..2^31-1, core a size in bytes (0 allowed).
+  /// nproc 1..2^31-1, core a size in bytes (0 allowed), memory_max a size of 1MiB or more,
+  /// cpu_weight 1..10000, pids_max 1..2^31-1.
   Status Resource(const std::string& key, std::string_view name, int line, const toml::node& v,
                   Resources* out) const;
   /// A path: "" for the default, else absolute, without NUL bytes, at most `max_len` bytes.

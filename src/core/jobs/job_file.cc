@@ -364,8 +364,7 @@ class JobFileReader {
       s = ck_.Duration(key, line, v, &def.max_lateness_ms);
     } else if (name == "random_delay") {
       s = ck_.Duration(key, line, v, &def.random_delay_ms);
-    } else if (name == "nice" || name == "ionice" || name == "nofile" || name == "nproc" ||
-               name == "core") {
+    } else if (IsResourceKey(name)) {
       s = ck_.Resource(key, name, line, v, &def.resources);
     } else if (name == "enabled") {
       s = ck_.Bool(key, line, v, &def.enabled);

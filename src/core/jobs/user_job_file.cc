@@ -4,6 +4,11 @@
 
 namespace tq {
 
+namespace {
+// cpu.weight's default: every cgroup's even share.
+constexpr int kEvenCpuWeight = 100;
+}  // namespace
+
 Result<JobFile> ParseUserJobFile(std::string_view text, const std::string& path,
                                  const std::string& user) {
   auto file = ParseJobFile(text, path);
@@ -34,6 +39,10 @@ Result<JobFile> ParseUserJobFile(std::string_view text, const std::string& path,
                               : "core",
                     "is not allowed in a user's job file (limits are set by the system's job "
                     "files and by the queues of tqd.toml)");
+    if (r.cpu_weight && *r.cpu_weight > kEvenCpuWeight)
+      return refuse("cpu_weight", std::to_string(*r.cpu_weight) +
+                                      " is not allowed in a user's job file (use 1 to 100: only "
+                                      "root gives a task more than an even share)");
     if (!job.user.empty() && job.user != user)
       return Status(ErrorCode::kConfig, "user",
                     path + ":" + std::to_string(job.line) + ": user: " + Quote(job.user) +

@@ -15,7 +15,17 @@ Resources Resources::With(const Resources& over) const {
   if (over.nofile) r.nofile = over.nofile;
   if (over.nproc) r.nproc = over.nproc;
   if (over.core) r.core = over.core;
+  if (over.memory_max) r.memory_max = over.memory_max;
+  if (over.cpu_weight) r.cpu_weight = over.cpu_weight;
+  if (over.pids_max) r.pids_max = over.pids_max;
   return r;
+}
+
+bool IsResourceKey(std::string_view key) {
+  for (std::string_view k :
+       {"nice", "ionice", "nofile", "nproc", "core", "memory_max", "cpu_weight", "pids_max"})
+    if (key == k) return true;
+  return false;
 }
 
 std::optional<int> IoPriority(std::string_view ionice) {

@@ -1,5 +1,6 @@
-// How a task's processes run (SPEC 8): their scheduling priority, I/O class and resource
-// limits, set per queue (tqd.toml) and per job (job files), a job's own over its queue's.
+// How a task's processes run (SPEC 8): their scheduling priority, I/O class, resource limits
+// and the limits of their cgroup, set per queue (tqd.toml) and per job (job files), a job's own
+// over its queue's.
 #pragma once
 
 #include <cstdint>
@@ -16,14 +17,23 @@ struct Resources {
   std::optional<int64_t> nofile;      ///< RLIMIT_NOFILE, soft and hard
   std::optional<int64_t> nproc;       ///< RLIMIT_NPROC, soft and hard (the user's processes)
   std::optional<int64_t> core;        ///< RLIMIT_CORE in bytes, soft and hard; 0: no core dumps
+  std::optional<int64_t> memory_max;  ///< the task cgroup's memory.max, bytes
+  std::optional<int> cpu_weight;      ///< the task cgroup's cpu.weight, 1 to 10000 (100: even)
+  std::optional<int64_t> pids_max;    ///< the task cgroup's pids.max, processes and threads
 
   /// These settings with every one `over` sets in its place.
   Resources With(const Resources& over) const;
+  /// True when it sets a limit only a task cgroup enforces.
+  bool NeedsCgroup() const { return memory_max || cpu_weight || pids_max; }
   bool operator==(const Resources&) const = default;
 };
 
 /// The names of the settings as tqd.toml and job files spell them.
-constexpr const char* kResourceKeys = "nice, ionice, nofile, nproc, core";
+constexpr const char* kResourceKeys =
+    "nice, ionice, nofile, nproc, core, memory_max, cpu_weight, pids_max";
+
+/// True when `key` is one of kResourceKeys.
+bool IsResourceKey(std::string_view key);
 
 /// The kernel's I/O priority (ioprio_set(2)'s, class << 13 | level) of an `ionice` value:
 /// "idle", "best-effort" (level 4), "realtime" (level 4), or either of the last two with ":0"

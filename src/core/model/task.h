@@ -118,6 +118,7 @@ struct Attempt {
   int64_t user_cpu_us = 0;
   int64_t system_cpu_us = 0;
   int64_t max_rss_kb = 0;
+  int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory, every process; 0: unknown
   std::string detail;  ///< why it could not start (spawn-failed), e.g. "cwd /x: No such file..."
 };
 

@@ -33,6 +33,7 @@ json TaskToJson(const Task& t) {
         {"user_cpu_ms", a.user_cpu_us / 1000},
         {"system_cpu_ms", a.system_cpu_us / 1000},
         {"max_rss_kb", a.max_rss_kb},
+        {"memory_peak_bytes", a.memory_peak_bytes},
         {"detail", a.detail.empty() ? json() : json(a.detail)}};
     attempts.push_back(std::move(ja));
   }

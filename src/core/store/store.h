@@ -47,9 +47,10 @@ struct AttemptOutcome {
   int64_t user_cpu_us = 0;
   int64_t system_cpu_us = 0;
   int64_t max_rss_kb = 0;
-  std::string detail;          ///< why it could not start (spawn-failed); "" otherwise
-  int64_t output_bytes = 0;    ///< the size of the output files it left (stdout and stderr)
-  bool never_started = false;  ///< no supervisor ever ran: the attempt is undone, not lost
+  int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory (memory.peak); 0: unknown
+  std::string detail;             ///< why it could not start (spawn-failed); "" otherwise
+  int64_t output_bytes = 0;       ///< the size of the output files it left (stdout and stderr)
+  bool never_started = false;     ///< no supervisor ever ran: the attempt is undone, not lost
 };
 
 /// What a submit did (SPEC 3); for a keyed submit, also the older versions it ends.

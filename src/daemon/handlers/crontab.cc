@@ -1,5 +1,7 @@
 // `tq jobs install|cat|remove|edit`: a user's own job file in the spool, checked before it
-// replaces the last good one, and read again at once.
+// replaces the last good one, and read again at once. A file an earlier account of the same name
+// left (another uid) is none of the user's: cat finds no file, install replaces it, remove
+// removes it and finds no file.
 #include <spdlog/spdlog.h>
 
 #include "core/model/quote.h"
@@ -36,7 +38,10 @@ void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabReque
       return send(nlohmann::json{{"jobs", *names}});
     }
     case CrontabRequest::Action::kCat: {
-      auto text = spool.Read(user);
+      auto binding = spool.Bind(user);
+      if (!binding.ok()) return send(binding.status());
+      Result<std::optional<std::string>> text = std::optional<std::string>();
+      if (binding->state == SpoolBinding::State::kBound) text = spool.Read(user);
       if (!text.ok()) return send(text.status());
       if (!text->has_value())
         return send(Status::NotFound("no job file of " + Quote(user) +
@@ -44,11 +49,20 @@ void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabReque
       return send(nlohmann::json{{"text", **text}});
     }
     case CrontabRequest::Action::kRemove: {
+      auto binding = spool.Bind(user);
+      if (!binding.ok()) return send(binding.status());
+      if (binding->state == SpoolBinding::State::kNone)
+        return send(Status::NotFound("no job file of " + Quote(user)));
       auto removed = spool.Remove(user);
       if (!removed.ok()) return send(removed.status());
-      if (!*removed) return send(Status::NotFound("no job file of " + Quote(user)));
-      spdlog::info("jobs: {} removed the job file of {}", peer.name, user);
+      const bool stale = binding->state == SpoolBinding::State::kStale;
+      if (stale) {
+        spdlog::info("jobs: {} removed {}", peer.name, binding->why);
+      } else {
+        spdlog::info("jobs: {} removed the job file of {}", peer.name, user);
+      }
       d.scheduler().Reload();
+      if (stale) return send(Status::NotFound("no job file of " + Quote(user)));
       return send(nlohmann::json::object());
     }
   }

@@ -1,19 +1,15 @@
 /* tq-shim: the per-task supervisor. Starts one task, captures its output (capped head + tail),
  * forwards the daemon's kill requests to every process of the task, reaps it with wait4 and
- * leaves a status record that outlives the daemon. Linked only against libc and libpam: the PAM
- * session of the task's user is opened here, as root, before the task starts, and closed when
- * it is gone, since this is the one process that lives exactly as long as the task. The
- * contract (invocation, record format, signals, exit codes) is in shim_record.h and SPEC
- * sections 6 and 8. */
+ * leaves a status record that outlives the daemon. Linked only against libc and libpam; its
+ * parts are listed in shim.h. The contract (invocation, record format, signals, exit codes) is
+ * in shim_record.h and SPEC sections 6 and 8. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <poll.h>
-#include <security/pam_appl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "shim.h"
 #include "shim_record.h"
 
 enum {
@@ -39,30 +36,6 @@ enum {
   kChunk = 65536,       /* pipe read size */
 };
 
-/* The default of --kill-grace, as tqd's kill_grace. */
-static const long long kDefaultKillGraceMs = 10000;
-
-/* The parsed command line. */
-struct options {
-  const char *status, *out, *err, *in, *cwd;
-  unsigned long long output_max; /* 0: unlimited */
-  int status_fd;                 /* the status file, opened and locked by the daemon; -1: none */
-  long long kill_grace_ms;       /* TERM to KILL, for a stop and for leftover descendants */
-  int keep_background;           /* leave descendants running when the task's main process ends */
-  unsigned long long nofile;     /* the task's soft descriptor limit; 0: the shim's own */
-  int env_fd;                    /* the task's environment (TQ_SHIM_ENV_FD); -1: the shim's own */
-  int switch_identity;           /* the task runs as uid, gid and groups, not as the shim */
-  uid_t uid;
-  gid_t gid;
-  gid_t* groups; /* the supplementary groups, malloc'ed */
-  size_t ngroups;
-  const char* pam_service; /* open a PAM session of `user` for this service; NULL: none */
-  const char* pam_dir;     /* where its configuration is; NULL: the system's (/etc/pam.d) */
-  const char* user;        /* the task's user name, for PAM */
-  const char *nice, *ioprio, *limit_nofile, *limit_nproc, *limit_core; /* as given; NULL: unset */
-  char** argv; /* PROGRAM [ARG...], NULL-terminated */
-};
-
 /* The status record, rewritten whole each time it changes. */
 struct record {
   int finished, shim_pid, pid;
@@ -71,6 +44,7 @@ struct record {
   int exit_code, signal, spawn_errno;
   const char* spawn_step; /* a TQ_SHIM_STEP_* word, "" when the task started */
   long long user_cpu_us, system_cpu_us, max_rss_kb;
+  unsigned long long memory_peak; /* the task cgroup's, bytes; 0: unknown */
   char boot_id[40];
   unsigned long long shim_start_time;
 };
@@ -91,156 +65,6 @@ struct stream {
 
 static int g_status_fd = -1;
 static struct record g_rec;
-
-/* Prints a usage error (`what` names the culprit, may be "") and exits; no file is touched. */
-_Noreturn static void usage(const char* msg, const char* what) {
-  fprintf(stderr,
-          "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
-          "[--stdin PATH] --output-max BYTES [--cwd DIR] [--kill-grace MS] [--keep-background] "
-          "[--nofile N] [--env-fd N] [--uid N --gid N --groups N[,N...]] "
-          "[--pam-service NAME --user NAME [--pam-dir DIR]] [--nice N] [--ioprio N] "
-          "[--limit-nofile N] [--limit-nproc N] [--limit-core BYTES] -- "
-          "PROGRAM [ARG...]\n",
-          msg, what);
-  exit(TQ_SHIM_EXIT_USAGE);
-}
-
-/* Parses a decimal count into *out; 0 on success. */
-static int parse_count(const char* text, unsigned long long* out) {
-  char* end = NULL;
-  errno = 0;
-  *out = strtoull(text, &end, 10);
-  return (text[0] < '0' || text[0] > '9' || *end != '\0' || errno != 0) ? -1 : 0;
-}
-
-/* The descriptor number `text` (3 to 65535) of `option`; a usage error otherwise. */
-static int parse_fd(const char* text, const char* option) {
-  unsigned long long fd = 0;
-  if (parse_count(text, &fd) != 0 || fd < 3 || fd > 65535) {
-    static char msg[64];
-    snprintf(msg, sizeof msg, "%s needs a descriptor number from 3 to 65535, not ", option);
-    usage(msg, text);
-  }
-  return (int)fd;
-}
-
-/* Parses the id `text` of `option` (0 to 2^32 - 2: -1 means "unchanged" to the set*id calls). */
-static unsigned parse_id(const char* text, const char* option) {
-  unsigned long long id = 0;
-  if (parse_count(text, &id) != 0 || id >= 0xffffffffULL) {
-    static char msg[64];
-    snprintf(msg, sizeof msg, "%s needs a numeric id below 4294967295, not ", option);
-    usage(msg, text);
-  }
-  return (unsigned)id;
-}
-
-/* Parses --groups: one or more group ids, comma-separated, at most NGROUPS_MAX. */
-static void parse_groups(const char* text, struct options* o) {
-  size_t count = 1;
-  for (const char* p = text; *p != '\0'; p++) count += *p == ',';
-  if (count > 65536) usage("--groups names more than 65536 groups: ", text);
-  o->groups = calloc(count, sizeof *o->groups);
-  char* copy = strdup(text);
-  if (o->groups == NULL || copy == NULL) usage("out of memory for --groups ", text);
-  char* rest = copy;
-  for (char* item; (item = strsep(&rest, ",")) != NULL;)
-    o->groups[o->ngroups++] = parse_id(item, "--groups");
-  free(copy);
-}
-
-/* True for a nice value: an optional '-' and a decimal number from -20 to 19. */
-static int valid_nice(const char* text) {
-  unsigned long long n = 0;
-  const int negative = text[0] == '-';
-  if (parse_count(text + negative, &n) != 0) return 0;
-  return negative ? n <= 20 : n <= 19;
-}
-
-/* Parses argv strictly: each option once, non-empty values, `--` and PROGRAM required. */
-static void parse_args(int argc, char** argv, struct options* o) {
-  memset(o, 0, sizeof *o);
-  const char *max = NULL, *status_fd = NULL, *env_fd = NULL, *grace = NULL, *nofile = NULL;
-  const char *uid = NULL, *gid = NULL, *groups = NULL;
-  const struct {
-    const char* name;
-    const char** value;
-  } known[] = {{"--status", &o->status},
-               {"--stdout", &o->out},
-               {"--stderr", &o->err},
-               {"--stdin", &o->in},
-               {"--cwd", &o->cwd},
-               {"--output-max", &max},
-               {"--status-fd", &status_fd},
-               {"--kill-grace", &grace},
-               {"--nofile", &nofile},
-               {"--env-fd", &env_fd},
-               {"--uid", &uid},
-               {"--gid", &gid},
-               {"--groups", &groups},
-               {"--pam-service", &o->pam_service},
-               {"--pam-dir", &o->pam_dir},
-               {"--user", &o->user},
-               {"--nice", &o->nice},
-               {"--ioprio", &o->ioprio},
-               {"--limit-nofile", &o->limit_nofile},
-               {"--limit-nproc", &o->limit_nproc},
-               {"--limit-core", &o->limit_core}};
-  const size_t nknown = sizeof known / sizeof known[0];
-  int i = 1;
-  for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
-    if (strcmp(argv[i], "--keep-background") == 0) { /* the one option without a value */
-      if (o->keep_background) usage("option given twice: ", argv[i]);
-      o->keep_background = 1;
-      i--;
-      continue;
-    }
-    size_t k = 0;
-    while (k < nknown && strcmp(argv[i], known[k].name) != 0) k++;
-    if (k == nknown) usage("unknown option ", argv[i]);
-    if (i + 1 >= argc || argv[i + 1][0] == '\0') usage("missing or empty value for ", argv[i]);
-    if (*known[k].value != NULL) usage("option given twice: ", argv[i]);
-    *known[k].value = argv[i + 1];
-  }
-  if (o->status == NULL || o->out == NULL || o->err == NULL || max == NULL)
-    usage("--status, --stdout, --stderr and --output-max are required", "");
-  if (parse_count(max, &o->output_max) != 0)
-    usage("--output-max needs a decimal byte count, not ", max);
-  o->kill_grace_ms = kDefaultKillGraceMs;
-  unsigned long long grace_ms = 0;
-  if (grace != NULL) {
-    if (parse_count(grace, &grace_ms) != 0 || grace_ms > 86400000ULL)
-      usage("--kill-grace needs milliseconds from 0 to 86400000, not ", grace);
-    o->kill_grace_ms = (long long)grace_ms;
-  }
-  if (nofile != NULL && (parse_count(nofile, &o->nofile) != 0 || o->nofile == 0))
-    usage("--nofile needs a descriptor count of 1 or more, not ", nofile);
-  o->status_fd = status_fd != NULL ? parse_fd(status_fd, "--status-fd") : -1;
-  o->env_fd = env_fd != NULL ? parse_fd(env_fd, "--env-fd") : -1;
-  if (o->env_fd >= 0 && o->env_fd == o->status_fd)
-    usage("--env-fd and --status-fd must differ, both are ", env_fd);
-  o->switch_identity = uid != NULL || gid != NULL || groups != NULL;
-  if (o->switch_identity && (uid == NULL || gid == NULL || groups == NULL))
-    usage("--uid, --gid and --groups go together", "");
-  if (o->switch_identity) {
-    o->uid = parse_id(uid, "--uid");
-    o->gid = parse_id(gid, "--gid");
-    parse_groups(groups, o);
-  }
-  if ((o->pam_service != NULL) != (o->user != NULL))
-    usage("--pam-service and --user go together", "");
-  if (o->pam_dir != NULL && o->pam_service == NULL) usage("--pam-dir needs --pam-service", "");
-  unsigned long long ignored = 0;
-  if (o->nice != NULL && !valid_nice(o->nice)) usage("--nice needs -20 to 19, not ", o->nice);
-  if (o->ioprio != NULL && (parse_count(o->ioprio, &ignored) != 0 || ignored > 65535))
-    usage("--ioprio needs an I/O priority from 0 to 65535, not ", o->ioprio);
-  const char* limits[] = {o->limit_nofile, o->limit_nproc, o->limit_core};
-  for (size_t k = 0; k < 3; k++)
-    if (limits[k] != NULL && parse_count(limits[k], &ignored) != 0)
-      usage("a --limit-* option needs a decimal count, not ", limits[k]);
-  if (i + 1 >= argc) usage("missing `-- PROGRAM`", "");
-  o->argv = argv + i + 1;
-}
 
 /* Milliseconds on the given clock. */
 static long long now_ms(clockid_t clock) {
@@ -265,19 +89,19 @@ static int write_all(int fd, const char* buf, size_t len) {
 static int write_record(void) {
   const struct record* r = &g_rec;
   char buf[1024];
-  int len =
-      snprintf(buf, sizeof buf,
-               "%s %d\n" TQ_SHIM_KEY_FINISHED "=%d\n" TQ_SHIM_KEY_SHIM_PID "=%d\n" TQ_SHIM_KEY_PID
-               "=%d\n" TQ_SHIM_KEY_PID_START_TIME "=%llu\n" TQ_SHIM_KEY_STARTED_MS
-               "=%lld\n" TQ_SHIM_KEY_ENDED_MS "=%lld\n" TQ_SHIM_KEY_EXIT_CODE
-               "=%d\n" TQ_SHIM_KEY_SIGNAL "=%d\n" TQ_SHIM_KEY_SPAWN_ERRNO
-               "=%d\n" TQ_SHIM_KEY_USER_CPU_US "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US
-               "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB "=%lld\n" TQ_SHIM_KEY_BOOT_ID
-               "=%s\n" TQ_SHIM_KEY_SHIM_START_TIME "=%llu\n" TQ_SHIM_KEY_SPAWN_STEP "=%s\n",
-               TQ_SHIM_RECORD_MAGIC, TQ_SHIM_RECORD_VERSION, r->finished, r->shim_pid, r->pid,
-               r->pid_start_time, r->started_ms, r->ended_ms, r->exit_code, r->signal,
-               r->spawn_errno, r->user_cpu_us, r->system_cpu_us, r->max_rss_kb, r->boot_id,
-               r->shim_start_time, r->spawn_step[0] != '\0' ? r->spawn_step : TQ_SHIM_STEP_NONE);
+  int len = snprintf(
+      buf, sizeof buf,
+      "%s %d\n" TQ_SHIM_KEY_FINISHED "=%d\n" TQ_SHIM_KEY_SHIM_PID "=%d\n" TQ_SHIM_KEY_PID
+      "=%d\n" TQ_SHIM_KEY_PID_START_TIME "=%llu\n" TQ_SHIM_KEY_STARTED_MS
+      "=%lld\n" TQ_SHIM_KEY_ENDED_MS "=%lld\n" TQ_SHIM_KEY_EXIT_CODE "=%d\n" TQ_SHIM_KEY_SIGNAL
+      "=%d\n" TQ_SHIM_KEY_SPAWN_ERRNO "=%d\n" TQ_SHIM_KEY_USER_CPU_US
+      "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB
+      "=%lld\n" TQ_SHIM_KEY_BOOT_ID "=%s\n" TQ_SHIM_KEY_SHIM_START_TIME
+      "=%llu\n" TQ_SHIM_KEY_SPAWN_STEP "=%s\n" TQ_SHIM_KEY_MEMORY_PEAK "=%llu\n",
+      TQ_SHIM_RECORD_MAGIC, TQ_SHIM_RECORD_VERSION, r->finished, r->shim_pid, r->pid,
+      r->pid_start_time, r->started_ms, r->ended_ms, r->exit_code, r->signal, r->spawn_errno,
+      r->user_cpu_us, r->system_cpu_us, r->max_rss_kb, r->boot_id, r->shim_start_time,
+      r->spawn_step[0] != '\0' ? r->spawn_step : TQ_SHIM_STEP_NONE, r->memory_peak);
   if (len < 0 || (size_t)len >= sizeof buf) return -1;
   for (size_t done = 0; done < (size_t)len;) {
     ssize_t n = pwrite(g_status_fd, buf + done, (size_t)len - done, (off_t)done);
@@ -305,11 +129,12 @@ static void read_boot_id(char* buf, size_t size) {
       buf[i] = '\0';
 }
 
-static void pam_finish(void);
-
-/* Marks the record finished, writes it and exits; the lock goes with the descriptor. The PAM
- * session, if one is open, is closed first: the task is gone. */
+/* Marks the record finished, writes it and exits; the lock goes with the descriptor. The task's
+ * cgroup, read for its peak memory, is removed and the PAM session, if one is open, closed
+ * first: the task is gone. */
 _Noreturn static void finish(void) {
+  g_rec.memory_peak = cgroup_memory_peak();
+  cgroup_remove();
   pam_finish();
   g_rec.finished = 1;
   g_rec.ended_ms = now_ms(CLOCK_REALTIME);
@@ -320,8 +145,7 @@ _Noreturn static void finish(void) {
   exit(TQ_SHIM_EXIT_OK);
 }
 
-/* Records that the task could not be started at `step` (err is the errno) and exits. */
-_Noreturn static void spawn_failed(const char* step, int err) {
+_Noreturn void spawn_failed(const char* step, int err) {
   g_rec.spawn_step = step;
   g_rec.spawn_errno = err;
   g_rec.exit_code =
@@ -551,163 +375,6 @@ static void stream_finish(struct stream* s) {
   close(s->file_fd);
 }
 
-/* Closes every descriptor from 3 up except `keep`. */
-static void close_other_fds(int keep) {
-#ifdef SYS_close_range
-  if ((keep <= 3 || syscall(SYS_close_range, 3U, (unsigned)keep - 1, 0U) == 0) &&
-      syscall(SYS_close_range, (unsigned)keep + 1, ~0U, 0U) == 0)
-    return;
-#endif
-  DIR* d = opendir("/proc/self/fd");
-  if (d == NULL) {
-    for (int fd = 3; fd < 65536; fd++)
-      if (fd != keep) close(fd);
-    return;
-  }
-  for (struct dirent* e; (e = readdir(d)) != NULL;) {
-    int fd = atoi(e->d_name);
-    if (fd >= 3 && fd != keep && fd != dirfd(d)) close(fd);
-  }
-  closedir(d);
-}
-
-/* The steps of starting the task in the child, in the order they run; sent as an index. */
-static const char* const kChildSteps[] = {TQ_SHIM_STEP_STDIN, TQ_SHIM_STEP_RESOURCES,
-                                          TQ_SHIM_STEP_IDENTITY, TQ_SHIM_STEP_CWD,
-                                          TQ_SHIM_STEP_EXEC};
-enum { kStepStdin, kStepResources, kStepIdentity, kStepCwd, kStepExec, kStepCount };
-
-/* What the child sends through the error pipe when a step fails. */
-struct child_error {
-  int err, step;
-};
-
-/* Sends errno and the failed step through the error pipe and exits as a failed exec would. */
-_Noreturn static void child_fail(int errfd, int step) {
-  struct child_error e = {errno, step};
-  ssize_t ignored = write(errfd, &e, sizeof e);
-  (void)ignored;
-  _exit(127);
-}
-
-/* Lowers the soft descriptor limit to `nofile` (the one tqd started with, before it raised its
- * own), so a task sees the limit it would have had; 0 or a higher value leaves it. */
-static void restore_nofile(unsigned long long nofile) {
-  struct rlimit lim;
-  if (nofile == 0 || getrlimit(RLIMIT_NOFILE, &lim) != 0 || nofile >= lim.rlim_cur) return;
-  lim.rlim_cur = (rlim_t)nofile;
-  setrlimit(RLIMIT_NOFILE, &lim);
-}
-
-/* Sets one resource limit, soft and hard, from its checked decimal text (NULL: leaves it). */
-static int set_limit(int resource, const char* text) {
-  if (text == NULL) return 0;
-  unsigned long long n = 0;
-  parse_count(text, &n);
-  struct rlimit lim = {(rlim_t)n, (rlim_t)n};
-  return setrlimit(resource, &lim);
-}
-
-/* Applies --nice, --ioprio and the --limit-* limits to this process, while it is still root
- * (a negative nice, a realtime I/O class and a raised limit need it); 0, or -1 with errno. */
-static int apply_resources(const struct options* o) {
-  if (o->nice != NULL && setpriority(PRIO_PROCESS, 0, atoi(o->nice)) != 0) return -1;
-  if (o->ioprio != NULL &&
-      syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, atoi(o->ioprio)) != 0)
-    return -1;
-  if (set_limit(RLIMIT_NOFILE, o->limit_nofile) != 0 ||
-      set_limit(RLIMIT_NPROC, o->limit_nproc) != 0 || set_limit(RLIMIT_CORE, o->limit_core) != 0)
-    return -1;
-  return 0;
-}
-
-/* Becomes the task's user: groups, then gid, then uid (each while still allowed to), and then
- * proves that real, effective and saved ids all changed and that root cannot be regained.
- * 0, or -1 with errno: the task must then not run. */
-static int become_user(const struct options* o) {
-  if (setgroups(o->ngroups, o->groups) != 0 || setresgid(o->gid, o->gid, o->gid) != 0 ||
-      setresuid(o->uid, o->uid, o->uid) != 0)
-    return -1;
-  uid_t ruid, euid, suid;
-  gid_t rgid, egid, sgid;
-  if (getresuid(&ruid, &euid, &suid) != 0 || getresgid(&rgid, &egid, &sgid) != 0) return -1;
-  const int dropped = ruid == o->uid && euid == o->uid && suid == o->uid && rgid == o->gid &&
-                      egid == o->gid && sgid == o->gid && getgroups(0, NULL) == (int)o->ngroups;
-  if (!dropped || (o->uid != 0 && setuid(0) == 0)) {
-    errno = EPERM;
-    return -1;
-  }
-  return 0;
-}
-
-/* The PAM conversation of a task that has no terminal: messages go to the shim's stderr (the
- * daemon's log), and a question gets no answer. */
-static int pam_quiet(int n, const struct pam_message** msg, struct pam_response** resp,
-                     void* data) {
-  (void)data;
-  *resp = NULL;
-  for (int i = 0; i < n; i++) {
-    if (msg[i]->msg_style == PAM_PROMPT_ECHO_OFF || msg[i]->msg_style == PAM_PROMPT_ECHO_ON)
-      return PAM_CONV_ERR;
-    fprintf(stderr, "tq-shim: pam: %s\n", msg[i]->msg);
-  }
-  return PAM_SUCCESS;
-}
-
-static pam_handle_t* g_pam; /* the open session; NULL when there is none */
-
-/* Checks the account of o->user and opens its session (as cron does: account, credentials,
- * session), then adds the session's variables (pam_env's) that `env` lacks; returns the new
- * environment. Fails the start at TQ_SHIM_STEP_PAM (EACCES) when PAM refuses. */
-static char** pam_begin(const struct options* o, char** env) {
-  static const struct pam_conv conv = {pam_quiet, NULL};
-  int rc = pam_start_confdir(o->pam_service, o->user, &conv, o->pam_dir, &g_pam);
-  const char* what = "start";
-  if (rc == PAM_SUCCESS && (rc = pam_acct_mgmt(g_pam, PAM_SILENT)) != PAM_SUCCESS) what = "account";
-  if (rc == PAM_SUCCESS &&
-      (rc = pam_setcred(g_pam, PAM_ESTABLISH_CRED | PAM_SILENT)) != PAM_SUCCESS)
-    what = "credentials";
-  if (rc == PAM_SUCCESS && (rc = pam_open_session(g_pam, PAM_SILENT)) != PAM_SUCCESS) {
-    what = "session";
-    pam_setcred(g_pam, PAM_DELETE_CRED | PAM_SILENT);
-  }
-  if (rc != PAM_SUCCESS) {
-    fprintf(stderr, "tq-shim: pam %s of %s (service %s): %s\n", what, o->user, o->pam_service,
-            g_pam != NULL ? pam_strerror(g_pam, rc) : "cannot start");
-    if (g_pam != NULL) pam_end(g_pam, rc);
-    g_pam = NULL;
-    spawn_failed(TQ_SHIM_STEP_PAM, EACCES);
-  }
-  static char** merged = NULL; /* static: held to the end, as leak checkers see */
-  char** extra = pam_getenvlist(g_pam);
-  size_t n = 0, nextra = 0;
-  while (env != NULL && env[n] != NULL) n++;
-  while (extra != NULL && extra[nextra] != NULL) nextra++;
-  merged = calloc(n + nextra + 1, sizeof *merged);
-  if (merged == NULL) spawn_failed(TQ_SHIM_STEP_SETUP, ENOMEM);
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) merged[k++] = env[i];
-  for (size_t i = 0; i < nextra; i++) { /* the task's own value wins */
-    const size_t len = strcspn(extra[i], "=");
-    int present = 0;
-    for (size_t j = 0; j < n && !present; j++)
-      present = strncmp(env[j], extra[i], len) == 0 && env[j][len] == '=';
-    if (!present) merged[k++] = extra[i];
-  }
-  return merged;
-}
-
-/* Closes the session pam_begin opened, if any. */
-static void pam_finish(void) {
-  if (g_pam == NULL) return;
-  int rc = pam_close_session(g_pam, PAM_SILENT);
-  if (rc != PAM_SUCCESS)
-    fprintf(stderr, "tq-shim: pam: closing the session: %s\n", pam_strerror(g_pam, rc));
-  pam_setcred(g_pam, PAM_DELETE_CRED | PAM_SILENT);
-  pam_end(g_pam, rc);
-  g_pam = NULL;
-}
-
 /* Reads the task's environment from `fd` (NAME=value entries, each ended by a NUL; a last
  * entry without one counts too) and closes it; NULL with errno when it cannot. */
 static char** read_env(int fd) {
@@ -750,32 +417,6 @@ static char** read_env(int fd) {
   for (size_t i = 0; i < len; i += strlen(buf + i) + 1) env[k++] = buf + i;
   if (k == 0) free(buf);
   return env; /* buf lives as long as the shim: the child execs with it */
-}
-
-/* In the forked child: default signals, own process group, stdio, the task's user, cwd (with
- * that user's rights), then exec with the task's environment (`env`, or the shim's own when
- * NULL). */
-_Noreturn static void run_child(const struct options* o, char** env, int out_w, int err_w,
-                                int errfd) {
-  struct sigaction dfl;
-  memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; sig++) sigaction(sig, &dfl, NULL); /* KILL, STOP: EINVAL */
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
-  setpgid(0, 0);
-  int in = open(o->in != NULL ? o->in : "/dev/null", O_RDONLY | O_CLOEXEC);
-  if (in < 0 || dup2(in, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
-    child_fail(errfd, kStepStdin);
-  close_other_fds(errfd);
-  if (apply_resources(o) != 0) child_fail(errfd, kStepResources);
-  if (o->switch_identity && become_user(o) != 0) child_fail(errfd, kStepIdentity);
-  if (o->limit_nofile == NULL) restore_nofile(o->nofile);
-  if (o->cwd != NULL && chdir(o->cwd) != 0) child_fail(errfd, kStepCwd);
-  if (env != NULL) environ = env; /* execvp searches the task's PATH, and passes all of it */
-  execvp(o->argv[0], o->argv);
-  child_fail(errfd, kStepExec);
 }
 
 /* Opens an output file for the task, owned by the task's user when it has one; exits through
@@ -853,6 +494,7 @@ struct supervision {
 
 /* Sends `sig` to every process of the task; the group only while its leader is unreaped. */
 static void signal_all(struct supervision* v, int sig) {
+  if (sig == SIGKILL) cgroup_kill(); /* at once, forks in flight included */
   kill_task(sig, v->child, !v->child_done);
   if (sig == SIGKILL) v->killed = 1;
 }
@@ -919,6 +561,7 @@ int main(int argc, char** argv) {
   if (o.pam_service != NULL) env = pam_begin(&o, env);
   out.file_fd = open_output(&o, o.out, TQ_SHIM_STEP_STDOUT);
   err.file_fd = open_output(&o, o.err, TQ_SHIM_STEP_STDERR);
+  cgroup_create(&o);
   int out_pipe[2], err_pipe[2], exec_pipe[2];
   int sigfd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
   if (sigfd < 0 || pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
@@ -953,9 +596,7 @@ int main(int argc, char** argv) {
     while (wait4(child, &v.status, 0, &v.ru) < 0 && errno == EINTR) {
     }
     record_rusage(&v.ru);
-    spawn_failed(failure.step >= 0 && failure.step < kStepCount ? kChildSteps[failure.step]
-                                                                : TQ_SHIM_STEP_EXEC,
-                 failure.err);
+    spawn_failed(child_step_name(failure.step), failure.err);
   }
   for (;;) {
     const long long now = now_ms(CLOCK_MONOTONIC);

@@ -8,7 +8,7 @@
 /* The first line of every status record is "<magic> <version>\n". */
 #define TQ_SHIM_RECORD_MAGIC "tq-shim-status"
 /* The version this shim writes. Readers accept it and the previous one. */
-#define TQ_SHIM_RECORD_VERSION 3
+#define TQ_SHIM_RECORD_VERSION 4
 
 /* The keys of version 1, one "key=value" line each, all decimal integers. Readers ignore
  * keys they do not know, so later versions may add lines. */
@@ -30,6 +30,9 @@
 /* Added in version 3, so `tq status` can say why a task never ran: the step that failed, one of
  * the words below (the only key that is not a number). */
 #define TQ_SHIM_KEY_SPAWN_STEP "spawn_step"
+/* Added in version 4: the peak memory use of the task's cgroup (memory.peak), in bytes; 0 when
+ * the task had no cgroup or its memory controller was not enabled. */
+#define TQ_SHIM_KEY_MEMORY_PEAK "memory_peak"
 
 /* The steps of starting a task, as spawn_step names them. */
 #define TQ_SHIM_STEP_NONE "none"     /* the task started (spawn_errno is 0) */
@@ -37,6 +40,7 @@
 #define TQ_SHIM_STEP_STDERR "stderr" /* creating the --stderr file */
 #define TQ_SHIM_STEP_SETUP "setup"   /* the shim's own pipes and signalfd, reading --env-fd */
 #define TQ_SHIM_STEP_FORK "fork"
+#define TQ_SHIM_STEP_CGROUP "cgroup"       /* creating --cgroup, its limits, moving the task in */
 #define TQ_SHIM_STEP_STDIN "stdin"         /* opening --stdin (or /dev/null) onto descriptor 0 */
 #define TQ_SHIM_STEP_PAM "pam"             /* the PAM account check or session of --user (EACCES) */
 #define TQ_SHIM_STEP_RESOURCES "resources" /* --nice, --ioprio and the --limit-* limits */
@@ -56,7 +60,8 @@
 #define TQ_SHIM_ENV_MAX_BYTES (64u << 20) /* a larger environment is refused (E2BIG) */
 
 /* Signals the daemon sends to the shim (never to the task directly). After either, the shim
- * stays until every descendant is gone, and sends KILL itself when --kill-grace runs out. */
+ * stays until every descendant is gone, and sends KILL itself when --kill-grace runs out. With
+ * --cgroup, every KILL also goes to the whole task cgroup at once (cgroup.kill). */
 #define TQ_SHIM_SIG_TERMINATE SIGTERM /* TERM the task's process group and all descendants */
 #define TQ_SHIM_SIG_KILL SIGUSR1      /* KILL the task's process group and all descendants */
 

@@ -124,7 +124,7 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"max_running = 4\n\nmax_runing = 4\n", "max_runing",
        "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
        "high_share, durability, socket, state_dir, jobs_dir, success_retention, purge_after, "
-       "admin_group, allow_users, deny_users, [queues.NAME], [user_limits], [users.NAME])"},
+       "admin_group, allow_users, deny_users, cgroup, [queues.NAME], [user_limits], [users.NAME])"},
       {"[user_limits]\nmax_pending = 0\n", "user_limits.max_pending",
        "tqd.toml:2: user_limits.max_pending: 0 is out of range (use an integer from 1 to "},
       {"[user_limits]\nsubmit_rate = 0\n", "user_limits.submit_rate",
@@ -159,7 +159,8 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"[queues.gpu]\nconcurrency = 2\nconcurency = 2\n", "queues.gpu.concurency",
        "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency, retries, "
        "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
-       "retry_priority_penalty, nice, ionice, nofile, nproc, core)"},
+       "retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, cpu_weight, "
+       "pids_max)"},
       {"[queues.q]\nnice = 20\n", "queues.q.nice",
        "tqd.toml:2: queues.q.nice: 20 is out of range (use an integer from -20 to 19)"},
       {"[queues.q]\nionice = \"fast\"\n", "queues.q.ionice",
@@ -231,6 +232,19 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"[queues.gpu]\nconcurrency = \"2\"\n", "queues.gpu.concurrency",
        "queues.gpu.concurrency: \"2\" is not an integer"},
       {"[[queues]]\nname = \"gpu\"\n", "queues", "tqd.toml:1: queues: an array is not a table"},
+      {"[queues.gpu]\nmemory_max = \"512K\"\n", "queues.gpu.memory_max",
+       "tqd.toml:2: queues.gpu.memory_max: \"512K\" is too small (use at least 1MiB)"},
+      {"[queues.gpu]\nmemory_max = \"lots\"\n", "queues.gpu.memory_max", "\"lots\""},
+      {"[queues.gpu]\ncpu_weight = 0\n", "queues.gpu.cpu_weight",
+       "tqd.toml:2: queues.gpu.cpu_weight: 0 is out of range (use an integer from 1 to 10000)"},
+      {"[queues.gpu]\npids_max = 0\n", "queues.gpu.pids_max",
+       "tqd.toml:2: queues.gpu.pids_max: 0 is out of range (use an integer from 1 to "
+       "2147483647)"},
+      {"cgroup = \"\"\n", "cgroup",
+       "tqd.toml:1: cgroup: \"\" is not allowed (use \"auto\", \"off\" or the absolute path of a "
+       "delegated cgroup v2 directory)"},
+      {"cgroup = \"sys/fs/cgroup\"\n", "cgroup", "is not an absolute path"},
+      {"cgroup = 1\n", "cgroup", "1 is not a string"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.toml);
@@ -298,6 +312,26 @@ TEST_CASE("config: a queue's nice, ionice and limits") {
   CHECK(batch.core == 0);
   CHECK(c.Queue("urgent").resources.nice == -5);
   CHECK(c.Queue("other").resources == Resources{});
+  CHECK_FALSE(batch.NeedsCgroup());
+}
+
+TEST_CASE("config: a queue's cgroup limits and where the cgroups are") {
+  CHECK(MustParse("").cgroup == "auto");
+  CHECK(MustParse("cgroup = \"off\"\n").cgroup == "off");
+  CHECK(MustParse("cgroup = \"/sys/fs/cgroup/tq\"\n").cgroup == "/sys/fs/cgroup/tq");
+  const Config c = MustParse(
+      "[queues.batch]\nmemory_max = \"512MiB\"\ncpu_weight = 50\npids_max = 100\n"
+      "[queues.raw]\nmemory_max = 1048576\n");
+  const Resources& batch = c.Queue("batch").resources;
+  CHECK(batch.memory_max == 512LL << 20);
+  CHECK(batch.cpu_weight == 50);
+  CHECK(batch.pids_max == 100);
+  CHECK(batch.NeedsCgroup());
+  CHECK(c.Queue("raw").resources.memory_max == 1 << 20);
+  Resources job;
+  job.cpu_weight = 200;
+  CHECK(batch.With(job).cpu_weight == 200);
+  CHECK(batch.With(job).memory_max == 512LL << 20);
 }
 
 TEST_CASE("ValidAccountName") {
@@ -388,7 +422,8 @@ TEST_CASE("LoadConfig: missing, present and unreadable files") {
         file +
             ":5: queues.gpu.bogus: unknown key (allowed in a queue: concurrency, retries, "
             "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
-            "retry_priority_penalty, nice, ionice, nofile, nproc, core)");
+            "retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, cpu_weight, "
+            "pids_max)");
 
   f = std::fopen(file.c_str(), "w");
   REQUIRE(f != nullptr);

@@ -25,6 +25,15 @@ TEST_CASE("ParseUserJobFile: the user's jobs, named USER/NAME") {
   CHECK(file->jobs[1].resources.nice == 5);
 }
 
+TEST_CASE("ParseUserJobFile: a user may narrow a job's cgroup") {
+  auto file = ParseUserJobFile(Job("a", "memory_max = \"1GiB\"\npids_max = 64\ncpu_weight = 100\n"),
+                               kPath, "alice");
+  REQUIRE_MESSAGE(file.ok(), file.status().message());
+  CHECK(file->jobs[0].resources.memory_max == 1LL << 30);
+  CHECK(file->jobs[0].resources.pids_max == 64);
+  CHECK(file->jobs[0].resources.cpu_weight == 100);
+}
+
 TEST_CASE("ParseUserJobFile: what only root may ask is refused with file, line and key") {
   struct Case {
     std::string text;
@@ -39,6 +48,9 @@ TEST_CASE("ParseUserJobFile: what only root may ask is refused with file, line a
       {Job("a", "nofile = 100000\n"), "nofile: is not allowed in a user's job file"},
       {Job("a", "nproc = 10\n"), "nproc: is not allowed"},
       {Job("a", "core = 0\n"), "core: is not allowed"},
+      {Job("a", "cpu_weight = 101\n"),
+       "cpu_weight: 101 is not allowed in a user's job file (use "
+       "1 to 100"},
       {many, "alice.toml:4001: job: 1001 jobs are more than a user's job file may hold (1000)"},
   };
   for (const Case& c : cases) {

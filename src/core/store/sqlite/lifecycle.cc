@@ -141,6 +141,7 @@ Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& o
   q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
   q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
   q.BindInt(outcome.pid).BindText(outcome.detail).BindInt(outcome.output_bytes);
+  q.BindInt(outcome.memory_peak_bytes);
   return q.Run();
 }
 

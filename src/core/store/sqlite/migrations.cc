@@ -230,10 +230,16 @@ BEGIN
 END;
 )sql";
 
+// v8, tasks' cgroups (SPEC 8): each attempt keeps the peak memory of its cgroup (memory.peak),
+// 0 when it had none.
+constexpr const char* kSchemaV8 = R"sql(
+ALTER TABLE attempts ADD COLUMN memory_peak_bytes INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
-    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7},
+    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8},
 };
 
 bool IsFileBacked(const std::string& path) {

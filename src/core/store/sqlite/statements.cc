@@ -235,7 +235,7 @@ Status SqliteStore::Prepare() {
       {&S::finish_attempt, "finish attempt",
        "UPDATE attempts SET ended = ?3, exit_code = ?4, signal = ?5, reason = ?6, "
        "user_cpu_us = ?7, system_cpu_us = ?8, max_rss_kb = ?9, pid = iif(?10 > 0, ?10, pid), "
-       "detail = ?11, output_bytes = ?12 "
+       "detail = ?11, output_bytes = ?12, memory_peak_bytes = ?13 "
        "WHERE task_id = ?1 AND number = ?2"},
       {&S::finish_task, "finish task",
        "UPDATE tasks SET state = ?2, reason = ?3, exit_code = ?4, signal = ?5, finished = ?6, "

@@ -168,7 +168,8 @@ Result<Task> ReadTask(const Query& q) {
 
 std::string AttemptSelect() {
   return "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, user_cpu_us, "
-         "system_cpu_us, max_rss_kb, detail FROM attempts WHERE task_id = ?1 ORDER BY number";
+         "system_cpu_us, max_rss_kb, detail, memory_peak_bytes FROM attempts WHERE task_id = ?1 "
+         "ORDER BY number";
 }
 
 bool ReadAttempt(const Query& q, Attempt* out) {
@@ -187,6 +188,7 @@ bool ReadAttempt(const Query& q, Attempt* out) {
   a.system_cpu_us = q.Int(9);
   a.max_rss_kb = q.Int(10);
   a.detail = q.Text(11);
+  a.memory_peak_bytes = q.Int(12);
   return true;
 }
 

@@ -1,0 +1,178 @@
+#include "daemon/task_cgroups.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "core/model/quote.h"
+
+namespace tq {
+
+namespace {
+
+constexpr const char* kSupervisors = "supervisors";  // tqd and its shims, when tqd ran in DIR
+constexpr const char* kTaskPrefix = "task-";
+
+// The first line of `path`, or "" when it cannot be read.
+std::string ReadLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// Writes `value` to the cgroup file `path`; the errno text on failure, "" on success.
+std::string WriteKnob(const std::string& path, const std::string& value) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return strerror(errno);
+  const ssize_t n = write(fd, value.data(), value.size());
+  const std::string why = n == static_cast<ssize_t>(value.size()) ? "" : strerror(errno);
+  close(fd);
+  return why;
+}
+
+// Where the cgroup v2 hierarchy is mounted (from /proc/self/mountinfo); "" when it is not.
+std::string Cgroup2Mount() {
+  std::ifstream in("/proc/self/mountinfo");
+  for (std::string line; std::getline(in, line);) {
+    const size_t dash = line.find(" - ");
+    if (dash == std::string::npos || line.compare(dash + 3, 8, "cgroup2 ") != 0) continue;
+    std::istringstream fields(line.substr(0, dash));
+    std::string id, parent, dev, root, mount_point;
+    if (fields >> id >> parent >> dev >> root >> mount_point && root == "/") return mount_point;
+  }
+  return "";
+}
+
+// tqd's own cgroup directory ("" when it has none in the v2 hierarchy).
+std::string OwnCgroup(const std::string& mount) {
+  std::ifstream in("/proc/self/cgroup");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("0::", 0) == 0) return line.size() > 4 ? mount + line.substr(3) : "";
+  return "";
+}
+
+// True when systemd delegated `dir` (Delegate=yes marks it with this extended attribute).
+bool Delegated(const std::string& dir) {
+  for (const char* name : {"trusted.delegate", "user.delegate"}) {
+    char value[8] = {};
+    if (getxattr(dir.c_str(), name, value, sizeof value - 1) > 0 && value[0] == '1') return true;
+  }
+  return false;
+}
+
+// Moves every process of `dir` into dir/supervisors, so `dir` may hand controllers to the
+// tasks' cgroups (a cgroup with processes of its own cannot).
+Status MoveOutOf(const std::string& dir) {
+  const std::string leaf = dir + "/" + kSupervisors;
+  if (mkdir(leaf.c_str(), 0755) != 0 && errno != EEXIST)
+    return Status(ErrorCode::kConfig, "cgroup",
+                  "cgroup: cannot create " + leaf + ": " + strerror(errno));
+  std::ifstream procs(dir + "/cgroup.procs");
+  for (std::string pid; std::getline(procs, pid);) {
+    const std::string why = WriteKnob(leaf + "/cgroup.procs", pid);
+    if (!why.empty() && why != strerror(ESRCH))
+      return Status(ErrorCode::kConfig, "cgroup",
+                    "cgroup: cannot move process " + pid + " into " + leaf + ": " + why);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::optional<TaskCgroups>> TaskCgroups::Open(const std::string& setting) {
+  if (setting == "off") return std::optional<TaskCgroups>();
+  const std::string mount = Cgroup2Mount();
+  const std::string own = mount.empty() ? "" : OwnCgroup(mount);
+  std::string dir = setting;
+  if (setting == "auto") {
+    if (own.empty() || own == mount || !Delegated(own)) {
+      spdlog::info(
+          "cgroup: no delegated cgroup v2 subtree; tasks are tracked by process group "
+          "and subreaper, and memory_max, cpu_weight and pids_max are not enforced");
+      return std::optional<TaskCgroups>();
+    }
+    dir = own;
+  }
+  struct statfs fs {};
+  const std::string fs_error = statfs(dir.c_str(), &fs) != 0      ? strerror(errno)
+                               : fs.f_type != CGROUP2_SUPER_MAGIC ? "another file system"
+                                                                  : "";
+  if (!fs_error.empty())
+    return Status(ErrorCode::kConfig, "cgroup",
+                  "cgroup: " + Quote(dir) + " is not a cgroup v2 directory (" + fs_error +
+                      "; use \"auto\", \"off\" or a delegated cgroup v2 directory)");
+  if (access((dir + "/cgroup.subtree_control").c_str(), W_OK) != 0)
+    return Status(ErrorCode::kConfig, "cgroup",
+                  "cgroup: " + Quote(dir) +
+                      " is not delegated to tqd (cannot write its "
+                      "cgroup.subtree_control: " +
+                      strerror(errno) + ")");
+  if (dir == own)
+    if (Status st = MoveOutOf(dir); !st.ok()) return st;
+  TaskCgroups cgroups;
+  cgroups.dir_ = dir;
+  std::istringstream offered(ReadLine(dir + "/cgroup.controllers"));
+  for (std::string c; offered >> c;) {
+    if (c != "memory" && c != "cpu" && c != "pids") continue;
+    const std::string why = WriteKnob(dir + "/cgroup.subtree_control", "+" + c);
+    if (!why.empty()) spdlog::warn("cgroup: cannot enable {} in {}: {}", c, dir, why);
+  }
+  std::istringstream enabled(ReadLine(dir + "/cgroup.subtree_control"));
+  for (std::string c; enabled >> c;) cgroups.controllers_.insert(c);
+  std::string have;
+  for (const std::string& c : cgroups.controllers_) have += " " + c;
+  spdlog::info("cgroup: each task runs in a cgroup of its own under {} (controllers:{})", dir,
+               have.empty() ? " none" : have);
+  return std::optional<TaskCgroups>(std::move(cgroups));
+}
+
+std::string TaskCgroups::PathOf(TaskId id, int attempt) const {
+  return dir_ + "/" + kTaskPrefix + std::to_string(id) + "-" + std::to_string(attempt);
+}
+
+bool TaskCgroups::Populated(TaskId id, int attempt) const {
+  std::ifstream in(PathOf(id, attempt) + "/cgroup.events");
+  for (std::string key, value; in >> key >> value;)
+    if (key == "populated") return value == "1";
+  return false;  // gone (or unreadable: nothing to wait for)
+}
+
+void TaskCgroups::Kill(TaskId id, int attempt) const {
+  const std::string why = WriteKnob(PathOf(id, attempt) + "/cgroup.kill", "1");
+  if (!why.empty() && why != strerror(ENOENT))
+    spdlog::warn("cgroup: cannot kill {}: {}", PathOf(id, attempt), why);
+}
+
+void TaskCgroups::Remove(TaskId id, int attempt) const {
+  const std::string path = PathOf(id, attempt);
+  if (rmdir(path.c_str()) != 0 && errno != ENOENT && errno != EBUSY)
+    spdlog::warn("cgroup: cannot remove {}: {}", path, strerror(errno));
+}
+
+void TaskCgroups::Sweep(const std::set<std::pair<TaskId, int>>& keep) const {
+  DIR* d = opendir(dir_.c_str());
+  if (d == nullptr) return;
+  for (dirent* e; (e = readdir(d)) != nullptr;) {
+    long long id = 0;
+    int attempt = 0, used = 0;
+    if (sscanf(e->d_name, "task-%lld-%d%n", &id, &attempt, &used) != 2 || e->d_name[used] != '\0' ||
+        keep.count({id, attempt}) > 0)
+      continue;
+    rmdir((dir_ + "/" + e->d_name).c_str());  // a populated one (kept processes) stays
+  }
+  closedir(d);
+}
+
+}  // namespace tq

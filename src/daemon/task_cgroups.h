@@ -1,0 +1,49 @@
+// The delegated cgroup v2 subtree in which every attempt gets a cgroup of its own (SPEC 8): its
+// limits (memory_max, cpu_weight, pids_max), its exact peak memory, and a kill that reaches every
+// process at once. Found and set up at start; the shim creates, fills and removes each attempt's
+// cgroup, and tqd cleans up after a shim that died.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "core/model/status.h"
+#include "core/model/task.h"
+
+namespace tq {
+
+/// The tasks' cgroups under one delegated directory: DIR/task-ID-ATTEMPT, beside
+/// DIR/supervisors when tqd itself ran in DIR.
+class TaskCgroups {
+ public:
+  /// Sets up the tasks' cgroups as tqd.toml's `cgroup` says: "off" gives none; "auto" uses tqd's
+  /// own cgroup when systemd delegated it (Delegate=yes) and none otherwise; a path must be a
+  /// cgroup v2 directory tqd may write, or it is a kConfig error. tqd moves out of a directory
+  /// it runs in (into DIR/supervisors), and the memory, cpu and pids controllers it offers are
+  /// enabled for the tasks. nullopt when there is none.
+  static Result<std::optional<TaskCgroups>> Open(const std::string& setting);
+
+  const std::string& dir() const { return dir_; }
+  /// The cgroup of attempt `attempt` of task `id`.
+  std::string PathOf(TaskId id, int attempt) const;
+  /// Whether the tasks' cgroups have `controller` ("memory", "cpu" or "pids").
+  bool Has(std::string_view controller) const { return controllers_.count(controller) > 0; }
+  /// True while any process is in that attempt's cgroup.
+  bool Populated(TaskId id, int attempt) const;
+  /// KILLs every process in that attempt's cgroup at once (cgroup.kill).
+  void Kill(TaskId id, int attempt) const;
+  /// Removes that attempt's cgroup when it is empty; a missing one is no error.
+  void Remove(TaskId id, int attempt) const;
+  /// Removes every empty task cgroup but those of `keep` (the attempts still running): what
+  /// shims that died, or tasks kept running in the background, left behind.
+  void Sweep(const std::set<std::pair<TaskId, int>>& keep) const;
+
+ private:
+  std::string dir_;
+  std::set<std::string, std::less<>> controllers_;
+};
+
+}  // namespace tq

@@ -1,0 +1,158 @@
+// Tasks in cgroups of their own under a delegated cgroup v2 directory (tqd.toml `cgroup`): each
+// attempt runs in DIR/task-ID-ATTEMPT, a cancel or a dead supervisor ends every process in it
+// (a grandchild that called setsid and ignores TERM included), and the cgroup goes with the task.
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "support/skip.h"
+#include "support/test_cgroup.h"
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+
+// A task whose grandchild leaves the session and ignores TERM, writing its pid to `pidfile`.
+std::vector<std::string> EscapingTask(const std::string& pidfile) {
+  return {"--", "sh", "-c",
+          "setsid sh -c 'trap \"\" TERM; echo $$ > " + pidfile + ".tmp; mv " + pidfile + ".tmp " +
+              pidfile + "; exec sleep 1000' & exec sleep 1000"};
+}
+
+bool Exists(const std::string& path) {
+  return access(path.c_str(), F_OK) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("cgroup: a task runs in a cgroup of its own that goes when it ends") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  TestDaemon d("cgroup = \"" + cg.dir() + "\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--", "cat", "/proc/self/cgroup"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  const RunResult logs = Tq(d, {"logs", id});
+  const std::string relative = cg.dir().substr(cg.dir().find("/tq-test-"));
+  CHECK(logs.out.find("0::" + relative + "/task-" + id + "-1\n") != std::string::npos);
+  CHECK_FALSE(Exists(cg.dir() + "/task-" + id + "-1"));
+  CHECK(d.Log().find("each task runs in a cgroup of its own under " + cg.dir()) !=
+        std::string::npos);
+}
+
+TEST_CASE("cgroup: auto takes the cgroup systemd delegated and moves tqd out of the tasks' way") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  if (setxattr(cg.dir().c_str(), "trusted.delegate", "1", 1, 0) != 0)
+    TQ_SKIP("cannot mark a cgroup delegated here");
+  // tqd starts inside the marked cgroup, as systemd starts a unit with Delegate=yes.
+  TestDaemon d("",
+               {"/bin/sh", "-c", "echo $$ > " + cg.dir() + "/cgroup.procs && exec \"$@\"", "sh"});
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--", "cat", "/proc/self/cgroup"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  const std::string relative = cg.dir().substr(cg.dir().find("/tq-test-"));
+  CHECK(Tq(d, {"logs", id}).out.find("0::" + relative + "/task-" + id + "-1\n") !=
+        std::string::npos);
+  CHECK(TestCgroup::Read(cg.dir() + "/cgroup.procs").empty());
+  CHECK(TestCgroup::Read(cg.dir() + "/supervisors/cgroup.procs") ==
+        std::to_string(d.DaemonPid()) + "\n");
+}
+
+TEST_CASE("cgroup: cancel ends a grandchild that called setsid and ignores TERM") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  TestDaemon d("cgroup = \"" + cg.dir() + "\"\nkill_grace = \"300ms\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string pidfile = d.dir() + "/gc.pid";
+  const std::string id = Submit(d, EscapingTask(pidfile));
+  const pid_t grandchild = WaitPidFile(pidfile);
+  const std::string task_cgroup = cg.dir() + "/task-" + id + "-1";
+  CHECK(TestCgroup::Read(task_cgroup + "/cgroup.procs").find(std::to_string(grandchild)) !=
+        std::string::npos);
+
+  const RunResult cancel = Tq(d, {"cancel", id});
+  CHECK_MESSAGE(cancel.exit_code == 0, cancel.err);
+  CHECK(TaskState(d, id) == "cancelled");
+  CHECK(WaitFor([&] { return ProcessGone(grandchild); }));
+  CHECK(WaitFor([&] { return !Exists(task_cgroup); }));
+}
+
+TEST_CASE("cgroup: when the supervisor is killed the task's whole cgroup is ended") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  TestDaemon d("cgroup = \"" + cg.dir() + "\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string pidfile = d.dir() + "/gc.pid";
+  const std::string id = Submit(d, EscapingTask(pidfile));
+  const pid_t grandchild = WaitPidFile(pidfile);
+  const std::string record = d.state_dir() + "/tasks/" + id + "/1.status";
+  pid_t shim = 0;
+  REQUIRE(WaitFor([&] {
+    const std::string text = ReadFile(record);
+    const size_t at = text.find("\nshim_pid=");
+    if (at != std::string::npos) shim = static_cast<pid_t>(std::stol(text.substr(at + 10)));
+    return shim > 0;
+  }));
+  REQUIRE(kill(shim, SIGKILL) == 0);
+  // Its process group is killed, and the grandchild in another session with it: only the
+  // cgroup knows it is the task's.
+  CHECK(WaitState(d, id, "failed"));
+  CHECK(ProcessGone(grandchild));
+  CHECK(TaskJson(d, id)["attempt_log"][0]["reason"] == "lost");
+  CHECK(WaitFor([&] { return !Exists(cg.dir() + "/task-" + id + "-1"); }));
+}
+
+TEST_CASE("cgroup: a limit the cgroups cannot enforce is said once and the task still runs") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  if (cg.Has("pids")) TQ_SKIP("the pids controller is enabled here: the limit is enforced");
+  TestDaemon d("cgroup = \"" + cg.dir() + "\"\n[queues.small]\npids_max = 20\n");
+  TQ_LOG_ON_FAILURE(d);
+  for (int i = 0; i < 2; i++) {
+    const std::string id = Submit(d, {"--queue", "small", "--", "true"});
+    CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  }
+  const std::string log = d.Log();
+  const std::string warning = "pids_max is not enforced: the pids controller is not enabled";
+  CHECK(log.find(warning) != std::string::npos);
+  CHECK(log.find(warning) == log.rfind(warning));
+}
+
+TEST_CASE("cgroup: the limits reach the task's cgroup and its peak memory is kept") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  if (!cg.Has("memory") || !cg.Has("pids"))
+    TQ_SKIP("the memory and pids controllers are not in the cgroup v2 hierarchy here");
+  TestDaemon d("cgroup = \"" + cg.dir() +
+               "\"\n[queues.small]\nmemory_max = \"64MiB\"\n"
+               "pids_max = 20\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id =
+      Submit(d, {"--queue", "small", "--", "sh", "-c",
+                 "d=" + cg.dir() + "/task-$TQ_TASK_ID-1; cat $d/memory.max $d/pids.max"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Tq(d, {"logs", id}).out == "67108864\n20\n");
+  CHECK(TaskJson(d, id)["attempt_log"][0]["memory_peak_bytes"].get<int64_t>() > 0);
+}
+
+TEST_CASE("cgroup: tqd exits 78 on a cgroup setting it cannot use") {
+  TestDaemon d;
+  d.Stop();
+  for (const std::string& bad : {d.dir(), d.dir() + "/missing"}) {
+    CAPTURE(bad);
+    WriteFile(d.dir() + "/tqd.toml", "cgroup = \"" + bad + "\"\n");
+    Process p({BinPath("tqd"), "--socket", d.socket(), "--state", d.state_dir(), "--config",
+               d.dir() + "/tqd.toml"},
+              {});
+    const RunResult r = p.Finish();
+    CHECK(r.exit_code == 78);
+    CHECK(r.err.find("cgroup: \"" + bad + "\" is not a cgroup v2 directory") != std::string::npos);
+  }
+}
