@@ -502,6 +502,8 @@ TEST_CASE("job file: jobs.example.toml loads with the jobs it documents") {
   CHECK(names == std::vector<std::string>{"nightly-report", "warm-cache", "queue-health",
                                           "mirror-sync", "berlin-backup", "rotate-logs"});
   for (const JobDef& j : r->jobs) CHECK(j.queue == "cron");  // from [defaults]
+  CHECK(r->jobs[0].resources.nice == 10);
+  CHECK(r->jobs[0].resources.memory_max == 2LL << 30);
 }
 
 }  // namespace
