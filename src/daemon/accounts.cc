@@ -67,7 +67,10 @@ Result<Account> AccountOf(const Owner& owner) {
   std::vector<char> buf;
   passwd pw{};
   passwd* found = nullptr;
-  if (const int rc = LookUp(owner.name, pw, buf, found); rc != 0)
+  if (const int rc = LookUp(owner.name, pw, buf, found); rc == ERANGE)
+    return Status::Invalid("account", "the password database entry of " + who + " is larger than " +
+                                          std::to_string(kMaxEntryBytes >> 10) + " KiB");
+  else if (rc != 0)
     return Status::Internal("cannot look up the account " + who + ": " + strerror(rc));
   if (!found) return Status::NotFound("the account " + who + " no longer exists");
   if (pw.pw_uid != owner.uid)

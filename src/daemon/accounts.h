@@ -18,7 +18,8 @@ namespace tq {
 /// The account `owner` names: the password database's entry for owner.name, which must still
 /// have owner.uid, with every group of it (getgrouplist). kNotFound when the account is gone
 /// or now has another uid (the task fails `user-gone`); kInternal when the lookup itself
-/// failed. The message says which.
+/// failed (the task waits); kInvalid when the entry is larger than tqd reads (the attempt
+/// fails). The message says which.
 Result<Account> AccountOf(const Owner& owner);
 
 /// The uid, primary gid and name of the account `name`: nullopt when the password database has

@@ -352,7 +352,7 @@ bool Daemon::StartTask(TaskId id) {
     // Not stored: stop choosing for now (the task would be picked again at once).
     return EndPending(id, TaskState::kFailed, TaskReason::kUserGone);
   }
-  if (account && !account->ok()) {
+  if (account && account->status().code() == ErrorCode::kInternal) {
     // The lookup itself failed: the task waits untouched, and its owner is passed over.
     lookup_holds_.Hold(*task, account->status());
     return true;
@@ -367,6 +367,7 @@ bool Daemon::StartTask(TaskId id) {
   if (!attempt->has_value()) return true;  // no longer ready; choose again
   const int n = **attempt;
   Status st = task.ok() ? MakeDir(files_.Dir(id), 0700) : task.status();
+  if (st.ok() && account && !account->ok()) st = account->status();  // an entry too large
   if (st.ok() && task->spec.stdin_data) st = WriteFile(files_.Stdin(id), *task->spec.stdin_data);
   Result<int> shim = st;
   if (st.ok()) {
@@ -386,7 +387,10 @@ bool Daemon::StartTask(TaskId id) {
     launch.resources = options_.config->Queue(task->spec.queue).resources;
     if (task->spec.job && scheduler_)
       if (const JobDef* def = scheduler_->Definition(*task->spec.job))
-        launch.resources = launch.resources.With(def->resources);
+        // A user's own job (USER/NAME) gets what is stricter of its own and its queue's.
+        launch.resources = def->name.find('/') == std::string::npos
+                               ? launch.resources.With(def->resources)
+                               : launch.resources.Narrowed(def->resources);
     shim = executor_->Start(launch);
   }
   if (!shim.ok()) {

@@ -71,6 +71,7 @@ Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFi
 
 Executor::~Executor() {
   // The shims keep running: a stopping daemon never touches its tasks.
+  if (linger_timer_) loop_.CancelTimer(linger_timer_);
   for (auto& [id, r] : running_) {
     for (EventLoop::TimerId t : {r.timeout_timer, r.kill_timer, r.probe_timer})
       if (t) loop_.CancelTimer(t);
@@ -142,6 +143,7 @@ Result<int> Executor::Start(const Launch& launch) {
   r.attempt = launch.attempt;
   r.shim_pid = *pid;
   r.our_child = true;
+  r.keep_background = launch.keep_background;
   r.started = clock_.WallNow();
   r.program = launch.argv.empty() ? "" : launch.argv[0];
   r.cwd = launch.cwd;
@@ -198,6 +200,9 @@ bool SameShim(const ShimRecord& record, int pid, const std::string& boot_id) {
 // the task of a lost attempt is checked until it is gone.
 constexpr MonoMs kProbeIntervalMs = 20;
 
+// How often the cgroups of ended tasks that still held processes are tried again.
+constexpr MonoMs kLingerRetryMs = 60 * 1000;
+
 // Why a task could not start, for `tq status`: the step, what it acted on when known, the error.
 std::string SpawnDetail(const ShimRecord& record, const std::string& program,
                         const std::string& cwd) {
@@ -216,6 +221,7 @@ void Executor::Adopt(const RunningAttempt& a) {
   r.stop_signalled = a.stop.has_value();  // the earlier daemon signalled right after recording
   r.timeout_ms = a.timeout_ms;
   r.started = a.started;
+  r.keep_background = a.keep_background;
   const TaskId id = a.task_id;
   running_[id] = std::move(r);
   Reconcile(id);
@@ -305,6 +311,9 @@ void Executor::Conclude(TaskId id, Running r, bool adopted) {
   const std::string path = files_.StatusRecord(id, r.attempt);
   AttemptOutcome outcome = Collect(id, r);
   const int attempt = r.attempt;
+  // The shim removes its cgroup; one it could not (processes kept on purpose, or the shim died)
+  // is removed once empty.
+  if (cgroups_ != nullptr && !cgroups_->Remove(id, attempt)) Linger(id, attempt);
   const std::optional<StopRequest> stop = r.stop;
   auto report = [this, id, attempt, stop](const AttemptOutcome& out, bool later) {
     if (!later) return on_finished_(id, attempt, out, stop);
@@ -324,7 +333,10 @@ void Executor::Conclude(TaskId id, Running r, bool adopted) {
   const bool task_runs = record.ok() && record->pid_start_time != 0 &&
                          record->boot_id == boot_id_ &&
                          StillRunsProcess(record->pid, record->pid_start_time);
-  if (!task_runs && !(cgroups_ != nullptr && cgroups_->Populated(id, attempt)))
+  // Processes kept on purpose (--keep-background) outlive the task; the cgroup is not theirs to
+  // end once its main process is gone.
+  const bool by_cgroup = cgroups_ != nullptr && !r.keep_background;
+  if (!task_runs && !(by_cgroup && cgroups_->Populated(id, attempt)))
     return report(outcome, adopted);
   // The task outlived its supervisor: end it before the attempt is called lost, or a retry would
   // run a second copy beside it. Its start time in this boot proves the pid (and so the group) is
@@ -342,13 +354,14 @@ void Executor::AwaitGone(TaskId id, int pid, unsigned long long start_time,
   auto it = running_.find(id);
   if (it == running_.end()) return;
   const int attempt = it->second.attempt;
+  const bool by_cgroup = cgroups_ != nullptr && !it->second.keep_background;
   const bool group_runs = pid > 0 && StillRunsProcess(pid, start_time);
-  if (group_runs || (cgroups_ != nullptr && cgroups_->Populated(id, attempt))) {
+  if (group_runs || (by_cgroup && cgroups_->Populated(id, attempt))) {
     if (group_runs) {
       kill(-pid, SIGKILL);
       kill(pid, SIGKILL);  // in case it left its own group
     }
-    if (cgroups_ != nullptr) cgroups_->Kill(id, attempt);
+    if (by_cgroup) cgroups_->Kill(id, attempt);
     it->second.probe_timer =
         loop_.AddTimer(clock_.MonoNow() + kProbeIntervalMs, [this, id, pid, start_time, outcome] {
           auto found = running_.find(id);
@@ -358,7 +371,7 @@ void Executor::AwaitGone(TaskId id, int pid, unsigned long long start_time,
         });
     return;
   }
-  if (cgroups_ != nullptr) cgroups_->Remove(id, attempt);
+  if (cgroups_ != nullptr && !cgroups_->Remove(id, attempt)) Linger(id, attempt);
   const Running gone = std::move(it->second);
   running_.erase(it);
   on_finished_(id, gone.attempt, outcome, gone.stop);
@@ -390,10 +403,22 @@ std::vector<std::string> Executor::CgroupArgs(const Launch& launch) {
   return args;
 }
 
+void Executor::Linger(TaskId id, int attempt) {
+  lingering_.insert({id, attempt});
+  if (linger_timer_ == 0)
+    linger_timer_ = loop_.AddTimer(clock_.MonoNow() + kLingerRetryMs, [this] {
+      linger_timer_ = 0;
+      std::set<std::pair<TaskId, int>> still;
+      for (const auto& [task, number] : lingering_)
+        if (!cgroups_->Remove(task, number)) still.insert({task, number});
+      lingering_.clear();
+      for (const auto& [task, number] : still) Linger(task, number);
+    });
+}
+
 AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
   AttemptOutcome out;
   out.ended = clock_.WallNow();
-  if (cgroups_ != nullptr) cgroups_->Remove(id, r.attempt);  // the shim's, unless it died
   auto record = ReadShimRecord(files_.StatusRecord(id, r.attempt));
   if (!record.ok() || !record->finished) {
     spdlog::warn("task {} attempt {}: no status record from its supervisor ({}); attempt lost", id,

@@ -59,6 +59,7 @@ class Executor : public Runner {
     int shim_pid = 0;
     int pidfd = -1;  ///< -1 while an adopted shim has not yet written its first record
     bool our_child = false;
+    bool keep_background = false;     ///< what the task leaves running is kept on purpose
     std::optional<StopRequest> stop;  ///< the stop asked of it, if any
     bool stop_signalled = false;      ///< TERM went out for `stop`
     int64_t timeout_ms = 0;           ///< the task's limit (0: none)
@@ -90,15 +91,18 @@ class Executor : public Runner {
   /// started). A lost attempt whose task still runs is first ended: its process group is killed
   /// and it is reported once gone (SPEC 6).
   void Conclude(TaskId id, Running r, bool adopted);
-  /// Re-checks (and KILLs again) the process group `pid` (0: none) and the cgroup of a lost
-  /// attempt until both are gone, then reports `outcome`; the attempt counts as running
-  /// meanwhile.
+  /// Re-checks (and KILLs again) the process group `pid` (0: none) and, unless the task keeps
+  /// its background processes, the cgroup of a lost attempt until both are gone, then reports
+  /// `outcome`; the attempt counts as running meanwhile.
   void AwaitGone(TaskId id, int pid, unsigned long long start_time, AttemptOutcome outcome);
   void Signal(const Running& r, int sig) const;
   AttemptOutcome Collect(TaskId id, const Running& r) const;
   /// The shim's options for the cgroup of `launch` and the limits of it that can be enforced;
   /// warns once per setting about one that cannot.
   std::vector<std::string> CgroupArgs(const Launch& launch);
+  /// Tries again, every kLingerRetryMs, to remove the cgroup of an ended attempt that processes
+  /// still hold.
+  void Linger(TaskId id, int attempt);
 
   EventLoop& loop_;
   const Clock& clock_;
@@ -106,8 +110,10 @@ class Executor : public Runner {
   TaskFiles files_;
   const ConfigPtr& config_;
   size_t task_fd_limit_;
-  const TaskCgroups* cgroups_;
-  std::set<std::string> unenforced_;  ///< the cgroup settings already warned about
+  const TaskCgroups* cgroups_;                  ///< where each attempt gets a cgroup; nullptr: none
+  std::set<std::string> unenforced_;            ///< the cgroup settings already warned about
+  std::set<std::pair<TaskId, int>> lingering_;  ///< ended attempts whose cgroup is still held
+  EventLoop::TimerId linger_timer_ = 0;
   FinishedCallback on_finished_;
   StopCallback on_stop_;
   std::map<TaskId, Running> running_;

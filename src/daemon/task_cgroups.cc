@@ -32,14 +32,15 @@ std::string ReadLine(const std::string& path) {
   return line;
 }
 
-// Writes `value` to the cgroup file `path`; the errno text on failure, "" on success.
-std::string WriteKnob(const std::string& path, const std::string& value) {
+// Writes `value` to the cgroup file `path`; 0, or the errno of the failure (EIO for a short
+// write).
+int WriteKnob(const std::string& path, const std::string& value) {
   const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return strerror(errno);
+  if (fd < 0) return errno;
   const ssize_t n = write(fd, value.data(), value.size());
-  const std::string why = n == static_cast<ssize_t>(value.size()) ? "" : strerror(errno);
+  const int err = n < 0 ? errno : n == static_cast<ssize_t>(value.size()) ? 0 : EIO;
   close(fd);
-  return why;
+  return err;
 }
 
 // Where the cgroup v2 hierarchy is mounted (from /proc/self/mountinfo); "" when it is not.
@@ -81,10 +82,10 @@ Status MoveOutOf(const std::string& dir) {
                   "cgroup: cannot create " + leaf + ": " + strerror(errno));
   std::ifstream procs(dir + "/cgroup.procs");
   for (std::string pid; std::getline(procs, pid);) {
-    const std::string why = WriteKnob(leaf + "/cgroup.procs", pid);
-    if (!why.empty() && why != strerror(ESRCH))
+    const int err = WriteKnob(leaf + "/cgroup.procs", pid);
+    if (err != 0 && err != ESRCH)
       return Status(ErrorCode::kConfig, "cgroup",
-                    "cgroup: cannot move process " + pid + " into " + leaf + ": " + why);
+                    "cgroup: cannot move process " + pid + " into " + leaf + ": " + strerror(err));
   }
   return Status::Ok();
 }
@@ -97,13 +98,18 @@ Result<std::optional<TaskCgroups>> TaskCgroups::Open(const std::string& setting)
   const std::string own = mount.empty() ? "" : OwnCgroup(mount);
   std::string dir = setting;
   if (setting == "auto") {
-    if (own.empty() || own == mount || !Delegated(own)) {
+    // With systemd's DelegateSubgroup=supervisors tqd starts in DIR/supervisors.
+    const std::string parent = own.substr(0, own.rfind('/'));
+    if (!own.empty() && own != mount && own == parent + "/" + kSupervisors && Delegated(parent))
+      dir = parent;
+    else if (own.empty() || own == mount || !Delegated(own)) {
       spdlog::info(
           "cgroup: no delegated cgroup v2 subtree; tasks are tracked by process group "
           "and subreaper, and memory_max, cpu_weight and pids_max are not enforced");
       return std::optional<TaskCgroups>();
+    } else {
+      dir = own;
     }
-    dir = own;
   }
   struct statfs fs {};
   const std::string fs_error = statfs(dir.c_str(), &fs) != 0      ? strerror(errno)
@@ -119,16 +125,30 @@ Result<std::optional<TaskCgroups>> TaskCgroups::Open(const std::string& setting)
                       " is not delegated to tqd (cannot write its "
                       "cgroup.subtree_control: " +
                       strerror(errno) + ")");
-  if (dir == own)
+  if (access((dir + "/cgroup.kill").c_str(), F_OK) != 0)
+    return Status(ErrorCode::kConfig, "cgroup",
+                  "cgroup: " + Quote(dir) +
+                      " has no cgroup.kill (it needs Linux 5.14 or later; use \"off\")");
+  // A daemon started in DIR itself would be started there again after a restart, which the
+  // kernel refuses once DIR hands controllers to its children: there the tasks get cgroups of
+  // their own, but no controllers.
+  const bool started_inside = dir == own;
+  if (started_inside)
     if (Status st = MoveOutOf(dir); !st.ok()) return st;
   TaskCgroups cgroups;
   cgroups.dir_ = dir;
   std::istringstream offered(ReadLine(dir + "/cgroup.controllers"));
-  for (std::string c; offered >> c;) {
+  for (std::string c; offered >> c && !started_inside;) {
     if (c != "memory" && c != "cpu" && c != "pids") continue;
-    const std::string why = WriteKnob(dir + "/cgroup.subtree_control", "+" + c);
-    if (!why.empty()) spdlog::warn("cgroup: cannot enable {} in {}: {}", c, dir, why);
+    if (const int err = WriteKnob(dir + "/cgroup.subtree_control", "+" + c); err != 0)
+      spdlog::warn("cgroup: cannot enable {} in {}: {}", c, dir, strerror(err));
   }
+  if (started_inside)
+    spdlog::warn(
+        "cgroup: tqd started in {} itself, so it enables no controllers there (memory_max, "
+        "cpu_weight and pids_max are not enforced); with systemd 254 or later, "
+        "DelegateSubgroup={} starts it beside the tasks instead",
+        dir, kSupervisors);
   std::istringstream enabled(ReadLine(dir + "/cgroup.subtree_control"));
   for (std::string c; enabled >> c;) cgroups.controllers_.insert(c);
   std::string have;
@@ -150,15 +170,16 @@ bool TaskCgroups::Populated(TaskId id, int attempt) const {
 }
 
 void TaskCgroups::Kill(TaskId id, int attempt) const {
-  const std::string why = WriteKnob(PathOf(id, attempt) + "/cgroup.kill", "1");
-  if (!why.empty() && why != strerror(ENOENT))
-    spdlog::warn("cgroup: cannot kill {}: {}", PathOf(id, attempt), why);
+  const int err = WriteKnob(PathOf(id, attempt) + "/cgroup.kill", "1");
+  if (err != 0 && err != ENOENT)
+    spdlog::warn("cgroup: cannot kill {}: {}", PathOf(id, attempt), strerror(err));
 }
 
-void TaskCgroups::Remove(TaskId id, int attempt) const {
+bool TaskCgroups::Remove(TaskId id, int attempt) const {
   const std::string path = PathOf(id, attempt);
-  if (rmdir(path.c_str()) != 0 && errno != ENOENT && errno != EBUSY)
-    spdlog::warn("cgroup: cannot remove {}: {}", path, strerror(errno));
+  if (rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
+  if (errno != EBUSY) spdlog::warn("cgroup: cannot remove {}: {}", path, strerror(errno));
+  return false;
 }
 
 void TaskCgroups::Sweep(const std::set<std::pair<TaskId, int>>& keep) const {

@@ -26,6 +26,7 @@ class TaskCgroups {
   /// enabled for the tasks. nullopt when there is none.
   static Result<std::optional<TaskCgroups>> Open(const std::string& setting);
 
+  /// The delegated directory the tasks' cgroups are in.
   const std::string& dir() const { return dir_; }
   /// The cgroup of attempt `attempt` of task `id`.
   std::string PathOf(TaskId id, int attempt) const;
@@ -35,8 +36,9 @@ class TaskCgroups {
   bool Populated(TaskId id, int attempt) const;
   /// KILLs every process in that attempt's cgroup at once (cgroup.kill).
   void Kill(TaskId id, int attempt) const;
-  /// Removes that attempt's cgroup when it is empty; a missing one is no error.
-  void Remove(TaskId id, int attempt) const;
+  /// Removes that attempt's cgroup when it is empty; true when it is gone (or never was), false
+  /// while processes hold it.
+  bool Remove(TaskId id, int attempt) const;
   /// Removes every empty task cgroup but those of `keep` (the attempts still running): what
   /// shims that died, or tasks kept running in the background, left behind.
   void Sweep(const std::set<std::pair<TaskId, int>>& keep) const;

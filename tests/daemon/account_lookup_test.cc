@@ -24,11 +24,13 @@ namespace {
 // whose lookup fails with EIO.
 std::map<std::string, uint32_t> accounts;
 std::set<std::string> unreachable;
+std::set<std::string> too_large;  // the names whose entry never fits (ERANGE at any size)
 
 // getpwnam_r over the fake password database.
 int FakeLookup(const char* name, passwd* entry, char* buf, size_t size, passwd** found) {
   *found = nullptr;
   if (unreachable.count(name)) return EIO;
+  if (too_large.count(name)) return ERANGE;
   const auto it = accounts.find(name);
   if (it == accounts.end()) return 0;
   static constexpr char kRest[] = "\0/\0/bin/sh";  // home and shell after the name
@@ -61,6 +63,7 @@ struct Fixture {
   Fixture() {
     accounts = {{"alice", 71001}, {"bob", 71002}};
     unreachable.clear();
+    too_large.clear();
     SetPasswdLookup(FakeLookup);
     spdlog::set_default_logger(std::make_shared<spdlog::logger>(
         "test", std::make_shared<spdlog::sinks::ostream_sink_st>(log)));
@@ -147,6 +150,17 @@ TEST_CASE("a task whose account the lookup does not know fails user-gone") {
   const TaskId gone = f.Submit("bob", 71002);
   CHECK(f.Get(gone).state == TaskState::kFailed);
   CHECK(f.Get(gone).reason == TaskReason::kUserGone);
+  CHECK(f.runner->launches.empty());
+}
+
+TEST_CASE("an account entry too large to read fails the attempt instead of waiting") {
+  Fixture f;
+  too_large = {"alice"};
+  const TaskId a = f.Submit("alice", 71001);
+  CHECK(f.Get(a).state == TaskState::kFailed);
+  REQUIRE(f.Get(a).attempts.size() == 1);
+  CHECK(f.Get(a).attempts[0].reason == AttemptReason::kSpawnFailed);
+  CHECK(f.Get(a).attempts[0].detail.find("larger than") != std::string::npos);
   CHECK(f.runner->launches.empty());
 }
 

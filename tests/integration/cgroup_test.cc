@@ -63,6 +63,30 @@ TEST_CASE("cgroup: auto takes the cgroup systemd delegated and moves tqd out of 
   CHECK(TestCgroup::Read(cg.dir() + "/cgroup.procs").empty());
   CHECK(TestCgroup::Read(cg.dir() + "/supervisors/cgroup.procs") ==
         std::to_string(d.DaemonPid()) + "\n");
+  // A restart would put it in the directory again: no controllers are handed out there.
+  CHECK(TestCgroup::Read(cg.dir() + "/cgroup.subtree_control").find_first_not_of(" \n") ==
+        std::string::npos);
+  CHECK(d.Log().find("so it enables no controllers there") != std::string::npos);
+}
+
+TEST_CASE("cgroup: auto started in DIR/supervisors (DelegateSubgroup) puts the tasks beside it") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  if (setxattr(cg.dir().c_str(), "trusted.delegate", "1", 1, 0) != 0)
+    TQ_SKIP("cannot mark a cgroup delegated here");
+  const std::string supervisors = cg.dir() + "/supervisors";
+  REQUIRE(mkdir(supervisors.c_str(), 0755) == 0);
+  TestDaemon d(
+      "", {"/bin/sh", "-c", "echo $$ > " + supervisors + "/cgroup.procs && exec \"$@\"", "sh"});
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--", "cat", "/proc/self/cgroup"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  const std::string relative = cg.dir().substr(cg.dir().find("/tq-test-"));
+  CHECK(Tq(d, {"logs", id}).out.find("0::" + relative + "/task-" + id + "-1\n") !=
+        std::string::npos);
+  CHECK(d.Log().find("enables no controllers") == std::string::npos);
+  CHECK(d.Log().find("each task runs in a cgroup of its own under " + cg.dir() + " ") !=
+        std::string::npos);
 }
 
 TEST_CASE("cgroup: cancel ends a grandchild that called setsid and ignores TERM") {
@@ -155,4 +179,25 @@ TEST_CASE("cgroup: tqd exits 78 on a cgroup setting it cannot use") {
     CHECK(r.exit_code == 78);
     CHECK(r.err.find("cgroup: \"" + bad + "\" is not a cgroup v2 directory") != std::string::npos);
   }
+}
+
+TEST_CASE("cgroup: what a task keeps running stays in its cgroup, alive, after the task ends") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  TestDaemon d("cgroup = \"" + cg.dir() + "\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string pidfile = d.dir() + "/kept.pid";
+  const std::string id =
+      Submit(d, {"--keep-background", "--", "sh", "-c",
+                 "setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $! > " + pidfile});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  const pid_t kept = WaitPidFile(pidfile);
+  const std::string task_cgroup = cg.dir() + "/task-" + id + "-1";
+  CHECK_FALSE(ProcessGone(kept));
+  CHECK(TestCgroup::Read(task_cgroup + "/cgroup.procs") == std::to_string(kept) + "\n");
+  d.Restart();  // a new daemon sweeps only empty cgroups
+  CHECK_FALSE(ProcessGone(kept));
+  CHECK(Exists(task_cgroup));
+  kill(kept, SIGKILL);
+  CHECK(WaitFor([&] { return ProcessGone(kept); }));
 }

@@ -171,15 +171,15 @@ Status TomlChecker::Resource(const std::string& key, std::string_view name, int 
     s = Int(key, line, v, 1, kMaxCount, &n);
     if (s.ok()) (name == "nofile" ? out->nofile : out->nproc) = n;
   } else if (name == "core" || name == "memory_max") {
+    const int64_t min = name == "core" ? 0 : kMinMemoryMax;
     if (const auto* str = v.as_string()) {
       Result<int64_t> r = ParseSize(str->get(), key);
       if (!r.ok()) return Wrap(key, line, r.status());
       n = *r;
+      if (n < min) return Error(key, line, DescribeToml(v) + " is too small (use at least 1MiB)");
     } else {
-      s = Int(key, line, v, 0, std::numeric_limits<int64_t>::max(), &n);
+      s = Int(key, line, v, min, std::numeric_limits<int64_t>::max(), &n);
     }
-    if (s.ok() && name == "memory_max" && n < kMinMemoryMax)
-      return Error(key, line, DescribeToml(v) + " is too small (use at least 1MiB)");
     if (s.ok()) (name == "core" ? out->core : out->memory_max) = n;
   } else if (name == "cpu_weight") {
     s = Int(key, line, v, 1, 10000, &n);

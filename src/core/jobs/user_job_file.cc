@@ -4,11 +4,6 @@
 
 namespace tq {
 
-namespace {
-// cpu.weight's default: every cgroup's even share.
-constexpr int kEvenCpuWeight = 100;
-}  // namespace
-
 Result<JobFile> ParseUserJobFile(std::string_view text, const std::string& path,
                                  const std::string& user) {
   auto file = ParseJobFile(text, path);

@@ -21,6 +21,22 @@ Resources Resources::With(const Resources& over) const {
   return r;
 }
 
+Resources Resources::Narrowed(const Resources& over) const {
+  Resources r = *this;
+  const auto stricter = [](std::optional<int64_t>& mine, const std::optional<int64_t>& theirs) {
+    if (theirs && (!mine || *theirs < *mine)) mine = theirs;
+  };
+  if (over.nice && *over.nice >= nice.value_or(0)) r.nice = over.nice;
+  const int io_now =
+      ionice ? IoPriority(*ionice).value_or(0) : kClassBestEffort << kClassShift | kDefaultLevel;
+  if (over.ionice && IoPriority(*over.ionice).value_or(0) >= io_now) r.ionice = over.ionice;
+  stricter(r.memory_max, over.memory_max);
+  stricter(r.pids_max, over.pids_max);
+  if (over.cpu_weight && *over.cpu_weight < cpu_weight.value_or(kEvenCpuWeight))
+    r.cpu_weight = over.cpu_weight;
+  return r;
+}
+
 bool IsResourceKey(std::string_view key) {
   for (std::string_view k :
        {"nice", "ionice", "nofile", "nproc", "core", "memory_max", "cpu_weight", "pids_max"})

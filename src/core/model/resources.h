@@ -23,14 +23,19 @@ struct Resources {
 
   /// These settings with every one `over` sets in its place.
   Resources With(const Resources& over) const;
-  /// True when it sets a limit only a task cgroup enforces.
-  bool NeedsCgroup() const { return memory_max || cpu_weight || pids_max; }
+  /// These settings with those of `over` (a user's own job) that ask for no more than they
+  /// give: a higher nice, a lower I/O priority, a smaller memory_max, pids_max or cpu_weight.
+  /// The limits nofile, nproc and core stay these.
+  Resources Narrowed(const Resources& over) const;
   bool operator==(const Resources&) const = default;
 };
 
 /// The names of the settings as tqd.toml and job files spell them.
 constexpr const char* kResourceKeys =
     "nice, ionice, nofile, nproc, core, memory_max, cpu_weight, pids_max";
+
+/// cpu.weight's default: every cgroup's even share.
+constexpr int kEvenCpuWeight = 100;
 
 /// True when `key` is one of kResourceKeys.
 bool IsResourceKey(std::string_view key);

@@ -93,6 +93,7 @@ struct RunningAttempt {
   int64_t timeout_ms = 0;  ///< the task's running-time limit (0: none)
   WallMs started = 0;      ///< when the attempt started, to re-arm its timeout after a restart
   std::optional<StopRequest> stop;  ///< a stop already asked of it, if any
+  bool keep_background = false;     ///< its task keeps what it leaves running
 };
 
 /// One firing of a job: (job, scheduled) is its key, so it happens at most once.

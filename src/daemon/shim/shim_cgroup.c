@@ -22,6 +22,7 @@ enum {
 
 static int g_dir = -1;          /* the task's cgroup directory; -1: none */
 static const char* g_path = ""; /* its path, for messages and rmdir */
+static int g_kept;              /* --keep-background: processes may stay in it after the end */
 
 /* Writes `value` to the cgroup file `name`; 0 or -1 with errno. */
 static int write_knob(const char* name, const char* value) {
@@ -30,10 +31,11 @@ static int write_knob(const char* name, const char* value) {
   ssize_t n;
   do n = write(fd, value, strlen(value));
   while (n < 0 && errno == EINTR);
-  const int err = errno;
+  const int err = n < 0 ? errno : EIO; /* a short write is a failure too */
   close(fd);
+  if (n == (ssize_t)strlen(value)) return 0;
   errno = err;
-  return n == (ssize_t)strlen(value) ? 0 : -1;
+  return -1;
 }
 
 /* Writes one limit; on failure removes the cgroup and fails the start naming the file. */
@@ -49,6 +51,7 @@ static void set_knob(const char* name, const char* value) {
 void cgroup_create(const struct options* o) {
   if (o->cgroup == NULL) return;
   g_path = o->cgroup;
+  g_kept = o->keep_background;
   if (mkdir(g_path, 0755) != 0) {
     const int err = errno;
     fprintf(stderr, "tq-shim: cannot create the cgroup %s: %s\n", g_path, strerror(err));
@@ -93,8 +96,9 @@ void cgroup_remove(void) {
   if (g_dir < 0) return;
   close(g_dir);
   g_dir = -1;
-  /* A process that just exited may leave the cgroup a moment after its parent reaped it. */
+  /* A process that just exited may leave the cgroup a moment after its parent reaped it; one
+   * kept running on purpose holds it on (tqd removes it once they are gone). */
   const struct timespec wait = {0, kRemoveWaitMs * 1000000L};
-  for (int i = 0; i < kRemoveTries && rmdir(g_path) != 0 && errno == EBUSY; i++)
+  for (int i = 0; rmdir(g_path) != 0 && errno == EBUSY && !g_kept && i < kRemoveTries; i++)
     nanosleep(&wait, NULL);
 }

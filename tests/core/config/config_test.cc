@@ -312,7 +312,6 @@ TEST_CASE("config: a queue's nice, ionice and limits") {
   CHECK(batch.core == 0);
   CHECK(c.Queue("urgent").resources.nice == -5);
   CHECK(c.Queue("other").resources == Resources{});
-  CHECK_FALSE(batch.NeedsCgroup());
 }
 
 TEST_CASE("config: a queue's cgroup limits and where the cgroups are") {
@@ -326,7 +325,6 @@ TEST_CASE("config: a queue's cgroup limits and where the cgroups are") {
   CHECK(batch.memory_max == 512LL << 20);
   CHECK(batch.cpu_weight == 50);
   CHECK(batch.pids_max == 100);
-  CHECK(batch.NeedsCgroup());
   CHECK(c.Queue("raw").resources.memory_max == 1 << 20);
   Resources job;
   job.cpu_weight = 200;

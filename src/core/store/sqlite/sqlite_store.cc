@@ -202,6 +202,7 @@ Result<std::vector<RunningAttempt>> SqliteStore::RunningAttempts() {
     auto task_reason = TaskReasonFromName(q.Text(7));
     if (attempt_reason && *attempt_reason != AttemptReason::kNone && task_reason)
       a.stop = StopRequest{*attempt_reason, *task_reason, q.Int(8)};
+    a.keep_background = q.Int(9) != 0;
     running.push_back(std::move(a));
   });
   if (!s.ok()) return s;

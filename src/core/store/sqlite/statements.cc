@@ -201,7 +201,7 @@ Status SqliteStore::Prepare() {
        "ON CONFLICT(name) DO UPDATE SET concurrency = excluded.concurrency"},
       {&S::running_attempts, "list running attempts",
        "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.timeout_ms, a.started, "
-       "a.stop_reason, a.stop_task_reason, a.stop_requested "
+       "a.stop_reason, a.stop_task_reason, a.stop_requested, t.keep_background "
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
        "WHERE t.state = 'running' ORDER BY t.id"},
