@@ -3,7 +3,8 @@
 # process per task (as a shell script would) from C concurrent submitters, waits for all of
 # them, and prints tasks/s and submit-latency percentiles.
 # Usage: bench/submit.sh [N=2000] [MAX_RUNNING=2] [SUBMITTERS=1] [DURABILITY=full]
-#   (build first: scripts/dev.sh or scripts/test.sh; BIN=DIR picks another build)
+#   (build first: scripts/dev.sh or scripts/test.sh; BIN=DIR picks another build; CGROUP=DIR runs
+#   every task in a cgroup of its own under the delegated cgroup v2 directory DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-2000}
@@ -15,6 +16,7 @@ BIN=${BIN:-build}
 
 dir=$(mktemp -d /tmp/tq-bench.XXXXXX)
 printf 'max_running = %s\ndurability = "%s"\n' "$P" "$D" > "$dir/tqd.toml"
+[ -z "${CGROUP:-}" ] || printf 'cgroup = "%s"\n' "$CGROUP" >> "$dir/tqd.toml"
 "$BIN/tqd" --socket "$dir/tq.sock" --state "$dir/state" --config "$dir/tqd.toml" 2>"$dir/tqd.log" &
 daemon=$!
 cleanup() { kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; rm -rf "$dir"; }
@@ -43,7 +45,7 @@ now t2
 
 pct() { cut -d' ' -f2 "$dir/all" | sort -n | awk -v p="$1" '{a[NR]=$1} END{i=int((NR-1)*p/100+0.5)+1; printf "%.2f", a[i]/1000}'; }
 ok=$("$BIN/tq" list --state succeeded --limit "$N" --json | wc -l)
-echo "tq bench: N=$N max_running=$P submitters=$C durability=$D on $(nproc) cpus,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+echo "tq bench: N=$N max_running=$P submitters=$C durability=$D cgroup=${CGROUP:-none} on $(nproc) cpus,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 awk -v n="$N" -v s=$((t1 - t0)) -v t=$((t2 - t0)) 'BEGIN{
   printf "submit phase:  %.2f s  (%.0f submits/s)\n", s/1e6, n/(s/1e6);
   printf "end to end:    %.2f s  (%.0f tasks/s, submit to all finished)\n", t/1e6, n/(t/1e6) }'

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "support/raw_client.h"
+#include "support/sanitized.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -226,7 +227,9 @@ TEST_CASE("hostile clients under a descriptor limit of 256 stall nobody and cost
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const double cpu_s = static_cast<double>(cpu1 - cpu0) / static_cast<double>(sysconf(_SC_CLK_TCK));
   INFO("tqd used " << cpu_s << " s of CPU in " << wall_s << " s");
-  CHECK(cpu_s < 0.25 * wall_s);
+  // A spinning tqd would use all of a core. Under AddressSanitizer tqd's own work costs many
+  // times more (2.1 s of CPU in 10 s alone, 2.8 s beside other tests), so the bar is higher.
+  CHECK(cpu_s < (kSanitized ? 0.6 : 0.25) * wall_s);
 
   const auto refused = trickle.ReadFrame(kWaitTimeoutS);
   REQUIRE(refused.has_value());
