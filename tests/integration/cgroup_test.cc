@@ -116,14 +116,7 @@ TEST_CASE("cgroup: when the supervisor is killed the task's whole cgroup is ende
   const std::string pidfile = d.dir() + "/gc.pid";
   const std::string id = Submit(d, EscapingTask(pidfile));
   const pid_t grandchild = WaitPidFile(pidfile);
-  const std::string record = d.state_dir() + "/tasks/" + id + "/1.status";
-  pid_t shim = 0;
-  REQUIRE(WaitFor([&] {
-    const std::string text = ReadFile(record);
-    const size_t at = text.find("\nshim_pid=");
-    if (at != std::string::npos) shim = static_cast<pid_t>(std::stol(text.substr(at + 10)));
-    return shim > 0;
-  }));
+  const pid_t shim = WaitShimPid(d, id);
   REQUIRE(kill(shim, SIGKILL) == 0);
   // Its process group is killed, and the grandchild in another session with it: only the
   // cgroup knows it is the task's.

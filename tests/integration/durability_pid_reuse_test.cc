@@ -93,18 +93,6 @@ class Squatter {
   pid_t pid_ = -1;
 };
 
-// A number field of a shim status record ("key=value" lines); -1 when absent.
-long long RecordField(const std::string& record_path, const std::string& key) {
-  const std::string text = ReadFile(record_path);
-  const size_t at = text.find("\n" + key + "=");
-  if (at == std::string::npos) return -1;
-  return std::stoll(text.substr(at + key.size() + 2));
-}
-
-std::string RecordPath(const TestDaemon& d, const std::string& id, int attempt = 1) {
-  return d.state_dir() + "/tasks/" + id + "/" + std::to_string(attempt) + ".status";
-}
-
 // The state letter of /proc/PID/stat ('T' stopped, 'Z' zombie...), or '?' when it is gone.
 char ProcState(pid_t pid) {
   const std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");

@@ -46,14 +46,7 @@ TEST_CASE("a shim killed with -9: its task is gone before the attempt is lost an
       Submit(d, {"--retries", "1", "--backoff", "fixed", "--backoff-base", "100ms", "--no-jitter",
                  "--", "sh", "-c", "echo $$ >> " + Quoted(pids) + "; exec sleep 600"});
   const pid_t first = WaitPidFile(pids);
-  const std::string record = d.state_dir() + "/tasks/" + id + "/1.status";
-  pid_t shim = 0;
-  REQUIRE(WaitFor([&] {
-    const std::string text = ReadFile(record);
-    const size_t at = text.find("\nshim_pid=");
-    if (at != std::string::npos) shim = static_cast<pid_t>(std::stol(text.substr(at + 10)));
-    return shim > 0;
-  }));
+  const pid_t shim = WaitShimPid(d, id);
   REQUIRE(kill(shim, SIGKILL) == 0);
 
   REQUIRE(WaitFor([&] { return FileLines(pids).size() >= 2; }));

@@ -150,6 +150,24 @@ pid_t WaitPidFile(const std::string& path) {
   return static_cast<pid_t>(std::stol(text));
 }
 
+std::string RecordPath(const TestDaemon& d, const std::string& id, int attempt) {
+  return d.state_dir() + "/tasks/" + id + "/" + std::to_string(attempt) + ".status";
+}
+
+long long RecordField(const std::string& record_path, const std::string& key) {
+  const std::string text = ReadFile(record_path);
+  const size_t at = text.find("\n" + key + "=");
+  if (at == std::string::npos) return -1;
+  return std::stoll(text.substr(at + key.size() + 2));
+}
+
+pid_t WaitShimPid(const TestDaemon& d, const std::string& id) {
+  long long shim = -1;
+  REQUIRE_MESSAGE(WaitFor([&] { return (shim = RecordField(RecordPath(d, id), "shim_pid")) > 0; }),
+                  "no shim named itself in " << RecordPath(d, id));
+  return static_cast<pid_t>(shim);
+}
+
 std::string BinPath(const std::string& name) {
   return std::string(TQ_BIN_DIR) + "/" + name;
 }

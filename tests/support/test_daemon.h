@@ -155,6 +155,14 @@ RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& a
 /// Starts tq against `d` in the background (for `logs -f`, `wait` while something else happens).
 std::unique_ptr<Process> TqBackground(const TestDaemon& d, const std::vector<std::string>& args);
 
+/// The status record of attempt `attempt` of task `id`, as its shim writes it.
+std::string RecordPath(const TestDaemon& d, const std::string& id, int attempt = 1);
+/// A number field of a shim status record ("key=value" lines); -1 when absent.
+long long RecordField(const std::string& record_path, const std::string& key);
+/// Waits until the shim of the first attempt of task `id` has named itself in its record;
+/// returns its pid, or fails the test.
+pid_t WaitShimPid(const TestDaemon& d, const std::string& id);
+
 /// `tq submit ARGS`; REQUIREs success and a stdout of digits and a newline; returns the id.
 std::string Submit(const TestDaemon& d, const std::vector<std::string>& args);
 /// `tq status ID --json`, parsed; REQUIREs success.
