@@ -9,6 +9,7 @@ packages=(
   doctest-dev                        # unit and integration tests
   libcctz-dev tzdata                 # cron schedules in real time zones, and their tests
   libpam0g-dev                       # the PAM session the shim opens for a task's user
+  libsystemd-dev                     # sd_notify: tqd as a Type=notify service
   clang libclang-rt-14-dev           # the libFuzzer build of the cron engine (scripts/test.sh)
   util-linux procps                  # flock, setsid and ps for the tests
   strace                             # the durability test watches the daemon's syscalls

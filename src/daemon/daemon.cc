@@ -130,7 +130,8 @@ Daemon::Daemon(DaemonOptions options, const Clock& clock)
       admin_members_(clock, options_.server_limits.user_name_ttl_ms),
       limits_(clock, options_.config, options_.server_limits.user_name_ttl_ms),
       lookup_holds_(clock),
-      spool_(options_.state_dir + "/crontabs") {}
+      spool_(options_.state_dir + "/crontabs"),
+      service_(loop_, clock, [this] { return ServiceStatus(); }) {}
 
 Daemon::~Daemon() {
   unstored_ends_.reset();
@@ -233,6 +234,7 @@ Status Daemon::Start() {
   if (!st.ok()) return st;
   spdlog::info("tqd {} listening on {} (state {}, max_running {})", TQ_VERSION,
                options_.socket_path, options_.state_dir, options_.config->max_running);
+  service_.Ready();
   return Status::Ok();
 }
 
@@ -245,11 +247,14 @@ void Daemon::OnSignal() {
   while (read(signal_fd_, &info, sizeof info) == sizeof info) {
     if (info.ssi_signo == SIGHUP) {
       spdlog::info("SIGHUP: reloading the job files");
+      service_.Reloading();
       scheduler_->Reload();  // logs what it did
+      service_.Ready();
       continue;
     }
     spdlog::info("signal {}: stopping; running tasks continue under their supervisors",
                  info.ssi_signo);
+    service_.Stopping();
     server_->Shutdown();
     loop_.Stop();
   }
@@ -294,7 +299,18 @@ int Daemon::QueueCap(const QueueState& queue) const {
   return queue.concurrency ? *queue.concurrency : options_.config->Queue(queue.name).concurrency;
 }
 
+std::optional<std::string> Daemon::ServiceStatus() {
+  auto running = store_->RunningCounts();
+  auto counts = store_->TaskCounts();
+  if (!running.ok() || !counts.ok()) return std::nullopt;
+  int64_t pending = 0;
+  for (const TaskCount& c : *counts)
+    if (c.state == TaskState::kPending) pending += c.count;
+  return ServiceStatusLine(RunningCount(*running, std::nullopt), pending);
+}
+
 void Daemon::Dispatch() {
+  service_.StatusChanged();
   auto promoted = store_->PromoteDue(clock_.WallNow(), kPromoteBatch);
   if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
   if (promoted.ok() && *promoted == kPromoteBatch) ScheduleDispatch();  // the rest next turn
@@ -488,6 +504,7 @@ void Daemon::StopRunning(TaskId id, TaskReason reason) {
 }
 
 void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
+  service_.StatusChanged();
   for (TaskId id : ids) {
     auto task = store_->Get(id);
     if (task.ok()) {

@@ -21,6 +21,7 @@
 #include "daemon/runner.h"
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
+#include "daemon/service_manager.h"
 #include "daemon/spawner.h"
 #include "daemon/spool.h"
 #include "daemon/state_lock.h"
@@ -133,6 +134,8 @@ class Daemon {
   void ArmTimers();
   void RemoveTaskFiles(const std::vector<TaskId>& ids);
   int QueueCap(const QueueState& queue) const;
+  /// What systemd's status shows: running attempts and pending tasks; nullopt on a store fault.
+  std::optional<std::string> ServiceStatus();
 
   DaemonOptions options_;
   const Clock& clock_;
@@ -154,6 +157,7 @@ class Daemon {
   UserLimitsGate limits_;               ///< [user_limits] and [users.NAME]
   LookupHolds lookup_holds_;            ///< owners whose account lookup failed: their tasks wait
   Spool spool_;                         ///< STATE/crontabs: the users' own job files
+  ServiceManager service_;  ///< READY, STATUS, RELOADING, STOPPING and WATCHDOG to systemd
   int signal_fd_ = -1;
   EventLoop::TimerId due_timer_ = 0;
   EventLoop::TimerId watcher_timer_ = 0;

@@ -7,14 +7,15 @@
 #include <cerrno>
 #include <cstring>
 
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
 #include "core/config/config.h"
 #include "core/config/paths.h"
+#include "daemon/config_check.h"
 #include "daemon/daemon.h"
 #include "daemon/fd_limits.h"
+#include "daemon/log_setup.h"
 
 namespace {
 
@@ -95,12 +96,11 @@ tq::Status CheckStateDir(const std::string& dir) {
 
 int main(int argc, char** argv) {
   EnsureStdFds();
-  spdlog::set_default_logger(spdlog::stderr_color_mt("tqd"));
-  spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %l %v");
 
   const tq::Mode mode = tq::ModeForUid(geteuid());
   const tq::DaemonPaths defaults = tq::DefaultDaemonPaths(mode);
   std::string socket_path, state_dir, config_path, shim_path, jobs_dir, pam_dir;
+  std::string log_level = "info";
   bool check_config = false, verbose = false;
 
   CLI::App app{"tqd - the tq task queue daemon"};
@@ -117,8 +117,15 @@ int main(int argc, char** argv) {
   app.add_option("--pam-dir", pam_dir,
                  "where the PAM configuration of service tq is (default: /etc/pam.d); system "
                  "mode opens a PAM session for each task when DIR/tq exists");
-  app.add_flag("--check-config", check_config, "validate the configuration and exit");
-  app.add_flag("-v,--verbose", verbose, "log debug messages");
+  app.add_flag("--check-config", check_config,
+               "validate tqd.toml and every job file, then exit: 0 when all is good, 78 with "
+               "FILE:LINE: reason on the first error");
+  app.add_option("--log-level", log_level,
+                 "the least severe messages logged: " + tq::LogLevelNames() + " (default: info)")
+      ->check([](const std::string& v) {
+        return tq::ParseLogLevel(v) ? std::string() : v + " is not one of " + tq::LogLevelNames();
+      });
+  app.add_flag("-v,--verbose", verbose, "log debug messages (--log-level debug)");
   app.set_version_flag("--version", TQ_VERSION);
   try {
     app.parse(argc, argv);
@@ -126,7 +133,11 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
-  if (verbose) spdlog::set_level(spdlog::level::debug);
+  // An explicit --log-level wins over -v.
+  const spdlog::level::level_enum level = app.count("--log-level") == 0 && verbose
+                                              ? spdlog::level::debug
+                                              : *tq::ParseLogLevel(log_level);
+  tq::SetUpLogging(level, tq::StderrIsJournal());
 
   auto config = tq::LoadConfig(config_path.empty() ? defaults.config_file : config_path,
                                /*must_exist=*/!config_path.empty());
@@ -134,11 +145,6 @@ int main(int argc, char** argv) {
     spdlog::critical("{}", config.status().message());
     return kExitConfig;
   }
-  if (check_config) {
-    std::printf("configuration ok\n");
-    return 0;
-  }
-
   tq::DaemonOptions options;
   options.config = std::make_shared<const tq::Config>(std::move(*config));
   options.socket_path = !socket_path.empty()              ? socket_path
@@ -150,6 +156,15 @@ int main(int argc, char** argv) {
   options.jobs_dir = !jobs_dir.empty()                   ? jobs_dir
                      : !options.config->jobs_dir.empty() ? options.config->jobs_dir
                                                          : defaults.jobs_dir;
+  if (check_config) {
+    auto jobs = tq::CheckJobFiles(options.jobs_dir, options.state_dir + "/crontabs", geteuid());
+    if (!jobs.ok()) {
+      spdlog::critical("{}", jobs.status().message());
+      return kExitConfig;
+    }
+    std::printf("configuration ok: %d job file(s) with %d job(s)\n", jobs->files, jobs->jobs);
+    return 0;
+  }
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
   options.run_as_owner = mode == tq::Mode::kSystem;
   if (options.run_as_owner) {

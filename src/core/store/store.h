@@ -76,6 +76,13 @@ struct QueueState {
   std::optional<int> concurrency;  ///< set by `tq queue set`; nullopt: tqd.toml decides
 };
 
+/// How many tasks the store holds in one queue and state (a pair with none is absent).
+struct TaskCount {
+  std::string queue;
+  TaskState state = TaskState::kPending;
+  int64_t count = 0;
+};
+
 /// Why and when the daemon asked a running attempt to stop: kept on the attempt's row before the
 /// signal goes out, so a restarted daemon still knows an attempt it finds ended was stopped.
 struct StopRequest {
@@ -277,6 +284,10 @@ class Store {
   /// where the caps (max_running, a queue's concurrency) are counted. An attempt whose end could
   /// not be stored yet still runs here. O(running attempts).
   virtual Result<std::map<std::string, int>> RunningCounts() = 0;
+  /// How many tasks the store holds in each (queue, state) pair that has any, ordered by queue
+  /// name and then state (in TaskState's order); every count is above 0. O(queues x states), for
+  /// status lines and metrics: never a scan of the tasks.
+  virtual Result<std::vector<TaskCount>> TaskCounts() = 0;
   /// How many attempts the store holds as running, per owner uid (an owner with none is
   /// absent): where max_running of [user_limits] is counted. O(running attempts).
   virtual Result<std::map<uint32_t, int>> RunningByOwner() = 0;

@@ -236,10 +236,45 @@ constexpr const char* kSchemaV8 = R"sql(
 ALTER TABLE attempts ADD COLUMN memory_peak_bytes INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// v9, counts for `tq stats` and the daemon's status line: task_counts holds how many tasks each
+// (queue, state) pair has, filled from the tasks once here and kept by triggers from then on, so
+// reading it never scans the tasks. A new task is counted in its pair; a change of state or queue
+// (a start, an end, a retry, a requeue, a keyed replace, expiry) moves it from its old pair to its
+// new one; a purge takes it away. A pair whose count falls to 0 loses its row (deleted before the
+// decrement would reach 0), so the table holds exactly the pairs that have tasks.
+constexpr const char* kSchemaV9 = R"sql(
+CREATE TABLE task_counts (
+  queue TEXT NOT NULL,
+  state TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (queue, state)
+) WITHOUT ROWID;
+INSERT INTO task_counts(queue, state, n)
+  SELECT queue, state, count(*) FROM tasks GROUP BY queue, state;
+CREATE TRIGGER tasks_counted AFTER INSERT ON tasks
+BEGIN
+  INSERT INTO task_counts(queue, state, n) VALUES (NEW.queue, NEW.state, 1)
+    ON CONFLICT(queue, state) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER tasks_recounted AFTER UPDATE OF state, queue ON tasks
+  WHEN NEW.state != OLD.state OR NEW.queue != OLD.queue
+BEGIN
+  DELETE FROM task_counts WHERE queue = OLD.queue AND state = OLD.state AND n <= 1;
+  UPDATE task_counts SET n = n - 1 WHERE queue = OLD.queue AND state = OLD.state;
+  INSERT INTO task_counts(queue, state, n) VALUES (NEW.queue, NEW.state, 1)
+    ON CONFLICT(queue, state) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER tasks_uncounted AFTER DELETE ON tasks
+BEGIN
+  DELETE FROM task_counts WHERE queue = OLD.queue AND state = OLD.state AND n <= 1;
+  UPDATE task_counts SET n = n - 1 WHERE queue = OLD.queue AND state = OLD.state;
+END;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4},
-    {5, kSchemaV5}, {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8},
+    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5},
+    {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8}, {9, kSchemaV9},
 };
 
 bool IsFileBacked(const std::string& path) {

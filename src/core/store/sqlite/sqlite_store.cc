@@ -2,7 +2,9 @@
 // the queues and their run-time settings, the running attempts, and the query plans tests check.
 #include "core/store/sqlite/sqlite_store.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -214,6 +216,23 @@ Result<std::map<std::string, int>> SqliteStore::RunningCounts() {
   sqlite::Query q(st_->running_counts);
   Status s = q.ForEach([&] { counts[q.Text(0)] = static_cast<int>(q.Int(1)); });
   if (!s.ok()) return s;
+  return counts;
+}
+
+Result<std::vector<TaskCount>> SqliteStore::TaskCounts() {
+  std::vector<TaskCount> counts;
+  sqlite::Query q(st_->task_counts);
+  Status s = q.ForEach([&]() -> Status {
+    std::optional<TaskState> state = StateFromName(q.Text(1));
+    if (!state) return sqlite::Error("count tasks of queue " + q.Text(0), "corrupt state");
+    counts.push_back({q.Text(0), *state, q.Int(2)});
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  // By queue (as the query returns them), then in TaskState's order rather than by name.
+  std::stable_sort(counts.begin(), counts.end(), [](const TaskCount& a, const TaskCount& b) {
+    return a.queue == b.queue ? a.state < b.state : a.queue < b.queue;
+  });
   return counts;
 }
 

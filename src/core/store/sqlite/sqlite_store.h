@@ -4,6 +4,8 @@
 // Layout (see migrations.cc): tasks carry a `ready` flag and a `deps_left` counter kept up to
 // date by every write that changes a task's state, so FirstReady, PromoteDue and NextDue each
 // walk one partial index; the pending_ttl and retention sweeps walk their own partial indexes.
+// task_counts holds how many tasks each (queue, state) pair has, kept by triggers on tasks (a
+// pair with none has no row), so TaskCounts reads a handful of rows whatever the tasks.
 // Environments are stored once per distinct content in `envs`, keyed by a stable digest. Byte
 // strings are BLOBs and round-trip exactly.
 //
@@ -115,6 +117,7 @@ class SqliteStore : public Store {
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
   Result<std::map<std::string, int>> RunningCounts() override;
+  Result<std::vector<TaskCount>> TaskCounts() override;
   Result<std::map<uint32_t, int>> RunningByOwner() override;
   Result<int64_t> PendingOf(uint32_t owner_uid) override;
   Result<int64_t> OutputOf(uint32_t owner_uid) override;

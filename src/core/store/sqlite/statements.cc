@@ -207,6 +207,8 @@ Status SqliteStore::Prepare() {
        "WHERE t.state = 'running' ORDER BY t.id"},
       {&S::running_counts, "count running attempts",
        "SELECT queue, count(*) FROM tasks WHERE state = 'running' GROUP BY queue"},
+      {&S::task_counts, "count tasks per queue and state",
+       "SELECT queue, state, n FROM task_counts ORDER BY queue, state"},
       {&S::running_by_owner, "count running attempts per user",
        "SELECT owner_uid, count(*) FROM tasks WHERE state = 'running' GROUP BY owner_uid"},
       {&S::pending_of_owner, "count a user's pending tasks", kPendingOfOwnerSql},

@@ -488,5 +488,72 @@ TEST_CASE("a v5 database migrates to v6: old tasks are no job's runs and keep th
   CHECK(store.Get(9)->spec.job == std::optional<std::string>("nightly"));
 }
 
+TEST_CASE("a v8 database migrates to v9 with its tasks counted per queue and state") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    // v8 as a released tqd left it: the v5 fixture's tasks, and a few more in another queue.
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 8);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+    REQUIRE(*db.QueryInt("version", "PRAGMA user_version") == 8);
+    s = db.Exec("add tasks",
+                "INSERT INTO queues(name) VALUES ('nightly');"
+                "INSERT INTO tasks(owner_uid, owner_gid, owner_name, argv, queue, priority, cwd, "
+                "env_hash, clean_env, not_before, timeout_ms, state, reason, created, finished) "
+                "VALUES (1001, 1001, 'bob', X'7200', 'nightly', 3, X'2f', '205206fbd8a043e7', 0, "
+                "0, 0, 'expired', 'exit', 7500, 7600),"
+                "(1001, 1001, 'bob', X'7200', 'nightly', 3, X'2f', '205206fbd8a043e7', 0, "
+                "9999999999999, 0, 'pending', '', 7700, 0),"
+                "(1001, 1001, 'bob', X'7200', 'nightly', 3, X'2f', '205206fbd8a043e7', 0, "
+                "9999999999999, 0, 'pending', '', 7800, 0)");
+    REQUIRE_MESSAGE(s.ok(), s.message());
+    REQUIRE(*db.QueryInt("tasks", "SELECT count(*) FROM tasks") == 11);
+  }
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(CurrentSchemaVersion() == 9);
+  CHECK(QueryInt(BackupPath(path, 8), "PRAGMA user_version") == 8);
+
+  auto counts = [&store] {
+    Result<std::vector<TaskCount>> got = store.TaskCounts();
+    REQUIRE_MESSAGE(got.ok(), got.status().message());
+    std::vector<std::string> out;
+    for (const TaskCount& c : *got) {
+      out.push_back(c.queue + "/" + StateName(c.state) + "=" + std::to_string(c.count));
+    }
+    return out;
+  };
+  // By queue, then in TaskState's order (not by the states' names).
+  CHECK(counts() == std::vector<std::string>{"batch/pending=1", "batch/running=1",
+                                             "default/pending=2", "default/succeeded=1",
+                                             "default/failed=2", "default/cancelled=1",
+                                             "nightly/pending=2", "nightly/expired=1"});
+  // The table holds exactly the pairs the tasks have, and no pair without tasks.
+  const std::string kCounted = "SELECT queue, state, n FROM task_counts";
+  const std::string kGrouped = "SELECT queue, state, count(*) FROM tasks GROUP BY queue, state";
+  CHECK(QueryInt(path, "SELECT count(*) FROM (" + kCounted + " EXCEPT " + kGrouped + ")") == 0);
+  CHECK(QueryInt(path, "SELECT count(*) FROM (" + kGrouped + " EXCEPT " + kCounted + ")") == 0);
+
+  // The triggers keep the migrated counts: the running attempt fails, and so does task 6, which
+  // waits for it; retention expires and purges.
+  Result<std::vector<TaskId>> ended =
+      store.FinishAttempt(3, 1, test::Exited(8000, 1), TaskState::kFailed, TaskReason::kExit);
+  REQUIRE_MESSAGE(ended.ok(), ended.status().message());
+  CHECK(*ended == std::vector<TaskId>{6});
+  CHECK(counts() == std::vector<std::string>{"batch/pending=1", "batch/failed=1",
+                                             "default/pending=1", "default/succeeded=1",
+                                             "default/failed=3", "default/cancelled=1",
+                                             "nightly/pending=2", "nightly/expired=1"});
+  CHECK(*store.ExpireSucceeded(2000, 10) == std::vector<TaskId>{1});
+  CHECK(test::Sorted(*store.PurgeEnded(8000, 100)) == std::vector<TaskId>{1, 2, 3, 6, 7, 8, 9});
+  CHECK(counts() ==
+        std::vector<std::string>{"batch/pending=1", "default/pending=1", "nightly/pending=2"});
+  CHECK(QueryInt(path, "SELECT count(*) FROM task_counts") == 3);
+}
+
 }  // namespace
 }  // namespace tq

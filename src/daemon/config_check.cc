@@ -1,0 +1,40 @@
+#include "daemon/config_check.h"
+
+#include "core/cron/cron_zone.h"
+#include "daemon/job_dir.h"
+#include "daemon/job_set.h"
+#include "daemon/job_user.h"
+#include "daemon/spool.h"
+
+namespace tq {
+
+Result<JobFilesChecked> CheckJobFiles(const std::string& jobs_dir, const std::string& spool_dir,
+                                      uid_t daemon_uid) {
+  std::vector<JobFileRead> files;
+  auto listed = ReadJobDir(jobs_dir, /*strict_owner=*/daemon_uid == 0);
+  if (!listed.ok()) return Status(ErrorCode::kConfig, "jobs_dir", listed.status().message());
+  files = std::move(*listed);
+  if (!spool_dir.empty()) {
+    const Spool spool(spool_dir);
+    auto own = ReadJobDir(spool_dir, /*strict_owner=*/false);
+    if (!own.ok()) return Status(ErrorCode::kConfig, "jobs_dir", own.status().message());
+    for (JobFileRead& f : *own) {
+      f.user = spool.UserOf(f.path);
+      files.push_back(std::move(f));
+    }
+  }
+  const JobCheck check = [&](const JobDef& def) -> Status {
+    if (auto user = JobUserOf(def, daemon_uid); !user.ok()) return user.status();
+    if (def.timezone.empty()) return Status::Ok();
+    auto zone = LoadTimeZone(def.timezone);
+    if (!zone.ok())
+      return Status::Invalid(
+          "timezone", def.file + ":" + std::to_string(def.line) + ": " + zone.status().message());
+    return Status::Ok();
+  };
+  const JobSetLoad load = ResolveJobFiles(files, /*stored=*/{}, check, /*now=*/0);
+  if (!load.errors.empty()) return Status(ErrorCode::kConfig, "jobs", load.errors.front().message);
+  return JobFilesChecked{static_cast<int>(files.size()), static_cast<int>(load.jobs.size())};
+}
+
+}  // namespace tq

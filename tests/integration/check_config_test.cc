@@ -1,0 +1,126 @@
+// `tqd --check-config` and tqd's start on a bad tqd.toml (SPEC 11, tqd(8)): tqd.toml and every
+// job file checked as the daemon reads them, exit 78 with FILE:LINE: reason on the first error.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include "support/temp_dir.h"
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+
+// A tqd.toml and a jobs directory in a temporary directory, and tqd run on them.
+struct ConfigDir {
+  tq::TempDir tmp{"check-config"};
+  std::string dir = tmp.path.string();
+
+  ConfigDir() { REQUIRE(mkdir(Jobs().c_str(), 0755) == 0); }
+  std::string Jobs() const { return dir + "/jobs.d"; }
+  std::string Config() const { return dir + "/tqd.toml"; }
+  void WriteConfig(const std::string& toml) const {
+    WriteFile(Config(), "jobs_dir = " + Quoted(Jobs()) + "\n" + toml);
+  }
+  void WriteJob(const std::string& name, const std::string& toml) const {
+    WriteFile(Jobs() + "/" + name, toml);
+    REQUIRE(chmod((Jobs() + "/" + name).c_str(), 0644) == 0);
+  }
+  // tqd with `args` on this directory's socket, state and config.
+  RunResult Tqd(std::vector<std::string> args) const {
+    std::vector<std::string> argv = {BinPath("tqd"), "--socket", dir + "/tq.sock", "--state",
+                                     dir + "/state", "--config", Config()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    Process p(argv, {});
+    return p.Finish();
+  }
+};
+
+const char* kGoodJobs = R"(
+[[job]]
+name = "nightly"
+schedule = "15 2 * * *"
+command = "true"
+
+[[job]]
+name = "hourly"
+schedule = "@hourly"
+command = "true"
+)";
+
+}  // namespace
+
+TEST_CASE("tqd --check-config: good tqd.toml and job files exit 0 and say what was checked") {
+  ConfigDir c;
+  c.WriteConfig("max_running = 4\n");
+  c.WriteJob("a.toml", kGoodJobs);
+  c.WriteJob("b.toml", "[[job]]\nname = \"weekly\"\nschedule = \"@weekly\"\ncommand = \"true\"\n");
+  const RunResult r = c.Tqd({"--check-config"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "configuration ok: 2 job file(s) with 3 job(s)\n");
+  // Nothing was started: no socket, no store.
+  CHECK(access((c.dir + "/tq.sock").c_str(), F_OK) != 0);
+  CHECK(access((c.dir + "/state/tq.db").c_str(), F_OK) != 0);
+}
+
+TEST_CASE("tqd --check-config: a bad tqd.toml exits 78 with its file and line") {
+  ConfigDir c;
+  c.WriteConfig("max_running = 4\nmax_runing = 5\n");
+  const RunResult r = c.Tqd({"--check-config"});
+  CHECK(r.exit_code == 78);
+  CHECK(r.err.find(c.Config() + ":3:") != std::string::npos);
+  CHECK(r.err.find("max_runing") != std::string::npos);
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("tqd --check-config: the first bad job file exits 78 with file, line and reason") {
+  ConfigDir c;
+  c.WriteConfig("");
+  c.WriteJob("a.toml", kGoodJobs);
+  c.WriteJob("b.toml", "[[job]]\nname = \"x\"\nschedule = \"61 * * * *\"\ncommand = \"true\"\n");
+  c.WriteJob("c.toml", "[[job]]\nname = \"y\"\nschedul = \"@daily\"\ncommand = \"true\"\n");
+  const RunResult r = c.Tqd({"--check-config"});
+  CHECK(r.exit_code == 78);
+  CHECK(r.err.find(c.Jobs() + "/b.toml:3:") != std::string::npos);
+  CHECK(r.err.find("c.toml") == std::string::npos);  // the first error only
+}
+
+TEST_CASE("tqd --check-config: what only the daemon can check is checked too") {
+  ConfigDir c;
+  c.WriteConfig("");
+  SUBCASE("a job name defined in two files") {
+    c.WriteJob("a.toml", kGoodJobs);
+    c.WriteJob("b.toml", "\n[[job]]\nname = \"hourly\"\nschedule = \"@daily\"\ncommand = \"x\"\n");
+    const RunResult r = c.Tqd({"--check-config"});
+    CHECK(r.exit_code == 78);
+    CHECK(r.err.find(c.Jobs() + "/b.toml:2: name:") != std::string::npos);
+  }
+  SUBCASE("a time zone the system does not have") {
+    c.WriteJob("a.toml",
+               "[[job]]\nname = \"z\"\nschedule = \"@daily\"\ncommand = \"true\"\n"
+               "timezone = \"Mars/Olympus_Mons\"\n");
+    const RunResult r = c.Tqd({"--check-config"});
+    CHECK(r.exit_code == 78);
+    CHECK(r.err.find(c.Jobs() + "/a.toml:5: timezone:") != std::string::npos);
+    CHECK(r.err.find("Mars/Olympus_Mons") != std::string::npos);
+  }
+  SUBCASE("a user the password database does not know") {
+    c.WriteJob("a.toml",
+               "[[job]]\nname = \"u\"\nschedule = \"@daily\"\ncommand = \"true\"\n"
+               "user = \"no-such-user-tq\"\n");
+    const RunResult r = c.Tqd({"--check-config"});
+    CHECK(r.exit_code == 78);
+    CHECK(r.err.find("no-such-user-tq") != std::string::npos);
+  }
+}
+
+TEST_CASE("tqd exits 78 at start on a bad tqd.toml, with its file and line, and serves nothing") {
+  ConfigDir c;
+  c.WriteConfig("\n[queues.cron]\nconcurrency = -1\n");
+  const RunResult r = c.Tqd({});
+  CHECK(r.exit_code == 78);
+  CHECK(r.err.find(c.Config() + ":4:") != std::string::npos);
+  CHECK(access((c.dir + "/tq.sock").c_str(), F_OK) != 0);
+}
