@@ -13,6 +13,7 @@ packages=(
   clang libclang-rt-14-dev           # the libFuzzer build of the cron engine (scripts/test.sh)
   util-linux procps                  # flock, setsid and ps for the tests
   strace                             # the durability test watches the daemon's syscalls
+  python3-prometheus-client          # the stats test parses tqd's metrics with a real parser
 )
 
 missing=()

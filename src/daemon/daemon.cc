@@ -14,6 +14,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/metrics/prometheus.h"
 #include "core/model/saturating.h"
 #include "core/policy/attempt_end.h"
 #include "core/policy/chooser.h"
@@ -153,6 +154,8 @@ Status Daemon::Open() {
   auto store = OpenSqliteStore(options_.state_dir + "/tq.db", options_.config->durability_full);
   if (!store.ok()) return store.status();
   store_ = std::move(*store);
+  started_ = clock_.WallNow();
+  store_->ObserveCommits([this](double seconds) { counters_.commit.Observe(seconds); });
 
   server_ = std::make_unique<Server>(loop_, clock_, options_.server_limits);
   waiters_ = std::make_unique<Waiters>([this](ConnId conn, const nlohmann::json& msg, bool last) {
@@ -235,6 +238,16 @@ Status Daemon::Start() {
   spdlog::info("tqd {} listening on {} (state {}, max_running {})", TQ_VERSION,
                options_.socket_path, options_.state_dir, options_.config->max_running);
   service_.Ready();
+  if (!options_.config->metrics_textfile.empty()) {
+    textfile_ = std::make_unique<MetricsTextfile>(loop_, clock_, options_.config->metrics_textfile,
+                                                  options_.config->metrics_interval_ms,
+                                                  [this]() -> std::optional<std::string> {
+                                                    auto snapshot = Metrics();
+                                                    if (!snapshot.ok()) return std::nullopt;
+                                                    return RenderPrometheus(*snapshot);
+                                                  });
+    textfile_->Start();
+  }
   return Status::Ok();
 }
 
@@ -354,6 +367,7 @@ void Daemon::Dispatch() {
                            });
     auto pick = PickNext(ready, options_.config->high_share, uniform);
     if (!pick) break;
+    ++counters_.picks[pick->priority];
     if (!StartTask(pick->id)) break;
   }
   ArmTimers();
@@ -382,6 +396,12 @@ bool Daemon::StartTask(TaskId id) {
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
   const int n = **attempt;
+  if (task.ok()) {
+    // Waiting since it was due: submitted, its --at or delay, or its retry.
+    WallMs due = std::max(task->created, task->spec.not_before);
+    if (!task->attempts.empty()) due = std::max(due, task->attempts.back().ended);
+    counters_.queue_wait.Observe(static_cast<double>(std::max<WallMs>(0, now - due)) / 1000.0);
+  }
   Status st = task.ok() ? MakeDir(files_.Dir(id), 0700) : task.status();
   if (st.ok() && account && !account->ok()) st = account->status();  // an entry too large
   if (st.ok() && task->spec.stdin_data) st = WriteFile(files_.Stdin(id), *task->spec.stdin_data);
@@ -446,6 +466,10 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
   const AttemptOutcome& outcome = end.outcome;
   auto task = store_->Get(id);
   if (!task.ok()) return task.status();
+  for (const Attempt& a : task->attempts)
+    if (a.number == attempt)
+      counters_.run_time.Observe(
+          static_cast<double>(std::max<WallMs>(0, outcome.ended - a.started)) / 1000.0);
   std::optional<int> failed;
   if (MayRetry(outcome)) {
     auto count = store_->FailedSinceQueued(id);
@@ -508,6 +532,7 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
   for (TaskId id : ids) {
     auto task = store_->Get(id);
     if (task.ok()) {
+      ++counters_.finished[StateName(task->state)];
       waiters_->OnTerminal(*task);
     } else {
       spdlog::error("task {} ended but cannot be read: {}", id, task.status().message());

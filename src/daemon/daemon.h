@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/config/config.h"
+#include "core/metrics/metrics.h"
 #include "core/model/clock.h"
 #include "core/policy/access.h"
 #include "core/proto/protocol.h"
@@ -18,6 +19,7 @@
 #include "daemon/executor.h"
 #include "daemon/group_members.h"
 #include "daemon/lookup_holds.h"
+#include "daemon/metrics_textfile.h"
 #include "daemon/runner.h"
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
@@ -115,6 +117,11 @@ class Daemon {
   void QueueSubmit(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running);
   /// Every queue with its effective settings, for `tq queue list`.
   nlohmann::json QueuesJson();
+  /// What tqd counts since its start, for the parts that count (handlers, the scheduler).
+  DaemonCounters& counters() { return counters_; }
+  /// The store's counts now with the counters: `tq stats` and metrics_textfile
+  /// (daemon_metrics.cc).
+  Result<MetricsSnapshot> Metrics();
 
  private:
   void OnFrame(ConnId conn, const Owner& peer, const std::string& payload);
@@ -157,6 +164,9 @@ class Daemon {
   UserLimitsGate limits_;               ///< [user_limits] and [users.NAME]
   LookupHolds lookup_holds_;            ///< owners whose account lookup failed: their tasks wait
   Spool spool_;                         ///< STATE/crontabs: the users' own job files
+  DaemonCounters counters_;
+  WallMs started_ = 0;
+  std::unique_ptr<MetricsTextfile> textfile_;  ///< with metrics_textfile in tqd.toml
   ServiceManager service_;  ///< READY, STATUS, RELOADING, STOPPING and WATCHDOG to systemd
   int signal_fd_ = -1;
   EventLoop::TimerId due_timer_ = 0;

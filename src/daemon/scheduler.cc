@@ -345,6 +345,7 @@ void Scheduler::State::Plan(Job& j, WallMs now) {
     spdlog::error("job {}: no firing can be planned: {}", name, plan.status().message());
     return;
   }
+  daemon.counters().cron_misfires += static_cast<uint64_t>(plan->dropped);
   if (plan->dropped > 0)
     spdlog::info("job {}: {}{} missed firing(s) not run (misfire = {})", name,
                  plan->dropped >= kMaxDroppedCount ? "at least " : "", plan->dropped,
@@ -388,6 +389,7 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
       auto fired = store().Fire(*firing, j.user.owner, std::nullopt, now);
       if (!fired.ok()) return fired.status();
     }
+    if (firing) ++daemon.counters().cron_firings["overlap"];
     spdlog::debug("job {}: {}: no new run ({}: {} pending, {} running)", name, when,
                   OverlapActionName(d.action), runs->pending.size(), runs->running.size());
     return out;
@@ -416,6 +418,7 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
       return out;
     }
     out.task = fired->task;
+    ++daemon.counters().cron_firings["run"];
   } else {
     auto id = store().Insert(j.user.owner, spec, now);
     if (!id.ok()) return id.status();

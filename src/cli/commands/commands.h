@@ -34,6 +34,8 @@ Command AddWait(CLI::App& app, const GlobalOptions& g);
 Command AddCancel(CLI::App& app, const GlobalOptions& g);
 Command AddLogs(CLI::App& app, const GlobalOptions& g);
 Command AddPing(CLI::App& app, const GlobalOptions& g);
+/// tq stats [--prometheus]: the daemon's counts and counters.
+Command AddStats(CLI::App& app, const GlobalOptions& g);
 Command AddVersion(CLI::App& app, const GlobalOptions& g);
 Command AddRetry(CLI::App& app, const GlobalOptions& g);
 Command AddQueue(CLI::App& app, const GlobalOptions& g);

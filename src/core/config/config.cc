@@ -24,7 +24,9 @@ constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 
 constexpr const char* kTopKeys =
     "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, jobs_dir, "
-    "success_retention, purge_after, admin_group, allow_users, deny_users, cgroup, [queues.NAME], "
+    "success_retention, purge_after, admin_group, allow_users, deny_users, cgroup, "
+    "metrics_textfile, "
+    "metrics_interval, [queues.NAME], "
     "[user_limits], [users.NAME]";
 constexpr const char* kLimitKeys =
     "max_pending, submit_rate, submit_burst, max_running, output_bytes";
@@ -205,6 +207,14 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
     return ck.Path(key, line, v, 4095, &cfg->state_dir);
   } else if (key == "jobs_dir") {
     return ck.Path(key, line, v, 4095, &cfg->jobs_dir);
+  } else if (key == "metrics_textfile") {
+    return ck.Path(key, line, v, 4095, &cfg->metrics_textfile);
+  } else if (key == "metrics_interval") {
+    Status s = ck.Duration(key, line, v, &cfg->metrics_interval_ms);
+    if (s.ok() && (cfg->metrics_interval_ms < 1000 || cfg->metrics_interval_ms > 86400000))
+      return ck.Error(
+          key, line, DescribeToml(v) + " is out of range (use a duration from 1s to 1d, e.g. 60s)");
+    return s;
   } else if (key == "cgroup") {
     const auto* str = v.as_string();
     if (str != nullptr && (str->get() == "auto" || str->get() == "off")) {

@@ -55,6 +55,11 @@ struct Config {
   /// Where tasks get a cgroup each: "auto" (tqd's own cgroup when systemd delegated it), "off",
   /// or a delegated cgroup v2 directory. Read at start only.
   std::string cgroup = "auto";
+  /// Where tqd writes its metrics for node_exporter's textfile collector (SPEC 11), replaced
+  /// atomically every metrics_interval; "" writes none.
+  std::string metrics_textfile;
+  /// How often metrics_textfile is written: a minute matches a usual scrape interval.
+  int64_t metrics_interval_ms = 60 * 1000;
   /// admin_group, allow_users and deny_users: who may use the system daemon, who administers it.
   UserRules users;
   /// `[user_limits]`: what every user other than root and the daemon's own may hold and do.

@@ -20,6 +20,7 @@
 #include "core/proto/requests/queue.h"
 #include "core/proto/requests/reload.h"
 #include "core/proto/requests/retry.h"
+#include "core/proto/requests/stats.h"
 #include "core/proto/requests/status.h"
 #include "core/proto/requests/submit.h"
 #include "core/proto/requests/submit_batch.h"
@@ -54,6 +55,7 @@ inline constexpr std::tuple kCodecs{
     Codec<JobEnableRequest>{"job_enable", DecodeJobEnable, EncodeJobEnable},
     Codec<ReloadRequest>{"reload", DecodeReload, EncodeReload},
     Codec<CrontabRequest>{"crontab", DecodeCrontab, EncodeCrontab},
+    Codec<StatsRequest>{"stats", DecodeStats, EncodeStats},
     Codec<PingRequest>{"ping", DecodePing, EncodePing},
 };
 

@@ -2,6 +2,7 @@
 // later. Every method is called from the daemon's single event-loop thread.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -288,6 +289,9 @@ class Store {
   /// name and then state (in TaskState's order); every count is above 0. O(queues x states), for
   /// status lines and metrics: never a scan of the tasks.
   virtual Result<std::vector<TaskCount>> TaskCounts() = 0;
+  /// Calls `observe` with the seconds each commit takes from now on, its sync included: the
+  /// cost of durability (tq_store_commit_seconds).
+  virtual void ObserveCommits(std::function<void(double seconds)> observe) = 0;
   /// How many attempts the store holds as running, per owner uid (an owner with none is
   /// absent): where max_running of [user_limits] is counted. O(running attempts).
   virtual Result<std::map<uint32_t, int>> RunningByOwner() = 0;

@@ -23,6 +23,7 @@ void HandleJobRun(Daemon& d, ConnId conn, const Owner& peer, const JobRunRequest
 void HandleJobEnable(Daemon& d, ConnId conn, const Owner& peer, const JobEnableRequest& r);
 void HandleReload(Daemon& d, ConnId conn, const Owner& peer, const ReloadRequest& r);
 void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabRequest& r);
+void HandleStats(Daemon& d, ConnId conn, const Owner& peer, const StatsRequest& r);
 void HandlePing(Daemon& d, ConnId conn, const Owner& peer, const PingRequest& r);
 
 namespace {
@@ -58,6 +59,7 @@ constexpr std::tuple kRoutes{
     Route<JobEnableRequest>{AnyUser, HandleJobEnable},
     Route<ReloadRequest>{AdminOnly, HandleReload, "reload the job files"},
     Route<CrontabRequest>{AnyUser, HandleCrontab},  // one's own; another's for root only
+    Route<StatsRequest>{AnyUser, HandleStats},  // counts only: no task, command or user
     Route<PingRequest>{AnyUser, HandlePing},
 };
 

@@ -30,6 +30,7 @@ void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
   d.server().Send(conn, OkResponse({{"id", out->id}}));
   d.NotifyTerminal(out->ended);
   for (TaskId old : out->to_terminate) d.StopRunning(old, TaskReason::kSuperseded);
+  if (out->inserted) ++d.counters().submitted;
   if (out->inserted) d.ScheduleDispatch();
 }
 

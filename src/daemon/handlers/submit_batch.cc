@@ -26,6 +26,7 @@ void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBa
     return;
   }
   d.server().Send(conn, OkResponse({{"ids", *ids}}));
+  d.counters().submitted += ids->size();
   d.ScheduleDispatch();
 }
 

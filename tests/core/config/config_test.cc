@@ -124,7 +124,8 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"max_running = 4\n\nmax_runing = 4\n", "max_runing",
        "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
        "high_share, durability, socket, state_dir, jobs_dir, success_retention, purge_after, "
-       "admin_group, allow_users, deny_users, cgroup, [queues.NAME], [user_limits], [users.NAME])"},
+       "admin_group, allow_users, deny_users, cgroup, metrics_textfile, metrics_interval, "
+       "[queues.NAME], [user_limits], [users.NAME])"},
       {"[user_limits]\nmax_pending = 0\n", "user_limits.max_pending",
        "tqd.toml:2: user_limits.max_pending: 0 is out of range (use an integer from 1 to "},
       {"[user_limits]\nsubmit_rate = 0\n", "user_limits.submit_rate",
@@ -245,6 +246,12 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
        "delegated cgroup v2 directory)"},
       {"cgroup = \"sys/fs/cgroup\"\n", "cgroup", "is not an absolute path"},
       {"cgroup = 1\n", "cgroup", "1 is not a string"},
+      {"metrics_textfile = \"tq.prom\"\n", "metrics_textfile", "is not an absolute path"},
+      {"metrics_interval = \"500ms\"\n", "metrics_interval",
+       "tqd.toml:1: metrics_interval: \"500ms\" is out of range (use a duration from 1s to 1d, "
+       "e.g. 60s)"},
+      {"metrics_interval = \"2d\"\n", "metrics_interval", "is out of range"},
+      {"metrics_interval = \"soon\"\n", "metrics_interval", "soon"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.toml);
@@ -256,6 +263,16 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
     CAPTURE(msg);
     CHECK(msg.find(c.message) != std::string::npos);
   }
+}
+
+TEST_CASE("config: metrics_textfile and metrics_interval") {
+  const Config none = MustParse("");
+  CHECK(none.metrics_textfile.empty());
+  CHECK(none.metrics_interval_ms == 60000);
+  const Config set = MustParse(
+      "metrics_textfile = \"/var/lib/node_exporter/tq.prom\"\nmetrics_interval = \"15s\"\n");
+  CHECK(set.metrics_textfile == "/var/lib/node_exporter/tq.prom");
+  CHECK(set.metrics_interval_ms == 15000);
 }
 
 TEST_CASE("config: admin_group, allow_users and deny_users") {

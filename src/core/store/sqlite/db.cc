@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <utility>
 
 namespace tq::sqlite {
@@ -158,7 +159,12 @@ Status Db::Begin() {
   return StepOnce(begin_, "begin transaction");
 }
 Status Db::Commit() {
-  return StepOnce(commit_, "commit");
+  const auto start = std::chrono::steady_clock::now();
+  Status status = StepOnce(commit_, "commit");
+  if (status.ok() && observe_commit_)
+    observe_commit_(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return status;
 }
 
 void Db::Rollback() {

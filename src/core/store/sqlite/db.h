@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +54,10 @@ class Db {
   /// BEGIN IMMEDIATE, COMMIT and ROLLBACK through statements prepared at open.
   Status Begin();
   Status Commit();
+  /// Calls `observe` with the seconds each successful COMMIT took (its sync included).
+  void ObserveCommits(std::function<void(double seconds)> observe) {
+    observe_commit_ = std::move(observe);
+  }
   /// Rolls back if a transaction is open; a no-op otherwise (SQLite may already have).
   void Rollback();
   /// True while a transaction is open. After a failed statement inside one, false means SQLite
@@ -80,6 +85,7 @@ class Db {
   sqlite3_stmt* savepoint_ = nullptr;
   sqlite3_stmt* rollback_to_ = nullptr;
   sqlite3_stmt* release_ = nullptr;
+  std::function<void(double)> observe_commit_;
 };
 
 /// A statement prepared once for the connection's lifetime and reused; finalized on

@@ -118,6 +118,9 @@ class SqliteStore : public Store {
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
   Result<std::map<std::string, int>> RunningCounts() override;
   Result<std::vector<TaskCount>> TaskCounts() override;
+  void ObserveCommits(std::function<void(double seconds)> observe) override {
+    db_.ObserveCommits(std::move(observe));
+  }
   Result<std::map<uint32_t, int>> RunningByOwner() override;
   Result<int64_t> PendingOf(uint32_t owner_uid) override;
   Result<int64_t> OutputOf(uint32_t owner_uid) override;

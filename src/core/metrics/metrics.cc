@@ -1,0 +1,76 @@
+#include "core/metrics/metrics.h"
+
+namespace tq {
+
+using nlohmann::json;
+
+namespace {
+
+json HistogramToJson(const Histogram& h) {
+  return {{"bounds", h.bounds}, {"buckets", h.buckets}, {"sum", h.sum}, {"count", h.count}};
+}
+
+Histogram HistogramFromJson(const json& j) {
+  Histogram h(j.at("bounds").get<std::vector<double>>());
+  h.buckets = j.at("buckets").get<std::vector<uint64_t>>();
+  if (h.buckets.size() != h.bounds.size() + 1)
+    throw std::invalid_argument("a histogram needs one bucket more than its bounds");
+  h.sum = j.at("sum").get<double>();
+  h.count = j.at("count").get<uint64_t>();
+  return h;
+}
+
+// A map with integer keys travels as an object with decimal keys.
+json IntKeys(const std::map<int, uint64_t>& m) {
+  json out = json::object();
+  for (const auto& [k, v] : m) out[std::to_string(k)] = v;
+  return out;
+}
+
+}  // namespace
+
+json MetricsToJson(const MetricsSnapshot& s) {
+  json tasks = json::array();
+  for (const QueueStateCount& c : s.tasks)
+    tasks.push_back({{"queue", c.queue}, {"state", c.state}, {"count", c.count}});
+  const DaemonCounters& c = s.counters;
+  return {{"started", s.started},
+          {"tasks", tasks},
+          {"running", s.running},
+          {"store_bytes", s.store_bytes},
+          {"submitted", c.submitted},
+          {"finished", c.finished},
+          {"picks", IntKeys(c.picks)},
+          {"cron_firings", c.cron_firings},
+          {"cron_misfires", c.cron_misfires},
+          {"queue_wait_seconds", HistogramToJson(c.queue_wait)},
+          {"run_seconds", HistogramToJson(c.run_time)},
+          {"commit_seconds", HistogramToJson(c.commit)}};
+}
+
+Result<MetricsSnapshot> MetricsFromJson(const json& j) {
+  try {
+    MetricsSnapshot s;
+    s.started = j.at("started").get<WallMs>();
+    for (const json& t : j.at("tasks"))
+      s.tasks.push_back({t.at("queue").get<std::string>(), t.at("state").get<std::string>(),
+                         t.at("count").get<int64_t>()});
+    s.running = j.at("running").get<std::map<std::string, int64_t>>();
+    s.store_bytes = j.at("store_bytes").get<int64_t>();
+    DaemonCounters& c = s.counters;
+    c.submitted = j.at("submitted").get<uint64_t>();
+    c.finished = j.at("finished").get<std::map<std::string, uint64_t>>();
+    for (const auto& [k, v] : j.at("picks").items()) c.picks[std::stoi(k)] = v.get<uint64_t>();
+    c.cron_firings = j.at("cron_firings").get<std::map<std::string, uint64_t>>();
+    c.cron_misfires = j.at("cron_misfires").get<uint64_t>();
+    c.queue_wait = HistogramFromJson(j.at("queue_wait_seconds"));
+    c.run_time = HistogramFromJson(j.at("run_seconds"));
+    c.commit = HistogramFromJson(j.at("commit_seconds"));
+    return s;
+  } catch (const std::exception& e) {
+    return Status::Invalid(
+        "stats", std::string("stats: the daemon's answer is not understood: ") + e.what());
+  }
+}
+
+}  // namespace tq

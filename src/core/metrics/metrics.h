@@ -1,0 +1,52 @@
+// What tqd counts about itself since it started, and the snapshot of it (with the store's
+// counts) that `tq stats` receives and the Prometheus exposition is made from (SPEC 11).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/metrics/histogram.h"
+#include "core/model/clock.h"
+#include "core/model/status.h"
+
+namespace tq {
+
+/// The counters and histograms tqd keeps in memory from its start (a restart resets them, as
+/// Prometheus expects of a counter).
+struct DaemonCounters {
+  uint64_t submitted = 0;                        ///< tasks accepted by submit and batch requests
+  std::map<std::string, uint64_t> finished;      ///< tasks that reached a terminal state, by it
+  std::map<int, uint64_t> picks;                 ///< the chooser's picks, by the task's priority
+  std::map<std::string, uint64_t> cron_firings;  ///< job firings by result: "run" or "overlap"
+  uint64_t cron_misfires = 0;                    ///< missed firings the misfire policy did not run
+  Histogram queue_wait{DurationBounds()};        ///< from ready (created, due or retry) to start, s
+  Histogram run_time{DurationBounds()};          ///< of each attempt, s
+  Histogram commit{CommitBounds()};              ///< of each store commit, its sync included, s
+};
+
+/// How many tasks one queue holds in one state.
+struct QueueStateCount {
+  std::string queue;
+  std::string state;  ///< a state's name: pending, running, succeeded, failed, ...
+  int64_t count = 0;
+};
+
+/// Everything `tq stats` shows: the store's counts now and the daemon's counters.
+struct MetricsSnapshot {
+  WallMs started = 0;                      ///< when this tqd started
+  std::vector<QueueStateCount> tasks;      ///< pairs with no task are absent
+  std::map<std::string, int64_t> running;  ///< running attempts per queue
+  int64_t store_bytes = 0;                 ///< the database's files (WAL included)
+  DaemonCounters counters;
+};
+
+/// The snapshot as the "stats" response carries it.
+nlohmann::json MetricsToJson(const MetricsSnapshot& s);
+/// A snapshot read back from MetricsToJson's form; kInvalid naming what is wrong.
+Result<MetricsSnapshot> MetricsFromJson(const nlohmann::json& j);
+
+}  // namespace tq
