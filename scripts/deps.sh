@@ -14,6 +14,7 @@ packages=(
   util-linux procps                  # flock, setsid and ps for the tests
   strace                             # the durability test watches the daemon's syscalls
   python3-prometheus-client          # the stats test parses tqd's metrics with a real parser
+  groff-base                         # the man pages are linted with groff -ww
 )
 
 missing=()

@@ -18,7 +18,7 @@ constexpr MonoMs kStatusDelayMs = 1000;
 }  // namespace
 
 ServiceManager::ServiceManager(EventLoop& loop, const Clock& clock, StatusLine status_line)
-    : loop_(loop), clock_(clock), status_line_(std::move(status_line)) {
+    : loop_(loop), clock_(clock), status_line_(std::move(status_line)), failures_(clock, 60000) {
   const char* socket = std::getenv("NOTIFY_SOCKET");
   enabled_ = socket != nullptr && socket[0] != '\0';
   uint64_t usec = 0;
@@ -33,7 +33,9 @@ ServiceManager::~ServiceManager() {
 
 void ServiceManager::Send(const std::string& state) {
   const int rc = sd_notify(/*unset_environment=*/0, state.c_str());
-  if (rc < 0) spdlog::warn("sd_notify {}: {}", state.substr(0, state.find('=')), strerror(-rc));
+  if (rc < 0)
+    failures_.Log(spdlog::level::warn,
+                  "sd_notify " + state.substr(0, state.find('=')) + ": " + strerror(-rc));
 }
 
 void ServiceManager::Ready() {

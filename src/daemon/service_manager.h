@@ -9,6 +9,7 @@
 
 #include "core/model/clock.h"
 #include "daemon/event_loop.h"
+#include "daemon/log_throttle.h"
 
 namespace tq {
 
@@ -48,6 +49,7 @@ class ServiceManager {
   bool enabled_ = false;
   std::optional<MonoMs> watchdog_interval_;
   std::string last_status_;
+  LogThrottle failures_;  ///< a vanished notification socket is logged once a minute
   EventLoop::TimerId status_timer_ = 0;
   EventLoop::TimerId watchdog_timer_ = 0;
 };

@@ -42,7 +42,7 @@ TEST_CASE("JOURNAL_STREAM counts only when it names this very file") {
   CHECK_FALSE(IsJournalStream(nullptr, 8, 12345));
 }
 
-TEST_CASE("the journal gets a priority prefix and no timestamp; elsewhere a timestamp") {
+TEST_CASE("the journal gets a priority prefix and no timestamp, elsewhere a timestamp") {
   CHECK(LogPattern(true) == "<%N>%v");
   CHECK(LogPattern(false).rfind("%Y-%m-%d %H:%M:%S", 0) == 0);
 }

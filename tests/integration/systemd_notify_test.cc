@@ -121,3 +121,25 @@ TEST_CASE("tqd sends nothing and arms no watchdog when the service has none") {
   CHECK(manager.WaitExact("STOPPING=1") == "STOPPING=1");
   for (const std::string& m : manager.seen()) CHECK(m != "WATCHDOG=1");
 }
+
+TEST_CASE("a notification socket that is gone is a warning, and tqd serves on") {
+  tq::TempDir tmp("notify-gone");
+  const auto start = std::chrono::steady_clock::now();
+  TestDaemon d(
+      "", {"/usr/bin/env", "NOTIFY_SOCKET=" + tmp.File("missing.sock"), "WATCHDOG_USEC=100000"});
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--", "true"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  REQUIRE(WaitFor([&] { return d.Log().find("sd_notify") != std::string::npos; }));
+  // Let many keep-alives (every 50 ms) fail: the log says so once a minute, not each time.
+  const std::string waiter = Submit(d, {"--", "sleep", "1"});
+  REQUIRE(Tq(d, {"wait", waiter}).exit_code == 0);
+  size_t lines = 0;
+  for (const std::string& line : FileLines(d.dir() + "/tqd.log"))
+    lines += line.find("sd_notify") != std::string::npos;
+  const auto minutes =
+      std::chrono::duration_cast<std::chrono::minutes>(std::chrono::steady_clock::now() - start)
+          .count();
+  CHECK(lines >= 1);
+  CHECK(lines <= static_cast<size_t>(1 + minutes));
+}
