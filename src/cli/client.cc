@@ -1,5 +1,6 @@
 #include "cli/client.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -96,6 +97,16 @@ Result<std::string> Client::ReadText() {
                     "lost the connection to tqd at " + path_ +
                         (n < 0 ? std::string(": ") + strerror(errno) : std::string()));
     decoder_.Feed(std::string_view(buf, static_cast<size_t>(n)));
+  }
+}
+
+bool Client::Readable(int timeout_ms) {
+  if (decoder_.HasFrame()) return true;
+  pollfd p{fd_, POLLIN, 0};
+  for (;;) {
+    const int n = poll(&p, 1, timeout_ms);
+    if (n < 0 && errno == EINTR) continue;
+    return n != 0;
   }
 }
 

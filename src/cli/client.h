@@ -31,6 +31,9 @@ class Client {
   Result<nlohmann::json> Read();
   /// Reads the next response frame as its text, unparsed; as Read.
   Result<std::string> ReadText();
+  /// Waits at most `timeout_ms` (-1: without end) until there is something to read: a whole
+  /// frame already buffered, bytes, or the end of the connection; false on timeout.
+  bool Readable(int timeout_ms);
   /// Sends a request and reads its response; an error response becomes its Status.
   Result<nlohmann::json> Call(const Request& request);
 

@@ -1,6 +1,7 @@
 #include "cli/job_render.h"
 
 #include "cli/render.h"
+#include "cli/state_colour.h"
 #include "core/model/duration.h"
 #include "core/model/wall_time.h"
 #include "core/proto/wire_bytes.h"
@@ -111,7 +112,8 @@ std::string LastResult(const json& job) {
       code.is_number_integer() ? std::optional<int64_t>(code.get<int64_t>()) : std::nullopt);
 }
 
-std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, WallMs now) {
+std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, WallMs now,
+                                              bool colour) {
   std::vector<std::vector<std::string>> rows = {
       {"NAME", "SCHEDULE", "ZONE", "NEXT", "LAST", "RESULT"}};
   rows.reserve(jobs.size() + 1);
@@ -120,12 +122,12 @@ std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, W
                     j.timezone.empty() ? "local" : j.timezone,
                     j.disabled || !j.enabled ? "disabled" : JobTime(j.next, now),
                     JobTime(j.last_fired, now),
-                    LastResult(j.last_state, j.last_reason, j.last_exit_code)});
+                    PaintState(LastResult(j.last_state, j.last_reason, j.last_exit_code), colour)});
   }
   return rows;
 }
 
-std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now) {
+std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now, bool colour) {
   const std::string zone = Str(j, "timezone");
   std::string state = "enabled";
   if (j.value("disabled", false)) state = "disabled (tq jobs disable)";
@@ -143,7 +145,7 @@ std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now) {
       {"next", JobTime(Str(j, "next"), now)},
       {"last fired", JobTime(Str(j, "last_fired"), now)},
       {"last task", Dumped(j, "last_task", "-")},
-      {"last result", LastResult(j)},
+      {"last result", PaintState(LastResult(j), colour)},
   };
   if (j.value("command", json()).is_null()) {
     rows.push_back({"argv", ShownList(j, "argv")});

@@ -24,10 +24,14 @@ std::string LastResult(const std::string& state, const std::string& reason,
 /// LastResult of a job's JSON ("last_state", "last_reason", "last_exit_code").
 std::string LastResult(const nlohmann::json& job);
 /// The rows of the `tq jobs` table, the header first: NAME, SCHEDULE, ZONE, NEXT, LAST, RESULT.
-/// The name of a job whose file failed to load ends with "*"; NEXT of a disabled job says so.
-std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, WallMs now);
-/// The rows of `tq jobs show`: every field of the job, one per row.
-std::vector<std::vector<std::string>> JobShowRows(const nlohmann::json& job, WallMs now);
+/// The name of a job whose file failed to load ends with "*"; NEXT of a disabled job says so;
+/// RESULT in its state's colour when `colour` (PaintState).
+std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, WallMs now,
+                                              bool colour = false);
+/// The rows of `tq jobs show`: every field of the job, one per row; the last result in its
+/// state's colour when `colour`.
+std::vector<std::vector<std::string>> JobShowRows(const nlohmann::json& job, WallMs now,
+                                                  bool colour = false);
 /// The load errors of a `jobs` or `reload` answer, one per line ("FILE:LINE: reason"), with a
 /// last line saying how many were left out of the answer, if any.
 std::vector<std::string> LoadErrorLines(const nlohmann::json& answer);

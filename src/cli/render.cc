@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/state_colour.h"
 #include "core/model/bytes.h"
 #include "core/model/clock.h"
 #include "core/model/wall_time.h"
@@ -133,18 +134,20 @@ std::string TablePrinter::Render(const std::vector<std::vector<std::string>>& ro
   for (const auto& row : rows)
     for (size_t i = 0; i < row.size(); ++i) {
       if (widths_.size() <= i) widths_.push_back(0);
-      widths_[i] = std::max(widths_[i], row[i].size());
+      widths_[i] = std::max(widths_[i], VisibleWidth(row[i]));
     }
   for (const auto& row : rows) {
     std::string line;
+    size_t shown = 0;  // the columns of `line` on a terminal: colour codes take none
     for (size_t i = 0; i < row.size(); ++i) {
       if (i + 1 == row.size()) {
         std::string cell = row[i];
-        if (line.size() < width_ && line.size() + cell.size() > width_)
-          cell = cell.substr(0, width_ - line.size() - 1) + "~";
+        if (shown < width_ && shown + VisibleWidth(cell) > width_)  // loses its colour if cut
+          cell = StripSgr(cell).substr(0, width_ - shown - 1) + "~";
         line += cell;
       } else {
-        line += row[i] + std::string(widths_[i] - row[i].size() + 2, ' ');
+        line += row[i] + std::string(widths_[i] - VisibleWidth(row[i]) + 2, ' ');
+        shown += widths_[i] + 2;
       }
     }
     out += line + "\n";

@@ -34,8 +34,8 @@ std::string DescribeEnd(const nlohmann::json& task);
 size_t TableWidth();
 
 /// Prints a table a page of rows at a time (`tq list` streams pages): columns separated by two
-/// spaces, each as wide as its widest cell so far; the last column is cut so a line fits
-/// `width` (0: never cut).
+/// spaces, each as wide as its widest cell so far (colour codes take no room); the last column
+/// is cut so a line fits `width` (0: never cut).
 class TablePrinter {
  public:
   explicit TablePrinter(size_t width) : width_(width) {}

@@ -162,6 +162,10 @@ Status Daemon::Open() {
     server_->Send(conn, msg);
     if (last) server_->SetBusy(conn, false);
   });
+  events_ = std::make_unique<EventFeed>(
+      *store_, clock_,
+      [this](ConnId conn, std::string_view text) { server_->SendText(conn, text); },
+      [this](const Owner& peer, uint32_t owner_uid) { return AccessFor(peer).Sees(owner_uid); });
   Runner::Callbacks callbacks{[this](TaskId id, int attempt, const AttemptOutcome& outcome,
                                      const std::optional<StopRequest>& stop) {
                                 if (outcome.never_started)
@@ -206,7 +210,10 @@ Status Daemon::Open() {
   server_->OnFrame([this](ConnId conn, const Owner& peer, std::string payload) {
     OnFrame(conn, peer, payload);
   });
-  server_->OnClose([this](ConnId conn) { waiters_->Drop(conn); });
+  server_->OnClose([this](ConnId conn) {
+    waiters_->Drop(conn);
+    events_->Drop(conn);
+  });
   loop_.OnClockSet([this] {
     ScheduleDispatch();  // promotes what is due, re-arms the timers
     scheduler_->OnClockSet();
@@ -396,6 +403,7 @@ bool Daemon::StartTask(TaskId id) {
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
   const int n = **attempt;
+  if (task.ok()) events_->Started(*task, n);
   if (task.ok()) {
     // Waiting since it was due: submitted, its --at or delay, or its retry.
     WallMs due = std::max(task->created, task->spec.not_before);
@@ -492,6 +500,7 @@ Status Daemon::StoreEnd(AttemptEnd& end) {
     Status st =
         store_->RetryLater(id, attempt, outcome, decision.retry_at, decision.retry_priority);
     if (st.ok()) {
+      events_->Retrying(*task, attempt, outcome);
       spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
                    AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries,
                    decision.delay_ms);
@@ -533,6 +542,7 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
     auto task = store_->Get(id);
     if (task.ok()) {
       ++counters_.finished[StateName(task->state)];
+      events_->Ended(*task);
       waiters_->OnTerminal(*task);
     } else {
       spdlog::error("task {} ended but cannot be read: {}", id, task.status().message());
@@ -626,6 +636,7 @@ void Daemon::ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
     outcome.reason = stop->attempt_reason;
   } else if (Status st = store_->UnstartAttempt(id, attempt); st.ok()) {
     spdlog::info("task {} attempt {} never started; the task is pending again", id, attempt);
+    events_->Reread({id}, "unstarted");
     ScheduleDispatch();
     return;
   } else {

@@ -15,6 +15,7 @@
 #include "core/proto/protocol.h"
 #include "core/store/store.h"
 #include "daemon/accounts.h"
+#include "daemon/event_feed.h"
 #include "daemon/event_loop.h"
 #include "daemon/executor.h"
 #include "daemon/group_members.h"
@@ -83,6 +84,8 @@ class Daemon {
   const Clock& clock() const { return clock_; }
   Server& server() { return *server_; }
   Waiters& waiters() { return *waiters_; }
+  /// The followers of `tq events -f` and what they are sent.
+  EventFeed& events() { return *events_; }
   /// The cron scheduler (SPEC 7), once Open succeeded.
   Scheduler& scheduler() { return *scheduler_; }
   const TaskFiles& files() const { return files_; }
@@ -153,6 +156,7 @@ class Daemon {
   std::unique_ptr<ShimSpawner> spawner_;
   std::unique_ptr<Server> server_;
   std::unique_ptr<Waiters> waiters_;
+  std::unique_ptr<EventFeed> events_;   ///< tq events -f
   std::optional<TaskCgroups> cgroups_;  ///< where tasks get a cgroup each; none: no cgroups
   std::unique_ptr<Runner> executor_;    ///< the Executor, or a test's fake
   std::unique_ptr<UnstoredEnds> unstored_ends_;

@@ -76,6 +76,33 @@ TEST_CASE("a table printed in pages keeps its columns aligned") {
   CHECK(table.Render({{"7", "ok"}}) == "7      ok\n");
 }
 
+TEST_CASE("a table pads coloured cells on their visible text") {
+  const std::string red = "\033[31mfailed\033[0m";
+  const std::string green = "\033[32msucceeded\033[0m";
+  TablePrinter table(0);
+  CHECK(table.Render({{"ID", "STATE", "CMD"}, {"1", red, "x"}, {"2", green, "y"}}) ==
+        "ID  STATE      CMD\n"
+        "1   " +
+            red +
+            "     x\n"
+            "2   " +
+            green + "  y\n");
+  // The same table without colour lines up the same.
+  CHECK(TablePrinter(0).Render(
+            {{"ID", "STATE", "CMD"}, {"1", "failed", "x"}, {"2", "succeeded", "y"}}) ==
+        "ID  STATE      CMD\n1   failed     x\n2   succeeded  y\n");
+}
+
+TEST_CASE("a table cuts its last column by what a terminal shows of the line") {
+  const std::string red = "\033[31mfailed (exit 3)\033[0m";
+  // Colour codes before it do not count: the last column has the room it would have without.
+  CHECK(TablePrinter(20).Render({{"\033[2mstate\033[0m", "0123456789abc"}}) ==
+        "\033[2mstate\033[0m  0123456789abc\n");
+  // A coloured last cell that fits keeps its colour; one that is cut loses it.
+  CHECK(TablePrinter(30).Render({{"state", red}}) == "state  " + red + "\n");
+  CHECK(TablePrinter(16).Render({{"state", red}}) == "state  failed (~\n");
+}
+
 TEST_CASE("the WHEN column says what a pending task waits for") {
   const json none =
       json{{"state", "pending"},

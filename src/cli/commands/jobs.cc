@@ -8,6 +8,7 @@
 #include "cli/commands/commands.h"
 #include "cli/job_render.h"
 #include "cli/render.h"
+#include "cli/state_colour.h"
 
 namespace tq {
 
@@ -74,7 +75,7 @@ int ListJobsTable(const GlobalOptions& g) {
   if (jobs.empty()) {
     std::printf("no jobs\n");
   } else {
-    PrintTable(JobRows(jobs, RealClock().WallNow()));
+    PrintTable(JobRows(jobs, RealClock().WallNow(), StdoutColour(g.json)));
   }
   if (std::any_of(jobs.begin(), jobs.end(), [](const JobRow& j) { return j.from_last_good; }))
     std::printf("* its file failed to load: its last good definition stays in force\n");

@@ -5,6 +5,7 @@
 #include "cli/commands/commands.h"
 #include "cli/job_render.h"
 #include "cli/render.h"
+#include "cli/state_colour.h"
 
 namespace tq {
 
@@ -23,7 +24,7 @@ Command AddJobsShow(CLI::App& jobs, const GlobalOptions& g) {
             if (g.json) {
               std::printf("%s\n", list[0].dump().c_str());
             } else {
-              PrintTable(JobShowRows(list[0], RealClock().WallNow()));
+              PrintTable(JobShowRows(list[0], RealClock().WallNow(), StdoutColour(false)));
             }
             return 0;
           }};

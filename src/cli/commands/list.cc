@@ -6,15 +6,16 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
+#include "cli/state_colour.h"
 
 namespace tq {
 
 namespace {
-// The table rows of one page of tasks.
-std::vector<std::vector<std::string>> Rows(const nlohmann::json& tasks) {
+// The table rows of one page of tasks; states in colour when `colour`.
+std::vector<std::vector<std::string>> Rows(const nlohmann::json& tasks, bool colour) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& t : tasks)
-    rows.push_back({t["id"].dump(), t.value("state", ""), t["priority"].dump(),
+    rows.push_back({t["id"].dump(), PaintState(t.value("state", ""), colour), t["priority"].dump(),
                     t.value("queue", ""), LocalTime(t["created"]), WaitingNote(t), CommandLine(t)});
   return rows;
 }
@@ -41,6 +42,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             TablePrinter table(TableWidth());
+            const bool colour = StdoutColour(g.json);
             int shown = 0;
             bool more = true;
             while (more && shown < f->limit) {  // the daemon answers a page at a time
@@ -51,7 +53,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
               if (g.json) {
                 for (const auto& t : tasks) std::printf("%s\n", t.dump().c_str());
               } else {
-                auto rows = Rows(tasks);
+                auto rows = Rows(tasks, colour);
                 if (shown == 0)  // the header goes with the first page, aligned with it
                   rows.insert(rows.begin(),
                               {"ID", "STATE", "PRI", "QUEUE", "CREATED", "WHEN", "COMMAND"});

@@ -4,6 +4,7 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
+#include "cli/state_colour.h"
 #include "core/model/clock.h"
 
 namespace tq {
@@ -17,12 +18,13 @@ std::string PeakMemory(const nlohmann::json& a) {
   return std::to_string(a.value("max_rss_kb", int64_t{0}) >> 10) + " MiB rss";
 }
 
+// Prints the task's fields, then its attempts; its state in colour on a terminal.
 void PrintTask(const nlohmann::json& t) {
   std::string state = t.value("state", "?");
   if (t["reason"].is_string()) state += " (" + t["reason"].get<std::string>() + ")";
   std::vector<std::vector<std::string>> head = {
       {"id", std::to_string(t["id"].get<long long>())},
-      {"state", state},
+      {"state", PaintState(state, StdoutColour(false))},
       {"command", CommandLine(t)},
       {"queue", t.value("queue", "") + ", priority " + std::to_string(t.value("priority", 0))},
       {"owner", t["owner"].value("name", "")},

@@ -8,28 +8,24 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/reconnect.h"
+#include "cli/progress_meter.h"
 #include "cli/render.h"
 
 namespace tq {
 
 namespace {
 
-void DrawProgress(size_t done, size_t total) {
-  constexpr size_t kWidth = 40;
-  const size_t filled = total ? done * kWidth / total : kWidth;
-  std::fprintf(stderr, "\r[%s%s] %zu/%zu", std::string(filled, '#').c_str(),
-               std::string(kWidth - filled, ' ').c_str(), done, total);
-  if (done == total) std::fprintf(stderr, "\n");
-}
-
-// Waits for every id, reconnecting across daemon restarts; fills `ended` by id.
+// Waits for every id, reconnecting across daemon restarts; fills `ended` by id. With a
+// progress bar on a terminal, cleared before it returns.
 Status WaitAll(const GlobalOptions& g, const std::vector<TaskId>& ids,
                std::map<TaskId, nlohmann::json>& ended) {
   std::vector<TaskId> distinct = ids;
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  const bool progress = distinct.size() > 1 && isatty(STDERR_FILENO);
   RealClock clock;
+  // A progress bar on stderr only for people: several tasks, a terminal, no --json.
+  const bool progress = distinct.size() > 1 && !g.json && isatty(STDERR_FILENO);
+  ProgressMeter meter(progress ? stderr : nullptr, StderrColumns, distinct.size(), clock.MonoNow());
   auto client = Client::Connect(g.socket);
   if (!client.ok()) return client.status();
   for (;;) {
@@ -39,6 +35,9 @@ Status WaitAll(const GlobalOptions& g, const std::vector<TaskId>& ids,
     if (remaining.empty()) return Status::Ok();
     Status st = client->Send(WaitRequest{remaining});
     while (st.ok()) {
+      // While nothing arrives, the bar is redrawn when due (its clock and deferred counts).
+      for (int ms; (ms = meter.MsUntilDue(clock.MonoNow())) >= 0 && !client->Readable(ms);)
+        meter.Tick(clock.MonoNow());
       auto frame = client->Read();
       if (!frame.ok()) {
         st = frame.status();
@@ -47,8 +46,8 @@ Status WaitAll(const GlobalOptions& g, const std::vector<TaskId>& ids,
       if (Status err = ResponseStatus(*frame); !err.ok()) return err;
       if (frame->value("end", false)) return Status::Ok();
       const auto& task = (*frame)["task"];
-      ended[task["id"].get<TaskId>()] = task;
-      if (progress) DrawProgress(ended.size(), distinct.size());
+      const bool first = ended.emplace(task["id"].get<TaskId>(), task).second;
+      if (first) meter.Ended(WaitExitCode(task) != 0, clock.MonoNow());
     }
     if (st.code() != ErrorCode::kUnavailable) return st;
     client = ConnectUntil(g.socket, clock.MonoNow() + kReconnectWindowMs);

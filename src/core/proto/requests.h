@@ -11,6 +11,7 @@
 #include "core/model/status.h"
 #include "core/proto/requests/cancel.h"
 #include "core/proto/requests/crontab.h"
+#include "core/proto/requests/events.h"
 #include "core/proto/requests/job_enable.h"
 #include "core/proto/requests/job_run.h"
 #include "core/proto/requests/jobs.h"
@@ -56,6 +57,7 @@ inline constexpr std::tuple kCodecs{
     Codec<ReloadRequest>{"reload", DecodeReload, EncodeReload},
     Codec<CrontabRequest>{"crontab", DecodeCrontab, EncodeCrontab},
     Codec<StatsRequest>{"stats", DecodeStats, EncodeStats},
+    Codec<EventsRequest>{"events", DecodeEvents, EncodeEvents},
     Codec<PingRequest>{"ping", DecodePing, EncodePing},
 };
 

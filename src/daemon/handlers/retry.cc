@@ -60,6 +60,7 @@ void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& 
     requeued.insert(requeued.end(), done->begin(), done->end());
   }
   d.server().Send(conn, OkResponse({{"ids", requeued}}));
+  d.events().Reread(requeued, "requeued");
   if (!requeued.empty()) d.ScheduleDispatch();
 }
 

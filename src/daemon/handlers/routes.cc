@@ -24,6 +24,7 @@ void HandleJobEnable(Daemon& d, ConnId conn, const Owner& peer, const JobEnableR
 void HandleReload(Daemon& d, ConnId conn, const Owner& peer, const ReloadRequest& r);
 void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabRequest& r);
 void HandleStats(Daemon& d, ConnId conn, const Owner& peer, const StatsRequest& r);
+void HandleEvents(Daemon& d, ConnId conn, const Owner& peer, const EventsRequest& r);
 void HandlePing(Daemon& d, ConnId conn, const Owner& peer, const PingRequest& r);
 
 namespace {
@@ -59,7 +60,8 @@ constexpr std::tuple kRoutes{
     Route<JobEnableRequest>{AnyUser, HandleJobEnable},
     Route<ReloadRequest>{AdminOnly, HandleReload, "reload the job files"},
     Route<CrontabRequest>{AnyUser, HandleCrontab},  // one's own; another's for root only
-    Route<StatsRequest>{AnyUser, HandleStats},  // counts only: no task, command or user
+    Route<StatsRequest>{AnyUser, HandleStats},      // counts only: no task, command or user
+    Route<EventsRequest>{AnyUser, HandleEvents},
     Route<PingRequest>{AnyUser, HandlePing},
 };
 

@@ -28,6 +28,7 @@ void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
     return;
   }
   d.server().Send(conn, OkResponse({{"id", out->id}}));
+  if (out->inserted) d.events().Created(out->id, item.owner, item.spec);
   d.NotifyTerminal(out->ended);
   for (TaskId old : out->to_terminate) d.StopRunning(old, TaskReason::kSuperseded);
   if (out->inserted) ++d.counters().submitted;

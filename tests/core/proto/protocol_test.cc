@@ -392,7 +392,8 @@ TEST_CASE(
       {QueueRequest{}, "queue"},    {JobsRequest{}, "jobs"},
       {JobRunRequest{}, "job_run"}, {JobEnableRequest{}, "job_enable"},
       {ReloadRequest{}, "reload"},  {CrontabRequest{}, "crontab"},
-      {StatsRequest{}, "stats"},    {PingRequest{}, "ping"}};
+      {StatsRequest{}, "stats"},    {EventsRequest{}, "events"},
+      {PingRequest{}, "ping"}};
   CHECK(cases.size() == std::variant_size_v<Request>);
   for (const auto& [request, type] : cases) {
     CHECK(RequestType(request) == type);
@@ -403,7 +404,7 @@ TEST_CASE(
   CHECK(r.status().field() == "type");
   CHECK(r.status().message() ==
         "type: \"frobnicate\" is not a request (submit submit_batch status list wait cancel "
-        "retry logs queue jobs job_run job_enable reload crontab stats ping)");
+        "retry logs queue jobs job_run job_enable reload crontab stats events ping)");
 }
 
 }  // namespace
