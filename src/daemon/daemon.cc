@@ -319,16 +319,6 @@ int Daemon::QueueCap(const QueueState& queue) const {
   return queue.concurrency ? *queue.concurrency : options_.config->Queue(queue.name).concurrency;
 }
 
-std::optional<std::string> Daemon::ServiceStatus() {
-  auto running = store_->RunningCounts();
-  auto counts = store_->TaskCounts();
-  if (!running.ok() || !counts.ok()) return std::nullopt;
-  int64_t pending = 0;
-  for (const TaskCount& c : *counts)
-    if (c.state == TaskState::kPending) pending += c.count;
-  return ServiceStatusLine(RunningCount(*running, std::nullopt), pending);
-}
-
 void Daemon::Dispatch() {
   service_.StatusChanged();
   auto promoted = store_->PromoteDue(clock_.WallNow(), kPromoteBatch);
@@ -403,8 +393,8 @@ bool Daemon::StartTask(TaskId id) {
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
   const int n = **attempt;
-  if (task.ok()) events_->Started(*task, n);
   if (task.ok()) {
+    events_->Started(*task, n);
     // Waiting since it was due: submitted, its --at or delay, or its retry.
     WallMs due = std::max(task->created, task->spec.not_before);
     if (!task->attempts.empty()) due = std::max(due, task->attempts.back().ended);

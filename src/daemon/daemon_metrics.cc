@@ -1,4 +1,5 @@
-// Daemon::Metrics: the store's counts now with what the daemon counted since its start (SPEC 11).
+// What the daemon reports of itself (SPEC 11): Daemon::Metrics, the store's counts now with what
+// the daemon counted since its start, and Daemon::ServiceStatus, systemd's status line.
 #include <sys/stat.h>
 
 #include "daemon/daemon.h"
@@ -28,6 +29,17 @@ Result<MetricsSnapshot> Daemon::Metrics() {
   s.store_bytes = FileBytes(db) + FileBytes(db + "-wal");
   s.counters = counters_;
   return s;
+}
+
+std::optional<std::string> Daemon::ServiceStatus() {
+  auto running = store_->RunningCounts();
+  auto counts = store_->TaskCounts();
+  if (!running.ok() || !counts.ok()) return std::nullopt;
+  int64_t attempts = 0, pending = 0;
+  for (const auto& [queue, n] : *running) attempts += n;
+  for (const TaskCount& c : *counts)
+    if (c.state == TaskState::kPending) pending += c.count;
+  return ServiceStatusLine(attempts, pending);
 }
 
 }  // namespace tq

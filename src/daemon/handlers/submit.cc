@@ -31,8 +31,10 @@ void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
   if (out->inserted) d.events().Created(out->id, item.owner, item.spec);
   d.NotifyTerminal(out->ended);
   for (TaskId old : out->to_terminate) d.StopRunning(old, TaskReason::kSuperseded);
-  if (out->inserted) ++d.counters().submitted;
-  if (out->inserted) d.ScheduleDispatch();
+  if (out->inserted) {
+    ++d.counters().submitted;
+    d.ScheduleDispatch();
+  }
 }
 
 }  // namespace tq
