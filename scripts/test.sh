@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, then builds and runs the whole test suite twice: a warnings-as-errors
-# build, and an AddressSanitizer + UndefinedBehaviorSanitizer build; then runs each libFuzzer target
-# (the cron engine; the frame and request decoder; job files and the crontab importer; users' job
-# files and tqd.toml's user keys) for
-# TQ_FUZZ_SECONDS (default 45) with clang.
+# build, and an AddressSanitizer + UndefinedBehaviorSanitizer build; then builds the Debian
+# package (dist/tq_VERSION_ARCH.deb, linted) and checks it without installing it; then runs each
+# libFuzzer target (the cron engine; the frame and request decoder; job files and the crontab
+# importer; users' job files and tqd.toml's user keys) for TQ_FUZZ_SECONDS (default 45) with
+# clang.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -21,6 +22,13 @@ run_suite() {  # build-dir, extra cmake flags...
 run_suite build
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run_suite build-sanitize -DTQ_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+
+# The Debian package, built by dpkg-buildpackage and debhelper from a copy of the tree (only tq,
+# tqd and tq-shim are compiled); lintian errors fail it. check-deb unpacks it (never installs it)
+# and checks its files, conffiles, control fields and maintainer scripts, and runs the programs.
+echo "== dist: the Debian package" >&2
+packaging/deb/build
+tests/package/check-deb dist/tq_*.deb
 
 # Each fuzzer on a copy of its seed corpus, so the repository's stays as it is. libFuzzer exits
 # non-zero on a crash, a sanitizer report, a failed check or an input slower than 10 s.

@@ -167,6 +167,11 @@ std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now, boo
   rows.push_back({"misfire", misfire});
   rows.push_back({"max lateness", Duration(j, "max_lateness_ms", "none")});
   rows.push_back({"random delay", Duration(j, "random_delay_ms", "none")});
+  for (const char* hook : {"on_failure", "on_success", "on_finish"})
+    if (!j.value(hook, json()).is_null()) rows.push_back({hook, Shown(j, hook)});
+  if (j.value("mailto", json()).is_string())
+    rows.push_back({"mailto", Str(j, "mailto") + " (on " + Str(j, "mail_on") + ")"});
+  rows.push_back({"expect success", Duration(j, "expect_success_within_ms", "no alert")});
   return rows;
 }
 

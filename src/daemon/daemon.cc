@@ -189,6 +189,12 @@ Status Daemon::Open() {
     executor_ = std::make_unique<Executor>(loop_, clock_, *spawner_, files_, options_.config,
                                            options_.task_fd_limit, cgroups_ ? &*cgroups_ : nullptr,
                                            std::move(callbacks));
+    hooks_ = std::make_unique<HookRunner>(loop_, clock_, *spawner_, options_.state_dir + "/hooks",
+                                          options_.config);
+    if (Status opened = hooks_->Open(); !opened.ok()) return opened;
+    notifier_ =
+        std::make_unique<Notifier>(*hooks_, clock_, files_, options_.config, options_.run_as_owner,
+                                   options_.pam_service, options_.pam_dir);
   }
   unstored_ends_ = std::make_unique<UnstoredEnds>(
       loop_, clock_, [this](AttemptEnd& end) { return StoreEnd(end); });
@@ -224,6 +230,11 @@ Status Daemon::Open() {
   scheduler_ = std::make_unique<Scheduler>(
       *this, loop_, options_.jobs_dir, options_.boot_id.empty() ? ReadBootId() : options_.boot_id);
   scheduler_->Start();
+  if (notifier_) {
+    overdue_ = std::make_unique<OverdueWatch>(loop_, clock_, *store_, *scheduler_, *notifier_,
+                                              counters_.overdue_alerts);
+    overdue_->Check();
+  }
   return Status::Ok();
 }
 
@@ -534,11 +545,17 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
       ++counters_.finished[StateName(task->state)];
       events_->Ended(*task);
       waiters_->OnTerminal(*task);
+      if (notifier_) notifier_->TaskEnded(*task);
+      if (overdue_ && task->spec.job && task->state == TaskState::kSucceeded) overdue_->Check();
     } else {
       spdlog::error("task {} ended but cannot be read: {}", id, task.status().message());
       waiters_->Fail(id, task.status());
     }
   }
+}
+
+void Daemon::JobsChanged() {
+  if (overdue_) overdue_->Check();
 }
 
 RetryPolicy Daemon::RetryPolicyFor(const std::string& queue,

@@ -19,8 +19,11 @@
 #include "daemon/event_loop.h"
 #include "daemon/executor.h"
 #include "daemon/group_members.h"
+#include "daemon/hook_runner.h"
 #include "daemon/lookup_holds.h"
 #include "daemon/metrics_textfile.h"
+#include "daemon/notifier.h"
+#include "daemon/overdue_watch.h"
 #include "daemon/runner.h"
 #include "daemon/scheduler.h"
 #include "daemon/server.h"
@@ -111,8 +114,12 @@ class Daemon {
   /// Stops a running task; when it has ended it is cancelled with `reason` (cancelled or
   /// superseded).
   void StopRunning(TaskId id, TaskReason reason);
-  /// Tells the waiters of `ids` that those tasks reached a terminal state.
+  /// Tells the waiters, the followers of events and the task's hooks and mail that `ids`
+  /// reached a terminal state.
   void NotifyTerminal(const std::vector<TaskId>& ids);
+  /// The jobs in force changed (a reload, an enable or disable): their dead man's switches are
+  /// checked again.
+  void JobsChanged();
   /// The retry policy a task submitted to `queue` gets: the queue's defaults with `overrides`.
   RetryPolicy RetryPolicyFor(const std::string& queue, const RetryOverrides& overrides) const;
   /// Adds a submit to the group committed once this turn of the loop has read its requests:
@@ -162,6 +169,10 @@ class Daemon {
   std::unique_ptr<UnstoredEnds> unstored_ends_;
   std::unique_ptr<Watcher> watcher_;
   std::unique_ptr<Scheduler> scheduler_;  ///< after the store and the runner it uses
+  /// Hooks and mail (SPEC 7a); none when a test's fake runner starts no process.
+  std::unique_ptr<HookRunner> hooks_;
+  std::unique_ptr<Notifier> notifier_;
+  std::unique_ptr<OverdueWatch> overdue_;  ///< the jobs' dead man's switches, with notifier_
   std::vector<std::pair<ConnId, SubmitItem>> pending_submits_;  ///< this turn's group
   std::mt19937_64 rng_;
   mutable GroupMembers admin_members_;  ///< who is in admin_group; a cache, so AccessFor is const

@@ -28,6 +28,11 @@ Result<MetricsSnapshot> Daemon::Metrics() {
   const std::string db = options_.state_dir + "/tq.db";
   s.store_bytes = FileBytes(db) + FileBytes(db + "-wal");
   s.counters = counters_;
+  if (hooks_) {
+    const HookCounts& h = hooks_->counts();
+    s.counters.hooks = {{"succeeded", h.succeeded}, {"failed", h.failed}, {"dropped", h.dropped}};
+  }
+  if (overdue_) s.jobs_overdue = overdue_->overdue();
   return s;
 }
 

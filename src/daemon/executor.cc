@@ -4,9 +4,7 @@
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/file.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,41 +17,10 @@
 #include "core/model/saturating.h"
 #include "daemon/proc.h"
 #include "daemon/shim/shim_record.h"
+#include "daemon/shim_args.h"
 #include "daemon/shim_record.h"
 
 namespace tq {
-
-namespace {
-// glibc 2.36's <sys/pidfd.h> lacks C++ linkage, so call the kernel directly.
-int PidfdOpen(int pid) {
-  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
-}
-int PidfdSendSignal(int pidfd, int sig) {
-  return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0));
-}
-
-// A memory file holding `env` as the shim reads it (TQ_SHIM_ENV_FD), at its start: the task's
-// environment never touches the disk and never becomes the shim's own.
-Result<int> EnvironmentFd(const std::vector<std::string>& env) {
-  std::string text;
-  for (const std::string& e : env) {
-    text += e;
-    text += '\0';
-  }
-  const int fd = memfd_create("tq-task-env", MFD_CLOEXEC);
-  size_t done = 0;
-  while (fd >= 0 && done < text.size()) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<size_t>(n);
-  }
-  if (fd >= 0 && done == text.size() && lseek(fd, 0, SEEK_SET) == 0) return fd;
-  const std::string why = strerror(errno);
-  if (fd >= 0) close(fd);
-  return Status::Internal("cannot hold the task's environment: " + why);
-}
-}  // namespace
 
 Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFiles files,
                    const ConfigPtr& config, size_t task_fd_limit, const TaskCgroups* cgroups,
@@ -86,13 +53,9 @@ Result<int> Executor::Start(const Launch& launch) {
   // shim exists its lock says "alive": a daemon that dies while starting it never mistakes a
   // running attempt for a lost one (which would run it twice).
   const std::string status = files_.StatusRecord(launch.id, launch.attempt);
-  const int fd = open(status.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return Status::Internal("cannot create " + status + ": " + strerror(errno));
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const std::string why = strerror(errno);
-    close(fd);
-    return Status::Internal("cannot lock " + status + ": " + why);
-  }
+  auto locked = LockedStatusRecord(status);
+  if (!locked.ok()) return locked.status();
+  const int fd = *locked;
   std::vector<std::string> args = {"--status",     status,
                                    "--status-fd",  std::to_string(TQ_SHIM_STATUS_FD),
                                    "--stdout",     files_.Stdout(launch.id, launch.attempt),
@@ -113,18 +76,9 @@ Result<int> Executor::Start(const Launch& launch) {
   if (res.core) args.insert(args.end(), {"--limit-core", std::to_string(*res.core)});
   const std::vector<std::string> cgroup = CgroupArgs(launch);
   args.insert(args.end(), cgroup.begin(), cgroup.end());
-  if (launch.account) {
-    std::string groups;
-    for (uint32_t g : launch.account->groups)
-      groups += (groups.empty() ? "" : ",") + std::to_string(g);
-    args.insert(args.end(), {"--uid", std::to_string(launch.account->uid), "--gid",
-                             std::to_string(launch.account->gid), "--groups", groups});
-    if (!launch.pam_service.empty())
-      args.insert(args.end(),
-                  {"--pam-service", launch.pam_service, "--user", launch.account->name});
-    if (!launch.pam_service.empty() && !launch.pam_dir.empty())
-      args.insert(args.end(), {"--pam-dir", launch.pam_dir});
-  }
+  const std::vector<std::string> identity =
+      IdentityArgs(launch.account, launch.pam_service, launch.pam_dir);
+  args.insert(args.end(), identity.begin(), identity.end());
   args.insert(args.end(), {"--env-fd", std::to_string(TQ_SHIM_ENV_FD)});
   args.push_back("--");
   args.insert(args.end(), launch.argv.begin(), launch.argv.end());

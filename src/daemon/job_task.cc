@@ -28,6 +28,7 @@ TaskSpec JobTaskSpec(const JobDef& job, const std::string& home, RetryPolicy ret
   spec.not_before = not_before;
   spec.labels = {"job:" + job.name};
   spec.timeout_ms = job.timeout_ms;
+  spec.notify = job.notify;
   spec.retry = std::move(retry);
   spec.pending_ttl_ms = job.pending_ttl_ms;
   spec.job = job.name;

@@ -1,5 +1,6 @@
 #include "daemon/proc.h"
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -53,6 +54,15 @@ bool StillRunsProcess(int pid, unsigned long long start_time) {
   if (pid <= 0 || pid == getpid() || pid == getpgrp() || pid == getsid(0) || pid == getppid())
     return false;
   return ProcessStartTime(pid) == start_time && ProcessRunning(pid);
+}
+
+// glibc 2.36's <sys/pidfd.h> lacks C++ linkage, so call the kernel directly.
+int PidfdOpen(int pid) {
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+}
+
+int PidfdSendSignal(int pidfd, int sig) {
+  return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0));
 }
 
 }  // namespace tq

@@ -22,4 +22,10 @@ bool ProcessRunning(int pid);
 /// freed) would pass the time check alone; what tqd must never signal is excluded by name.
 bool StillRunsProcess(int pid, unsigned long long start_time);
 
+/// pidfd_open(2) of `pid`: -1 with errno when it fails.
+int PidfdOpen(int pid);
+
+/// pidfd_send_signal(2) of `sig` to the process of `pidfd`: 0, or -1 with errno.
+int PidfdSendSignal(int pidfd, int sig);
+
 }  // namespace tq

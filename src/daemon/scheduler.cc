@@ -549,6 +549,7 @@ ReloadReport Scheduler::Reload() {
       "file(s) with errors",
       report.jobs, report.files, report.added, report.removed, report.changed,
       report.errors.size());
+  state_->daemon.JobsChanged();
   return report;
 }
 
@@ -585,6 +586,18 @@ Result<JobInfo> Scheduler::Job(const std::string& name) {
 const JobDef* Scheduler::Definition(const std::string& name) const {
   auto it = state_->jobs.find(name);
   return it == state_->jobs.end() ? nullptr : &it->second.def;
+}
+
+std::vector<Task> Scheduler::SwitchedJobs() const {
+  std::vector<Task> out;
+  for (const auto& [name, j] : state_->jobs) {
+    if (j.def.expect_success_within_ms <= 0 || j.disabled || !j.def.enabled) continue;
+    Task run;
+    run.owner = j.user.owner;
+    run.spec = JobTaskSpec(j.def, j.user.home, RetryPolicy{}, 0, false);
+    out.push_back(std::move(run));
+  }
+  return out;
 }
 
 const std::vector<JobLoadError>& Scheduler::Errors() const {
@@ -636,6 +649,7 @@ Status Scheduler::SetEnabled(const std::string& name, bool enabled) {
   if (!state_->records_retry) state_->Plan(j, now);
   if (!enabled) state_->Unschedule(j);
   state_->Arm();
+  state_->daemon.JobsChanged();
   return Status::Ok();
 }
 

@@ -47,6 +47,9 @@ class Scheduler {
   Result<JobInfo> Job(const std::string& name);
   /// The definition of job `name` in force; nullptr when there is none.
   const JobDef* Definition(const std::string& name) const;
+  /// What a run of each job with a dead man's switch (expect_success_within) would be, its owner
+  /// and spec (never stored), for the switch's alert; disabled jobs are left out.
+  std::vector<Task> SwitchedJobs() const;
   /// The load errors of the last load.
   const std::vector<JobLoadError>& Errors() const;
   /// `tq jobs run NAME`: a run now, obeying the job's overlap unless `force`.

@@ -43,7 +43,10 @@ void Watcher::RunDue() {
     }
   }
   if (auto expired = Logged(store_.ExpireSucceeded(now - config_->success_retention_ms, batch_))) {
-    if (!expired->empty()) spdlog::debug("watcher: {} task(s) expired", expired->size());
+    if (!expired->empty()) {
+      spdlog::debug("watcher: {} task(s) expired", expired->size());
+      on_ended_(*expired);
+    }
   }
   if (auto purged = Logged(store_.PurgeEnded(now - config_->purge_after_ms, batch_))) {
     if (!purged->empty()) {

@@ -116,6 +116,7 @@ TEST_CASE("succeeded expires after success_retention, ended tasks are purged aft
   f.clock.Advance(24 * kHour);
   f.watcher->RunDue();
   CHECK(f.State(done) == TaskState::kExpired);
+  CHECK(f.ended == std::vector<TaskId>{done});  // expired is a new terminal state: told of
   CHECK(f.purged.empty());
 
   f.clock.Advance(6 * 24 * kHour);  // the cancelled one is 7 days old; the expired one ended 7

@@ -32,6 +32,8 @@ struct SubmitFlags {
   std::string backoff, backoff_base, backoff_max, retry_on_exit, no_retry_on_exit;
   bool no_jitter = false;
   bool batch = false, batch_nul = false, batch_json = false;
+  std::optional<std::string> on_failure, on_success, on_finish;
+  std::string mailto, mail_on;
 };
 
 std::string CurrentDir() {
@@ -137,6 +139,11 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
   spec.labels = f.labels;
   spec.clean_env = f.clean_env;
   spec.keep_background = f.keep_background;
+  spec.notify.on_failure = f.on_failure;
+  spec.notify.on_success = f.on_success;
+  spec.notify.on_finish = f.on_finish;
+  spec.notify.mailto = f.mailto;
+  if (!f.mail_on.empty()) spec.notify.mail_on = *MailOnFromName(f.mail_on);
   spec.cwd = CurrentDir();
   if (!f.clean_env)
     for (char** e = environ; *e; ++e) spec.env.emplace_back(*e);
@@ -237,6 +244,13 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--retry-on-exit", f->retry_on_exit, "only these exit codes retry (75,76)");
   sub->add_option("--no-retry-on-exit", f->no_retry_on_exit, "these exit codes never retry");
   sub->add_option("--pending-ttl", f->pending_ttl, "fail if not started within DURATION");
+  sub->add_option("--on-failure", f->on_failure,
+                  "run CMD (as you, with TQ_* set) once the task has finally failed");
+  sub->add_option("--on-success", f->on_success, "run CMD when the task succeeded");
+  sub->add_option("--on-finish", f->on_finish, "run CMD whenever the task ends");
+  sub->add_option("--mailto", f->mailto, "mail the output of a failed run to ADDR[,ADDR...]");
+  sub->add_option("--mail-on", f->mail_on, "failure (default) or always")
+      ->check(CLI::IsMember({"failure", "always"}));
   sub->add_flag("--batch", f->batch, "one task per line of standard input (run by the shell)");
   sub->add_flag("-0,--null", f->batch_nul,
                 "with --batch: NUL-separated arguments, an empty one ends each task");

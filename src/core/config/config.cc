@@ -25,8 +25,7 @@ constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 constexpr const char* kTopKeys =
     "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, jobs_dir, "
     "success_retention, purge_after, admin_group, allow_users, deny_users, cgroup, "
-    "metrics_textfile, "
-    "metrics_interval, [queues.NAME], "
+    "metrics_textfile, metrics_interval, sendmail, hook_timeout, [queues.NAME], "
     "[user_limits], [users.NAME]";
 constexpr const char* kLimitKeys =
     "max_pending, submit_rate, submit_burst, max_running, output_bytes";
@@ -212,6 +211,17 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
   } else if (key == "metrics_interval") {
     Status s = ck.Duration(key, line, v, &cfg->metrics_interval_ms);
     if (s.ok() && (cfg->metrics_interval_ms < 1000 || cfg->metrics_interval_ms > 86400000))
+      return ck.Error(
+          key, line, DescribeToml(v) + " is out of range (use a duration from 1s to 1d, e.g. 60s)");
+    return s;
+  } else if (key == "sendmail") {
+    Status s = ck.Path(key, line, v, 4095, &cfg->sendmail);
+    if (s.ok() && cfg->sendmail.empty())
+      return ck.Error(key, line, "\"\" is not allowed (use the absolute path of sendmail)");
+    return s;
+  } else if (key == "hook_timeout") {
+    Status s = ck.Duration(key, line, v, &cfg->hook_timeout_ms);
+    if (s.ok() && (cfg->hook_timeout_ms < 1000 || cfg->hook_timeout_ms > 86400000))
       return ck.Error(
           key, line, DescribeToml(v) + " is out of range (use a duration from 1s to 1d, e.g. 60s)");
     return s;

@@ -60,6 +60,11 @@ struct Config {
   std::string metrics_textfile;
   /// How often metrics_textfile is written: a minute matches a usual scrape interval.
   int64_t metrics_interval_ms = 60 * 1000;
+  /// The sendmail that mails `mailto` (SPEC 7a); one that is not there is a logged warning.
+  std::string sendmail = "/usr/sbin/sendmail";
+  /// How long a hook or a mail may run before it is stopped: a minute is ample for a curl or a
+  /// sendmail, and bounds what a hung hook holds.
+  int64_t hook_timeout_ms = 60 * 1000;
   /// admin_group, allow_users and deny_users: who may use the system daemon, who administers it.
   UserRules users;
   /// `[user_limits]`: what every user other than root and the daemon's own may hold and do.

@@ -15,6 +15,7 @@
 #include "core/model/bytes.h"
 #include "core/model/duration.h"
 #include "core/model/limits.h"
+#include "core/model/notify.h"
 #include "core/model/quote.h"
 
 namespace tq {
@@ -103,7 +104,7 @@ bool ValidEnvName(std::string_view name) {
 // What the crontab's variables so far give each job that follows them.
 struct Settings {
   std::vector<std::pair<std::string, std::string>> env;  // in the order they were first set
-  std::string shell, timezone, cwd;
+  std::string shell, timezone, cwd, mailto;
   int64_t random_delay_ms = 0;
   size_t env_bytes = 0;  // NAME=VALUE and a NUL each, as execve counts them
 };
@@ -218,8 +219,11 @@ class Importer {
       }
       Comment(note + "random_delay (cronie picks one delay per daemon start, tq one per firing)");
     } else if (a.name == "MAILTO") {
-      Comment("# MAILTO=" + CommentText(a.value) +
-              " : mail on failure arrives with notifications, not yet");
+      if (Status st = CheckMailto("MAILTO", a.value); !st.ok())
+        return Problem(number, st.message(), line);
+      Comment(note +
+              "mailto (cron mails any output of a run; tq mails the output of a failed run, or "
+              "of every run with mail_on = \"always\")");
     }
 
     // Like cron, every variable is also in the environment of the jobs that follow.
@@ -230,6 +234,7 @@ class Importer {
     if (a.name == "SHELL") settings_.shell = a.value;
     if (a.name == "HOME") settings_.cwd = a.value;
     if (a.name == "CRON_TZ") settings_.timezone = a.value;
+    if (a.name == "MAILTO") settings_.mailto = a.value;
     if (a.name == "RANDOM_DELAY") settings_.random_delay_ms = next.random_delay_ms * 60 * 1000;
     if (it != settings_.env.end()) {
       settings_.env_bytes = settings_.env_bytes - it->second.size() + a.value.size();
@@ -289,7 +294,8 @@ class Importer {
 
   // Which settings every job shares: those are written once, in [defaults].
   struct Common {
-    bool user = true, shell = true, timezone = true, cwd = true, env = true, delay = true;
+    bool user = true, shell = true, timezone = true, cwd = true, env = true, delay = true,
+         mailto = true;
   };
   Common FindCommon() const {
     Common c;
@@ -302,6 +308,7 @@ class Importer {
       c.cwd = c.cwd && j.settings->cwd == f.settings->cwd;
       c.env = c.env && j.settings->env == f.settings->env;
       c.delay = c.delay && j.settings->random_delay_ms == f.settings->random_delay_ms;
+      c.mailto = c.mailto && j.settings->mailto == f.settings->mailto;
     }
     return c;
   }
@@ -314,6 +321,7 @@ class Importer {
     if (want.user && !j.entry.user.empty()) out += "user = " + TomlString(j.entry.user) + "\n";
     if (want.shell && !s.shell.empty()) out += "shell = " + TomlString(s.shell) + "\n";
     if (want.cwd && !s.cwd.empty()) out += "cwd = " + TomlString(s.cwd) + "\n";
+    if (want.mailto && !s.mailto.empty()) out += "mailto = " + TomlString(s.mailto) + "\n";
     if (want.delay && s.random_delay_ms > 0)
       out += "random_delay = " + TomlString(FormatDuration(s.random_delay_ms)) + "\n";
     if (want.env && !s.env.empty()) {
@@ -332,8 +340,8 @@ class Importer {
     const Common common = jobs_.empty() ? Common{} : FindCommon();
     out += "\n[defaults]\noverlap = \"allow\"\nmisfire = \"skip\"\n";
     if (!jobs_.empty()) out += SettingLines(jobs_.front(), common);
-    const Common own{!common.user, !common.shell, !common.timezone,
-                     !common.cwd,  !common.env,   !common.delay};
+    const Common own{!common.user, !common.shell, !common.timezone, !common.cwd,
+                     !common.env,  !common.delay, !common.mailto};
     bool after_block = true;  // the last thing written was a table: set it apart
     for (const Item& item : items_) {
       if (item.job < 0 && item.text.empty()) {

@@ -10,6 +10,7 @@
 
 #include "core/cron/cron_expr.h"
 #include "core/cron/cron_next.h"
+#include "core/model/notify.h"
 #include "core/model/resources.h"
 #include "core/model/retry_overrides.h"
 #include "core/model/status.h"
@@ -67,7 +68,10 @@ struct JobDef {
   int64_t max_lateness_ms = 0;  ///< a catch-up later than this after its time is dropped; 0: none
   int64_t random_delay_ms = 0;  ///< each firing waits a uniform random 0..this before it is ready
   Resources resources;          ///< nice, ionice and limits, over its queue's
-  bool enabled = true;          ///< `enabled = false` in the file; `tq jobs disable` is separate
+  NotifySpec notify;            ///< hooks and mail at the end of each of its runs (SPEC 7a)
+  /// The dead man's switch: an alert when no run has succeeded for this long; 0: none.
+  int64_t expect_success_within_ms = 0;
+  bool enabled = true;  ///< `enabled = false` in the file; `tq jobs disable` is separate
 };
 
 /// Whether a job name is acceptable: 1 to 64 characters from [A-Za-z0-9_.-].

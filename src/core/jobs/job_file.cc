@@ -20,7 +20,7 @@ constexpr const char* kJobKeys =
     "name, schedule, timezone, dst, command, shell, argv, user, cwd, env, stdin, queue, "
     "priority, timeout, pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, overlap, "
     "misfire, max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, core, "
-    "enabled";
+    "on_failure, on_success, on_finish, mailto, mail_on, expect_success_within, enabled";
 constexpr const char* kBackoffKeys = "kind, base, max, jitter";
 constexpr const char* kBackoffKinds = "fixed, exponential or progressive";
 constexpr int64_t kMaxRetries = 1000;                 // as tqd.toml's queues allow
@@ -366,6 +366,16 @@ class JobFileReader {
       s = ck_.Duration(key, line, v, &def.random_delay_ms);
     } else if (IsResourceKey(name)) {
       s = ck_.Resource(key, name, line, v, &def.resources);
+    } else if (name == "on_failure" || name == "on_success" || name == "on_finish" ||
+               name == "mailto" || name == "mail_on") {
+      s = Notify(name, key, line, v, &def.notify);
+    } else if (name == "expect_success_within") {
+      s = ck_.Duration(key, line, v, &def.expect_success_within_ms);
+      if (s.ok() && def.expect_success_within_ms < 1000)
+        return ck_.Error(key, line,
+                         DescribeToml(v) +
+                             " is too short (use a duration of 1s or more, e.g. "
+                             "\"26h\" for a daily job)");
     } else if (name == "enabled") {
       s = ck_.Bool(key, line, v, &def.enabled);
     } else {
@@ -455,6 +465,26 @@ class JobFileReader {
                        "the variables are over the limit of " + std::to_string(kMaxEnvBytes) +
                            " bytes together");
     *env = std::move(out);
+    return Status::Ok();
+  }
+
+  // A notification key (SPEC 7a): a hook command, the addresses to mail, or when to mail.
+  Status Notify(std::string_view name, const std::string& key, int line, const toml::node& v,
+                NotifySpec* n) const {
+    if (name == "mail_on")
+      return Choice<MailOn>(key, line, v, MailOnFromName, "failure or always", &n->mail_on);
+    std::string text;
+    const bool hook = name != "mailto";
+    Status s =
+        Text(key, line, v, hook ? kMaxHookBytes : kMaxMailtoBytes,
+             hook ? "use a shell command line" : "use mail addresses separated by commas", &text);
+    if (!s.ok()) return s;
+    s = hook ? CheckHook(key, text) : CheckMailto(key, text);
+    if (!s.ok()) return ck_.Wrap(key, line, s);
+    if (name == "mailto") n->mailto = text;
+    if (name == "on_failure") n->on_failure = text;
+    if (name == "on_success") n->on_success = text;
+    if (name == "on_finish") n->on_finish = text;
     return Status::Ok();
   }
 

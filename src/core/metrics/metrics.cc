@@ -43,6 +43,9 @@ json MetricsToJson(const MetricsSnapshot& s) {
           {"picks", IntKeys(c.picks)},
           {"cron_firings", c.cron_firings},
           {"cron_misfires", c.cron_misfires},
+          {"hooks", c.hooks},
+          {"overdue_alerts", c.overdue_alerts},
+          {"jobs_overdue", s.jobs_overdue},
           {"queue_wait_seconds", HistogramToJson(c.queue_wait)},
           {"run_seconds", HistogramToJson(c.run_time)},
           {"commit_seconds", HistogramToJson(c.commit)}};
@@ -63,6 +66,10 @@ Result<MetricsSnapshot> MetricsFromJson(const json& j) {
     for (const auto& [k, v] : j.at("picks").items()) c.picks[std::stoi(k)] = v.get<uint64_t>();
     c.cron_firings = j.at("cron_firings").get<std::map<std::string, uint64_t>>();
     c.cron_misfires = j.at("cron_misfires").get<uint64_t>();
+    // Absent from a daemon of the version before notifications.
+    c.hooks = j.value("hooks", std::map<std::string, uint64_t>{});
+    c.overdue_alerts = j.value("overdue_alerts", uint64_t{0});
+    s.jobs_overdue = j.value("jobs_overdue", std::map<std::string, bool>{});
     c.queue_wait = HistogramFromJson(j.at("queue_wait_seconds"));
     c.run_time = HistogramFromJson(j.at("run_seconds"));
     c.commit = HistogramFromJson(j.at("commit_seconds"));

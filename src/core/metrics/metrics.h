@@ -23,9 +23,11 @@ struct DaemonCounters {
   std::map<int, uint64_t> picks;                 ///< the chooser's picks, by the task's priority
   std::map<std::string, uint64_t> cron_firings;  ///< job firings by result: "run" or "overlap"
   uint64_t cron_misfires = 0;                    ///< missed firings the misfire policy did not run
-  Histogram queue_wait{DurationBounds()};        ///< from ready (created, due or retry) to start, s
-  Histogram run_time{DurationBounds()};          ///< of each attempt, s
-  Histogram commit{CommitBounds()};              ///< of each store commit, its sync included, s
+  std::map<std::string, uint64_t> hooks;  ///< hooks and mails by result: succeeded, failed, dropped
+  uint64_t overdue_alerts = 0;            ///< alerts of jobs' dead man's switches
+  Histogram queue_wait{DurationBounds()};  ///< from ready (created, due or retry) to start, s
+  Histogram run_time{DurationBounds()};    ///< of each attempt, s
+  Histogram commit{CommitBounds()};        ///< of each store commit, its sync included, s
 };
 
 /// How many tasks one queue holds in one state.
@@ -41,6 +43,8 @@ struct MetricsSnapshot {
   std::vector<QueueStateCount> tasks;      ///< pairs with no task are absent
   std::map<std::string, int64_t> running;  ///< running attempts per queue
   int64_t store_bytes = 0;                 ///< the database's files (WAL included)
+  /// Each job with expect_success_within: whether it is overdue now (SPEC 7a).
+  std::map<std::string, bool> jobs_overdue;
   DaemonCounters counters;
 };
 

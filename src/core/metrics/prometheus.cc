@@ -119,6 +119,21 @@ std::string RenderPrometheus(const MetricsSnapshot& s) {
   e.Family("tq_cron_misfires_total", "counter",
            "Missed job firings (daemon down, clock jumped) that the misfire policy did not run.");
   e.Sample("tq_cron_misfires_total", "", static_cast<double>(c.cron_misfires));
+  e.Family("tq_hooks_total", "counter",
+           "Hooks and mails run since tqd started, by result: succeeded, failed, or dropped "
+           "(too many waiting).");
+  for (const char* result : {"succeeded", "failed", "dropped"}) {
+    auto it = c.hooks.find(result);
+    e.Sample("tq_hooks_total", std::string("result=\"") + result + "\"",
+             it == c.hooks.end() ? 0 : static_cast<double>(it->second));
+  }
+  e.Family("tq_job_overdue", "gauge",
+           "1 while a job with expect_success_within has not succeeded for that long, else 0.");
+  for (const auto& [job, overdue] : s.jobs_overdue)
+    e.Sample("tq_job_overdue", "job=" + PrometheusLabel(job), overdue ? 1 : 0);
+  e.Family("tq_job_overdue_alerts_total", "counter",
+           "Alerts raised by jobs' dead man's switches since tqd started.");
+  e.Sample("tq_job_overdue_alerts_total", "", static_cast<double>(c.overdue_alerts));
   e.Histogram("tq_store_commit_seconds",
               "Duration of each store commit, its fsync included (durability = \"full\").",
               c.commit);

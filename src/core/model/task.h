@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/model/clock.h"
+#include "core/model/notify.h"
 #include "core/model/status.h"
 
 namespace tq {
@@ -103,6 +104,7 @@ struct TaskSpec {
   /// A run of a job whose overlap is not `allow`: it may start only while no other task of its
   /// job is running (the store keeps it from being ready until then).
   bool job_exclusive = false;
+  NotifySpec notify;  ///< hooks and mail at its end (SPEC 7a)
 };
 
 /// One run of a task under its supervisor.

@@ -115,7 +115,14 @@ json JobInfoToJson(const JobInfo& info) {
                 {"misfire", MisfireName(d.misfire)},
                 {"max_catch_up", d.max_catch_up},
                 {"max_lateness_ms", d.max_lateness_ms == 0 ? json() : json(d.max_lateness_ms)},
-                {"random_delay_ms", d.random_delay_ms == 0 ? json() : json(d.random_delay_ms)}});
+                {"random_delay_ms", d.random_delay_ms == 0 ? json() : json(d.random_delay_ms)},
+                {"on_failure", d.notify.on_failure ? BytesToJson(*d.notify.on_failure) : json()},
+                {"on_success", d.notify.on_success ? BytesToJson(*d.notify.on_success) : json()},
+                {"on_finish", d.notify.on_finish ? BytesToJson(*d.notify.on_finish) : json()},
+                {"mailto", d.notify.mailto.empty() ? json() : json(d.notify.mailto)},
+                {"mail_on", MailOnName(d.notify.mail_on)},
+                {"expect_success_within_ms",
+                 d.expect_success_within_ms == 0 ? json() : json(d.expect_success_within_ms)}});
   return j;
 }
 

@@ -112,6 +112,29 @@ Status CheckSpecStrings(const TaskSpec& s) {
   return Status::Ok();
 }
 
+// Member "mail_on" into `out` (left as it is when absent).
+Status ReadMailOn(const Fields& j, MailOn& out) {
+  std::optional<std::string> name;
+  Status st = ReadOptional(j, "mail_on", name, "\"failure\" or \"always\"");
+  if (!st.ok() || !name) return st;
+  auto m = MailOnFromName(*name);
+  if (!m)
+    return Status::Invalid("mail_on",
+                           "mail_on: " + Quote(*name) + " is not one of failure, always");
+  out = *m;
+  return Status::Ok();
+}
+
+// The hooks and mail of SPEC 7a: commands within their limit, addresses that are addresses.
+Status CheckNotify(const NotifySpec& n) {
+  for (auto [field, hook] :
+       {std::pair{"on_failure", &n.on_failure}, std::pair{"on_success", &n.on_success},
+        std::pair{"on_finish", &n.on_finish}})
+    if (*hook)
+      if (Status st = CheckHook(field, **hook); !st.ok()) return st;
+  return CheckMailto("mailto", n.mailto);
+}
+
 // Checks a decoded spec against the rules of SPEC 2 and the limits.
 Status ValidateSpec(const TaskSpec& s) {
   if (Status st = CheckSpecStrings(s); !st.ok()) return st;
@@ -163,7 +186,7 @@ Status ValidateSpec(const TaskSpec& s) {
   for (TaskId id : s.after)
     if (id <= 0)
       return Status::Invalid("after", "after: " + std::to_string(id) + " is not a task id");
-  return Status::Ok();
+  return CheckNotify(s.notify);
 }
 
 Result<TaskSpec> SpecFromJson(const Fields& j) {
@@ -186,7 +209,11 @@ Result<TaskSpec> SpecFromJson(const Fields& j) {
         Read(j, "timeout_ms", s.timeout_ms, "milliseconds"),
         ReadOptional(j, "key", s.key, "a string"), Read(j, "version", s.version, "an integer"),
         Read(j, "pending_ttl_ms", s.pending_ttl_ms, "milliseconds"),
-        Read(j, "keep_background", s.keep_background, "true or false")}) {
+        Read(j, "keep_background", s.keep_background, "true or false"),
+        ReadOptionalBytes(j, "on_failure", s.notify.on_failure),
+        ReadOptionalBytes(j, "on_success", s.notify.on_success),
+        ReadOptionalBytes(j, "on_finish", s.notify.on_finish),
+        Read(j, "mailto", s.notify.mailto, "a string"), ReadMailOn(j, s.notify.mail_on)}) {
     if (!st.ok()) return st;
   }
   if (cwd) s.cwd = *cwd;

@@ -69,6 +69,13 @@ json TaskToJson(const Task& t) {
            {"retry_on_exit", t.spec.retry.retry_on_exit},
            {"no_retry_on_exit", t.spec.retry.no_retry_on_exit}}},
          {"attempt_log", std::move(attempts)}};
+  const NotifySpec& n = t.spec.notify;
+  for (const auto& [name, hook] :
+       {std::pair{"on_failure", &n.on_failure}, std::pair{"on_success", &n.on_success},
+        std::pair{"on_finish", &n.on_finish}})
+    j[name] = *hook ? BytesToJson(**hook) : json();
+  j["mailto"] = n.mailto.empty() ? json() : json(n.mailto);
+  j["mail_on"] = MailOnName(n.mail_on);
   return j;
 }
 

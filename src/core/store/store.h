@@ -131,6 +131,10 @@ struct JobRecord {
   std::optional<TaskState> last_state;
   TaskReason last_reason = TaskReason::kNone;
   int last_exit_code = -1;
+  std::optional<WallMs> last_success;  ///< when a run of it last succeeded (SPEC 7a)
+  /// The time its dead man's switch last raised an alert counting from (its last success, or
+  /// first_seen): one alert per stretch without success.
+  std::optional<WallMs> overdue_alerted;
 };
 
 /// The unfinished runs of one job.
@@ -334,6 +338,9 @@ class Store {
   virtual Status AddJobs(const std::vector<std::string>& jobs, WallMs now) = 0;
   /// `tq jobs disable|enable`: persisted. kNotFound naming the job when the store does not know it.
   virtual Status SetJobDisabled(const std::string& job, bool disabled) = 0;
+  /// Records that the dead man's switch of `job` raised its alert for the stretch starting at
+  /// `since` (JobRecord::overdue_alerted). Nothing happens for a job the store does not know.
+  virtual Status SetJobOverdueAlerted(const std::string& job, WallMs since) = 0;
   /// The last good text of every job file.
   virtual Result<std::vector<StoredJobFile>> JobFiles() = 0;
   /// Stores `files` as the last good texts (replacing those of the same paths) in one transaction.

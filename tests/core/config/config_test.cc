@@ -125,7 +125,7 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
        "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
        "high_share, durability, socket, state_dir, jobs_dir, success_retention, purge_after, "
        "admin_group, allow_users, deny_users, cgroup, metrics_textfile, metrics_interval, "
-       "[queues.NAME], [user_limits], [users.NAME])"},
+       "sendmail, hook_timeout, [queues.NAME], [user_limits], [users.NAME])"},
       {"[user_limits]\nmax_pending = 0\n", "user_limits.max_pending",
        "tqd.toml:2: user_limits.max_pending: 0 is out of range (use an integer from 1 to "},
       {"[user_limits]\nsubmit_rate = 0\n", "user_limits.submit_rate",
@@ -252,6 +252,14 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
        "e.g. 60s)"},
       {"metrics_interval = \"2d\"\n", "metrics_interval", "is out of range"},
       {"metrics_interval = \"soon\"\n", "metrics_interval", "soon"},
+      {"sendmail = \"sendmail\"\n", "sendmail", "is not an absolute path"},
+      {"sendmail = \"\"\n", "sendmail",
+       "tqd.toml:1: sendmail: \"\" is not allowed (use the absolute path of sendmail)"},
+      {"hook_timeout = \"100ms\"\n", "hook_timeout",
+       "tqd.toml:1: hook_timeout: \"100ms\" is out of range (use a duration from 1s to 1d, e.g. "
+       "60s)"},
+      {"hook_timeout = \"2d\"\n", "hook_timeout", "is out of range"},
+      {"hook_timeout = true\n", "hook_timeout", "true"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.toml);
@@ -273,6 +281,15 @@ TEST_CASE("config: metrics_textfile and metrics_interval") {
       "metrics_textfile = \"/var/lib/node_exporter/tq.prom\"\nmetrics_interval = \"15s\"\n");
   CHECK(set.metrics_textfile == "/var/lib/node_exporter/tq.prom");
   CHECK(set.metrics_interval_ms == 15000);
+}
+
+TEST_CASE("config: sendmail and hook_timeout") {
+  const Config none = MustParse("");
+  CHECK(none.sendmail == "/usr/sbin/sendmail");
+  CHECK(none.hook_timeout_ms == 60000);
+  const Config set = MustParse("sendmail = \"/usr/local/bin/msmtp\"\nhook_timeout = \"5m\"\n");
+  CHECK(set.sendmail == "/usr/local/bin/msmtp");
+  CHECK(set.hook_timeout_ms == 300000);
 }
 
 TEST_CASE("config: admin_group, allow_users and deny_users") {

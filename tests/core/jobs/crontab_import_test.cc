@@ -97,11 +97,23 @@ TEST_CASE("ImportCrontab turns crontab lines into TOML and reports what it canno
        kUser,
        {"# line 1 NOT CONVERTED: ", "#   CRON_TZ=Mars/Olympus\n"},
        {{1, "Mars/Olympus"}}},
-      {"MAILTO becomes a comment",
+      {"MAILTO becomes mailto",
        "MAILTO=ops@example.com\n* * * * * a\n",
        kUser,
-       {"# MAILTO=ops@example.com : mail on failure arrives with notifications, not yet\n"},
+       {"# line 1: MAILTO=ops@example.com: mailto (cron mails any output",
+        "mailto = \"ops@example.com\"\n"},
        {}},
+      {"MAILTO that changes goes to each job",
+       "* * * * * a\nMAILTO=ops@example.com\n* * * * * b\nMAILTO=\"\"\n* * * * * c\n",
+       kUser,
+       {"name = \"b\"\nschedule = \"* * * * *\"\nmailto = \"ops@example.com\"\n",
+        "name = \"c\"\nschedule = \"* * * * *\"\nenv = { MAILTO = \"\" }\n"},
+       {}},
+      {"a MAILTO that is no address is a problem",
+       "MAILTO=-oQ/tmp/x\n* * * * * a\n",
+       kUser,
+       {"# line 1 NOT CONVERTED: "},
+       {{1, "is not a mail address"}}},
       {"LOGNAME and USER are cron's to set",
        "LOGNAME=bob\nUSER=bob\n* * * * * a\n",
        kUser,
@@ -390,7 +402,8 @@ TEST_CASE("The user crontab with every feature keeps each one") {
     CAPTURE(j.name);
     for (const std::string& e : j.env) CHECK(e.rfind("LOGNAME=", 0) != 0);
   }
-  CHECK(r.toml.find("# MAILTO=alice@example.com : mail on failure") != std::string::npos);
+  CHECK(poll.notify.mailto == "alice@example.com");
+  CHECK(week.notify.mailto.empty());
   CHECK(r.toml.find("# an indented comment, with a tab") != std::string::npos);
   CHECK(r.toml.find("# a trailing comment") != std::string::npos);
 }

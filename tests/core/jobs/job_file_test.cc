@@ -247,7 +247,8 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "jobs.d/a.toml:5: comand: unknown key (allowed in a [[job]]: name, schedule, timezone, dst, "
        "command, shell, argv, user, cwd, env, stdin, queue, priority, timeout, pending_ttl, "
        "retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, max_catch_up, "
-       "max_lateness, random_delay, nice, ionice, nofile, nproc, core, enabled)"},
+       "max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, on_success, "
+       "on_finish, mailto, mail_on, expect_success_within, enabled)"},
       {"unknown defaults key", "[defaults]\nqeue = \"x\"\n", "defaults.qeue",
        "jobs.d/a.toml:2: defaults.qeue: unknown key (allowed in [defaults]: every job key but "
        "name)"},
@@ -255,7 +256,8 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "jobs.d/a.toml:5: \"a b\": unknown key (allowed in a [[job]]: name, schedule, timezone, "
        "dst, command, shell, argv, user, cwd, env, stdin, queue, priority, timeout, pending_ttl, "
        "retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, max_catch_up, "
-       "max_lateness, random_delay, nice, ionice, nofile, nproc, core, enabled)"},
+       "max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, on_success, "
+       "on_finish, mailto, mail_on, expect_success_within, enabled)"},
       {"nice out of range", Job("nice = -21"), "nice",
        "jobs.d/a.toml:5: nice: -21 is out of range (use an integer from -20 to 19)"},
       {"ionice unknown", Job("ionice = \"slow\""), "ionice",
@@ -403,6 +405,21 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
       {"bad max_lateness", Job("max_lateness = true"), "max_lateness",
        "jobs.d/a.toml:5: max_lateness: true is not a duration (use a string like \"10s\" or "
        "\"1m30s\")"},
+      {"empty hook", Job("on_failure = \"\""), "on_failure",
+       "jobs.d/a.toml:5: on_failure: 0 bytes is not allowed (use a command of 1..4096 bytes)"},
+      {"hook not a string", Job("on_success = [\"x\"]"), "on_success",
+       "jobs.d/a.toml:5: on_success: an array is not a string (use a shell command line)"},
+      {"mailto with a header", Job("mailto = \"a@b\\nBcc: c@d\""), "mailto",
+       "jobs.d/a.toml:5: mailto: \"a@b\\x0aBcc: c@d\" is not a mail address (use addresses "
+       "separated by commas, e.g. \"ops@example.com\")"},
+      {"mailto as an option", Job("mailto = \"-oQ/tmp\""), "mailto",
+       "jobs.d/a.toml:5: mailto: \"-oQ/tmp\" is not a mail address "},
+      {"bad mail_on", Job("mail_on = \"never\""), "mail_on",
+       "jobs.d/a.toml:5: mail_on: \"never\" is not allowed (use failure or always)"},
+      {"short expect_success_within", Job("expect_success_within = \"500ms\""),
+       "expect_success_within",
+       "jobs.d/a.toml:5: expect_success_within: \"500ms\" is too short (use a duration of 1s or "
+       "more, e.g. \"26h\" for a daily job)"},
       {"enabled as a string", Job("enabled = \"no\""), "enabled",
        "jobs.d/a.toml:5: enabled: \"no\" is not true or false"},
       {"duplicate names",
@@ -504,6 +521,46 @@ TEST_CASE("job file: jobs.example.toml loads with the jobs it documents") {
   for (const JobDef& j : r->jobs) CHECK(j.queue == "cron");  // from [defaults]
   CHECK(r->jobs[0].resources.nice == 10);
   CHECK(r->jobs[0].resources.memory_max == 2LL << 30);
+  CHECK(r->jobs[0].notify.mailto == "ops@example.com");
+  CHECK(r->jobs[0].notify.on_failure.has_value());
+  CHECK(r->jobs[0].expect_success_within_ms == 26 * 3600 * 1000LL);
+}
+
+TEST_CASE("job file: notification keys, and defaults for them") {
+  JobFile f = MustParse(R"([defaults]
+mailto = "ops@example.com"
+on_failure = "echo failed"
+
+[[job]]
+name = "a"
+schedule = "@daily"
+command = "a"
+mail_on = "always"
+expect_success_within = "26h"
+
+[[job]]
+name = "b"
+schedule = "@daily"
+command = "b"
+on_failure = "echo b failed"
+on_finish = "echo done"
+on_success = "echo ok"
+mailto = ""
+)");
+  REQUIRE(f.jobs.size() == 2);
+  const NotifySpec& a = f.jobs[0].notify;
+  CHECK(a.mailto == "ops@example.com");
+  CHECK(a.mail_on == MailOn::kAlways);
+  CHECK(a.on_failure == "echo failed");
+  CHECK_FALSE(a.on_success.has_value());
+  CHECK(f.jobs[0].expect_success_within_ms == 26 * 3600 * 1000LL);
+  const NotifySpec& b = f.jobs[1].notify;
+  CHECK(b.mailto.empty());
+  CHECK(b.mail_on == MailOn::kFailure);
+  CHECK(b.on_failure == "echo b failed");
+  CHECK(b.on_success == "echo ok");
+  CHECK(b.on_finish == "echo done");
+  CHECK(f.jobs[1].expect_success_within_ms == 0);
 }
 
 }  // namespace

@@ -91,6 +91,14 @@ TEST_CASE("SubmitFields lists every field a submit request's wire form can carry
   r.retry.no_retry_on_exit = std::vector<int>{2};
   r.supersede_running = true;
   r.spec.keep_background = true;
+  r.spec.notify.on_failure = "f";
+  r.spec.notify.on_success = "s";
+  r.spec.notify.on_finish = "e";
+  r.spec.notify.mailto = "a@b";
+  r.spec.notify.mail_on = MailOn::kAlways;
+  auto back = SubmitFromJson(SubmitToJson(r));
+  REQUIRE_MESSAGE(back.ok(), back.status().message());
+  CHECK(back->spec.notify == r.spec.notify);
   json j = SubmitToJson(r);
   r.spec.argv.clear();
   r.spec.shell = "true";

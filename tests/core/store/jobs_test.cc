@@ -556,5 +556,30 @@ STORE_TEST_CASE("Get and List return a task's job") {
   CHECK(refused.status().field() == "job");
 }
 
+STORE_TEST_CASE("a job's last success and its overdue alert are kept") {
+  auto store = OpenStore();
+  REQUIRE(store->AddJobs({"nightly"}, 100).ok());
+  CHECK_FALSE(RecordOf(*store, "nightly").last_success.has_value());
+  FireOutcome failed = MustFire(*store, {"nightly", 1000, ""}, JobRun("nightly", false), 1000);
+  REQUIRE(failed.task.has_value());
+  MustStart(*store, *failed.task, 1000);
+  REQUIRE(
+      store->FinishAttempt(*failed.task, 1, Exited(1500, 1), TaskState::kFailed, TaskReason::kExit)
+          .ok());
+  CHECK_FALSE(RecordOf(*store, "nightly").last_success.has_value());
+  FireOutcome ok = MustFire(*store, {"nightly", 2000, ""}, JobRun("nightly", false), 2000);
+  REQUIRE(ok.task.has_value());
+  MustStart(*store, *ok.task, 2000);
+  REQUIRE(
+      store->FinishAttempt(*ok.task, 1, Exited(2500, 0), TaskState::kSucceeded, TaskReason::kExit)
+          .ok());
+  CHECK(RecordOf(*store, "nightly").last_success == std::optional<WallMs>(2500));
+
+  CHECK_FALSE(RecordOf(*store, "nightly").overdue_alerted.has_value());
+  REQUIRE(store->SetJobOverdueAlerted("nightly", 2500).ok());
+  CHECK(RecordOf(*store, "nightly").overdue_alerted == std::optional<WallMs>(2500));
+  CHECK(store->SetJobOverdueAlerted("unknown", 1).ok());  // nothing to record
+}
+
 }  // namespace
 }  // namespace tq

@@ -39,6 +39,19 @@ STORE_TEST_CASE("UnstartAttempt makes the task pending and ready again without u
   CHECK(store->UnstartAttempt(id + 1, 1).code() == ErrorCode::kNotFound);
 }
 
+STORE_TEST_CASE("a task's hooks and mail are stored, and come back with it") {
+  auto store = OpenStore();
+  TaskSpec spec = Spec({"backup"});
+  spec.notify.on_failure = std::string("echo \xff failed");
+  spec.notify.on_finish = "echo done";
+  spec.notify.mailto = "ops@example.com";
+  spec.notify.mail_on = MailOn::kAlways;
+  const TaskId told = MustInsert(*store, kAlice, spec);
+  const TaskId plain = MustInsert(*store, kAlice, Spec({"x"}));
+  CHECK(MustGet(*store, told).spec.notify == spec.notify);
+  CHECK(MustGet(*store, plain).spec.notify == NotifySpec{});
+}
+
 STORE_TEST_CASE("keep_background and an attempt's detail are stored") {
   auto store = OpenStore();
   TaskSpec spec = Spec({"daemonize"});

@@ -28,6 +28,11 @@ json SpecToJson(const TaskSpec& s) {
   if (s.version != 0) j["version"] = s.version;
   if (s.pending_ttl_ms != 0) j["pending_ttl_ms"] = s.pending_ttl_ms;
   if (s.keep_background) j["keep_background"] = true;
+  if (s.notify.on_failure) j["on_failure"] = BytesToJson(*s.notify.on_failure);
+  if (s.notify.on_success) j["on_success"] = BytesToJson(*s.notify.on_success);
+  if (s.notify.on_finish) j["on_finish"] = BytesToJson(*s.notify.on_finish);
+  if (!s.notify.mailto.empty()) j["mailto"] = s.notify.mailto;
+  if (s.notify.mail_on != MailOn::kFailure) j["mail_on"] = MailOnName(s.notify.mail_on);
   return j;
 }
 
@@ -57,7 +62,8 @@ const std::vector<std::string>& SubmitFields() {
     std::istringstream in(
         "argv shell stdin cwd env queue priority clean_env not_before_ms after labels timeout_ms"
         " key version pending_ttl_ms retries backoff backoff_base_ms backoff_max_ms jitter"
-        " retry_on_exit no_retry_on_exit supersede_running keep_background");
+        " retry_on_exit no_retry_on_exit supersede_running keep_background on_failure on_success"
+        " on_finish mailto mail_on");
     std::vector<std::string> out;
     for (std::string word; in >> word;) out.push_back(word);
     return out;

@@ -163,6 +163,8 @@ Result<std::vector<JobRecord>> SqliteStore::JobRecords() {
       r.last_reason = *reason;
       r.last_exit_code = static_cast<int>(q.Int(8));
     }
+    if (!q.IsNull(9)) r.last_success = q.Int(9);
+    if (!q.IsNull(10)) r.overdue_alerted = q.Int(10);
     records.push_back(std::move(r));
     return Status::Ok();
   });
@@ -189,6 +191,13 @@ Status SqliteStore::SetJobDisabled(const std::string& job, bool disabled) {
       return Status(ErrorCode::kNotFound, "job", "job " + job + " is not known to the store");
     }
     return Status::Ok();
+  });
+}
+
+Status SqliteStore::SetJobOverdueAlerted(const std::string& job, WallMs since) {
+  return Write([&]() -> Status {
+    sqlite::Query q(st_->set_overdue_alerted);
+    return q.BindText(job).BindInt(since).Run();
   });
 }
 

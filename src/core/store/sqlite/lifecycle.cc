@@ -217,6 +217,10 @@ Result<std::vector<TaskId>> SqliteStore::FinishAttempt(TaskId id, int attempt,
     if (run.job) {
       if (Status s = ReleaseRuns(*run.job, outcome.ended); !s.ok()) return s;
     }
+    if (run.job && final_state == TaskState::kSucceeded) {
+      sqlite::Query q(st_->set_last_success);
+      if (Status s = q.BindText(*run.job).BindInt(outcome.ended).Run(); !s.ok()) return s;
+    }
     if (final_state == TaskState::kSucceeded) return ReleaseDependents(id, outcome.ended);
     return FailDependents(id, outcome.ended, &ended);
   });

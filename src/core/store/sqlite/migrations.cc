@@ -271,10 +271,23 @@ BEGIN
 END;
 )sql";
 
+// v10, notifications (SPEC 7a): a task's hooks and mail; a job's last success and the one its
+// dead man's switch last raised an alert after (expect_success_within), so an alert is raised
+// once per overdue stretch, restarts included.
+constexpr const char* kSchemaV10 = R"sql(
+ALTER TABLE tasks ADD COLUMN on_failure BLOB;
+ALTER TABLE tasks ADD COLUMN on_success BLOB;
+ALTER TABLE tasks ADD COLUMN on_finish BLOB;
+ALTER TABLE tasks ADD COLUMN mailto TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN mail_on TEXT NOT NULL DEFAULT 'failure';
+ALTER TABLE jobs ADD COLUMN last_success INTEGER;
+ALTER TABLE jobs ADD COLUMN overdue_alerted INTEGER;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5},
-    {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8}, {9, kSchemaV9},
+    {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8}, {9, kSchemaV9}, {10, kSchemaV10},
 };
 
 bool IsFileBacked(const std::string& path) {

@@ -134,6 +134,7 @@ class SqliteStore : public Store {
   Result<std::vector<JobRecord>> JobRecords() override;
   Status AddJobs(const std::vector<std::string>& jobs, WallMs now) override;
   Status SetJobDisabled(const std::string& job, bool disabled) override;
+  Status SetJobOverdueAlerted(const std::string& job, WallMs since) override;
   Result<std::vector<StoredJobFile>> JobFiles() override;
   Status SaveJobFiles(const std::vector<StoredJobFile>& files) override;
   Status ForgetJobFiles(const std::vector<std::string>& paths) override;

@@ -306,8 +306,12 @@ Status SqliteStore::Prepare() {
       {&S::set_last_task, "record a job's task", "UPDATE jobs SET last_task = ?2 WHERE job = ?1"},
       {&S::job_records, "list jobs",
        "SELECT j.job, j.first_seen, j.last_fired, j.boot_id, j.disabled, j.last_task, t.state, "
-       "t.reason, t.exit_code FROM jobs AS j LEFT JOIN tasks AS t ON t.id = j.last_task "
-       "ORDER BY j.job"},
+       "t.reason, t.exit_code, j.last_success, j.overdue_alerted FROM jobs AS j "
+       "LEFT JOIN tasks AS t ON t.id = j.last_task ORDER BY j.job"},
+      {&S::set_last_success, "record a job's success",
+       "UPDATE jobs SET last_success = max(coalesce(last_success, 0), ?2) WHERE job = ?1"},
+      {&S::set_overdue_alerted, "record a job's overdue alert",
+       "UPDATE jobs SET overdue_alerted = ?2 WHERE job = ?1"},
       {&S::set_job_disabled, "disable job", "UPDATE jobs SET disabled = ?2 WHERE job = ?1"},
       {&S::job_files, "read job files", "SELECT path, text, saved FROM job_files ORDER BY path"},
       {&S::save_job_file, "save job file",

@@ -35,7 +35,8 @@ struct SqliteStore::Statements {
   // cron jobs (sqlite/jobs.cc)
   sqlite::Stmt runs_of, job_running, hold_runs, release_runs, firing_exists, job_fired, insert_job,
       drop_old_firings, insert_firing, set_last_fired, set_boot_fired, set_last_task, job_records,
-      set_job_disabled, job_files, save_job_file, forget_job_file;
+      set_job_disabled, job_files, save_job_file, forget_job_file, set_last_success,
+      set_overdue_alerted;
 };
 
 /// The SQL of a planned (hot) query, exactly as the store prepares it.

@@ -18,6 +18,8 @@ constexpr const char* kRequestColumns[] = {
     "version",        "retries",         "backoff",       "backoff_base_ms",
     "backoff_max_ms", "jitter",          "retry_on_exit", "no_retry_on_exit",
     "pending_ttl_ms", "keep_background", "job",           "job_exclusive",
+    "on_failure",     "on_success",      "on_finish",     "mailto",
+    "mail_on",
 };
 
 // Column positions of TaskSelect.
@@ -26,7 +28,8 @@ enum TaskCol {
   kId, kOwnerUid, kOwnerGid, kOwnerName, kArgv, kShell, kQueue, kPriority, kStdin, kCwd, kEnv,
   kCleanEnv, kNotBefore, kTimeoutMs, kState, kReason, kAttemptCount, kExitCode, kSignal,
   kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
-  kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground, kJob, kJobExclusive,
+  kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground, kJob, kJobExclusive, kOnFailure,
+  kOnSuccess, kOnFinish, kMailto, kMailOn,
 };
 // clang-format on
 
@@ -101,6 +104,9 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key) {
   q.BindText(EncodeInts(r.retry_on_exit)).BindText(EncodeInts(r.no_retry_on_exit));
   q.BindInt(spec.pending_ttl_ms).BindInt(spec.keep_background ? 1 : 0);
   q.BindOptText(spec.job).BindInt(spec.job_exclusive ? 1 : 0);
+  const NotifySpec& n = spec.notify;
+  q.BindOptBlob(n.on_failure).BindOptBlob(n.on_success).BindOptBlob(n.on_finish);
+  q.BindText(n.mailto).BindText(MailOnName(n.mail_on));
 }
 
 std::string TaskSelect(bool full) {
@@ -111,7 +117,8 @@ std::string TaskSelect(bool full) {
          ", t.clean_env, t.not_before, t.timeout_ms, t.state, t.reason, t.attempt_count, "
          "t.exit_code, t.signal, t.created, t.finished, t.task_key, t.version, t.retries, "
          "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
-         "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background, t.job, t.job_exclusive "
+         "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background, t.job, t.job_exclusive, "
+         "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on "
          "FROM tasks AS t ";
 }
 
@@ -152,6 +159,15 @@ Result<Task> ReadTask(const Query& q) {
   t.spec.keep_background = q.Int(kKeepBackground) != 0;
   if (!q.IsNull(kJob)) t.spec.job = q.Text(kJob);
   t.spec.job_exclusive = q.Int(kJobExclusive) != 0;
+  NotifySpec& n = t.spec.notify;
+  for (auto [col, hook] :
+       {std::pair{kOnFailure, &n.on_failure}, std::pair{kOnSuccess, &n.on_success},
+        std::pair{kOnFinish, &n.on_finish}})
+    if (!q.IsNull(col)) *hook = q.Blob(col);
+  n.mailto = q.Text(kMailto);
+  std::optional<MailOn> mail_on = MailOnFromName(q.Text(kMailOn));
+  if (!mail_on) return corrupt("mail_on");
+  n.mail_on = *mail_on;
   std::optional<TaskState> state = StateFromName(q.Text(kState));
   if (!state) return corrupt("state");
   t.state = *state;

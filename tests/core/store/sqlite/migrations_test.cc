@@ -515,7 +515,6 @@ TEST_CASE("a v8 database migrates to v9 with its tasks counted per queue and sta
   REQUIRE_MESSAGE(opened.ok(), opened.status().message());
   SqliteStore& store = **opened;
   CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
-  CHECK(CurrentSchemaVersion() == 9);
   CHECK(QueryInt(BackupPath(path, 8), "PRAGMA user_version") == 8);
 
   auto counts = [&store] {
@@ -553,6 +552,33 @@ TEST_CASE("a v8 database migrates to v9 with its tasks counted per queue and sta
   CHECK(counts() ==
         std::vector<std::string>{"batch/pending=1", "default/pending=1", "nightly/pending=2"});
   CHECK(QueryInt(path, "SELECT count(*) FROM task_counts") == 3);
+}
+
+TEST_CASE("a v9 database migrates to v10: its tasks notify no one, its jobs have no success") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 9);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+    s = db.Exec("add a job", "INSERT INTO jobs(job, first_seen) VALUES ('nightly', 100)");
+    REQUIRE_MESSAGE(s.ok(), s.message());
+  }
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == 10);
+  CHECK(QueryInt(BackupPath(path, 9), "PRAGMA user_version") == 9);
+  Result<std::vector<Task>> tasks = store.List(ListFilter{});
+  REQUIRE_MESSAGE(tasks.ok(), tasks.status().message());
+  REQUIRE_FALSE(tasks->empty());
+  for (const Task& t : *tasks) CHECK(t.spec.notify == NotifySpec{});
+  Result<std::vector<JobRecord>> records = store.JobRecords();
+  REQUIRE(records.ok());
+  REQUIRE(records->size() == 1);
+  CHECK_FALSE((*records)[0].last_success.has_value());
+  CHECK_FALSE((*records)[0].overdue_alerted.has_value());
 }
 
 }  // namespace

@@ -1,0 +1,216 @@
+#include "daemon/hook_runner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <spdlog/spdlog.h>
+
+#include "core/model/quote.h"
+#include "core/model/saturating.h"
+#include "daemon/make_dirs.h"
+#include "daemon/proc.h"
+#include "daemon/shim/shim_record.h"
+#include "daemon/shim_args.h"
+#include "daemon/shim_record.h"
+
+namespace tq {
+
+namespace {
+// A hook's output is read only for the log: the start of its stderr.
+constexpr int64_t kHookOutputMax = 64 * 1024;
+constexpr size_t kLoggedErrorBytes = 200;
+
+// Writes `text` to a new file at `path` (0600), owned by `account` when given, so the hook can
+// open it again by its /dev/stdin; why not on failure.
+Status WriteInput(const std::string& path, const std::string& text,
+                  const std::optional<Account>& account) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return Status::Internal("cannot create " + path + ": " + strerror(errno));
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  const bool owned = !account || fchown(fd, account->uid, account->gid) == 0;
+  const std::string why = strerror(errno);
+  close(fd);
+  if (done != text.size() || !owned) return Status::Internal("cannot write " + path + ": " + why);
+  return Status::Ok();
+}
+
+// The first line of what `path` holds, at most kLoggedErrorBytes, quoted for the log.
+std::string FirstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  if (line.size() > kLoggedErrorBytes) line.resize(kLoggedErrorBytes);
+  return line.empty() ? "" : ": " + Quote(line);
+}
+}  // namespace
+
+HookRunner::HookRunner(EventLoop& loop, const Clock& clock, Spawner& spawner, std::string dir,
+                       const ConfigPtr& config)
+    : loop_(loop), clock_(clock), spawner_(spawner), dir_(std::move(dir)), config_(config) {}
+
+HookRunner::~HookRunner() {
+  // The shims run on: a stopping daemon never touches what it started.
+  for (auto& [seq, r] : running_) {
+    for (EventLoop::TimerId t : {r.timeout_timer, r.kill_timer})
+      if (t) loop_.CancelTimer(t);
+    loop_.Unwatch(r.pidfd);
+    close(r.pidfd);
+  }
+}
+
+Status HookRunner::Open() {
+  Status st = MakeDirs(dir_, 0700);
+  if (!st.ok()) return st;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec))
+    std::filesystem::remove(entry.path(), ec);
+  if (ec) spdlog::warn("cannot clear {}: {}", dir_, ec.message());
+  return Status::Ok();
+}
+
+void HookRunner::Run(HookLaunch hook) {
+  if (waiting_.size() >= kMaxWaiting) {
+    ++counts_.dropped;
+    spdlog::warn("{}: not run, {} hooks are already waiting", hook.what, waiting_.size());
+    return;
+  }
+  waiting_.push_back(std::move(hook));
+  StartWaiting();
+}
+
+void HookRunner::StartWaiting() {
+  while (running_.size() < kMaxRunning && !waiting_.empty()) {
+    HookLaunch hook = std::move(waiting_.front());
+    waiting_.pop_front();
+    const uint64_t seq = next_seq_++;
+    if (!Start(seq, hook)) {
+      ++counts_.failed;
+      RemoveFiles(seq);
+    }
+  }
+}
+
+bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
+  const std::string input = PathOf(seq, ".in");
+  const std::string status = PathOf(seq, ".status");
+  Status st = WriteInput(input, hook.input, hook.account);
+  auto locked = st.ok() ? LockedStatusRecord(status) : Result<int>(st);
+  if (!locked.ok()) {
+    spdlog::error("{}: cannot start: {}", hook.what, locked.status().message());
+    return false;
+  }
+  const Config& config = *config_;
+  std::vector<std::string> args = {
+      "--status",     status,
+      "--status-fd",  std::to_string(TQ_SHIM_STATUS_FD),
+      "--stdout",     PathOf(seq, ".out"),
+      "--stderr",     PathOf(seq, ".err"),
+      "--output-max", std::to_string(std::min(config.output_max, kHookOutputMax)),
+      "--kill-grace", std::to_string(config.kill_grace_ms),
+      "--stdin",      input};
+  if (!hook.cwd.empty()) args.insert(args.end(), {"--cwd", hook.cwd});
+  const std::vector<std::string> identity =
+      IdentityArgs(hook.account, hook.pam_service, hook.pam_dir);
+  args.insert(args.end(), identity.begin(), identity.end());
+  args.insert(args.end(), {"--env-fd", std::to_string(TQ_SHIM_ENV_FD), "--"});
+  args.insert(args.end(), hook.argv.begin(), hook.argv.end());
+  auto env = EnvironmentFd(hook.env);
+  Result<int> pid = env.ok() ? spawner_.Spawn(args, *locked, *env) : Result<int>(env.status());
+  if (env.ok()) close(*env);
+  close(*locked);  // the shim's copy keeps the lock
+  if (!pid.ok()) {
+    spdlog::error("{}: cannot start: {}", hook.what, pid.status().message());
+    return false;
+  }
+  Running r;
+  r.what = hook.what;
+  r.shim_pid = *pid;
+  r.pidfd = PidfdOpen(*pid);
+  if (r.pidfd < 0) {
+    spdlog::error("{}: pidfd_open of its shim failed: {}", hook.what, strerror(errno));
+    kill(*pid, SIGKILL);
+    waitpid(*pid, nullptr, 0);
+    return false;
+  }
+  spdlog::debug("{}: started (shim pid {})", hook.what, *pid);
+  const MonoMs now = clock_.MonoNow();
+  r.timeout_timer = loop_.AddTimer(SaturatingAdd(now, config.hook_timeout_ms), [this, seq] {
+    auto it = running_.find(seq);
+    if (it == running_.end()) return;
+    Running& hr = it->second;
+    hr.timeout_timer = 0;
+    hr.timed_out = true;
+    spdlog::warn("{}: timed out after {} ms; stopping it", hr.what, config_->hook_timeout_ms);
+    PidfdSendSignal(hr.pidfd, TQ_SHIM_SIG_TERMINATE);
+    hr.kill_timer =
+        loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), config_->kill_grace_ms), [this, seq] {
+          auto found = running_.find(seq);
+          if (found == running_.end()) return;
+          found->second.kill_timer = 0;
+          PidfdSendSignal(found->second.pidfd, TQ_SHIM_SIG_KILL);
+        });
+  });
+  const int pidfd = r.pidfd;
+  running_.emplace(seq, std::move(r));
+  loop_.Watch(pidfd, EPOLLIN, [this, seq](uint32_t) { OnExit(seq); });
+  return true;
+}
+
+void HookRunner::OnExit(uint64_t seq) {
+  auto it = running_.find(seq);
+  if (it == running_.end()) return;
+  Running r = std::move(it->second);
+  running_.erase(it);
+  loop_.Unwatch(r.pidfd);
+  close(r.pidfd);
+  for (EventLoop::TimerId t : {r.timeout_timer, r.kill_timer})
+    if (t) loop_.CancelTimer(t);
+  while (waitpid(r.shim_pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  auto record = ReadShimRecord(PathOf(seq, ".status"));
+  if (!record.ok() || !record->finished) {
+    ++counts_.failed;
+    spdlog::warn("{}: its supervisor ended without a result", r.what);
+  } else if (record->spawn_errno != 0) {
+    ++counts_.failed;
+    spdlog::warn("{}: could not start ({}: {})", r.what, record->spawn_step,
+                 strerror(record->spawn_errno));
+  } else if (record->exit_code == 0 && !r.timed_out) {
+    ++counts_.succeeded;
+    spdlog::info("{}: done", r.what);
+  } else {
+    ++counts_.failed;
+    const std::string how = r.timed_out ? "timed out"
+                            : record->exit_code >= 0
+                                ? "exited " + std::to_string(record->exit_code)
+                                : "killed by signal " + std::to_string(record->signal);
+    spdlog::warn("{}: {}{}", r.what, how, FirstLine(PathOf(seq, ".err")));
+  }
+  RemoveFiles(seq);
+  StartWaiting();
+}
+
+std::string HookRunner::PathOf(uint64_t seq, const char* suffix) const {
+  return dir_ + "/" + std::to_string(seq) + suffix;
+}
+
+void HookRunner::RemoveFiles(uint64_t seq) const {
+  for (const char* suffix : {".in", ".out", ".err", ".status"}) unlink(PathOf(seq, suffix).c_str());
+}
+
+}  // namespace tq

@@ -1,0 +1,98 @@
+// Runs the commands that tell of a task's end (SPEC 7a): its hooks and the mail to `mailto`,
+// each under a shim as the task's user, a few at once, stopped after hook_timeout, never retried.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config/config.h"
+#include "core/model/account.h"
+#include "core/model/clock.h"
+#include "core/model/status.h"
+#include "daemon/event_loop.h"
+#include "daemon/spawner.h"
+
+namespace tq {
+
+/// One notification command to run.
+struct HookLaunch {
+  std::string what;  ///< for the log: "task 12 on_failure"
+  std::vector<std::string> argv;
+  std::vector<std::string> env;
+  std::string cwd;                 ///< "": the shim's (/)
+  std::string input;               ///< its standard input: the task's output, or the mail
+  std::optional<Account> account;  ///< whom it runs as; none: the daemon's own user
+  std::string pam_service;         ///< with an account: its PAM session ("" none)
+  std::string pam_dir;             ///< where that service's configuration is ("" /etc/pam.d)
+};
+
+/// What became of the hooks so far, for `tq stats`.
+struct HookCounts {
+  uint64_t succeeded = 0;  ///< exited 0
+  uint64_t failed = 0;     ///< exited non-zero, killed, timed out or could not start
+  uint64_t dropped = 0;    ///< never run: too many were waiting
+};
+
+/// Runs hooks under the shim with their files in one directory of the state. A hook still
+/// running when tqd stops runs on unsupervised; one not yet started is lost (at most once).
+class HookRunner {
+ public:
+  /// Hooks keep their files in `dir`; hook_timeout, kill_grace and output_max are read through
+  /// `config` (which must outlive the runner) at each start.
+  HookRunner(EventLoop& loop, const Clock& clock, Spawner& spawner, std::string dir,
+             const ConfigPtr& config);
+  ~HookRunner();
+  HookRunner(const HookRunner&) = delete;
+  HookRunner& operator=(const HookRunner&) = delete;
+
+  /// Makes the directory and removes what an earlier daemon left in it.
+  Status Open();
+  /// Runs `hook` now, or once fewer than kMaxRunning run; past kMaxWaiting waiting it is
+  /// dropped with a warning.
+  void Run(HookLaunch hook);
+  /// Hooks running now, and waiting to run.
+  size_t running() const { return running_.size(); }
+  size_t waiting() const { return waiting_.size(); }
+  const HookCounts& counts() const { return counts_; }
+
+  /// Hooks that run at once: enough for a burst of failures, few enough to leave the machine
+  /// to the tasks.
+  static constexpr size_t kMaxRunning = 8;
+  /// Hooks that wait beyond those: a storm of ends is told of, a flood is not kept in memory.
+  static constexpr size_t kMaxWaiting = 1000;
+
+ private:
+  /// One hook under its shim.
+  struct Running {
+    std::string what;
+    int shim_pid = 0;
+    int pidfd = -1;
+    bool timed_out = false;
+    EventLoop::TimerId timeout_timer = 0;
+    EventLoop::TimerId kill_timer = 0;
+  };
+
+  /// Starts `hook` as number `seq`; false (logged, its files removed) when it cannot start.
+  bool Start(uint64_t seq, const HookLaunch& hook);
+  void OnExit(uint64_t seq);
+  /// Starts waiting hooks while there is room.
+  void StartWaiting();
+  std::string PathOf(uint64_t seq, const char* suffix) const;
+  void RemoveFiles(uint64_t seq) const;
+
+  EventLoop& loop_;
+  const Clock& clock_;
+  Spawner& spawner_;
+  std::string dir_;
+  const ConfigPtr& config_;
+  uint64_t next_seq_ = 1;
+  std::map<uint64_t, Running> running_;
+  std::deque<HookLaunch> waiting_;
+  HookCounts counts_;
+};
+
+}  // namespace tq

@@ -1,0 +1,66 @@
+#include "daemon/overdue_watch.h"
+
+#include <spdlog/spdlog.h>
+
+#include "core/jobs/overdue.h"
+#include "core/model/duration.h"
+
+namespace tq {
+
+OverdueWatch::OverdueWatch(EventLoop& loop, const Clock& clock, Store& store, Scheduler& scheduler,
+                           Notifier& notifier, uint64_t& alerts)
+    : loop_(loop),
+      clock_(clock),
+      store_(store),
+      scheduler_(scheduler),
+      notifier_(notifier),
+      alerts_(alerts) {}
+
+OverdueWatch::~OverdueWatch() {
+  if (timer_) loop_.CancelTimer(timer_);
+}
+
+void OverdueWatch::Check() {
+  if (timer_) loop_.CancelTimer(timer_);
+  timer_ = 0;
+  const std::vector<Task> runs = scheduler_.SwitchedJobs();
+  overdue_.clear();
+  if (runs.empty()) return;
+  auto records = store_.JobRecords();
+  if (!records.ok()) {
+    spdlog::error("dead man's switches not checked: {}", records.status().message());
+    return;  // checked again at the next end of a job's run
+  }
+  std::map<std::string, const JobRecord*> by_name;
+  for (const JobRecord& r : *records) by_name[r.job] = &r;
+  const WallMs now = clock_.WallNow();
+  std::optional<WallMs> next;
+  for (const Task& run : runs) {
+    const std::string& name = *run.spec.job;
+    const JobDef* def = scheduler_.Definition(name);
+    auto it = by_name.find(name);
+    if (def == nullptr || it == by_name.end()) continue;
+    const JobRecord& r = *it->second;
+    const OverdueState s = CheckOverdue(def->expect_success_within_ms, r.first_seen, r.last_success,
+                                        r.overdue_alerted, now);
+    overdue_[name] = s.overdue;
+    if (!s.overdue) next = next ? std::min(*next, s.deadline) : s.deadline;
+    if (!s.alert) continue;
+    // Recorded before the alert goes out: a crash in between loses an alert, never repeats one.
+    if (Status st = store_.SetJobOverdueAlerted(name, s.since); !st.ok()) {
+      spdlog::error("job {}: its overdue alert is not recorded: {}", name, st.message());
+      continue;
+    }
+    const std::string reason = "no success within " + FormatDuration(def->expect_success_within_ms);
+    spdlog::warn("job {} is overdue: {} (expect_success_within)", name, reason);
+    ++alerts_;
+    notifier_.JobOverdue(*def, run, reason);
+  }
+  if (next)
+    timer_ = loop_.AddWallTimer(*next, [this] {
+      timer_ = 0;
+      Check();
+    });
+}
+
+}  // namespace tq
