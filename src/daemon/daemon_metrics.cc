@@ -32,7 +32,11 @@ Result<MetricsSnapshot> Daemon::Metrics() {
     const HookCounts& h = hooks_->counts();
     s.counters.hooks = {{"succeeded", h.succeeded}, {"failed", h.failed}, {"dropped", h.dropped}};
   }
-  if (overdue_) s.jobs_overdue = overdue_->overdue();
+  // Only the jobs of the job files: every user may read the metrics, and a user's own job
+  // (USER/NAME) would name that user.
+  if (overdue_)
+    for (const auto& [job, late] : overdue_->overdue())
+      if (job.find('/') == std::string::npos) s.jobs_overdue[job] = late;
   return s;
 }
 

@@ -101,6 +101,15 @@ void PrintSummary(const MetricsSnapshot& s) {
               static_cast<unsigned long long>(Get(c.cron_firings, "run")),
               static_cast<unsigned long long>(Get(c.cron_firings, "overlap")),
               static_cast<unsigned long long>(c.cron_misfires));
+  std::printf("hooks        %llu succeeded, %llu failed, %llu dropped\n",
+              static_cast<unsigned long long>(Get(c.hooks, "succeeded")),
+              static_cast<unsigned long long>(Get(c.hooks, "failed")),
+              static_cast<unsigned long long>(Get(c.hooks, "dropped")));
+  std::string overdue;
+  for (const auto& [job, late] : s.jobs_overdue)
+    if (late) overdue += " " + job;
+  std::printf("overdue      %s (%llu alert(s))\n", overdue.empty() ? "no job" : overdue.c_str() + 1,
+              static_cast<unsigned long long>(c.overdue_alerts));
   std::printf("store        %s; commits %s\n", Bytes(s.store_bytes).c_str(),
               Quantiles(c.commit).c_str());
 }

@@ -6,6 +6,7 @@
 #include "cli/render.h"
 #include "cli/state_colour.h"
 #include "core/model/clock.h"
+#include "core/proto/wire_bytes.h"
 
 namespace tq {
 
@@ -61,6 +62,13 @@ void PrintTask(const nlohmann::json& t) {
   if (t["finished"].is_string()) head.push_back({"finished", LocalTime(t["finished"])});
   if (t["exit_code"].is_number()) head.push_back({"exit code", t["exit_code"].dump()});
   if (t["signal"].is_number()) head.push_back({"signal", t["signal"].dump()});
+  for (const char* hook : {"on_failure", "on_success", "on_finish"})
+    if (auto command = BytesFromJson(t.value(hook, nlohmann::json()), hook);
+        command.ok() && !command->empty())
+      head.push_back({hook, *command});
+  if (t.value("mailto", nlohmann::json()).is_string())
+    head.push_back({"mailto", t["mailto"].get<std::string>() + " (on " +
+                                  t.value("mail_on", std::string("failure")) + ")"});
   PrintTable(head);
   const auto& attempts = t["attempt_log"];
   if (attempts.empty()) return;
