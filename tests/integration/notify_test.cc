@@ -229,3 +229,26 @@ TEST_CASE("the system daemon runs a user's hook as that user, who can read TQ_OU
   REQUIRE(stat(result.c_str(), &st) == 0);
   CHECK(st.st_uid == alice.uid());
 }
+
+TEST_CASE("a hook running when tqd is killed finishes once and is never run again") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string file = d.dir() + "/hook-runs";
+  const std::string gate = d.dir() + "/gate";
+  const std::string hook = "echo start >> " + Quoted(file) + "; while [ ! -e " + Quoted(gate) +
+                           " ]; do sleep 0.05; done; echo end >> " + Quoted(file);
+  const std::string id = Submit(d, {"--on-finish", hook, "--", "true"});
+  REQUIRE(WaitFor([&] { return FileLines(file) == std::vector<std::string>{"start"}; }));
+  d.Kill9();
+  d.Start();
+  d.WaitReady();
+  WriteFile(gate, "");
+  REQUIRE(WaitFor([&] { return FileLines(file) == std::vector<std::string>{"start", "end"}; }));
+  // A hook of the new daemon runs and ends: had the old one been run again, it would be there.
+  const std::string marker = d.dir() + "/after";
+  const std::string next = Submit(d, {"--on-finish", "echo ran > " + Quoted(marker), "--", "true"});
+  CHECK(Tq(d, {"wait", next}).exit_code == 0);
+  REQUIRE(WaitFor([&] { return ReadFile(marker) == "ran\n"; }));
+  CHECK(FileLines(file) == std::vector<std::string>{"start", "end"});
+  CHECK(TaskState(d, id) == "succeeded");
+}
