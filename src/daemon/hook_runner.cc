@@ -84,19 +84,30 @@ Status HookRunner::Open() {
 }
 
 void HookRunner::Run(HookLaunch hook) {
-  if (waiting_.size() >= kMaxWaiting) {
+  size_t& own = waiting_by_owner_[hook.owner];
+  if (waiting_.size() >= kMaxWaiting || own >= kMaxWaitingPerOwner) {
     ++counts_.dropped;
-    spdlog::warn("{}: not run, {} hooks are already waiting", hook.what, waiting_.size());
+    spdlog::warn("{}: not run, {} hooks are already waiting ({} of uid {})", hook.what,
+                 waiting_.size(), own, hook.owner);
+    if (own == 0) waiting_by_owner_.erase(hook.owner);
     return;
   }
+  ++own;
   waiting_.push_back(std::move(hook));
   StartWaiting();
 }
 
 void HookRunner::StartWaiting() {
-  while (running_.size() < kMaxRunning && !waiting_.empty()) {
-    HookLaunch hook = std::move(waiting_.front());
-    waiting_.pop_front();
+  for (auto it = waiting_.begin(); it != waiting_.end() && running_.size() < kMaxRunning;) {
+    const uint32_t owner = it->owner;
+    auto busy = running_by_owner_.find(owner);
+    if (busy != running_by_owner_.end() && busy->second >= kMaxRunningPerOwner) {
+      ++it;  // its owner has its share running; later hooks of others may start
+      continue;
+    }
+    HookLaunch hook = std::move(*it);
+    it = waiting_.erase(it);
+    if (--waiting_by_owner_[owner] == 0) waiting_by_owner_.erase(owner);
     const uint64_t seq = next_seq_++;
     if (!Start(seq, hook)) {
       ++counts_.failed;
@@ -139,6 +150,7 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
   }
   Running r;
   r.what = hook.what;
+  r.owner = hook.owner;
   r.shim_pid = *pid;
   r.pidfd = PidfdOpen(*pid);
   if (r.pidfd < 0) {
@@ -166,6 +178,7 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
         });
   });
   const int pidfd = r.pidfd;
+  ++running_by_owner_[hook.owner];
   running_.emplace(seq, std::move(r));
   loop_.Watch(pidfd, EPOLLIN, [this, seq](uint32_t) { OnExit(seq); });
   return true;
@@ -176,6 +189,7 @@ void HookRunner::OnExit(uint64_t seq) {
   if (it == running_.end()) return;
   Running r = std::move(it->second);
   running_.erase(it);
+  if (--running_by_owner_[r.owner] == 0) running_by_owner_.erase(r.owner);
   loop_.Unwatch(r.pidfd);
   close(r.pidfd);
   for (EventLoop::TimerId t : {r.timeout_timer, r.kill_timer})

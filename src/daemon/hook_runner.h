@@ -20,7 +20,8 @@ namespace tq {
 
 /// One notification command to run.
 struct HookLaunch {
-  std::string what;  ///< for the log: "task 12 on_failure"
+  std::string what;    ///< for the log: "task 12 on_failure"
+  uint32_t owner = 0;  ///< whose it is: the task's owner, for a fair share of the slots
   std::vector<std::string> argv;
   std::vector<std::string> env;
   std::string cwd;                 ///< "": the shim's (/)
@@ -51,8 +52,10 @@ class HookRunner {
 
   /// Makes the directory and removes what an earlier daemon left in it.
   Status Open();
-  /// Runs `hook` now, or once fewer than kMaxRunning run; past kMaxWaiting waiting it is
-  /// dropped with a warning.
+  /// Runs `hook` now, or once a slot is free for it: at most kMaxRunning run, at most
+  /// kMaxRunningPerOwner of one owner, so a user whose hooks hang cannot hold back everyone
+  /// else's; waiting ones start in order. Past kMaxWaiting waiting, or kMaxWaitingPerOwner of its
+  /// owner, it is dropped with a warning.
   void Run(HookLaunch hook);
   /// Hooks running now, and waiting to run.
   size_t running() const { return running_.size(); }
@@ -64,11 +67,15 @@ class HookRunner {
   static constexpr size_t kMaxRunning = 8;
   /// Hooks that wait beyond those: a storm of ends is told of, a flood is not kept in memory.
   static constexpr size_t kMaxWaiting = 1000;
+  /// One owner's share: half the slots, and a fifth of the waiting room.
+  static constexpr size_t kMaxRunningPerOwner = 4;
+  static constexpr size_t kMaxWaitingPerOwner = 200;
 
  private:
   /// One hook under its shim.
   struct Running {
     std::string what;
+    uint32_t owner = 0;
     int shim_pid = 0;
     int pidfd = -1;
     bool timed_out = false;
@@ -92,6 +99,8 @@ class HookRunner {
   uint64_t next_seq_ = 1;
   std::map<uint64_t, Running> running_;
   std::deque<HookLaunch> waiting_;
+  std::map<uint32_t, size_t> running_by_owner_;  ///< owners with hooks running, and how many
+  std::map<uint32_t, size_t> waiting_by_owner_;
   HookCounts counts_;
 };
 

@@ -78,6 +78,7 @@ void Notifier::Send(const Task& task, const NotifyFacts& facts, const NotifyPlan
   const std::string what =
       facts.task ? "task " + std::to_string(*facts.task) : "job " + facts.job + " (overdue)";
   HookLaunch base;
+  base.owner = task.owner.uid;
   base.cwd = task.spec.cwd;
   base.input = output;
   if (run_as_owner_) {

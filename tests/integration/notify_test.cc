@@ -252,3 +252,29 @@ TEST_CASE("a hook running when tqd is killed finishes once and is never run agai
   CHECK(FileLines(file) == std::vector<std::string>{"start", "end"});
   CHECK(TaskState(d, id) == "succeeded");
 }
+
+TEST_CASE("a user whose hooks hang holds at most half the hook slots: others' hooks still run") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice;
+  TestDaemon d("max_running = 10\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string starts = d.dir() + "/starts";
+  const std::string gate = d.dir() + "/gate";
+  const std::string hang = "echo start >> " + Quoted(starts) + "; while [ ! -e " + Quoted(gate) +
+                           " ]; do sleep 0.05; done";
+  std::vector<std::string> ids;
+  for (int i = 0; i < 10; ++i) ids.push_back(Submit(d, {"--on-finish", hang, "--", "true"}));
+  REQUIRE(WaitFor([&] { return FileLines(starts).size() == 4; }));
+
+  const std::string out_dir = d.dir() + "/hook-out";
+  REQUIRE(mkdir(out_dir.c_str(), 01777) == 0);
+  REQUIRE(chmod(out_dir.c_str(), 01777) == 0);
+  REQUIRE(chmod(d.dir().c_str(), 0755) == 0);
+  const std::string told = out_dir + "/told";
+  SubmitAs(d, alice, {"--on-finish", "echo told > " + Quoted(told), "--", "true"});
+  REQUIRE(WaitFor([&] { return ReadFile(told) == "told\n"; }));
+  CHECK(FileLines(starts).size() == 4);  // root's six others still wait
+
+  WriteFile(gate, "");
+  REQUIRE(WaitFor([&] { return FileLines(starts).size() == 10; }));
+}
