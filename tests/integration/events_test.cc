@@ -153,3 +153,19 @@ TEST_CASE("events -f keeps following across a daemon restart") {
   CHECK(WaitEnded(*follower, after) == "pending/submitted/0 running/started/1 succeeded/exit/1");
   CHECK(follower->err() == "");  // nothing printed for the gap
 }
+
+TEST_CASE("events -f shows a success expiring at the end of its retention") {
+  TestDaemon d("success_retention = \"1s\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  auto follower = TqBackground(d, {"events", "-f"});
+  WaitSubscribed(*follower, [&] { return Submit(d, {"--delay", "1h", "--", "true"}); });
+  const std::string ok = Submit(d, {"--", "true"});
+  REQUIRE(follower->WaitOutput([&](const std::string& out) {
+    const auto events = EventsOf(out, ok);
+    return !events.empty() && events.back()["state"] == "expired";
+  }));
+  CHECK(Sequence(EventsOf(follower->out(), ok)) ==
+        "pending/submitted/0 running/started/1 succeeded/exit/1 expired/exit/1");
+  kill(follower->pid(), SIGINT);
+  follower->Finish();
+}
