@@ -63,7 +63,9 @@ TEST_CASE("on_failure runs once, after the last retry, with the TQ_ variables an
     return LinesStarting(file, "on_finish").size() == 1 &&
            LinesStarting(file, "on_failure").size() == 1;
   }));
-  REQUIRE(WaitFor([&] { return LogCount(d, "on_failure: done") == 1; }));
+  REQUIRE(WaitFor([&] {
+    return LogCount(d, "on_failure: done") == 1 && LogCount(d, "on_finish: done") == 1;
+  }));
   const std::string expected = " task=" + id + " job= state=failed reason=exit exit=3 attempt=3";
   CHECK(LinesStarting(file, "on_failure")[0] == "on_failure" + expected);
   CHECK(LinesStarting(file, "on_finish")[0] == "on_finish" + expected);
