@@ -1,5 +1,6 @@
 #include "daemon/notifier.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -79,7 +80,11 @@ void Notifier::Send(const Task& task, const NotifyFacts& facts, const NotifyPlan
       facts.task ? "task " + std::to_string(*facts.task) : "job " + facts.job + " (overdue)";
   HookLaunch base;
   base.owner = task.owner.uid;
-  base.cwd = task.spec.cwd;
+  // The task's directory, unless it is gone: the hook that tells of a task that could not start
+  // for want of it must still run.
+  struct stat st {};
+  const bool dir = stat(task.spec.cwd.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  base.cwd = dir ? task.spec.cwd : "/";
   base.input = output;
   if (run_as_owner_) {
     auto account = AccountOf(task.owner);

@@ -63,9 +63,8 @@ TEST_CASE("on_failure runs once, after the last retry, with the TQ_ variables an
     return LinesStarting(file, "on_finish").size() == 1 &&
            LinesStarting(file, "on_failure").size() == 1;
   }));
-  REQUIRE(WaitFor([&] {
-    return LogCount(d, "on_failure: done") == 1 && LogCount(d, "on_finish: done") == 1;
-  }));
+  REQUIRE(WaitFor(
+      [&] { return LogCount(d, "on_failure: done") == 1 && LogCount(d, "on_finish: done") == 1; }));
   const std::string expected = " task=" + id + " job= state=failed reason=exit exit=3 attempt=3";
   CHECK(LinesStarting(file, "on_failure")[0] == "on_failure" + expected);
   CHECK(LinesStarting(file, "on_finish")[0] == "on_finish" + expected);
@@ -178,6 +177,22 @@ TEST_CASE("a job's hooks and mail come from its job file") {
         std::string::npos);
   REQUIRE(WaitFor([&] { return !ReadFile(mailbox.File("mail")).empty(); }));
   CHECK(ReadFile(mailbox.File("mail")).find("(nightly) failed (exit 4)") != std::string::npos);
+}
+
+TEST_CASE("on_failure still runs for a task that could not start for want of its directory") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string file = d.dir() + "/hooks";
+  d.WriteJobFile("lost.toml",
+                 "[[job]]\nname = \"lost\"\nschedule = \"@yearly\"\n"
+                 "command = \"true\"\ncwd = " +
+                     nlohmann::json(d.dir() + "/gone").dump() +
+                     "\non_failure = " + nlohmann::json(RecordingHook(file)).dump() + "\n");
+  REQUIRE(Tq(d, {"reload"}).exit_code == 0);
+  REQUIRE(Tq(d, {"jobs", "run", "lost"}).exit_code == 0);
+  REQUIRE(WaitFor([&] { return LinesStarting(file, "on_failure").size() == 1; }));
+  CHECK(LinesStarting(file, "on_failure")[0].find(" state=failed reason=spawn-failed") !=
+        std::string::npos);
 }
 
 TEST_CASE("a job that has not succeeded within expect_success_within alerts once") {
