@@ -171,7 +171,7 @@ std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now, boo
     if (!j.value(hook, json()).is_null()) rows.push_back({hook, Shown(j, hook)});
   if (j.value("mailto", json()).is_string())
     rows.push_back({"mailto", Str(j, "mailto") + " (on " + Str(j, "mail_on") + ")"});
-  rows.push_back({"expect success", Duration(j, "expect_success_within_ms", "no alert")});
+  rows.push_back({"expect success within", Duration(j, "expect_success_within_ms", "no alert")});
   return rows;
 }
 
