@@ -28,6 +28,8 @@ namespace {
 // A hook's output is read only for the log: the start of its stderr.
 constexpr int64_t kHookOutputMax = 64 * 1024;
 constexpr size_t kLoggedErrorBytes = 200;
+// How often hooks dropped for want of room are said again.
+constexpr int64_t kDroppedLogMs = 10 * 1000;
 
 // Writes `text` to a new file at `path` (0600), owned by `account` when given, so the hook can
 // open it again by its /dev/stdin; why not on failure.
@@ -61,7 +63,12 @@ std::string FirstLine(const std::string& path) {
 
 HookRunner::HookRunner(EventLoop& loop, const Clock& clock, Spawner& spawner, std::string dir,
                        const ConfigPtr& config)
-    : loop_(loop), clock_(clock), spawner_(spawner), dir_(std::move(dir)), config_(config) {}
+    : loop_(loop),
+      clock_(clock),
+      spawner_(spawner),
+      dir_(std::move(dir)),
+      config_(config),
+      dropped_log_(clock, kDroppedLogMs) {}
 
 HookRunner::~HookRunner() {
   // The shims run on: a stopping daemon never touches what it started.
@@ -87,8 +94,10 @@ void HookRunner::Run(HookLaunch hook) {
   size_t& own = waiting_by_owner_[hook.owner];
   if (waiting_.size() >= kMaxWaiting || own >= kMaxWaitingPerOwner) {
     ++counts_.dropped;
-    spdlog::warn("{}: not run, {} hooks are already waiting ({} of uid {})", hook.what,
-                 waiting_.size(), own, hook.owner);
+    dropped_log_.Log(spdlog::level::warn, hook.what + ": not run, " +
+                                              std::to_string(waiting_.size()) +
+                                              " hooks are already waiting (" + std::to_string(own) +
+                                              " of uid " + std::to_string(hook.owner) + ")");
     if (own == 0) waiting_by_owner_.erase(hook.owner);
     return;
   }

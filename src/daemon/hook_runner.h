@@ -14,6 +14,7 @@
 #include "core/model/clock.h"
 #include "core/model/status.h"
 #include "daemon/event_loop.h"
+#include "daemon/log_throttle.h"
 #include "daemon/spawner.h"
 
 namespace tq {
@@ -102,6 +103,7 @@ class HookRunner {
   std::map<uint32_t, size_t> running_by_owner_;  ///< owners with hooks running, and how many
   std::map<uint32_t, size_t> waiting_by_owner_;
   HookCounts counts_;
+  LogThrottle dropped_log_;  ///< a flood of dropped hooks is said every 10 s, not per hook
 };
 
 }  // namespace tq
