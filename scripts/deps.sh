@@ -15,7 +15,7 @@ packages=(
   strace                             # the durability test watches the daemon's syscalls
   python3-prometheus-client          # the stats test parses tqd's metrics with a real parser
   groff-base                         # the man pages are linted with groff -ww
-  dpkg-dev debhelper lintian         # the Debian package (packaging/deb/build, tests/package)
+  build-essential dpkg-dev debhelper lintian  # the Debian package (packaging/deb/build, tests/package)
 )
 
 missing=()
