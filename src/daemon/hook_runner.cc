@@ -91,38 +91,39 @@ Status HookRunner::Open() {
 }
 
 void HookRunner::Run(HookLaunch hook) {
-  size_t& own = waiting_by_owner_[hook.owner];
+  const size_t own = std::count_if(waiting_.begin(), waiting_.end(),
+                                   [&](const HookLaunch& h) { return h.owner == hook.owner; });
   if (waiting_.size() >= kMaxWaiting || own >= kMaxWaitingPerOwner) {
     ++counts_.dropped;
     dropped_log_.Log(spdlog::level::warn, hook.what + ": not run, " +
                                               std::to_string(waiting_.size()) +
                                               " hooks are already waiting (" + std::to_string(own) +
                                               " of uid " + std::to_string(hook.owner) + ")");
-    if (own == 0) waiting_by_owner_.erase(hook.owner);
     return;
   }
-  ++own;
   waiting_.push_back(std::move(hook));
   StartWaiting();
 }
 
 void HookRunner::StartWaiting() {
   for (auto it = waiting_.begin(); it != waiting_.end() && running_.size() < kMaxRunning;) {
-    const uint32_t owner = it->owner;
-    auto busy = running_by_owner_.find(owner);
-    if (busy != running_by_owner_.end() && busy->second >= kMaxRunningPerOwner) {
+    if (RunningOf(it->owner) >= kMaxRunningPerOwner) {
       ++it;  // its owner has its share running; later hooks of others may start
       continue;
     }
     HookLaunch hook = std::move(*it);
     it = waiting_.erase(it);
-    if (--waiting_by_owner_[owner] == 0) waiting_by_owner_.erase(owner);
     const uint64_t seq = next_seq_++;
     if (!Start(seq, hook)) {
       ++counts_.failed;
       RemoveFiles(seq);
     }
   }
+}
+
+size_t HookRunner::RunningOf(uint32_t owner) const {
+  return std::count_if(running_.begin(), running_.end(),
+                       [owner](const auto& entry) { return entry.second.owner == owner; });
 }
 
 bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
@@ -187,7 +188,6 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
         });
   });
   const int pidfd = r.pidfd;
-  ++running_by_owner_[hook.owner];
   running_.emplace(seq, std::move(r));
   loop_.Watch(pidfd, EPOLLIN, [this, seq](uint32_t) { OnExit(seq); });
   return true;
@@ -198,7 +198,6 @@ void HookRunner::OnExit(uint64_t seq) {
   if (it == running_.end()) return;
   Running r = std::move(it->second);
   running_.erase(it);
-  if (--running_by_owner_[r.owner] == 0) running_by_owner_.erase(r.owner);
   loop_.Unwatch(r.pidfd);
   close(r.pidfd);
   for (EventLoop::TimerId t : {r.timeout_timer, r.kill_timer})

@@ -89,6 +89,8 @@ class HookRunner {
   void OnExit(uint64_t seq);
   /// Starts waiting hooks while there is room.
   void StartWaiting();
+  /// How many hooks of `owner` run now.
+  size_t RunningOf(uint32_t owner) const;
   std::string PathOf(uint64_t seq, const char* suffix) const;
   void RemoveFiles(uint64_t seq) const;
 
@@ -100,8 +102,6 @@ class HookRunner {
   uint64_t next_seq_ = 1;
   std::map<uint64_t, Running> running_;
   std::deque<HookLaunch> waiting_;
-  std::map<uint32_t, size_t> running_by_owner_;  ///< owners with hooks running, and how many
-  std::map<uint32_t, size_t> waiting_by_owner_;
   HookCounts counts_;
   LogThrottle dropped_log_;  ///< a flood of dropped hooks is said every 10 s, not per hook
 };

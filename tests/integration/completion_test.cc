@@ -10,13 +10,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
 
+#include "support/help_listing.h"
 #include "support/jobs.h"
 #include "support/skip.h"
 #include "support/test_daemon.h"
@@ -78,44 +78,10 @@ struct Command {
   std::vector<std::string> subcommands, flags;
 };
 
-// The lines of `text` under the heading `heading` ("Options:", "Subcommands:") up to the next
-// blank line.
-std::vector<std::string> Section(const std::string& text, const std::string& heading) {
-  std::vector<std::string> out;
-  size_t pos = text.find("\n" + heading + "\n");
-  if (pos == std::string::npos) return out;
-  pos += heading.size() + 2;
-  while (pos < text.size()) {
-    const size_t end = text.find('\n', pos);
-    const std::string line = text.substr(pos, end == std::string::npos ? end : end - pos);
-    if (line.empty()) break;
-    out.push_back(line);
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  return out;
-}
-
 // `words` and every command under it, as their --help output describes them.
 void CollectCommands(const std::vector<std::string>& words, std::vector<Command>* out) {
-  std::vector<std::string> argv = {BinPath("tq")};
-  argv.insert(argv.end(), words.begin() + 1, words.end());
-  argv.push_back("--help");
-  Process p(argv, {});
-  const RunResult r = p.Finish();
-  REQUIRE(r.exit_code == 0);
-  Command c{words, {}, {}};
-  const std::regex long_option(R"((--[a-z0-9][a-z0-9-]*))");
-  for (const std::string& line : Section(r.out, "Options:")) {
-    // The option names come before the first run of two spaces after them.
-    const std::string names = line.substr(0, line.find("  ", 2));
-    for (std::sregex_iterator it(names.begin(), names.end(), long_option), end; it != end; ++it)
-      c.flags.push_back((*it)[1]);
-  }
-  for (const std::string& line : Section(r.out, "Subcommands:")) {
-    const size_t start = line.find_first_not_of(' ');
-    c.subcommands.push_back(line.substr(start, line.find(' ', start) - start));
-  }
+  HelpListing listing = ReadHelp("tq", {words.begin() + 1, words.end()});
+  Command c{words, std::move(listing.subcommands), std::move(listing.flags)};
   out->push_back(c);
   for (const std::string& sub : c.subcommands) {
     std::vector<std::string> deeper = words;

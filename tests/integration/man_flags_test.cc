@@ -1,58 +1,28 @@
 // The man pages: each long option that `tq --help` and the --help of each of its subcommands
 // (all levels) print appears in man/tq.1, each of `tqd --help` in man/tqd.8, and groff finds
 // nothing to warn about in any page.
-#include <regex>
 #include <set>
 
 #include <doctest/doctest.h>
 
+#include "support/help_listing.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
 
 namespace {
 
-// The lines of `text` under the heading `heading` ("Options:", "Subcommands:") up to the next
-// blank line.
-std::vector<std::string> Section(const std::string& text, const std::string& heading) {
-  std::vector<std::string> out;
-  size_t pos = text.find("\n" + heading + "\n");
-  if (pos == std::string::npos) return out;
-  pos += heading.size() + 2;
-  while (pos < text.size()) {
-    const size_t end = text.find('\n', pos);
-    const std::string line = text.substr(pos, end == std::string::npos ? end : end - pos);
-    if (line.empty()) break;
-    out.push_back(line);
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  return out;
-}
-
 // Every long option `binary ARGS --help` prints, and (with `recurse`) those of its subcommands,
 // each with the command that has it ("tq jobs run: --force").
 void CollectFlags(const std::string& binary, std::vector<std::string> args, bool recurse,
                   std::map<std::string, std::string>* flags) {
-  std::vector<std::string> argv = {BinPath(binary)};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.push_back("--help");
-  Process p(argv, {});
-  const RunResult r = p.Finish();
-  REQUIRE(r.exit_code == 0);
+  const HelpListing listing = ReadHelp(binary, args);
   std::string where = binary;
   for (const std::string& a : args) where += " " + a;
-  const std::regex long_option(R"((--[a-z0-9][a-z0-9-]*))");
-  for (const std::string& line : Section(r.out, "Options:")) {
-    // The option names come before the first run of two spaces after them.
-    const std::string names = line.substr(0, line.find("  ", 2));
-    for (std::sregex_iterator it(names.begin(), names.end(), long_option), end; it != end; ++it)
-      if ((*it)[1] != "--help") flags->emplace((*it)[1], where);
-  }
+  for (const std::string& flag : listing.flags)
+    if (flag != "--help") flags->emplace(flag, where);
   if (!recurse) return;
-  for (const std::string& line : Section(r.out, "Subcommands:")) {
-    const size_t start = line.find_first_not_of(' ');
-    const std::string sub = line.substr(start, line.find(' ', start) - start);
+  for (const std::string& sub : listing.subcommands) {
     std::vector<std::string> deeper = args;
     deeper.push_back(sub);
     CollectFlags(binary, deeper, true, flags);
