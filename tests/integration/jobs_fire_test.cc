@@ -54,6 +54,11 @@ TEST_CASE("tq jobs lists a job with its schedule and next and last firing") {
   CHECK(j["last_task"].is_number_integer());
   CHECK(JobsJson(d)["errors"].empty());
 
+  // The table is read after the job stops firing: a firing between the JSON and the table would
+  // show "running" there.
+  const RunResult disable = Tq(d, {"jobs", "disable", "tick"});
+  REQUIRE_MESSAGE(disable.exit_code == 0, disable.err);
+  REQUIRE(WaitFor([&] { return JobJson(d, "tick")["last_state"] == "succeeded"; }));
   const RunResult table = Tq(d, {"jobs"});
   CHECK(table.exit_code == 0);
   CHECK_MESSAGE(table.out.find("NAME") == 0, table.out);
