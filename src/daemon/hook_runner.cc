@@ -51,6 +51,14 @@ Status WriteInput(const std::string& path, const std::string& text,
   return Status::Ok();
 }
 
+// What `hook` holds in memory while it waits.
+size_t BytesOf(const HookLaunch& hook) {
+  size_t n = hook.what.size() + hook.cwd.size() + hook.input.size();
+  for (const std::vector<std::string>* list : {&hook.argv, &hook.env})
+    for (const std::string& s : *list) n += s.size();
+  return n;
+}
+
 // The first line of what `path` holds, at most kLoggedErrorBytes, quoted for the log.
 std::string FirstLine(const std::string& path) {
   std::ifstream in(path);
@@ -91,14 +99,23 @@ Status HookRunner::Open() {
 }
 
 void HookRunner::Run(HookLaunch hook) {
-  const size_t own = std::count_if(waiting_.begin(), waiting_.end(),
-                                   [&](const HookLaunch& h) { return h.owner == hook.owner; });
-  if (waiting_.size() >= kMaxWaiting || own >= kMaxWaitingPerOwner) {
+  size_t own = 0, bytes = 0, own_bytes = 0;
+  for (const HookLaunch& h : waiting_) {
+    const size_t n = BytesOf(h);
+    bytes += n;
+    if (h.owner != hook.owner) continue;
+    ++own;
+    own_bytes += n;
+  }
+  const size_t size = BytesOf(hook);
+  if (waiting_.size() >= kMaxWaiting || own >= kMaxWaitingPerOwner ||
+      bytes + size > kMaxWaitingBytes || own_bytes + size > kMaxWaitingBytesPerOwner) {
     ++counts_.dropped;
-    dropped_log_.Log(spdlog::level::warn, hook.what + ": not run, " +
-                                              std::to_string(waiting_.size()) +
-                                              " hooks are already waiting (" + std::to_string(own) +
-                                              " of uid " + std::to_string(hook.owner) + ")");
+    dropped_log_.Log(spdlog::level::warn,
+                     hook.what + ": not run, " + std::to_string(waiting_.size()) +
+                         " hooks are already waiting with " + std::to_string(bytes) + " bytes (" +
+                         std::to_string(own) + " with " + std::to_string(own_bytes) +
+                         " bytes of uid " + std::to_string(hook.owner) + ")");
     return;
   }
   waiting_.push_back(std::move(hook));
@@ -144,7 +161,7 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
       "--output-max", std::to_string(std::min(config.output_max, kHookOutputMax)),
       "--kill-grace", std::to_string(config.kill_grace_ms),
       "--stdin",      input};
-  if (!hook.cwd.empty()) args.insert(args.end(), {"--cwd", hook.cwd});
+  if (!hook.cwd.empty()) args.insert(args.end(), {"--cwd", hook.cwd, "--cwd-fallback", "/"});
   const std::vector<std::string> identity =
       IdentityArgs(hook.account, hook.pam_service, hook.pam_dir);
   args.insert(args.end(), identity.begin(), identity.end());

@@ -25,7 +25,7 @@ struct HookLaunch {
   uint32_t owner = 0;  ///< whose it is: the task's owner, for a fair share of the slots
   std::vector<std::string> argv;
   std::vector<std::string> env;
-  std::string cwd;                 ///< "": the shim's (/)
+  std::string cwd;                 ///< "": the shim's (/); / when the user cannot enter it
   std::string input;               ///< its standard input: the task's output, or the mail
   std::optional<Account> account;  ///< whom it runs as; none: the daemon's own user
   std::string pam_service;         ///< with an account: its PAM session ("" none)
@@ -56,7 +56,8 @@ class HookRunner {
   /// Runs `hook` now, or once a slot is free for it: at most kMaxRunning run, at most
   /// kMaxRunningPerOwner of one owner, so a user whose hooks hang cannot hold back everyone
   /// else's; waiting ones start in order. Past kMaxWaiting waiting, or kMaxWaitingPerOwner of its
-  /// owner, it is dropped with a warning.
+  /// owner, or past kMaxWaitingBytes or kMaxWaitingBytesPerOwner of what they carry, it is
+  /// dropped with a warning.
   void Run(HookLaunch hook);
   /// Hooks running now, and waiting to run.
   size_t running() const { return running_.size(); }
@@ -71,6 +72,10 @@ class HookRunner {
   /// One owner's share: half the slots, and a fifth of the waiting room.
   static constexpr size_t kMaxRunningPerOwner = 4;
   static constexpr size_t kMaxWaitingPerOwner = 200;
+  /// What waiting hooks may carry (environments, input): each holds its task's environment (up
+  /// to 1 MiB) and output, so a count alone would let one user fill the daemon's memory.
+  static constexpr size_t kMaxWaitingBytes = 64u << 20;
+  static constexpr size_t kMaxWaitingBytesPerOwner = 16u << 20;
 
  private:
   /// One hook under its shim.

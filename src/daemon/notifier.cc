@@ -1,6 +1,5 @@
 #include "daemon/notifier.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -80,11 +79,10 @@ void Notifier::Send(const Task& task, const NotifyFacts& facts, const NotifyPlan
       facts.task ? "task " + std::to_string(*facts.task) : "job " + facts.job + " (overdue)";
   HookLaunch base;
   base.owner = task.owner.uid;
-  // The task's directory, unless it is gone: the hook that tells of a task that could not start
-  // for want of it must still run.
-  struct stat st {};
-  const bool dir = stat(task.spec.cwd.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-  base.cwd = dir ? task.spec.cwd : "/";
+  // The task's directory; the shim enters / when the user cannot enter it (it is gone, say): the
+  // hook that tells of a task that could not start for want of it must still run. The daemon
+  // never looks at the directory itself: as root it would see what the user may not.
+  base.cwd = task.spec.cwd;
   base.input = output;
   if (run_as_owner_) {
     auto account = AccountOf(task.owner);

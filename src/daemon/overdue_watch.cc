@@ -4,8 +4,15 @@
 
 #include "core/jobs/overdue.h"
 #include "core/model/duration.h"
+#include "core/model/saturating.h"
 
 namespace tq {
+
+namespace {
+// How soon a check the store failed (a full disk, an I/O error) is made again: the switch of a
+// job that keeps failing must not go quiet because the store once did.
+constexpr int64_t kRetryAfterStoreErrorMs = 30 * 1000;
+}  // namespace
 
 OverdueWatch::OverdueWatch(EventLoop& loop, const Clock& clock, Store& store, Scheduler& scheduler,
                            Notifier& notifier, uint64_t& alerts)
@@ -24,16 +31,22 @@ void OverdueWatch::Check() {
   if (timer_) loop_.CancelTimer(timer_);
   timer_ = 0;
   const std::vector<Task> runs = scheduler_.SwitchedJobs();
-  overdue_.clear();
-  if (runs.empty()) return;
+  if (runs.empty()) {
+    overdue_.clear();
+    return;
+  }
+  const WallMs now = clock_.WallNow();
+  const WallMs retry = SaturatingAdd(now, kRetryAfterStoreErrorMs);
   auto records = store_.JobRecords();
   if (!records.ok()) {
-    spdlog::error("dead man's switches not checked: {}", records.status().message());
-    return;  // checked again at the next end of a job's run
+    spdlog::error("dead man's switches not checked: {}; trying again in {}",
+                  records.status().message(), FormatDuration(kRetryAfterStoreErrorMs));
+    Arm(retry);  // overdue_ keeps what the last check found
+    return;
   }
+  overdue_.clear();
   std::map<std::string, const JobRecord*> by_name;
   for (const JobRecord& r : *records) by_name[r.job] = &r;
-  const WallMs now = clock_.WallNow();
   std::optional<WallMs> next;
   for (const Task& run : runs) {
     const std::string& name = *run.spec.job;
@@ -48,7 +61,10 @@ void OverdueWatch::Check() {
     if (!s.alert) continue;
     // Recorded before the alert goes out: a crash in between loses an alert, never repeats one.
     if (Status st = store_.SetJobOverdueAlerted(name, s.since); !st.ok()) {
-      spdlog::error("job {}: its overdue alert is not recorded: {}", name, st.message());
+      spdlog::error(
+          "job {}: its overdue alert is not recorded, so not sent: {}; trying again in {}", name,
+          st.message(), FormatDuration(kRetryAfterStoreErrorMs));
+      next = next ? std::min(*next, retry) : retry;
       continue;
     }
     const std::string reason = "no success within " + FormatDuration(def->expect_success_within_ms);
@@ -56,11 +72,14 @@ void OverdueWatch::Check() {
     ++alerts_;
     notifier_.JobOverdue(*def, run, reason);
   }
-  if (next)
-    timer_ = loop_.AddWallTimer(*next, [this] {
-      timer_ = 0;
-      Check();
-    });
+  if (next) Arm(*next);
+}
+
+void OverdueWatch::Arm(WallMs when) {
+  timer_ = loop_.AddWallTimer(when, [this] {
+    timer_ = 0;
+    Check();
+  });
 }
 
 }  // namespace tq

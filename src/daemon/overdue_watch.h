@@ -31,6 +31,9 @@ class OverdueWatch {
   const std::map<std::string, bool>& overdue() const { return overdue_; }
 
  private:
+  /// Runs Check() again at `when`.
+  void Arm(WallMs when);
+
   EventLoop& loop_;
   const Clock& clock_;
   Store& store_;

@@ -336,6 +336,15 @@ TEST_CASE("shim: the working directory is applied") {
   CHECK(run.Out() == std::filesystem::canonical(run.Path("work"), ec).string() + "\n");
 }
 
+TEST_CASE("shim: --cwd-fallback is entered when --cwd cannot be") {
+  ShimRun run;
+  tq::ShimRecord r =
+      run.Run({"sh", "-c", "pwd -P"}, {"--cwd", run.Path("no-such-dir"), "--cwd-fallback", "/"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.spawn_step.empty());
+  CHECK(run.Out() == "/\n");
+}
+
 TEST_CASE("shim: stdin comes from --stdin, else /dev/null") {
   SUBCASE("from a file") {
     ShimRun run;
@@ -596,6 +605,8 @@ TEST_CASE("shim: usage errors exit 2 and touch nothing") {
        "--", "true"},
       {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--pam-service",
        "tq", "--", "true"},  // PAM needs the user's name
+      {"--status", "S", "--stdout", "o", "--stderr", "e", "--output-max", "1", "--cwd-fallback",
+       "/", "--", "true"},  // a fallback for no directory
   };
   for (size_t i = 0; i < cases.size(); i++) {
     ShimRun run;

@@ -2,6 +2,7 @@
 // then submits (several at once, so they share group commits) until the store refuses them.
 // Every submit is either acknowledged and still there after a restart, or refused with an error
 // that says the disk is full and absent; reads go on; once space returns, submits work again.
+// A job's overdue alert that the store could not record goes out once space returns.
 // Mounting needs root (CI runs as root); elsewhere the test reports as skipped.
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -128,5 +129,37 @@ TEST_CASE("a full disk while a job fires every second: tqd stays up and firing r
   REQUIRE(unlink(filler.c_str()) == 0);
   const size_t before = JobRuns(d, "tick").size();
   REQUIRE(WaitFor([&] { return JobRuns(d, "tick").size() >= before + 2; }));
+  CHECK(d.Alive());
+}
+
+TEST_CASE("a full disk when a job becomes overdue: its alert is sent once space returns") {
+  if (geteuid() != 0) TQ_SKIP("needs root to mount a small tmpfs");
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string alerts = d.dir() + "/alerts";  // outside the full file system
+  const auto watched = [&](const std::string& within) {
+    return JobFile("watched", "@yearly", "true",
+                   {"expect_success_within = \"" + within + "\"",
+                    "on_failure = " + nlohmann::json("echo $TQ_STATE >> '" + alerts + "'").dump()});
+  };
+  d.WriteJobFile("watched.toml", watched("100d"));
+  d.Stop();
+  Tmpfs fs(d.state_dir(), "4m");
+  d.Start();
+  d.WaitReady();
+  REQUIRE(JobJson(d, "watched").is_object());  // seen, so its stretch has begun
+
+  // The job is overdue at once, while the store cannot record its alert: nothing goes out.
+  const std::string filler = d.state_dir() + "/filler";
+  FillUp(filler);
+  d.WriteJobFile("watched.toml", watched("1s"));
+  Tq(d, {"reload"});
+  REQUIRE(WaitFor(
+      [&] { return d.Log().find("its overdue alert is not recorded") != std::string::npos; }));
+  CHECK(ReadFile(alerts).empty());
+
+  // Space returns: the check is made again by itself, and the alert goes out once.
+  REQUIRE(unlink(filler.c_str()) == 0);
+  REQUIRE(WaitFor([&] { return ReadFile(alerts) == "overdue\n"; }, 120));
   CHECK(d.Alive());
 }

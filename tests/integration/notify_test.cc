@@ -41,6 +41,14 @@ std::string FakeSendmail(const std::string& dir) {
   return path;
 }
 
+// tq_hooks_total{result="RESULT"} of `tq stats --prometheus`; -1 when it is not there.
+long HookCount(const TestDaemon& d, const std::string& result) {
+  const std::string key = "tq_hooks_total{result=\"" + result + "\"} ";
+  const std::string out = Tq(d, {"stats", "--prometheus"}).out;
+  const size_t at = out.find(key);
+  return at == std::string::npos ? -1 : std::stol(out.substr(at + key.size()));
+}
+
 // How many times the daemon's log says `text`.
 size_t LogCount(const TestDaemon& d, const std::string& text) {
   const std::string log = d.Log();
@@ -294,4 +302,32 @@ TEST_CASE("a user whose hooks hang holds at most half the hook slots: others' ho
 
   WriteFile(gate, "");
   REQUIRE(WaitFor([&] { return FileLines(starts).size() == 10; }));
+}
+
+TEST_CASE("hooks waiting with large environments are dropped past the bytes one user may hold") {
+  TestDaemon d("max_running = 10\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string starts = d.dir() + "/starts";
+  const std::string gate = d.dir() + "/gate";
+  const std::string hang = "echo start >> " + Quoted(starts) + "; while [ ! -e " + Quoted(gate) +
+                           " ]; do sleep 0.05; done";
+  for (int i = 0; i < 4; ++i) Submit(d, {"--on-finish", hang, "--", "true"});
+  REQUIRE(WaitFor([&] { return FileLines(starts).size() == 4; }));
+
+  // Each waiting hook holds its task's environment of about 1 MB: 16 fit in a user's 16 MiB, the
+  // 17th and later do not. (Ten variables: exec takes at most 128 KiB in one.)
+  std::vector<std::string> env = {d.MarkEnv()};
+  for (int i = 0; i < 10; ++i)
+    env.push_back("BIG" + std::to_string(i) + "=" + std::string(100 * 1000, 'x'));
+  for (int i = 0; i < 20; ++i) {
+    const RunResult r = RunTq(d.socket(), {"submit", "--on-finish", hang, "--", "true"}, env);
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  }
+  REQUIRE(WaitFor([&] { return HookCount(d, "dropped") == 4; }));
+  CHECK(LogCount(d, "hooks are already waiting with") >= 1);
+
+  WriteFile(gate, "");
+  REQUIRE(WaitFor([&] { return HookCount(d, "succeeded") == 20; }));
+  CHECK(HookCount(d, "dropped") == 4);
+  CHECK(FileLines(starts).size() == 20);
 }

@@ -10,6 +10,7 @@
 /* The parsed command line. */
 struct options {
   const char *status, *out, *err, *in, *cwd;
+  const char* cwd_fallback; /* entered when cwd cannot be (a hook's); NULL: that is a failure */
   unsigned long long output_max; /* 0: unlimited */
   int status_fd;                 /* the status file, opened and locked by the daemon; -1: none */
   long long kill_grace_ms;       /* TERM to KILL, for a stop and for leftover descendants */

@@ -123,7 +123,9 @@ _Noreturn void run_child(const struct options* o, char** env, int out_w, int err
   if (apply_resources(o) != 0) child_fail(errfd, kStepResources);
   if (o->switch_identity && become_user(o) != 0) child_fail(errfd, kStepIdentity);
   if (o->limit_nofile == NULL) restore_nofile(o->nofile);
-  if (o->cwd != NULL && chdir(o->cwd) != 0) child_fail(errfd, kStepCwd);
+  if (o->cwd != NULL && chdir(o->cwd) != 0 &&
+      (o->cwd_fallback == NULL || chdir(o->cwd_fallback) != 0))
+    child_fail(errfd, kStepCwd);
   if (env != NULL) environ = env; /* execvp searches the task's PATH, and passes all of it */
   execvp(o->argv[0], o->argv);
   child_fail(errfd, kStepExec);

@@ -15,7 +15,8 @@ static const long long kDefaultKillGraceMs = 10000;
 _Noreturn static void usage(const char* msg, const char* what) {
   fprintf(stderr,
           "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
-          "[--stdin PATH] --output-max BYTES [--cwd DIR] [--kill-grace MS] [--keep-background] "
+          "[--stdin PATH] --output-max BYTES [--cwd DIR [--cwd-fallback DIR]] [--kill-grace MS] "
+          "[--keep-background] "
           "[--nofile N] [--env-fd N] [--uid N --gid N --groups N[,N...]] "
           "[--pam-service NAME --user NAME [--pam-dir DIR]] [--nice N] [--ioprio N] "
           "[--limit-nofile N] [--limit-nproc N] [--limit-core BYTES] "
@@ -88,6 +89,7 @@ void parse_args(int argc, char** argv, struct options* o) {
                {"--stderr", &o->err},
                {"--stdin", &o->in},
                {"--cwd", &o->cwd},
+               {"--cwd-fallback", &o->cwd_fallback},
                {"--output-max", &max},
                {"--status-fd", &status_fd},
                {"--kill-grace", &grace},
@@ -126,6 +128,7 @@ void parse_args(int argc, char** argv, struct options* o) {
   }
   if (o->status == NULL || o->out == NULL || o->err == NULL || max == NULL)
     usage("--status, --stdout, --stderr and --output-max are required", "");
+  if (o->cwd_fallback != NULL && o->cwd == NULL) usage("--cwd-fallback needs --cwd", "");
   if (parse_count(max, &o->output_max) != 0)
     usage("--output-max needs a decimal byte count, not ", max);
   o->kill_grace_ms = kDefaultKillGraceMs;
