@@ -192,9 +192,9 @@ Status Daemon::Open() {
     hooks_ = std::make_unique<HookRunner>(loop_, clock_, *spawner_, options_.state_dir + "/hooks",
                                           options_.config);
     if (Status opened = hooks_->Open(); !opened.ok()) return opened;
-    notifier_ =
-        std::make_unique<Notifier>(*hooks_, clock_, files_, options_.config, options_.run_as_owner,
-                                   options_.pam_service, options_.pam_dir);
+    notifier_ = std::make_unique<Notifier>(
+        *hooks_, clock_, files_, options_.config, options_.run_as_owner, options_.pam_service,
+        options_.pam_dir, [this](const Task& task) { return ResourcesOf(task); });
   }
   unstored_ends_ = std::make_unique<UnstoredEnds>(
       loop_, clock_, [this](AttemptEnd& end) { return StoreEnd(end); });
@@ -381,6 +381,16 @@ void Daemon::Dispatch() {
   ArmTimers();
 }
 
+Resources Daemon::ResourcesOf(const Task& task) const {
+  Resources res = options_.config->Queue(task.spec.queue).resources;
+  const JobDef* def =
+      task.spec.job && scheduler_ ? scheduler_->Definition(*task.spec.job) : nullptr;
+  if (def == nullptr) return res;
+  // A user's own job (USER/NAME) gets what is stricter of its own and its queue's.
+  return def->name.find('/') == std::string::npos ? res.With(def->resources)
+                                                  : res.Narrowed(def->resources);
+}
+
 bool Daemon::StartTask(TaskId id) {
   auto task = store_->Get(id);
   std::optional<Result<Account>> account;
@@ -429,13 +439,7 @@ bool Daemon::StartTask(TaskId id) {
     launch.has_stdin = task->spec.stdin_data.has_value();
     launch.timeout_ms = task->spec.timeout_ms;
     launch.keep_background = task->spec.keep_background;
-    launch.resources = options_.config->Queue(task->spec.queue).resources;
-    if (task->spec.job && scheduler_)
-      if (const JobDef* def = scheduler_->Definition(*task->spec.job))
-        // A user's own job (USER/NAME) gets what is stricter of its own and its queue's.
-        launch.resources = def->name.find('/') == std::string::npos
-                               ? launch.resources.With(def->resources)
-                               : launch.resources.Narrowed(def->resources);
+    launch.resources = ResourcesOf(*task);
     shim = executor_->Start(launch);
   }
   if (!shim.ok()) {

@@ -138,6 +138,8 @@ class Daemon {
   void OnSignal();
   void Dispatch();
   bool StartTask(TaskId id);
+  /// The nice, ionice and limits of `task`: its queue's, with its job's own over them.
+  Resources ResourcesOf(const Task& task) const;
   void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                          const std::optional<StopRequest>& stop);
   /// Undoes an attempt whose supervisor never started (the task is pending again), or ends it as

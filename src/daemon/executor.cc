@@ -66,14 +66,8 @@ Result<int> Executor::Start(const Launch& launch) {
   if (task_fd_limit_ > 0) args.insert(args.end(), {"--nofile", std::to_string(task_fd_limit_)});
   if (launch.has_stdin) args.insert(args.end(), {"--stdin", files_.Stdin(launch.id)});
   if (!launch.cwd.empty()) args.insert(args.end(), {"--cwd", launch.cwd});
-  const Resources& res = launch.resources;
-  if (res.nice) args.insert(args.end(), {"--nice", std::to_string(*res.nice)});
-  if (res.ionice)
-    if (auto prio = IoPriority(*res.ionice))
-      args.insert(args.end(), {"--ioprio", std::to_string(*prio)});
-  if (res.nofile) args.insert(args.end(), {"--limit-nofile", std::to_string(*res.nofile)});
-  if (res.nproc) args.insert(args.end(), {"--limit-nproc", std::to_string(*res.nproc)});
-  if (res.core) args.insert(args.end(), {"--limit-core", std::to_string(*res.core)});
+  const std::vector<std::string> resources = ResourceArgs(launch.resources);
+  args.insert(args.end(), resources.begin(), resources.end());
   const std::vector<std::string> cgroup = CgroupArgs(launch);
   args.insert(args.end(), cgroup.begin(), cgroup.end());
   const std::vector<std::string> identity =

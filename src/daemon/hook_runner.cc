@@ -162,6 +162,8 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
       "--kill-grace", std::to_string(config.kill_grace_ms),
       "--stdin",      input};
   if (!hook.cwd.empty()) args.insert(args.end(), {"--cwd", hook.cwd, "--cwd-fallback", "/"});
+  const std::vector<std::string> resources = ResourceArgs(hook.resources);
+  args.insert(args.end(), resources.begin(), resources.end());
   const std::vector<std::string> identity =
       IdentityArgs(hook.account, hook.pam_service, hook.pam_dir);
   args.insert(args.end(), identity.begin(), identity.end());

@@ -12,6 +12,7 @@
 #include "core/config/config.h"
 #include "core/model/account.h"
 #include "core/model/clock.h"
+#include "core/model/resources.h"
 #include "core/model/status.h"
 #include "daemon/event_loop.h"
 #include "daemon/log_throttle.h"
@@ -27,6 +28,7 @@ struct HookLaunch {
   std::vector<std::string> env;
   std::string cwd;                 ///< "": the shim's (/); / when the user cannot enter it
   std::string input;               ///< its standard input: the task's output, or the mail
+  Resources resources;             ///< its task's nice, ionice and rlimits (no cgroup limits)
   std::optional<Account> account;  ///< whom it runs as; none: the daemon's own user
   std::string pam_service;         ///< with an account: its PAM session ("" none)
   std::string pam_dir;             ///< where that service's configuration is ("" /etc/pam.d)

@@ -45,13 +45,15 @@ std::string HostName() {
 }  // namespace
 
 Notifier::Notifier(HookRunner& hooks, const Clock& clock, TaskFiles files, const ConfigPtr& config,
-                   bool run_as_owner, std::string pam_service, std::string pam_dir)
+                   bool run_as_owner, std::string pam_service, std::string pam_dir,
+                   ResourcesOf resources_of)
     : hooks_(hooks),
       files_(std::move(files)),
       config_(config),
       run_as_owner_(run_as_owner),
       pam_service_(std::move(pam_service)),
       pam_dir_(std::move(pam_dir)),
+      resources_of_(std::move(resources_of)),
       host_(HostName()),
       no_sendmail_(clock, kNoSendmailLogMs) {}
 
@@ -84,6 +86,7 @@ void Notifier::Send(const Task& task, const NotifyFacts& facts, const NotifyPlan
   // never looks at the directory itself: as root it would see what the user may not.
   base.cwd = task.spec.cwd;
   base.input = output;
+  base.resources = resources_of_(task);
   if (run_as_owner_) {
     auto account = AccountOf(task.owner);
     if (!account.ok()) {

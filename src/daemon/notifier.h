@@ -2,6 +2,7 @@
 // mail, and hands them to the HookRunner to run as the task's user.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "core/config/config.h"
@@ -17,10 +18,15 @@ namespace tq {
 /// Builds each notification of an end: its command, environment, input and user.
 class Notifier {
  public:
+  /// Gives a task's nice, ionice and rlimits, as its attempts get them.
+  using ResourcesOf = std::function<Resources(const Task&)>;
+
   /// With `run_as_owner` (the system daemon) hooks run as the task's owner, in the PAM session
-  /// `pam_service` ("" none) configured in `pam_dir`; otherwise as the daemon's user.
+  /// `pam_service` ("" none) configured in `pam_dir`; otherwise as the daemon's user. Each runs
+  /// with what `resources_of` gives its task.
   Notifier(HookRunner& hooks, const Clock& clock, TaskFiles files, const ConfigPtr& config,
-           bool run_as_owner, std::string pam_service, std::string pam_dir);
+           bool run_as_owner, std::string pam_service, std::string pam_dir,
+           ResourcesOf resources_of);
 
   /// Runs the hooks and sends the mail that the end of `task` (terminal) asks for.
   void TaskEnded(const Task& task);
@@ -43,6 +49,7 @@ class Notifier {
   bool run_as_owner_;
   std::string pam_service_;
   std::string pam_dir_;
+  ResourcesOf resources_of_;
   std::string host_;         ///< this machine's name, for the mail's subject
   LogThrottle no_sendmail_;  ///< a missing sendmail is said once a minute, not at every end
 };

@@ -24,6 +24,18 @@ std::vector<std::string> IdentityArgs(const std::optional<Account>& account,
   return args;
 }
 
+std::vector<std::string> ResourceArgs(const Resources& res) {
+  std::vector<std::string> args;
+  if (res.nice) args.insert(args.end(), {"--nice", std::to_string(*res.nice)});
+  if (res.ionice)
+    if (auto prio = IoPriority(*res.ionice))
+      args.insert(args.end(), {"--ioprio", std::to_string(*prio)});
+  if (res.nofile) args.insert(args.end(), {"--limit-nofile", std::to_string(*res.nofile)});
+  if (res.nproc) args.insert(args.end(), {"--limit-nproc", std::to_string(*res.nproc)});
+  if (res.core) args.insert(args.end(), {"--limit-core", std::to_string(*res.core)});
+  return args;
+}
+
 Result<int> EnvironmentFd(const std::vector<std::string>& env) {
   std::string text;
   for (const std::string& e : env) {

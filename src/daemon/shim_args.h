@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/model/account.h"
+#include "core/model/resources.h"
 #include "core/model/status.h"
 
 namespace tq {
@@ -16,6 +17,10 @@ namespace tq {
 /// the PAM session `pam_service` ("" none) configured in `pam_dir` ("" /etc/pam.d).
 std::vector<std::string> IdentityArgs(const std::optional<Account>& account,
                                       const std::string& pam_service, const std::string& pam_dir);
+
+/// The shim's options for `res`'s nice, ionice and rlimits (its cgroup limits are the
+/// Executor's: only a task has a cgroup).
+std::vector<std::string> ResourceArgs(const Resources& res);
 
 /// A memory file holding `env` as the shim reads it (TQ_SHIM_ENV_FD), at its start: the
 /// environment never touches the disk and never becomes the shim's own.

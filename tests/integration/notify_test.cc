@@ -331,3 +331,16 @@ TEST_CASE("hooks waiting with large environments are dropped past the bytes one 
   CHECK(HookCount(d, "dropped") == 4);
   CHECK(FileLines(starts).size() == 20);
 }
+
+TEST_CASE("a hook runs with its task's nice, ionice and limits") {
+  TestDaemon d("[queues.batch]\nnice = 10\nionice = \"idle\"\nnofile = 128\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string file = d.dir() + "/probe";
+  const std::string probe =
+      "{ cut -d' ' -f19 /proc/self/stat; ionice -p $$; grep '^Max open "
+      "files' /proc/self/limits | tr -s ' '; } > " +
+      Quoted(file + ".tmp") + " && mv " + Quoted(file + ".tmp") + " " + Quoted(file);
+  Submit(d, {"--queue", "batch", "--on-finish", probe, "--", "true"});
+  REQUIRE(WaitFor([&] { return !ReadFile(file).empty(); }));
+  CHECK(ReadFile(file) == "10\nidle\nMax open files 128 128 files \n");
+}
