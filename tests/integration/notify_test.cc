@@ -41,6 +41,12 @@ std::string FakeSendmail(const std::string& dir) {
   return path;
 }
 
+// A hook that appends "start" to `starts`, then runs until `gate` exists.
+std::string HangingHook(const std::string& starts, const std::string& gate) {
+  return "echo start >> " + Quoted(starts) + "; while [ ! -e " + Quoted(gate) +
+         " ]; do sleep 0.05; done";
+}
+
 // tq_hooks_total{result="RESULT"} of `tq stats --prometheus`; -1 when it is not there.
 long HookCount(const TestDaemon& d, const std::string& result) {
   const std::string key = "tq_hooks_total{result=\"" + result + "\"} ";
@@ -285,10 +291,8 @@ TEST_CASE("a user whose hooks hang holds at most half the hook slots: others' ho
   TQ_LOG_ON_FAILURE(d);
   const std::string starts = d.dir() + "/starts";
   const std::string gate = d.dir() + "/gate";
-  const std::string hang = "echo start >> " + Quoted(starts) + "; while [ ! -e " + Quoted(gate) +
-                           " ]; do sleep 0.05; done";
-  std::vector<std::string> ids;
-  for (int i = 0; i < 10; ++i) ids.push_back(Submit(d, {"--on-finish", hang, "--", "true"}));
+  const std::string hang = HangingHook(starts, gate);
+  for (int i = 0; i < 10; ++i) Submit(d, {"--on-finish", hang, "--", "true"});
   REQUIRE(WaitFor([&] { return FileLines(starts).size() == 4; }));
 
   const std::string out_dir = d.dir() + "/hook-out";
@@ -309,8 +313,7 @@ TEST_CASE("hooks waiting with large environments are dropped past the bytes one 
   TQ_LOG_ON_FAILURE(d);
   const std::string starts = d.dir() + "/starts";
   const std::string gate = d.dir() + "/gate";
-  const std::string hang = "echo start >> " + Quoted(starts) + "; while [ ! -e " + Quoted(gate) +
-                           " ]; do sleep 0.05; done";
+  const std::string hang = HangingHook(starts, gate);
   for (int i = 0; i < 4; ++i) Submit(d, {"--on-finish", hang, "--", "true"});
   REQUIRE(WaitFor([&] { return FileLines(starts).size() == 4; }));
 
