@@ -25,6 +25,7 @@
 #include "daemon/boot_id.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/make_dirs.h"
+#include "daemon/private_files.h"
 
 namespace tq {
 
@@ -42,10 +43,11 @@ class StoreReadySource : public ReadySource {
   using Capped = std::function<bool(uint32_t owner_uid, int running)>;
 
   StoreReadySource(Store& store, std::vector<std::string> open_queues,
-                   std::map<uint32_t, int> running, Capped capped)
+                   std::map<uint32_t, int> running, const ServedLog& served, Capped capped)
       : store_(store),
         queues_(std::move(open_queues)),
         running_(std::move(running)),
+        served_(served),
         capped_(std::move(capped)) {}
 
   std::vector<OwnerCandidate> FirstPerOwner(ReadyOrder order) override {
@@ -63,7 +65,8 @@ class StoreReadySource : public ReadySource {
         if (!c.ok()) spdlog::error("{}", c.status().message());
         if (!c.ok() || !c->has_value()) continue;
         const Candidate& cand = **c;
-        auto [it, added] = best.emplace(owner, OwnerCandidate{cand, running});
+        auto [it, added] =
+            best.emplace(owner, OwnerCandidate{cand, running, served_.LastServed(owner)});
         const Candidate& held = it->second.first;
         const bool better =
             order == ReadyOrder::kHighestPriority
@@ -82,6 +85,7 @@ class StoreReadySource : public ReadySource {
   Store& store_;
   std::vector<std::string> queues_;
   std::map<uint32_t, int> running_;
+  const ServedLog& served_;
   Capped capped_;
 };
 
@@ -143,12 +147,18 @@ Daemon::~Daemon() {
 
 Status Daemon::Open() {
   Status st = MakeDirs(options_.state_dir, 0700);  // a fresh account has no ~/.local/state
+  if (st.ok()) st = MakePrivateDir(options_.state_dir);
   if (!st.ok()) return st;
   st = lock_.Acquire(options_.state_dir);
   if (!st.ok()) return st;
-  st = MakeDir(files_.Root(), 0700);
+  st = MakePrivateDir(files_.Root());
   if (!st.ok()) return st;
   st = spool_.Prepare();
+  if (!st.ok()) return st;
+  // SQLite gives its -wal and -shm files the mode of the database file.
+  st = MakePrivateFile(options_.state_dir + "/tq.db");
+  for (const char* extra : {"/tq.db-wal", "/tq.db-shm"})
+    if (st.ok()) st = NarrowFileMode(options_.state_dir + extra);
   if (!st.ok()) return st;
 
   auto store = OpenSqliteStore(options_.state_dir + "/tq.db", options_.config->durability_full);
@@ -301,7 +311,14 @@ void Daemon::OnFrame(ConnId conn, const Owner& peer, const std::string& payload)
 }
 
 Result<Task> Daemon::GetVisible(const Owner& peer, TaskId id) {
-  auto task = store_->Get(id);
+  return Visible(peer, id, store_->Get(id));
+}
+
+Result<Task> Daemon::GetVisibleSummary(const Owner& peer, TaskId id) {
+  return Visible(peer, id, store_->GetSummary(id));
+}
+
+Result<Task> Daemon::Visible(const Owner& peer, TaskId id, Result<Task> task) {
   if (!task.ok() || !AccessFor(peer).Sees(task->owner.uid))
     return task.ok() || task.status().code() == ErrorCode::kNotFound
                ? Status::NotFound("task " + std::to_string(id) + " not found")
@@ -362,7 +379,7 @@ void Daemon::Dispatch() {
       spdlog::error("{}", by_owner.status().message());
       break;
     }
-    StoreReadySource ready(*store_, std::move(open), std::move(*by_owner),
+    StoreReadySource ready(*store_, std::move(open), std::move(*by_owner), served_,
                            [this](uint32_t owner, int running) {
                              if (lookup_holds_.Held(owner)) return true;
                              const UserLimits* limits = limits_.Of(owner);
@@ -376,6 +393,7 @@ void Daemon::Dispatch() {
     auto pick = PickNext(ready, options_.config->high_share, uniform);
     if (!pick) break;
     ++counters_.picks[pick->priority];
+    served_.Served(pick->owner_uid);
     if (!StartTask(pick->id)) break;
   }
   ArmTimers();
@@ -436,6 +454,10 @@ bool Daemon::StartTask(TaskId id) {
     if (account) launch.pam_dir = options_.pam_dir;
     launch.env = AttemptEnvironment(*task, n, launch.account ? &*launch.account : nullptr);
     launch.cwd = task->spec.cwd;
+    // A job that names no cwd starts in its user's home, or in / when that is missing (cron).
+    const JobDef* def =
+        task->spec.job && scheduler_ ? scheduler_->Definition(*task->spec.job) : nullptr;
+    if (def != nullptr && def->cwd.empty()) launch.cwd_fallback = "/";
     launch.has_stdin = task->spec.stdin_data.has_value();
     launch.timeout_ms = task->spec.timeout_ms;
     launch.keep_background = task->spec.keep_background;

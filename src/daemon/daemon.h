@@ -12,6 +12,7 @@
 #include "core/metrics/metrics.h"
 #include "core/model/clock.h"
 #include "core/policy/access.h"
+#include "core/policy/chooser.h"
 #include "core/proto/protocol.h"
 #include "core/store/store.h"
 #include "daemon/accounts.h"
@@ -98,6 +99,8 @@ class Daemon {
   /// The task if `peer` may see it (AccessFor(peer).Sees); otherwise kNotFound, so ids of other
   /// users cannot be probed.
   Result<Task> GetVisible(const Owner& peer, TaskId id);
+  /// As GetVisible, without the task's stdin and environment (Store::GetSummary).
+  Result<Task> GetVisibleSummary(const Owner& peer, TaskId id);
   /// What `peer` may see and do (AccessOf, with the user the daemon runs as).
   Access AccessFor(const Owner& peer) const;
   /// The users' own job files (`tq jobs install`).
@@ -134,6 +137,8 @@ class Daemon {
   Result<MetricsSnapshot> Metrics();
 
  private:
+  // `task` (read for `id`) when `peer` may see it, else kNotFound naming the id.
+  Result<Task> Visible(const Owner& peer, TaskId id, Result<Task> task);
   void OnFrame(ConnId conn, const Owner& peer, const std::string& payload);
   void OnSignal();
   void Dispatch();
@@ -177,6 +182,7 @@ class Daemon {
   std::unique_ptr<OverdueWatch> overdue_;  ///< the jobs' dead man's switches, with notifier_
   std::vector<std::pair<ConnId, SubmitItem>> pending_submits_;  ///< this turn's group
   std::mt19937_64 rng_;
+  ServedLog served_;  ///< when each owner last had a task started: the chooser's fairness
   mutable GroupMembers admin_members_;  ///< who is in admin_group; a cache, so AccessFor is const
   UserLimitsGate limits_;               ///< [user_limits] and [users.NAME]
   LookupHolds lookup_holds_;            ///< owners whose account lookup failed: their tasks wait

@@ -66,6 +66,8 @@ Result<int> Executor::Start(const Launch& launch) {
   if (task_fd_limit_ > 0) args.insert(args.end(), {"--nofile", std::to_string(task_fd_limit_)});
   if (launch.has_stdin) args.insert(args.end(), {"--stdin", files_.Stdin(launch.id)});
   if (!launch.cwd.empty()) args.insert(args.end(), {"--cwd", launch.cwd});
+  if (!launch.cwd.empty() && !launch.cwd_fallback.empty())
+    args.insert(args.end(), {"--cwd-fallback", launch.cwd_fallback});
   const std::vector<std::string> resources = ResourceArgs(launch.resources);
   args.insert(args.end(), resources.begin(), resources.end());
   const std::vector<std::string> cgroup = CgroupArgs(launch);

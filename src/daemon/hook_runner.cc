@@ -16,7 +16,7 @@
 
 #include "core/model/quote.h"
 #include "core/model/saturating.h"
-#include "daemon/make_dirs.h"
+#include "daemon/private_files.h"
 #include "daemon/proc.h"
 #include "daemon/shim/shim_record.h"
 #include "daemon/shim_args.h"
@@ -89,7 +89,7 @@ HookRunner::~HookRunner() {
 }
 
 Status HookRunner::Open() {
-  Status st = MakeDirs(dir_, 0700);
+  Status st = MakePrivateDir(dir_);
   if (!st.ok()) return st;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir_, ec))

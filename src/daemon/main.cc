@@ -16,6 +16,7 @@
 #include "daemon/daemon.h"
 #include "daemon/fd_limits.h"
 #include "daemon/log_setup.h"
+#include "daemon/private_files.h"
 
 namespace {
 
@@ -56,13 +57,7 @@ tq::Status PrepareSocketDir(const std::string& socket_path, tq::Mode mode) {
     return tq::Status(
         tq::ErrorCode::kConfig, "socket",
         "socket: " + dir + " is not a directory owned by uid " + std::to_string(geteuid()));
-  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
-    const std::string mode_text = fmt::format("{:04o}", st.st_mode & 07777);
-    return tq::Status(tq::ErrorCode::kConfig, "socket",
-                      "socket: " + dir + " is writable by group or others (mode " + mode_text +
-                          "); use a directory only its owner can write (chmod go-w " + dir + ")");
-  }
-  return tq::Status::Ok();
+  return tq::RefuseWritableDir("socket", dir);
 }
 
 // Refuses a state directory tqd could not use, before anything is opened in it: a config error
@@ -78,6 +73,8 @@ tq::Status CheckStateDir(const std::string& dir) {
   if (!S_ISDIR(st.st_mode)) return refuse(dir, "not a directory");
   if (faccessat(AT_FDCWD, dir.c_str(), R_OK | W_OK | X_OK, AT_EACCESS) != 0)
     return refuse(dir, strerror(errno));
+  // One tqd did not make (tqd makes it 0700): the store in it would be others' to read.
+  if (tq::Status open = tq::RefuseOpenDir("state", dir); !open.ok()) return open;
   // What an earlier daemon left must be ours to write as well.
   for (const char* name : {"tq.db", "tq.db-wal", "tq.db-shm", "tasks"}) {
     const std::string path = dir + "/" + name;
@@ -187,6 +184,16 @@ int main(int argc, char** argv) {
   if (tq::Status st = CheckStateDir(options.state_dir); !st.ok()) {
     spdlog::critical("{}", st.message());
     return kExitConfig;
+  }
+  if (!options.config->metrics_textfile.empty()) {
+    const std::string& file = options.config->metrics_textfile;
+    const std::string dir =
+        file.find('/') == std::string::npos ? "." : file.substr(0, file.rfind('/'));
+    if (tq::Status st = tq::RefuseWritableDir("metrics_textfile", dir.empty() ? "/" : dir);
+        !st.ok()) {
+      spdlog::critical("{}", st.message());
+      return kExitConfig;
+    }
   }
   if (tq::Status st = PrepareSocketDir(options.socket_path, mode); !st.ok()) {
     spdlog::critical("{}", st.message());

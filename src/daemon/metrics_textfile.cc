@@ -18,7 +18,10 @@ Status WriteFileAtomically(const std::string& path, const std::string& text) {
     return Status(ErrorCode::kInternal, "metrics_textfile",
                   "metrics_textfile: cannot " + what + ": " + why);
   };
-  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  // O_EXCL: never write through a file someone else put there; one left by a crash goes first.
+  const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
+  int fd = open(tmp.c_str(), flags, 0644);
+  if (fd < 0 && errno == EEXIST && unlink(tmp.c_str()) == 0) fd = open(tmp.c_str(), flags, 0644);
   if (fd < 0) return fail("create " + tmp);
   fchmod(fd, 0644);  // whatever the umask
   size_t done = 0;

@@ -23,7 +23,8 @@ struct Launch {
   std::vector<std::string> argv;  ///< the final argv (already /bin/sh -c for shell tasks)
   std::vector<std::string> env;   ///< the task's full environment
   std::string cwd;
-  bool has_stdin = false;  ///< the payload was written to TaskFiles::Stdin
+  std::string cwd_fallback;  ///< entered when cwd cannot be (a job's missing home); "": none
+  bool has_stdin = false;    ///< the payload was written to TaskFiles::Stdin
   int64_t timeout_ms = 0;
   bool keep_background = false;    ///< leave descendants running when the main process ends
   std::optional<Account> account;  ///< whom it runs as; none: the daemon's own user

@@ -2,9 +2,12 @@
 // and what each firing does (misfire and overlap policies, the firing recorded with its task).
 #include "daemon/scheduler.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <random>
@@ -86,6 +89,9 @@ struct Scheduler::State {
   std::map<std::string, JobDef> retry_prev;
   bool retry_at_start = false;
 
+  /// Jobs whose user's missing home was logged: their runs start in / (once per job).
+  std::set<std::string> homeless_logged;
+
   // The lookups a load makes, once per user and zone.
   std::map<std::string, JobUser> users;
   std::map<std::string, TimeZone> zones;
@@ -95,6 +101,7 @@ struct Scheduler::State {
   static bool Active(const Job& j) { return j.def.enabled && !j.disabled; }
 
   ReloadReport Load(bool at_start);
+  void LogMissingHome(const Job& j);
   Status Check(const JobDef& def, const TimeZone& local);
   void SyncRecords(const std::map<std::string, JobDef>& prev, bool at_start);
   void Replan();
@@ -371,6 +378,18 @@ void Scheduler::State::Plan(Job& j, WallMs now) {
   }
 }
 
+// As cron does, a run of a job that names no cwd starts in / when its user's home is missing (a
+// service account's /nonexistent): the shim falls back to / (Daemon::StartTask). Said once per
+// job, at its first run.
+void Scheduler::State::LogMissingHome(const Job& j) {
+  if (!homeless_logged.insert(j.def.name).second) return;
+  struct stat st {};
+  const int rc = stat(j.user.home.c_str(), &st);
+  if (rc == 0 && S_ISDIR(st.st_mode)) return;
+  spdlog::warn("job {}: cannot enter {}, the home of {} ({}): its runs start in /", j.def.name,
+               j.user.home, j.user.owner.name, rc == 0 ? "not a directory" : strerror(errno));
+}
+
 // One run of `j`, by its overlap unless `force`: through Fire for a firing (recorded even when
 // overlap makes no run), else as a plain insert (`tq jobs run`).
 Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>& firing, bool force,
@@ -408,6 +427,7 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
     std::uniform_int_distribution<int64_t> delay(0, j.def.random_delay_ms);
     not_before = std::max(firing->scheduled, now) + delay(rng);
   }
+  if (j.def.cwd.empty()) LogMissingHome(j);
   const TaskSpec spec = JobTaskSpec(
       j.def, j.user.home, daemon.RetryPolicyFor(j.def.queue, j.def.retry), not_before, d.exclusive);
   if (firing) {

@@ -12,6 +12,7 @@
 #include "core/jobs/job_file.h"
 #include "core/model/quote.h"
 #include "daemon/accounts.h"
+#include "daemon/private_files.h"
 
 namespace tq {
 
@@ -83,8 +84,7 @@ std::string Spool::UserOf(const std::string& path) const {
 }
 
 Status Spool::Prepare() const {
-  if (mkdir(dir_.c_str(), 0700) != 0 && errno != EEXIST) return Failed("create", dir_);
-  return Status::Ok();
+  return MakePrivateDir(dir_);
 }
 
 Status Spool::Write(const std::string& user, const std::string& text) const {

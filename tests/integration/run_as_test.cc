@@ -117,3 +117,34 @@ TEST_CASE("a job runs as the user it names, in that user's home") {
   CHECK(OutputOf(d, id) ==
         std::to_string(bob.uid()) + "\n" + home + "\n" + home + " " + bob.name() + "\n");
 }
+
+TEST_CASE("a job of a user without a home runs in /, and a missing cwd it names still fails") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  TempUser nobody_like;  // home /nonexistent, as Debian's nobody
+  const std::string user = "user = \"" + nobody_like.name() + "\"";
+  d.WriteJobFile("svc.toml",
+                 JobFile("homeless", "0 0 1 1 *", "pwd; echo $HOME", {user}) +
+                     JobFile("strict", "0 0 1 1 *", "pwd", {user, "cwd = \"/nonexistent/work\""}));
+  Reload(d);
+  for (int round = 0; round < 2; ++round) {
+    const RunResult run = Tq(d, {"jobs", "run", "homeless"});
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    CHECK(OutputOf(d, run.out.substr(0, run.out.find('\n'))) == "/\n/nonexistent\n");
+  }
+  // Said once per job, however often it runs.
+  const std::string log = d.Log();
+  const std::string warning = "job homeless: cannot enter /nonexistent";
+  const size_t first = log.find(warning);
+  CHECK(first != std::string::npos);
+  CHECK(log.find(warning, first + 1) == std::string::npos);
+
+  const RunResult strict = Tq(d, {"jobs", "run", "strict"});
+  REQUIRE_MESSAGE(strict.exit_code == 0, strict.err);
+  const std::string id = strict.out.substr(0, strict.out.find('\n'));
+  CHECK(Tq(d, {"wait", id}).exit_code != 0);
+  const nlohmann::json task = TaskJson(d, id);
+  CHECK(task["state"] == "failed");
+  CHECK(task.dump().find("/nonexistent/work") != std::string::npos);
+}

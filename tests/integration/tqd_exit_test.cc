@@ -77,3 +77,25 @@ TEST_CASE("tqd exits 78 on a socket directory that others may write") {
     CHECK(access((dir + "/sock/tq.sock").c_str(), F_OK) != 0);  // nothing was bound there
   }
 }
+
+TEST_CASE("tqd exits 78 on a state directory that group or others may enter, creating nothing") {
+  for (const mode_t mode : {0755, 0750, 0701, 0707, 0770}) {
+    CAPTURE(mode);
+    tq::TempDir tmp("tqd-exit");
+    const std::string dir = tmp.path.string(), state = dir + "/state";
+    REQUIRE(mkdir((dir + "/sock").c_str(), 0700) == 0);
+    REQUIRE(mkdir(state.c_str(), 0700) == 0);
+    REQUIRE(chmod(state.c_str(), mode) == 0);
+    const RunResult r = StartTqd(dir, state);
+    CHECK(r.exit_code == 78);
+    char mode_text[8];
+    std::snprintf(mode_text, sizeof mode_text, "%04o", mode);
+    CHECK_MESSAGE(r.err.find("state: " + state +
+                             " is readable or writable by group or others "
+                             "(mode " +
+                             mode_text + ")") != std::string::npos,
+                  r.err);
+    CHECK(r.err.find("chmod 0700 " + state) != std::string::npos);
+    CHECK(access((state + "/tq.db").c_str(), F_OK) != 0);
+  }
+}

@@ -13,8 +13,8 @@ std::optional<Candidate> ChooseAmong(const std::vector<OwnerCandidate>& owners, 
   // Smaller is better; ids grow with age, so a smaller id is an older task.
   const auto rank = [order](const OwnerCandidate& o) {
     return order == ReadyOrder::kHighestPriority
-               ? std::tuple(o.first.priority, o.running, o.first.id)
-               : std::tuple(0, 0, o.first.id);
+               ? std::tuple(o.first.priority, o.running, o.last_served, o.first.id)
+               : std::tuple(0, 0, uint64_t{0}, o.first.id);
   };
   for (const OwnerCandidate& o : owners)
     if (best == nullptr || rank(o) < rank(*best)) best = &o;

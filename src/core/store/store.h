@@ -190,6 +190,10 @@ class Store {
   /// The task with its attempts, or kNotFound.
   virtual Result<Task> Get(TaskId id) = 0;
 
+  /// The task with its attempts but without its stdin and environment (what deciding who may
+  /// see it, answering a wait or a cancel needs), or kNotFound.
+  virtual Result<Task> GetSummary(TaskId id) = 0;
+
   /// Tasks matching `filter`, newest first, without their attempt lists.
   virtual Result<std::vector<Task>> List(const ListFilter& filter) = 0;
 

@@ -14,7 +14,8 @@ namespace {
 class VectorReady : public ReadySource {
  public:
   std::vector<Candidate> tasks;
-  std::map<uint32_t, int> running;  ///< per owner
+  std::map<uint32_t, int> running;    ///< per owner
+  const ServedLog* served = nullptr;  ///< when each owner was last served; none: never
 
   std::vector<OwnerCandidate> FirstPerOwner(ReadyOrder order) override {
     std::map<uint32_t, Candidate> first;
@@ -27,7 +28,8 @@ class VectorReady : public ReadySource {
       if (!added && better) it->second = c;
     }
     std::vector<OwnerCandidate> out;
-    for (const auto& [owner, c] : first) out.push_back({c, running[owner]});
+    for (const auto& [owner, c] : first)
+      out.push_back({c, running[owner], served ? served->LastServed(owner) : 0});
     return out;
   }
   void Remove(TaskId id) {
@@ -127,8 +129,9 @@ TEST_CASE("ChooseAmong: the best priority first, then the user running least, th
     ReadyOrder order;
     TaskId want;
   };
-  const auto owner = [](TaskId id, int priority, uint32_t uid, int running) {
-    return OwnerCandidate{Candidate{id, priority, uid}, running};
+  const auto owner = [](TaskId id, int priority, uint32_t uid, int running,
+                        uint64_t last_served = 0) {
+    return OwnerCandidate{Candidate{id, priority, uid}, running, last_served};
   };
   const Case cases[] = {
       {"a better priority wins over fewer running",
@@ -145,6 +148,26 @@ TEST_CASE("ChooseAmong: the best priority first, then the user running least, th
        4},
       {"oldest ignores running and priority",
        {owner(1, 5, 10, 9), owner(2, 1, 11, 0)},
+       ReadyOrder::kOldest,
+       1},
+      {"same priority and running: the user served least recently",
+       {owner(1, 3, 10, 0, 8), owner(9, 3, 11, 0, 7)},
+       ReadyOrder::kHighestPriority,
+       9},
+      {"a user never served goes before one served",
+       {owner(1, 3, 10, 0, 1), owner(9, 3, 11, 0, 0)},
+       ReadyOrder::kHighestPriority,
+       9},
+      {"fewer running wins over served less recently",
+       {owner(1, 3, 10, 0, 9), owner(9, 3, 11, 1, 0)},
+       ReadyOrder::kHighestPriority,
+       1},
+      {"a better priority wins over served less recently",
+       {owner(1, 2, 10, 0, 9), owner(9, 3, 11, 0, 0)},
+       ReadyOrder::kHighestPriority,
+       1},
+      {"oldest ignores when users were served",
+       {owner(1, 3, 10, 0, 9), owner(9, 3, 11, 0, 0)},
        ReadyOrder::kOldest,
        1},
       {"one owner", {owner(7, 2, 10, 100)}, ReadyOrder::kHighestPriority, 7},
@@ -185,6 +208,49 @@ TEST_CASE("a user with 10,000 tasks does not delay another user's 10 at the same
   CAPTURE(picks);
   CHECK(other_started == 10);
   CHECK(picks <= 30);  // about every other pick of the 80% branch
+}
+
+TEST_CASE("ServedLog: never served is 0, then each start is later than the last") {
+  ServedLog log;
+  CHECK(log.LastServed(10) == 0);
+  log.Served(10);
+  log.Served(11);
+  CHECK(log.LastServed(10) < log.LastServed(11));
+  log.Served(10);
+  CHECK(log.LastServed(10) > log.LastServed(11));
+}
+
+// With one slot both users have 0 running whenever it frees: only when each was last served
+// keeps the flooder from taking every start.
+TEST_CASE("with a cap of 1, a user's 3 tasks start within 10 starts of another's 300") {
+  struct Case {
+    double high_share;
+    uint64_t seed;
+    int most_starts;  // B's third task starts within this many starts
+  };
+  for (const Case& c : {Case{1.0, 1, 6}, Case{0.8, 3, 10}, Case{0.8, 11, 10}}) {
+    CAPTURE(c.high_share);
+    CAPTURE(c.seed);
+    VectorReady ready;
+    constexpr uint32_t kA = 1000, kB = 1001;
+    TaskId next_id = 1;
+    for (int i = 0; i < 300; ++i) ready.tasks.push_back({next_id++, 3, kA});
+    for (int i = 0; i < 3; ++i) ready.tasks.push_back({next_id++, 3, kB});
+    ServedLog served;
+    ready.served = &served;
+    const UniformSource uniform = Seeded(c.seed);
+    int starts = 0, b_started = 0;
+    while (b_started < 3 && starts < 50) {
+      auto pick = PickNext(ready, c.high_share, uniform);  // the one running task has ended
+      REQUIRE(pick);
+      ++starts;
+      served.Served(pick->owner_uid);
+      b_started += pick->owner_uid == kB;
+      ready.Remove(pick->id);
+    }
+    CHECK(b_started == 3);
+    CHECK(starts <= c.most_starts);
+  }
 }
 
 TEST_CASE("nothing ready, nothing picked") {

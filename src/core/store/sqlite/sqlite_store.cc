@@ -91,9 +91,17 @@ Status SqliteStore::LoadLists(Task& task, bool with_attempts) {
 }
 
 Result<Task> SqliteStore::Get(TaskId id) {
+  return GetWith(st_->get_task, id);
+}
+
+Result<Task> SqliteStore::GetSummary(TaskId id) {
+  return GetWith(st_->get_task_summary, id);
+}
+
+Result<Task> SqliteStore::GetWith(sqlite::Stmt& stmt, TaskId id) {
   Result<Task> task = Status::NotFound(TaskName(id) + " not found");
   {
-    sqlite::Query q(st_->get_task);
+    sqlite::Query q(stmt);
     Result<bool> row = q.BindInt(id).Step();
     if (!row.ok()) return row.status();
     if (!*row) return task;

@@ -85,6 +85,7 @@ class SqliteStore : public Store {
                                           WallMs now) override;
   Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) override;
   Result<Task> Get(TaskId id) override;
+  Result<Task> GetSummary(TaskId id) override;
   Result<std::vector<Task>> List(const ListFilter& filter) override;
   Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, uint32_t owner_uid,
@@ -250,6 +251,8 @@ class SqliteStore : public Store {
 
   /// Fills `task`'s labels and dependencies, and its attempts when `with_attempts`.
   Status LoadLists(Task& task, bool with_attempts);
+  // The task `stmt` (get_task or get_task_summary) reads for `id`, with its lists.
+  Result<Task> GetWith(sqlite::Stmt& stmt, TaskId id);
   /// The List statement for the filters `filter` sets, prepared on first use.
   Result<sqlite::Stmt*> ListStatement(const ListFilter& filter);
   /// Runs a `SELECT min(...)` statement: nullopt when it is NULL.

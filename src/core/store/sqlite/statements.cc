@@ -186,6 +186,7 @@ Status SqliteStore::Prepare() {
       // reads
       {&S::get_task, "get task",
        TaskSelect(true) + "JOIN envs AS e ON e.hash = t.env_hash WHERE t.id = ?1"},
+      {&S::get_task_summary, "get task", TaskSelect(false) + "WHERE t.id = ?1"},
       {&S::task_labels, "read labels",
        "SELECT label FROM task_labels WHERE task_id = ?1 ORDER BY pos"},
       {&S::task_deps, "read dependencies",

@@ -17,9 +17,9 @@ struct SqliteStore::Statements {
       insert_task, insert_label, insert_dep, key_lookup, task_env_hash, replace_task,
       delete_attempts, delete_labels, delete_deps, reblock_dependents;
   // reads
-  sqlite::Stmt get_task, task_labels, task_deps, task_attempts, queue_states, set_queue_paused,
-      set_queue_concurrency, running_attempts, running_counts, task_counts, running_by_owner,
-      pending_of_owner, output_of_owner;
+  sqlite::Stmt get_task, get_task_summary, task_labels, task_deps, task_attempts, queue_states,
+      set_queue_paused, set_queue_concurrency, running_attempts, running_counts, task_counts,
+      running_by_owner, pending_of_owner, output_of_owner;
   std::array<sqlite::Stmt, 16> list;  // by filter mask, prepared on first use
   // the ready set and attempts
   sqlite::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,

@@ -1,0 +1,78 @@
+#include "daemon/private_files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace tq {
+
+namespace {
+
+std::string ModeText(mode_t mode) {
+  return fmt::format("{:04o}", mode & 07777);
+}
+
+Status Failed(const std::string& what, const std::string& path) {
+  return Status(ErrorCode::kConfig, "state",
+                "state: cannot " + what + " " + path + ": " + std::strerror(errno));
+}
+
+// Refuses `dir` when its mode has any of `bits`; `how` says what they allow, `why` why not.
+Status RefuseBits(const std::string& what, const std::string& dir, mode_t bits,
+                  const std::string& how, const std::string& why) {
+  struct stat st {};
+  if (stat(dir.c_str(), &st) != 0 || (st.st_mode & bits) == 0) return Status::Ok();
+  const std::string fixed = ModeText(st.st_mode & ~bits & 07777);
+  return Status(ErrorCode::kConfig, what,
+                what + ": " + dir + " is " + how + " by group or others (mode " +
+                    ModeText(st.st_mode) + "): " + why + "; chmod " + fixed + " " + dir);
+}
+
+}  // namespace
+
+Status RefuseOpenDir(const std::string& what, const std::string& dir) {
+  return RefuseBits(what, dir, S_IRWXG | S_IRWXO, "readable or writable",
+                    "it holds tasks' environments, stdin and output, so only its owner may enter");
+}
+
+Status RefuseWritableDir(const std::string& what, const std::string& dir) {
+  return RefuseBits(what, dir, S_IWGRP | S_IWOTH, "writable",
+                    "another user could replace tqd's files in it");
+}
+
+Status MakePrivateDir(const std::string& dir) {
+  if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return Failed("create", dir);
+  struct stat st {};
+  if (lstat(dir.c_str(), &st) != 0) return Failed("read", dir);
+  if (!S_ISDIR(st.st_mode))
+    return Status(ErrorCode::kConfig, "state", "state: " + dir + " is not a directory");
+  if ((st.st_mode & 07777) != 0700 && chmod(dir.c_str(), 0700) != 0) return Failed("chmod", dir);
+  return Status::Ok();
+}
+
+Status MakePrivateFile(const std::string& path) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0 && errno != EEXIST) return Failed("create", path);
+  if (fd >= 0) {
+    const bool ok = fchmod(fd, 0600) == 0;  // whatever the umask
+    close(fd);
+    if (!ok) return Failed("chmod", path);
+    return Status::Ok();
+  }
+  return NarrowFileMode(path);
+}
+
+Status NarrowFileMode(const std::string& path) {
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0) return errno == ENOENT ? Status::Ok() : Failed("read", path);
+  if (!S_ISREG(st.st_mode) || (st.st_mode & (S_IRWXG | S_IRWXO)) == 0) return Status::Ok();
+  if (chmod(path.c_str(), st.st_mode & 0700) != 0) return Failed("chmod", path);
+  return Status::Ok();
+}
+
+}  // namespace tq

@@ -1,0 +1,30 @@
+// Keeping what only tqd may read private (SPEC 8): the store holds tasks' environments and
+// stdin, so its directories are 0700 and its files 0600, whatever the umask.
+#pragma once
+
+#include <string>
+
+#include "core/model/status.h"
+
+namespace tq {
+
+/// Refuses (kConfig) a directory that group or others may read, write or enter, naming `what`
+/// (the setting), the path and its mode; fine when `dir` does not exist yet.
+Status RefuseOpenDir(const std::string& what, const std::string& dir);
+
+/// Refuses (kConfig) a directory that group or others may write, naming `what`, the path and its
+/// mode: another user could swap a file in it. Fine when `dir` does not exist.
+Status RefuseWritableDir(const std::string& what, const std::string& dir);
+
+/// Creates tqd's own directory `dir` with mode 0700, or takes group's and others' bits from one
+/// that exists (tqd made it, so it fixes it). Fails with kConfig naming the path.
+Status MakePrivateDir(const std::string& dir);
+
+/// Creates tqd's own file `path` empty with mode 0600 when it is missing, or takes group's and
+/// others' bits from one that exists. Fails with kConfig naming the path.
+Status MakePrivateFile(const std::string& path);
+
+/// Takes group's and others' bits from tqd's own file `path` when it exists.
+Status NarrowFileMode(const std::string& path);
+
+}  // namespace tq

@@ -1,0 +1,75 @@
+// One user against everyone (SPEC 8, 9): what a single unprivileged request may make the system
+// daemon hold or do is bounded, so no user can crash or stall it for the others.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "support/raw_client.h"
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+
+// The resident set of `pid` in KiB, from /proc/PID/status; -1 when it cannot be read.
+long RssKiB(pid_t pid) {
+  for (const std::string& line : FileLines("/proc/" + std::to_string(pid) + "/status"))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+// `{"proto":1,"type":TYPE,"ids":[ID, ID, ...]}` with `copies` copies of `id`.
+std::string RepeatedIds(const std::string& type, const std::string& id, int copies) {
+  std::string ids;
+  for (int i = 0; i < copies; ++i) ids += (i ? "," : "") + id;
+  return R"({"proto":1,"type":")" + type + R"(","ids":[)" + ids + "]}";
+}
+
+}  // namespace
+
+TEST_CASE("an id sent 100,000 times is read once: tqd neither grows nor stalls") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  // The largest task there can be: 8 MiB of stdin, pending an hour.
+  const RunResult big = RunTq(d.socket(), {"submit", "--stdin", "--delay", "1h", "--", "cat"}, {},
+                              std::string(8u << 20, 'x'));
+  REQUIRE_MESSAGE(big.exit_code == 0, big.err);
+  const std::string id = big.out.substr(0, big.out.find('\n'));
+  const pid_t tqd = d.DaemonPid();
+  const long before = RssKiB(tqd);
+  REQUIRE(before > 0);
+
+  RawClient waiter(d.socket());
+  REQUIRE(waiter.SendFrame(RepeatedIds("wait", id, 100000)));
+  // Another user's ping meanwhile: answered (its latency is printed, never asserted).
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(Tq(d, {"ping"}).exit_code == 0);
+  const double ping_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE("ping during a wait of 100,000 copies of one id: " << ping_ms << " ms");
+
+  RawClient canceller(d.socket());
+  REQUIRE(canceller.SendFrame(RepeatedIds("cancel", id, 400)));
+  const auto cancelled = canceller.ReadFrame(kWaitTimeoutS);
+  REQUIRE(cancelled.has_value());
+  INFO(cancelled->dump().substr(0, 400));
+  CHECK((*cancelled)["ok"] == true);
+  REQUIRE((*cancelled)["tasks"].is_array());
+  CHECK((*cancelled)["tasks"].size() == 1);  // one task, answered once
+
+  const auto first = waiter.ReadFrame(kWaitTimeoutS);
+  REQUIRE(first.has_value());
+  CHECK((*first)["ok"] == true);
+  CHECK((*first)["task"]["id"].dump() == id);
+  const auto end = waiter.ReadFrame(kWaitTimeoutS);
+  REQUIRE(end.has_value());
+  CHECK((*end)["end"] == true);
+
+  const long after = RssKiB(tqd);
+  MESSAGE("tqd RSS " << before << " KiB before, " << after << " KiB after");
+  // Loading the 8 MiB task once per copy took hundreds of MiB; a summary once takes nothing.
+  CHECK(after - before < 64 * 1024);
+  CHECK(d.Alive());
+}
