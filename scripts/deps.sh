@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ make cmake pkg-config          # the toolchain
+  ccache                             # compiles each file once across builds and clones
   libcli11-dev libsqlite3-dev libspdlog-dev libtomlplusplus-dev nlohmann-json3-dev
   doctest-dev                        # unit and integration tests
   libcctz-dev tzdata                 # cron schedules in real time zones, and their tests

@@ -1,43 +1,88 @@
 #!/usr/bin/env bash
-# Installs what is missing, then builds and runs the whole test suite twice: a warnings-as-errors
-# build, and an AddressSanitizer + UndefinedBehaviorSanitizer build; then builds the Debian
-# package (dist/tq_VERSION_ARCH.deb, linted) and checks it without installing it; then runs each
-# libFuzzer target (the cron engine; the frame and request decoder; job files and the crontab
-# importer; users' job files and tqd.toml's user keys) for TQ_FUZZ_SECONDS (default 45) with
-# clang.
+# The tests. Installs what is missing, then:
+#
+#   scripts/test.sh        the warnings-as-errors build and the whole suite: what a contributor
+#                          runs before every commit (under 10 minutes on 2 cores from a clean clone)
+#   scripts/test.sh --all  that, then the suite again under AddressSanitizer and
+#                          UndefinedBehaviorSanitizer, the Debian package (dist/tq_VERSION_ARCH.deb,
+#                          linted and checked without installing it), and each libFuzzer target
+#                          (the cron engine; the frame and request decoder; job files and the
+#                          crontab importer; users' job files and tqd.toml's user keys) for
+#                          TQ_FUZZ_SECONDS (default 45) with clang. CI runs this one.
+#
+# Builds go through ccache when it is installed (scripts/deps.sh installs it), so a second run,
+# or a clone in another folder, compiles only what changed. The time of each phase is printed at
+# the end, whether the run passed or not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+
+all=0
+for arg in "$@"; do
+  case $arg in
+    --all) all=1 ;;
+    -h | --help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    *) echo "scripts/test.sh: unknown argument: $arg (see --help)" >&2; exit 2 ;;
+  esac
+done
 jobs=$(nproc)
 
-run_suite() {  # build-dir, extra cmake flags...
-  local dir=$1; shift
+# phase NAME COMMAND...: runs COMMAND and records how long it took.
+phases=()
+phase() {
+  local name=$1 start=$SECONDS status=0
+  shift
+  "$@" || status=$?
+  phases+=("$(printf '%-28s %5d s%s' "$name" $((SECONDS - start)) \
+    "$([ "$status" = 0 ] || echo "  (failed, exit $status)")")")
+  return "$status"
+}
+report() {
+  local status=$?
+  echo "== phase times (scripts/test.sh${1:+ $1}):" >&2
+  for p in "${phases[@]}"; do echo "   $p" >&2; done
+  echo "   $(printf '%-28s %5d s' total "$SECONDS")" >&2
+  return "$status"
+}
+trap 'report "$( [ $all = 1 ] && echo --all)"' EXIT
+
+# (set -e does not reach into a function run by phase: each step says when it failed.)
+build() {  # build-dir, extra cmake flags... [-- targets...]
+  local dir=$1 flags=() targets=()
+  shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do flags+=("$1"); shift; done
+  [ $# -gt 0 ] && shift && targets=(--target "$@")
   echo "== $dir: configure and build" >&2
-  cmake -S . -B "$dir" -DTQ_WERROR=ON "$@" >/dev/null
-  cmake --build "$dir" -j"$jobs"
-  echo "== $dir: tests" >&2
-  (cd "$dir" && ctest --output-on-failure -j"$jobs" --timeout 600)
+  cmake -S . -B "$dir" -DTQ_WERROR=ON "${flags[@]}" >/dev/null || return
+  cmake --build "$dir" -j"$jobs" "${targets[@]}"
+}
+suite() {  # build-dir
+  echo "== $1: tests" >&2
+  (cd "$1" && ctest --output-on-failure -j"$jobs" --timeout 600)
 }
 
-run_suite build
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  run_suite build-sanitize -DTQ_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+phase "install packages" scripts/deps.sh
+phase "build (release)" build build
+phase "tests (release)" suite build
+[ "$all" = 1 ] || exit 0
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+phase "build (sanitizers)" build build-sanitize -DTQ_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+phase "tests (sanitizers)" suite build-sanitize
+unset ASAN_OPTIONS UBSAN_OPTIONS
 
 # The Debian package, built by dpkg-buildpackage and debhelper from a copy of the tree (only tq,
 # tqd and tq-shim are compiled); lintian errors fail it. check-deb unpacks it (never installs it)
 # and checks its files, conffiles, control fields and maintainer scripts, and runs the programs.
 echo "== dist: the Debian package" >&2
-packaging/deb/build
-tests/package/check-deb dist/tq_*.deb
+phase "package (build, lintian)" packaging/deb/build
+phase "package (check-deb)" tests/package/check-deb dist/tq_*.deb
 
 # Each fuzzer on a copy of its seed corpus, so the repository's stays as it is. libFuzzer exits
 # non-zero on a crash, a sanitizer report, a failed check or an input slower than 10 s.
-echo "== build-fuzz: configure, build and run the fuzzers" >&2
-cmake -S . -B build-fuzz -DTQ_WERROR=ON -DTQ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-cmake --build build-fuzz -j"$jobs" --target tq-cron-fuzz tq-proto-fuzz tq-jobs-fuzz tq-users-fuzz
+fuzz_targets=(tq-cron-fuzz tq-proto-fuzz tq-jobs-fuzz tq-users-fuzz)
+phase "build (fuzzers)" build build-fuzz -DTQ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- "${fuzz_targets[@]}"
 fuzz_dir=$(mktemp -d)
-trap 'rm -rf "$fuzz_dir"' EXIT
 run_fuzzer() {  # target, seed corpus directory
   local fuzzer=$PWD/build-fuzz/tests/$1 work=$fuzz_dir/$1
   mkdir -p "$work"
@@ -47,10 +92,16 @@ run_fuzzer() {  # target, seed corpus directory
     echo "== $1 failed; the input is in build-fuzz/ (crash-*, timeout-*)" >&2
     cp "$work"/crash-* "$work"/timeout-* "$work"/leak-* "$work"/oom-* build-fuzz/ \
       2>/dev/null || true
-    exit 1
+    return 1
   }
 }
-run_fuzzer tq-cron-fuzz tests/fuzz/corpus
-run_fuzzer tq-proto-fuzz tests/fuzz/proto_corpus
-run_fuzzer tq-jobs-fuzz tests/fuzz/jobs_corpus
-run_fuzzer tq-users-fuzz tests/fuzz/users_corpus
+fuzz_all() {
+  run_fuzzer tq-cron-fuzz tests/fuzz/corpus &&
+    run_fuzzer tq-proto-fuzz tests/fuzz/proto_corpus &&
+    run_fuzzer tq-jobs-fuzz tests/fuzz/jobs_corpus &&
+    run_fuzzer tq-users-fuzz tests/fuzz/users_corpus
+}
+status=0
+phase "fuzz (4 targets)" fuzz_all || status=$?
+rm -rf "$fuzz_dir"
+exit "$status"

@@ -58,9 +58,13 @@ Notifier::Notifier(HookRunner& hooks, const Clock& clock, TaskFiles files, const
       no_sendmail_(clock, kNoSendmailLogMs) {}
 
 void Notifier::TaskEnded(const Task& task) {
-  const NotifyPlan plan = PlanNotify(task);
+  const NotifySpec& n = task.spec.notify;
+  // The output is read only when something may tell of it.
+  std::optional<std::string> output;
+  if (!n.mailto.empty() && n.mail_on == MailOn::kOutput) output = OutputOf(task);
+  const NotifyPlan plan = PlanNotify(task, output && !output->empty());
   if (plan.hooks.empty() && !plan.mail) return;
-  Send(task, FactsOf(task), plan, OutputOf(task));
+  Send(task, FactsOf(task), plan, output ? *output : OutputOf(task));
 }
 
 void Notifier::JobOverdue(const JobDef& job, const Task& run, const std::string& reason) {

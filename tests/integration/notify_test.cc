@@ -134,6 +134,34 @@ TEST_CASE("a failed task with mailto is mailed through sendmail with its output"
   REQUIRE(WaitFor([&] { return LogCount(d, " mail: done") == 2; }));
 }
 
+TEST_CASE("mail_on output mails a run that printed anything, whatever its end, as cron does") {
+  const tq::TempDir mailbox("mail");
+  const std::string sendmail = FakeSendmail(mailbox.path.string());
+  TestDaemon d("sendmail = " + nlohmann::json(sendmail).dump() + "\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::vector<std::string> mail_on = {"--mailto", "ops@example.com", "--mail-on", "output"};
+  const auto submit = [&](const std::string& shell) {
+    std::vector<std::string> args = mail_on;
+    args.insert(args.end(), {"--shell", shell});
+    return Submit(d, args);
+  };
+  // Silent runs, a success and a failure: no mail.
+  const std::string silent_ok = submit("true");
+  const std::string silent_failed = submit("exit 4");
+  Tq(d, {"wait", silent_ok, silent_failed});
+  // A success that printed a warning: mailed, with what it printed.
+  const std::string warned = submit("echo 'WARNING: disk 91% full'");
+  CHECK(Tq(d, {"wait", warned}).exit_code == 0);
+  const std::string mail = mailbox.File("mail");
+  REQUIRE(WaitFor([&] { return !ReadFile(mail).empty(); }));
+  const std::string m = ReadFile(mail);
+  CHECK(m.find(": task " + warned + " succeeded (exit 0)\n") != std::string::npos);
+  CHECK(m.find("\nWARNING: disk 91% full\n") != std::string::npos);
+  REQUIRE(WaitFor([&] { return LogCount(d, " mail: done") >= 1; }));
+  CHECK(LogCount(d, " mail: done") == 1);
+  CHECK(TaskJson(d, warned)["mail_on"] == "output");
+}
+
 TEST_CASE("without sendmail a mail is a logged warning and the task is unharmed") {
   TestDaemon d("sendmail = \"/nonexistent/sendmail\"\n");
   TQ_LOG_ON_FAILURE(d);

@@ -1,7 +1,12 @@
 // tq cron import: a crontab turned into a job file (TOML on stdout, what could not be converted
 // on stderr), computed here in the client (no daemon).
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -34,6 +39,23 @@ std::string ReadAll(std::istream& in) {
   return data;
 }
 
+// True when `word` names an account and no command of that name is on PATH: `0 2 * * * root
+// /usr/bin/backup` is a system crontab's line, `0 2 * * * mail -s ...` a user's.
+bool IsAccountNotCommand(std::string_view word) {
+  const std::string name(word);
+  if (name.empty() || name.find('/') != std::string::npos || getpwnam(name.c_str()) == nullptr)
+    return false;
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
+  while (!dirs.empty()) {
+    const size_t colon = dirs.find(':');
+    const std::string dir(dirs.substr(0, colon));
+    if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return false;
+    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+  }
+  return true;
+}
+
 // /etc/crontab and /etc/cron.d/* have a user column.
 bool IsSystemCrontabPath(const std::string& path) {
   return path == "/etc/crontab" || path.rfind("/etc/cron.d/", 0) == 0;
@@ -59,15 +81,22 @@ int Run(const CronImportFlags& f) {
   const CrontabFormat format = f.system || (!from_stdin && IsSystemCrontabPath(f.file))
                                    ? CrontabFormat::kSystem
                                    : CrontabFormat::kUser;
-  const CrontabImport result = ImportCrontab(text, format, from_stdin ? "standard input" : f.file);
+  const CrontabImport result =
+      ImportCrontab(text, format, from_stdin ? "standard input" : f.file, IsAccountNotCommand);
   std::fwrite(result.toml.data(), 1, result.toml.size(), stdout);
   std::fflush(stdout);
-  for (const CrontabProblem& p : result.problems) {
-    if (p.line > 0)
-      std::fprintf(stderr, "LINE %d: %s\n", p.line, p.message.c_str());
-    else
-      std::fprintf(stderr, "tq: %s\n", p.message.c_str());
-  }
+  // As a compiler says it: tq: FILE:LINE: reason, in the order of the lines.
+  const std::string name = from_stdin ? "<stdin>" : f.file;
+  const auto say = [&](const CrontabProblem& p, const char* kind) {
+    const std::string where = p.line > 0 ? name + ":" + std::to_string(p.line) : name;
+    std::fprintf(stderr, "tq: %s: %s%s\n", where.c_str(), kind, p.message.c_str());
+  };
+  std::vector<std::pair<const CrontabProblem*, const char*>> all;
+  for (const CrontabProblem& p : result.problems) all.push_back({&p, ""});
+  for (const CrontabProblem& p : result.warnings) all.push_back({&p, "warning: "});
+  std::stable_sort(all.begin(), all.end(),
+                   [](const auto& a, const auto& b) { return a.first->line < b.first->line; });
+  for (const auto& [p, kind] : all) say(*p, kind);
   return result.problems.empty() ? 0 : kExitProblems;
 }
 

@@ -250,7 +250,7 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--on-finish", f->on_finish, "run CMD whenever the task ends");
   sub->add_option("--mailto", f->mailto, "mail the output of a failed run to ADDR[,ADDR...]");
   sub->add_option("--mail-on", f->mail_on, "failure (default) or always")
-      ->check(CLI::IsMember({"failure", "always"}));
+      ->check(CLI::IsMember({"failure", "always", "output"}));
   sub->add_flag("--batch", f->batch, "one task per line of standard input (run by the shell)");
   sub->add_flag("-0,--null", f->batch_nul,
                 "with --batch: NUL-separated arguments, an empty one ends each task");

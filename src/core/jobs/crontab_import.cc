@@ -120,7 +120,9 @@ struct ImportedJob {
 // than a job file's worth: once the output is sure to pass kMaxJobFileBytes it stops.
 class Importer {
  public:
-  explicit Importer(CrontabFormat format) : format_(format) {}
+  /// `suspect`: the lines whose command starts with an account's name (a user column?).
+  Importer(CrontabFormat format, std::set<int> suspect)
+      : format_(format), suspect_(std::move(suspect)) {}
 
   void Line(int number, std::string_view line) {
     if (too_large_) return;
@@ -140,8 +142,23 @@ class Importer {
       return Assign(number, *a, line);
     Result<CrontabEntry> entry = ParseCrontabEntry(line, format_);
     if (!entry.ok()) return Problem(number, entry.status().message(), line);
+    if (suspect_.count(number)) {
+      const std::string word = entry->command.substr(0, entry->command.find_first_of(" \t"));
+      return Problem(number,
+                     "the command starts with " + Quote(word) +
+                         ", an account's name: cron would run it as the command. A line of a "
+                         "system crontab (/etc/crontab, /etc/cron.d)? Import those with --system",
+                     line);
+    }
+    if (entry->stdin_data)
+      Warn(number,
+           "an unescaped \"%\" ends the command: the rest of the line is its standard input, "
+           "as cron does (write \\% for a literal %)");
     Job(number, std::move(*entry), line);
   }
+
+  /// Something converted faithfully that may not be what the author meant.
+  void Warn(int number, std::string message) { warnings_.push_back({number, std::move(message)}); }
 
   // Stops the import: the output would be larger than a job file may be.
   void TooLarge(const std::string& why) {
@@ -157,7 +174,7 @@ class Importer {
       if (!too_large_) TooLarge("the converted file would be too large");
       toml = Header(source_name) + "# NOT CONVERTED: " + problems_.back().message + "\n";
     }
-    return {std::move(*toml), std::move(problems_)};
+    return {std::move(*toml), std::move(problems_), std::move(warnings_)};
   }
 
  private:
@@ -221,9 +238,7 @@ class Importer {
     } else if (a.name == "MAILTO") {
       if (Status st = CheckMailto("MAILTO", a.value); !st.ok())
         return Problem(number, st.message(), line);
-      Comment(note +
-              "mailto (cron mails any output of a run; tq mails the output of a failed run, or "
-              "of every run with mail_on = \"always\")");
+      Comment(note + "mailto, with mail_on = \"output\": a run that printed anything is mailed");
     }
 
     // Like cron, every variable is also in the environment of the jobs that follow.
@@ -321,7 +336,8 @@ class Importer {
     if (want.user && !j.entry.user.empty()) out += "user = " + TomlString(j.entry.user) + "\n";
     if (want.shell && !s.shell.empty()) out += "shell = " + TomlString(s.shell) + "\n";
     if (want.cwd && !s.cwd.empty()) out += "cwd = " + TomlString(s.cwd) + "\n";
-    if (want.mailto && !s.mailto.empty()) out += "mailto = " + TomlString(s.mailto) + "\n";
+    if (want.mailto && !s.mailto.empty())
+      out += "mailto = " + TomlString(s.mailto) + "\nmail_on = \"output\"\n";
     if (want.delay && s.random_delay_ms > 0)
       out += "random_delay = " + TomlString(FormatDuration(s.random_delay_ms)) + "\n";
     if (want.env && !s.env.empty()) {
@@ -370,6 +386,7 @@ class Importer {
   }
 
   CrontabFormat format_;
+  std::set<int> suspect_;
   Settings settings_;
   std::shared_ptr<const Settings> snapshot_;  // settings_ as the last job got them
   size_t snapshot_bytes_ = 0;                 // the env bytes of every snapshot
@@ -379,25 +396,68 @@ class Importer {
   std::set<std::string> names_;
   std::map<std::string, int> next_suffix_;
   std::vector<CrontabProblem> problems_;
+  std::vector<CrontabProblem> warnings_;
 };
 
-}  // namespace
-
-CrontabImport ImportCrontab(std::string_view text, CrontabFormat format,
-                            const std::string& source_name) {
-  Importer importer(format);
-  if (text.size() > kMaxJobFileBytes) {
-    importer.TooLarge("the crontab is " + std::to_string(text.size()) + " bytes");
-    return importer.Finish(source_name);
-  }
+// Calls `line(number, text)` for each line of `text`, numbered from 1.
+template <typename F>
+void ForEachLine(std::string_view text, F line) {
   int number = 0;
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    importer.Line(++number, text.substr(start, end - start));
+    line(++number, text.substr(start, end - start));
     start = end + 1;
   }
+}
+
+// The entries of a user crontab whose command starts with an account's name and goes on (a
+// system crontab's user column); `entries` counts every entry.
+std::set<int> AccountLines(std::string_view text, const IsAccountName& is_account, int& entries) {
+  std::set<int> lines;
+  entries = 0;
+  ForEachLine(text, [&](int number, std::string_view line) {
+    const size_t start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos || line[start] == '#' || ParseCrontabAssignment(line))
+      return;
+    Result<CrontabEntry> entry = ParseCrontabEntry(line, CrontabFormat::kUser);
+    if (!entry.ok()) return;
+    ++entries;
+    const std::string& command = entry->command;
+    const size_t end = command.find_first_of(" \t");
+    if (end != std::string::npos && command.find_first_not_of(" \t", end) != std::string::npos &&
+        is_account(std::string_view(command).substr(0, end)))
+      lines.insert(number);
+  });
+  return lines;
+}
+
+}  // namespace
+
+CrontabImport ImportCrontab(std::string_view text, CrontabFormat format,
+                            const std::string& source_name, const IsAccountName& is_account) {
+  std::set<int> suspect;
+  bool recognised_system = false;
+  if (format == CrontabFormat::kUser && is_account && text.size() <= kMaxJobFileBytes) {
+    int entries = 0;
+    suspect = AccountLines(text, is_account, entries);
+    if (entries > 0 && static_cast<int>(suspect.size()) == entries) {
+      format = CrontabFormat::kSystem;
+      recognised_system = true;
+      suspect.clear();
+    }
+  }
+  Importer importer(format, std::move(suspect));
+  if (recognised_system)
+    importer.Warn(0,
+                  "read as a system crontab (--system): every entry names an account after its "
+                  "schedule, as /etc/crontab and /etc/cron.d do");
+  if (text.size() > kMaxJobFileBytes) {
+    importer.TooLarge("the crontab is " + std::to_string(text.size()) + " bytes");
+    return importer.Finish(source_name);
+  }
+  ForEachLine(text, [&](int number, std::string_view line) { importer.Line(number, line); });
   return importer.Finish(source_name);
 }
 

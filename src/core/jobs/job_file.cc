@@ -472,7 +472,7 @@ class JobFileReader {
   Status Notify(std::string_view name, const std::string& key, int line, const toml::node& v,
                 NotifySpec* n) const {
     if (name == "mail_on")
-      return Choice<MailOn>(key, line, v, MailOnFromName, "failure or always", &n->mail_on);
+      return Choice<MailOn>(key, line, v, MailOnFromName, "failure, always or output", &n->mail_on);
     std::string text;
     const bool hook = name != "mailto";
     Status s =

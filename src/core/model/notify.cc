@@ -5,12 +5,21 @@
 namespace tq {
 
 const char* MailOnName(MailOn m) {
-  return m == MailOn::kAlways ? "always" : "failure";
+  switch (m) {
+    case MailOn::kAlways:
+      return "always";
+    case MailOn::kOutput:
+      return "output";
+    case MailOn::kFailure:
+      break;
+  }
+  return "failure";
 }
 
 std::optional<MailOn> MailOnFromName(std::string_view name) {
   if (name == "failure") return MailOn::kFailure;
   if (name == "always") return MailOn::kAlways;
+  if (name == "output") return MailOn::kOutput;
   return std::nullopt;
 }
 

@@ -15,10 +15,11 @@ namespace tq {
 enum class MailOn {
   kFailure,  ///< default: a task that failed (after its last retry)
   kAlways,   ///< every end: succeeded, failed or cancelled
+  kOutput,   ///< a run that printed anything, whatever its end (cron's MAILTO rule)
 };
 
 const char* MailOnName(MailOn m);
-/// Parses "failure" and "always"; nullopt for anything else.
+/// Parses "failure", "always" and "output"; nullopt for anything else.
 std::optional<MailOn> MailOnFromName(std::string_view name);
 
 /// The longest hook command: a shell command line, not a script.

@@ -20,7 +20,7 @@ NotifyFacts FactsOf(const Task& task) {
   return f;
 }
 
-NotifyPlan PlanNotify(const Task& task) {
+NotifyPlan PlanNotify(const Task& task, bool printed) {
   NotifyPlan plan;
   const NotifySpec& n = task.spec.notify;
   const bool failed = task.state == TaskState::kFailed;
@@ -29,7 +29,9 @@ NotifyPlan PlanNotify(const Task& task) {
   if (failed && n.on_failure) plan.hooks.push_back({"on_failure", *n.on_failure});
   if (succeeded && n.on_success) plan.hooks.push_back({"on_success", *n.on_success});
   if (n.on_finish) plan.hooks.push_back({"on_finish", *n.on_finish});
-  plan.mail = !n.mailto.empty() && (failed || n.mail_on == MailOn::kAlways);
+  const bool wanted = n.mail_on == MailOn::kAlways || (n.mail_on == MailOn::kFailure && failed) ||
+                      (n.mail_on == MailOn::kOutput && printed);
+  plan.mail = !n.mailto.empty() && wanted;
   return plan;
 }
 

@@ -40,8 +40,9 @@ struct NotifyPlan {
 /// What the end of `task` sets off. Succeeded runs on_success, failed on_failure (a task is
 /// failed only after its last retry, so this is once), and every end on_finish; a cancelled
 /// task runs only on_finish. Expired (the end of a success's retention) sets off nothing. Mail
-/// goes on failure, or on every end with mail_on = always.
-NotifyPlan PlanNotify(const Task& task);
+/// goes on failure, on every end with mail_on = always, or with mail_on = output when the last
+/// attempt `printed` anything (to stdout or stderr), whatever the end.
+NotifyPlan PlanNotify(const Task& task, bool printed);
 
 /// A hook's environment: `base` (the task's own) with TQ_TASK_ID, TQ_JOB, TQ_STATE, TQ_REASON,
 /// TQ_EXIT_CODE ("" unless it exited), TQ_ATTEMPT, TQ_OUTPUT (`output_path`) and TQ_HOOK (`hook`)

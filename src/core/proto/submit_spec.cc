@@ -115,12 +115,12 @@ Status CheckSpecStrings(const TaskSpec& s) {
 // Member "mail_on" into `out` (left as it is when absent).
 Status ReadMailOn(const Fields& j, MailOn& out) {
   std::optional<std::string> name;
-  Status st = ReadOptional(j, "mail_on", name, "\"failure\" or \"always\"");
+  Status st = ReadOptional(j, "mail_on", name, "\"failure\", \"always\" or \"output\"");
   if (!st.ok() || !name) return st;
   auto m = MailOnFromName(*name);
   if (!m)
     return Status::Invalid("mail_on",
-                           "mail_on: " + Quote(*name) + " is not one of failure, always");
+                           "mail_on: " + Quote(*name) + " is not one of failure, always, output");
   out = *m;
   return Status::Ok();
 }

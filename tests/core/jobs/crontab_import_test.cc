@@ -100,13 +100,14 @@ TEST_CASE("ImportCrontab turns crontab lines into TOML and reports what it canno
       {"MAILTO becomes mailto",
        "MAILTO=ops@example.com\n* * * * * a\n",
        kUser,
-       {"# line 1: MAILTO=ops@example.com: mailto (cron mails any output",
-        "mailto = \"ops@example.com\"\n"},
+       {"# line 1: MAILTO=ops@example.com: mailto, with mail_on = \"output\"",
+        "mailto = \"ops@example.com\"\nmail_on = \"output\"\n"},
        {}},
       {"MAILTO that changes goes to each job",
        "* * * * * a\nMAILTO=ops@example.com\n* * * * * b\nMAILTO=\"\"\n* * * * * c\n",
        kUser,
-       {"name = \"b\"\nschedule = \"* * * * *\"\nmailto = \"ops@example.com\"\n",
+       {"name = \"b\"\nschedule = \"* * * * *\"\nmailto = \"ops@example.com\"\nmail_on = "
+        "\"output\"\n",
         "name = \"c\"\nschedule = \"* * * * *\"\nenv = { MAILTO = \"\" }\n"},
        {}},
       {"a MAILTO that is no address is a problem",
@@ -406,6 +407,65 @@ TEST_CASE("The user crontab with every feature keeps each one") {
   CHECK(week.notify.mailto.empty());
   CHECK(r.toml.find("# an indented comment, with a tab") != std::string::npos);
   CHECK(r.toml.find("# a trailing comment") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace tq
+
+namespace tq {
+namespace {
+
+TEST_CASE("ImportCrontab recognises a system crontab by its account column, or names the lines") {
+  const IsAccountName accounts = [](std::string_view word) {
+    return word == "root" || word == "www-data";
+  };
+  struct Case {
+    const char* what;
+    std::string crontab;
+    bool system;                // read as a system crontab, with a warning
+    std::vector<int> problems;  // the lines named as a system crontab's
+  };
+  const Case cases[] = {
+      {"every entry names an account", "0 2 * * * root /bin/a\n@daily www-data /bin/b\n", true, {}},
+      {"variables and comments do not count", "PATH=/bin\n# x\n0 2 * * * root /bin/a\n", true, {}},
+      {"some entries name one", "0 1 * * * /bin/a\n0 2 * * * root /bin/b\n", false, {2}},
+      {"an account with nothing after it is a command", "0 1 * * * root\n", false, {}},
+      {"no account", "0 1 * * * /bin/a\n", false, {}},
+      {"no entry at all", "# only a comment\n", false, {}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(std::string(c.what));
+    const CrontabImport r = ImportCrontab(c.crontab, CrontabFormat::kUser, "test", accounts);
+    const bool said_system =
+        !r.warnings.empty() && r.warnings[0].line == 0 &&
+        r.warnings[0].message.find("read as a system crontab") != std::string::npos;
+    CHECK(said_system == c.system);
+    CHECK((r.toml.find("a system crontab, with a user column") != std::string::npos) == c.system);
+    std::vector<int> lines;
+    for (const CrontabProblem& p : r.problems) lines.push_back(p.line);
+    CHECK(lines == c.problems);
+  }
+  // Without the lookup, or with --system, nothing is guessed.
+  CHECK(ImportCrontab("0 2 * * * root /bin/a\n", CrontabFormat::kUser, "t").warnings.empty());
+  CHECK(ImportCrontab("0 2 * * * root /bin/a\n", CrontabFormat::kSystem, "t", accounts)
+            .warnings.empty());
+}
+
+TEST_CASE("ImportCrontab converts an unescaped % as cron does, with a warning naming the line") {
+  const CrontabImport r = ImportCrontab("0 1 * * * ok\n0 2 * * * cat%in\n0 3 * * * date +\\%F\n",
+                                        CrontabFormat::kUser, "t");
+  CHECK(r.problems.empty());
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0].line == 2);
+  CHECK(r.warnings[0].message.find("standard input") != std::string::npos);
+  CHECK(r.toml.find("stdin = \"in\"") != std::string::npos);
+}
+
+TEST_CASE("ImportCrontab maps MAILTO to mailto with mail_on = output, cron's rule") {
+  const CrontabImport r =
+      ImportCrontab("MAILTO=ops@example.org\n0 1 * * * report\n", CrontabFormat::kUser, "t");
+  CHECK(r.problems.empty());
+  CHECK(r.toml.find("mailto = \"ops@example.org\"\nmail_on = \"output\"\n") != std::string::npos);
 }
 
 }  // namespace

@@ -415,7 +415,7 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
       {"mailto as an option", Job("mailto = \"-oQ/tmp\""), "mailto",
        "jobs.d/a.toml:5: mailto: \"-oQ/tmp\" is not a mail address "},
       {"bad mail_on", Job("mail_on = \"never\""), "mail_on",
-       "jobs.d/a.toml:5: mail_on: \"never\" is not allowed (use failure or always)"},
+       "jobs.d/a.toml:5: mail_on: \"never\" is not allowed (use failure, always or output)"},
       {"short expect_success_within", Job("expect_success_within = \"500ms\""),
        "expect_success_within",
        "jobs.d/a.toml:5: expect_success_within: \"500ms\" is too short (use a duration of 1s or "

@@ -46,6 +46,7 @@ TEST_CASE("PlanNotify: which hooks and whether mail, per end") {
     NotifySpec notify;
     std::vector<std::string> hooks;
     bool mail;
+    bool printed = false;  // the last attempt wrote something
   };
   const Case cases[] = {
       {"failed runs on_failure then on_finish",
@@ -99,17 +100,53 @@ TEST_CASE("PlanNotify: which hooks and whether mail, per end") {
        {"on_finish"},
        true},
       {"nothing set, nothing done", S::kFailed, R::kExit, NotifySpec{}, {}, false},
+      {"mail_on output mails a success that printed",
+       S::kSucceeded,
+       R::kExit,
+       AllHooks("a@b", MailOn::kOutput),
+       {"on_success", "on_finish"},
+       true,
+       true},
+      {"mail_on output mails no silent success",
+       S::kSucceeded,
+       R::kExit,
+       AllHooks("a@b", MailOn::kOutput),
+       {"on_success", "on_finish"},
+       false,
+       false},
+      {"mail_on output mails no silent failure (cron's rule)",
+       S::kFailed,
+       R::kExit,
+       AllHooks("a@b", MailOn::kOutput),
+       {"on_failure", "on_finish"},
+       false,
+       false},
+      {"mail_on output mails a cancel that printed",
+       S::kCancelled,
+       R::kCancelled,
+       AllHooks("a@b", MailOn::kOutput),
+       {"on_finish"},
+       true,
+       true},
+      {"mail_on failure ignores what was printed",
+       S::kSucceeded,
+       R::kExit,
+       AllHooks("a@b"),
+       {"on_success", "on_finish"},
+       false,
+       true},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
-    const NotifyPlan plan = PlanNotify(Ended(c.state, c.reason, c.notify));
+    const NotifyPlan plan = PlanNotify(Ended(c.state, c.reason, c.notify), c.printed);
     CHECK(Names(plan) == c.hooks);
     CHECK(plan.mail == c.mail);
   }
 }
 
 TEST_CASE("PlanNotify carries each hook's command") {
-  const NotifyPlan plan = PlanNotify(Ended(TaskState::kFailed, TaskReason::kExit, AllHooks()));
+  const NotifyPlan plan =
+      PlanNotify(Ended(TaskState::kFailed, TaskReason::kExit, AllHooks()), false);
   REQUIRE(plan.hooks.size() == 2);
   CHECK(plan.hooks[0].command == "f");
   CHECK(plan.hooks[1].command == "e");
