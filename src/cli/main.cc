@@ -2,6 +2,10 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <set>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cli/arg_checks.h"
 #include "cli/commands/commands.h"
@@ -21,6 +25,43 @@ class RootApp : public CLI::App {
     return !missing_.empty() && missing_.front().first != CLI::detail::Classifier::NONE;
   }
 };
+
+// The spelling tq's durations use for a unit a person may write as a word ("10 minutes"), or
+// nullptr when `word` is no unit.
+const char* UnitSpelling(std::string_view word) {
+  static const std::pair<const char*, std::vector<std::string_view>> kUnits[] = {
+      {"ms", {"ms", "msec", "msecs", "millisecond", "milliseconds"}},
+      {"s", {"s", "sec", "secs", "second", "seconds"}},
+      {"m", {"m", "min", "mins", "minute", "minutes"}},
+      {"h", {"h", "hr", "hrs", "hour", "hours"}},
+      {"d", {"d", "day", "days"}},
+      {"w", {"w", "week", "weeks"}},
+  };
+  for (const auto& [spelling, words] : kUnits)
+    for (std::string_view w : words)
+      if (w == word) return spelling;
+  return nullptr;
+}
+
+// `tq submit --timeout 10 minutes -- true` would run `minutes`: a duration option whose value is
+// a bare number, followed by a unit word where the command starts, is refused naming the
+// spelling (the command starts at `start`, an index into argv).
+bool SplitDuration(char** argv, int start) {
+  static const std::set<std::string_view> kDurationOptions = {
+      "--timeout", "--delay", "--pending-ttl", "--backoff-base", "--backoff-max"};
+  if (start < 3 || kDurationOptions.count(argv[start - 2]) == 0) return false;
+  const std::string_view number = argv[start - 1];
+  const char* unit = UnitSpelling(argv[start]);
+  if (unit == nullptr || number.empty() ||
+      number.find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  std::fprintf(stderr,
+               "tq: %s: \"%s %s\" is two arguments, and %s would be run as the command; write "
+               "the duration as one word: %s%s (units ms s m h d w)\n",
+               argv[start - 2], argv[start - 1], argv[start], tq::Quote(argv[start]).c_str(),
+               argv[start - 1], unit);
+  return true;
+}
 
 int Run(int argc, char** argv) {
   tq::GlobalOptions g;
@@ -64,11 +105,13 @@ int Run(int argc, char** argv) {
       for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
         names += " " + sub->get_name();
       const std::vector<std::string> extras = app.Extras();
+      if (extras.empty()) {  // bare `tq`: what it can do, as a usage error
+        std::fputs(app.help().c_str(), stderr);
+        return 2;
+      }
       const std::string what =
-          extras.empty()
-              ? "a command is required"
-              : tq::Quote(extras.front()) +
-                    (app.FirstExtraIsOption() ? " is not an option" : " is not a command");
+          tq::Quote(extras.front()) +
+          (app.FirstExtraIsOption() ? " is not an option" : " is not a command");
       std::fprintf(stderr, "tq: %s (commands:%s)\n", what.c_str(), names.c_str());
       return 2;
     }
@@ -92,6 +135,13 @@ int Run(int argc, char** argv) {
     std::fprintf(stderr, "tq: %s: unexpected argument %s (see tq %s --help)\n", name.c_str(),
                  tq::Quote(what).c_str(), name.c_str());
     return 2;
+  }
+  if (name == "submit" && !extras.empty()) {
+    // Where the command starts: the first argument, after `submit`, that is the first extra.
+    int start = 1;
+    while (start < parsed_argc && std::strcmp(argv[start], "submit") != 0) ++start;
+    while (start < parsed_argc && argv[start] != extras.front()) ++start;
+    if (start < parsed_argc && SplitDuration(argv, start)) return 2;
   }
   // The command starts at the first argument that is not an option; a `--` after that start
   // is one of its arguments.

@@ -444,7 +444,10 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
     if (!id.ok()) return id.status();
     out.task = *id;
   }
-  if (out.task) daemon.events().Created(*out.task, j.user.owner, spec);
+  if (out.task) {
+    ++daemon.counters().submitted["job"];
+    daemon.events().Created(*out.task, j.user.owner, spec);
+  }
   if (d.action == OverlapAction::kReplace) {
     // The new run is exclusive: the store holds it until the old processes are gone.
     for (TaskId old : runs->pending)

@@ -97,13 +97,24 @@ TEST_CASE("usage refusals exit 2 with tq: and the field, and submit nothing") {
     CHECK_MESSAGE(Contains(c.err, "--concurrency"), c.err);
     CHECK_MESSAGE(!Contains(c.err, "e+308"), c.err);
     CHECK_MESSAGE(!Contains(c.err, "e308"), c.err);
-    const RunResult l = Tq(d, {"list", "--limit", "0"});
+    const RunResult l = Tq(d, {"list", "--limit", "-1"});
     CHECK(l.exit_code == 2);
-    CHECK_MESSAGE(Contains(l.err, "tq: --limit: 0 is out of range 1.."), l.err);
+    CHECK_MESSAGE(Contains(l.err, "tq: --limit: -1 is out of range 0.."), l.err);
     CheckRefused(d, {"submit", "--retries", "many", "--", "true"}, "--retries");
   }
   SUBCASE("an option without its value") {
     CheckRefused(d, {"submit", "--queue"}, "--queue");
+  }
+  SUBCASE("a duration split in two would run its unit: refused with the spelling") {
+    for (const auto& [flag, value, unit, spelling] :
+         {std::tuple{"--timeout", "10", "minutes", "10m"}, std::tuple{"--delay", "3", "h", "3h"},
+          std::tuple{"--pending-ttl", "2", "days", "2d"}}) {
+      CAPTURE(flag);
+      CheckRefused(d, {"submit", flag, value, unit, "--", "true"}, flag);
+      const RunResult r = Tq(d, {"submit", flag, value, unit, "--", "true"});
+      CHECK_MESSAGE(Contains(r.err, std::string("write the duration as one word: ") + spelling),
+                    r.err);
+    }
   }
   SUBCASE("arguments a command does not take") {
     CheckRefused(d, {"ping", "extra"}, "extra");
@@ -160,4 +171,28 @@ TEST_CASE("tq retry exits 1 for a task it cannot re-queue and says what it needs
   CHECK_MESSAGE(Contains(none.err, "--failed"), none.err);
   CHECK_MESSAGE(!Contains(none.err, "not both"), none.err);
   CheckRefused(d, {"retry", ok, "--failed"}, "not both");
+}
+
+TEST_CASE("bare tq prints its usage and exits 2, and wait --help gives the exit statuses") {
+  TestDaemon d;
+  const RunResult bare = Tq(d, {});
+  CHECK(bare.exit_code == 2);
+  CHECK(bare.out == "");
+  CHECK_MESSAGE(Contains(bare.err, "submit"), bare.err);
+  CHECK_MESSAGE(Contains(bare.err, "Subcommands:"), bare.err);
+  const RunResult help = Tq(d, {"wait", "--help"});
+  CHECK(help.exit_code == 0);
+  CHECK_MESSAGE(Contains(help.out, "124 when it timed out"), help.out);
+  CHECK_MESSAGE(Contains(help.out, "6 when the daemon cannot be reached"), help.out);
+}
+
+TEST_CASE("tq list -q is --queue, as in tq submit") {
+  TestDaemon d;
+  const std::string in_q = Submit(d, {"-q", "q1", "--delay", "1h", "--", "true"});
+  Submit(d, {"--delay", "1h", "--", "true"});
+  const RunResult r = Tq(d, {"list", "-q", "q1", "--json"});
+  REQUIRE(r.exit_code == 0);
+  const std::vector<nlohmann::json> tasks = JsonLines(r.out);
+  REQUIRE(tasks.size() == 1);
+  CHECK(tasks[0]["id"].dump() == in_q);
 }

@@ -63,6 +63,18 @@ TEST_CASE("tq list and tq cancel of more tasks than one frame holds") {
   const RunResult whole = Tq(d, {"list", "--limit", std::to_string(kTasks)});
   REQUIRE(whole.exit_code == 0);
   CHECK(whole.err == "");
+  // What a script reads is never cut short: --json without --limit gives every match, and
+  // --limit 0 is all, as a table too.
+  const RunResult json = Tq(d, {"list", "--json"});
+  REQUIRE(json.exit_code == 0);
+  CHECK(JsonLines(json.out).size() == static_cast<size_t>(kTasks));
+  CHECK(json.err == "");
+  const RunResult zero = Tq(d, {"list", "--limit", "0"});
+  REQUIRE(zero.exit_code == 0);
+  CHECK(std::count(zero.out.begin(), zero.out.end(), '\n') == kTasks + 1);
+  CHECK(zero.err == "");
+  const RunResult table_default = Tq(d, {"list"});
+  CHECK(table_default.err == "(showing the newest 100; --limit N for more)\n");
 
   // Cancel every one (an unknown id among them refuses the lot, naming it, first).
   std::vector<std::string> args = {"cancel"};

@@ -76,7 +76,11 @@ TEST_CASE("tq stats --prometheus and metrics_textfile give what a Prometheus par
     return Value(m, "tq_cron_firings_total", {{"result", "run"}}) >= 1 &&
            Value(m, "tq_cron_firings_total", {{"result", "overlap"}}) >= 1;
   }));
-  CHECK(Value(m, "tq_tasks_submitted_total") == 3);
+  // Every created task counts, by where it came from: the three submits and the job's firings.
+  CHECK(Value(m, "tq_tasks_submitted_total", {{"source", "submit"}}) == 3);
+  CHECK(Value(m, "tq_tasks_submitted_total", {{"source", "job"}}) ==
+        Value(m, "tq_cron_firings_total", {{"result", "run"}}));
+  CHECK(Value(m, "tq_tasks_submitted_total", {{"source", "retry"}}) == 0);
   CHECK(Value(m, "tq_tasks_finished_total", {{"state", "failed"}}) == 1);
   CHECK(Value(m, "tq_tasks_finished_total", {{"state", "succeeded"}}) >= 2);
   CHECK(Value(m, "tq_tasks", {{"queue", "default"}, {"state", "failed"}}) == 1);
@@ -93,7 +97,8 @@ TEST_CASE("tq stats --prometheus and metrics_textfile give what a Prometheus par
 
   // The textfile says the same, is readable by node_exporter, and leaves no temporary file.
   REQUIRE(WaitFor([&] {
-    return ReadFile(textfile).find("tq_tasks_submitted_total 3\n") != std::string::npos;
+    return ReadFile(textfile).find("tq_tasks_submitted_total{source=\"submit\"} 3\n") !=
+           std::string::npos;
   }));
   const nlohmann::json file = Parse(ReadFile(textfile));
   CHECK(Value(file, "tq_tasks_finished_total", {{"state", "failed"}}) == 1);
@@ -106,11 +111,11 @@ TEST_CASE("tq stats --prometheus and metrics_textfile give what a Prometheus par
   const RunResult human = Tq(d, {"stats"});
   REQUIRE(human.exit_code == 0);
   CHECK(human.out.rfind("QUEUE", 0) == 0);
-  CHECK(human.out.find(": 3 submitted;") != std::string::npos);
+  CHECK(human.out.find(": 3 submitted, ") != std::string::npos);
   const RunResult json = Tq(d, {"--json", "stats"});
   REQUIRE(json.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(json.out);
-  CHECK(j["submitted"] == 3);
+  CHECK(j["submitted"]["submit"] == 3);
   CHECK(j["started"].get<std::string>().back() == 'Z');
 }
 

@@ -25,15 +25,15 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("list", "List tasks, newest first");
   struct Flags {
     std::string state, queue, label;
-    int limit = 100;
+    int limit = -1;  // -1: not given (the newest 100 in a table, every match with --json)
   };
   auto f = std::make_shared<Flags>();
   sub->add_option("--state", f->state, "pending running succeeded failed cancelled expired")
       ->check(CLI::IsMember({"pending", "running", "succeeded", "failed", "cancelled", "expired"}));
-  sub->add_option("--queue", f->queue, "only this queue");
+  sub->add_option("-q,--queue", f->queue, "only this queue");
   sub->add_option("--label", f->label, "only tasks with this label");
-  sub->add_option("--limit", f->limit, "at most this many (default 100)")
-      ->check(IntRange(1, std::numeric_limits<int>::max()));
+  sub->add_option("--limit", f->limit, "at most this many; 0: all (default: 100, all with --json)")
+      ->check(IntRange(0, std::numeric_limits<int>::max()));
   return {sub, [f, &g]() {
             ListRequest req;
             if (!f->state.empty()) req.state = StateFromName(f->state);
@@ -43,10 +43,15 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
             if (!client.ok()) return Fail(client.status());
             TablePrinter table(TableWidth());
             const bool colour = StdoutColour(g.json);
+            // What a script reads gets every match; a table the newest 100.
+            const bool whole = g.json;
+            const int limit = f->limit == 0 || (f->limit < 0 && whole)
+                                  ? std::numeric_limits<int>::max()
+                                  : (f->limit < 0 ? 100 : f->limit);
             int shown = 0;
             bool more = true;
-            while (more && shown < f->limit) {  // the daemon answers a page at a time
-              req.limit = f->limit - shown;
+            while (more && shown < limit) {  // the daemon answers a page at a time
+              req.limit = limit - shown;
               auto r = client->Call(req);
               if (!r.ok()) return Fail(r.status());
               const nlohmann::json& tasks = (*r)["tasks"];
@@ -64,7 +69,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
               more = r->value("more", false) && !tasks.empty();
               if (more) req.before_id = tasks.back()["id"].get<TaskId>();
             }
-            if (more && !g.json)
+            if (more && !whole)
               std::fprintf(stderr, "(showing the newest %d; --limit N for more)\n", shown);
             return 0;
           }};

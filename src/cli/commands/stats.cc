@@ -84,9 +84,12 @@ void PrintSummary(const MetricsSnapshot& s) {
 
   const DaemonCounters& c = s.counters;
   std::printf(
-      "\nsince %s: %llu submitted; finished %llu succeeded, %llu failed, %llu cancelled, "
-      "%llu expired\n",
-      LocalTime(FormatRfc3339Utc(s.started)).c_str(), static_cast<unsigned long long>(c.submitted),
+      "\nsince %s: %llu submitted, %llu by jobs, %llu retried; finished %llu succeeded, %llu "
+      "failed, %llu cancelled, %llu expired\n",
+      LocalTime(FormatRfc3339Utc(s.started)).c_str(),
+      static_cast<unsigned long long>(Get(c.submitted, "submit")),
+      static_cast<unsigned long long>(Get(c.submitted, "job")),
+      static_cast<unsigned long long>(Get(c.submitted, "retry")),
       static_cast<unsigned long long>(Get(c.finished, "succeeded")),
       static_cast<unsigned long long>(Get(c.finished, "failed")),
       static_cast<unsigned long long>(Get(c.finished, "cancelled")),

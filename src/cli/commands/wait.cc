@@ -59,6 +59,12 @@ Status WaitAll(const GlobalOptions& g, const std::vector<TaskId>& ids,
 
 Command AddWait(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("wait", "Wait until tasks have ended; exit with the result");
+  sub->footer(
+      "Exit status: 0 when every task succeeded; otherwise that of the first task in argument "
+      "order that did not: its own exit code, 128+N when signal N ended it, 124 when it timed "
+      "out, 126 or 127 when its command could not be run (not executable, not found), 125 when "
+      "it never ran (cancelled while pending) or tq itself failed; 4 for an unknown id, 6 when "
+      "the daemon cannot be reached.");
   auto ids = std::make_shared<std::vector<long long>>();
   sub->add_option("ids", *ids, "task ids")->required();
   return {sub, [ids, &g]() {

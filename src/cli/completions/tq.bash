@@ -16,7 +16,7 @@ declare -gA _tq_flags=(
     --clean-env --keep-background --key --version --supersede-running --retries --backoff
     --backoff-base --backoff-max --no-jitter --retry-on-exit --no-retry-on-exit --pending-ttl
     --on-failure --on-success --on-finish --mailto --mail-on --batch --null --json-lines"
-  [tq list]="--state --queue --label --limit"
+  [tq list]="--state -q --queue --label --limit"
   [tq logs]="--follow --stderr --attempt"
   [tq retry]="--failed --queue"
   [tq queue set]="--concurrency"
@@ -117,7 +117,7 @@ _tq() {
   case $prev in
     --state) _tq_reply "pending running succeeded failed cancelled expired" ;;
     --backoff) _tq_reply "fixed exponential progressive" ;;
-    --mail-on) _tq_reply "failure always" ;;
+    --mail-on) _tq_reply "failure always output" ;;
     -p | --priority) _tq_reply "1 2 3 4 5" ;;
     --dst) _tq_reply "cron skip first both" ;;
     -q | --queue) _tq_reply "$(_tq_queues)" ;;

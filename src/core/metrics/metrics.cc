@@ -61,7 +61,12 @@ Result<MetricsSnapshot> MetricsFromJson(const json& j) {
     s.running = j.at("running").get<std::map<std::string, int64_t>>();
     s.store_bytes = j.at("store_bytes").get<int64_t>();
     DaemonCounters& c = s.counters;
-    c.submitted = j.at("submitted").get<uint64_t>();
+    // A number (every source together) from a daemon of the version before sources.
+    const json& submitted = j.at("submitted");
+    if (submitted.is_number())
+      c.submitted["submit"] = submitted.get<uint64_t>();
+    else
+      c.submitted = submitted.get<std::map<std::string, uint64_t>>();
     c.finished = j.at("finished").get<std::map<std::string, uint64_t>>();
     for (const auto& [k, v] : j.at("picks").items()) c.picks[std::stoi(k)] = v.get<uint64_t>();
     c.cron_firings = j.at("cron_firings").get<std::map<std::string, uint64_t>>();

@@ -18,7 +18,9 @@ namespace tq {
 /// The counters and histograms tqd keeps in memory from its start (a restart resets them, as
 /// Prometheus expects of a counter).
 struct DaemonCounters {
-  uint64_t submitted = 0;                        ///< tasks accepted by submit and batch requests
+  /// Tasks created or made pending again, by source: "submit" (submit and batch requests),
+  /// "job" (a job's firing or `tq jobs run`), "retry" (`tq retry`).
+  std::map<std::string, uint64_t> submitted;
   std::map<std::string, uint64_t> finished;      ///< tasks that reached a terminal state, by it
   std::map<int, uint64_t> picks;                 ///< the chooser's picks, by the task's priority
   std::map<std::string, uint64_t> cron_firings;  ///< job firings by result: "run" or "overlap"

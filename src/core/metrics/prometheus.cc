@@ -91,8 +91,13 @@ std::string RenderPrometheus(const MetricsSnapshot& s) {
              it == s.running.end() ? 0 : static_cast<double>(it->second));
   }
   e.Family("tq_tasks_submitted_total", "counter",
-           "Tasks accepted by submit and batch requests since tqd started.");
-  e.Sample("tq_tasks_submitted_total", "", static_cast<double>(c.submitted));
+           "Tasks created (or made pending again by tq retry) since tqd started, by source: "
+           "submit, job (a firing or tq jobs run), retry.");
+  for (const char* source : {"submit", "job", "retry"}) {
+    auto it = c.submitted.find(source);
+    e.Sample("tq_tasks_submitted_total", std::string("source=\"") + source + "\"",
+             it == c.submitted.end() ? 0 : static_cast<double>(it->second));
+  }
   e.Family("tq_tasks_finished_total", "counter",
            "Tasks that reached a terminal state since tqd started, by that state.");
   for (const char* state : {"succeeded", "failed", "cancelled", "expired"}) {

@@ -59,6 +59,7 @@ void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& 
     }
     requeued.insert(requeued.end(), done->begin(), done->end());
   }
+  d.counters().submitted["retry"] += requeued.size();
   d.server().Send(conn, OkResponse({{"ids", requeued}}));
   d.events().Reread(requeued, "requeued");
   if (!requeued.empty()) d.ScheduleDispatch();

@@ -32,7 +32,7 @@ void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
   d.NotifyTerminal(out->ended);
   for (TaskId old : out->to_terminate) d.StopRunning(old, TaskReason::kSuperseded);
   if (out->inserted) {
-    ++d.counters().submitted;
+    ++d.counters().submitted["submit"];
     d.ScheduleDispatch();
   }
 }

@@ -27,7 +27,7 @@ void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBa
   }
   d.server().Send(conn, OkResponse({{"ids", *ids}}));
   for (size_t i = 0; i < ids->size(); ++i) d.events().Created((*ids)[i], peer, specs[i]);
-  d.counters().submitted += ids->size();
+  d.counters().submitted["submit"] += ids->size();
   d.ScheduleDispatch();
 }
 

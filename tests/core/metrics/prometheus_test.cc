@@ -13,7 +13,7 @@ MetricsSnapshot Example() {
   s.tasks = {{"default", "pending", 3}, {"default", "succeeded", 7}, {"cron", "failed", 1}};
   s.running = {{"default", 2}};
   s.store_bytes = 4096;
-  s.counters.submitted = 12;
+  s.counters.submitted = {{"submit", 12}, {"job", 2}};
   s.counters.finished = {{"succeeded", 7}, {"failed", 1}};
   s.counters.picks = {{1, 4}, {3, 5}};
   s.counters.cron_firings = {{"run", 2}, {"overlap", 1}};
@@ -37,6 +37,14 @@ TEST_CASE("a metrics snapshot survives its wire form") {
   CHECK(MetricsToJson(*back) == MetricsToJson(s));
   CHECK(back->counters.picks.at(3) == 5);
   CHECK(back->counters.run_time.count == 1);
+}
+
+TEST_CASE("a snapshot of a daemon that counted submits as one number reads them as submits") {
+  nlohmann::json j = MetricsToJson(Example());
+  j["submitted"] = 9;
+  auto back = MetricsFromJson(j);
+  REQUIRE(back.ok());
+  CHECK(back->counters.submitted == std::map<std::string, uint64_t>{{"submit", 9}});
 }
 
 TEST_CASE("a snapshot the client cannot read is an error, not a crash") {
@@ -66,7 +74,9 @@ TEST_CASE("the Prometheus exposition has every family, with zeros where nothing 
   CHECK(Has(text, "tq_tasks{queue=\"cron\",state=\"failed\"} 1"));
   CHECK(Has(text, "tq_running{queue=\"default\"} 2"));
   CHECK(Has(text, "tq_running{queue=\"cron\"} 0"));
-  CHECK(Has(text, "tq_tasks_submitted_total 12"));
+  CHECK(Has(text, "tq_tasks_submitted_total{source=\"submit\"} 12"));
+  CHECK(Has(text, "tq_tasks_submitted_total{source=\"job\"} 2"));
+  CHECK(Has(text, "tq_tasks_submitted_total{source=\"retry\"} 0"));
   CHECK(Has(text, "tq_tasks_finished_total{state=\"cancelled\"} 0"));
   CHECK(Has(text, "tq_chooser_picks_total{priority=\"3\"} 5"));
   CHECK(Has(text, "tq_cron_firings_total{result=\"overlap\"} 1"));
