@@ -106,3 +106,38 @@ TEST_CASE("tq logs --attempt N prints that attempt's output, --json one line per
   CHECK(lines[0]["offset"] == 0);
   CHECK(lines[0]["data"] == "err 2\n");
 }
+
+TEST_CASE("tq list --json leaves out attempt_log, which tq status fills, never showing it empty") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--", "true"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  const std::vector<nlohmann::json> listed = ListTasks(d);
+  REQUIRE(listed.size() == 1);
+  CHECK(listed[0]["attempts"] == 1);
+  CHECK_FALSE(listed[0].contains("attempt_log"));
+  const nlohmann::json status = TaskJson(d, id);
+  CHECK(status["attempts"] == 1);
+  CHECK(status["attempt_log"].size() == 1);
+}
+
+TEST_CASE("tq status shows the task's working directory and timeout") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string timed = Submit(d, {"--timeout", "90s", "--delay", "1h", "--", "true"});
+  const std::string plain = Submit(d, {"--delay", "1h", "--", "true"});
+  // The value on the line of `field` (after the column's padding), "" when there is none.
+  const auto field = [&](const std::string& id, const std::string& name) {
+    const RunResult r = Tq(d, {"status", id});
+    REQUIRE(r.exit_code == 0);
+    size_t at = r.out.find("\n" + name + " ");
+    if (at == std::string::npos) return std::string();
+    at = r.out.find_first_not_of(' ', at + 1 + name.size());
+    return r.out.substr(at, r.out.find('\n', at) - at);
+  };
+  char cwd[4096];
+  REQUIRE(getcwd(cwd, sizeof cwd) != nullptr);
+  CHECK(field(timed, "directory") == cwd);
+  CHECK(field(timed, "timeout") == "1m30s");
+  CHECK(field(plain, "timeout") == "none");
+}

@@ -6,6 +6,7 @@
 #include "cli/render.h"
 #include "cli/state_colour.h"
 #include "core/model/clock.h"
+#include "core/model/duration.h"
 #include "core/proto/wire_bytes.h"
 
 namespace tq {
@@ -31,6 +32,11 @@ void PrintTask(const nlohmann::json& t) {
       {"owner", t["owner"].value("name", "")},
       {"created", LocalTime(t["created"])},
   };
+  if (auto cwd = BytesFromJson(t.value("cwd", nlohmann::json()), "cwd"); cwd.ok() && !cwd->empty())
+    head.push_back({"directory", *cwd});
+  head.push_back({"timeout", t["timeout_ms"].is_number()
+                                 ? FormatDuration(t["timeout_ms"].get<int64_t>())
+                                 : std::string("none")});
   if (t["state"] == "running") {
     const auto& log = t["attempt_log"];
     if (!log.empty() && log.back().value("pid", 0) > 0)

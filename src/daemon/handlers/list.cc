@@ -67,6 +67,7 @@ void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r)
   for (size_t i = 0; i < std::min(page, tasks->size()); ++i) {
     const Task& t = (*tasks)[i];
     nlohmann::json j = TaskToJson(t);
+    j.erase("attempt_log");  // a list reads no attempts: absent, never an empty log
     if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(d, t, paused);
     const size_t size = WireText(j).size() + 1;
     if (!out.empty() && bytes + size > kMaxListPageBytes) {  // the rest comes in the next page
