@@ -179,7 +179,10 @@ std::vector<std::string> LoadErrorLines(const json& answer) {
   std::vector<std::string> lines;
   for (const json& e : answer.value("errors", json::array())) {
     auto message = BytesFromJson(e.value("message", json()), "message");
-    lines.push_back(message.ok() ? *message : "?");
+    // Only a file that loaded before has jobs that stay; a new one has none in force.
+    lines.push_back((message.ok() ? *message : "?") + (e.value("kept", false)
+                                                           ? " (its last good jobs stay in force)"
+                                                           : " (none of its jobs are in force)"));
   }
   const json left_out = answer.value("errors_left_out", json());
   if (left_out.is_number_integer() && left_out.get<int64_t>() > 0)

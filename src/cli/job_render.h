@@ -32,7 +32,8 @@ std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, W
 /// state's colour when `colour`.
 std::vector<std::vector<std::string>> JobShowRows(const nlohmann::json& job, WallMs now,
                                                   bool colour = false);
-/// The load errors of a `jobs` or `reload` answer, one per line ("FILE:LINE: reason"), with a
+/// The load errors of a `jobs` or `reload` answer, one per line ("FILE:LINE: reason", then
+/// whether the file's last good jobs stay in force or none are), with a
 /// last line saying how many were left out of the answer, if any.
 std::vector<std::string> LoadErrorLines(const nlohmann::json& answer);
 

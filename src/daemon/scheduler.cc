@@ -227,8 +227,13 @@ ReloadReport Scheduler::State::Load(bool at_start) {
   if (!load.to_forget.empty())
     if (Status st = store().ForgetJobFiles(load.to_forget); !st.ok())
       spdlog::error("jobs: removed job files cannot be forgotten: {}", st.message());
-  for (const JobLoadError& e : load.errors)
-    spdlog::error("{} (the file's last good jobs stay in force)", e.message);
+  std::set<std::string> loaded_before;
+  for (const StoredJobFile& s : last_good) loaded_before.insert(s.path);
+  for (JobLoadError& e : load.errors) {
+    e.kept = loaded_before.count(e.file) > 0;
+    spdlog::error("{} ({})", e.message,
+                  e.kept ? "the file's last good jobs stay in force" : "none of its jobs load");
+  }
 
   std::map<std::string, Job> next;
   for (LoadedJob& lj : load.jobs) {
@@ -634,8 +639,10 @@ Result<JobRunOutcome> Scheduler::RunNow(const std::string& name, bool force) {
 }
 
 Result<std::vector<std::string>> Scheduler::CheckUserFile(const std::string& user,
-                                                          const std::string& text) {
-  auto file = ParseUserJobFile(text, state_->daemon.spool().PathOf(user), user);
+                                                          const std::string& text,
+                                                          const std::string& name) {
+  auto file =
+      ParseUserJobFile(text, name.empty() ? state_->daemon.spool().PathOf(user) : name, user);
   if (!file.ok()) return file.status();
   auto local = LocalTimeZone();
   const TimeZone local_zone = local.ok() ? *local : TimeZone();

@@ -56,7 +56,8 @@ class Scheduler {
   Result<JobRunOutcome> RunNow(const std::string& name, bool force);
   /// Whether `text` would load as `user`'s own job file, with every check a reload makes: the
   /// names of its jobs, or the first refusal "<file>:<line>: ..." (kConfig).
-  Result<std::vector<std::string>> CheckUserFile(const std::string& user, const std::string& text);
+  Result<std::vector<std::string>> CheckUserFile(const std::string& user, const std::string& text,
+                                                 const std::string& name);
   /// `tq jobs enable|disable NAME`: persisted; a disabled job does not fire.
   Status SetEnabled(const std::string& name, bool enabled);
 

@@ -114,12 +114,16 @@ TEST_CASE("jobs show lists every field even of a job with odd values") {
   CHECK(value("timeout") == "none");
 }
 
-TEST_CASE("load error lines say how many were left out") {
+TEST_CASE("load error lines say whether the last good jobs stay, and how many were left out") {
   const json answer = {
-      {"errors", {{{"file", "/j/a.toml"}, {"line", 2}, {"message", "/j/a.toml:2: x"}}}},
+      {"errors",
+       {{{"file", "/j/a.toml"}, {"line", 2}, {"message", "/j/a.toml:2: x"}, {"kept", true}},
+        {{"file", "/j/b.toml"}, {"line", 3}, {"message", "/j/b.toml:3: y"}, {"kept", false}}}},
       {"errors_left_out", 3}};
   CHECK(LoadErrorLines(answer) ==
-        std::vector<std::string>{"/j/a.toml:2: x", "(3 more files failed to load)"});
+        std::vector<std::string>{"/j/a.toml:2: x (its last good jobs stay in force)",
+                                 "/j/b.toml:3: y (none of its jobs are in force)",
+                                 "(3 more files failed to load)"});
   CHECK(LoadErrorLines(json::object()).empty());
 }
 

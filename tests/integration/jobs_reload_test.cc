@@ -38,6 +38,8 @@ TEST_CASE("a broken reload keeps the old job firing and names the file line and 
   const std::string where = d.jobs_dir() + "/tick.toml:5";
   CHECK_MESSAGE(reload.err.find(where) != std::string::npos, reload.err);
   CHECK_MESSAGE(reload.err.find("frobnicate") != std::string::npos, reload.err);
+  CHECK_MESSAGE(reload.err.find("(its last good jobs stay in force)") != std::string::npos,
+                reload.err);
 
   const RunResult json = Tq(d, {"reload", "--json"});
   CHECK(json.exit_code == 2);
@@ -45,6 +47,19 @@ TEST_CASE("a broken reload keeps the old job firing and names the file line and 
   REQUIRE(report["errors"].size() == 1);
   CHECK(report["errors"][0]["file"] == d.jobs_dir() + "/tick.toml");
   CHECK(report["errors"][0]["line"] == 5);
+  CHECK(report["errors"][0]["kept"] == true);
+
+  // A new file that never loaded has no last good jobs, and says so.
+  d.WriteJobFile("new.toml", BrokenTick());
+  const RunResult fresh = Tq(d, {"reload"});
+  CHECK(fresh.exit_code == 2);
+  const std::string new_where = d.jobs_dir() + "/new.toml:5";
+  const size_t at = fresh.err.find(new_where);
+  REQUIRE_MESSAGE(at != std::string::npos, fresh.err);
+  const std::string line = fresh.err.substr(at, fresh.err.find('\n', at) - at);
+  CHECK_MESSAGE(line.find("(none of its jobs are in force)") != std::string::npos, line);
+  REQUIRE(unlink((d.jobs_dir() + "/new.toml").c_str()) == 0);
+  Tq(d, {"reload"});
 
   // The good definition goes on firing.
   const size_t before = JobRuns(d, "tick").size();

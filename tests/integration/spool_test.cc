@@ -98,9 +98,17 @@ TEST_CASE("a user's own job file: installed, run as its user, kept when a new on
         OneJob("report", "x") + "user = \"root\"\n"}) {
     const RunResult refused = TqAs(d, alice.run_as(), {"jobs", "install", "-"}, {}, bad);
     CHECK(refused.exit_code == 2);
-    CHECK_MESSAGE(refused.err.find(alice.name() + ".toml:") != std::string::npos, refused.err);
+    // Named as the user gave it, never by the daemon's copy, which the user cannot read.
+    CHECK_MESSAGE(refused.err.rfind("tq: <stdin>:", 0) == 0, refused.err);
+    CHECK_MESSAGE(refused.err.find("crontabs") == std::string::npos, refused.err);
     CHECK(TqAs(d, alice.run_as(), {"jobs", "cat"}).out == good);
   }
+  const std::string mine = d.dir() + "/mine.toml";
+  WriteFile(mine, "[[job]]\nname = \"r\"\nschedule = \"* * * *\"\ncommand = \"x\"\n");
+  REQUIRE(chmod(mine.c_str(), 0644) == 0);
+  const RunResult named = TqAs(d, alice.run_as(), {"jobs", "install", mine});
+  CHECK(named.exit_code == 2);
+  CHECK_MESSAGE(named.err.rfind("tq: " + mine + ":3: ", 0) == 0, named.err);
   CHECK(Tq(d, {"jobs", "show", full}).exit_code == 0);
 
   // Nobody else reads, replaces, runs or removes it.

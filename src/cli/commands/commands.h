@@ -54,9 +54,9 @@ std::vector<Command> AddJobsOwnFile(CLI::App& jobs, const GlobalOptions& g);
 /// `tq jobs edit` under the `jobs` group: the caller's own job file in $VISUAL or $EDITOR.
 Command AddJobsEdit(CLI::App& jobs, const GlobalOptions& g);
 /// Installs `text` as the job file of `user` ("" for the caller): what `install` and `edit`
-/// send. A text that is not UTF-8 is refused here.
+/// send; the daemon's messages call it `name`. A text that is not UTF-8 is refused here.
 Result<nlohmann::json> InstallOwnJobFile(Client& client, const std::string& user,
-                                         const std::string& text);
+                                         const std::string& text, const std::string& name);
 
 /// `tq reload`: the daemon reads its job files again.
 Command AddReload(CLI::App& app, const GlobalOptions& g);

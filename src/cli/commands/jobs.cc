@@ -18,7 +18,7 @@ namespace {
 void PrintLoadErrors(const nlohmann::json& answer) {
   const std::vector<std::string> errors = LoadErrorLines(answer);
   if (errors.empty()) return;
-  std::printf("\nload errors (the last good jobs of these files stay in force):\n");
+  std::printf("\nload errors:\n");
   for (const std::string& line : errors) std::printf("  %s\n", line.c_str());
 }
 

@@ -103,7 +103,7 @@ int Edit(const GlobalOptions& g, const std::string& user) {
     }
     // A new connection: the editor may have been open longer than the daemon keeps one idle.
     auto again = Client::Connect(g.socket);
-    auto installed = again.ok() ? InstallOwnJobFile(*again, user, *text)
+    auto installed = again.ok() ? InstallOwnJobFile(*again, user, *text, path)
                                 : Result<nlohmann::json>(again.status());
     if (installed.ok()) {
       std::printf("installed %zu job(s)\n", (*installed)["jobs"].size());

@@ -29,13 +29,14 @@ constexpr OwnFileCommand kCommands[] = {
 }  // namespace
 
 Result<nlohmann::json> InstallOwnJobFile(Client& client, const std::string& user,
-                                         const std::string& text) {
+                                         const std::string& text, const std::string& name) {
   if (!IsValidUtf8(text))
     return Status::Invalid("file", "file: a job file is TOML, which is UTF-8 text; this is not");
   CrontabRequest req;
   req.action = CrontabRequest::Action::kInstall;
   req.user = user;
   req.text = text;
+  req.name = name;
   return client.Call(req);
 }
 
@@ -57,7 +58,8 @@ std::vector<Command> AddJobsOwnFile(CLI::App& jobs, const GlobalOptions& g) {
                           if (req->action == CrontabRequest::Action::kInstall) {
                             auto text = ReadJobFileText(*file);
                             if (!text.ok()) return Fail(text.status());
-                            r = InstallOwnJobFile(*client, req->user, *text);
+                            r = InstallOwnJobFile(*client, req->user, *text,
+                                                  *file == "-" ? "<stdin>" : *file);
                           } else {
                             r = client->Call(*req);
                           }

@@ -29,8 +29,7 @@ Command AddReload(CLI::App& app, const GlobalOptions& g) {
                           r->value("removed", nlohmann::json()).dump().c_str(),
                           r->value("changed", nlohmann::json()).dump().c_str());
               for (const std::string& line : errors)
-                std::fprintf(stderr, "tq: reload: %s (its last good jobs stay in force)\n",
-                             line.c_str());
+                std::fprintf(stderr, "tq: reload: %s\n", line.c_str());
             }
             return errors.empty() ? 0 : ExitCodeFor(ErrorCode::kInvalid);
           }};

@@ -17,6 +17,7 @@ struct JobLoadError {
   std::string file;
   int line = 0;         ///< 0 when the error has no line (unreadable file)
   std::string message;  ///< "<file>:<line>: <key>: <reason>"
+  bool kept = false;    ///< the file loaded before: its last good jobs stay in force
 };
 
 /// One job as the scheduler holds it.

@@ -129,7 +129,8 @@ json JobInfoToJson(const JobInfo& info) {
 json JobLoadErrorToJson(const JobLoadError& e) {
   return {{"file", BytesToJson(e.file)},
           {"line", e.line > 0 ? json(e.line) : json()},
-          {"message", BytesToJson(e.message)}};
+          {"message", BytesToJson(e.message)},
+          {"kept", e.kept}};
 }
 
 json JobLoadErrorsToJson(const std::vector<JobLoadError>& errors) {

@@ -28,7 +28,7 @@ void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabReque
   const Spool& spool = d.spool();
   switch (r.action) {
     case CrontabRequest::Action::kInstall: {
-      auto names = d.scheduler().CheckUserFile(user, r.text);
+      auto names = d.scheduler().CheckUserFile(user, r.text, r.name);
       if (!names.ok())  // a bad file in a request: exit 2, as `tq jobs check` gives
         return send(Status(ErrorCode::kInvalid, names.status().field(), names.status().message()));
       if (Status st = spool.Write(user, r.text); !st.ok()) return send(st);

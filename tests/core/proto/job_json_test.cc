@@ -150,8 +150,8 @@ TEST_CASE("load errors and a reload report") {
   r.added = 2;
   r.removed = 1;
   r.changed = 4;
-  r.errors = {{"/j/a.toml", 7, "/j/a.toml:7: frob: unknown key"},
-              {"/j/\xff.toml", 0, "/j/\xff.toml: unreadable"}};
+  r.errors = {{"/j/a.toml", 7, "/j/a.toml:7: frob: unknown key", true},
+              {"/j/\xff.toml", 0, "/j/\xff.toml: unreadable", false}};
   const json j = ReloadReportToJson(r);
   CHECK(j["files"] == 3);
   CHECK(j["jobs"] == 10);
@@ -159,8 +159,11 @@ TEST_CASE("load errors and a reload report") {
   CHECK(j["removed"] == 1);
   CHECK(j["changed"] == 4);
   REQUIRE(j["errors"].size() == 2);
-  CHECK(j["errors"][0] ==
-        json{{"file", "/j/a.toml"}, {"line", 7}, {"message", "/j/a.toml:7: frob: unknown key"}});
+  CHECK(j["errors"][0] == json{{"file", "/j/a.toml"},
+                               {"line", 7},
+                               {"message", "/j/a.toml:7: frob: unknown key"},
+                               {"kept", true}});
+  CHECK(j["errors"][1]["kept"] == false);
   CHECK(j["errors"][1]["line"].is_null());
   CHECK(j["errors"][1]["file"].contains("b64"));
   CHECK(j["errors"][1]["message"].contains("b64"));

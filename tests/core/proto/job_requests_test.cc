@@ -37,15 +37,28 @@ TEST_CASE("the job requests round-trip") {
 
   using Action = CrontabRequest::Action;
   for (const auto& want :
-       {CrontabRequest{Action::kInstall, "alice", "[[job]]\n"},
-        CrontabRequest{Action::kCat, "", ""}, CrontabRequest{Action::kRemove, "bob", ""}}) {
+       {CrontabRequest{Action::kInstall, "alice", "[[job]]\n", "mine.toml"},
+        CrontabRequest{Action::kInstall, "", "[[job]]\n", ""},
+        CrontabRequest{Action::kCat, "", "", ""}, CrontabRequest{Action::kRemove, "bob", "", ""}}) {
     auto got = DecodeRequest(EncodeRequest(want));
     REQUIRE(got.ok());
     const auto& c = std::get<CrontabRequest>(*got);
     CHECK(c.action == want.action);
     CHECK(c.user == want.user);
     CHECK(c.text == want.text);
+    CHECK(c.name == want.name);
   }
+  // The name goes back to the user in messages: text, bounded, with no control characters.
+  const std::string install = R"({"proto":1,"type":"crontab","action":"install","text":"",)";
+  for (const std::string& name : {std::string(R"(a\u001b[2Jb)"), std::string(4097, 'x')}) {
+    auto got = DecodeRequest(install + R"("name":")" + name + "\"}");
+    CAPTURE(name.size());
+    REQUIRE_FALSE(got.ok());
+    CHECK(got.status().field() == "name");
+  }
+  auto cat = DecodeRequest(R"({"proto":1,"type":"crontab","action":"cat","name":"x"})");
+  REQUIRE_FALSE(cat.ok());
+  CHECK(cat.status().field() == "name");
 }
 
 TEST_CASE("malformed job requests are refused naming the field") {

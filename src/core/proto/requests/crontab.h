@@ -19,7 +19,13 @@ struct CrontabRequest {
   Action action = Action::kCat;
   std::string user;
   std::string text;  ///< install: the new file
+  /// install: what the caller calls the file (its path, or <stdin>), so messages name it; "":
+  /// the daemon's copy. Text of at most kMaxFileNameBytes bytes, without control characters.
+  std::string name;
 };
+
+/// The longest `name` an install may give its file.
+constexpr size_t kMaxFileNameBytes = 4096;
 /// A crontab request's body read from its frame, every field checked.
 Result<CrontabRequest> DecodeCrontab(const nlohmann::json& body);
 /// The body of a crontab request's frame.
