@@ -182,3 +182,38 @@ TEST_CASE("a request that claims another user in its fields changes nothing") {
   CHECK(Tq(d, {"wait", id}).exit_code == 0);
   CHECK(Tq(d, {"logs", id}).out == std::to_string(bob.uid()) + "\n");
 }
+
+TEST_CASE(
+    "an admin's tq list has an OWNER column and --user, which a user may give only for self") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice, bob;
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string a = SubmitAs(d, alice, {"--delay", "1h", "--", "true"});
+  const std::string b = SubmitAs(d, bob, {"--delay", "1h", "--", "true"});
+
+  const RunResult table = Tq(d, {"list"});  // root sees everyone's
+  REQUIRE(table.exit_code == 0);
+  CHECK_MESSAGE(table.out.find("OWNER") != std::string::npos, table.out);
+  CHECK_MESSAGE(table.out.find(alice.name()) != std::string::npos, table.out);
+  const RunResult own = TqAs(d, alice.run_as(), {"list"});  // a user sees only their own
+  REQUIRE(own.exit_code == 0);
+  CHECK_MESSAGE(own.out.find("OWNER") == std::string::npos, own.out);
+
+  const RunResult only_bob = Tq(d, {"list", "--user", bob.name(), "--json"});
+  REQUIRE(only_bob.exit_code == 0);
+  const std::vector<nlohmann::json> bobs = JsonLines(only_bob.out);
+  REQUIRE(bobs.size() == 1);
+  CHECK(bobs[0]["id"].dump() == b);
+  const RunResult self = TqAs(d, alice.run_as(), {"list", "-u", alice.name(), "--json"});
+  REQUIRE(self.exit_code == 0);
+  REQUIRE(JsonLines(self.out).size() == 1);
+  CHECK(JsonLines(self.out)[0]["id"].dump() == a);
+
+  const RunResult other = TqAs(d, alice.run_as(), {"list", "--user", bob.name()});
+  CHECK(other.exit_code == 5);
+  CHECK_MESSAGE(other.err.find("only admins may list another user's tasks") != std::string::npos,
+                other.err);
+  const RunResult nobody = Tq(d, {"list", "--user", "no-such-user-tq"});
+  CHECK(nobody.exit_code == 4);
+}

@@ -1,4 +1,6 @@
 // tq list: tasks, newest first, with filters; fetched a page at a time and printed as it comes.
+#include <unistd.h>
+
 #include <cstdio>
 #include <limits>
 
@@ -11,20 +13,35 @@
 namespace tq {
 
 namespace {
-// The table rows of one page of tasks; states in colour when `colour`.
-std::vector<std::vector<std::string>> Rows(const nlohmann::json& tasks, bool colour) {
+// The table rows of one page of tasks; states in colour when `colour`, with the owner's name
+// when `owners`.
+std::vector<std::vector<std::string>> Rows(const nlohmann::json& tasks, bool colour, bool owners) {
   std::vector<std::vector<std::string>> rows;
-  for (const auto& t : tasks)
-    rows.push_back({t["id"].dump(), PaintState(t.value("state", ""), colour), t["priority"].dump(),
-                    t.value("queue", ""), LocalTime(t["created"]), WaitingNote(t), CommandLine(t)});
+  for (const auto& t : tasks) {
+    std::vector<std::string> row = {t["id"].dump(), PaintState(t.value("state", ""), colour),
+                                    t["priority"].dump(), t.value("queue", "")};
+    if (owners) row.push_back(t["owner"].value("name", ""));
+    for (std::string cell : {LocalTime(t["created"]), WaitingNote(t), CommandLine(t)})
+      row.push_back(std::move(cell));
+    rows.push_back(std::move(row));
+  }
   return rows;
+}
+
+// True when a task of `tasks` is not the caller's: who sees other users' tasks (root, an admin)
+// gets an OWNER column.
+bool OthersAmong(const nlohmann::json& tasks) {
+  const uid_t self = getuid();
+  for (const auto& t : tasks)
+    if (t["owner"].value("uid", self) != self) return true;
+  return false;
 }
 }  // namespace
 
 Command AddList(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("list", "List tasks, newest first");
   struct Flags {
-    std::string state, queue, label;
+    std::string state, queue, label, user;
     int limit = -1;  // -1: not given (the newest 100 in a table, every match with --json)
   };
   auto f = std::make_shared<Flags>();
@@ -32,6 +49,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
       ->check(CLI::IsMember({"pending", "running", "succeeded", "failed", "cancelled", "expired"}));
   sub->add_option("-q,--queue", f->queue, "only this queue");
   sub->add_option("--label", f->label, "only tasks with this label");
+  sub->add_option("-u,--user", f->user, "only this user's tasks (admins: any user)");
   sub->add_option("--limit", f->limit, "at most this many; 0: all (default: 100, all with --json)")
       ->check(IntRange(0, std::numeric_limits<int>::max()));
   return {sub, [f, &g]() {
@@ -39,6 +57,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
             if (!f->state.empty()) req.state = StateFromName(f->state);
             if (!f->queue.empty()) req.queue = f->queue;
             if (!f->label.empty()) req.label = f->label;
+            if (!f->user.empty()) req.user = f->user;
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             TablePrinter table(TableWidth());
@@ -49,7 +68,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
                                   ? std::numeric_limits<int>::max()
                                   : (f->limit < 0 ? 100 : f->limit);
             int shown = 0;
-            bool more = true;
+            bool more = true, owners = false;
             while (more && shown < limit) {  // the daemon answers a page at a time
               req.limit = limit - shown;
               auto r = client->Call(req);
@@ -58,10 +77,14 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
               if (g.json) {
                 for (const auto& t : tasks) std::printf("%s\n", t.dump().c_str());
               } else {
-                auto rows = Rows(tasks, colour);
-                if (shown == 0)  // the header goes with the first page, aligned with it
-                  rows.insert(rows.begin(),
-                              {"ID", "STATE", "PRI", "QUEUE", "CREATED", "WHEN", "COMMAND"});
+                if (shown == 0) owners = OthersAmong(tasks);  // the first page decides
+                auto rows = Rows(tasks, colour, owners);
+                if (shown == 0) {  // the header goes with the first page, aligned with it
+                  std::vector<std::string> header = {"ID", "STATE", "PRI", "QUEUE"};
+                  if (owners) header.push_back("OWNER");
+                  for (const char* h : {"CREATED", "WHEN", "COMMAND"}) header.push_back(h);
+                  rows.insert(rows.begin(), header);
+                }
                 table.Print(rows);
               }
               std::fflush(stdout);

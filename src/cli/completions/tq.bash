@@ -16,7 +16,7 @@ declare -gA _tq_flags=(
     --clean-env --keep-background --key --version --supersede-running --retries --backoff
     --backoff-base --backoff-max --no-jitter --retry-on-exit --no-retry-on-exit --pending-ttl
     --on-failure --on-success --on-finish --mailto --mail-on --batch --null --json-lines"
-  [tq list]="--state -q --queue --label --limit"
+  [tq list]="--state -q --queue --label -u --user --limit"
   [tq logs]="--follow --stderr --attempt"
   [tq retry]="--failed --queue"
   [tq queue set]="--concurrency"

@@ -162,6 +162,7 @@ complete -c tq -n $list -l state -xa 'pending running succeeded failed cancelled
     -d 'only tasks in this state'
 complete -c tq -n $list -s q -l queue -xa '(__tq_queues)' -d 'only this queue'
 complete -c tq -n $list -l label -x -d 'only tasks with this label'
+complete -c tq -n $list -s u -l user -xa '(__fish_complete_users)' -d "only this user's tasks"
 complete -c tq -n $list -l limit -x -d 'at most this many; 0: all (default 100, all with --json)'
 
 set -l logs '__tq_is "tq logs"'

@@ -2,7 +2,9 @@
 #include <set>
 
 #include "core/model/limits.h"
+#include "core/model/quote.h"
 #include "core/model/wall_time.h"
+#include "daemon/accounts.h"
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
@@ -18,10 +20,22 @@ std::set<std::string> PausedQueues(Daemon& d) {
   return paused;
 }
 
-// The store's filter for a list request from `peer`: the wire's filters, and whose tasks.
-ListFilter FilterFor(Daemon& d, const Owner& peer, const ListRequest& r) {
+// The store's filter for a list request from `peer`: the wire's filters, and whose tasks (a
+// user named by --user: only those who see everyone may name another).
+Result<ListFilter> FilterFor(Daemon& d, const Owner& peer, const ListRequest& r) {
   ListFilter filter;
   filter.owner_uid = d.AccessFor(peer).OwnerFilter();
+  if (r.user && *r.user == peer.name) {
+    filter.owner_uid = peer.uid;
+  } else if (r.user && filter.owner_uid) {
+    return Status(ErrorCode::kPermission, "user",
+                  "user: only admins may list another user's tasks (" + Quote(*r.user) + ")");
+  } else if (r.user) {
+    auto owner = OwnerNamed(*r.user);
+    if (!owner.ok()) return owner.status();
+    if (!owner->has_value()) return Status::NotFound("there is no user " + Quote(*r.user));
+    filter.owner_uid = (*owner)->uid;
+  }
   filter.state = r.state;
   filter.queue = r.queue;
   filter.label = r.label;
@@ -52,7 +66,12 @@ nlohmann::json TaskWithWaiting(Daemon& d, const Task& task) {
 }
 
 void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r) {
-  ListFilter filter = FilterFor(d, peer, r);
+  auto wanted = FilterFor(d, peer, r);
+  if (!wanted.ok()) {
+    d.server().Send(conn, ErrorResponse(wanted.status()));
+    return;
+  }
+  ListFilter filter = *wanted;
   const size_t page = static_cast<size_t>(std::clamp(filter.limit, 1, kMaxListPage));
   filter.limit = static_cast<int>(page) + 1;  // one more than the page says whether there is more
   auto tasks = d.store().List(filter);

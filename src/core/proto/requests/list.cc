@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/model/quote.h"
+#include "core/model/user_rules.h"
 #include "core/proto/json_read.h"
 
 namespace tq {
@@ -11,9 +12,10 @@ using nlohmann::json;
 
 Result<ListRequest> DecodeList(const json& j) {
   ListRequest r;
-  std::string state, queue, label;
+  std::string state, queue, label, user;
   for (Status st : {Read(j, "state", state, "a state name"), Read(j, "queue", queue, "a string"),
-                    Read(j, "label", label, "a string"), Read(j, "limit", r.limit, "an integer"),
+                    Read(j, "label", label, "a string"), Read(j, "user", user, "a user name"),
+                    Read(j, "limit", r.limit, "an integer"),
                     ReadOptional(j, "before_id", r.before_id, "a task id")}) {
     if (!st.ok()) return st;
   }
@@ -29,6 +31,9 @@ Result<ListRequest> DecodeList(const json& j) {
   }
   if (!queue.empty()) r.queue = queue;
   if (!label.empty()) r.label = label;
+  if (!user.empty() && !ValidAccountName(user))
+    return Status::Invalid("user", "user: " + Quote(user) + " is not a user name");
+  if (!user.empty()) r.user = user;
   if (r.limit < 1)
     return Status::Invalid("limit", "limit: " + std::to_string(r.limit) + " must be >= 1");
   return r;
@@ -38,6 +43,7 @@ json EncodeList(const ListRequest& r) {
   if (r.state) j["state"] = StateName(*r.state);
   if (r.queue) j["queue"] = *r.queue;
   if (r.label) j["label"] = *r.label;
+  if (r.user) j["user"] = *r.user;
   if (r.before_id) j["before_id"] = *r.before_id;
   return j;
 }

@@ -21,6 +21,9 @@ struct ListRequest {
   std::optional<TaskState> state;
   std::optional<std::string> queue;
   std::optional<std::string> label;
+  /// Only this user's tasks: any user for those who see every task (root, admins), else only
+  /// the caller's own name.
+  std::optional<std::string> user;
   std::optional<TaskId> before_id;  ///< only tasks older than this one (the next page)
   int limit = 100;
 };
