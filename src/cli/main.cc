@@ -1,4 +1,5 @@
 // tq: the command-line client of the tq task queue.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -137,11 +138,11 @@ int Run(int argc, char** argv) {
     return 2;
   }
   if (name == "submit" && !extras.empty()) {
-    // Where the command starts: the first argument, after `submit`, that is the first extra.
-    int start = 1;
-    while (start < parsed_argc && std::strcmp(argv[start], "submit") != 0) ++start;
-    while (start < parsed_argc && argv[start] != extras.front()) ++start;
-    if (start < parsed_argc && SplitDuration(argv, start)) return 2;
+    // The command is the tail of the parsed arguments: it starts where the extras do (a search
+    // for its first word could stop at an option's value that happens to be the same word).
+    const int start = parsed_argc - static_cast<int>(extras.size());
+    const bool tail = start > 0 && std::equal(extras.begin(), extras.end(), argv + start);
+    if (tail && SplitDuration(argv, start)) return 2;
   }
   // The command starts at the first argument that is not an option; a `--` after that start
   // is one of its arguments.

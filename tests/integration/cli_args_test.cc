@@ -115,6 +115,9 @@ TEST_CASE("usage refusals exit 2 with tq: and the field, and submit nothing") {
       CHECK_MESSAGE(Contains(r.err, std::string("write the duration as one word: ") + spelling),
                     r.err);
     }
+    // An earlier option's value that is the same word does not hide where the command starts.
+    CheckRefused(d, {"submit", "--label", "minutes", "--timeout", "10", "minutes", "--", "true"},
+                 "--timeout");
   }
   SUBCASE("arguments a command does not take") {
     CheckRefused(d, {"ping", "extra"}, "extra");

@@ -62,9 +62,8 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
             if (!client.ok()) return Fail(client.status());
             TablePrinter table(TableWidth());
             const bool colour = StdoutColour(g.json);
-            // What a script reads gets every match; a table the newest 100.
-            const bool whole = g.json;
-            const int limit = f->limit == 0 || (f->limit < 0 && whole)
+            // What a script reads (--json) gets every match; a table the newest 100.
+            const int limit = f->limit == 0 || (f->limit < 0 && g.json)
                                   ? std::numeric_limits<int>::max()
                                   : (f->limit < 0 ? 100 : f->limit);
             int shown = 0;
@@ -92,7 +91,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
               more = r->value("more", false) && !tasks.empty();
               if (more) req.before_id = tasks.back()["id"].get<TaskId>();
             }
-            if (more && !whole)
+            if (more && !g.json)
               std::fprintf(stderr, "(showing the newest %d; --limit N for more)\n", shown);
             return 0;
           }};
