@@ -528,7 +528,7 @@ JobInfo Scheduler::State::Info(const Job& j,
   info.from_last_good = j.from_last_good;
   if (Active(j)) info.next = j.shown;
   if (auto r = records.find(j.def.name); r != records.end()) {
-    info.last_fired = r->second.last_fired;
+    info.last_fired = r->second.last_run;
     info.last_task = r->second.last_task;
     info.last_state = r->second.last_state;
     info.last_reason = r->second.last_reason;

@@ -463,8 +463,14 @@ TEST_CASE("scheduler: disable and enable are persisted and skip the times in bet
   f.daemon->RunReady();
   CHECK(f.Runs("hourly").empty());  // no catch-up for the hours it was disabled
   CHECK(f.Info("hourly").next == kStart + 4 * kHour);
+  CHECK_FALSE(f.Info("hourly").last_fired.has_value());  // the passed times made no run
   f.AdvanceTo(kStart + 4 * kHour);
   CHECK(f.Runs("hourly").size() == 1);
+  CHECK(f.Info("hourly").last_fired == kStart + 4 * kHour);
+  REQUIRE(f.scheduler().SetEnabled("hourly", false).ok());
+  f.Advance(2 * kHour);
+  REQUIRE(f.scheduler().SetEnabled("hourly", true).ok());
+  CHECK(f.Info("hourly").last_fired == kStart + 4 * kHour);  // still the firing that ran
   CHECK(f.scheduler().SetEnabled("nope", true).code() == ErrorCode::kNotFound);
 }
 
@@ -563,7 +569,7 @@ TEST_CASE("scheduler: a firing the store cannot take is tried again, not lost") 
   CHECK(f.Info("big").last_fired == kStart + kMinute);
   f.AdvanceTo(kStart + 2 * kMinute);
   CHECK(f.Runs("big").size() == 1);  // overlap skip: the first run still runs
-  CHECK(f.Info("big").last_fired == kStart + 2 * kMinute);
+  CHECK(f.Info("big").last_fired == kStart + kMinute);  // the skipped time made no run
 }
 
 TEST_CASE("scheduler: no jobs directory means no jobs and no error") {

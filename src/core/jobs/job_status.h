@@ -27,6 +27,8 @@ struct JobInfo {
   bool disabled = false;        ///< `tq jobs disable` (persisted); def.enabled is the file's
   bool from_last_good = false;  ///< its file failed to load: this is the last good definition
   std::optional<WallMs> next;   ///< the next firing; none when disabled, @reboot or never
+  /// The scheduled time of its latest firing that made a run (a skipped, disabled-over or
+  /// refused time is not shown), while the store keeps that task.
   std::optional<WallMs> last_fired;
   std::optional<TaskId> last_task;  ///< the task of its latest run, while the store keeps it
   std::optional<TaskState> last_state;

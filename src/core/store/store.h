@@ -124,6 +124,8 @@ struct JobRecord {
   std::string job;
   WallMs first_seen = 0;             ///< when the store first knew it: it never fires before
   std::optional<WallMs> last_fired;  ///< the scheduled time of its last firing (run or not)
+  /// The scheduled time of its latest firing that made a run, while the store keeps that task.
+  std::optional<WallMs> last_run;
   std::string boot_id;               ///< the boot whose @reboot firing is done ("" none)
   bool disabled = false;             ///< `tq jobs disable`
   std::optional<TaskId> last_task;   ///< its latest task (a firing or `tq jobs run`)

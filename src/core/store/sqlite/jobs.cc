@@ -165,6 +165,7 @@ Result<std::vector<JobRecord>> SqliteStore::JobRecords() {
     }
     if (!q.IsNull(9)) r.last_success = q.Int(9);
     if (!q.IsNull(10)) r.overdue_alerted = q.Int(10);
+    if (!q.IsNull(11)) r.last_run = q.Int(11);
     records.push_back(std::move(r));
     return Status::Ok();
   });

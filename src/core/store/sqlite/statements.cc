@@ -307,7 +307,8 @@ Status SqliteStore::Prepare() {
       {&S::set_last_task, "record a job's task", "UPDATE jobs SET last_task = ?2 WHERE job = ?1"},
       {&S::job_records, "list jobs",
        "SELECT j.job, j.first_seen, j.last_fired, j.boot_id, j.disabled, j.last_task, t.state, "
-       "t.reason, t.exit_code, j.last_success, j.overdue_alerted FROM jobs AS j "
+       "t.reason, t.exit_code, j.last_success, j.overdue_alerted, (SELECT max(f.scheduled) FROM "
+       "job_firings AS f WHERE f.job = j.job AND f.task_id IS NOT NULL) FROM jobs AS j "
        "LEFT JOIN tasks AS t ON t.id = j.last_task ORDER BY j.job"},
       {&S::set_last_success, "record a job's success",
        "UPDATE jobs SET last_success = max(coalesce(last_success, 0), ?2) WHERE job = ?1"},
