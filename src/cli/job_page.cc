@@ -18,6 +18,7 @@ class PageReader final : public nlohmann::json_sax<json> {
       if (key_ == "enabled") row().enabled = v;
       if (key_ == "disabled") row().disabled = v;
       if (key_ == "from_last_good") row().from_last_good = v;
+      if (key_ == "overdue") row().overdue = v;
       return true;
     }
     return Value(v);

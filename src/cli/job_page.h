@@ -27,6 +27,7 @@ struct JobRow {
   bool enabled = true;
   bool disabled = false;
   bool from_last_good = false;
+  bool overdue = false;  ///< its dead man's switch has fired
 };
 
 /// A `jobs` answer: its job rows, and every other member ("ok", "error", "errors",

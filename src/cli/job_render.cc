@@ -112,17 +112,25 @@ std::string LastResult(const json& job) {
       code.is_number_integer() ? std::optional<int64_t>(code.get<int64_t>()) : std::nullopt);
 }
 
+// The RESULT shown for a job: its latest run's `result`, led by "overdue" when its dead man's
+// switch has fired.
+std::string ResultText(const std::string& result, bool overdue) {
+  return overdue ? "overdue, last " + result : result;
+}
+
 std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, WallMs now,
                                               bool colour) {
   std::vector<std::vector<std::string>> rows = {
       {"NAME", "SCHEDULE", "ZONE", "NEXT", "LAST", "RESULT"}};
   rows.reserve(jobs.size() + 1);
   for (const JobRow& j : jobs) {
-    rows.push_back({j.name + (j.from_last_good ? "*" : ""), j.schedule,
-                    j.timezone.empty() ? "local" : j.timezone,
-                    j.disabled || !j.enabled ? "disabled" : JobTime(j.next, now),
-                    JobTime(j.last_fired, now),
-                    PaintState(LastResult(j.last_state, j.last_reason, j.last_exit_code), colour)});
+    rows.push_back(
+        {j.name + (j.from_last_good ? "*" : ""), j.schedule,
+         j.timezone.empty() ? "local" : j.timezone,
+         j.disabled || !j.enabled ? "disabled" : JobTime(j.next, now), JobTime(j.last_fired, now),
+         PaintState(
+             ResultText(LastResult(j.last_state, j.last_reason, j.last_exit_code), j.overdue),
+             colour)});
   }
   return rows;
 }
@@ -145,7 +153,7 @@ std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now, boo
       {"next", JobTime(Str(j, "next"), now)},
       {"last fired", JobTime(Str(j, "last_fired"), now)},
       {"last task", Dumped(j, "last_task", "-")},
-      {"last result", PaintState(LastResult(j), colour)},
+      {"last result", PaintState(ResultText(LastResult(j), j.value("overdue", false)), colour)},
   };
   if (j.value("command", json()).is_null()) {
     rows.push_back({"argv", ShownList(j, "argv")});

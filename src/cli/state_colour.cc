@@ -18,7 +18,7 @@ std::string_view StateSgr(std::string_view state) {
   if (state == "pending") return "33";
   if (state == "running") return "36";
   if (state == "succeeded") return "32";
-  if (state == "failed") return "31";
+  if (state == "failed" || state == "overdue") return "31";
   if (state == "cancelled" || state == "expired") return "2";
   return "";
 }

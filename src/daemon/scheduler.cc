@@ -17,6 +17,7 @@
 
 #include "core/cron/cron_zone.h"
 #include "core/jobs/firing_plan.h"
+#include "core/jobs/overdue.h"
 #include "core/jobs/user_job_file.h"
 #include "core/model/quote.h"
 #include "core/model/user_rules.h"
@@ -533,6 +534,10 @@ JobInfo Scheduler::State::Info(const Job& j,
     info.last_state = r->second.last_state;
     info.last_reason = r->second.last_reason;
     info.last_exit_code = r->second.last_exit_code;
+    if (j.def.expect_success_within_ms > 0)
+      info.overdue = CheckOverdue(j.def.expect_success_within_ms, r->second.first_seen,
+                                  r->second.last_success, r->second.overdue_alerted, Now())
+                         .overdue;
   }
   return info;
 }

@@ -80,9 +80,15 @@ TEST_CASE("the jobs table marks disabled jobs and jobs from a broken file") {
   c.last_state = "failed";
   c.last_reason = "exit";
   c.last_exit_code = 3;
-  const std::vector<JobRow> jobs = {a, b, c};
+  JobRow d;
+  d.name = "d";
+  d.schedule = "@daily";
+  d.overdue = true;
+  d.last_state = "failed";
+  d.last_reason = "timeout";
+  const std::vector<JobRow> jobs = {a, b, c, d};
   const auto rows = JobRows(jobs, 1700000000000);
-  REQUIRE(rows.size() == 4);
+  REQUIRE(rows.size() == 5);
   CHECK(rows[0] == std::vector<std::string>{"NAME", "SCHEDULE", "ZONE", "NEXT", "LAST", "RESULT"});
   CHECK(rows[1][0] == "a");
   CHECK(rows[1][2] == "local");
@@ -93,6 +99,7 @@ TEST_CASE("the jobs table marks disabled jobs and jobs from a broken file") {
   CHECK(rows[2][5] == "succeeded");
   CHECK(rows[3][3] == "disabled");
   CHECK(rows[3][5] == "failed (exit 3)");
+  CHECK(rows[4][5] == "overdue, last failed (timeout)");
 }
 
 TEST_CASE("jobs show lists every field even of a job with odd values") {

@@ -568,7 +568,7 @@ TEST_CASE("scheduler: a firing the store cannot take is tried again, not lost") 
   REQUIRE(runs.size() == 1);  // the firing of 08:01, two seconds late, and only once
   CHECK(f.Info("big").last_fired == kStart + kMinute);
   f.AdvanceTo(kStart + 2 * kMinute);
-  CHECK(f.Runs("big").size() == 1);  // overlap skip: the first run still runs
+  CHECK(f.Runs("big").size() == 1);                     // overlap skip: the first run still runs
   CHECK(f.Info("big").last_fired == kStart + kMinute);  // the skipped time made no run
 }
 

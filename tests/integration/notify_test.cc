@@ -253,6 +253,8 @@ TEST_CASE("a job that has not succeeded within expect_success_within alerts once
   const RunResult stats = Tq(d, {"stats", "--prometheus"});
   CHECK(stats.out.find("tq_job_overdue{job=\"watched\"} 1\n") != std::string::npos);
   CHECK(stats.out.find("tq_job_overdue_alerts_total 1\n") != std::string::npos);
+  CHECK(Tq(d, {"jobs"}).out.find("overdue, last -") != std::string::npos);
+  CHECK(nlohmann::json::parse(Tq(d, {"jobs", "show", "--json", "watched"}).out)["overdue"] == true);
 
   // A restart does not raise the same stretch's alert again.
   d.Restart();

@@ -34,6 +34,7 @@ struct JobInfo {
   std::optional<TaskState> last_state;
   TaskReason last_reason = TaskReason::kNone;
   int last_exit_code = -1;
+  bool overdue = false;  ///< its dead man's switch has fired: no success within its window
 };
 
 /// What loading the job files did.

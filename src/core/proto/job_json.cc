@@ -91,6 +91,7 @@ std::string JobSummaryText(const JobInfo& info) {
     quoted("last_reason", TaskReasonName(info.last_reason));
   }
   literal("last_exit_code", info.last_exit_code < 0 ? "null" : std::to_string(info.last_exit_code));
+  literal("overdue", flag(info.overdue));
   out += '}';
   return out;
 }

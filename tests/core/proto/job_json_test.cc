@@ -113,7 +113,8 @@ TEST_CASE("a job's summary is what tq jobs lists, in JSON however odd its string
                         {"last_task", 42},
                         {"last_state", "failed"},
                         {"last_reason", "exit"},
-                        {"last_exit_code", 1}});
+                        {"last_exit_code", 1},
+                        {"overdue", false}});
 
   struct Case {
     const char* what;
@@ -139,7 +140,7 @@ TEST_CASE("a job's summary is what tq jobs lists, in JSON however odd its string
       CAPTURE(key);
       CHECK(j[key].is_null());
     }
-    CHECK(j.size() == 14);
+    CHECK(j.size() == 15);
   }
 }
 
