@@ -329,3 +329,25 @@ TEST_CASE("tq list colours states on a terminal only, never with NO_COLOR or --j
     CHECK(r.tty.find("\033[31mfailed (exit)\033[0m") != std::string::npos);
   }
 }
+
+TEST_CASE("tq cancel on a terminal says what it waits for while a task ignores TERM") {
+  TestDaemon d("kill_grace = \"2s\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string ready = d.dir() + "/ready";
+  const std::string stubborn =
+      Submit(d, {"--", "sh", "-c",
+                 "trap '' TERM; touch " + Quoted(ready) + "; while :; do sleep 0.05; done"});
+  REQUIRE(WaitFor([&] { return access(ready.c_str(), F_OK) == 0; }));
+
+  TtyProcess cancel(d, {"cancel", stubborn}, OnTty::kStderr);
+  const TtyResult r = cancel.Finish();
+  INFO("terminal: " << r.tty);
+  CHECK(r.exit_code == 0);
+  CHECK(r.tty == "tq: waiting up to 2s for 1 running task to exit after TERM (then KILL)\n");
+  CHECK(r.pipe.find(stubborn + " cancelled") == 0);
+
+  // A pending task ends at once: nothing to wait for, nothing said; on a pipe, never.
+  const std::string later = Submit(d, {"--delay", "1h", "--", "true"});
+  TtyProcess pending(d, {"cancel", later}, OnTty::kStderr);
+  CHECK(pending.Finish().tty == "");
+}

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
@@ -7,6 +9,12 @@ void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest
   if (!tasks.ok()) {
     d.server().Send(conn, ErrorResponse(tasks.status()));
     return;
+  }
+  if (r.progress) {
+    const auto running = std::count_if(
+        tasks->begin(), tasks->end(), [](const Task& t) { return t.state == TaskState::kRunning; });
+    if (running > 0)
+      d.server().Send(conn, {{"stopping", running}, {"grace_ms", d.config().kill_grace_ms}});
   }
   // Register first, so a pending task that ends right here is answered too.
   d.server().SetBusy(conn, true);

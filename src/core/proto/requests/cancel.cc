@@ -11,10 +11,14 @@ using nlohmann::json;
 Result<CancelRequest> DecodeCancel(const json& j) {
   auto ids = ReadIds(j);
   if (!ids.ok()) return ids.status();
-  return CancelRequest{std::move(*ids)};
+  CancelRequest r{std::move(*ids)};
+  if (Status st = Read(j, "progress", r.progress, "true or false"); !st.ok()) return st;
+  return r;
 }
 json EncodeCancel(const CancelRequest& r) {
-  return json{{"ids", r.ids}};
+  json j{{"ids", r.ids}};
+  if (r.progress) j["progress"] = true;
+  return j;
 }
 
 }  // namespace tq
