@@ -17,7 +17,13 @@ namespace tq {
 using nlohmann::json;
 
 int Fail(const Status& status) {
-  std::fprintf(stderr, "tq: %s\n", status.message().c_str());
+  const std::string& m = status.message();
+  for (size_t start = 0; start <= m.size();) {  // a message of several errors: one line each
+    size_t end = m.find('\n', start);
+    if (end == std::string::npos) end = m.size();
+    std::fprintf(stderr, "tq: %.*s\n", static_cast<int>(end - start), m.data() + start);
+    start = end + 1;
+  }
   return ExitCodeFor(status.code());
 }
 

@@ -10,7 +10,8 @@
 
 namespace tq {
 
-/// Prints "tq: MESSAGE" on stderr and returns the exit code for the status's code.
+/// Prints "tq: MESSAGE" on stderr (each line of a message of several errors so) and returns the
+/// exit code for the status's code.
 int Fail(const Status& status);
 
 /// The command of a task JSON as one shell-quoted line (argv quoted, or the shell string).

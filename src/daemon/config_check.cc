@@ -33,7 +33,11 @@ Result<JobFilesChecked> CheckJobFiles(const std::string& jobs_dir, const std::st
     return Status::Ok();
   };
   const JobSetLoad load = ResolveJobFiles(files, /*stored=*/{}, check, /*now=*/0);
-  if (!load.errors.empty()) return Status(ErrorCode::kConfig, "jobs", load.errors.front().message);
+  if (!load.errors.empty()) {
+    std::string all;
+    for (const JobLoadError& e : load.errors) all += (all.empty() ? "" : "\n") + e.message;
+    return Status(ErrorCode::kConfig, "jobs", all);
+  }
   return JobFilesChecked{static_cast<int>(files.size()), static_cast<int>(load.jobs.size())};
 }
 

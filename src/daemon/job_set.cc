@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/jobs/file_errors.h"
 #include "core/jobs/job_file.h"
 #include "core/jobs/user_job_file.h"
 #include "core/model/quote.h"
@@ -13,19 +14,31 @@ namespace tq {
 
 namespace {
 
-// A load error from a refusal of ParseJobFile or a JobCheck ("<file>:<line>: ...").
-JobLoadError ErrorOf(const std::string& path, const Status& st) {
-  JobLoadError e{path, 0, st.message()};
+// A load error from one line of a refusal of ParseJobFile or a JobCheck ("<file>:<line>: ...").
+JobLoadError ErrorOf(const std::string& path, const std::string& message) {
+  JobLoadError e{path, 0, message};
   const std::string prefix = path + ":";
-  if (st.message().compare(0, prefix.size(), prefix) == 0) {
+  if (message.compare(0, prefix.size(), prefix) == 0) {
     size_t pos = prefix.size();
     int line = 0;
-    while (pos < st.message().size() && st.message()[pos] >= '0' && st.message()[pos] <= '9' &&
-           line < 100000000)
-      line = line * 10 + (st.message()[pos++] - '0');
+    while (pos < message.size() && message[pos] >= '0' && message[pos] <= '9' && line < 100000000)
+      line = line * 10 + (message[pos++] - '0');
     e.line = line;
   }
   return e;
+}
+
+// The load errors of a refusal that holds one error per line.
+std::vector<JobLoadError> ErrorsOf(const std::string& path, const Status& st) {
+  std::vector<JobLoadError> errors;
+  const std::string& m = st.message();
+  for (size_t start = 0; start <= m.size();) {
+    size_t end = m.find('\n', start);
+    if (end == std::string::npos) end = m.size();
+    errors.push_back(ErrorOf(path, m.substr(start, end - start)));
+    start = end + 1;
+  }
+  return errors;
 }
 
 // Parses `text` as the job file `f` is: a user's own (the spool) or one of the job files.
@@ -36,20 +49,23 @@ Result<JobFile> ParseAs(const JobFileRead& f, const std::string& text) {
 // Where each job name in force is defined.
 using TakenNames = std::map<std::string, const JobDef*>;
 
-// The first job of `jobs` that fails `check` or whose name is taken, as an error.
-std::optional<JobLoadError> FirstRefusal(const std::string& path, const std::vector<JobDef>& jobs,
-                                         const JobCheck& check, const TakenNames& taken) {
-  for (const JobDef& job : jobs) {
-    if (auto it = taken.find(job.name); it != taken.end()) {
-      const std::string where = job.file + ":" + std::to_string(job.line);
-      return JobLoadError{path, job.line,
-                          where + ": name: " + Quote(job.name) + " is already defined at " +
-                              it->second->file + ":" + std::to_string(it->second->line) +
-                              " (job names are unique across the job files)"};
-    }
-    if (Status st = check(job); !st.ok()) return ErrorOf(path, st);
-  }
-  return std::nullopt;
+// Why `job` cannot be in force: it fails `check` or its name is taken; Ok when it can.
+Status Refusal(const JobDef& job, const JobCheck& check, const TakenNames& taken) {
+  if (auto it = taken.find(job.name); it != taken.end())
+    return Status(ErrorCode::kConfig, "name",
+                  job.file + ":" + std::to_string(job.line) + ": name: " + Quote(job.name) +
+                      " is already defined at " + it->second->file + ":" +
+                      std::to_string(it->second->line) +
+                      " (job names are unique across the job files)");
+  return check(job);
+}
+
+// The refusals of every job of `jobs` (Refusal), one line each.
+Status Refusals(const std::string& path, const std::vector<JobDef>& jobs, const JobCheck& check,
+                const TakenNames& taken) {
+  FileErrors errors(path);
+  for (const JobDef& job : jobs) errors.Add(Refusal(job, check, taken));
+  return errors.Joined();
 }
 
 }  // namespace
@@ -67,12 +83,13 @@ JobSetLoad ResolveJobFiles(const std::vector<JobFileRead>& files,
   std::vector<bool> fallback;
   TakenNames taken;
   for (const JobFileRead& f : files) {
-    std::optional<JobLoadError> error = f.error;
-    if (!error) {
+    std::vector<JobLoadError> errors;
+    if (f.error) errors.push_back(*f.error);
+    if (errors.empty()) {
       auto file = ParseAs(f, f.text);
-      if (!file.ok()) error = ErrorOf(f.path, file.status());
-      if (!error) error = FirstRefusal(f.path, file->jobs, check, taken);
-      if (!error) {
+      Status st = file.ok() ? Refusals(f.path, file->jobs, check, taken) : file.status();
+      if (!st.ok()) errors = ErrorsOf(f.path, st);
+      if (errors.empty()) {
         auto it = last_good.find(f.path);
         if (it == last_good.end() || *it->second != f.text)
           out.to_save.push_back(StoredJobFile{f.path, f.text, now});
@@ -82,7 +99,7 @@ JobSetLoad ResolveJobFiles(const std::vector<JobFileRead>& files,
         continue;
       }
     }
-    out.errors.push_back(*error);
+    out.errors.insert(out.errors.end(), errors.begin(), errors.end());
     auto it = last_good.find(f.path);
     if (it == last_good.end()) continue;
     auto file = ParseAs(f, *it->second);
@@ -93,8 +110,8 @@ JobSetLoad ResolveJobFiles(const std::vector<JobFileRead>& files,
     }
     JobFile kept{f.path, {}};
     for (JobDef& job : file->jobs) {
-      if (auto refusal = FirstRefusal(f.path, {job}, check, taken)) {
-        spdlog::warn("{} (its last good definition is not kept)", refusal->message);
+      if (Status refusal = Refusal(job, check, taken); !refusal.ok()) {
+        spdlog::warn("{} (its last good definition is not kept)", refusal.message());
         continue;
       }
       kept.jobs.push_back(std::move(job));

@@ -24,7 +24,7 @@ struct LoadedJob {
 /// What loading the job files decided.
 struct JobSetLoad {
   std::vector<LoadedJob> jobs;         ///< by file (name order), then in file order
-  std::vector<JobLoadError> errors;    ///< the first error of each file that failed
+  std::vector<JobLoadError> errors;    ///< every error of each file that failed (bounded)
   std::vector<StoredJobFile> to_save;  ///< good files whose text is not the stored one
   std::vector<std::string> to_forget;  ///< stored files that are gone
 };
@@ -36,8 +36,8 @@ using JobCheck = std::function<Status(const JobDef&)>;
 /// Decides the jobs in force from `files` (ReadJobDir's, in name order) and `stored` (the last
 /// good text of each file). A file that was read, parses, whose every job passes `check` and
 /// defines no name an earlier file holds is good: its jobs are in force and its text is saved
-/// (saved = `now`) when it differs from the stored one. A file that fails has its first error
-/// reported, and the jobs of its stored last good text stay in force (from_last_good), except
+/// (saved = `now`) when it differs from the stored one. A file that fails has its errors
+/// reported (up to kMaxFileErrors each), and the jobs of its stored last good text stay in force (from_last_good), except
 /// those that no longer pass `check` or whose name an earlier file holds. Stored files missing
 /// from `files` are forgotten.
 JobSetLoad ResolveJobFiles(const std::vector<JobFileRead>& files,

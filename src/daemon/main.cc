@@ -156,7 +156,11 @@ int main(int argc, char** argv) {
   if (check_config) {
     auto jobs = tq::CheckJobFiles(options.jobs_dir, options.state_dir + "/crontabs", geteuid());
     if (!jobs.ok()) {
-      spdlog::critical("{}", jobs.status().message());
+      const std::string& all = jobs.status().message();
+      for (size_t start = 0, end; start <= all.size(); start = end + 1) {  // an error a line
+        end = std::min(all.find('\n', start), all.size());
+        spdlog::critical("{}", all.substr(start, end - start));
+      }
       return kExitConfig;
     }
     std::printf("configuration ok: %d job file(s) with %d job(s)\n", jobs->files, jobs->jobs);

@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/cron/cron_zone.h"
+#include "core/jobs/file_errors.h"
 #include "core/jobs/firing_plan.h"
 #include "core/jobs/overdue.h"
 #include "core/jobs/user_job_file.h"
@@ -652,11 +653,10 @@ Result<std::vector<std::string>> Scheduler::CheckUserFile(const std::string& use
   auto local = LocalTimeZone();
   const TimeZone local_zone = local.ok() ? *local : TimeZone();
   std::vector<std::string> names;
-  for (const JobDef& def : file->jobs) {
-    if (Status st = state_->Check(def, local_zone); !st.ok())
-      return Status(ErrorCode::kConfig, st.field(), st.message());
-    names.push_back(def.name);
-  }
+  FileErrors errors(file->path);
+  for (const JobDef& def : file->jobs)
+    if (errors.Add(state_->Check(def, local_zone))) names.push_back(def.name);
+  if (Status st = errors.Joined(); !st.ok()) return st;
   return names;
 }
 

@@ -104,3 +104,25 @@ TEST_CASE("tq jobs check needs a file") {
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
 }
+
+TEST_CASE("tq jobs check refuses a name the running daemon has in force from another file") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  d.WriteJobFile("nightly.toml",
+                 "[[job]]\nname = \"backup\"\nschedule = \"@daily\"\ncommand = \"true\"\n");
+  REQUIRE(Tq(d, {"reload"}).exit_code == 0);
+  tq::TempDir dir("jobs-check");
+  const std::string other = Write(
+      dir, "other.toml", "[[job]]\nname = \"backup\"\nschedule = \"@hourly\"\ncommand = \"x\"\n");
+  const RunResult clash = Tq(d, {"jobs", "check", other});
+  CHECK(clash.exit_code == 2);
+  CHECK(clash.err == other + ":1: name: \"backup\" is already defined at " + d.jobs_dir() +
+                         "/nightly.toml:1, in force in the daemon (job names are unique across "
+                         "the job files)\n");
+  // A new text of the same file replaces the jobs in force: no clash.
+  const std::string next = Write(
+      dir, "nightly.toml", "[[job]]\nname = \"backup\"\nschedule = \"@hourly\"\ncommand = \"x\"\n");
+  const RunResult same = Tq(d, {"jobs", "check", next});
+  CHECK(same.exit_code == 0);
+  CHECK(same.out == next + ": 1 job\n");
+}

@@ -104,11 +104,17 @@ TEST_CASE("a user's own job file: installed, run as its user, kept when a new on
     CHECK(TqAs(d, alice.run_as(), {"jobs", "cat"}).out == good);
   }
   const std::string mine = d.dir() + "/mine.toml";
-  WriteFile(mine, "[[job]]\nname = \"r\"\nschedule = \"* * * *\"\ncommand = \"x\"\n");
+  WriteFile(mine,
+            "[[job]]\nname = \"r\"\nschedule = \"* * * *\"\ncommand = \"x\"\n"
+            "[[job]]\nname = \"s\"\nschedule = \"@daily\"\ncommand = \"x\"\nnice = 99\n");
   REQUIRE(chmod(mine.c_str(), 0644) == 0);
   const RunResult named = TqAs(d, alice.run_as(), {"jobs", "install", mine});
   CHECK(named.exit_code == 2);
+  // Every error of the file, each on a line of its own, in one pass.
   CHECK_MESSAGE(named.err.rfind("tq: " + mine + ":3: ", 0) == 0, named.err);
+  CHECK_MESSAGE(
+      named.err.find("\ntq: " + mine + ":9: nice: 99 is out of range") != std::string::npos,
+      named.err);
   CHECK(Tq(d, {"jobs", "show", full}).exit_code == 0);
 
   // Nobody else reads, replaces, runs or removes it.

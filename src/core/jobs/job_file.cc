@@ -8,6 +8,7 @@
 #include "core/config/config.h"
 #include "core/config/toml_check.h"
 #include "core/cron/cron_zone.h"
+#include "core/jobs/file_errors.h"
 #include "core/model/limits.h"
 #include "core/model/quote.h"
 #include "core/model/task.h"
@@ -91,8 +92,9 @@ struct Given {
 
 class JobFileReader {
  public:
-  explicit JobFileReader(const std::string& path) : path_(path), ck_(path) {}
+  explicit JobFileReader(const std::string& path) : path_(path), ck_(path), errors_(path) {}
 
+  // Every error of the file, or its jobs.
   Result<JobFile> Read(const toml::table& root) {
     JobFile file;
     file.path = path_;
@@ -105,38 +107,50 @@ class JobFileReader {
       const std::string key = KeyText(k.str());
       if (k.str() == "defaults") {
         const toml::table* t = v.as_table();
-        if (t == nullptr)
-          return ck_.Error(key, line, DescribeToml(v) + " is not a table (use a [defaults] table)");
-        if (Status s = Apply(*t, "defaults.", &defaults, nullptr); !s.ok()) return s;
+        if (t == nullptr) {
+          errors_.Add(
+              ck_.Error(key, line, DescribeToml(v) + " is not a table (use a [defaults] table)"));
+        } else {
+          Apply(*t, "defaults.", &defaults, nullptr);
+        }
       } else if (k.str() == "job") {
         jobs = v.as_array();
-        if (jobs == nullptr || !jobs->is_array_of_tables())
-          return ck_.Error(key, line,
-                           DescribeToml(v) +
-                               " is not a list of jobs (use a [[job]] table for "
-                               "each job)");
+        if (jobs == nullptr || !jobs->is_array_of_tables()) {
+          jobs = nullptr;
+          errors_.Add(ck_.Error(key, line,
+                                DescribeToml(v) + " is not a list of jobs (use a [[job]] table for "
+                                                  "each job)"));
+        }
       } else {
-        return ck_.Error(key, line,
-                         "unknown key (allowed at the top of a job file: [defaults] and [[job]])");
+        errors_.Add(ck_.Error(
+            key, line, "unknown key (allowed at the top of a job file: [defaults] and [[job]])"));
       }
     }
-    if (jobs == nullptr) return file;  // the defaults are read and checked first, wherever they are
+    // The defaults are read and checked first, wherever they are. A job is checked whole (its
+    // name, schedule, command) only when its keys and the defaults were all good.
+    const bool defaults_good = errors_.count() == 0;
+    static const toml::array kNoJobs;
     std::map<std::string, int> lines_by_name;
-    for (const toml::node& n : *jobs) {
+    for (const toml::node& n : jobs ? *jobs : kNoJobs) {
       const toml::table& t = *n.as_table();
       Draft d = defaults;
       d.def.file = path_;
       d.def.line = static_cast<int>(t.source().begin.line);
       Given given;
-      if (Status s = Apply(t, "", &d, &given); !s.ok()) return s;
-      if (Status s = Finish(t, given, &d); !s.ok()) return s;
+      const int before = errors_.count();
+      Apply(t, "", &d, &given);
+      if (errors_.count() > before || !defaults_good || !errors_.Add(Finish(t, given, &d)))
+        continue;
       auto [it, fresh] = lines_by_name.emplace(d.def.name, d.def.line);
-      if (!fresh)
-        return ck_.Error("name", NameLine(t),
-                         Quote(d.def.name) + " is already the name of the job at line " +
-                             std::to_string(it->second) + " (names must be unique)");
+      if (!fresh) {
+        errors_.Add(ck_.Error("name", NameLine(t),
+                              Quote(d.def.name) + " is already the name of the job at line " +
+                                  std::to_string(it->second) + " (names must be unique)"));
+        continue;
+      }
       file.jobs.push_back(std::move(d.def));
     }
+    if (Status s = errors_.Joined(); !s.ok()) return s;
     return file;
   }
 
@@ -148,22 +162,24 @@ class JobFileReader {
     return static_cast<int>(t.source().begin.line);
   }
 
-  // Applies every key of table `t` (a job, or the defaults when `given` is null) to `d`.
-  Status Apply(const toml::table& t, const std::string& prefix, Draft* d, Given* given) {
+  // Applies every key of table `t` (a job, or the defaults when `given` is null) to `d`, adding
+  // each refusal to the file's errors.
+  void Apply(const toml::table& t, const std::string& prefix, Draft* d, Given* given) {
     Given local;
     Given* g = given != nullptr ? given : &local;
     for (auto [k, v] : InFileOrder(t)) {
       const std::string key = prefix + KeyText(k->str());
       const int line = TomlLine(*k, *v);
-      if (Status s = ApplyKey(k->str(), key, line, *v, prefix.empty(), d, g); !s.ok()) return s;
+      errors_.Add(ApplyKey(k->str(), key, line, *v, prefix.empty(), d, g));
     }
     if (g->command > 0 && g->argv > 0)
-      return ck_.Error(prefix + "argv", std::max(g->command, g->argv),
-                       "a job runs either command (by its shell) or argv (directly), not both");
+      errors_.Add(
+          ck_.Error(prefix + "argv", std::max(g->command, g->argv),
+                    "a job runs either command (by its shell) or argv (directly), not both"));
     if (g->argv > 0 && g->shell > 0)
-      return ck_.Error(prefix + "shell", g->shell,
-                       "shell applies to command only; this table gives argv, which runs directly");
-    return Status::Ok();
+      errors_.Add(
+          ck_.Error(prefix + "shell", g->shell,
+                    "shell applies to command only; this table gives argv, which runs directly"));
   }
 
   // Checks what only the whole job can tell: a name, a schedule that fires, a command.
@@ -537,6 +553,7 @@ class JobFileReader {
 
   const std::string& path_;
   TomlChecker ck_;
+  FileErrors errors_;
   std::map<std::string, TimeZone> zones_;
   std::optional<Result<TimeZone>> local_zone_;
 };

@@ -1,8 +1,44 @@
 #include "core/jobs/user_job_file.h"
 
+#include "core/jobs/file_errors.h"
 #include "core/model/quote.h"
 
 namespace tq {
+
+namespace {
+
+// Why `job` may not be in a user's own job file, or Ok.
+Status CheckUserJob(const JobDef& job, const std::string& path, const std::string& user) {
+  const Resources& r = job.resources;
+  const auto refuse = [&](const char* key, const std::string& why) {
+    return Status(ErrorCode::kConfig, key,
+                  path + ":" + std::to_string(job.line) + ": " + key + ": " + why);
+  };
+  if (r.nice && *r.nice < 0)
+    return refuse("nice", std::to_string(*r.nice) +
+                              " is not allowed in a user's job file (use 0 to 19: only root "
+                              "raises a priority)");
+  if (r.ionice && r.ionice->rfind("realtime", 0) == 0)
+    return refuse("ionice", Quote(*r.ionice) +
+                                " is not allowed in a user's job file (use idle or "
+                                "best-effort)");
+  if (r.nofile || r.nproc || r.core)
+    return refuse(r.nofile  ? "nofile"
+                  : r.nproc ? "nproc"
+                            : "core",
+                  "is not allowed in a user's job file (limits are set by the system's job "
+                  "files and by the queues of tqd.toml)");
+  if (r.cpu_weight && *r.cpu_weight > kEvenCpuWeight)
+    return refuse("cpu_weight", std::to_string(*r.cpu_weight) +
+                                    " is not allowed in a user's job file (use 1 to 100: only "
+                                    "root gives a task more than an even share)");
+  if (!job.user.empty() && job.user != user)
+    return refuse("user", Quote(job.user) + " is not allowed: the jobs of " + Quote(user) +
+                              "'s job file run as " + Quote(user) + " (leave user out)");
+  return Status::Ok();
+}
+
+}  // namespace
 
 Result<JobFile> ParseUserJobFile(std::string_view text, const std::string& path,
                                  const std::string& user) {
@@ -14,38 +50,13 @@ Result<JobFile> ParseUserJobFile(std::string_view text, const std::string& path,
                       ": job: " + std::to_string(file->jobs.size()) +
                       " jobs are more than a user's job file may hold (" +
                       std::to_string(kMaxUserJobs) + ")");
+  FileErrors errors(path);
   for (JobDef& job : file->jobs) {
-    const Resources& r = job.resources;
-    const auto refuse = [&](const char* key, const std::string& why) {
-      return Status(ErrorCode::kConfig, key,
-                    path + ":" + std::to_string(job.line) + ": " + key + ": " + why);
-    };
-    if (r.nice && *r.nice < 0)
-      return refuse("nice", std::to_string(*r.nice) +
-                                " is not allowed in a user's job file (use 0 to 19: only root "
-                                "raises a priority)");
-    if (r.ionice && r.ionice->rfind("realtime", 0) == 0)
-      return refuse("ionice", Quote(*r.ionice) +
-                                  " is not allowed in a user's job file (use idle or "
-                                  "best-effort)");
-    if (r.nofile || r.nproc || r.core)
-      return refuse(r.nofile  ? "nofile"
-                    : r.nproc ? "nproc"
-                              : "core",
-                    "is not allowed in a user's job file (limits are set by the system's job "
-                    "files and by the queues of tqd.toml)");
-    if (r.cpu_weight && *r.cpu_weight > kEvenCpuWeight)
-      return refuse("cpu_weight", std::to_string(*r.cpu_weight) +
-                                      " is not allowed in a user's job file (use 1 to 100: only "
-                                      "root gives a task more than an even share)");
-    if (!job.user.empty() && job.user != user)
-      return Status(ErrorCode::kConfig, "user",
-                    path + ":" + std::to_string(job.line) + ": user: " + Quote(job.user) +
-                        " is not allowed: the jobs of " + Quote(user) + "'s job file run as " +
-                        Quote(user) + " (leave user out)");
+    if (!errors.Add(CheckUserJob(job, path, user))) continue;
     job.user = user;
     job.name = user + "/" + job.name;
   }
+  if (Status s = errors.Joined(); !s.ok()) return s;
   return file;
 }
 

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -441,6 +442,37 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
       CHECK(s.message() == want);
     }
   }
+}
+
+TEST_CASE("job file: every error of the file is reported, one line each, in file order") {
+  const std::string text =
+      "[[job]]\nname = \"a\"\nschedule = \"@daily\"\ncommand = \"c\"\nnice = 99\n"
+      "comand = \"x\"\n"
+      "[[job]]\nname = \"b\"\nschedule = \"@daily\"\ncommand = \"c\"\n"
+      "[[job]]\nname = \"c\"\nschedule = \"61 * * * *\"\ncommand = \"c\"\n"
+      "[[job]]\nname = \"b\"\nschedule = \"@daily\"\n";
+  const Status s = MustFail(text);
+  CHECK(s.field() == "nice");
+  std::vector<std::string> lines;
+  for (size_t start = 0, end; start <= s.message().size(); start = end + 1) {
+    end = std::min(s.message().find('\n', start), s.message().size());
+    lines.push_back(s.message().substr(start, end - start));
+  }
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0].rfind("jobs.d/a.toml:5: nice: ", 0) == 0);
+  CHECK(lines[1].rfind("jobs.d/a.toml:6: comand: unknown key", 0) == 0);
+  CHECK(lines[2].rfind("jobs.d/a.toml:13: schedule: ", 0) == 0);
+  CHECK(lines[3].rfind("jobs.d/a.toml:15: command: job \"b\" needs a command", 0) == 0);
+}
+
+TEST_CASE("job file: past twenty errors, the rest are counted") {
+  std::string text;
+  for (int i = 0; i < 25; ++i)
+    text += "[[job]]\nname = \"j" + std::to_string(i) +
+            "\"\nschedule = \"@daily\"\ncommand = \"c\"\nnice = 99\n";
+  const std::string m = MustFail(text).message();
+  CHECK(std::count(m.begin(), m.end(), '\n') == 20);
+  CHECK(m.substr(m.rfind('\n') + 1) == "jobs.d/a.toml: 5 more errors (the first 20 are shown)");
 }
 
 TEST_CASE("job file: sizes past the limits are refused") {
