@@ -18,6 +18,7 @@
 #include "core/model/saturating.h"
 #include "core/policy/attempt_end.h"
 #include "core/policy/chooser.h"
+#include "core/policy/queue_access.h"
 #include "core/policy/task_env.h"
 #include "core/proto/protocol.h"
 #include "core/store/sqlite/open.h"
@@ -339,6 +340,14 @@ Access Daemon::AccessFor(const Owner& peer) const {
   return AccessOf(peer, geteuid(), rules, member);
 }
 
+Status Daemon::CheckQueue(const Owner& peer, const std::string& queue) const {
+  const QueueUsers& allowed = options_.config->Queue(queue).users;
+  if (!allowed.restricted) return Status::Ok();
+  return CheckQueueUse(
+      queue, allowed, peer.name, AccessFor(peer).admin,
+      [&](const std::string& group) { return admin_members_.Contains(peer, group); });
+}
+
 void Daemon::ScheduleDispatch() {
   loop_.Defer(this, [this] { Dispatch(); });
 }
@@ -400,7 +409,10 @@ void Daemon::Dispatch() {
 }
 
 Resources Daemon::ResourcesOf(const Task& task) const {
-  Resources res = options_.config->Queue(task.spec.queue).resources;
+  // A queue closed to the owner since the submit (a reload) lends it nothing any more.
+  Resources res = CheckQueue(task.owner, task.spec.queue).ok()
+                      ? options_.config->Queue(task.spec.queue).resources
+                      : Resources();
   const JobDef* def =
       task.spec.job && scheduler_ ? scheduler_->Definition(*task.spec.job) : nullptr;
   if (def == nullptr) return res;

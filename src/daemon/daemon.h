@@ -103,6 +103,9 @@ class Daemon {
   Result<Task> GetVisibleSummary(const Owner& peer, TaskId id);
   /// What `peer` may see and do (AccessOf, with the user the daemon runs as).
   Access AccessFor(const Owner& peer) const;
+  /// Whether `peer` may put tasks in `queue` (CheckQueueUse over the queue's allow_users and
+  /// allow_groups); kPermission naming the queue when not.
+  Status CheckQueue(const Owner& peer, const std::string& queue) const;
   /// The users' own job files (`tq jobs install`).
   const Spool& spool() const { return spool_; }
   /// Refuses `count` new tasks of `peer` that their limits forbid, counting the submits of

@@ -127,9 +127,13 @@ Status Scheduler::State::Check(const JobDef& def, const TimeZone& local) {
     users[def.user] = *user;
   }
   // A user's own job file follows allow_users and deny_users, as cron.allow and cron.deny.
-  if (def.name.find('/') != std::string::npos)
-    if (Access a = daemon.AccessFor(users[def.user].owner); !a.Allowed())
+  if (def.name.find('/') != std::string::npos) {
+    const Owner& owner = users[def.user].owner;
+    if (Access a = daemon.AccessFor(owner); !a.Allowed())
       return Status::Invalid("user", where + "user: " + a.refusal);
+    if (Status q = daemon.CheckQueue(owner, def.queue); !q.ok())
+      return Status::Invalid("queue", where + q.message());
+  }
   if (!def.timezone.empty() && !zones.count(def.timezone)) {
     auto zone = LoadTimeZone(def.timezone);
     if (!zone.ok()) return Status::Invalid("timezone", where + zone.status().message());

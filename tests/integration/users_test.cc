@@ -217,3 +217,35 @@ TEST_CASE(
   const RunResult nobody = Tq(d, {"list", "--user", "no-such-user-tq"});
   CHECK(nobody.exit_code == 4);
 }
+
+TEST_CASE("a queue with allow_users lends its raised priority to those users and admins only") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice, bob;
+  TestDaemon d("[queues.fast]\nnice = -10\nallow_users = [\"" + alice.name() + "\"]\n");
+  TQ_LOG_ON_FAILURE(d);
+  const RunResult refused = TqAs(d, bob.run_as(), {"submit", "--queue", "fast", "--", "true"});
+  CHECK(refused.exit_code == 5);
+  CHECK_MESSAGE(refused.err.find("queue: \"fast\" is not open to \"" + bob.name() + "\"") !=
+                    std::string::npos,
+                refused.err);
+  const RunResult batch =
+      TqAs(d, bob.run_as(), {"submit", "--batch", "--queue", "fast"}, {}, "true\ntrue\n");
+  CHECK(batch.exit_code == 5);
+  CHECK(JsonLines(Tq(d, {"list", "--json"}).out).empty());  // nothing was added
+
+  // bob's own job file may not name it either, refused at install naming the job's line.
+  const RunResult install = TqAs(d, bob.run_as(), {"jobs", "install", "-"}, {},
+                                 "[[job]]\nname = \"nightly\"\nschedule = \"@yearly\"\n"
+                                 "command = \"true\"\ncwd = \"/\"\nqueue = \"fast\"\n");
+  CHECK(install.exit_code == 2);
+  CHECK_MESSAGE(install.err.find(":1: queue: \"fast\" is not open to") != std::string::npos,
+                install.err);
+
+  // alice and root get the raised priority.
+  const std::string mine = SubmitAs(d, alice, {"--queue", "fast", "--", "sh", "-c", "nice"});
+  CHECK(Tq(d, {"wait", mine}).exit_code == 0);
+  CHECK(Tq(d, {"logs", mine}).out == "-10\n");
+  const std::string roots = Submit(d, {"--queue", "fast", "--", "sh", "-c", "nice"});
+  CHECK(Tq(d, {"wait", roots}).exit_code == 0);
+  CHECK(Tq(d, {"logs", roots}).out == "-10\n");
+}

@@ -32,7 +32,7 @@ constexpr const char* kLimitKeys =
 constexpr const char* kQueueKeys =
     "concurrency, retries, backoff, backoff_base, backoff_max, jitter, retry_on_exit, "
     "no_retry_on_exit, retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, "
-    "cpu_weight, pids_max";
+    "cpu_weight, pids_max, allow_users, allow_groups";
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
 constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
 
@@ -73,6 +73,12 @@ Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::ta
       out->retry_priority_penalty = static_cast<int>(n);
     } else if (IsResourceKey(name_in_queue)) {
       s = ck.Resource(key, name_in_queue, line, v, &out->resources);
+    } else if (name_in_queue == "allow_users") {
+      s = ck.AccountNames(key, line, v, &out->users.users);
+      out->users.restricted = true;
+    } else if (name_in_queue == "allow_groups") {
+      s = ck.AccountNames(key, line, v, &out->users.groups);
+      out->users.restricted = true;
     } else {
       return ck.Error(key, line,
                       std::string("unknown key (allowed in a queue: ") + kQueueKeys + ")");

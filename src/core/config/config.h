@@ -24,6 +24,7 @@ struct QueueConfig {
   RetryPolicy retry;    ///< defaults for tasks submitted to this queue; flags override them
   int retry_priority_penalty = 0;  ///< how much lower a retried attempt's priority is
   Resources resources;             ///< nice, ionice and limits of its tasks (a job's win)
+  QueueUsers users;                ///< who may submit to it (everyone unless restricted)
 };
 
 /// Everything tqd.toml can set. A default-constructed Config holds the defaults.

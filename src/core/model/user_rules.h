@@ -17,6 +17,14 @@ struct UserRules {
   std::vector<std::string> deny_users;                  ///< these users may not use tq
 };
 
+/// Who may use one queue (`allow_users`, `allow_groups` of `[queues.NAME]`): when `restricted`,
+/// only the users listed, the members of the groups listed, and the admins.
+struct QueueUsers {
+  bool restricted = false;  ///< either key was given
+  std::vector<std::string> users;
+  std::vector<std::string> groups;
+};
+
 /// What one user may hold and do at once (SPEC 8): `[user_limits]` in tqd.toml for every user,
 /// `[users.NAME]` for one. Root and the daemon's own user have none. Each refusal names the
 /// limit and its value.

@@ -3,6 +3,10 @@
 namespace tq {
 
 void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r) {
+  if (Status admitted = d.CheckQueue(peer, r.spec.queue); !admitted.ok()) {
+    d.server().Send(conn, ErrorResponse(admitted));
+    return;
+  }
   if (Status admitted = d.AdmitSubmits(peer, 1); !admitted.ok()) {
     d.server().Send(conn, ErrorResponse(admitted));
     return;

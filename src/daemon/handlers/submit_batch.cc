@@ -13,6 +13,10 @@ void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBa
                                 "at a time")));
       return;
     }
+    if (Status allowed = d.CheckQueue(peer, one.spec.queue); !allowed.ok()) {
+      d.server().Send(conn, ErrorResponse(allowed));
+      return;
+    }
     specs.push_back(one.spec);
     specs.back().retry = d.RetryPolicyFor(one.spec.queue, one.retry);
   }

@@ -87,6 +87,21 @@ TEST_CASE("config: retention and per-queue retry defaults") {
   CHECK(c->Queue("other").retry.retries == 0);  // unlisted queues get the defaults
 }
 
+TEST_CASE("config: a queue's users") {
+  auto c = ParseConfig(
+      "[queues.fast]\nnice = -10\nallow_users = [\"alice\"]\nallow_groups = [\"ops\", \"dev\"]\n"
+      "[queues.root_only]\nallow_users = []\n[queues.open]\nnice = 5\n",
+      "tqd.toml");
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  CHECK(c->Queue("fast").users.restricted);
+  CHECK(c->Queue("fast").users.users == std::vector<std::string>{"alice"});
+  CHECK(c->Queue("fast").users.groups == std::vector<std::string>{"ops", "dev"});
+  CHECK(c->Queue("root_only").users.restricted);
+  CHECK(c->Queue("root_only").users.users.empty());
+  CHECK_FALSE(c->Queue("open").users.restricted);
+  CHECK_FALSE(c->Queue("unlisted").users.restricted);
+}
+
 TEST_CASE("config: alternative spellings of values") {
   struct Case {
     const char* toml;
@@ -161,7 +176,10 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
        "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency, retries, "
        "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
        "retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, cpu_weight, "
-       "pids_max)"},
+       "pids_max, allow_users, allow_groups)"},
+      {"[queues.q]\nallow_groups = \"ops\"\n", "queues.q.allow_groups",
+       "tqd.toml:2: queues.q.allow_groups: \"ops\" is not an array (use e.g. [\"alice\", "
+       "\"bob\"])"},
       {"[queues.q]\nnice = 20\n", "queues.q.nice",
        "tqd.toml:2: queues.q.nice: 20 is out of range (use an integer from -20 to 19)"},
       {"[queues.q]\nionice = \"fast\"\n", "queues.q.ionice",
@@ -455,7 +473,7 @@ TEST_CASE("LoadConfig: missing, present and unreadable files") {
             ":5: queues.gpu.bogus: unknown key (allowed in a queue: concurrency, retries, "
             "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
             "retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, cpu_weight, "
-            "pids_max)");
+            "pids_max, allow_users, allow_groups)");
 
   f = std::fopen(file.c_str(), "w");
   REQUIRE(f != nullptr);
