@@ -111,6 +111,8 @@ class Daemon {
   /// Refuses `count` new tasks of `peer` that their limits forbid, counting the submits of
   /// theirs in this turn's group too (UserLimitsGate::Admit).
   Status AdmitSubmits(const Owner& peer, int64_t count);
+  /// Refuses a change of `peer`'s own job file past its rate (UserLimitsGate::AdmitJobFileChange).
+  Status AdmitJobFileChange(const Owner& peer) { return limits_.AdmitJobFileChange(peer); }
   /// Runs the chooser once the current batch of events is handled, and re-arms the timers of
   /// delayed tasks and of the watcher.
   void ScheduleDispatch();

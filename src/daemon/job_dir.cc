@@ -108,4 +108,10 @@ Result<std::vector<JobFileRead>> ReadJobDir(const std::string& dir, bool strict_
   return files;
 }
 
+Result<std::vector<JobFileRead>> ReadJobFileIfAny(const std::string& path, bool strict_owner) {
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0 && errno == ENOENT) return std::vector<JobFileRead>{};
+  return std::vector<JobFileRead>{ReadOne(path, strict_owner)};
+}
+
 }  // namespace tq

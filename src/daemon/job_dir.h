@@ -29,5 +29,8 @@ struct JobFileRead {
 /// kConfig naming the directory and the reason only when the directory exists but cannot be
 /// listed.
 Result<std::vector<JobFileRead>> ReadJobDir(const std::string& dir, bool strict_owner);
+/// The job file at `path` as ReadJobDir reads each, in a list of one; none when there is no
+/// such file.
+Result<std::vector<JobFileRead>> ReadJobFileIfAny(const std::string& path, bool strict_owner);
 
 }  // namespace tq

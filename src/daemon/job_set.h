@@ -37,9 +37,9 @@ using JobCheck = std::function<Status(const JobDef&)>;
 /// good text of each file). A file that was read, parses, whose every job passes `check` and
 /// defines no name an earlier file holds is good: its jobs are in force and its text is saved
 /// (saved = `now`) when it differs from the stored one. A file that fails has its errors
-/// reported (up to kMaxFileErrors each), and the jobs of its stored last good text stay in force (from_last_good), except
-/// those that no longer pass `check` or whose name an earlier file holds. Stored files missing
-/// from `files` are forgotten.
+/// reported (up to kMaxFileErrors each), and the jobs of its stored last good text stay in force
+/// (from_last_good), except those that no longer pass `check` or whose name an earlier file holds.
+/// Stored files missing from `files` are forgotten.
 JobSetLoad ResolveJobFiles(const std::vector<JobFileRead>& files,
                            const std::vector<StoredJobFile>& stored, const JobCheck& check,
                            WallMs now);

@@ -102,7 +102,7 @@ struct Scheduler::State {
   WallMs Now() const { return daemon.clock().WallNow(); }
   static bool Active(const Job& j) { return j.def.enabled && !j.disabled; }
 
-  ReloadReport Load(bool at_start);
+  ReloadReport Load(bool at_start, const std::string& only_user = "");
   void LogMissingHome(const Job& j);
   Status Check(const JobDef& def, const TimeZone& local);
   void SyncRecords(const std::map<std::string, JobDef>& prev, bool at_start);
@@ -143,10 +143,16 @@ Status Scheduler::State::Check(const JobDef& def, const TimeZone& local) {
   return Status::Ok();
 }
 
-ReloadReport Scheduler::State::Load(bool at_start) {
+// Reads the job files and puts their jobs in force; with `only_user`, reads only that user's own
+// job file again, and every other file's jobs (and load errors) stay as they are.
+ReloadReport Scheduler::State::Load(bool at_start, const std::string& only_user) {
   const WallMs now = Now();
-  users.clear();
-  zones.clear();
+  const Spool& spool = daemon.spool();
+  const std::string only_path = only_user.empty() ? "" : spool.PathOf(only_user);
+  if (only_path.empty()) {  // the lookups of a whole load are fresh; a user's reuses them
+    users.clear();
+    zones.clear();
+  }
   auto local = LocalTimeZone();
   if (!local.ok())
     spdlog::warn("jobs without a timezone use UTC: the local zone is unknown: {}",
@@ -157,16 +163,19 @@ ReloadReport Scheduler::State::Load(bool at_start) {
   auto stored = store().JobFiles();
   if (!stored.ok())
     spdlog::error("jobs: the last good job files cannot be read: {}", stored.status().message());
-  const std::vector<StoredJobFile> last_good = stored.ok() ? *stored : std::vector<StoredJobFile>{};
+  std::vector<StoredJobFile> last_good = stored.ok() ? *stored : std::vector<StoredJobFile>{};
+  if (!only_path.empty())
+    std::erase_if(last_good, [&](const StoredJobFile& s) { return s.path != only_path; });
 
   std::vector<JobFileRead> files;
   ReloadReport report;
-  const Spool& spool = daemon.spool();
   // The job files, then the users' own (whose names cannot clash: theirs are USER/NAME). The
   // system daemon reads job files of root only, and users' files bound to their users' uids.
   for (const std::string& dir : {jobs_dir, spool.dir()}) {
     const bool users = dir == spool.dir();
-    auto listed = ReadJobDir(dir, uid == 0 && !users);
+    if (!only_path.empty() && !users) continue;
+    auto listed = only_path.empty() ? ReadJobDir(dir, uid == 0 && !users)
+                                    : ReadJobFileIfAny(only_path, /*strict_owner=*/false);
     if (!listed.ok()) {
       // Every file of `dir` is as good as unreadable: each keeps its last good jobs.
       bool any = false;
@@ -198,6 +207,13 @@ ReloadReport Scheduler::State::Load(bool at_start) {
   }
 
   JobSetLoad load = ResolveJobFiles(files, last_good, check, now);
+  std::vector<JobLoadError> other_errors;  // of the files a user's load leaves alone
+  if (!only_path.empty()) {
+    for (const auto& [name, j] : jobs)
+      if (j.def.file != only_path) load.jobs.push_back(LoadedJob{j.def, j.from_last_good});
+    for (const JobLoadError& e : errors)
+      if (e.file != only_path) other_errors.push_back(e);
+  }
 
   // What was in force before: the jobs held now, or at start those of the stored files (what the
   // last daemon had), so that a job added or enabled meanwhile is told from one that was there.
@@ -267,6 +283,7 @@ ReloadReport Scheduler::State::Load(bool at_start) {
   jobs = std::move(next);
   for (auto& [name, j] : jobs) j.next.reset();
   for (JobLoadError& e : load.errors) report.errors.push_back(std::move(e));
+  for (JobLoadError& e : other_errors) report.errors.push_back(std::move(e));
   errors = report.errors;
   report.files = static_cast<int>(files.size());
   report.jobs = static_cast<int>(jobs.size());
@@ -301,7 +318,13 @@ void Scheduler::State::SyncRecords(const std::map<std::string, JobDef>& prev, bo
     return;
   }
   std::map<std::string, const JobRecord*> by_name;
-  for (const JobRecord& r : *records) by_name[r.job] = &r;
+  std::vector<std::string> gone;
+  for (const JobRecord& r : *records) {
+    by_name[r.job] = &r;
+    if (!jobs.count(r.job)) gone.push_back(r.job);
+  }
+  if (Status forgot = store().ForgetJobs(gone); !forgot.ok())
+    LogFault("jobs: the records of removed jobs are not forgotten", forgot);
   for (auto& [name, j] : jobs) {
     const JobRecord* r = by_name.count(name) ? by_name[name] : nullptr;
     j.disabled = r && r->disabled;
@@ -587,6 +610,15 @@ ReloadReport Scheduler::Reload() {
       "file(s) with errors",
       report.jobs, report.files, report.added, report.removed, report.changed,
       report.errors.size());
+  state_->daemon.JobsChanged();
+  return report;
+}
+
+ReloadReport Scheduler::ReloadUser(const std::string& user) {
+  if (state_->jobs_dir.empty()) return {};
+  ReloadReport report = state_->Load(/*at_start=*/false, user);
+  spdlog::info("jobs: the job file of {} read again: {} added, {} removed, {} changed", user,
+               report.added, report.removed, report.changed);
   state_->daemon.JobsChanged();
   return report;
 }

@@ -38,6 +38,9 @@ class Scheduler {
   /// Re-reads the job files (SIGHUP, `tq reload`). Removed jobs stop firing; their running
   /// tasks are left alone.
   ReloadReport Reload();
+  /// Re-reads only `user`'s own job file (`tq jobs install` and `remove`): the other files'
+  /// jobs stay as they are.
+  ReloadReport ReloadUser(const std::string& user);
   /// The wall clock was stepped: plans every job again from the new time (misfire policies).
   void OnClockSet();
 

@@ -51,4 +51,16 @@ Status UserLimitsGate::Admit(Store& store, const Owner& peer, int64_t count, int
   return Status::Ok();
 }
 
+Status UserLimitsGate::AdmitJobFileChange(const Owner& peer) {
+  if (Of(peer.uid) == nullptr) return Status::Ok();
+  const int64_t wait_ms = job_file_changes_[peer.uid].Take(
+      1, clock_.MonoNow(), 1000.0 / kJobFileChangeEveryMs, kJobFileChangeBurst);
+  if (wait_ms == 0) return Status::Ok();
+  return Status(ErrorCode::kLimit, "jobs",
+                "jobs: user " + Quote(peer.name) + " changes their job file faster than allowed (" +
+                    std::to_string(kJobFileChangeBurst) + " changes at once, then one every " +
+                    std::to_string(kJobFileChangeEveryMs / 1000) + " s); try again in " +
+                    fmt::format("{:.3f}", static_cast<double>(wait_ms) / 1000) + " s");
+}
+
 }  // namespace tq

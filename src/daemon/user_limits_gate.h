@@ -16,6 +16,11 @@
 
 namespace tq {
 
+/// Changes of one user's own job file at once: more than anyone edits in a sitting.
+constexpr int64_t kJobFileChangeBurst = 10;
+/// One change every this long after that: a reload a user may make tqd do is cheap this rarely.
+constexpr int64_t kJobFileChangeEveryMs = 6000;
+
 /// Applies [user_limits] and [users.NAME]. Lives on the event loop's thread.
 class UserLimitsGate {
  public:
@@ -30,12 +35,17 @@ class UserLimitsGate {
   /// stored, that output_bytes, max_pending or submit_rate forbids (kLimit naming the limit and
   /// its value; nothing is taken then); otherwise takes `count` tokens from their bucket.
   Status Admit(Store& store, const Owner& peer, int64_t count, int64_t queued);
+  /// Refuses a change of `peer`'s own job file (install or remove: a reload of it each) past
+  /// kJobFileChangeBurst at once and one every kJobFileChangeEveryMs after that (kLimit);
+  /// root and the daemon's own user are not limited.
+  Status AdmitJobFileChange(const Owner& peer);
 
  private:
   const Clock& clock_;
   const ConfigPtr& config_;
   UserNameCache names_;
-  std::map<uint32_t, TokenBucket> buckets_;  ///< submit_rate, per user
+  std::map<uint32_t, TokenBucket> buckets_;           ///< submit_rate, per user
+  std::map<uint32_t, TokenBucket> job_file_changes_;  ///< AdmitJobFileChange, per user
 };
 
 }  // namespace tq

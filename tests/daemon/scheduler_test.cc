@@ -583,5 +583,21 @@ TEST_CASE("scheduler: no jobs directory means no jobs and no error") {
   CHECK(r.errors.empty());
 }
 
+TEST_CASE("scheduler: a job gone from every file is forgotten by the store unless it has tasks") {
+  Fixture f;
+  f.Write("a.toml",
+          JobText("stays", "@yearly") + JobText("idle", "@yearly") + JobText("ran", "* * * * *"));
+  f.Open();
+  f.AdvanceTo(kStart + kMinute);
+  REQUIRE(f.Runs("ran").size() == 1);
+  f.Write("a.toml", JobText("stays", "@yearly"));
+  REQUIRE(f.scheduler().Reload().removed == 2);
+  auto records = f.store().JobRecords();
+  REQUIRE(records.ok());
+  std::vector<std::string> names;
+  for (const JobRecord& r : *records) names.push_back(r.job);
+  CHECK(names == std::vector<std::string>{"ran", "stays"});  // ran's task is still kept
+}
+
 }  // namespace
 }  // namespace tq

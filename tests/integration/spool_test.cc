@@ -255,3 +255,47 @@ TEST_CASE("a job file an earlier tqd wrote as root is given to its user at start
   CHECK(TqAs(d, alice.run_as(), {"jobs", "cat"}).out == text);
   CHECK(d.Log().find(path + " belonged to root: given to " + alice.name()) != std::string::npos);
 }
+
+TEST_CASE("tq jobs install reads only that user's file again, and installs are rate-limited") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice;
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  // A system job file broken after the last reload: an install of alice's does not read it.
+  d.WriteJobFile("broken.toml", "[[job]]\nname = \"x\"\n");
+  const RunResult first =
+      TqAs(d, alice.run_as(), {"jobs", "install", "-"}, {}, OneJob("a", "true"));
+  REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+  const auto errors = [&] {
+    return nlohmann::json::parse(Tq(d, {"jobs", "--json"}).out)["errors"].size();
+  };
+  CHECK(errors() == 0);
+  CHECK(d.Log().find("broken.toml") == std::string::npos);
+  REQUIRE(Tq(d, {"reload"}).exit_code != 0);  // a full reload does
+  CHECK(errors() == 1);
+  // ... and a later install of alice's leaves that error as the full reload found it.
+  REQUIRE(TqAs(d, alice.run_as(), {"jobs", "install", "-"}, {}, OneJob("b", "true")).exit_code ==
+          0);
+  CHECK(errors() == 1);
+  CHECK(Tq(d, {"jobs", "show", alice.name() + "/b"}).exit_code == 0);
+  CHECK(Tq(d, {"jobs", "show", alice.name() + "/a"}).exit_code == 4);  // replaced
+
+  // Ten changes at once; the next is refused, naming the limit, and changes nothing.
+  int accepted = 2;
+  RunResult refused;
+  while (accepted < 20) {
+    refused = TqAs(d, alice.run_as(), {"jobs", "install", "-"}, {},
+                   OneJob("n" + std::to_string(accepted), "true"));
+    if (refused.exit_code != 0) break;
+    ++accepted;
+  }
+  CHECK(accepted >= 10);
+  CHECK(accepted < 20);
+  CHECK(refused.exit_code == 2);
+  CHECK_MESSAGE(refused.err.find("changes their job file faster than allowed") != std::string::npos,
+                refused.err);
+  CHECK(Tq(d, {"jobs", "show", alice.name() + "/n" + std::to_string(accepted)}).exit_code == 4);
+  // root is not limited.
+  for (int i = 0; i < 12; ++i)
+    CHECK(Tq(d, {"jobs", "install", "-u", alice.name(), "-"}, OneJob("r", "true")).exit_code == 0);
+}

@@ -126,9 +126,9 @@ struct JobRecord {
   std::optional<WallMs> last_fired;  ///< the scheduled time of its last firing (run or not)
   /// The scheduled time of its latest firing that made a run, while the store keeps that task.
   std::optional<WallMs> last_run;
-  std::string boot_id;               ///< the boot whose @reboot firing is done ("" none)
-  bool disabled = false;             ///< `tq jobs disable`
-  std::optional<TaskId> last_task;   ///< its latest task (a firing or `tq jobs run`)
+  std::string boot_id;              ///< the boot whose @reboot firing is done ("" none)
+  bool disabled = false;            ///< `tq jobs disable`
+  std::optional<TaskId> last_task;  ///< its latest task (a firing or `tq jobs run`)
   /// The latest task's state, reason and exit code, while the store still holds it.
   std::optional<TaskState> last_state;
   TaskReason last_reason = TaskReason::kNone;
@@ -342,6 +342,10 @@ class Store {
   virtual Result<std::vector<JobRecord>> JobRecords() = 0;
   /// Makes the store know each of `jobs` (first_seen = `now`); known jobs stay as they are.
   virtual Status AddJobs(const std::vector<std::string>& jobs, WallMs now) = 0;
+  /// Forgets each of `jobs` (gone from every job file) whose tasks the store no longer holds:
+  /// its record and firings go, so the table holds what is in force and what has tasks kept.
+  /// One transaction, O(tasks + jobs).
+  virtual Status ForgetJobs(const std::vector<std::string>& jobs) = 0;
   /// `tq jobs disable|enable`: persisted. kNotFound naming the job when the store does not know it.
   virtual Status SetJobDisabled(const std::string& job, bool disabled) = 0;
   /// Records that the dead man's switch of `job` raised its alert for the stretch starting at

@@ -25,6 +25,8 @@ void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabReque
     return send(Status::Invalid("user", "user: " + Quote(user) +
                                             " cannot have a job file (a name of A-Z a-z 0-9 _ . "
                                             "- is needed)"));
+  if (r.action != CrontabRequest::Action::kCat)
+    if (Status admitted = d.AdmitJobFileChange(peer); !admitted.ok()) return send(admitted);
   const Spool& spool = d.spool();
   switch (r.action) {
     case CrontabRequest::Action::kInstall: {
@@ -34,7 +36,7 @@ void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabReque
       if (Status st = spool.Write(user, r.text); !st.ok()) return send(st);
       spdlog::info("jobs: {} installed the job file of {} ({} job(s))", peer.name, user,
                    names->size());
-      d.scheduler().Reload();
+      d.scheduler().ReloadUser(user);
       return send(nlohmann::json{{"jobs", *names}});
     }
     case CrontabRequest::Action::kCat: {
@@ -61,7 +63,7 @@ void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabReque
       } else {
         spdlog::info("jobs: {} removed the job file of {}", peer.name, user);
       }
-      d.scheduler().Reload();
+      d.scheduler().ReloadUser(user);
       if (stale) return send(Status::NotFound("no job file of " + Quote(user)));
       return send(nlohmann::json::object());
     }

@@ -254,6 +254,28 @@ STORE_TEST_CASE("a purged latest task leaves the record without a state") {
   CHECK_FALSE(MustFire(*store, {"gone", 1000, ""}, JobRun("gone", false), 6000).fired);
 }
 
+STORE_TEST_CASE("ForgetJobs drops a removed job's record unless its tasks are kept") {
+  auto store = OpenStore();
+  REQUIRE(store->AddJobs({"kept", "idle", "odd \"name\""}, 100).ok());
+  FireOutcome fired = MustFire(*store, {"ran", 1000, ""}, JobRun("ran", false), 1000);
+  REQUIRE(fired.task.has_value());
+  MustFire(*store, {"idle", 1000, ""}, std::nullopt, 1000);  // a firing without a run
+  REQUIRE(store->ForgetJobs({"idle", "ran", "never-known", "odd \"name\""}).ok());
+  CHECK(Knows(*store, "kept"));        // not named
+  CHECK_FALSE(Knows(*store, "idle"));  // no task: gone, with its firing
+  CHECK_FALSE(Knows(*store, "odd \"name\""));
+  CHECK(Knows(*store, "ran"));  // its task is kept: so is its record
+  CHECK(RecordOf(*store, "ran").last_run == std::optional<WallMs>(1000));
+  // Back in a file later, "idle" is a new job: its old firing no longer counts.
+  CHECK(MustFire(*store, {"idle", 1000, ""}, std::nullopt, 2000).fired);
+
+  StartAndFinish(*store, *fired.task, TaskState::kFailed, 1100);
+  REQUIRE(store->PurgeEnded(5000, 10).ok());
+  REQUIRE(store->ForgetJobs({"ran"}).ok());
+  CHECK_FALSE(Knows(*store, "ran"));  // once its task is purged
+  REQUIRE(store->ForgetJobs({}).ok());
+}
+
 STORE_TEST_CASE("AddJobs keeps known jobs as they are and disable is kept") {
   auto store = OpenStore();
   REQUIRE(store->AddJobs({"a", "b"}, 100).ok());

@@ -1,6 +1,7 @@
 // The cron jobs' part of the SQLite store (SPEC 7): firings, each (job, scheduled) at most once
 // and recorded with its task in one transaction; the job records (`tq jobs`); the last good job
 // files; and the rule that holds a job's exclusive runs while another run of it is running.
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,29 @@ Status CheckJobNames(const std::vector<std::string>& jobs) {
     }
   }
   return Status::Ok();
+}
+
+// `names` as a JSON array of strings, for json_each.
+std::string JsonArray(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (const std::string& name : names) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    for (unsigned char c : name) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c < 0x20) {
+        char esc[8];
+        std::snprintf(esc, sizeof esc, "\\u%04x", c);
+        out += esc;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    out += '"';
+  }
+  return out + "]";
 }
 
 }  // namespace
@@ -179,6 +203,19 @@ Status SqliteStore::AddJobs(const std::vector<std::string>& jobs, WallMs now) {
     for (const std::string& job : jobs) {
       sqlite::Query q(st_->insert_job);
       if (Status s = q.BindText(job).BindInt(now).Run(); !s.ok()) return s;
+    }
+    return Status::Ok();
+  });
+}
+
+Status SqliteStore::ForgetJobs(const std::vector<std::string>& jobs) {
+  if (jobs.empty()) return Status::Ok();
+  if (Status s = CheckJobNames(jobs); !s.ok()) return s;
+  const std::string names = JsonArray(jobs);
+  return Write([&]() -> Status {
+    for (sqlite::Stmt* stmt : {&st_->forget_jobs, &st_->forget_firings}) {
+      sqlite::Query q(*stmt);
+      if (Status s = q.BindText(names).Run(); !s.ok()) return s;
     }
     return Status::Ok();
   });

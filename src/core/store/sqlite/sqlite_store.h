@@ -134,6 +134,7 @@ class SqliteStore : public Store {
   Result<JobRuns> RunsOf(const std::string& job) override;
   Result<std::vector<JobRecord>> JobRecords() override;
   Status AddJobs(const std::vector<std::string>& jobs, WallMs now) override;
+  Status ForgetJobs(const std::vector<std::string>& jobs) override;
   Status SetJobDisabled(const std::string& job, bool disabled) override;
   Status SetJobOverdueAlerted(const std::string& job, WallMs since) override;
   Result<std::vector<StoredJobFile>> JobFiles() override;

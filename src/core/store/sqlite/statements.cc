@@ -312,6 +312,12 @@ Status SqliteStore::Prepare() {
        "LEFT JOIN tasks AS t ON t.id = j.last_task ORDER BY j.job"},
       {&S::set_last_success, "record a job's success",
        "UPDATE jobs SET last_success = max(coalesce(last_success, 0), ?2) WHERE job = ?1"},
+      {&S::forget_jobs, "forget jobs",
+       "DELETE FROM jobs WHERE job IN (SELECT value FROM json_each(?1)) AND job NOT IN "
+       "(SELECT job FROM tasks WHERE job IS NOT NULL)"},
+      {&S::forget_firings, "forget jobs",
+       "DELETE FROM job_firings WHERE job IN (SELECT value FROM json_each(?1)) AND job NOT IN "
+       "(SELECT job FROM jobs)"},
       {&S::set_overdue_alerted, "record a job's overdue alert",
        "UPDATE jobs SET overdue_alerted = ?2 WHERE job = ?1"},
       {&S::set_job_disabled, "disable job", "UPDATE jobs SET disabled = ?2 WHERE job = ?1"},
