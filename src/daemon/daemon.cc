@@ -618,11 +618,30 @@ void Daemon::FlushSubmits() {
     AnswerSubmit(*this, group[i].first, items[i], results[i]);
 }
 
-nlohmann::json Daemon::QueuesJson() {
+nlohmann::json Daemon::QueuesJson(const Owner& peer) {
+  // The queues that exist: the default, those of tqd.toml, those given a setting by `tq queue`,
+  // and any other while a task of it is pending or running.
   std::map<std::string, QueueState> all;
+  all[TaskSpec().queue].name = TaskSpec().queue;
   for (const auto& [name, cfg] : options_.config->queues) all[name].name = name;
+  std::set<std::string> active;
+  if (auto counts = store_->TaskCounts(); counts.ok())
+    for (const TaskCount& c : *counts)
+      if (c.state == TaskState::kPending || c.state == TaskState::kRunning) active.insert(c.queue);
   if (auto states = store_->QueueStates(); states.ok())
-    for (const QueueState& q : *states) all[q.name] = q;
+    for (const QueueState& q : *states)
+      if (all.count(q.name) || q.paused || q.concurrency || active.count(q.name)) all[q.name] = q;
+  // A user sees the queues of tqd.toml open to them, and the others where they have tasks.
+  if (!AccessFor(peer).admin) {
+    std::set<std::string> own;
+    if (auto mine = store_->ActiveQueuesOf(peer.uid); mine.ok())
+      own.insert(mine->begin(), mine->end());
+    std::erase_if(all, [&](const auto& entry) {
+      const std::string& name = entry.first;
+      const bool listed = name == TaskSpec().queue || options_.config->queues.count(name);
+      return !own.count(name) && (!listed || !CheckQueue(peer, name).ok());
+    });
+  }
   auto running = store_->RunningCounts();
   if (!running.ok()) spdlog::error("{}", running.status().message());
   nlohmann::json out = nlohmann::json::array();

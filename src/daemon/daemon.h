@@ -133,8 +133,10 @@ class Daemon {
   /// Adds a submit to the group committed once this turn of the loop has read its requests:
   /// concurrent submitters share one transaction and one sync, and each is answered after it.
   void QueueSubmit(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running);
-  /// Every queue with its effective settings, for `tq queue list`.
-  nlohmann::json QueuesJson();
+  /// Every queue `peer` may see with its effective settings, for `tq queue list`: an admin sees
+  /// every queue that exists, a user those of tqd.toml open to them and the others where they
+  /// have a pending or running task.
+  nlohmann::json QueuesJson(const Owner& peer);
   /// What tqd counts since its start, for the parts that count (handlers, the scheduler).
   DaemonCounters& counters() { return counters_; }
   /// The store's counts now with the counters: `tq stats` and metrics_textfile

@@ -2,6 +2,9 @@
 // the daemon counted since its start, and Daemon::ServiceStatus, systemd's status line.
 #include <sys/stat.h>
 
+#include <map>
+#include <utility>
+
 #include "daemon/daemon.h"
 
 namespace tq {
@@ -19,12 +22,20 @@ int64_t FileBytes(const std::string& path) {
 Result<MetricsSnapshot> Daemon::Metrics() {
   MetricsSnapshot s;
   s.started = started_;
+  // Queues tqd.toml does not name are counted together: any user may make one, and every user
+  // reads the metrics, so their names would leak and their series grow without bound.
+  const auto label = [&](const std::string& queue) {
+    return queue == TaskSpec().queue || options_.config->queues.count(queue) ? queue
+                                                                             : kOtherQueuesLabel;
+  };
   auto counts = store_->TaskCounts();
   if (!counts.ok()) return counts.status();
-  for (const TaskCount& c : *counts) s.tasks.push_back({c.queue, StateName(c.state), c.count});
+  std::map<std::pair<std::string, TaskState>, int64_t> tasks;
+  for (const TaskCount& c : *counts) tasks[{label(c.queue), c.state}] += c.count;
+  for (const auto& [key, n] : tasks) s.tasks.push_back({key.first, StateName(key.second), n});
   auto running = store_->RunningCounts();
   if (!running.ok()) return running.status();
-  for (const auto& [queue, n] : *running) s.running[queue] = n;
+  for (const auto& [queue, n] : *running) s.running[label(queue)] += n;
   const std::string db = options_.state_dir + "/tq.db";
   s.store_bytes = FileBytes(db) + FileBytes(db + "-wal");
   s.counters = counters_;

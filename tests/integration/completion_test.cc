@@ -150,9 +150,9 @@ TEST_CASE("bash completes task ids, job names and queue names from a running tqd
   TQ_LOG_ON_FAILURE(d);
   d.WriteJobFile("nightly.toml", JobFile("nightly", "0 3 * * *", "true"));
   Reload(d);
-  const std::string done = Submit(d, {"--queue", "batch", "--", "true"});
+  const std::string done = Submit(d, {"--", "true"});
   const std::string failed = Submit(d, {"--", "false"});
-  const std::string later = Submit(d, {"--delay", "1h", "--", "true"});
+  const std::string later = Submit(d, {"--queue", "batch", "--delay", "1h", "--", "true"});
   REQUIRE(WaitState(d, done, "succeeded"));
   REQUIRE(WaitState(d, failed, "failed"));
   const S all{done, failed, later};

@@ -214,10 +214,13 @@ TEST_CASE("a typo never makes a queue: only named or used queues change, idle on
   CHECK(Tq(d, {"queue", "pause", "typo"}).exit_code == 4);
   CHECK(TaskJson(d, task)["queue"] == "typo");  // the finished task keeps its queue's name
 
-  // Retrying that task brings the queue back, and the task runs.
+  // Retrying that task runs it in its queue; once nothing in it is pending or running, the
+  // queue no longer exists, until a task uses it again.
   REQUIRE(Tq(d, {"retry", task}).exit_code == 0);
-  CHECK(QueueJson(d, "typo").is_object());
   CHECK(Tq(d, {"wait", task}).exit_code == 0);
+  CHECK(QueueJson(d, "typo").is_null());
+  Submit(d, {"--queue", "typo", "--delay", "1h", "--", "true"});
+  CHECK(QueueJson(d, "typo").is_object());
 }
 
 // ---------------------------------------------------------------------------------------------

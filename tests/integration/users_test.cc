@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "support/jobs.h"
@@ -248,4 +249,38 @@ TEST_CASE("a queue with allow_users lends its raised priority to those users and
   const std::string roots = Submit(d, {"--queue", "fast", "--", "sh", "-c", "nice"});
   CHECK(Tq(d, {"wait", roots}).exit_code == 0);
   CHECK(Tq(d, {"logs", roots}).out == "-10\n");
+}
+
+TEST_CASE("queues a user makes are theirs to see, last while used, and share one metric series") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice, bob;
+  TestDaemon d("[queues.fast]\nallow_users = [\"" + alice.name() + "\"]\n[queues.open]\n");
+  TQ_LOG_ON_FAILURE(d);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 30; ++i)
+    ids.push_back(
+        SubmitAs(d, bob, {"--queue", "bobq-" + std::to_string(i), "--delay", "1h", "--", "true"}));
+  const auto names = [&](const RunResult& r) {
+    std::set<std::string> out;
+    for (const auto& q : JsonLines(r.out)) out.insert(q["name"].get<std::string>());
+    return out;
+  };
+  const auto list = [&](const TempUser* who) {
+    return names(who ? TqAs(d, who->run_as(), {"queue", "list", "--json"})
+                     : Tq(d, {"queue", "list", "--json"}));
+  };
+  // alice sees the queues open to her, never bob's; bob his own and the open ones.
+  CHECK(list(&alice) == std::set<std::string>{"default", "fast", "open"});
+  const std::set<std::string> bobs = list(&bob);
+  CHECK(bobs.size() == 32);
+  CHECK(bobs.count("fast") == 0);
+  CHECK(list(nullptr).size() == 33);  // root sees every queue that exists
+  // One series for the unconfigured queues, whoever made them.
+  const std::string metrics = Tq(d, {"stats", "--prometheus"}).out;
+  CHECK(metrics.find("bobq-") == std::string::npos);
+  CHECK(metrics.find("queue=\"(other)\",state=\"pending\"} 30") != std::string::npos);
+  // Once nothing in them is pending or running, they are gone.
+  for (const std::string& id : ids) REQUIRE(Tq(d, {"cancel", id}).exit_code == 0);
+  CHECK(list(nullptr) == std::set<std::string>{"default", "fast", "open"});
+  CHECK(list(&bob) == std::set<std::string>{"default", "open"});
 }

@@ -39,6 +39,10 @@ struct QueueStateCount {
   int64_t count = 0;
 };
 
+/// The queue label under which the queues tqd.toml does not name are counted together (no queue
+/// name has parentheses, so it is never a queue's own).
+constexpr const char* kOtherQueuesLabel = "(other)";
+
 /// Everything `tq stats` shows: the store's counts now and the daemon's counters.
 struct MetricsSnapshot {
   WallMs started = 0;                      ///< when this tqd started

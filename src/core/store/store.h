@@ -273,6 +273,7 @@ class Store {
   /// Deletes up to `limit` failed, cancelled or expired tasks that ended at or before `cutoff`
   /// (with their attempts and unreferenced environments); returns their ids so their files can
   /// be removed.
+  /// A queue with no run-time setting that no task holds any more is forgotten with them.
   virtual Result<std::vector<TaskId>> PurgeEnded(WallMs cutoff, int limit) = 0;
   /// The earliest `finished` among succeeded tasks, and among failed/cancelled/expired ones: when
   /// retention next has work.
@@ -281,6 +282,8 @@ class Store {
 
   /// Every queue with its run-time settings.
   virtual Result<std::vector<QueueState>> QueueStates() = 0;
+  /// The queues in which `owner_uid` has a pending or running task, by name. O(their tasks).
+  virtual Result<std::vector<std::string>> ActiveQueuesOf(uint32_t owner_uid) = 0;
   /// The queues that hold a ready task, with their run-time settings: one index probe per such
   /// queue, none for the queues without ready tasks, however many there are.
   virtual Result<std::vector<QueueState>> ReadyQueues() = 0;

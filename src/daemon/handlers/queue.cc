@@ -48,14 +48,14 @@ Caller QueueCaller(const QueueRequest& r) {
   return r.action == "list" ? Caller::kAnyUser : Caller::kAdmin;
 }
 
-void HandleQueue(Daemon& d, ConnId conn, const Owner&, const QueueRequest& r) {
+void HandleQueue(Daemon& d, ConnId conn, const Owner& peer, const QueueRequest& r) {
   if (r.action != "list") {
     if (Status st = Change(d, r); !st.ok()) {
       d.server().Send(conn, ErrorResponse(st));
       return;
     }
   }
-  nlohmann::json queues = d.QueuesJson();
+  nlohmann::json queues = d.QueuesJson(peer);
   const bool more = queues.size() > kMaxQueueList;
   if (more) queues.erase(queues.begin() + static_cast<std::ptrdiff_t>(kMaxQueueList), queues.end());
   d.server().Send(conn, OkResponse({{"queues", std::move(queues)}, {"more", more}}));

@@ -80,7 +80,9 @@ Result<std::vector<TaskId>> SqliteStore::PurgeEnded(WallMs cutoff, int limit) {
     for (const std::string& env : envs) {
       if (Status s = DropEnvIfUnused(env); !s.ok()) return s;
     }
-    return Status::Ok();
+    if (purged.empty()) return Status::Ok();
+    sqlite::Query q(st_->drop_idle_queues);
+    return q.Run();
   });
   if (!status.ok()) return status;
   return purged;

@@ -227,6 +227,14 @@ Result<std::map<std::string, int>> SqliteStore::RunningCounts() {
   return counts;
 }
 
+Result<std::vector<std::string>> SqliteStore::ActiveQueuesOf(uint32_t owner_uid) {
+  std::vector<std::string> queues;
+  sqlite::Query q(st_->active_queues_of);
+  Status s = q.BindInt(owner_uid).ForEach([&] { queues.push_back(q.Text(0)); });
+  if (!s.ok()) return s;
+  return queues;
+}
+
 Result<std::vector<TaskCount>> SqliteStore::TaskCounts() {
   std::vector<TaskCount> counts;
   sqlite::Query q(st_->task_counts);

@@ -113,6 +113,7 @@ class SqliteStore : public Store {
   Result<std::optional<WallMs>> OldestSucceeded() override;
   Result<std::optional<WallMs>> OldestEnded() override;
   Result<std::vector<QueueState>> QueueStates() override;
+  Result<std::vector<std::string>> ActiveQueuesOf(uint32_t owner_uid) override;
   Result<std::vector<QueueState>> ReadyQueues() override;
   Status SetQueuePaused(const std::string& queue, bool paused) override;
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;

@@ -312,6 +312,12 @@ Status SqliteStore::Prepare() {
        "LEFT JOIN tasks AS t ON t.id = j.last_task ORDER BY j.job"},
       {&S::set_last_success, "record a job's success",
        "UPDATE jobs SET last_success = max(coalesce(last_success, 0), ?2) WHERE job = ?1"},
+      {&S::drop_idle_queues, "forget idle queues",
+       "DELETE FROM queues WHERE paused = 0 AND concurrency IS NULL AND name NOT IN "
+       "(SELECT queue FROM task_counts)"},
+      {&S::active_queues_of, "list a user's queues",
+       "SELECT DISTINCT queue FROM tasks WHERE owner_uid = ?1 AND state IN ('pending', "
+       "'running') ORDER BY queue"},
       {&S::forget_jobs, "forget jobs",
        "DELETE FROM jobs WHERE job IN (SELECT value FROM json_each(?1)) AND job NOT IN "
        "(SELECT job FROM tasks WHERE job IS NOT NULL)"},
