@@ -39,6 +39,11 @@ namespace {
 constexpr int64_t kFaultRetryMs = 1000;
 // At most one line per this interval for store faults that repeat at each retry.
 constexpr int64_t kFaultLogIntervalMs = 60 * 1000;
+// Firings hold the event loop at most about this long at a time; what is still due then fires
+// after the clients waiting meanwhile are served.
+constexpr int64_t kFiringTurnMs = 5;
+// A line per firing at most this often (ten a second); the others are counted in the next one.
+constexpr int64_t kFiringLogIntervalMs = 100;
 
 bool IsReboot(const JobDef& def) {
   return def.schedule.kind == CronKind::kReboot;
@@ -66,7 +71,8 @@ struct Scheduler::State {
         jobs_dir(std::move(dir)),
         boot_id(std::move(boot)),
         rng(std::random_device{}()),
-        fault_log(d.clock(), kFaultLogIntervalMs) {}
+        fault_log(d.clock(), kFaultLogIntervalMs),
+        firing_log(d.clock(), kFiringLogIntervalMs) {}
 
   ~State() {
     if (timer) loop.CancelTimer(timer);
@@ -80,6 +86,7 @@ struct Scheduler::State {
   const uid_t uid = geteuid();
   std::mt19937_64 rng;
   LogThrottle fault_log;
+  LogThrottle firing_log;  ///< the line each firing makes
 
   std::map<std::string, Job> jobs;
   std::vector<JobLoadError> errors;
@@ -443,8 +450,10 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
       if (!fired.ok()) return fired.status();
     }
     if (firing) ++daemon.counters().cron_firings["overlap"];
-    spdlog::debug("job {}: {}: no new run ({}: {} pending, {} running)", name, when,
-                  OverlapActionName(d.action), runs->pending.size(), runs->running.size());
+    firing_log.Log(spdlog::level::debug, "job " + name + ": " + when + ": no new run (" +
+                                             OverlapActionName(d.action) + ": " +
+                                             std::to_string(runs->pending.size()) + " pending, " +
+                                             std::to_string(runs->running.size()) + " running)");
     return out;
   }
   // A user's own job file makes that user's tasks: their limits apply as to a submit.
@@ -488,8 +497,9 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
       daemon.EndPending(old, TaskState::kCancelled, TaskReason::kSuperseded);
     for (TaskId old : runs->running) daemon.StopRunning(old, TaskReason::kSuperseded);
   }
-  spdlog::info("job {}: {}: task {}{}", name, when, out.task.value_or(0),
-               d.action == OverlapAction::kReplace ? " replaces the runs before it" : "");
+  firing_log.Log(spdlog::level::info,
+                 "job " + name + ": " + when + ": task " + std::to_string(out.task.value_or(0)) +
+                     (d.action == OverlapAction::kReplace ? " replaces the runs before it" : ""));
   daemon.ScheduleDispatch();
   return out;
 }
@@ -531,15 +541,42 @@ void Scheduler::State::Arm() {
   });
 }
 
+// Fires what is due, for at most about kFiringTurnMs, with the firings of the turn committed
+// together (one sync); what is left is due still, so the timer fires again at once, after the
+// clients waiting meanwhile. When the turn's commit fails, its firings are undone (their tasks
+// were never stored) and tried again after kFaultRetryMs.
 void Scheduler::State::OnTimer() {
   const WallMs now = Now();
-  while (!due.empty() && due.begin()->first <= now) {
-    const std::string name = due.begin()->second;
-    due.erase(due.begin());
-    auto it = jobs.find(name);
-    if (it == jobs.end()) continue;
-    it->second.next.reset();
-    Plan(it->second, now);
+  const MonoMs started = daemon.clock().MonoNow();
+  struct Before {  // a job planned in this turn, as it was before
+    std::string name;
+    WallMs last;
+    bool reboot_due;
+  };
+  std::vector<Before> fired;
+  Status st = store().WriteTogether([&] {
+    while (!due.empty() && due.begin()->first <= now) {
+      if (!fired.empty() && daemon.clock().MonoNow() - started >= kFiringTurnMs) break;
+      const std::string name = due.begin()->second;
+      due.erase(due.begin());
+      auto it = jobs.find(name);
+      if (it == jobs.end()) continue;
+      it->second.next.reset();
+      fired.push_back({name, it->second.last, it->second.reboot_due});
+      Plan(it->second, now);
+    }
+    return Status::Ok();
+  });
+  if (!st.ok()) {
+    LogFault("jobs: the firings of " + std::to_string(fired.size()) +
+                 " job(s) are not made yet (their commit failed; tried again)",
+             st);
+    for (const Before& b : fired)
+      if (auto it = jobs.find(b.name); it != jobs.end()) {
+        it->second.last = b.last;
+        it->second.reboot_due = b.reboot_due;
+        Schedule(it->second, now + kFaultRetryMs);
+      }
   }
   Arm();
 }

@@ -599,5 +599,21 @@ TEST_CASE("scheduler: a job gone from every file is forgotten by the store unles
   CHECK(names == std::vector<std::string>{"ran", "stays"});  // ran's task is still kept
 }
 
+TEST_CASE("scheduler: the firings of one turn are stored in one commit") {
+  Fixture f;
+  std::string text;
+  for (int i = 0; i < 50; ++i) text += JobText("j" + std::to_string(i), "* * * * *");
+  f.Write("a.toml", text);
+  f.Open();
+  REQUIRE(f.store().SetQueuePaused("default", true).ok());  // nothing starts: firings alone
+  int commits = 0;
+  f.store().ObserveCommits([&](double) { ++commits; });
+  f.AdvanceTo(kStart + kMinute);
+  int runs = 0;
+  for (int i = 0; i < 50; ++i) runs += static_cast<int>(f.Runs("j" + std::to_string(i)).size());
+  CHECK(runs == 50);
+  CHECK(commits <= 2);  // one for the 50 firings (and at most one of the daemon's own), not 50
+}
+
 }  // namespace
 }  // namespace tq

@@ -1,5 +1,7 @@
 #include "core/jobs/user_job_file.h"
 
+#include <bit>
+
 #include "core/jobs/file_errors.h"
 #include "core/model/quote.h"
 
@@ -35,10 +37,29 @@ Status CheckUserJob(const JobDef& job, const std::string& path, const std::strin
   if (!job.user.empty() && job.user != user)
     return refuse("user", Quote(job.user) + " is not allowed: the jobs of " + Quote(user) +
                               "'s job file run as " + Quote(user) + " (leave user out)");
+  const CronExpr& s = job.schedule;
+  if ((s.kind == CronKind::kEvery && s.every_ms < kMinUserIntervalMs) ||
+      (s.kind == CronKind::kFields && std::popcount(s.seconds) > 1))
+    return refuse("schedule", Quote(s.text) +
+                                  " fires more than once a minute, more often than a user's job "
+                                  "file may (use @every 1m or longer, or 5 cron fields)");
   return Status::Ok();
 }
 
 }  // namespace
+
+int64_t UserFiringsPerDay(const CronExpr& schedule) {
+  switch (schedule.kind) {
+    case CronKind::kReboot:
+      return 0;
+    case CronKind::kEvery:
+      return (24 * 3600 * 1000LL + schedule.every_ms - 1) / schedule.every_ms;
+    case CronKind::kFields:
+      break;
+  }
+  return static_cast<int64_t>(std::popcount(schedule.seconds)) * std::popcount(schedule.minutes) *
+         std::popcount(schedule.hours);
+}
 
 Result<JobFile> ParseUserJobFile(std::string_view text, const std::string& path,
                                  const std::string& user) {
@@ -51,8 +72,20 @@ Result<JobFile> ParseUserJobFile(std::string_view text, const std::string& path,
                       " jobs are more than a user's job file may hold (" +
                       std::to_string(kMaxUserJobs) + ")");
   FileErrors errors(path);
+  int64_t per_day = 0;
   for (JobDef& job : file->jobs) {
     if (!errors.Add(CheckUserJob(job, path, user))) continue;
+    per_day += UserFiringsPerDay(job.schedule);
+    if (per_day > kMaxUserFiringsPerDay &&
+        !errors.Add(Status(ErrorCode::kConfig, "schedule",
+                           path + ":" + std::to_string(job.line) + ": schedule: with job " +
+                               Quote(job.name) + " the file's jobs fire up to " +
+                               std::to_string(per_day) +
+                               " times a day, more than a user's job file may (" +
+                               std::to_string(kMaxUserFiringsPerDay) +
+                               ": 100 a minute; fire less often, or ask root for a job in "
+                               "the system's job files)")))
+      break;
     job.user = user;
     job.name = user + "/" + job.name;
   }

@@ -280,6 +280,11 @@ class Store {
   virtual Result<std::optional<WallMs>> OldestSucceeded() = 0;
   virtual Result<std::optional<WallMs>> OldestEnded() = 0;
 
+  /// Runs `body`, whose writes share one transaction and one sync (a turn of cron firings):
+  /// each write inside still succeeds or fails whole, and when the commit fails every one of
+  /// them is undone (the error is returned). Not nested; SubmitGroup may not run inside.
+  virtual Status WriteTogether(const std::function<Status()>& body) = 0;
+
   /// Every queue with its run-time settings.
   virtual Result<std::vector<QueueState>> QueueStates() = 0;
   /// The queues in which `owner_uid` has a pending or running task, by name. O(their tasks).

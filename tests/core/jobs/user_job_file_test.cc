@@ -15,6 +15,34 @@ std::string Job(const std::string& name, const std::string& extra = "") {
   return "[[job]]\nname = \"" + name + "\"\nschedule = \"@daily\"\ncommand = \"true\"\n" + extra;
 }
 
+// A job firing on `schedule`.
+std::string Every(const std::string& name, const std::string& schedule) {
+  return "[[job]]\nname = \"" + name + "\"\nschedule = \"" + schedule + "\"\ncommand = \"true\"\n";
+}
+
+TEST_CASE("UserFiringsPerDay: at most how often a schedule fires in a day") {
+  const struct {
+    const char* schedule;
+    int64_t per_day;
+  } cases[] = {{"* * * * *", 1440},    {"0 * * * *", 24},   {"*/5 9-17 * * 1-5", 108},
+               {"@daily", 1},          {"@every 1m", 1440}, {"@every 7m", 206},
+               {"30 * * * * *", 1440}, {"@reboot", 0},      {"0 3 1 1 *", 1}};
+  for (const auto& c : cases) {
+    CAPTURE(c.schedule);
+    auto expr = ParseCron(c.schedule);
+    REQUIRE(expr.ok());
+    CHECK(UserFiringsPerDay(*expr) == c.per_day);
+  }
+}
+
+TEST_CASE("ParseUserJobFile: once a minute is the finest schedule, and about 100 such jobs fit") {
+  std::string file;
+  for (int i = 0; i < 98; ++i) file += Every("j" + std::to_string(i), "* * * * *");
+  file += Every("sec", "30 * * * * *") + Every("slow", "@every 1m") + Every("boot", "@reboot");
+  auto parsed = ParseUserJobFile(file, kPath, "alice");
+  CHECK_MESSAGE(parsed.ok(), parsed.status().message());
+}
+
 TEST_CASE("ParseUserJobFile: the user's jobs, named USER/NAME") {
   auto file = ParseUserJobFile(Job("a") + Job("b", "user = \"alice\"\nnice = 5\n"), kPath, "alice");
   REQUIRE_MESSAGE(file.ok(), file.status().message());
@@ -41,6 +69,8 @@ TEST_CASE("ParseUserJobFile: what only root may ask is refused with file, line a
   };
   std::string many;
   for (int i = 0; i <= 1000; ++i) many += Job("j" + std::to_string(i));
+  std::string busy;  // 101 jobs that fire every minute
+  for (int i = 0; i <= 100; ++i) busy += Every("j" + std::to_string(i), "* * * * *");
   const Case cases[] = {
       {Job("a", "user = \"root\"\n"), "alice.toml:1: user: \"root\" is not allowed"},
       {Job("a") + Job("b", "nice = -1\n"), "alice.toml:5: nice: -1 is not allowed"},
@@ -52,6 +82,12 @@ TEST_CASE("ParseUserJobFile: what only root may ask is refused with file, line a
        "cpu_weight: 101 is not allowed in a user's job file (use "
        "1 to 100"},
       {many, "alice.toml:4001: job: 1001 jobs are more than a user's job file may hold (1000)"},
+      {Every("a", "@every 59s"),
+       "alice.toml:1: schedule: \"@every 59s\" fires more than once a minute"},
+      {Every("a", "*/10 * * * * *"), "schedule: \"*/10 * * * * *\" fires more than once a minute"},
+      {busy,
+       "alice.toml:401: schedule: with job \"j100\" the file's jobs fire up to 145440 times a "
+       "day, more than a user's job file may (144000"},
   };
   for (const Case& c : cases) {
     auto file = ParseUserJobFile(c.text, kPath, "alice");

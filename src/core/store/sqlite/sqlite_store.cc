@@ -227,6 +227,19 @@ Result<std::map<std::string, int>> SqliteStore::RunningCounts() {
   return counts;
 }
 
+Status SqliteStore::WriteTogether(const std::function<Status()>& body) {
+  if (together_) return Status::Internal("WriteTogether: already inside one");
+  sqlite::Transaction tx(db_);
+  if (Status s = tx.Begin(); !s.ok()) return s;
+  together_ = true;
+  Status s = body();
+  together_ = false;
+  if (!s.ok()) return s;  // tx rolls back
+  if (!db_.InTransaction())
+    return Status(ErrorCode::kInternal, "", "the shared transaction was rolled back");
+  return tx.Commit();
+}
+
 Result<std::vector<std::string>> SqliteStore::ActiveQueuesOf(uint32_t owner_uid) {
   std::vector<std::string> queues;
   sqlite::Query q(st_->active_queues_of);

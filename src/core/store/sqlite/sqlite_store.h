@@ -112,6 +112,7 @@ class SqliteStore : public Store {
   Result<std::vector<TaskId>> PurgeEnded(WallMs cutoff, int limit) override;
   Result<std::optional<WallMs>> OldestSucceeded() override;
   Result<std::optional<WallMs>> OldestEnded() override;
+  Status WriteTogether(const std::function<Status()>& body) override;
   Result<std::vector<QueueState>> QueueStates() override;
   Result<std::vector<std::string>> ActiveQueuesOf(uint32_t owner_uid) override;
   Result<std::vector<QueueState>> ReadyQueues() override;
@@ -181,12 +182,26 @@ class SqliteStore : public Store {
   /// Prepares every statement (sqlite_statements.cc); fails naming the first that does not.
   Status Prepare();
   /// Runs `body` inside BEGIN IMMEDIATE ... COMMIT, rolling back when it or the commit fails.
+  /// Inside WriteTogether, under a savepoint of its transaction instead.
   template <typename Body>
   Status Write(Body&& body) {
+    if (together_) return WriteInShared(body);
     sqlite::Transaction tx(db_);
     if (Status s = tx.Begin(); !s.ok()) return s;
     if (Status s = body(); !s.ok()) return s;  // tx rolls back
     return tx.Commit();
+  }
+  /// Write's body under a savepoint of WriteTogether's transaction.
+  template <typename Body>
+  Status WriteInShared(Body&& body) {
+    if (!db_.InTransaction())  // SQLite rolled it back (a full disk, an I/O error)
+      return Status(ErrorCode::kInternal, "", "the shared transaction was rolled back");
+    if (Status s = db_.Savepoint(); !s.ok()) return s;
+    if (Status s = body(); !s.ok()) {
+      if (db_.InTransaction() && db_.RollbackToSavepoint().ok()) (void)db_.ReleaseSavepoint();
+      return s;
+    }
+    return db_.ReleaseSavepoint();
   }
 
   // ---- inside a transaction (sqlite_submit.cc) ----
@@ -262,6 +277,7 @@ class SqliteStore : public Store {
 
   sqlite::Db db_;  // declared first: destroyed after the statements
   std::unique_ptr<Statements> st_;
+  bool together_ = false;  ///< inside WriteTogether: each Write is a savepoint of its transaction
 };
 
 }  // namespace tq
