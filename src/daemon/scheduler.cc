@@ -394,6 +394,7 @@ void Scheduler::State::Plan(Job& j, WallMs now) {
     return;
   }
   daemon.counters().cron_misfires += static_cast<uint64_t>(plan->dropped);
+  if (plan->late > 0) daemon.counters().cron_firings["late"] += static_cast<uint64_t>(plan->late);
   if (plan->dropped > 0)
     spdlog::info("job {}: {}{} missed firing(s) not run (misfire = {})", name,
                  plan->dropped >= kMaxDroppedCount ? "at least " : "", plan->dropped,

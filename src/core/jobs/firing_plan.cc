@@ -133,11 +133,15 @@ Result<FiringPlan> PlanFirings(const JobDef& job, const TimeZone& zone, WallMs l
   }
   std::reverse(plan.fire.begin(), plan.fire.end());
 
-  // Every due firing older than the oldest one run was dropped.
-  Result<int> dropped =
-      firings.CountBefore(plan.fire.empty() ? plan.last + 1 : plan.fire.front(), kMaxDroppedCount);
-  if (!dropped.ok()) return dropped.status();
-  plan.dropped = *dropped;
+  // Every due firing older than the oldest one run is not run: missed when older than the
+  // grace, else merely late.
+  const WallMs cut = plan.fire.empty() ? plan.last + 1 : plan.fire.front();
+  Result<int> not_run = firings.CountBefore(cut, kMaxDroppedCount);
+  if (!not_run.ok()) return not_run.status();
+  Result<int> missed = firings.CountBefore(std::min(cut, now - kMisfireGraceMs), kMaxDroppedCount);
+  if (!missed.ok()) return missed.status();
+  plan.dropped = *missed;
+  plan.late = std::max(0, *not_run - *missed);
   return WithNext(std::move(plan), job, zone, now);
 }
 

@@ -28,7 +28,10 @@ constexpr int kMaxDroppedCount = 100;
 struct FiringPlan {
   std::vector<WallMs> fire;    ///< scheduled times to fire now, oldest first
   WallMs last = 0;             ///< the job's last firing after this plan (fired or dropped)
-  int dropped = 0;             ///< due firings not run; at most kMaxDroppedCount
+  int dropped = 0;  ///< due firings not run that were missed (older than the grace); capped
+  /// Due firings not run that were merely late: within the grace, overtaken by a later one that
+  /// runs (a busy daemon, a job firing every second); capped as `dropped` is.
+  int late = 0;
   std::optional<WallMs> next;  ///< the next scheduled time after `now` and `last`; none: never
 };
 

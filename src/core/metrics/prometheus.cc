@@ -115,8 +115,9 @@ std::string RenderPrometheus(const MetricsSnapshot& s) {
     e.Sample("tq_chooser_picks_total", "priority=\"" + std::to_string(priority) + "\"",
              static_cast<double>(n));
   e.Family("tq_cron_firings_total", "counter",
-           "Job firings since tqd started: run, or no run because of overlap.");
-  for (const char* result : {"run", "overlap"}) {
+           "Job firings since tqd started: run, no run because of overlap, or late (overtaken "
+           "within the misfire grace by a later firing that ran).");
+  for (const char* result : {"run", "overlap", "late"}) {
     auto it = c.cron_firings.find(result);
     e.Sample("tq_cron_firings_total", std::string("result=\"") + result + "\"",
              it == c.cron_firings.end() ? 0 : static_cast<double>(it->second));

@@ -651,13 +651,33 @@ FiringPlan Reference(const JobDef& job, const TimeZone& zone, WallMs last, WallM
     }
   }
   plan.fire.assign(due.end() - static_cast<ptrdiff_t>(keep), due.end());
-  plan.dropped = std::min(kMaxDroppedCount, static_cast<int>(due.size() - keep));
+  // Not run: missed when older than the grace, else late (both counts capped together).
+  const size_t not_run = due.size() - keep;
+  int missed = 0;
+  for (size_t i = 0; i < not_run; ++i) missed += now - due[i] > kMisfireGraceMs;
+  plan.dropped = std::min(kMaxDroppedCount, missed);
+  plan.late = std::min(kMaxDroppedCount, static_cast<int>(not_run)) - plan.dropped;
   Result<WallMs> next = NextFire(
       job.schedule, job.schedule.kind == CronKind::kEvery ? plan.last : std::max(now, last), zone,
       job.dst);
   REQUIRE(next.ok());
   plan.next = *next;
   return plan;
+}
+
+TEST_CASE("PlanFirings: firings overtaken within the grace are late, not missed") {
+  const TimeZone utc = Zone("UTC");
+  const WallMs t = At("2026-05-01T10:00:00Z");
+  // Every second, 5.5 s behind (a busy daemon): the latest runs, four were merely late.
+  FiringPlan busy = Plan(Job("* * * * * *", kSkip), utc, t, t + 5500);
+  CHECK(busy.fire == std::vector<WallMs>{t + 5000});
+  CHECK(busy.dropped == 0);
+  CHECK(busy.late == 4);
+  // Two minutes down: those older than the grace were missed, the rest of the last minute late.
+  FiringPlan down = Plan(Job("* * * * * *", kSkip), utc, t, t + 120000);
+  CHECK(down.fire == std::vector<WallMs>{t + 120000});
+  CHECK(down.dropped == 59);
+  CHECK(down.late == 41);  // 100 counted at most: 59 missed, then 41 of the 60 late ones
 }
 
 TEST_CASE("PlanFirings: agrees with walking every firing") {
@@ -697,6 +717,7 @@ TEST_CASE("PlanFirings: agrees with walking every firing") {
         const FiringPlan want = Reference(job, zone, last, now);
         CHECK(got.fire == want.fire);
         CHECK(got.dropped == want.dropped);
+        CHECK(got.late == want.late);
         CHECK(got.last == want.last);
         CHECK(got.next == want.next);
       }
