@@ -205,7 +205,8 @@ Status Daemon::Open() {
     if (Status opened = hooks_->Open(); !opened.ok()) return opened;
     notifier_ = std::make_unique<Notifier>(
         *hooks_, clock_, files_, options_.config, options_.run_as_owner, options_.pam_service,
-        options_.pam_dir, [this](const Task& task) { return ResourcesOf(task); });
+        options_.pam_dir, [this](const Task& task) { return ResourcesOf(task); },
+        [this](const Owner& owner) { return AccessFor(owner).admin; });
   }
   unstored_ends_ = std::make_unique<UnstoredEnds>(
       loop_, clock_, [this](AttemptEnd& end) { return StoreEnd(end); });

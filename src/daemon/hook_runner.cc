@@ -124,8 +124,10 @@ void HookRunner::Run(HookLaunch hook) {
 
 void HookRunner::StartWaiting() {
   for (auto it = waiting_.begin(); it != waiting_.end() && running_.size() < kMaxRunning;) {
-    if (RunningOf(it->owner) >= kMaxRunningPerOwner) {
-      ++it;  // its owner has its share running; later hooks of others may start
+    const bool share_used = RunningOf(it->owner) >= kMaxRunningPerOwner;
+    const bool only_kept_left = !it->admin && running_.size() >= kMaxRunning - kKeptForAdmins;
+    if (share_used || only_kept_left) {
+      ++it;  // its owner has its share running, or only admins' slots are left: others may start
       continue;
     }
     HookLaunch hook = std::move(*it);

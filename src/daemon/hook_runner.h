@@ -24,6 +24,7 @@ namespace tq {
 struct HookLaunch {
   std::string what;    ///< for the log: "task 12 on_failure"
   uint32_t owner = 0;  ///< whose it is: the task's owner, for a fair share of the slots
+  bool admin = false;  ///< its owner is an admin: it may take the slot kept for admins
   std::vector<std::string> argv;
   std::vector<std::string> env;
   std::string cwd;                 ///< "": the shim's (/); / when the user cannot enter it
@@ -57,7 +58,8 @@ class HookRunner {
   Status Open();
   /// Runs `hook` now, or once a slot is free for it: at most kMaxRunning run, at most
   /// kMaxRunningPerOwner of one owner, so a user whose hooks hang cannot hold back everyone
-  /// else's; waiting ones start in order. Past kMaxWaiting waiting, or kMaxWaitingPerOwner of its
+  /// else's, and kKeptForAdmins of the slots only for admins' hooks; waiting ones start in
+  /// order. Past kMaxWaiting waiting, or kMaxWaitingPerOwner of its
   /// owner, or past kMaxWaitingBytes or kMaxWaitingBytesPerOwner of what they carry, it is
   /// dropped with a warning.
   void Run(HookLaunch hook);
@@ -71,6 +73,8 @@ class HookRunner {
   static constexpr size_t kMaxRunning = 8;
   /// Hooks that wait beyond those: a storm of ends is told of, a flood is not kept in memory.
   static constexpr size_t kMaxWaiting = 1000;
+  /// Slots only admins' hooks may take, so users whose hooks hang never hold them all.
+  static constexpr size_t kKeptForAdmins = 1;
   /// One owner's share: half the slots, and a fifth of the waiting room.
   static constexpr size_t kMaxRunningPerOwner = 4;
   static constexpr size_t kMaxWaitingPerOwner = 200;

@@ -46,7 +46,7 @@ std::string HostName() {
 
 Notifier::Notifier(HookRunner& hooks, const Clock& clock, TaskFiles files, const ConfigPtr& config,
                    bool run_as_owner, std::string pam_service, std::string pam_dir,
-                   ResourcesOf resources_of)
+                   ResourcesOf resources_of, IsAdmin is_admin)
     : hooks_(hooks),
       files_(std::move(files)),
       config_(config),
@@ -54,6 +54,7 @@ Notifier::Notifier(HookRunner& hooks, const Clock& clock, TaskFiles files, const
       pam_service_(std::move(pam_service)),
       pam_dir_(std::move(pam_dir)),
       resources_of_(std::move(resources_of)),
+      is_admin_(std::move(is_admin)),
       host_(HostName()),
       no_sendmail_(clock, kNoSendmailLogMs) {}
 
@@ -85,6 +86,7 @@ void Notifier::Send(const Task& task, const NotifyFacts& facts, const NotifyPlan
       facts.task ? "task " + std::to_string(*facts.task) : "job " + facts.job + " (overdue)";
   HookLaunch base;
   base.owner = task.owner.uid;
+  base.admin = is_admin_(task.owner);
   // The task's directory; the shim enters / when the user cannot enter it (it is gone, say): the
   // hook that tells of a task that could not start for want of it must still run. The daemon
   // never looks at the directory itself: as root it would see what the user may not.

@@ -20,13 +20,16 @@ class Notifier {
  public:
   /// Gives a task's nice, ionice and rlimits, as its attempts get them.
   using ResourcesOf = std::function<Resources(const Task&)>;
+  /// Tells whether a task's owner is an admin (root, the daemon's user, admin_group).
+  using IsAdmin = std::function<bool(const Owner&)>;
 
   /// With `run_as_owner` (the system daemon) hooks run as the task's owner, in the PAM session
   /// `pam_service` ("" none) configured in `pam_dir`; otherwise as the daemon's user. Each runs
-  /// with what `resources_of` gives its task.
+  /// with what `resources_of` gives its task; an admin's (`is_admin`) may take the hook slot kept
+  /// for admins.
   Notifier(HookRunner& hooks, const Clock& clock, TaskFiles files, const ConfigPtr& config,
            bool run_as_owner, std::string pam_service, std::string pam_dir,
-           ResourcesOf resources_of);
+           ResourcesOf resources_of, IsAdmin is_admin);
 
   /// Runs the hooks and sends the mail that the end of `task` (terminal) asks for.
   void TaskEnded(const Task& task);
@@ -50,6 +53,7 @@ class Notifier {
   std::string pam_service_;
   std::string pam_dir_;
   ResourcesOf resources_of_;
+  IsAdmin is_admin_;
   std::string host_;         ///< this machine's name, for the mail's subject
   LogThrottle no_sendmail_;  ///< a missing sendmail is said once a minute, not at every end
 };

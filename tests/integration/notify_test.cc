@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
@@ -376,4 +377,24 @@ TEST_CASE("a hook runs with its task's nice, ionice and limits") {
   Submit(d, {"--queue", "batch", "--on-finish", probe, "--", "true"});
   REQUIRE(WaitFor([&] { return !ReadFile(file).empty(); }));
   CHECK(ReadFile(file) == "10\nidle\nMax open files 128 128 files \n");
+}
+
+TEST_CASE("users whose hooks hang never hold every hook slot: one is kept for admins") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice, bob;
+  TestDaemon d("hook_timeout = \"10m\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  REQUIRE(chmod(d.dir().c_str(), 0755) == 0);
+  const std::string gate = d.dir() + "/gate";
+  const std::string hang = "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done";
+  for (const TempUser* user : {&alice, &bob})
+    for (int i = 0; i < 4; ++i) SubmitAs(d, *user, {"--on-finish", hang, "--", "true"});
+  // Seven of their hooks run (each user's share is four); the eighth waits for a slot.
+  REQUIRE(WaitFor([&] { return LogCount(d, "on_finish: started") >= 7; }));
+  const std::string done = d.dir() + "/root-hook";
+  const std::string id = Submit(d, {"--on-finish", "touch " + Quoted(done), "--", "true"});
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(WaitFor([&] { return access(done.c_str(), F_OK) == 0; }));  // root's runs at once
+  WriteFile(gate, "");
+  CHECK(WaitFor([&] { return LogCount(d, "on_finish: done") == 9; }));
 }
