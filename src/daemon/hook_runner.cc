@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -92,10 +94,73 @@ Status HookRunner::Open() {
   Status st = MakePrivateDir(dir_);
   if (!st.ok()) return st;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec))
-    std::filesystem::remove(entry.path(), ec);
+  std::set<uint64_t> seqs;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    const size_t dot = name.find('.');
+    uint64_t seq = 0;
+    if (dot == std::string::npos || dot == 0 ||
+        std::from_chars(name.data(), name.data() + dot, seq).ptr != name.data() + dot) {
+      std::filesystem::remove(entry.path(), ec);
+      continue;
+    }
+    seqs.insert(seq);
+  }
   if (ec) spdlog::warn("cannot clear {}: {}", dir_, ec.message());
+  for (uint64_t seq : seqs) {
+    next_seq_ = std::max(next_seq_, seq + 1);
+    if (!Adopt(seq)) RemoveFiles(seq);
+  }
   return Status::Ok();
+}
+
+// A hook an earlier daemon started whose shim still runs: watched again, and stopped when what
+// was left of its hook_timeout runs out. False when there is none to adopt.
+bool HookRunner::Adopt(uint64_t seq) {
+  std::ifstream facts(PathOf(seq, ".hook"));
+  int64_t deadline = 0;
+  Running r;
+  if (!(facts >> deadline >> r.owner) || !std::getline(facts >> std::ws, r.what)) return false;
+  const std::string status = PathOf(seq, ".status");
+  auto record = ReadShimRecord(status);
+  if (!ShimRecordLocked(status) || !record.ok() || record->finished || record->shim_pid <= 0)
+    return false;
+  r.shim_pid = record->shim_pid;
+  r.pidfd = PidfdOpen(r.shim_pid);
+  // The start time is checked after the pidfd exists: it then names the same process.
+  if (r.pidfd < 0 || ProcessStartTime(r.shim_pid) != record->shim_start_time ||
+      !ShimRecordLocked(status)) {
+    if (r.pidfd >= 0) close(r.pidfd);
+    return false;
+  }
+  const int64_t left = std::max<int64_t>(0, deadline - clock_.WallNow());
+  spdlog::info("{}: still running from before the restart (shim pid {}); stopped in {} ms", r.what,
+               r.shim_pid, left);
+  const int pidfd = r.pidfd;
+  running_.emplace(seq, std::move(r));
+  ArmTimeout(seq, left);
+  loop_.Watch(pidfd, EPOLLIN, [this, seq](uint32_t) { OnExit(seq); });
+  return true;
+}
+
+void HookRunner::ArmTimeout(uint64_t seq, int64_t after_ms) {
+  running_.at(seq).timeout_timer =
+      loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), after_ms), [this, seq] {
+        auto it = running_.find(seq);
+        if (it == running_.end()) return;
+        Running& hr = it->second;
+        hr.timeout_timer = 0;
+        hr.timed_out = true;
+        spdlog::warn("{}: timed out after {} ms; stopping it", hr.what, config_->hook_timeout_ms);
+        PidfdSendSignal(hr.pidfd, TQ_SHIM_SIG_TERMINATE);
+        hr.kill_timer =
+            loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), config_->kill_grace_ms), [this, seq] {
+              auto found = running_.find(seq);
+              if (found == running_.end()) return;
+              found->second.kill_timer = 0;
+              PidfdSendSignal(found->second.pidfd, TQ_SHIM_SIG_KILL);
+            });
+      });
 }
 
 void HookRunner::Run(HookLaunch hook) {
@@ -149,6 +214,12 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
   const std::string input = PathOf(seq, ".in");
   const std::string status = PathOf(seq, ".status");
   Status st = WriteInput(input, hook.input, hook.account);
+  if (st.ok()) {  // what a daemon started after this one needs to adopt it (Adopt)
+    std::ofstream facts(PathOf(seq, ".hook"), std::ios::trunc);
+    facts << SaturatingAdd(clock_.WallNow(), config_->hook_timeout_ms) << ' ' << hook.owner << ' '
+          << hook.what << '\n';
+    if (!facts.flush()) st = Status::Internal("cannot write " + PathOf(seq, ".hook"));
+  }
   auto locked = st.ok() ? LockedStatusRecord(status) : Result<int>(st);
   if (!locked.ok()) {
     spdlog::error("{}: cannot start: {}", hook.what, locked.status().message());
@@ -191,25 +262,9 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
     return false;
   }
   spdlog::debug("{}: started (shim pid {})", hook.what, *pid);
-  const MonoMs now = clock_.MonoNow();
-  r.timeout_timer = loop_.AddTimer(SaturatingAdd(now, config.hook_timeout_ms), [this, seq] {
-    auto it = running_.find(seq);
-    if (it == running_.end()) return;
-    Running& hr = it->second;
-    hr.timeout_timer = 0;
-    hr.timed_out = true;
-    spdlog::warn("{}: timed out after {} ms; stopping it", hr.what, config_->hook_timeout_ms);
-    PidfdSendSignal(hr.pidfd, TQ_SHIM_SIG_TERMINATE);
-    hr.kill_timer =
-        loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), config_->kill_grace_ms), [this, seq] {
-          auto found = running_.find(seq);
-          if (found == running_.end()) return;
-          found->second.kill_timer = 0;
-          PidfdSendSignal(found->second.pidfd, TQ_SHIM_SIG_KILL);
-        });
-  });
   const int pidfd = r.pidfd;
   running_.emplace(seq, std::move(r));
+  ArmTimeout(seq, config.hook_timeout_ms);
   loop_.Watch(pidfd, EPOLLIN, [this, seq](uint32_t) { OnExit(seq); });
   return true;
 }
@@ -253,7 +308,8 @@ std::string HookRunner::PathOf(uint64_t seq, const char* suffix) const {
 }
 
 void HookRunner::RemoveFiles(uint64_t seq) const {
-  for (const char* suffix : {".in", ".out", ".err", ".status"}) unlink(PathOf(seq, suffix).c_str());
+  for (const char* suffix : {".in", ".out", ".err", ".status", ".hook"})
+    unlink(PathOf(seq, suffix).c_str());
 }
 
 }  // namespace tq

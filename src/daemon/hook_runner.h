@@ -43,7 +43,8 @@ struct HookCounts {
 };
 
 /// Runs hooks under the shim with their files in one directory of the state. A hook still
-/// running when tqd stops runs on unsupervised; one not yet started is lost (at most once).
+/// running when tqd stops runs on, and the next tqd adopts it with its deadline; one not yet
+/// started is lost (at most once).
 class HookRunner {
  public:
   /// Hooks keep their files in `dir`; hook_timeout, kill_grace and output_max are read through
@@ -54,7 +55,8 @@ class HookRunner {
   HookRunner(const HookRunner&) = delete;
   HookRunner& operator=(const HookRunner&) = delete;
 
-  /// Makes the directory and removes what an earlier daemon left in it.
+  /// Makes the directory; hooks an earlier daemon left running are watched again until what was
+  /// left of their hook_timeout, and everything else it left is removed.
   Status Open();
   /// Runs `hook` now, or once a slot is free for it: at most kMaxRunning run, at most
   /// kMaxRunningPerOwner of one owner, so a user whose hooks hang cannot hold back everyone
@@ -97,6 +99,10 @@ class HookRunner {
 
   /// Starts `hook` as number `seq`; false (logged, its files removed) when it cannot start.
   bool Start(uint64_t seq, const HookLaunch& hook);
+  /// Watches again hook `seq`, which an earlier daemon started and whose shim still runs.
+  bool Adopt(uint64_t seq);
+  /// Stops running hook `seq` (TERM, then KILL after kill_grace) in `after_ms`.
+  void ArmTimeout(uint64_t seq, int64_t after_ms);
   void OnExit(uint64_t seq);
   /// Starts waiting hooks while there is room.
   void StartWaiting();

@@ -3,6 +3,7 @@
 // hooks and mail, and the dead man's switch of a job that never succeeds.
 #include <doctest/doctest.h>
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -397,4 +398,23 @@ TEST_CASE("users whose hooks hang never hold every hook slot: one is kept for ad
   CHECK(WaitFor([&] { return access(done.c_str(), F_OK) == 0; }));  // root's runs at once
   WriteFile(gate, "");
   CHECK(WaitFor([&] { return LogCount(d, "on_finish: done") == 9; }));
+}
+
+TEST_CASE("a hook still running when tqd restarts is adopted and stopped at its deadline") {
+  TestDaemon d("hook_timeout = \"4s\"\nkill_grace = \"1s\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string pid_file = d.dir() + "/hook-pid";
+  const std::string id = Submit(
+      d, {"--on-finish", "echo $$ > " + Quoted(pid_file) + "; exec sleep 600", "--", "true"});
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  REQUIRE(WaitFor([&] { return !ReadFile(pid_file).empty(); }));
+  const pid_t hook = std::stoi(ReadFile(pid_file));
+  d.Kill9();  // the hook's shim runs on
+  CHECK(kill(hook, 0) == 0);
+  d.Start();
+  d.WaitReady();
+  CHECK(WaitFor([&] { return LogCount(d, "still running from before the restart") == 1; }));
+  // Stopped at the deadline the first daemon set, not left to run for ever.
+  CHECK(WaitFor([&] { return LogCount(d, "on_finish: timed out after") == 1; }));
+  CHECK(WaitFor([&] { return kill(hook, 0) != 0; }));
 }
