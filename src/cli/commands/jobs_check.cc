@@ -25,16 +25,20 @@ struct InForce {
   std::string base;
 };
 
-// The jobs the daemon at `socket` has in force, by name; none when no daemon answers (or it
-// refuses), as the check then stands on the files alone.
+// How long a daemon has to answer each page before the check stands on the files alone.
+constexpr int kDaemonAnswerMs = 2000;
+
+// The jobs the daemon at `socket` has in force, by name; none when no daemon answers in time (or
+// it refuses), as the check then stands on the files alone.
 std::map<std::string, InForce> JobsInForce(const std::string& socket) {
   std::map<std::string, InForce> out;
   auto client = Client::Connect(socket);
   if (!client.ok()) return out;
   JobsRequest request;
   for (;;) {
-    auto r = client->Call(request);
-    if (!r.ok()) return out;
+    if (!client->Send(request).ok() || !client->Readable(kDaemonAnswerMs)) return {};
+    auto r = client->Read();
+    if (!r.ok() || !ResponseStatus(*r).ok()) return {};
     const nlohmann::json& page = (*r)["jobs"];
     for (const auto& j : page) {
       auto file = BytesFromJson(j.value("file", nlohmann::json()), "file");
