@@ -200,3 +200,24 @@ TEST_CASE("60 event followers of one user that never read make tqd hold 64 MiB, 
   PingAs(d, other, "after one user's followers stopped reading");
   CHECK(d.Alive());
 }
+
+TEST_CASE("a large frame that stops arriving is dropped after about a second, not ten") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  RawClient stalled(d.socket());
+  const auto start = std::chrono::steady_clock::now();
+  // 100 KiB of a 1 MiB frame, then nothing: its pace earns it 0.1 s past a second's grace.
+  REQUIRE(stalled.SendBytes(LengthPrefix(1u << 20) + std::string(100u << 10, ' ')));
+  const auto refusal = stalled.ReadFrame(kWaitTimeoutS);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  MESSAGE("a stalled 1 MiB frame was dropped after " << s << " s");
+  REQUIRE(refusal.has_value());
+  CHECK((*refusal)["error"]["code"] == "limit");
+  const std::string message = (*refusal)["error"]["message"];
+  CHECK(
+      message.starts_with("frame: a request of 1048580 bytes must keep arriving at 1048576 "
+                          "bytes a second; 102404 bytes came in "));
+  CHECK(stalled.WaitClosed(kWaitTimeoutS));
+  // A small frame sent whole is still served on a new connection.
+  CHECK(Tq(d, {"ping"}).exit_code == 0);
+}
