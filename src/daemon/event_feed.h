@@ -1,6 +1,7 @@
 // `tq events -f` (SPEC 7a): the connections that follow task state changes, and the one JSON
 // event each change makes. Nothing is kept: a follower sees the changes made while it is
-// subscribed, and a follower that stops reading is dropped by the server (max_output_buffer).
+// subscribed, and a follower that stops reading is dropped by the server (max_output_buffer,
+// and its user's share of max_buffered_per_uid).
 #pragma once
 
 #include <cstdint>

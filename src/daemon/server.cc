@@ -2,13 +2,16 @@
 
 #include <fcntl.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -29,16 +32,41 @@ struct Server::Connection {
   bool frames_deferred = false;  ///< a HandleFrames turn is queued on the loop
   uint32_t events = EPOLLIN;     ///< what the loop watches on fd
   EventLoop::TimerId idle_timer = 0;
-  EventLoop::TimerId frame_timer = 0;    ///< armed while a frame is incomplete
+  EventLoop::TimerId frame_timer = 0;  ///< armed while a frame is incomplete and read
+  bool frame_timed = false;            ///< such a frame's time runs...
+  MonoMs frame_start = 0;              ///< ...since then
+  MonoMs frame_deadline = 0;           ///< when frame_timer fires
+  size_t input_charge = 0;   ///< counted in the budget for input: what it holds and room to read
+  size_t output_charge = 0;  ///< counted in the budget for unsent responses: their buffer
   EventLoop::TimerId closing_timer = 0;  ///< armed once closing
 };
 
 namespace {
 // Connections accepted in one turn before the other descriptors get theirs.
 constexpr int kAcceptsPerTurn = 64;
+// The most one read takes from a client.
+constexpr size_t kReadBytes = 65536;
+// An output buffer larger than this is freed once sent, so an idle client keeps no large one.
+constexpr size_t kKeepBytes = 64u << 10;
 
 size_t Pending(const std::string& out, size_t offset) {
   return out.size() - offset;
+}
+
+// The memory a connection's unsent responses hold: their whole buffer while any wait.
+size_t OutputHeld(const std::string& out, size_t offset) {
+  return Pending(out, offset) == 0 ? 0 : out.capacity();
+}
+
+// The input a connection holds: what it buffered, or the whole frame being read once its
+// length came (it is read to its end without waiting for room again).
+size_t InputDemand(const FrameDecoder& d) {
+  return std::max(d.buffered(), d.frame_bytes());
+}
+
+// The room a connection's input needs before one more read.
+size_t InputNeed(const FrameDecoder& d) {
+  return std::max(d.buffered() + kReadBytes, d.frame_bytes());
 }
 
 bool SocketAnswers(const sockaddr_un& addr) {
@@ -55,11 +83,15 @@ Server::Server(EventLoop& loop, const Clock& clock, ServerLimits limits)
       clock_(clock),
       limits_(limits),
       slots_(limits.max_connections, limits.max_per_uid, limits.owner_reserve, geteuid()),
+      budget_(limits.max_buffered, limits.max_buffered_per_uid, limits.buffered_owner_reserve,
+              geteuid()),
       names_(clock, limits.user_name_ttl_ms),
       accept_log_(clock, limits.log_interval_ms),
       refuse_log_(clock, limits.log_interval_ms),
       full_log_(clock, limits.log_interval_ms),
-      drop_log_(clock, limits.log_interval_ms) {}
+      drop_log_(clock, limits.log_interval_ms),
+      wait_log_(clock, limits.log_interval_ms),
+      budget_log_(clock, limits.log_interval_ms) {}
 
 Server::~Server() {
   Shutdown();
@@ -109,6 +141,7 @@ void Server::Shutdown() {
     listen_fd_ = -1;
     unlink(path_.c_str());
   }
+  budget_waiters_.clear();  // nothing is to be looked at again once all are closed
   while (!connections_.empty()) Close(connections_.begin()->first);
 }
 
@@ -209,48 +242,192 @@ void Server::ArmIdleTimer(Connection& c) {
   });
 }
 
-bool Server::WantsInput(const Connection& c) const {
+bool Server::ReadsAhead(const Connection& c) const {
   if (c.closing || Pending(c.out, c.out_offset) > limits_.output_pause) return false;
   // Read ahead only so far: a client that floods requests waits for its turn instead of
-  // growing the daemon's memory. A frame still incomplete is always read to its end.
+  // growing the daemon's memory. A frame still incomplete is read to its end.
   return !c.decoder.HasFrame() || c.decoder.buffered() < limits_.max_input_buffer;
 }
 
+bool Server::HasRoom(const Connection& c) const {
+  const size_t need = InputNeed(c.decoder);
+  return need <= c.input_charge || budget_.Fits(c.peer.uid, need - c.input_charge);
+}
+
+bool Server::WantsInput(const Connection& c) const {
+  return ReadsAhead(c) && HasRoom(c);
+}
+
 // Watches for input only when it would be read and for output only when some waits, so a level-
-// triggered event never fires for a connection that cannot make progress; and keeps the frame
-// deadline armed while a frame is incomplete.
+// triggered event never fires for a connection that cannot make progress; gives back room taken
+// for a read and not used; and keeps the frame deadline armed while a frame is incomplete and
+// being read (a frame waiting for room, or for its client to read, is not late).
 void Server::Update(Connection& c) {
+  const size_t demand = InputDemand(c.decoder);
+  if (c.input_charge > demand) ChargeInput(c, demand);
+  const bool reads_ahead = ReadsAhead(c);
+  const bool wants = reads_ahead && HasRoom(c);
+  if (reads_ahead && !wants) {
+    if (budget_waiters_.insert(c.id).second)
+      wait_log_.Log(spdlog::level::warn,
+                    "not reading connection " + std::to_string(c.id) + " of uid " +
+                        std::to_string(c.peer.uid) + " until buffers are freed: its user's " +
+                        "clients hold " + std::to_string(budget_.HeldBy(c.peer.uid)) +
+                        " bytes, all clients " + std::to_string(budget_.held()) + " (at most " +
+                        std::to_string(budget_.per_uid()) + " per user, " +
+                        std::to_string(budget_.total()) + " in all)");
+  } else {
+    budget_waiters_.erase(c.id);
+  }
   const uint32_t events =
-      (WantsInput(c) ? EPOLLIN : 0u) | (Pending(c.out, c.out_offset) > 0 ? EPOLLOUT : 0u);
+      (wants ? EPOLLIN : 0u) | (Pending(c.out, c.out_offset) > 0 ? EPOLLOUT : 0u);
   if (events != c.events) {
     loop_.Modify(c.fd, events);
     c.events = events;
   }
-  const bool partial = WantsInput(c) && c.decoder.buffered() > 0 && !c.decoder.HasFrame();
-  if (partial == (c.frame_timer != 0)) return;
+  const bool partial = wants && c.decoder.buffered() > 0 && !c.decoder.HasFrame();
   if (!partial) {
-    loop_.CancelTimer(c.frame_timer);
+    if (c.frame_timer) loop_.CancelTimer(c.frame_timer);
     c.frame_timer = 0;
+    c.frame_timed = false;
     return;
   }
+  if (!c.frame_timed) {
+    c.frame_timed = true;
+    c.frame_start = clock_.MonoNow();
+  }
+  const MonoMs deadline = FrameDeadline(limits_.frame_pace, c.frame_start, c.decoder.frame_bytes(),
+                                        c.decoder.buffered());
+  // A timer due no later looks again when it fires (more bytes only move the deadline later);
+  // one due later is brought forward (the length just came and names a large frame).
+  if (c.frame_timer && c.frame_deadline <= deadline) return;
+  ArmFrameTimer(c, deadline);
+}
+
+void Server::ArmFrameTimer(Connection& c, MonoMs when) {
+  if (c.frame_timer) loop_.CancelTimer(c.frame_timer);
+  c.frame_deadline = when;
   const ConnId id = c.id;
-  c.frame_timer = loop_.AddTimer(clock_.MonoNow() + limits_.frame_ms, [this, id] {
-    auto it = connections_.find(id);
-    if (it == connections_.end()) return;
-    it->second->frame_timer = 0;
-    const std::string why = "frame: a request must arrive whole within " +
-                            std::to_string(limits_.frame_ms) + " ms; " +
-                            std::to_string(it->second->decoder.buffered()) + " bytes came";
-    drop_log_.Log(spdlog::level::warn, "dropping connection " + std::to_string(id) + " of uid " +
-                                           std::to_string(it->second->peer.uid) + ": " + why);
-    SendAndClose(id, ErrorResponse(Status(ErrorCode::kLimit, "frame", why)));
+  c.frame_timer = loop_.AddTimer(when, [this, id] { FrameTimerFired(id); });
+}
+
+void Server::FrameTimerFired(ConnId id) {
+  auto it = connections_.find(id);
+  if (it == connections_.end()) return;
+  Connection& c = *it->second;
+  c.frame_timer = 0;
+  // Bytes that came and were not read yet count: the daemon was busy, not the client slow. Once
+  // they are read the timer is set again (due at once if the frame is late all the same).
+  int waiting = 0;
+  if (ioctl(c.fd, FIONREAD, &waiting) == 0 && waiting > 0) {
+    OnReadable(c);
+    return;
+  }
+  const FramePace& pace = limits_.frame_pace;
+  const size_t frame = c.decoder.frame_bytes();
+  const size_t received = c.decoder.buffered();
+  const MonoMs now = clock_.MonoNow();
+  const MonoMs deadline = FrameDeadline(pace, c.frame_start, frame, received);
+  if (now < deadline) {
+    ArmFrameTimer(c, deadline);  // more came since the timer was set
+    return;
+  }
+  const std::string why =
+      deadline < c.frame_start + pace.whole_ms
+          ? "frame: a request of " + std::to_string(frame) + " bytes must keep arriving at " +
+                std::to_string(pace.min_rate) + " bytes a second; " + std::to_string(received) +
+                " bytes came in " + std::to_string(now - c.frame_start) + " ms"
+          : "frame: a request must arrive whole within " + std::to_string(pace.whole_ms) + " ms; " +
+                std::to_string(received) + " bytes came";
+  drop_log_.Log(spdlog::level::warn, "dropping connection " + std::to_string(id) + " of uid " +
+                                         std::to_string(c.peer.uid) + ": " + why);
+  SendAndClose(id, ErrorResponse(Status(ErrorCode::kLimit, "frame", why)));
+}
+
+void Server::ChargeInput(Connection& c, size_t bytes) {
+  if (bytes > c.input_charge) {
+    budget_.Add(c.peer.uid, BufferBudget::Kind::kInput, bytes - c.input_charge);
+  } else if (bytes < c.input_charge) {
+    budget_.Release(c.peer.uid, BufferBudget::Kind::kInput, c.input_charge - bytes);
+    Released();
+  }
+  c.input_charge = bytes;
+}
+
+void Server::ChargeOutput(Connection& c) {
+  const size_t bytes = OutputHeld(c.out, c.out_offset);
+  if (bytes > c.output_charge) {
+    budget_.Add(c.peer.uid, BufferBudget::Kind::kOutput, bytes - c.output_charge);
+  } else if (bytes < c.output_charge) {
+    budget_.Release(c.peer.uid, BufferBudget::Kind::kOutput, c.output_charge - bytes);
+    Released();
+  }
+  c.output_charge = bytes;
+}
+
+// Bytes were released: the connections waiting for room look again once this turn is done,
+// oldest first (the first to read takes the room; the others wait again).
+void Server::Released() {
+  if (budget_waiters_.empty()) return;
+  loop_.Defer(&budget_waiters_, [this] {
+    const std::vector<ConnId> waiting(budget_waiters_.begin(), budget_waiters_.end());
+    for (ConnId id : waiting) {
+      auto it = connections_.find(id);
+      if (it == connections_.end()) {
+        budget_waiters_.erase(id);
+        continue;
+      }
+      Update(*it->second);
+    }
   });
+}
+
+// Unsent responses never keep input out; once they take a user, or everyone, past a bound, the
+// connection with the most of them (of that user, or of anyone past the total) is cut off at
+// once, its responses freed, and closed after this turn (the handler sending now may be walking
+// connections, as the events feed does; the reader now may be the one cut off).
+void Server::EnforceBudget(uint32_t uid) {
+  for (;;) {
+    const BufferBudget::Excess excess = budget_.Over(uid);
+    if (excess == BufferBudget::Excess::kNone) return;
+    Connection* victim = nullptr;
+    for (auto& [id, conn] : connections_) {
+      if (excess == BufferBudget::Excess::kUser && conn->peer.uid != uid) continue;
+      if (conn->output_charge == 0) continue;
+      if (!victim || conn->output_charge > victim->output_charge) victim = conn.get();
+    }
+    if (!victim) return;
+    const std::string held = excess == BufferBudget::Excess::kUser
+                                 ? "the clients of uid " + std::to_string(uid) + " hold " +
+                                       std::to_string(budget_.HeldBy(uid)) + " bytes (at most " +
+                                       std::to_string(budget_.per_uid()) + " per user)"
+                                 : "all clients hold " + std::to_string(budget_.held()) +
+                                       " bytes (at most " + std::to_string(budget_.total()) + ")";
+    budget_log_.Log(spdlog::level::warn,
+                    "dropping connection " + std::to_string(victim->id) + " of uid " +
+                        std::to_string(victim->peer.uid) + ": it does not read its responses (" +
+                        std::to_string(Pending(victim->out, victim->out_offset)) +
+                        " bytes wait) and " + held);
+    Discard(*victim);
+  }
+}
+
+void Server::Discard(Connection& c) {
+  std::string().swap(c.out);
+  c.out_offset = 0;
+  ChargeOutput(c);
+  BeginClosing(c);
+  const ConnId id = c.id;
+  loop_.Defer(nullptr, [this, id] { Close(id); });
 }
 
 void Server::OnReadable(Connection& c) {
   const ConnId id = c.id;
-  char buf[65536];
+  char buf[kReadBytes];
   while (WantsInput(c)) {
+    ChargeInput(c, std::max(c.input_charge, InputNeed(c.decoder)));
+    EnforceBudget(c.peer.uid);
+    if (!WantsInput(c)) break;  // it was the one cut off
     const ssize_t n = read(c.fd, buf, sizeof buf);
     if (n > 0) {
       c.decoder.Feed(std::string_view(buf, static_cast<size_t>(n)));
@@ -320,6 +497,7 @@ void Server::SendText(ConnId id, std::string_view text) {
   Connection& c = *it->second;
   if (c.closing) return;
   c.out += EncodeFrame(text);
+  ChargeOutput(c);
   if (Pending(c.out, c.out_offset) > limits_.max_output_buffer) {
     drop_log_.Log(spdlog::level::warn, "dropping connection " + std::to_string(id) + " of uid " +
                                            std::to_string(c.peer.uid) +
@@ -327,7 +505,9 @@ void Server::SendText(ConnId id, std::string_view text) {
     Close(id);
     return;
   }
-  Flush(c);
+  const uint32_t uid = c.peer.uid;
+  Flush(c);  // may close it
+  EnforceBudget(uid);
 }
 
 void Server::SendAndClose(ConnId id, const nlohmann::json& message) {
@@ -378,8 +558,13 @@ void Server::Flush(Connection& c) {
     Close(c.id);
     return;
   }
+  ChargeOutput(c);
   if (c.out_offset == c.out.size()) {
-    c.out.clear();
+    if (c.out.capacity() > kKeepBytes) {
+      std::string().swap(c.out);
+    } else {
+      c.out.clear();
+    }
     c.out_offset = 0;
     if (c.closing) {
       Close(c.id);
@@ -405,6 +590,10 @@ void Server::Close(ConnId id) {
   loop_.Unwatch(c->fd);
   close(c->fd);
   slots_.Release(c->peer.uid);
+  budget_.Release(c->peer.uid, BufferBudget::Kind::kInput, c->input_charge);
+  budget_.Release(c->peer.uid, BufferBudget::Kind::kOutput, c->output_charge);
+  budget_waiters_.erase(id);
+  Released();
   // A slot is free, and descriptors too: accept again without waiting out a retry.
   if (accept_retry_) loop_.CancelTimer(accept_retry_);
   accept_retry_ = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -14,8 +15,10 @@
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/proto/framing.h"
+#include "daemon/buffer_budget.h"
 #include "daemon/connection_slots.h"
 #include "daemon/event_loop.h"
+#include "daemon/frame_pace.h"
 #include "daemon/log_throttle.h"
 #include "daemon/user_names.h"
 
@@ -35,11 +38,21 @@ struct ServerLimits {
   /// Unsent responses past which a client's further requests wait until it reads.
   size_t output_pause = 1u << 20;
   size_t max_input_buffer = 1u << 20;  ///< unhandled input read ahead from one client
-  int frames_per_turn = 16;            ///< frames of one client handled before others get a turn
-  int64_t idle_ms = 60000;             ///< a connection with nothing in flight is closed after this
-  int64_t frame_ms = 10000;          ///< a frame must arrive whole within this from its first byte
-  int64_t closing_ms = 5000;         ///< a closing connection gets this long to take its last frame
-  int64_t accept_retry_ms = 1000;    ///< after accept failed for want of descriptors
+  /// Bytes buffered for all clients together (BufferBudget): input being read (a frame counts
+  /// whole once its length came) is read only while all input fits in this less the owner's
+  /// reserve; unsent responses never keep input out, but past this the client with the most of
+  /// them is dropped. Four times a user's bound: a crowd of users is needed to fill it.
+  size_t max_buffered = 256u << 20;
+  /// The same for each uid but root and the daemon's own: its input is read only while it fits
+  /// (a frame that does not waits, without its time running, until room is freed), and once
+  /// its input and unsent responses are past this, its client with the most of them is dropped.
+  size_t max_buffered_per_uid = 64u << 20;
+  size_t buffered_owner_reserve = 32u << 20;  ///< two whole frames only root and the owner take
+  int frames_per_turn = 16;        ///< frames of one client handled before others get a turn
+  int64_t idle_ms = 60000;         ///< a connection with nothing in flight is closed after this
+  FramePace frame_pace;            ///< whole within 10 s of its first byte; past 64 KiB, at 1 MiB/s
+  int64_t closing_ms = 5000;       ///< a closing connection gets this long to take its last frame
+  int64_t accept_retry_ms = 1000;  ///< after accept failed for want of descriptors
   int64_t log_interval_ms = 10000;   ///< a repeated warning is logged once per interval
   int64_t user_name_ttl_ms = 60000;  ///< how long a looked-up user name is reused
 };
@@ -90,21 +103,34 @@ class Server {
   void BeginClosing(Connection& c);
   void Close(ConnId id);
   void ArmIdleTimer(Connection& c);
+  void ArmFrameTimer(Connection& c, MonoMs when);
+  void FrameTimerFired(ConnId id);
   void Update(Connection& c);
+  bool ReadsAhead(const Connection& c) const;
+  bool HasRoom(const Connection& c) const;
   bool WantsInput(const Connection& c) const;
+  void ChargeInput(Connection& c, size_t bytes);
+  void ChargeOutput(Connection& c);
+  void Released();
+  void EnforceBudget(uint32_t uid);
+  void Discard(Connection& c);
 
   EventLoop& loop_;
   const Clock& clock_;
   ServerLimits limits_;
   ConnectionSlots slots_;
+  BufferBudget budget_;
   UserNameCache names_;
-  LogThrottle accept_log_, refuse_log_, full_log_, drop_log_;
+  LogThrottle accept_log_, refuse_log_, full_log_, drop_log_, wait_log_, budget_log_;
   int listen_fd_ = -1;
   bool accepting_ = false;               ///< the listening socket is watched
   EventLoop::TimerId accept_retry_ = 0;  ///< set while accepting waits out a failure
   std::string path_;
   ConnId next_id_ = 1;
   std::unordered_map<ConnId, std::unique_ptr<Connection>> connections_;
+  /// Connections that would read but whose user (or everyone) has no room: looked at again,
+  /// oldest first, after bytes are released.
+  std::set<ConnId> budget_waiters_;
   FrameHandler on_frame_;
   CloseHandler on_close_;
 };

@@ -1,5 +1,6 @@
 #include "core/proto/framing.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace tq {
@@ -17,12 +18,38 @@ std::string EncodeFrame(std::string_view payload) {
 }
 
 namespace {
+// A buffer larger than this is freed once emptied, so an idle client keeps no large one.
+constexpr size_t kKeepBytes = 64u << 10;
+
 // The length announced by the 4 bytes at `p`.
 size_t ReadLength(const char* bytes) {
   const auto* p = reinterpret_cast<const uint8_t*>(bytes);
   return (size_t{p[0]} << 24) | (size_t{p[1]} << 16) | (size_t{p[2]} << 8) | p[3];
 }
 }  // namespace
+
+void FrameDecoder::Feed(std::string_view bytes) {
+  const size_t size = buffered() + bytes.size();
+  if (offset_ + size > buffer_.capacity()) {
+    // A new buffer of exactly the size chosen (std::string's own growth may double past it),
+    // without the bytes already taken.
+    size_t want = std::max(size, 2 * buffered());
+    const size_t frame = frame_bytes();
+    if (frame != 0 && size <= frame) want = std::min(want, frame);
+    std::string grown;
+    grown.reserve(want);
+    grown.append(buffer_, offset_);
+    buffer_.swap(grown);
+    offset_ = 0;
+  }
+  buffer_.append(bytes);
+}
+
+size_t FrameDecoder::frame_bytes() const {
+  if (buffered() < 4) return 0;
+  const size_t len = ReadLength(buffer_.data() + offset_);
+  return len > max_frame_ ? 0 : 4 + len;
+}
 
 bool FrameDecoder::HasFrame() const {
   if (buffered() < 4) return false;
@@ -42,10 +69,14 @@ Result<std::optional<std::string>> FrameDecoder::Next() {
   std::string payload = buffer_.substr(offset_ + 4, len);
   offset_ += 4 + len;
   if (offset_ == buffer_.size()) {
-    buffer_.clear();
+    if (buffer_.capacity() > kKeepBytes) {
+      std::string().swap(buffer_);
+    } else {
+      buffer_.clear();
+    }
     offset_ = 0;
-  } else if (offset_ > (1u << 16) && offset_ * 2 > buffer_.size()) {
-    buffer_.erase(0, offset_);
+  } else if (offset_ > kKeepBytes && offset_ * 2 > buffer_.size()) {
+    buffer_ = buffer_.substr(offset_);  // a buffer of the rest's size: the large one is freed
     offset_ = 0;
   }
   return std::optional<std::string>(std::move(payload));

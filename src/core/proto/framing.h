@@ -22,8 +22,9 @@ class FrameDecoder {
  public:
   explicit FrameDecoder(size_t max_frame = kMaxFrameBytes) : max_frame_(max_frame) {}
 
-  /// Appends bytes read from the peer.
-  void Feed(std::string_view bytes) { buffer_.append(bytes); }
+  /// Appends bytes read from the peer. The buffer grows by doubling, but never past the end of
+  /// the frame it is reading, so a whole frame of 16 MiB holds 16 MiB, not 32.
+  void Feed(std::string_view bytes);
   /// The next complete payload, nullopt when more bytes are needed, or kLimit when the
   /// announced length is larger than the maximum.
   Result<std::optional<std::string>> Next();
@@ -31,6 +32,9 @@ class FrameDecoder {
   bool HasFrame() const;
   /// Bytes received but not yet returned as a frame.
   size_t buffered() const { return buffer_.size() - offset_; }
+  /// The first frame's size with its length prefix, once its length came (buffered() reaches it
+  /// when the frame is whole); 0 before that and when the length is over the maximum.
+  size_t frame_bytes() const;
 
  private:
   size_t max_frame_;

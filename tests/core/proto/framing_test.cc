@@ -79,3 +79,53 @@ TEST_CASE("HasFrame says whether Next would return a frame or an error") {
 
 }  // namespace
 }  // namespace tq
+
+namespace tq {
+namespace {
+
+TEST_CASE("frame_bytes is the first frame's size once its length came") {
+  struct Case {
+    const char* what;
+    std::string fed;
+    size_t frame_bytes;
+  };
+  const std::string two = EncodeFrame("abc") + EncodeFrame("hello");
+  const Case cases[] = {
+      {"nothing", "", 0},
+      {"part of the length", two.substr(0, 3), 0},
+      {"the length", two.substr(0, 4), 7},
+      {"part of the frame", two.substr(0, 6), 7},
+      {"the frame and the next", two, 7},
+      {"over the maximum", std::string("\x00\x00\x01\x00", 4), 0},
+      {"the maximum", std::string("\x00\x00\x00\x64", 4), 104},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    FrameDecoder d(100);
+    d.Feed(c.fed);
+    CHECK(d.frame_bytes() == c.frame_bytes);
+  }
+}
+
+TEST_CASE("a large frame read in small pieces arrives whole, and then the next") {
+  const std::string big(3u << 20, 'b');
+  const std::string stream = EncodeFrame(big) + EncodeFrame("next");
+  FrameDecoder d;
+  for (size_t i = 0; i < stream.size(); i += 65536) {
+    d.Feed(std::string_view(stream).substr(i, 65536));
+    if (d.buffered() < 4 + big.size()) CHECK(d.frame_bytes() == 4 + big.size());
+  }
+  auto first = d.Next();
+  REQUIRE(first.ok());
+  REQUIRE(first->has_value());
+  CHECK(**first == big);
+  CHECK(d.frame_bytes() == 8);
+  auto second = d.Next();
+  REQUIRE(second.ok());
+  REQUIRE(second->has_value());
+  CHECK(**second == "next");
+  CHECK(d.buffered() == 0);
+}
+
+}  // namespace
+}  // namespace tq
