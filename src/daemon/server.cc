@@ -344,25 +344,23 @@ void Server::FrameTimerFired(ConnId id) {
   SendAndClose(id, ErrorResponse(Status(ErrorCode::kLimit, "frame", why)));
 }
 
-void Server::ChargeInput(Connection& c, size_t bytes) {
-  if (bytes > c.input_charge) {
-    budget_.Add(c.peer.uid, BufferBudget::Kind::kInput, bytes - c.input_charge);
-  } else if (bytes < c.input_charge) {
-    budget_.Release(c.peer.uid, BufferBudget::Kind::kInput, c.input_charge - bytes);
+void Server::Charge(Connection& c, BufferBudget::Kind kind, size_t bytes) {
+  size_t& charged = kind == BufferBudget::Kind::kInput ? c.input_charge : c.output_charge;
+  if (bytes > charged) {
+    budget_.Add(c.peer.uid, kind, bytes - charged);
+  } else if (bytes < charged) {
+    budget_.Release(c.peer.uid, kind, charged - bytes);
     Released();
   }
-  c.input_charge = bytes;
+  charged = bytes;
+}
+
+void Server::ChargeInput(Connection& c, size_t bytes) {
+  Charge(c, BufferBudget::Kind::kInput, bytes);
 }
 
 void Server::ChargeOutput(Connection& c) {
-  const size_t bytes = OutputHeld(c.out, c.out_offset);
-  if (bytes > c.output_charge) {
-    budget_.Add(c.peer.uid, BufferBudget::Kind::kOutput, bytes - c.output_charge);
-  } else if (bytes < c.output_charge) {
-    budget_.Release(c.peer.uid, BufferBudget::Kind::kOutput, c.output_charge - bytes);
-    Released();
-  }
-  c.output_charge = bytes;
+  Charge(c, BufferBudget::Kind::kOutput, OutputHeld(c.out, c.out_offset));
 }
 
 // Bytes were released: the connections waiting for room look again once this turn is done,

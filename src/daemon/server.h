@@ -109,6 +109,8 @@ class Server {
   bool ReadsAhead(const Connection& c) const;
   bool HasRoom(const Connection& c) const;
   bool WantsInput(const Connection& c) const;
+  /// Brings what `c` has charged to the budget as `kind` to `bytes`.
+  void Charge(Connection& c, BufferBudget::Kind kind, size_t bytes);
   void ChargeInput(Connection& c, size_t bytes);
   void ChargeOutput(Connection& c);
   void Released();
