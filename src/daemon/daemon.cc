@@ -201,7 +201,7 @@ Status Daemon::Open() {
                                            options_.task_fd_limit, cgroups_ ? &*cgroups_ : nullptr,
                                            std::move(callbacks));
     hooks_ = std::make_unique<HookRunner>(loop_, clock_, *spawner_, options_.state_dir + "/hooks",
-                                          options_.config);
+                                          options_.config, cgroups_ ? &*cgroups_ : nullptr);
     if (Status opened = hooks_->Open(); !opened.ok()) return opened;
     notifier_ = std::make_unique<Notifier>(
         *hooks_, clock_, files_, options_.config, options_.run_as_owner, options_.pam_service,

@@ -32,6 +32,8 @@ constexpr int64_t kHookOutputMax = 64 * 1024;
 constexpr size_t kLoggedErrorBytes = 200;
 // How often hooks dropped for want of room are said again.
 constexpr int64_t kDroppedLogMs = 10 * 1000;
+// How often the cgroup of an ended hook that still held processes is tried again.
+constexpr int64_t kEndCgroupRetryMs = 100;
 
 // Writes `text` to a new file at `path` (0600), owned by `account` when given, so the hook can
 // open it again by its /dev/stdin; why not on failure.
@@ -72,15 +74,17 @@ std::string FirstLine(const std::string& path) {
 }  // namespace
 
 HookRunner::HookRunner(EventLoop& loop, const Clock& clock, Spawner& spawner, std::string dir,
-                       const ConfigPtr& config)
+                       const ConfigPtr& config, const TaskCgroups* cgroups)
     : loop_(loop),
       clock_(clock),
       spawner_(spawner),
       dir_(std::move(dir)),
       config_(config),
+      cgroups_(cgroups),
       dropped_log_(clock, kDroppedLogMs) {}
 
 HookRunner::~HookRunner() {
+  if (ending_timer_) loop_.CancelTimer(ending_timer_);
   // The shims run on: a stopping daemon never touches what it started.
   for (auto& [seq, r] : running_) {
     for (EventLoop::TimerId t : {r.timeout_timer, r.kill_timer})
@@ -111,6 +115,11 @@ Status HookRunner::Open() {
     next_seq_ = std::max(next_seq_, seq + 1);
     if (!Adopt(seq)) RemoveFiles(seq);
   }
+  if (cgroups_ != nullptr)
+    for (uint64_t seq : cgroups_->HookSeqs()) {
+      next_seq_ = std::max(next_seq_, seq + 1);  // a number whose cgroup lingers is not reused
+      if (running_.count(seq) == 0) EndCgroup(seq);
+    }
   return Status::Ok();
 }
 
@@ -235,6 +244,7 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
       "--kill-grace", std::to_string(config.kill_grace_ms),
       "--stdin",      input};
   if (!hook.cwd.empty()) args.insert(args.end(), {"--cwd", hook.cwd, "--cwd-fallback", "/"});
+  if (cgroups_ != nullptr) args.insert(args.end(), {"--cgroup", cgroups_->HookPathOf(seq)});
   const std::vector<std::string> resources = ResourceArgs(hook.resources);
   args.insert(args.end(), resources.begin(), resources.end());
   const std::vector<std::string> identity =
@@ -300,7 +310,21 @@ void HookRunner::OnExit(uint64_t seq) {
     spdlog::warn("{}: {}{}", r.what, how, FirstLine(PathOf(seq, ".err")));
   }
   RemoveFiles(seq);
+  // The shim removes its cgroup; one whose shim died still holds what the hook started.
+  if (cgroups_ != nullptr) EndCgroup(seq);
   StartWaiting();
+}
+
+void HookRunner::EndCgroup(uint64_t seq) {
+  if (cgroups_->EndHook(seq)) return;
+  ending_.insert(seq);
+  if (ending_timer_ != 0) return;
+  ending_timer_ = loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), kEndCgroupRetryMs), [this] {
+    ending_timer_ = 0;
+    std::set<uint64_t> still;
+    still.swap(ending_);
+    for (uint64_t seq : still) EndCgroup(seq);
+  });
 }
 
 std::string HookRunner::PathOf(uint64_t seq, const char* suffix) const {

@@ -1,11 +1,13 @@
 // Runs the commands that tell of a task's end (SPEC 7a): its hooks and the mail to `mailto`,
-// each under a shim as the task's user, a few at once, stopped after hook_timeout, never retried.
+// each under a shim as the task's user (in a cgroup of its own where tasks have them), a few at
+// once, stopped after hook_timeout, never retried.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "daemon/event_loop.h"
 #include "daemon/log_throttle.h"
 #include "daemon/spawner.h"
+#include "daemon/task_cgroups.h"
 
 namespace tq {
 
@@ -48,15 +51,17 @@ struct HookCounts {
 class HookRunner {
  public:
   /// Hooks keep their files in `dir`; hook_timeout, kill_grace and output_max are read through
-  /// `config` (which must outlive the runner) at each start.
+  /// `config` (which must outlive the runner) at each start. With `cgroups` (null: none) each
+  /// hook runs in a cgroup of its own, ended whole when its shim dies.
   HookRunner(EventLoop& loop, const Clock& clock, Spawner& spawner, std::string dir,
-             const ConfigPtr& config);
+             const ConfigPtr& config, const TaskCgroups* cgroups);
   ~HookRunner();
   HookRunner(const HookRunner&) = delete;
   HookRunner& operator=(const HookRunner&) = delete;
 
   /// Makes the directory; hooks an earlier daemon left running are watched again until what was
-  /// left of their hook_timeout, and everything else it left is removed.
+  /// left of their hook_timeout, and everything else it left is removed (the processes in the
+  /// cgroups of hooks whose shims died are killed).
   Status Open();
   /// Runs `hook` now, or once a slot is free for it: at most kMaxRunning run, at most
   /// kMaxRunningPerOwner of one owner, so a user whose hooks hang cannot hold back everyone
@@ -110,12 +115,18 @@ class HookRunner {
   size_t RunningOf(uint32_t owner) const;
   std::string PathOf(uint64_t seq, const char* suffix) const;
   void RemoveFiles(uint64_t seq) const;
+  /// Ends what is left in hook `seq`'s cgroup and removes it, trying again later while its
+  /// processes are still leaving.
+  void EndCgroup(uint64_t seq);
 
   EventLoop& loop_;
   const Clock& clock_;
   Spawner& spawner_;
   std::string dir_;
   const ConfigPtr& config_;
+  const TaskCgroups* cgroups_;
+  std::set<uint64_t> ending_;  ///< hooks whose cgroups still held processes when they ended
+  EventLoop::TimerId ending_timer_ = 0;
   uint64_t next_seq_ = 1;
   std::map<uint64_t, Running> running_;
   std::deque<HookLaunch> waiting_;

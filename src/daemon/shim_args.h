@@ -19,7 +19,7 @@ std::vector<std::string> IdentityArgs(const std::optional<Account>& account,
                                       const std::string& pam_service, const std::string& pam_dir);
 
 /// The shim's options for `res`'s nice, ionice and rlimits (its cgroup limits are the
-/// Executor's: only a task has a cgroup).
+/// Executor's: a hook's cgroup has none).
 std::vector<std::string> ResourceArgs(const Resources& res);
 
 /// A memory file holding `env` as the shim reads it (TQ_SHIM_ENV_FD), at its start: the

@@ -23,6 +23,7 @@ namespace {
 
 constexpr const char* kSupervisors = "supervisors";  // tqd and its shims, when tqd ran in DIR
 constexpr const char* kTaskPrefix = "task-";
+constexpr const char* kHookPrefix = "hook-";
 
 // The first line of `path`, or "" when it cannot be read.
 std::string ReadLine(const std::string& path) {
@@ -88,6 +89,19 @@ Status MoveOutOf(const std::string& dir) {
                     "cgroup: cannot move process " + pid + " into " + leaf + ": " + strerror(err));
   }
   return Status::Ok();
+}
+
+// KILLs every process in the cgroup `path` at once.
+void KillDir(const std::string& path) {
+  const int err = WriteKnob(path + "/cgroup.kill", "1");
+  if (err != 0 && err != ENOENT) spdlog::warn("cgroup: cannot kill {}: {}", path, strerror(err));
+}
+
+// Removes the empty cgroup `path`; true when it is gone (or never was).
+bool RemoveDir(const std::string& path) {
+  if (rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
+  if (errno != EBUSY) spdlog::warn("cgroup: cannot remove {}: {}", path, strerror(errno));
+  return false;
 }
 
 }  // namespace
@@ -170,16 +184,11 @@ bool TaskCgroups::Populated(TaskId id, int attempt) const {
 }
 
 void TaskCgroups::Kill(TaskId id, int attempt) const {
-  const int err = WriteKnob(PathOf(id, attempt) + "/cgroup.kill", "1");
-  if (err != 0 && err != ENOENT)
-    spdlog::warn("cgroup: cannot kill {}: {}", PathOf(id, attempt), strerror(err));
+  KillDir(PathOf(id, attempt));
 }
 
 bool TaskCgroups::Remove(TaskId id, int attempt) const {
-  const std::string path = PathOf(id, attempt);
-  if (rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
-  if (errno != EBUSY) spdlog::warn("cgroup: cannot remove {}: {}", path, strerror(errno));
-  return false;
+  return RemoveDir(PathOf(id, attempt));
 }
 
 void TaskCgroups::Sweep(const std::set<std::pair<TaskId, int>>& keep) const {
@@ -194,6 +203,35 @@ void TaskCgroups::Sweep(const std::set<std::pair<TaskId, int>>& keep) const {
     rmdir((dir_ + "/" + e->d_name).c_str());  // a populated one (kept processes) stays
   }
   closedir(d);
+}
+
+std::string TaskCgroups::HookPathOf(uint64_t seq) const {
+  return dir_ + "/" + kHookPrefix + std::to_string(seq);
+}
+
+bool TaskCgroups::EndHook(uint64_t seq) const {
+  const std::string path = HookPathOf(seq);
+  // A shim that ended as it should removed it; one that died left the hook's processes in it.
+  if (rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
+  KillDir(path);
+  if (rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
+  if (errno == EBUSY) return false;  // the killed processes are still leaving
+  spdlog::warn("cgroup: cannot remove {}: {}", path, strerror(errno));
+  return true;  // trying again would not help
+}
+
+std::set<uint64_t> TaskCgroups::HookSeqs() const {
+  std::set<uint64_t> seqs;
+  DIR* d = opendir(dir_.c_str());
+  if (d == nullptr) return seqs;
+  for (dirent* e; (e = readdir(d)) != nullptr;) {
+    unsigned long long seq = 0;
+    int used = 0;
+    if (sscanf(e->d_name, "hook-%llu%n", &seq, &used) == 1 && e->d_name[used] == '\0')
+      seqs.insert(seq);
+  }
+  closedir(d);
+  return seqs;
 }
 
 }  // namespace tq

@@ -1,9 +1,10 @@
 // The delegated cgroup v2 subtree in which every attempt gets a cgroup of its own (SPEC 8): its
 // limits (memory_max, cpu_weight, pids_max), its exact peak memory, and a kill that reaches every
-// process at once. Found and set up at start; the shim creates, fills and removes each attempt's
-// cgroup, and tqd cleans up after a shim that died.
+// process at once. Every hook gets one too, so a hook is ended whole. Found and set up at start;
+// the shim creates, fills and removes each cgroup, and tqd cleans up after a shim that died.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,8 +16,8 @@
 
 namespace tq {
 
-/// The tasks' cgroups under one delegated directory: DIR/task-ID-ATTEMPT, beside
-/// DIR/supervisors when tqd itself ran in DIR.
+/// The tasks' cgroups under one delegated directory: DIR/task-ID-ATTEMPT, and the hooks'
+/// DIR/hook-SEQ, beside DIR/supervisors when tqd itself ran in DIR.
 class TaskCgroups {
  public:
   /// Sets up the tasks' cgroups as tqd.toml's `cgroup` says: "off" gives none; "auto" uses tqd's
@@ -42,6 +43,14 @@ class TaskCgroups {
   /// Removes every empty task cgroup but those of `keep` (the attempts still running): what
   /// shims that died, or tasks kept running in the background, left behind.
   void Sweep(const std::set<std::pair<TaskId, int>>& keep) const;
+
+  /// The cgroup of hook number `seq`.
+  std::string HookPathOf(uint64_t seq) const;
+  /// KILLs whatever is left in hook `seq`'s cgroup and removes it; true when it is gone (or
+  /// never was), false while its processes are still leaving.
+  bool EndHook(uint64_t seq) const;
+  /// The numbers of the hooks' cgroups there are now.
+  std::set<uint64_t> HookSeqs() const;
 
  private:
   std::string dir_;

@@ -8,7 +8,9 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "support/skip.h"
 #include "support/test_cgroup.h"
@@ -27,6 +29,24 @@ std::vector<std::string> EscapingTask(const std::string& pidfile) {
 
 bool Exists(const std::string& path) {
   return access(path.c_str(), F_OK) == 0;
+}
+
+// The hooks' cgroups (hook-SEQ) in `dir`.
+std::vector<std::string> HookCgroups(const std::string& dir) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().filename().string().starts_with("hook-")) found.push_back(e.path().string());
+  return found;
+}
+
+// An on_finish hook that writes its shim's pid to `shim_pidfile`, then runs EscapingTask's
+// command with `pidfile`.
+std::vector<std::string> EscapingHook(const std::string& shim_pidfile, const std::string& pidfile) {
+  return {"--on-finish",
+          "echo $PPID > " + shim_pidfile + ".tmp; mv " + shim_pidfile + ".tmp " + shim_pidfile +
+              "; " + EscapingTask(pidfile).back(),
+          "--", "true"};
 }
 
 }  // namespace
@@ -193,4 +213,55 @@ TEST_CASE("cgroup: what a task keeps running stays in its cgroup, alive, after t
   CHECK(Exists(task_cgroup));
   kill(kept, SIGKILL);
   CHECK(WaitFor([&] { return ProcessGone(kept); }));
+}
+
+TEST_CASE("cgroup: a hook runs in a cgroup of its own that goes when it ends") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  TestDaemon d("cgroup = \"" + cg.dir() + "\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string seen = d.dir() + "/hook-cgroup";
+  const std::string id = Submit(
+      d, {"--on-finish", "cat /proc/self/cgroup > " + seen + ".tmp; mv " + seen + ".tmp " + seen,
+          "--", "true"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  REQUIRE(WaitFor([&] { return Exists(seen); }));
+  const std::string relative = cg.dir().substr(cg.dir().find("/tq-test-"));
+  CHECK(ReadFile(seen).find("0::" + relative + "/hook-") != std::string::npos);
+  CHECK(WaitFor([&] { return HookCgroups(cg.dir()).empty(); }));
+}
+
+TEST_CASE("cgroup: when a hook's supervisor is killed everything the hook started is ended") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  TestDaemon d("cgroup = \"" + cg.dir() + "\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string pidfile = d.dir() + "/gc.pid", shim_pidfile = d.dir() + "/shim.pid";
+  Submit(d, EscapingHook(shim_pidfile, pidfile));
+  const pid_t grandchild = WaitPidFile(pidfile);
+  REQUIRE(kill(WaitPidFile(shim_pidfile), SIGKILL) == 0);
+  CHECK(WaitFor([&] { return ProcessGone(grandchild); }));
+  CHECK(WaitFor([&] { return HookCgroups(cg.dir()).empty(); }));
+}
+
+TEST_CASE("cgroup: a hook left without its supervisor while tqd was down is ended at start") {
+  TestCgroup cg;
+  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
+  TestDaemon d("cgroup = \"" + cg.dir() + "\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string pidfile = d.dir() + "/gc.pid", shim_pidfile = d.dir() + "/shim.pid";
+  Submit(d, EscapingHook(shim_pidfile, pidfile));
+  const pid_t grandchild = WaitPidFile(pidfile);
+  d.Kill9();
+  REQUIRE(kill(WaitPidFile(shim_pidfile), SIGKILL) == 0);
+  CHECK_FALSE(ProcessGone(grandchild));
+  d.Start();
+  d.WaitReady();
+  CHECK(WaitFor([&] { return ProcessGone(grandchild); }));
+  CHECK(WaitFor([&] { return HookCgroups(cg.dir()).empty(); }));
+  // A hook started after it gets a number of its own: its cgroup is not the old one's.
+  const std::string marker = d.dir() + "/after";
+  const std::string id = Submit(d, {"--on-finish", "echo ran > " + marker, "--", "true"});
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(WaitFor([&] { return ReadFile(marker) == "ran\n"; }));
 }
