@@ -17,13 +17,8 @@ namespace tq {
 using nlohmann::json;
 
 int Fail(const Status& status) {
-  const std::string& m = status.message();
-  for (size_t start = 0; start <= m.size();) {  // a message of several errors: one line each
-    size_t end = m.find('\n', start);
-    if (end == std::string::npos) end = m.size();
-    std::fprintf(stderr, "tq: %.*s\n", static_cast<int>(end - start), m.data() + start);
-    start = end + 1;
-  }
+  for (const std::string& line : MessageLines(status.message()))
+    std::fprintf(stderr, "tq: %s\n", line.c_str());
   return ExitCodeFor(status.code());
 }
 

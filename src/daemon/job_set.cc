@@ -31,13 +31,7 @@ JobLoadError ErrorOf(const std::string& path, const std::string& message) {
 // The load errors of a refusal that holds one error per line.
 std::vector<JobLoadError> ErrorsOf(const std::string& path, const Status& st) {
   std::vector<JobLoadError> errors;
-  const std::string& m = st.message();
-  for (size_t start = 0; start <= m.size();) {
-    size_t end = m.find('\n', start);
-    if (end == std::string::npos) end = m.size();
-    errors.push_back(ErrorOf(path, m.substr(start, end - start)));
-    start = end + 1;
-  }
+  for (const std::string& line : MessageLines(st.message())) errors.push_back(ErrorOf(path, line));
   return errors;
 }
 

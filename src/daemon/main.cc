@@ -156,11 +156,8 @@ int main(int argc, char** argv) {
   if (check_config) {
     auto jobs = tq::CheckJobFiles(options.jobs_dir, options.state_dir + "/crontabs", geteuid());
     if (!jobs.ok()) {
-      const std::string& all = jobs.status().message();
-      for (size_t start = 0, end; start <= all.size(); start = end + 1) {  // an error a line
-        end = std::min(all.find('\n', start), all.size());
-        spdlog::critical("{}", all.substr(start, end - start));
-      }
+      for (const std::string& line : tq::MessageLines(jobs.status().message()))
+        spdlog::critical("{}", line);  // an error a line
       return kExitConfig;
     }
     std::printf("configuration ok: %d job file(s) with %d job(s)\n", jobs->files, jobs->jobs);

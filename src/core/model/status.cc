@@ -1,5 +1,7 @@
 #include "core/model/status.h"
 
+#include <algorithm>
+
 namespace tq {
 
 namespace {
@@ -38,6 +40,15 @@ int ExitCodeFor(ErrorCode code) {
   for (const auto& c : kCodes)
     if (c.code == code) return c.exit_code;
   return 1;
+}
+
+std::vector<std::string> MessageLines(const std::string& message) {
+  std::vector<std::string> lines;
+  for (size_t start = 0, end; start <= message.size(); start = end + 1) {
+    end = std::min(message.find('\n', start), message.size());
+    lines.push_back(message.substr(start, end - start));
+  }
+  return lines;
 }
 
 }  // namespace tq

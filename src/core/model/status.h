@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace tq {
 
@@ -35,6 +36,8 @@ const char* ErrorCodeName(ErrorCode code);
 ErrorCode ErrorCodeFromName(const std::string& name);
 /// The exit code of `tq` for an error of this code.
 int ExitCodeFor(ErrorCode code);
+/// The lines of a message that holds several errors, one a line (a single one for most).
+std::vector<std::string> MessageLines(const std::string& message);
 
 /// The outcome of an operation: ok, or a code with the offending field and a human message.
 class Status {
