@@ -239,27 +239,20 @@ TEST_CASE("cgroup: when a hook's supervisor is killed everything the hook starte
   const std::string pidfile = d.dir() + "/gc.pid", shim_pidfile = d.dir() + "/shim.pid";
   Submit(d, EscapingHook(shim_pidfile, pidfile));
   const pid_t grandchild = WaitPidFile(pidfile);
-  REQUIRE(kill(WaitPidFile(shim_pidfile), SIGKILL) == 0);
+  const pid_t shim = WaitPidFile(shim_pidfile);
+  SUBCASE("by tqd, at once") {
+    REQUIRE(kill(shim, SIGKILL) == 0);
+  }
+  SUBCASE("by the next tqd, at start, when tqd was down") {
+    d.Kill9();
+    REQUIRE(kill(shim, SIGKILL) == 0);
+    CHECK_FALSE(ProcessGone(grandchild));
+    d.Start();
+    d.WaitReady();
+  }
   CHECK(WaitFor([&] { return ProcessGone(grandchild); }));
   CHECK(WaitFor([&] { return HookCgroups(cg.dir()).empty(); }));
-}
-
-TEST_CASE("cgroup: a hook left without its supervisor while tqd was down is ended at start") {
-  TestCgroup cg;
-  if (cg.dir().empty()) TQ_SKIP("no writable cgroup v2 hierarchy here");
-  TestDaemon d("cgroup = \"" + cg.dir() + "\"\n");
-  TQ_LOG_ON_FAILURE(d);
-  const std::string pidfile = d.dir() + "/gc.pid", shim_pidfile = d.dir() + "/shim.pid";
-  Submit(d, EscapingHook(shim_pidfile, pidfile));
-  const pid_t grandchild = WaitPidFile(pidfile);
-  d.Kill9();
-  REQUIRE(kill(WaitPidFile(shim_pidfile), SIGKILL) == 0);
-  CHECK_FALSE(ProcessGone(grandchild));
-  d.Start();
-  d.WaitReady();
-  CHECK(WaitFor([&] { return ProcessGone(grandchild); }));
-  CHECK(WaitFor([&] { return HookCgroups(cg.dir()).empty(); }));
-  // A hook started after it gets a number of its own: its cgroup is not the old one's.
+  // A later hook runs: its number is not one whose cgroup was left.
   const std::string marker = d.dir() + "/after";
   const std::string id = Submit(d, {"--on-finish", "echo ran > " + marker, "--", "true"});
   CHECK(Tq(d, {"wait", id}).exit_code == 0);
