@@ -22,11 +22,11 @@
 #include "core/policy/task_env.h"
 #include "core/proto/protocol.h"
 #include "core/store/sqlite/open.h"
-#include "daemon/accounts.h"
-#include "daemon/boot_id.h"
 #include "daemon/handlers/handlers.h"
-#include "daemon/make_dirs.h"
-#include "daemon/private_files.h"
+#include "daemon/host/boot_id.h"
+#include "daemon/host/make_dirs.h"
+#include "daemon/host/private_files.h"
+#include "daemon/users/accounts.h"
 
 namespace tq {
 

@@ -12,11 +12,11 @@
 
 #include "core/config/config.h"
 #include "core/config/paths.h"
-#include "daemon/config_check.h"
+#include "daemon/cron/config_check.h"
 #include "daemon/daemon.h"
-#include "daemon/fd_limits.h"
-#include "daemon/log_setup.h"
-#include "daemon/private_files.h"
+#include "daemon/host/log_setup.h"
+#include "daemon/host/private_files.h"
+#include "daemon/serve/fd_limits.h"
 
 namespace {
 

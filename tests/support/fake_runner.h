@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/model/clock.h"
-#include "daemon/runner.h"
+#include "daemon/run/runner.h"
 
 namespace tq {
 

@@ -1,10 +1,10 @@
-#include "daemon/config_check.h"
+#include "daemon/cron/config_check.h"
 
 #include "core/cron/cron_zone.h"
-#include "daemon/job_dir.h"
-#include "daemon/job_set.h"
-#include "daemon/job_user.h"
-#include "daemon/spool.h"
+#include "daemon/cron/job_dir.h"
+#include "daemon/cron/job_set.h"
+#include "daemon/cron/job_user.h"
+#include "daemon/users/spool.h"
 
 namespace tq {
 

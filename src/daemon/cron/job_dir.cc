@@ -1,4 +1,4 @@
-#include "daemon/job_dir.h"
+#include "daemon/cron/job_dir.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include "daemon/job_set.h"
+#include "daemon/cron/job_set.h"
 
 #include <map>
 #include <tuple>

@@ -11,7 +11,7 @@
 #include "core/jobs/job_status.h"
 #include "core/model/status.h"
 #include "core/store/store.h"
-#include "daemon/job_dir.h"
+#include "daemon/cron/job_dir.h"
 
 namespace tq {
 

@@ -1,4 +1,4 @@
-#include "daemon/job_task.h"
+#include "daemon/cron/job_task.h"
 
 namespace tq {
 

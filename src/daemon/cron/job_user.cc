@@ -1,4 +1,4 @@
-#include "daemon/job_user.h"
+#include "daemon/cron/job_user.h"
 
 #include <pwd.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "daemon/overdue_watch.h"
+#include "daemon/cron/overdue_watch.h"
 
 #include <spdlog/spdlog.h>
 

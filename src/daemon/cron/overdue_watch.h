@@ -9,9 +9,9 @@
 
 #include "core/model/clock.h"
 #include "core/store/store.h"
-#include "daemon/event_loop.h"
-#include "daemon/notifier.h"
-#include "daemon/scheduler.h"
+#include "daemon/cron/scheduler.h"
+#include "daemon/host/event_loop.h"
+#include "daemon/notify/notifier.h"
 
 namespace tq {
 

@@ -1,6 +1,6 @@
 // The daemon's cron scheduler: the jobs in force, one wall-clock timer for the earliest firing,
 // and what each firing does (misfire and overlap policies, the firing recorded with its task).
-#include "daemon/scheduler.h"
+#include "daemon/cron/scheduler.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,13 +22,13 @@
 #include "core/jobs/user_job_file.h"
 #include "core/model/quote.h"
 #include "core/model/user_rules.h"
+#include "daemon/cron/job_dir.h"
+#include "daemon/cron/job_set.h"
+#include "daemon/cron/job_task.h"
+#include "daemon/cron/job_user.h"
 #include "daemon/daemon.h"
-#include "daemon/event_loop.h"
-#include "daemon/job_dir.h"
-#include "daemon/job_set.h"
-#include "daemon/job_task.h"
-#include "daemon/job_user.h"
-#include "daemon/log_throttle.h"
+#include "daemon/host/event_loop.h"
+#include "daemon/host/log_throttle.h"
 
 namespace tq {
 

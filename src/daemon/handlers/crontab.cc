@@ -6,8 +6,8 @@
 
 #include "core/model/quote.h"
 #include "core/model/user_rules.h"
+#include "daemon/cron/scheduler.h"
 #include "daemon/handlers/handlers.h"
-#include "daemon/scheduler.h"
 
 namespace tq {
 

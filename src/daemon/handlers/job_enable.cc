@@ -1,7 +1,7 @@
 // `tq jobs enable|disable NAME`: whether a job fires, persisted across restarts.
 #include "core/proto/job_json.h"
+#include "daemon/cron/scheduler.h"
 #include "daemon/handlers/handlers.h"
-#include "daemon/scheduler.h"
 
 namespace tq {
 

@@ -1,7 +1,7 @@
 // `tq jobs run NAME [--force]`: a run of a job now, obeying its overlap unless forced.
 #include "core/jobs/overlap.h"
+#include "daemon/cron/scheduler.h"
 #include "daemon/handlers/handlers.h"
-#include "daemon/scheduler.h"
 
 namespace tq {
 

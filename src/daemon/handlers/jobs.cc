@@ -2,8 +2,8 @@
 #include "core/model/limits.h"
 #include "core/model/quote.h"
 #include "core/proto/job_json.h"
+#include "daemon/cron/scheduler.h"
 #include "daemon/handlers/handlers.h"
-#include "daemon/scheduler.h"
 
 namespace tq {
 

@@ -4,8 +4,8 @@
 #include "core/model/limits.h"
 #include "core/model/quote.h"
 #include "core/model/wall_time.h"
-#include "daemon/accounts.h"
 #include "daemon/handlers/handlers.h"
+#include "daemon/users/accounts.h"
 
 namespace tq {
 

@@ -1,8 +1,8 @@
 // `tq reload`: the job files read again, as SIGHUP does; the answer says what changed and which
 // files failed (their last good jobs stay in force).
 #include "core/proto/job_json.h"
+#include "daemon/cron/scheduler.h"
 #include "daemon/handlers/handlers.h"
-#include "daemon/scheduler.h"
 
 namespace tq {
 

@@ -1,5 +1,5 @@
 #include "daemon/handlers/handlers.h"
-#include "daemon/shim_record.h"
+#include "daemon/run/shim_record.h"
 
 namespace tq {
 

@@ -1,4 +1,4 @@
-#include "daemon/boot_id.h"
+#include "daemon/host/boot_id.h"
 
 #include <fstream>
 

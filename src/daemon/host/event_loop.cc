@@ -1,4 +1,4 @@
-#include "daemon/event_loop.h"
+#include "daemon/host/event_loop.h"
 
 #include <sys/epoll.h>
 #include <sys/timerfd.h>

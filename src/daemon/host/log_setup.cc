@@ -1,4 +1,4 @@
-#include "daemon/log_setup.h"
+#include "daemon/host/log_setup.h"
 
 #include <sys/stat.h>
 

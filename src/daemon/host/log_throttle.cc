@@ -1,4 +1,4 @@
-#include "daemon/log_throttle.h"
+#include "daemon/host/log_throttle.h"
 
 #include <spdlog/spdlog.h>
 

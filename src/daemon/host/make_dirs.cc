@@ -1,4 +1,4 @@
-#include "daemon/make_dirs.h"
+#include "daemon/host/make_dirs.h"
 
 #include <sys/stat.h>
 

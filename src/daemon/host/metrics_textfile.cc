@@ -1,4 +1,4 @@
-#include "daemon/metrics_textfile.h"
+#include "daemon/host/metrics_textfile.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

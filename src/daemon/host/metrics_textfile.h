@@ -8,8 +8,8 @@
 
 #include "core/model/clock.h"
 #include "core/model/status.h"
-#include "daemon/event_loop.h"
-#include "daemon/log_throttle.h"
+#include "daemon/host/event_loop.h"
+#include "daemon/host/log_throttle.h"
 
 namespace tq {
 

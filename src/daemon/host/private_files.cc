@@ -1,4 +1,4 @@
-#include "daemon/private_files.h"
+#include "daemon/host/private_files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "daemon/proc.h"
+#include "daemon/host/proc.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>

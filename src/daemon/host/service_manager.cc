@@ -1,4 +1,4 @@
-#include "daemon/service_manager.h"
+#include "daemon/host/service_manager.h"
 
 #include <systemd/sd-daemon.h>
 #include <time.h>

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "core/model/clock.h"
-#include "daemon/event_loop.h"
-#include "daemon/log_throttle.h"
+#include "daemon/host/event_loop.h"
+#include "daemon/host/log_throttle.h"
 
 namespace tq {
 

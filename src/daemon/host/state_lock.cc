@@ -1,4 +1,4 @@
-#include "daemon/state_lock.h"
+#include "daemon/host/state_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -9,7 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "daemon/proc.h"
+#include "daemon/host/proc.h"
 
 namespace tq {
 

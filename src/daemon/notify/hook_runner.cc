@@ -1,4 +1,4 @@
-#include "daemon/hook_runner.h"
+#include "daemon/notify/hook_runner.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -18,11 +18,11 @@
 
 #include "core/model/quote.h"
 #include "core/model/saturating.h"
-#include "daemon/private_files.h"
-#include "daemon/proc.h"
+#include "daemon/host/private_files.h"
+#include "daemon/host/proc.h"
+#include "daemon/run/shim_args.h"
+#include "daemon/run/shim_record.h"
 #include "daemon/shim/shim_record.h"
-#include "daemon/shim_args.h"
-#include "daemon/shim_record.h"
 
 namespace tq {
 

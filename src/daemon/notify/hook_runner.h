@@ -16,10 +16,10 @@
 #include "core/model/clock.h"
 #include "core/model/resources.h"
 #include "core/model/status.h"
-#include "daemon/event_loop.h"
-#include "daemon/log_throttle.h"
-#include "daemon/spawner.h"
-#include "daemon/task_cgroups.h"
+#include "daemon/host/event_loop.h"
+#include "daemon/host/log_throttle.h"
+#include "daemon/run/spawner.h"
+#include "daemon/run/task_cgroups.h"
 
 namespace tq {
 

@@ -1,4 +1,4 @@
-#include "daemon/notifier.h"
+#include "daemon/notify/notifier.h"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/policy/task_env.h"
-#include "daemon/accounts.h"
+#include "daemon/users/accounts.h"
 
 namespace tq {
 

@@ -9,9 +9,9 @@
 #include "core/jobs/job.h"
 #include "core/model/task.h"
 #include "core/policy/notify_plan.h"
-#include "daemon/hook_runner.h"
-#include "daemon/log_throttle.h"
-#include "daemon/task_files.h"
+#include "daemon/host/log_throttle.h"
+#include "daemon/notify/hook_runner.h"
+#include "daemon/run/task_files.h"
 
 namespace tq {
 

@@ -1,4 +1,4 @@
-#include "daemon/executor.h"
+#include "daemon/run/executor.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -15,10 +15,10 @@
 #include <spdlog/spdlog.h>
 
 #include "core/model/saturating.h"
-#include "daemon/proc.h"
+#include "daemon/host/proc.h"
+#include "daemon/run/shim_args.h"
+#include "daemon/run/shim_record.h"
 #include "daemon/shim/shim_record.h"
-#include "daemon/shim_args.h"
-#include "daemon/shim_record.h"
 
 namespace tq {
 

@@ -13,11 +13,11 @@
 #include "core/model/clock.h"
 #include "core/model/task.h"
 #include "core/store/store.h"
-#include "daemon/event_loop.h"
-#include "daemon/runner.h"
-#include "daemon/spawner.h"
-#include "daemon/task_cgroups.h"
-#include "daemon/task_files.h"
+#include "daemon/host/event_loop.h"
+#include "daemon/run/runner.h"
+#include "daemon/run/spawner.h"
+#include "daemon/run/task_cgroups.h"
+#include "daemon/run/task_files.h"
 
 namespace tq {
 

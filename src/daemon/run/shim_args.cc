@@ -1,4 +1,4 @@
-#include "daemon/shim_args.h"
+#include "daemon/run/shim_args.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

@@ -1,4 +1,4 @@
-#include "daemon/shim_record.h"
+#include "daemon/run/shim_record.h"
 
 #include <fcntl.h>
 #include <sys/file.h>

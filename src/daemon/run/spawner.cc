@@ -1,4 +1,4 @@
-#include "daemon/spawner.h"
+#include "daemon/run/spawner.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-#include "daemon/task_cgroups.h"
+#include "daemon/run/task_cgroups.h"
 
 #include <dirent.h>
 #include <fcntl.h>

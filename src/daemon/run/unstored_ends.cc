@@ -1,4 +1,4 @@
-#include "daemon/unstored_ends.h"
+#include "daemon/run/unstored_ends.h"
 
 #include <algorithm>
 #include <utility>

@@ -12,7 +12,7 @@
 #include "core/model/clock.h"
 #include "core/model/status.h"
 #include "core/store/store.h"
-#include "daemon/event_loop.h"
+#include "daemon/host/event_loop.h"
 
 namespace tq {
 

@@ -1,4 +1,4 @@
-#include "daemon/connection_slots.h"
+#include "daemon/serve/connection_slots.h"
 
 #include <algorithm>
 #include <string>

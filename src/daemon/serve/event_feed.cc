@@ -1,4 +1,4 @@
-#include "daemon/event_feed.h"
+#include "daemon/serve/event_feed.h"
 
 #include <utility>
 

@@ -16,7 +16,7 @@
 #include "core/model/clock.h"
 #include "core/model/task.h"
 #include "core/store/store.h"
-#include "daemon/server.h"
+#include "daemon/serve/server.h"
 
 namespace tq {
 

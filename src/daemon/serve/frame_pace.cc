@@ -1,4 +1,4 @@
-#include "daemon/frame_pace.h"
+#include "daemon/serve/frame_pace.h"
 
 #include <algorithm>
 

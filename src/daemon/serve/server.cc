@@ -1,4 +1,4 @@
-#include "daemon/server.h"
+#include "daemon/serve/server.h"
 
 #include <fcntl.h>
 #include <sys/epoll.h>

@@ -15,12 +15,12 @@
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/proto/framing.h"
-#include "daemon/buffer_budget.h"
-#include "daemon/connection_slots.h"
-#include "daemon/event_loop.h"
-#include "daemon/frame_pace.h"
-#include "daemon/log_throttle.h"
-#include "daemon/user_names.h"
+#include "daemon/host/event_loop.h"
+#include "daemon/host/log_throttle.h"
+#include "daemon/serve/buffer_budget.h"
+#include "daemon/serve/connection_slots.h"
+#include "daemon/serve/frame_pace.h"
+#include "daemon/users/user_names.h"
 
 namespace tq {
 

@@ -1,4 +1,4 @@
-#include "daemon/waiters.h"
+#include "daemon/serve/waiters.h"
 
 #include "core/proto/protocol.h"
 

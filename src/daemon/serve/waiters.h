@@ -12,7 +12,7 @@
 
 #include "core/model/status.h"
 #include "core/model/task.h"
-#include "daemon/server.h"
+#include "daemon/serve/server.h"
 
 namespace tq {
 

@@ -1,4 +1,4 @@
-#include "daemon/accounts.h"
+#include "daemon/users/accounts.h"
 
 #include <grp.h>
 #include <pwd.h>

@@ -1,4 +1,4 @@
-#include "daemon/group_members.h"
+#include "daemon/users/group_members.h"
 
 #include <grp.h>
 
@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <vector>
 
-#include "daemon/accounts.h"
+#include "daemon/users/accounts.h"
 
 namespace tq {
 

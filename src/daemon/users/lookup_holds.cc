@@ -1,4 +1,4 @@
-#include "daemon/lookup_holds.h"
+#include "daemon/users/lookup_holds.h"
 
 #include <spdlog/spdlog.h>
 

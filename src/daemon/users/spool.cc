@@ -1,4 +1,4 @@
-#include "daemon/spool.h"
+#include "daemon/users/spool.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,8 +11,8 @@
 
 #include "core/jobs/job_file.h"
 #include "core/model/quote.h"
-#include "daemon/accounts.h"
-#include "daemon/private_files.h"
+#include "daemon/host/private_files.h"
+#include "daemon/users/accounts.h"
 
 namespace tq {
 

@@ -1,4 +1,4 @@
-#include "daemon/user_limits_gate.h"
+#include "daemon/users/user_limits_gate.h"
 
 #include <unistd.h>
 

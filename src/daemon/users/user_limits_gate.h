@@ -12,7 +12,7 @@
 #include "core/model/task.h"
 #include "core/policy/token_bucket.h"
 #include "core/store/store.h"
-#include "daemon/user_names.h"
+#include "daemon/users/user_names.h"
 
 namespace tq {
 

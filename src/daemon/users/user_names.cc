@@ -1,4 +1,4 @@
-#include "daemon/user_names.h"
+#include "daemon/users/user_names.h"
 
 #include <pwd.h>
 

@@ -1,6 +1,6 @@
 // Reading a jobs directory: which files count, their order, and the files refused with a reason
 // (not regular, too large, not UTF-8 by name, writable by others in the system daemon).
-#include "daemon/job_dir.h"
+#include "daemon/cron/job_dir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

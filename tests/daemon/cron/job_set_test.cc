@@ -1,6 +1,6 @@
 // Which jobs are in force after a load: good files in force and saved, failing files on their
 // last good text, names unique across files, removed files forgotten.
-#include "daemon/job_set.h"
+#include "daemon/cron/job_set.h"
 
 #include <doctest/doctest.h>
 
@@ -51,7 +51,8 @@ TEST_CASE("job set: a failing file keeps its last good jobs and is not saved") {
   const Case cases[] = {
       {"syntax", Good("/j/a.toml", "[[job]\n"), 1},
       {"unknown key", Good("/j/a.toml", JobText("a") + "colour = 1\n"), 5},
-      {"unreadable", JobFileRead{"/j/a.toml", "", JobLoadError{"/j/a.toml", 0, "cannot open"}, ""}, 0},
+      {"unreadable", JobFileRead{"/j/a.toml", "", JobLoadError{"/j/a.toml", 0, "cannot open"}, ""},
+       0},
       {"non-UTF-8", Good("/j/a.toml", "[[job]]\nname = \"\xff\"\n"), 2},
   };
   for (const Case& c : cases) {

@@ -1,5 +1,5 @@
 // The task of a job's run: its command, environment, directory, labels and settings.
-#include "daemon/job_task.h"
+#include "daemon/cron/job_task.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Whose a job's tasks are: the daemon's own user, or in the system daemon the user it names.
-#include "daemon/job_user.h"
+#include "daemon/cron/job_user.h"
 
 #include <pwd.h>
 #include <unistd.h>

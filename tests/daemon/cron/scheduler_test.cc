@@ -1,7 +1,7 @@
 // The cron scheduler inside a daemon driven by a fake clock and a fake runner over a real store
 // and a temporary jobs directory: firings on time, misfire over a downtime, a clock stepped
 // back, overlap with long runs, @every, @reboot, reloads that break, enable and disable.
-#include "daemon/scheduler.h"
+#include "daemon/cron/scheduler.h"
 
 #include <sys/stat.h>
 

@@ -1,6 +1,6 @@
 // The event loop's timers: monotonic ones follow the monotonic clock, wall ones the wall clock,
 // whose timerfd wakes the loop by itself.
-#include "daemon/event_loop.h"
+#include "daemon/host/event_loop.h"
 
 #include <doctest/doctest.h>
 

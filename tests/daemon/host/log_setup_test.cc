@@ -1,5 +1,5 @@
 // tqd's log set-up: the --log-level names, and when stderr counts as the journal.
-#include "daemon/log_setup.h"
+#include "daemon/host/log_setup.h"
 
 #include <doctest/doctest.h>
 

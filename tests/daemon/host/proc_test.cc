@@ -1,4 +1,4 @@
-#include "daemon/proc.h"
+#include "daemon/host/proc.h"
 
 #include <signal.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-#include "daemon/watcher.h"
+#include "daemon/run/watcher.h"
 
 #include <doctest/doctest.h>
 

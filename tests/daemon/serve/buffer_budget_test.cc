@@ -1,4 +1,4 @@
-#include "daemon/buffer_budget.h"
+#include "daemon/serve/buffer_budget.h"
 
 #include <doctest/doctest.h>
 

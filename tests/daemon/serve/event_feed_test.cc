@@ -1,6 +1,6 @@
 // The events of `tq events -f`: one JSON object per state change, sent only to the subscribers
 // who may see the task, built only when someone is subscribed.
-#include "daemon/event_feed.h"
+#include "daemon/serve/event_feed.h"
 
 #include <doctest/doctest.h>
 

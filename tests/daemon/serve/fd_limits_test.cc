@@ -1,4 +1,4 @@
-#include "daemon/fd_limits.h"
+#include "daemon/serve/fd_limits.h"
 
 #include <sys/resource.h>
 

@@ -1,5 +1,5 @@
 // Waiters: a task whose end cannot be read answers its waiters with an error, never silence.
-#include "daemon/waiters.h"
+#include "daemon/serve/waiters.h"
 
 #include <doctest/doctest.h>
 

@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "daemon/run/shim_record.h"
 #include "daemon/shim/shim_record.h"
-#include "daemon/shim_record.h"
 #include "support/skip.h"
 #include "support/test_cgroup.h"
 

@@ -11,8 +11,8 @@
 #include <set>
 #include <sstream>
 
-#include "daemon/accounts.h"
 #include "daemon/daemon.h"
+#include "daemon/users/accounts.h"
 #include "support/fake_clock.h"
 #include "support/fake_runner.h"
 #include "support/temp_dir.h"
