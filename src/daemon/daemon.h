@@ -15,6 +15,7 @@
 #include "core/policy/chooser.h"
 #include "core/proto/protocol.h"
 #include "core/store/store.h"
+#include "daemon/cron/cron_host.h"
 #include "daemon/cron/overdue_watch.h"
 #include "daemon/cron/scheduler.h"
 #include "daemon/host/event_loop.h"
@@ -66,7 +67,7 @@ struct DaemonOptions {
 };
 
 /// One tqd. Construct, Start, then Run until a stop signal.
-class Daemon {
+class Daemon final : public CronHost {
  public:
   Daemon(DaemonOptions options, const Clock& clock);
   ~Daemon();
@@ -84,12 +85,12 @@ class Daemon {
   void RunReady() { loop_.RunReady(); }
 
   // For the request handlers.
-  Store& store() { return *store_; }
-  const Clock& clock() const { return clock_; }
+  Store& store() override { return *store_; }
+  const Clock& clock() const override { return clock_; }
   Server& server() { return *server_; }
   Waiters& waiters() { return *waiters_; }
   /// The followers of `tq events -f` and what they are sent.
-  EventFeed& events() { return *events_; }
+  EventFeed& events() override { return *events_; }
   /// The cron scheduler (SPEC 7), once Open succeeded.
   Scheduler& scheduler() { return *scheduler_; }
   const TaskFiles& files() const { return files_; }
@@ -102,34 +103,35 @@ class Daemon {
   /// As GetVisible, without the task's stdin and environment (Store::GetSummary).
   Result<Task> GetVisibleSummary(const Owner& peer, TaskId id);
   /// What `peer` may see and do (AccessOf, with the user the daemon runs as).
-  Access AccessFor(const Owner& peer) const;
+  Access AccessFor(const Owner& peer) const override;
   /// Whether `peer` may put tasks in `queue` (CheckQueueUse over the queue's allow_users and
   /// allow_groups); kPermission naming the queue when not.
-  Status CheckQueue(const Owner& peer, const std::string& queue) const;
+  Status CheckQueue(const Owner& peer, const std::string& queue) const override;
   /// The users' own job files (`tq jobs install`).
-  const Spool& spool() const { return spool_; }
+  const Spool& spool() const override { return spool_; }
   /// Refuses `count` new tasks of `peer` that their limits forbid, counting the submits of
   /// theirs in this turn's group too (UserLimitsGate::Admit).
-  Status AdmitSubmits(const Owner& peer, int64_t count);
+  Status AdmitSubmits(const Owner& peer, int64_t count) override;
   /// Refuses a change of `peer`'s own job file past its rate (UserLimitsGate::AdmitJobFileChange).
   Status AdmitJobFileChange(const Owner& peer) { return limits_.AdmitJobFileChange(peer); }
   /// Runs the chooser once the current batch of events is handled, and re-arms the timers of
   /// delayed tasks and of the watcher.
-  void ScheduleDispatch();
+  void ScheduleDispatch() override;
   /// Ends a pending task with `state`/`reason` (its dependents fail) and tells the waiters;
   /// false when the store could not take it (the waiters are told the error).
-  bool EndPending(TaskId id, TaskState state, TaskReason reason);
+  bool EndPending(TaskId id, TaskState state, TaskReason reason) override;
   /// Stops a running task; when it has ended it is cancelled with `reason` (cancelled or
   /// superseded).
-  void StopRunning(TaskId id, TaskReason reason);
+  void StopRunning(TaskId id, TaskReason reason) override;
   /// Tells the waiters, the followers of events and the task's hooks and mail that `ids`
   /// reached a terminal state.
   void NotifyTerminal(const std::vector<TaskId>& ids);
   /// The jobs in force changed (a reload, an enable or disable): their dead man's switches are
   /// checked again.
-  void JobsChanged();
+  void JobsChanged() override;
   /// The retry policy a task submitted to `queue` gets: the queue's defaults with `overrides`.
-  RetryPolicy RetryPolicyFor(const std::string& queue, const RetryOverrides& overrides) const;
+  RetryPolicy RetryPolicyFor(const std::string& queue,
+                             const RetryOverrides& overrides) const override;
   /// Adds a submit to the group committed once this turn of the loop has read its requests:
   /// concurrent submitters share one transaction and one sync, and each is answered after it.
   void QueueSubmit(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running);
@@ -138,7 +140,7 @@ class Daemon {
   /// have a pending or running task.
   nlohmann::json QueuesJson(const Owner& peer);
   /// What tqd counts since its start, for the parts that count (handlers, the scheduler).
-  DaemonCounters& counters() { return counters_; }
+  DaemonCounters& counters() override { return counters_; }
   /// The store's counts now with the counters: `tq stats` and metrics_textfile
   /// (daemon_metrics.cc).
   Result<MetricsSnapshot> Metrics();

@@ -22,13 +22,15 @@
 #include "core/jobs/user_job_file.h"
 #include "core/model/quote.h"
 #include "core/model/user_rules.h"
+#include "daemon/cron/cron_host.h"
 #include "daemon/cron/job_dir.h"
 #include "daemon/cron/job_set.h"
 #include "daemon/cron/job_task.h"
 #include "daemon/cron/job_user.h"
-#include "daemon/daemon.h"
 #include "daemon/host/event_loop.h"
 #include "daemon/host/log_throttle.h"
+#include "daemon/serve/event_feed.h"
+#include "daemon/users/spool.h"
 
 namespace tq {
 
@@ -65,7 +67,7 @@ struct Scheduler::State {
     std::optional<WallMs> shown;  ///< the next firing as `tq jobs` shows it
   };
 
-  State(Daemon& d, EventLoop& l, std::string dir, std::string boot)
+  State(CronHost& d, EventLoop& l, std::string dir, std::string boot)
       : daemon(d),
         loop(l),
         jobs_dir(std::move(dir)),
@@ -79,7 +81,7 @@ struct Scheduler::State {
     if (records_retry) loop.CancelTimer(records_retry);
   }
 
-  Daemon& daemon;
+  CronHost& daemon;
   EventLoop& loop;
   const std::string jobs_dir;
   const std::string boot_id;
@@ -626,7 +628,7 @@ void Scheduler::State::WarnClockBehind() const {
         behind, first->def.name, FormatRfc3339InZone(first->last, first->zone));
 }
 
-Scheduler::Scheduler(Daemon& daemon, EventLoop& loop, std::string jobs_dir, std::string boot_id)
+Scheduler::Scheduler(CronHost& daemon, EventLoop& loop, std::string jobs_dir, std::string boot_id)
     : state_(std::make_unique<State>(daemon, loop, std::move(jobs_dir), std::move(boot_id))) {}
 
 Scheduler::~Scheduler() = default;

@@ -14,7 +14,7 @@
 
 namespace tq {
 
-class Daemon;
+class CronHost;
 class EventLoop;
 
 /// What `tq jobs run` did.
@@ -29,7 +29,7 @@ class Scheduler {
   /// `jobs_dir` holds the job files (`*.toml`); a missing directory means no jobs, and "" (tests
   /// that have none) reads nothing at all. `boot_id` names this boot of the machine (ReadBootId):
   /// an @reboot job runs once per boot id.
-  Scheduler(Daemon& daemon, EventLoop& loop, std::string jobs_dir, std::string boot_id);
+  Scheduler(CronHost& daemon, EventLoop& loop, std::string jobs_dir, std::string boot_id);
   ~Scheduler();
 
   /// Loads the job files (the last good text of a file that fails), fires @reboot jobs not yet
