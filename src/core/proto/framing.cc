@@ -17,10 +17,15 @@ std::string EncodeFrame(std::string_view payload) {
   return out;
 }
 
-namespace {
-// A buffer larger than this is freed once emptied, so an idle client keeps no large one.
-constexpr size_t kKeepBytes = 64u << 10;
+void EmptyBuffer(std::string& buffer) {
+  if (buffer.capacity() > kKeepBufferBytes) {
+    std::string().swap(buffer);
+  } else {
+    buffer.clear();
+  }
+}
 
+namespace {
 // The length announced by the 4 bytes at `p`.
 size_t ReadLength(const char* bytes) {
   const auto* p = reinterpret_cast<const uint8_t*>(bytes);
@@ -69,13 +74,9 @@ Result<std::optional<std::string>> FrameDecoder::Next() {
   std::string payload = buffer_.substr(offset_ + 4, len);
   offset_ += 4 + len;
   if (offset_ == buffer_.size()) {
-    if (buffer_.capacity() > kKeepBytes) {
-      std::string().swap(buffer_);
-    } else {
-      buffer_.clear();
-    }
+    EmptyBuffer(buffer_);
     offset_ = 0;
-  } else if (offset_ > kKeepBytes && offset_ * 2 > buffer_.size()) {
+  } else if (offset_ > kKeepBufferBytes && offset_ * 2 > buffer_.size()) {
     buffer_ = buffer_.substr(offset_);  // a buffer of the rest's size: the large one is freed
     offset_ = 0;
   }

@@ -16,6 +16,11 @@ constexpr size_t kMaxFrameBytes = 16u << 20;
 /// `payload` with its length prefix.
 std::string EncodeFrame(std::string_view payload);
 
+/// A frame buffer larger than this is freed once emptied, so an idle client keeps no large one.
+constexpr size_t kKeepBufferBytes = 64u << 10;
+/// Empties a frame buffer, freeing its memory when it grew past kKeepBufferBytes.
+void EmptyBuffer(std::string& buffer);
+
 /// Splits a byte stream into frames. Feed it what the socket gave, then take frames until
 /// none is complete. After an error (an oversized length) the stream is unusable.
 class FrameDecoder {

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -89,6 +90,16 @@ Status MoveOutOf(const std::string& dir) {
                     "cgroup: cannot move process " + pid + " into " + leaf + ": " + strerror(err));
   }
   return Status::Ok();
+}
+
+// The names in directory `dir` (none when it cannot be read).
+std::vector<std::string> EntryNames(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return names;
+  for (dirent* e; (e = readdir(d)) != nullptr;) names.emplace_back(e->d_name);
+  closedir(d);
+  return names;
 }
 
 // KILLs every process in the cgroup `path` at once.
@@ -192,17 +203,14 @@ bool TaskCgroups::Remove(TaskId id, int attempt) const {
 }
 
 void TaskCgroups::Sweep(const std::set<std::pair<TaskId, int>>& keep) const {
-  DIR* d = opendir(dir_.c_str());
-  if (d == nullptr) return;
-  for (dirent* e; (e = readdir(d)) != nullptr;) {
+  for (const std::string& name : EntryNames(dir_)) {
     long long id = 0;
     int attempt = 0, used = 0;
-    if (sscanf(e->d_name, "task-%lld-%d%n", &id, &attempt, &used) != 2 || e->d_name[used] != '\0' ||
+    if (sscanf(name.c_str(), "task-%lld-%d%n", &id, &attempt, &used) != 2 || name[used] != '\0' ||
         keep.count({id, attempt}) > 0)
       continue;
-    rmdir((dir_ + "/" + e->d_name).c_str());  // a populated one (kept processes) stays
+    rmdir((dir_ + "/" + name).c_str());  // a populated one (kept processes) stays
   }
-  closedir(d);
 }
 
 std::string TaskCgroups::HookPathOf(uint64_t seq) const {
@@ -211,8 +219,8 @@ std::string TaskCgroups::HookPathOf(uint64_t seq) const {
 
 bool TaskCgroups::EndHook(uint64_t seq) const {
   const std::string path = HookPathOf(seq);
-  // A shim that ended as it should removed it; one that died left the hook's processes in it.
-  if (rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
+  // A shim that ended as it should removed it (the kill then finds nothing); one that died left
+  // the hook's processes in it.
   KillDir(path);
   if (rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
   if (errno == EBUSY) return false;  // the killed processes are still leaving
@@ -222,15 +230,12 @@ bool TaskCgroups::EndHook(uint64_t seq) const {
 
 std::set<uint64_t> TaskCgroups::HookSeqs() const {
   std::set<uint64_t> seqs;
-  DIR* d = opendir(dir_.c_str());
-  if (d == nullptr) return seqs;
-  for (dirent* e; (e = readdir(d)) != nullptr;) {
+  for (const std::string& name : EntryNames(dir_)) {
     unsigned long long seq = 0;
     int used = 0;
-    if (sscanf(e->d_name, "hook-%llu%n", &seq, &used) == 1 && e->d_name[used] == '\0')
+    if (sscanf(name.c_str(), "hook-%llu%n", &seq, &used) == 1 && name[used] == '\0')
       seqs.insert(seq);
   }
-  closedir(d);
   return seqs;
 }
 

@@ -46,8 +46,6 @@ namespace {
 constexpr int kAcceptsPerTurn = 64;
 // The most one read takes from a client.
 constexpr size_t kReadBytes = 65536;
-// An output buffer larger than this is freed once sent, so an idle client keeps no large one.
-constexpr size_t kKeepBytes = 64u << 10;
 
 size_t Pending(const std::string& out, size_t offset) {
   return out.size() - offset;
@@ -558,11 +556,7 @@ void Server::Flush(Connection& c) {
   }
   ChargeOutput(c);
   if (c.out_offset == c.out.size()) {
-    if (c.out.capacity() > kKeepBytes) {
-      std::string().swap(c.out);
-    } else {
-      c.out.clear();
-    }
+    EmptyBuffer(c.out);
     c.out_offset = 0;
     if (c.closing) {
       Close(c.id);
