@@ -164,12 +164,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
-  options.run_as_owner = mode == tq::Mode::kSystem;
-  if (options.run_as_owner) {
+  options.run_as.owner = mode == tq::Mode::kSystem;
+  if (options.run_as.owner) {
     const std::string service_file = (pam_dir.empty() ? "/etc/pam.d" : pam_dir) + "/tq";
     if (access(service_file.c_str(), F_OK) == 0) {
-      options.pam_service = "tq";
-      options.pam_dir = pam_dir;
+      options.run_as.pam_service = "tq";
+      options.run_as.pam_dir = pam_dir;
     } else {
       spdlog::info("no {}: tasks run without a PAM session", service_file);
     }

@@ -4,26 +4,26 @@
 
 namespace tq {
 
-void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest& r) {
-  auto tasks = VisibleTasks(d, peer, r.ids);
+void HandleCancel(RequestContext& ctx, ConnId conn, const Owner& peer, const CancelRequest& r) {
+  auto tasks = VisibleTasks(ctx, peer, r.ids);
   if (!tasks.ok()) {
-    d.server().Send(conn, ErrorResponse(tasks.status()));
+    ctx.server.Send(conn, ErrorResponse(tasks.status()));
     return;
   }
   if (r.progress) {
     const auto running = std::count_if(
         tasks->begin(), tasks->end(), [](const Task& t) { return t.state == TaskState::kRunning; });
     if (running > 0)
-      d.server().Send(conn, {{"stopping", running}, {"grace_ms", d.config().kill_grace_ms}});
+      ctx.server.Send(conn, {{"stopping", running}, {"grace_ms", ctx.config->kill_grace_ms}});
   }
   // Register first, so a pending task that ends right here is answered too.
-  d.server().SetBusy(conn, true);
-  d.waiters().Add(conn, Waiters::Kind::kCollect, *tasks);
+  ctx.server.SetBusy(conn, true);
+  ctx.waiters.Add(conn, Waiters::Kind::kCollect, *tasks);
   for (const Task& t : *tasks) {
     if (t.state == TaskState::kPending) {
-      d.EndPending(t.id, TaskState::kCancelled, TaskReason::kCancelled);
+      ctx.dispatch.EndPending(t.id, TaskState::kCancelled, TaskReason::kCancelled);
     } else if (t.state == TaskState::kRunning) {
-      d.StopRunning(t.id, TaskReason::kCancelled);
+      ctx.dispatch.StopRunning(t.id, TaskReason::kCancelled);
     }
   }
 }

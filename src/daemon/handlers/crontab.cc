@@ -11,10 +11,10 @@
 
 namespace tq {
 
-void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabRequest& r) {
+void HandleCrontab(RequestContext& ctx, ConnId conn, const Owner& peer, const CrontabRequest& r) {
   const std::string user = r.user.empty() ? peer.name : r.user;
   const auto send = [&](const Result<nlohmann::json>& answer) {
-    d.server().Send(conn, answer.ok() ? OkResponse(*answer) : ErrorResponse(answer.status()));
+    ctx.server.Send(conn, answer.ok() ? OkResponse(*answer) : ErrorResponse(answer.status()));
   };
   if (user != peer.name && peer.uid != 0)
     return send(Status(ErrorCode::kPermission, "user",
@@ -26,17 +26,18 @@ void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabReque
                                             " cannot have a job file (a name of A-Z a-z 0-9 _ . "
                                             "- is needed)"));
   if (r.action != CrontabRequest::Action::kCat)
-    if (Status admitted = d.AdmitJobFileChange(peer); !admitted.ok()) return send(admitted);
-  const Spool& spool = d.spool();
+    if (Status admitted = ctx.limits.AdmitJobFileChange(peer); !admitted.ok())
+      return send(admitted);
+  const Spool& spool = ctx.spool;
   switch (r.action) {
     case CrontabRequest::Action::kInstall: {
-      auto names = d.scheduler().CheckUserFile(user, r.text, r.name);
+      auto names = ctx.scheduler.CheckUserFile(user, r.text, r.name);
       if (!names.ok())  // a bad file in a request: exit 2, as `tq jobs check` gives
         return send(Status(ErrorCode::kInvalid, names.status().field(), names.status().message()));
       if (Status st = spool.Write(user, r.text); !st.ok()) return send(st);
       spdlog::info("jobs: {} installed the job file of {} ({} job(s))", peer.name, user,
                    names->size());
-      d.scheduler().ReloadUser(user);
+      ctx.scheduler.ReloadUser(user);
       return send(nlohmann::json{{"jobs", *names}});
     }
     case CrontabRequest::Action::kCat: {
@@ -63,7 +64,7 @@ void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabReque
       } else {
         spdlog::info("jobs: {} removed the job file of {}", peer.name, user);
       }
-      d.scheduler().ReloadUser(user);
+      ctx.scheduler.ReloadUser(user);
       if (stale) return send(Status::NotFound("no job file of " + Quote(user)));
       return send(nlohmann::json::object());
     }

@@ -5,13 +5,13 @@ namespace tq {
 
 // Without follow there is nothing to send (no past events are kept): the end at once. With it
 // the connection is subscribed until it closes; it is busy, so the idle limit never closes it.
-void HandleEvents(Daemon& d, ConnId conn, const Owner& peer, const EventsRequest& r) {
+void HandleEvents(RequestContext& ctx, ConnId conn, const Owner& peer, const EventsRequest& r) {
   if (!r.follow) {
-    d.server().Send(conn, OkResponse({{"end", true}}));
+    ctx.server.Send(conn, OkResponse({{"end", true}}));
     return;
   }
-  d.server().SetBusy(conn, true);
-  d.events().Add(conn, peer);
+  ctx.server.SetBusy(conn, true);
+  ctx.events.Add(conn, peer);
 }
 
 }  // namespace tq

@@ -1,6 +1,7 @@
 // What tqd's request handlers share: the routing entry point, who may call, and the helpers
 // several handlers use. Each handler is a file of its own, declared only where routes.cc
-// lists it; each answers through the daemon's server, now or (wait, cancel) when the tasks end.
+// lists it; each sees the daemon through a RequestContext and answers through its server, now or
+// (wait, cancel) when the tasks end.
 #pragma once
 
 #include <set>
@@ -8,13 +9,13 @@
 
 #include "core/jobs/job_status.h"
 #include "core/proto/protocol.h"
-#include "daemon/daemon.h"
+#include "daemon/handlers/request_context.h"
 
 namespace tq {
 
 /// Routes a decoded request from `peer` on `conn` to its handler by the table in routes.cc, or
 /// refuses it (kPermission) when `peer` may not send it.
-void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& request);
+void HandleRequest(RequestContext& ctx, ConnId conn, const Owner& peer, const Request& request);
 
 /// Who may send a request.
 enum class Caller {
@@ -30,15 +31,16 @@ Caller AdminOnly(const T&) {
 Caller QueueCaller(const QueueRequest& r);
 
 /// Answers one submit of a group commit with its outcome, and acts on what it ended.
-void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
+void AnswerSubmit(RequestContext& ctx, ConnId conn, const SubmitItem& item,
                   const Result<SubmitOutcome>& outcome);
 
 /// What pending `task` waits for, as list and status show it: {"until": its not_before while
 /// in the future, else null; "after": its unfinished dependencies; "queue_paused": whether its
 /// queue is among `paused`}.
-nlohmann::json WaitingJson(Daemon& d, const Task& task, const std::set<std::string>& paused);
+nlohmann::json WaitingJson(RequestContext& ctx, const Task& task,
+                           const std::set<std::string>& paused);
 /// TaskToJson, with "waiting" when the task is pending.
-nlohmann::json TaskWithWaiting(Daemon& d, const Task& task);
+nlohmann::json TaskWithWaiting(RequestContext& ctx, const Task& task);
 
 /// The job files' load errors for a `jobs` or `reload` answer, adding their size to `bytes`:
 /// those that fit half a list page (kMaxListPageBytes), in order; the rest are left out.
@@ -47,10 +49,14 @@ nlohmann::json LoadErrorsJson(const std::vector<JobLoadError>& errors, size_t& b
 /// Job `name` if `peer` may see it (an admin, or the user its runs belong to); otherwise
 /// kNotFound, as for a job that does not exist, so job names cannot be probed. A NAME that is no
 /// job of the job files is looked up as the caller's own PEER/NAME too.
-Result<JobInfo> VisibleJob(Daemon& d, const Owner& peer, const std::string& name);
+Result<JobInfo> VisibleJob(RequestContext& ctx, const Owner& peer, const std::string& name);
 
-/// The visible tasks for `ids`, or the first not-found error (nothing is done then).
-Result<std::vector<Task>> VisibleTasks(Daemon& d, const Owner& peer,
+/// Task `id` if `peer` may see it (AccessRules::For(peer).Sees); otherwise kNotFound, so ids of
+/// other users cannot be probed.
+Result<Task> VisibleTask(RequestContext& ctx, const Owner& peer, TaskId id);
+/// The visible tasks for `ids`, without their stdin and environment (Store::GetSummary), or
+/// the first not-found error (nothing is done then).
+Result<std::vector<Task>> VisibleTasks(RequestContext& ctx, const Owner& peer,
                                        const std::vector<TaskId>& ids);
 
 }  // namespace tq

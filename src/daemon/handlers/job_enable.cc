@@ -5,20 +5,21 @@
 
 namespace tq {
 
-void HandleJobEnable(Daemon& d, ConnId conn, const Owner& peer, const JobEnableRequest& r) {
-  Scheduler& scheduler = d.scheduler();
+void HandleJobEnable(RequestContext& ctx, ConnId conn, const Owner& peer,
+                     const JobEnableRequest& r) {
+  Scheduler& scheduler = ctx.scheduler;
   Result<JobInfo> job = [&]() -> Result<JobInfo> {
-    const Result<JobInfo> visible = VisibleJob(d, peer, r.name);
+    const Result<JobInfo> visible = VisibleJob(ctx, peer, r.name);
     if (!visible.ok()) return visible.status();
     const std::string& name = visible->def.name;
     if (Status st = scheduler.SetEnabled(name, r.enabled); !st.ok()) return st;
     return scheduler.Job(name);
   }();
   if (!job.ok()) {
-    d.server().Send(conn, ErrorResponse(job.status()));
+    ctx.server.Send(conn, ErrorResponse(job.status()));
     return;
   }
-  d.server().Send(conn, OkResponse({{"job", JobInfoToJson(*job)}}));
+  ctx.server.Send(conn, OkResponse({{"job", JobInfoToJson(*job)}}));
 }
 
 }  // namespace tq

@@ -5,15 +5,15 @@
 
 namespace tq {
 
-void HandleJobRun(Daemon& d, ConnId conn, const Owner& peer, const JobRunRequest& r) {
-  const Result<JobInfo> job = VisibleJob(d, peer, r.name);
+void HandleJobRun(RequestContext& ctx, ConnId conn, const Owner& peer, const JobRunRequest& r) {
+  const Result<JobInfo> job = VisibleJob(ctx, peer, r.name);
   Result<JobRunOutcome> outcome =
-      job.ok() ? d.scheduler().RunNow(job->def.name, r.force) : Result<JobRunOutcome>(job.status());
+      job.ok() ? ctx.scheduler.RunNow(job->def.name, r.force) : Result<JobRunOutcome>(job.status());
   if (!outcome.ok()) {
-    d.server().Send(conn, ErrorResponse(outcome.status()));
+    ctx.server.Send(conn, ErrorResponse(outcome.status()));
     return;
   }
-  d.server().Send(
+  ctx.server.Send(
       conn,
       OkResponse({{"action", OverlapActionName(outcome->action)},
                   {"task", outcome->task ? nlohmann::json(*outcome->task) : nlohmann::json()}}));

@@ -7,23 +7,23 @@
 
 namespace tq {
 
-Result<JobInfo> VisibleJob(Daemon& d, const Owner& peer, const std::string& name) {
-  Result<JobInfo> job = d.scheduler().Job(name);
+Result<JobInfo> VisibleJob(RequestContext& ctx, const Owner& peer, const std::string& name) {
+  Result<JobInfo> job = ctx.scheduler.Job(name);
   // A name of the caller's own job file may leave out the caller's "USER/" (also when a job of
   // the job files the caller may not see has that name).
-  const bool shown = job.ok() && d.AccessFor(peer).Sees(job->owner_uid);
+  const bool shown = job.ok() && ctx.access.For(peer).Sees(job->owner_uid);
   if (!shown && name.find('/') == std::string::npos) {
-    Result<JobInfo> own = d.scheduler().Job(peer.name + "/" + name);
+    Result<JobInfo> own = ctx.scheduler.Job(peer.name + "/" + name);
     if (own.ok()) job = std::move(own);
   }
-  if (job.ok() && !d.AccessFor(peer).Sees(job->owner_uid))
+  if (job.ok() && !ctx.access.For(peer).Sees(job->owner_uid))
     return Status::NotFound("job " + Quote(name) + " not found");
   return job;
 }
 
-void HandleJobs(Daemon& d, ConnId conn, const Owner& peer, const JobsRequest& r) {
-  Scheduler& scheduler = d.scheduler();
-  const Access access = d.AccessFor(peer);
+void HandleJobs(RequestContext& ctx, ConnId conn, const Owner& peer, const JobsRequest& r) {
+  Scheduler& scheduler = ctx.scheduler;
+  const Access access = ctx.access.For(peer);
   // The load errors name the files of every user: an admin's to read.
   static const std::vector<JobLoadError> kNone;
   const std::vector<JobLoadError>& errors = access.admin ? scheduler.Errors() : kNone;
@@ -33,9 +33,9 @@ void HandleJobs(Daemon& d, ConnId conn, const Owner& peer, const JobsRequest& r)
   std::vector<std::string> jobs;
   bool more = false;
   if (!r.name.empty()) {
-    Result<JobInfo> job = VisibleJob(d, peer, r.name);
+    Result<JobInfo> job = VisibleJob(ctx, peer, r.name);
     if (!job.ok()) {
-      d.server().Send(conn, ErrorResponse(job.status()));
+      ctx.server.Send(conn, ErrorResponse(job.status()));
       return;
     }
     jobs.push_back(WireText(JobInfoToJson(*job)));
@@ -55,7 +55,7 @@ void HandleJobs(Daemon& d, ConnId conn, const Owner& peer, const JobsRequest& r)
     }
   }
   head["more"] = more;
-  d.server().SendText(conn, OkResponseText(std::move(head), "jobs", jobs));
+  ctx.server.SendText(conn, OkResponseText(std::move(head), "jobs", jobs));
 }
 
 }  // namespace tq

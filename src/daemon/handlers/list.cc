@@ -12,9 +12,9 @@ namespace tq {
 namespace {
 
 // The queues paused at run time.
-std::set<std::string> PausedQueues(Daemon& d) {
+std::set<std::string> PausedQueues(RequestContext& ctx) {
   std::set<std::string> paused;
-  if (auto states = d.store().QueueStates(); states.ok())
+  if (auto states = ctx.store.QueueStates(); states.ok())
     for (const QueueState& q : *states)
       if (q.paused) paused.insert(q.name);
   return paused;
@@ -22,9 +22,9 @@ std::set<std::string> PausedQueues(Daemon& d) {
 
 // The store's filter for a list request from `peer`: the wire's filters, and whose tasks (a
 // user named by --user: only those who see everyone may name another).
-Result<ListFilter> FilterFor(Daemon& d, const Owner& peer, const ListRequest& r) {
+Result<ListFilter> FilterFor(RequestContext& ctx, const Owner& peer, const ListRequest& r) {
   ListFilter filter;
-  filter.owner_uid = d.AccessFor(peer).OwnerFilter();
+  filter.owner_uid = ctx.access.For(peer).OwnerFilter();
   if (r.user && *r.user == peer.name) {
     filter.owner_uid = peer.uid;
   } else if (r.user && filter.owner_uid) {
@@ -46,40 +46,41 @@ Result<ListFilter> FilterFor(Daemon& d, const Owner& peer, const ListRequest& r)
 
 }  // namespace
 
-nlohmann::json WaitingJson(Daemon& d, const Task& task, const std::set<std::string>& paused) {
+nlohmann::json WaitingJson(RequestContext& ctx, const Task& task,
+                           const std::set<std::string>& paused) {
   nlohmann::json after = nlohmann::json::array();
   if (!task.spec.after.empty()) {
-    auto deps = d.store().UnfinishedDeps(task.id);
+    auto deps = ctx.store.UnfinishedDeps(task.id);
     if (deps.ok()) after = *deps;
   }
-  const bool later = task.spec.not_before > d.clock().WallNow();
+  const bool later = task.spec.not_before > ctx.clock.WallNow();
   return {
       {"until", later ? nlohmann::json(FormatRfc3339Utc(task.spec.not_before)) : nlohmann::json()},
       {"after", std::move(after)},
       {"queue_paused", paused.count(task.spec.queue) > 0}};
 }
 
-nlohmann::json TaskWithWaiting(Daemon& d, const Task& task) {
+nlohmann::json TaskWithWaiting(RequestContext& ctx, const Task& task) {
   nlohmann::json j = TaskToJson(task);
-  if (task.state == TaskState::kPending) j["waiting"] = WaitingJson(d, task, PausedQueues(d));
+  if (task.state == TaskState::kPending) j["waiting"] = WaitingJson(ctx, task, PausedQueues(ctx));
   return j;
 }
 
-void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r) {
-  auto wanted = FilterFor(d, peer, r);
+void HandleList(RequestContext& ctx, ConnId conn, const Owner& peer, const ListRequest& r) {
+  auto wanted = FilterFor(ctx, peer, r);
   if (!wanted.ok()) {
-    d.server().Send(conn, ErrorResponse(wanted.status()));
+    ctx.server.Send(conn, ErrorResponse(wanted.status()));
     return;
   }
   ListFilter filter = *wanted;
   const size_t page = static_cast<size_t>(std::clamp(filter.limit, 1, kMaxListPage));
   filter.limit = static_cast<int>(page) + 1;  // one more than the page says whether there is more
-  auto tasks = d.store().List(filter);
+  auto tasks = ctx.store.List(filter);
   if (!tasks.ok()) {
-    d.server().Send(conn, ErrorResponse(tasks.status()));
+    ctx.server.Send(conn, ErrorResponse(tasks.status()));
     return;
   }
-  const std::set<std::string> paused = PausedQueues(d);
+  const std::set<std::string> paused = PausedQueues(ctx);
   bool more = tasks->size() > page;
   size_t bytes = 0;
   nlohmann::json out = nlohmann::json::array();
@@ -87,7 +88,7 @@ void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r)
     const Task& t = (*tasks)[i];
     nlohmann::json j = TaskToJson(t);
     j.erase("attempt_log");  // a list reads no attempts: absent, never an empty log
-    if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(d, t, paused);
+    if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(ctx, t, paused);
     const size_t size = WireText(j).size() + 1;
     if (!out.empty() && bytes + size > kMaxListPageBytes) {  // the rest comes in the next page
       more = true;
@@ -96,7 +97,7 @@ void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r)
     bytes += size;
     out.push_back(std::move(j));
   }
-  d.server().Send(conn, OkResponse({{"tasks", std::move(out)}, {"more", more}}));
+  ctx.server.Send(conn, OkResponse({{"tasks", std::move(out)}, {"more", more}}));
 }
 
 }  // namespace tq

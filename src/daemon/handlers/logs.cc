@@ -12,14 +12,14 @@ namespace {
 constexpr size_t kChunkBytes = 256 * 1024;
 }  // namespace
 
-void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r) {
-  auto task = d.GetVisible(peer, r.id);
+void HandleLogs(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r) {
+  auto task = VisibleTask(ctx, peer, r.id);
   if (!task.ok()) {
-    d.server().Send(conn, ErrorResponse(task.status()));
+    ctx.server.Send(conn, ErrorResponse(task.status()));
     return;
   }
   if (r.attempt > task->attempt_count) {
-    d.server().Send(
+    ctx.server.Send(
         conn, ErrorResponse(Status(ErrorCode::kNotFound, "attempt",
                                    "attempt: task " + std::to_string(r.id) + " has no attempt " +
                                        std::to_string(r.attempt) + " (it has " +
@@ -31,7 +31,7 @@ void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r)
   int64_t size = 0;
   if (attempt > 0) {
     const std::string path =
-        r.stderr_stream ? d.files().Stderr(r.id, attempt) : d.files().Stdout(r.id, attempt);
+        r.stderr_stream ? ctx.files.Stderr(r.id, attempt) : ctx.files.Stdout(r.id, attempt);
     const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st {};
     if (fd >= 0 && fstat(fd, &st) == 0) {
@@ -50,7 +50,7 @@ void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r)
                         ? attempt < task->attempt_count || task->state != TaskState::kRunning
                         : IsTerminal(task->state);
   const int64_t next = r.offset + static_cast<int64_t>(chunk.size());
-  d.server().Send(conn, OkResponse({{"data", BytesToJson(chunk)},
+  ctx.server.Send(conn, OkResponse({{"data", BytesToJson(chunk)},
                                     {"offset", next},
                                     {"eof", over && next >= size},
                                     {"attempt", attempt},

@@ -4,8 +4,8 @@
 
 namespace tq {
 
-void HandlePing(Daemon& d, ConnId conn, const Owner&, const PingRequest&) {
-  d.server().Send(conn, OkResponse({{"version", TQ_VERSION},
+void HandlePing(RequestContext& ctx, ConnId conn, const Owner&, const PingRequest&) {
+  ctx.server.Send(conn, OkResponse({{"version", TQ_VERSION},
                                     {"proto", kProtoVersion},
                                     {"pid", static_cast<int>(getpid())}}));
 }

@@ -1,5 +1,9 @@
 #include <algorithm>
 #include <cstddef>
+#include <map>
+#include <set>
+
+#include <spdlog/spdlog.h>
 
 #include "core/model/limits.h"
 #include "core/model/quote.h"
@@ -10,18 +14,18 @@ namespace tq {
 namespace {
 
 // True when the store holds `name`: a task was submitted to it, or tq queue changed it.
-bool StoreHasQueue(Daemon& d, const std::string& name) {
-  auto states = d.store().QueueStates();
+bool StoreHasQueue(RequestContext& ctx, const std::string& name) {
+  auto states = ctx.store.QueueStates();
   return states.ok() && std::any_of(states->begin(), states->end(),
                                     [&](const QueueState& q) { return q.name == name; });
 }
 
 // Applies a pause, resume, set or delete to an existing queue. The queue tasks go to without
 // --queue always exists, as if tqd.toml named it.
-Status Change(Daemon& d, const QueueRequest& r) {
+Status Change(RequestContext& ctx, const QueueRequest& r) {
   const bool is_default = r.name == TaskSpec().queue;
-  const bool configured = d.config().queues.count(r.name) > 0;
-  if (!is_default && !configured && !StoreHasQueue(d, r.name))
+  const bool configured = ctx.config->queues.count(r.name) > 0;
+  if (!is_default && !configured && !StoreHasQueue(ctx, r.name))
     return Status(ErrorCode::kNotFound, "name",
                   "queue " + Quote(r.name) +
                       " does not exist: a queue exists once tqd.toml names it or a task is "
@@ -34,12 +38,52 @@ Status Change(Daemon& d, const QueueRequest& r) {
     if (configured)
       return Status::Invalid(
           "name", "queue " + Quote(r.name) + " is named in tqd.toml: remove it there to delete it");
-    return d.store().DeleteQueue(r.name);
+    return ctx.store.DeleteQueue(r.name);
   }
   if (r.action == "pause" || r.action == "resume")
-    return d.store().SetQueuePaused(r.name, r.action == "pause");
-  return d.store().SetQueueConcurrency(
+    return ctx.store.SetQueuePaused(r.name, r.action == "pause");
+  return ctx.store.SetQueueConcurrency(
       r.name, *r.concurrency == 0 ? std::nullopt : std::optional<int>(*r.concurrency));
+}
+
+// Every queue `peer` may see with its effective settings, for `tq queue list`: an admin sees
+// every queue that exists, a user those of tqd.toml open to them and the others where they have
+// a pending or running task.
+nlohmann::json QueuesJson(RequestContext& ctx, const Owner& peer) {
+  // The queues that exist: the default, those of tqd.toml, those given a setting by `tq queue`,
+  // and any other while a task of it is pending or running.
+  std::map<std::string, QueueState> all;
+  all[TaskSpec().queue].name = TaskSpec().queue;
+  for (const auto& [name, cfg] : ctx.config->queues) all[name].name = name;
+  std::set<std::string> active;
+  if (auto counts = ctx.store.TaskCounts(); counts.ok())
+    for (const TaskCount& c : *counts)
+      if (c.state == TaskState::kPending || c.state == TaskState::kRunning) active.insert(c.queue);
+  if (auto states = ctx.store.QueueStates(); states.ok())
+    for (const QueueState& q : *states)
+      if (all.count(q.name) || q.paused || q.concurrency || active.count(q.name)) all[q.name] = q;
+  // A user sees the queues of tqd.toml open to them, and the others where they have tasks.
+  if (!ctx.access.For(peer).admin) {
+    std::set<std::string> own;
+    if (auto mine = ctx.store.ActiveQueuesOf(peer.uid); mine.ok())
+      own.insert(mine->begin(), mine->end());
+    std::erase_if(all, [&](const auto& entry) {
+      const std::string& name = entry.first;
+      const bool listed = name == TaskSpec().queue || ctx.config->queues.count(name);
+      return !own.count(name) && (!listed || !ctx.access.CheckQueue(peer, name).ok());
+    });
+  }
+  auto running = ctx.store.RunningCounts();
+  if (!running.ok()) spdlog::error("{}", running.status().message());
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [name, q] : all) {
+    const int cap = QueueCap(q, *ctx.config);
+    out.push_back({{"name", name},
+                   {"paused", q.paused},
+                   {"concurrency", cap == 0 ? nlohmann::json() : nlohmann::json(cap)},
+                   {"running", running.ok() ? RunningCount(*running, name) : 0}});
+  }
+  return out;
 }
 
 }  // namespace
@@ -48,18 +92,18 @@ Caller QueueCaller(const QueueRequest& r) {
   return r.action == "list" ? Caller::kAnyUser : Caller::kAdmin;
 }
 
-void HandleQueue(Daemon& d, ConnId conn, const Owner& peer, const QueueRequest& r) {
+void HandleQueue(RequestContext& ctx, ConnId conn, const Owner& peer, const QueueRequest& r) {
   if (r.action != "list") {
-    if (Status st = Change(d, r); !st.ok()) {
-      d.server().Send(conn, ErrorResponse(st));
+    if (Status st = Change(ctx, r); !st.ok()) {
+      ctx.server.Send(conn, ErrorResponse(st));
       return;
     }
   }
-  nlohmann::json queues = d.QueuesJson(peer);
+  nlohmann::json queues = QueuesJson(ctx, peer);
   const bool more = queues.size() > kMaxQueueList;
   if (more) queues.erase(queues.begin() + static_cast<std::ptrdiff_t>(kMaxQueueList), queues.end());
-  d.server().Send(conn, OkResponse({{"queues", std::move(queues)}, {"more", more}}));
-  if (r.action != "list") d.ScheduleDispatch();
+  ctx.server.Send(conn, OkResponse({{"queues", std::move(queues)}, {"more", more}}));
+  if (r.action != "list") ctx.dispatch.Schedule();
 }
 
 }  // namespace tq

@@ -6,13 +6,13 @@
 
 namespace tq {
 
-void HandleReload(Daemon& d, ConnId conn, const Owner&, const ReloadRequest&) {
-  const ReloadReport report = d.scheduler().Reload();
+void HandleReload(RequestContext& ctx, ConnId conn, const Owner&, const ReloadRequest&) {
+  const ReloadReport report = ctx.scheduler.Reload();
   nlohmann::json body = ReloadReportToJson(report);
   size_t bytes = 0;
   body["errors"] = LoadErrorsJson(report.errors, bytes);
   body["errors_left_out"] = report.errors.size() - body["errors"].size();
-  d.server().Send(conn, OkResponse(std::move(body)));
+  ctx.server.Send(conn, OkResponse(std::move(body)));
 }
 
 }  // namespace tq

@@ -10,18 +10,18 @@ constexpr size_t kRequeueBatch = 1000;
 
 // The ids `tq retry` acts on: the given ones (all visible, or not found), or every failed
 // task of the peer (in `queue`).
-Result<std::vector<TaskId>> Targets(Daemon& d, const Owner& peer, const RetryRequest& r) {
+Result<std::vector<TaskId>> Targets(RequestContext& ctx, const Owner& peer, const RetryRequest& r) {
   if (!r.all_failed) {
-    auto tasks = VisibleTasks(d, peer, r.ids);
+    auto tasks = VisibleTasks(ctx, peer, r.ids);
     if (!tasks.ok()) return tasks.status();
     return r.ids;
   }
   ListFilter filter;
-  filter.owner_uid = d.AccessFor(peer).OwnerFilter();
+  filter.owner_uid = ctx.access.For(peer).OwnerFilter();
   filter.state = TaskState::kFailed;
   filter.queue = r.queue;
   filter.limit = 0;  // all of them
-  auto tasks = d.store().List(filter);
+  auto tasks = ctx.store.List(filter);
   if (!tasks.ok()) return tasks.status();
   std::vector<TaskId> ids;
   for (const Task& t : *tasks) ids.push_back(t.id);
@@ -29,10 +29,10 @@ Result<std::vector<TaskId>> Targets(Daemon& d, const Owner& peer, const RetryReq
 }
 }  // namespace
 
-void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& r) {
-  auto targets = Targets(d, peer, r);
+void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r) {
+  auto targets = Targets(ctx, peer, r);
   if (!targets.ok()) {
-    d.server().Send(conn, ErrorResponse(targets.status()));
+    ctx.server.Send(conn, ErrorResponse(targets.status()));
     return;
   }
   // Dependencies first (ascending ids, as Requeue asks): a dependent named or listed before the
@@ -41,8 +41,8 @@ void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& 
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   // Tasks pending again count as submits against the caller's limits.
-  if (Status admitted = d.AdmitSubmits(peer, static_cast<int64_t>(ids.size())); !admitted.ok()) {
-    d.server().Send(conn, ErrorResponse(admitted));
+  if (Status admitted = ctx.submits.Admit(peer, static_cast<int64_t>(ids.size())); !admitted.ok()) {
+    ctx.server.Send(conn, ErrorResponse(admitted));
     return;
   }
   // In bulk, a task whose dependency stays failed (not among those re-queued) is left as it is
@@ -51,18 +51,18 @@ void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& 
   for (size_t at = 0; at < ids.size(); at += kRequeueBatch) {
     const std::vector<TaskId> batch(ids.begin() + at,
                                     ids.begin() + std::min(ids.size(), at + kRequeueBatch));
-    auto done = d.store().RequeueAll(batch, d.clock().WallNow(), r.all_failed);
+    auto done = ctx.store.RequeueAll(batch, ctx.clock.WallNow(), r.all_failed);
     if (!done.ok()) {
-      d.server().Send(conn, ErrorResponse(done.status()));
-      if (!requeued.empty()) d.ScheduleDispatch();  // earlier batches stay re-queued
+      ctx.server.Send(conn, ErrorResponse(done.status()));
+      if (!requeued.empty()) ctx.dispatch.Schedule();  // earlier batches stay re-queued
       return;
     }
     requeued.insert(requeued.end(), done->begin(), done->end());
   }
-  d.counters().submitted["retry"] += requeued.size();
-  d.server().Send(conn, OkResponse({{"ids", requeued}}));
-  d.events().Reread(requeued, "requeued");
-  if (!requeued.empty()) d.ScheduleDispatch();
+  ctx.counters.submitted["retry"] += requeued.size();
+  ctx.server.Send(conn, OkResponse({{"ids", requeued}}));
+  ctx.events.Reread(requeued, "requeued");
+  if (!requeued.empty()) ctx.dispatch.Schedule();
 }
 
 }  // namespace tq

@@ -9,23 +9,25 @@
 namespace tq {
 
 // The handlers, one per request type, each defined in a file of its own (ping.cc, ...).
-void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r);
-void HandleSubmitBatch(Daemon& d, ConnId conn, const Owner& peer, const SubmitBatchRequest& r);
-void HandleStatus(Daemon& d, ConnId conn, const Owner& peer, const StatusRequest& r);
-void HandleList(Daemon& d, ConnId conn, const Owner& peer, const ListRequest& r);
-void HandleWait(Daemon& d, ConnId conn, const Owner& peer, const WaitRequest& r);
-void HandleCancel(Daemon& d, ConnId conn, const Owner& peer, const CancelRequest& r);
-void HandleRetry(Daemon& d, ConnId conn, const Owner& peer, const RetryRequest& r);
-void HandleLogs(Daemon& d, ConnId conn, const Owner& peer, const LogsRequest& r);
-void HandleQueue(Daemon& d, ConnId conn, const Owner& peer, const QueueRequest& r);
-void HandleJobs(Daemon& d, ConnId conn, const Owner& peer, const JobsRequest& r);
-void HandleJobRun(Daemon& d, ConnId conn, const Owner& peer, const JobRunRequest& r);
-void HandleJobEnable(Daemon& d, ConnId conn, const Owner& peer, const JobEnableRequest& r);
-void HandleReload(Daemon& d, ConnId conn, const Owner& peer, const ReloadRequest& r);
-void HandleCrontab(Daemon& d, ConnId conn, const Owner& peer, const CrontabRequest& r);
-void HandleStats(Daemon& d, ConnId conn, const Owner& peer, const StatsRequest& r);
-void HandleEvents(Daemon& d, ConnId conn, const Owner& peer, const EventsRequest& r);
-void HandlePing(Daemon& d, ConnId conn, const Owner& peer, const PingRequest& r);
+void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const SubmitRequest& r);
+void HandleSubmitBatch(RequestContext& ctx, ConnId conn, const Owner& peer,
+                       const SubmitBatchRequest& r);
+void HandleStatus(RequestContext& ctx, ConnId conn, const Owner& peer, const StatusRequest& r);
+void HandleList(RequestContext& ctx, ConnId conn, const Owner& peer, const ListRequest& r);
+void HandleWait(RequestContext& ctx, ConnId conn, const Owner& peer, const WaitRequest& r);
+void HandleCancel(RequestContext& ctx, ConnId conn, const Owner& peer, const CancelRequest& r);
+void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r);
+void HandleLogs(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r);
+void HandleQueue(RequestContext& ctx, ConnId conn, const Owner& peer, const QueueRequest& r);
+void HandleJobs(RequestContext& ctx, ConnId conn, const Owner& peer, const JobsRequest& r);
+void HandleJobRun(RequestContext& ctx, ConnId conn, const Owner& peer, const JobRunRequest& r);
+void HandleJobEnable(RequestContext& ctx, ConnId conn, const Owner& peer,
+                     const JobEnableRequest& r);
+void HandleReload(RequestContext& ctx, ConnId conn, const Owner& peer, const ReloadRequest& r);
+void HandleCrontab(RequestContext& ctx, ConnId conn, const Owner& peer, const CrontabRequest& r);
+void HandleStats(RequestContext& ctx, ConnId conn, const Owner& peer, const StatsRequest& r);
+void HandleEvents(RequestContext& ctx, ConnId conn, const Owner& peer, const EventsRequest& r);
+void HandlePing(RequestContext& ctx, ConnId conn, const Owner& peer, const PingRequest& r);
 
 namespace {
 
@@ -39,7 +41,7 @@ Caller AnyUser(const T&) {
 template <typename T>
 struct Route {
   Caller (*who)(const T& request);  ///< who may send it (a queue request: by its action)
-  void (*handle)(Daemon& d, ConnId conn, const Owner& peer, const T& request);
+  void (*handle)(RequestContext& ctx, ConnId conn, const Owner& peer, const T& request);
   const char* refused = "";  ///< what an admin-only request does, for a refusal's "may <this>"
 };
 
@@ -67,26 +69,26 @@ constexpr std::tuple kRoutes{
 
 }  // namespace
 
-void HandleRequest(Daemon& d, ConnId conn, const Owner& peer, const Request& request) {
+void HandleRequest(RequestContext& ctx, ConnId conn, const Owner& peer, const Request& request) {
   std::visit(
       [&](const auto& r) {
         const auto& route = std::get<Route<std::decay_t<decltype(r)>>>(kRoutes);
-        const Access access = d.AccessFor(peer);
+        const Access access = ctx.access.For(peer);
         const std::string type = RequestType(request);
         if (!access.Allowed() && !std::is_same_v<std::decay_t<decltype(r)>, PingRequest>) {
-          d.server().Send(conn, ErrorResponse(Status(ErrorCode::kPermission, type,
+          ctx.server.Send(conn, ErrorResponse(Status(ErrorCode::kPermission, type,
                                                      type + ": " + access.refusal)));
           return;
         }
         if (route.who(r) == Caller::kAdmin && !access.admin) {
-          d.server().Send(conn, ErrorResponse(Status(ErrorCode::kPermission, type,
+          ctx.server.Send(conn, ErrorResponse(Status(ErrorCode::kPermission, type,
                                                      type +
                                                          ": only root, the daemon's own user "
                                                          "or a member of admin_group may " +
                                                          route.refused)));
           return;
         }
-        route.handle(d, conn, peer, r);
+        route.handle(ctx, conn, peer, r);
       },
       request);
 }

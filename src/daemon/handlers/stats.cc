@@ -4,13 +4,13 @@
 
 namespace tq {
 
-void HandleStats(Daemon& d, ConnId conn, const Owner&, const StatsRequest&) {
-  auto snapshot = d.Metrics();
+void HandleStats(RequestContext& ctx, ConnId conn, const Owner&, const StatsRequest&) {
+  auto snapshot = ctx.metrics();
   if (!snapshot.ok()) {
-    d.server().Send(conn, ErrorResponse(snapshot.status()));
+    ctx.server.Send(conn, ErrorResponse(snapshot.status()));
     return;
   }
-  d.server().Send(conn, OkResponse({{"stats", MetricsToJson(*snapshot)}}));
+  ctx.server.Send(conn, OkResponse({{"stats", MetricsToJson(*snapshot)}}));
 }
 
 }  // namespace tq

@@ -3,20 +3,20 @@
 
 namespace tq {
 
-void HandleStatus(Daemon& d, ConnId conn, const Owner& peer, const StatusRequest& r) {
-  auto task = d.GetVisible(peer, r.id);
+void HandleStatus(RequestContext& ctx, ConnId conn, const Owner& peer, const StatusRequest& r) {
+  auto task = VisibleTask(ctx, peer, r.id);
   if (!task.ok()) {
-    d.server().Send(conn, ErrorResponse(task.status()));
+    ctx.server.Send(conn, ErrorResponse(task.status()));
     return;
   }
   // The store learns a running attempt's pid when it ends; till then its shim's record has it.
   if (task->state == TaskState::kRunning && !task->attempts.empty() &&
       task->attempts.back().pid == 0) {
     Attempt& running = task->attempts.back();
-    auto record = ReadShimRecord(d.files().StatusRecord(task->id, running.number));
+    auto record = ReadShimRecord(ctx.files.StatusRecord(task->id, running.number));
     if (record.ok() && !record->finished) running.pid = record->pid;
   }
-  d.server().Send(conn, OkResponse({{"task", TaskWithWaiting(d, *task)}}));
+  ctx.server.Send(conn, OkResponse({{"task", TaskWithWaiting(ctx, *task)}}));
 }
 
 }  // namespace tq

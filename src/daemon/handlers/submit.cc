@@ -2,24 +2,24 @@
 
 namespace tq {
 
-void HandleSubmit(Daemon& d, ConnId conn, const Owner& peer, const SubmitRequest& r) {
-  if (Status admitted = d.CheckQueue(peer, r.spec.queue); !admitted.ok()) {
-    d.server().Send(conn, ErrorResponse(admitted));
+void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const SubmitRequest& r) {
+  if (Status admitted = ctx.access.CheckQueue(peer, r.spec.queue); !admitted.ok()) {
+    ctx.server.Send(conn, ErrorResponse(admitted));
     return;
   }
-  if (Status admitted = d.AdmitSubmits(peer, 1); !admitted.ok()) {
-    d.server().Send(conn, ErrorResponse(admitted));
+  if (Status admitted = ctx.submits.Admit(peer, 1); !admitted.ok()) {
+    ctx.server.Send(conn, ErrorResponse(admitted));
     return;
   }
   TaskSpec spec = r.spec;
-  spec.retry = d.RetryPolicyFor(spec.queue, r.retry);
-  d.QueueSubmit(conn, peer, std::move(spec), r.supersede_running);
+  spec.retry = ApplyOverrides(ctx.config->Queue(spec.queue).retry, r.retry);
+  ctx.submits.Add(conn, peer, std::move(spec), r.supersede_running);
 }
 
-void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
+void AnswerSubmit(RequestContext& ctx, ConnId conn, const SubmitItem& item,
                   const Result<SubmitOutcome>& out) {
   if (!out.ok()) {
-    d.server().Send(conn, ErrorResponse(out.status()));
+    ctx.server.Send(conn, ErrorResponse(out.status()));
     return;
   }
   if (out->refused_newer) {
@@ -28,16 +28,16 @@ void AnswerSubmit(Daemon& d, ConnId conn, const SubmitItem& item,
                "version " + std::to_string(item.spec.version) + " of key " + *item.spec.key +
                    " is superseded by task " + std::to_string(out->id)));
     refusal["id"] = out->id;
-    d.server().Send(conn, refusal);
+    ctx.server.Send(conn, refusal);
     return;
   }
-  d.server().Send(conn, OkResponse({{"id", out->id}}));
-  if (out->inserted) d.events().Created(out->id, item.owner, item.spec);
-  d.NotifyTerminal(out->ended);
-  for (TaskId old : out->to_terminate) d.StopRunning(old, TaskReason::kSuperseded);
+  ctx.server.Send(conn, OkResponse({{"id", out->id}}));
+  if (out->inserted) ctx.events.Created(out->id, item.owner, item.spec);
+  ctx.ended(out->ended);
+  for (TaskId old : out->to_terminate) ctx.dispatch.StopRunning(old, TaskReason::kSuperseded);
   if (out->inserted) {
-    ++d.counters().submitted["submit"];
-    d.ScheduleDispatch();
+    ++ctx.counters.submitted["submit"];
+    ctx.dispatch.Schedule();
   }
 }
 

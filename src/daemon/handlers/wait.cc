@@ -2,14 +2,14 @@
 
 namespace tq {
 
-void HandleWait(Daemon& d, ConnId conn, const Owner& peer, const WaitRequest& r) {
-  auto tasks = VisibleTasks(d, peer, r.ids);
+void HandleWait(RequestContext& ctx, ConnId conn, const Owner& peer, const WaitRequest& r) {
+  auto tasks = VisibleTasks(ctx, peer, r.ids);
   if (!tasks.ok()) {
-    d.server().Send(conn, ErrorResponse(tasks.status()));
+    ctx.server.Send(conn, ErrorResponse(tasks.status()));
     return;
   }
-  d.server().SetBusy(conn, true);
-  d.waiters().Add(conn, Waiters::Kind::kStream, *tasks);
+  ctx.server.SetBusy(conn, true);
+  ctx.waiters.Add(conn, Waiters::Kind::kStream, *tasks);
 }
 
 }  // namespace tq

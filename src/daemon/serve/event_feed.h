@@ -46,7 +46,7 @@ class EventFeed {
  public:
   /// Sends one encoded frame (WireText) to a connection; may close it (Server::SendText).
   using Sender = std::function<void(ConnId, std::string_view text)>;
-  /// Whether `subscriber` may see a task of `owner_uid` (Daemon::AccessFor(...).Sees).
+  /// Whether `subscriber` may see a task of `owner_uid` (AccessRules::For(...).Sees).
   using Sees = std::function<bool(const Owner& subscriber, uint32_t owner_uid)>;
 
   /// A feed reading tasks from `store`, stamping events with `clock`'s wall time.

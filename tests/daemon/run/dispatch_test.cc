@@ -1,9 +1,12 @@
-// The daemon without processes or a socket: a fake runner and a fake clock drive dispatch across
-// queues and caps, the end of an attempt (retry or final state) and the waiters.
-#include "daemon/daemon.h"
+// Dispatch without processes or a socket: a fake runner and a fake clock drive it across queues
+// and caps, the end of an attempt (retry or final state) and what it tells of each.
+#include "daemon/run/dispatch.h"
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
+#include "core/store/sqlite/open.h"
 #include "support/fake_clock.h"
 #include "support/fake_runner.h"
 #include "support/temp_dir.h"
@@ -11,37 +14,62 @@
 namespace tq {
 namespace {
 
-// An opened daemon over a real store in a temp dir, with a fake runner.
+// A dispatcher over a real store in a temp dir, with a fake runner; it keeps what dispatch told.
 struct Fixture {
-  TempDir dir{"daemon"};
+  TempDir dir{"dispatch"};
   FakeClock clock;
+  ConfigPtr config;
+  EventLoop loop{clock};
+  std::unique_ptr<Store> store;
+  TaskFiles files{dir.path.string()};
+  AccessRules access{clock, config, 60'000};
+  UserLimitsGate limits{clock, config, 60'000};
+  LookupHolds holds{clock};
+  DaemonCounters counters;
   FakeRunner* runner = nullptr;
-  std::unique_ptr<Daemon> daemon;
+  std::vector<TaskId> started, retrying, unstarted, ended;  // as dispatch told them, in order
+  std::map<std::string, JobDef> jobs;                       // the scheduler's definitions
+  std::unique_ptr<Dispatcher> dispatch;
   Owner owner{1000, 1000, "alice"};
 
-  explicit Fixture(Config config = {}) {
-    config.durability_full = false;
-    DaemonOptions options;
-    options.state_dir = dir.path.string();
-    options.config = std::make_shared<const Config>(std::move(config));
-    options.make_runner = [this](Runner::Callbacks callbacks) {
-      auto fake = std::make_unique<FakeRunner>(clock, std::move(callbacks));
-      runner = fake.get();
-      return fake;
-    };
-    daemon = std::make_unique<Daemon>(std::move(options), clock);
-    Status st = daemon->Open();
-    REQUIRE_MESSAGE(st.ok(), st.message());
-    daemon->RunReady();
+  explicit Fixture(Config c = {}) {
+    c.durability_full = false;
+    config = std::make_shared<const Config>(std::move(c));
+    auto opened = OpenSqliteStore((dir.path / "tq.db").string(), false);
+    REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+    store = std::move(*opened);
+    std::filesystem::create_directories(files.Root());
+    DispatchEvents told{
+        [this](const Task& task, int) { started.push_back(task.id); },
+        [this](const Task& task, int, const AttemptOutcome&) { retrying.push_back(task.id); },
+        [this](TaskId id) { unstarted.push_back(id); },
+        [this](const std::vector<TaskId>& ids) {
+          ended.insert(ended.end(), ids.begin(), ids.end());
+        },
+        [](TaskId id, const Status& why) { FAIL("task ", id, " could not end: ", why.message()); },
+        [] {},
+        [this](const std::string& name) -> const JobDef* {
+          auto it = jobs.find(name);
+          return it == jobs.end() ? nullptr : &it->second;
+        }};
+    dispatch = std::make_unique<Dispatcher>(
+        DispatchParts{loop, clock, *store, config, files, access, limits, holds, counters, {}},
+        std::move(told), [this](Runner::Callbacks callbacks) {
+          auto fake = std::make_unique<FakeRunner>(clock, std::move(callbacks));
+          runner = fake.get();
+          return fake;
+        });
+    dispatch->Schedule();
+    loop.RunReady();
   }
 
-  // Submits a task as `tq submit` does, and lets the daemon dispatch.
+  // Submits a task as `tq submit` does, and lets dispatch run.
   TaskId Submit(TaskSpec spec) {
     if (spec.argv.empty()) spec.argv = {"true"};
-    auto id = daemon->store().Insert(owner, spec, clock.WallNow());
+    auto id = store->Insert(owner, spec, clock.WallNow());
     REQUIRE_MESSAGE(id.ok(), id.status().message());
-    daemon->ScheduleDispatch();
-    daemon->RunReady();
+    dispatch->Schedule();
+    loop.RunReady();
     return *id;
   }
   TaskId SubmitTo(const std::string& queue) {
@@ -51,14 +79,14 @@ struct Fixture {
   }
 
   Task Get(TaskId id) {
-    auto task = daemon->store().Get(id);
+    auto task = store->Get(id);
     REQUIRE_MESSAGE(task.ok(), task.status().message());
     return *task;
   }
-  // Ends the running attempt of `id` with `code` and lets the daemon react.
+  // Ends the running attempt of `id` with `code` and lets dispatch react.
   void Exit(TaskId id, int code) {
     runner->Exit(id, code);
-    daemon->RunReady();
+    loop.RunReady();
   }
 };
 
@@ -103,15 +131,15 @@ TEST_CASE("a free slot goes to the highest priority across queues, or to the old
 
 TEST_CASE("a paused queue gets no slot, and a run-time concurrency overrides tqd.toml") {
   Fixture f(Caps(4, {{"a", 1}}));
-  REQUIRE(f.daemon->store().SetQueuePaused("b", true).ok());
-  REQUIRE(f.daemon->store().SetQueueConcurrency("a", 2).ok());
+  REQUIRE(f.store->SetQueuePaused("b", true).ok());
+  REQUIRE(f.store->SetQueueConcurrency("a", 2).ok());
   const TaskId a1 = f.SubmitTo("a"), a2 = f.SubmitTo("a"), a3 = f.SubmitTo("a");
   const TaskId b1 = f.SubmitTo("b");
   CHECK(f.runner->Running() == std::vector<TaskId>{a1, a2});
 
-  REQUIRE(f.daemon->store().SetQueuePaused("b", false).ok());
-  f.daemon->ScheduleDispatch();
-  f.daemon->RunReady();
+  REQUIRE(f.store->SetQueuePaused("b", false).ok());
+  f.dispatch->Schedule();
+  f.loop.RunReady();
   CHECK(f.runner->Running() == std::vector<TaskId>{a1, a2, b1});
   f.Exit(a2, 0);
   CHECK(f.runner->Running() == std::vector<TaskId>{a1, a3, b1});
@@ -131,7 +159,7 @@ TEST_CASE("a dependent starts only after its dependency succeeded, a delayed tas
   f.Exit(first, 0);
   CHECK(f.runner->Running() == std::vector<TaskId>{second});
   f.clock.Advance(60'000);
-  f.daemon->RunReady();
+  f.loop.RunReady();
   CHECK(f.runner->Running() == std::vector<TaskId>{second, third});
 }
 
@@ -144,10 +172,10 @@ TEST_CASE("a task due at a wall time starts once the clock is stepped past it") 
   const TaskId id = f.Submit(at);
   CHECK(f.runner->Running().empty());
   f.clock.StepWall(3'600'000 - 1);
-  f.daemon->RunReady();
+  f.loop.RunReady();
   CHECK(f.runner->Running().empty());
   f.clock.StepWall(1);
-  f.daemon->RunReady();
+  f.loop.RunReady();
   CHECK(f.runner->Running() == std::vector<TaskId>{id});
 }
 
@@ -165,10 +193,10 @@ TEST_CASE("a failed attempt with a retry left runs again after its delay, then s
   CHECK(f.Get(id).state == TaskState::kPending);
   CHECK(f.runner->Running().empty());
   f.clock.Advance(4999);
-  f.daemon->RunReady();
+  f.loop.RunReady();
   CHECK(f.runner->Running().empty());
   f.clock.Advance(1);
-  f.daemon->RunReady();
+  f.loop.RunReady();
   REQUIRE(f.runner->Running() == std::vector<TaskId>{id});
   CHECK(f.runner->launches.back().attempt == 2);
 
@@ -210,7 +238,8 @@ TEST_CASE("an attempt whose supervisor never started is pending again and starts
   never.never_started = true;
   never.reason = AttemptReason::kLost;
   f.runner->Finish(id, never);
-  f.daemon->RunReady();
+  f.loop.RunReady();
+  CHECK(f.unstarted == std::vector<TaskId>{id});
   CHECK(f.runner->Running() == std::vector<TaskId>{id});
   CHECK(f.runner->launches.size() == 2);
   f.Exit(id, 0);
@@ -220,7 +249,7 @@ TEST_CASE("an attempt whose supervisor never started is pending again and starts
 TEST_CASE("a stopped attempt records the stop and ends the task cancelled") {
   Fixture f;
   const TaskId id = f.Submit({});
-  f.daemon->StopRunning(id, TaskReason::kCancelled);
+  f.dispatch->StopRunning(id, TaskReason::kCancelled);
   REQUIRE(f.runner->StopOf(id).has_value());
   CHECK(f.runner->StopOf(id)->attempt_reason == AttemptReason::kCancelled);
   f.Exit(id, 143);
@@ -228,22 +257,20 @@ TEST_CASE("a stopped attempt records the stop and ends the task cancelled") {
   CHECK(f.Get(id).reason == TaskReason::kCancelled);
 }
 
-TEST_CASE("waiters are answered when the attempt ends, and when a dependency fails") {
+TEST_CASE("an attempt's end tells of the task and of the dependents that fail with it") {
   Fixture f;
   const TaskId id = f.Submit({});
   TaskSpec after;
   after.after = {id};
   const TaskId dependent = f.Submit(after);
-  f.daemon->waiters().Add(1, Waiters::Kind::kCollect, {f.Get(id)});
-  f.daemon->waiters().Add(2, Waiters::Kind::kStream, {f.Get(id), f.Get(dependent)});
-  f.daemon->waiters().Add(3, Waiters::Kind::kStream, {f.Get(dependent)});
-  CHECK(f.daemon->waiters().Count() == 3);
+  CHECK(f.started == std::vector<TaskId>{id});
+  CHECK(f.ended.empty());
 
   f.Exit(id, 1);
-  CHECK(f.daemon->waiters().Count() == 0);
+  CHECK(f.ended == std::vector<TaskId>{id, dependent});
 }
 
-TEST_CASE("a waiter of a task that is retried waits for the retry's end") {
+TEST_CASE("a retried task is told of as retrying, and as ended only after its retry's end") {
   Fixture f;
   TaskSpec spec;
   spec.retry.retries = 1;
@@ -251,13 +278,58 @@ TEST_CASE("a waiter of a task that is retried waits for the retry's end") {
   spec.retry.base_ms = 1000;
   spec.retry.jitter = false;
   const TaskId id = f.Submit(spec);
-  f.daemon->waiters().Add(1, Waiters::Kind::kCollect, {f.Get(id)});
   f.Exit(id, 1);
-  CHECK(f.daemon->waiters().Count() == 1);
+  CHECK(f.retrying == std::vector<TaskId>{id});
+  CHECK(f.ended.empty());
   f.clock.Advance(1000);
-  f.daemon->RunReady();
+  f.loop.RunReady();
+  CHECK(f.started == std::vector<TaskId>{id, id});
   f.Exit(id, 0);
-  CHECK(f.daemon->waiters().Count() == 0);
+  CHECK(f.ended == std::vector<TaskId>{id});
+}
+
+TEST_CASE("ending a pending task tells of it and of its dependents") {
+  Fixture f(Caps(1, {}));
+  const TaskId blocker = f.Submit({});
+  const TaskId waiting = f.Submit({});
+  TaskSpec after;
+  after.after = {waiting};
+  const TaskId dependent = f.Submit(after);
+  REQUIRE(f.runner->Running() == std::vector<TaskId>{blocker});
+  CHECK(f.dispatch->EndPending(waiting, TaskState::kCancelled, TaskReason::kCancelled));
+  CHECK(f.ended == std::vector<TaskId>{waiting, dependent});
+  CHECK(f.Get(waiting).state == TaskState::kCancelled);
+  CHECK(f.Get(dependent).reason == TaskReason::kDependencyFailed);
+}
+
+TEST_CASE(
+    "a task starts with its queue's resources, its job's over them, a user's job's narrowed") {
+  Config config = Caps(3, {});
+  config.queues["q"].resources.nice = 5;
+  config.queues["q"].resources.memory_max = 1000;
+  Fixture f(config);
+  for (const std::string name : {"nightly", "alice/mine"}) {
+    JobDef& def = f.jobs[name];
+    def.name = name;
+    def.resources.nice = -5;  // asks for more CPU than the queue gives
+    def.resources.memory_max = 500;
+  }
+  f.jobs["nightly"].cwd = "/srv";
+  TaskSpec spec;
+  spec.queue = "q";
+  f.Submit(spec);
+  CHECK(f.runner->launches.back().resources.nice == 5);
+  CHECK(f.runner->launches.back().cwd_fallback.empty());  // no job: no fallback to /
+  spec.job = "nightly";
+  f.Submit(spec);
+  CHECK(f.runner->launches.back().resources.nice == -5);
+  CHECK(f.runner->launches.back().resources.memory_max == 500);
+  CHECK(f.runner->launches.back().cwd_fallback.empty());  // its own cwd
+  spec.job = "alice/mine";
+  f.Submit(spec);
+  CHECK(f.runner->launches.back().resources.nice == 5);
+  CHECK(f.runner->launches.back().resources.memory_max == 500);
+  CHECK(f.runner->launches.back().cwd_fallback == "/");  // its home, else /
 }
 
 }  // namespace

@@ -71,7 +71,7 @@ struct Fixture {
     config.durability_full = false;
     DaemonOptions options;
     options.state_dir = dir.path.string();
-    options.run_as_owner = true;
+    options.run_as.owner = true;
     options.config = std::make_shared<const Config>(std::move(config));
     options.make_runner = [this](Runner::Callbacks callbacks) {
       auto fake = std::make_unique<FakeRunner>(clock, std::move(callbacks));

@@ -1,0 +1,51 @@
+#include "daemon/host/store_metrics.h"
+
+#include <sys/stat.h>
+
+#include <map>
+#include <utility>
+
+#include "daemon/host/service_manager.h"
+
+namespace tq {
+
+namespace {
+
+// The size of `path`, 0 when it does not exist.
+int64_t FileBytes(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 ? static_cast<int64_t>(st.st_size) : 0;
+}
+
+}  // namespace
+
+Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config,
+                                     const std::string& db_path) {
+  MetricsSnapshot s;
+  const auto label = [&](const std::string& queue) {
+    return queue == TaskSpec().queue || config.queues.count(queue) ? queue : kOtherQueuesLabel;
+  };
+  auto counts = store.TaskCounts();
+  if (!counts.ok()) return counts.status();
+  std::map<std::pair<std::string, TaskState>, int64_t> tasks;
+  for (const TaskCount& c : *counts) tasks[{label(c.queue), c.state}] += c.count;
+  for (const auto& [key, n] : tasks) s.tasks.push_back({key.first, StateName(key.second), n});
+  auto running = store.RunningCounts();
+  if (!running.ok()) return running.status();
+  for (const auto& [queue, n] : *running) s.running[label(queue)] += n;
+  s.store_bytes = FileBytes(db_path) + FileBytes(db_path + "-wal");
+  return s;
+}
+
+std::optional<std::string> ServiceStatusOf(Store& store) {
+  auto running = store.RunningCounts();
+  auto counts = store.TaskCounts();
+  if (!running.ok() || !counts.ok()) return std::nullopt;
+  int64_t attempts = 0, pending = 0;
+  for (const auto& [queue, n] : *running) attempts += n;
+  for (const TaskCount& c : *counts)
+    if (c.state == TaskState::kPending) pending += c.count;
+  return ServiceStatusLine(attempts, pending);
+}
+
+}  // namespace tq

@@ -1,0 +1,427 @@
+#include "daemon/run/dispatch.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "core/model/saturating.h"
+#include "core/policy/attempt_end.h"
+#include "core/policy/task_env.h"
+#include "daemon/users/accounts.h"
+
+namespace tq {
+
+namespace {
+
+// When the store cannot say what is due next, dispatch looks again this much later.
+constexpr MonoMs kNextDueRetryMs = 5 * 60 * 1000;
+// Delayed tasks made ready per turn of the loop; more wait for the next turn.
+constexpr int kPromoteBatch = 1000;
+
+// Serves the chooser from the store's ready indexes, over the queues that have a free slot and
+// the owners below their own running cap (`capped` says who is at it).
+class StoreReadySource : public ReadySource {
+ public:
+  using Capped = std::function<bool(uint32_t owner_uid, int running)>;
+
+  StoreReadySource(Store& store, std::vector<std::string> open_queues,
+                   std::map<uint32_t, int> running, const ServedLog& served, Capped capped)
+      : store_(store),
+        queues_(std::move(open_queues)),
+        running_(std::move(running)),
+        served_(served),
+        capped_(std::move(capped)) {}
+
+  std::vector<OwnerCandidate> FirstPerOwner(ReadyOrder order) override {
+    std::map<uint32_t, OwnerCandidate> best;
+    for (const auto& q : queues_) {
+      auto owners = store_.ReadyOwners(q);
+      if (!owners.ok()) {
+        spdlog::error("{}", owners.status().message());
+        continue;
+      }
+      for (uint32_t owner : *owners) {
+        const int running = running_[owner];
+        if (capped_(owner, running)) continue;
+        auto c = store_.FirstReady(q, owner, order);
+        if (!c.ok()) spdlog::error("{}", c.status().message());
+        if (!c.ok() || !c->has_value()) continue;
+        const Candidate& cand = **c;
+        auto [it, added] =
+            best.emplace(owner, OwnerCandidate{cand, running, served_.LastServed(owner)});
+        const Candidate& held = it->second.first;
+        const bool better =
+            order == ReadyOrder::kHighestPriority
+                ? std::pair(cand.priority, cand.id) < std::pair(held.priority, held.id)
+                : cand.id < held.id;
+        if (!added && better) it->second.first = cand;
+      }
+    }
+    std::vector<OwnerCandidate> out;
+    out.reserve(best.size());
+    for (const auto& [owner, c] : best) out.push_back(c);
+    return out;
+  }
+
+ private:
+  Store& store_;
+  std::vector<std::string> queues_;
+  std::map<uint32_t, int> running_;
+  const ServedLog& served_;
+  Capped capped_;
+};
+
+Status MakeDir(const std::string& path, mode_t mode) {
+  if (mkdir(path.c_str(), mode) == 0 || errno == EEXIST) return Status::Ok();
+  return Status(ErrorCode::kConfig, "state", "cannot create " + path + ": " + strerror(errno));
+}
+
+Status WriteFile(const std::string& path, const std::string& data) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return Status::Internal("cannot create " + path + ": " + strerror(errno));
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = strerror(errno);
+      close(fd);
+      return Status::Internal("cannot write " + path + ": " + why);
+    }
+    done += static_cast<size_t>(n);
+  }
+  close(fd);
+  return Status::Ok();
+}
+
+}  // namespace
+
+int RunningCount(const std::map<std::string, int>& counts,
+                 const std::optional<std::string>& queue) {
+  if (queue) {
+    auto it = counts.find(*queue);
+    return it == counts.end() ? 0 : it->second;
+  }
+  int total = 0;
+  for (const auto& [name, n] : counts) total += n;
+  return total;
+}
+
+int QueueCap(const QueueState& queue, const Config& config) {
+  return queue.concurrency ? *queue.concurrency : config.Queue(queue.name).concurrency;
+}
+
+Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRunner& make_runner)
+    : parts_(std::move(parts)),
+      events_(std::move(events)),
+      runner_(make_runner(
+          Runner::Callbacks{[this](TaskId id, int attempt, const AttemptOutcome& outcome,
+                                   const std::optional<StopRequest>& stop) {
+                              if (outcome.never_started)
+                                return ReturnToPending(id, attempt, outcome, stop);
+                              OnAttemptFinished(id, attempt, outcome, stop);
+                            },
+                            [this](TaskId id, int attempt, const StopRequest& stop) {
+                              Status st = parts_.store.RecordStop(id, attempt, stop);
+                              if (!st.ok())
+                                spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+                            }})),
+      unstored_ends_(parts_.loop, parts_.clock, [this](AttemptEnd& end) { return StoreEnd(end); }),
+      watcher_(
+          parts_.store, parts_.clock, parts_.config,
+          [this](const std::vector<TaskId>& ids) { events_.ended(ids); },
+          [this](const std::vector<TaskId>& ids) { RemoveTaskFiles(ids); }),
+      rng_(std::random_device{}()) {}
+
+Dispatcher::~Dispatcher() {
+  if (due_timer_) parts_.loop.CancelTimer(due_timer_);
+  if (watcher_timer_) parts_.loop.CancelTimer(watcher_timer_);
+}
+
+void Dispatcher::Schedule() {
+  parts_.loop.Defer(this, [this] { Dispatch(); });
+}
+
+void Dispatcher::Dispatch() {
+  events_.turn();
+  auto promoted = parts_.store.PromoteDue(parts_.clock.WallNow(), kPromoteBatch);
+  if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
+  if (promoted.ok() && *promoted == kPromoteBatch) Schedule();  // the rest next turn
+  // Only the queues that hold a ready task: the picks below never walk idle queues.
+  auto queues = parts_.store.ReadyQueues();
+  if (!queues.ok()) {
+    spdlog::error("{}", queues.status().message());
+    ArmTimers();
+    return;
+  }
+  std::uniform_real_distribution<double> dist(0.0, 1.0);
+  const UniformSource uniform = [this, &dist] { return dist(rng_); };
+  for (;;) {
+    // The caps are counted where the attempts are: in the store, read again after each start.
+    auto running = parts_.store.RunningCounts();
+    if (!running.ok()) {
+      spdlog::error("{}", running.status().message());
+      break;
+    }
+    if (RunningCount(*running, std::nullopt) >= parts_.config->max_running) break;
+    std::vector<std::string> open;
+    for (const QueueState& q : *queues) {
+      const int cap = QueueCap(q, *parts_.config);
+      if (!q.paused && (cap == 0 || RunningCount(*running, q.name) < cap)) open.push_back(q.name);
+    }
+    auto by_owner = parts_.store.RunningByOwner();
+    if (!by_owner.ok()) {
+      spdlog::error("{}", by_owner.status().message());
+      break;
+    }
+    StoreReadySource ready(parts_.store, std::move(open), std::move(*by_owner), served_,
+                           [this](uint32_t owner, int running) {
+                             if (parts_.holds.Held(owner)) return true;
+                             const UserLimits* limits = parts_.limits.Of(owner);
+                             if (limits == nullptr) return false;
+                             if (limits->max_running > 0 && running >= limits->max_running)
+                               return true;
+                             // Output kept past output_bytes holds the user's tasks back too.
+                             auto kept = parts_.store.OutputOf(owner);
+                             return kept.ok() && *kept >= limits->output_bytes;
+                           });
+    auto pick = PickNext(ready, parts_.config->high_share, uniform);
+    if (!pick) break;
+    ++parts_.counters.picks[pick->priority];
+    served_.Served(pick->owner_uid);
+    if (!StartTask(pick->id)) break;
+  }
+  ArmTimers();
+}
+
+Resources Dispatcher::ResourcesOf(const Task& task) const {
+  // A queue closed to the owner since the submit (a reload) lends it nothing any more.
+  Resources res = parts_.access.CheckQueue(task.owner, task.spec.queue).ok()
+                      ? parts_.config->Queue(task.spec.queue).resources
+                      : Resources();
+  const JobDef* def = task.spec.job ? events_.job(*task.spec.job) : nullptr;
+  if (def == nullptr) return res;
+  // A user's own job (USER/NAME) gets what is stricter of its own and its queue's.
+  return def->name.find('/') == std::string::npos ? res.With(def->resources)
+                                                  : res.Narrowed(def->resources);
+}
+
+bool Dispatcher::StartTask(TaskId id) {
+  auto task = parts_.store.Get(id);
+  std::optional<Result<Account>> account;
+  if (task.ok() && parts_.run_as.owner) account = AccountOf(task->owner);
+  if (account && account->status().code() == ErrorCode::kNotFound) {
+    spdlog::warn("task {} fails user-gone: {}", id, account->status().message());
+    // Not stored: stop choosing for now (the task would be picked again at once).
+    return EndPending(id, TaskState::kFailed, TaskReason::kUserGone);
+  }
+  if (account && account->status().code() == ErrorCode::kInternal) {
+    // The lookup itself failed: the task waits untouched, and its owner is passed over.
+    parts_.holds.Hold(*task, account->status());
+    return true;
+  }
+  if (account) parts_.holds.Release(task->owner.uid);
+  const WallMs now = parts_.clock.WallNow();
+  auto attempt = parts_.store.StartAttempt(id, now);
+  if (!attempt.ok()) {
+    spdlog::error("{}", attempt.status().message());
+    return false;
+  }
+  if (!attempt->has_value()) return true;  // no longer ready; choose again
+  const int n = **attempt;
+  if (task.ok()) {
+    events_.started(*task, n);
+    // Waiting since it was due: submitted, its --at or delay, or its retry.
+    WallMs due = std::max(task->created, task->spec.not_before);
+    if (!task->attempts.empty()) due = std::max(due, task->attempts.back().ended);
+    parts_.counters.queue_wait.Observe(static_cast<double>(std::max<WallMs>(0, now - due)) /
+                                       1000.0);
+  }
+  Status st = task.ok() ? MakeDir(parts_.files.Dir(id), 0700) : task.status();
+  if (st.ok() && account && !account->ok()) st = account->status();  // an entry too large
+  if (st.ok() && task->spec.stdin_data)
+    st = WriteFile(parts_.files.Stdin(id), *task->spec.stdin_data);
+  Result<int> shim = st;
+  if (st.ok()) {
+    Launch launch;
+    launch.id = id;
+    launch.attempt = n;
+    launch.argv = task->spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *task->spec.shell}
+                                   : task->spec.argv;
+    if (account) launch.account = **account;
+    if (account) launch.pam_service = parts_.run_as.pam_service;
+    if (account) launch.pam_dir = parts_.run_as.pam_dir;
+    launch.env = AttemptEnvironment(*task, n, launch.account ? &*launch.account : nullptr);
+    launch.cwd = task->spec.cwd;
+    // A job that names no cwd starts in its user's home, or in / when that is missing (cron).
+    const JobDef* def = task->spec.job ? events_.job(*task->spec.job) : nullptr;
+    if (def != nullptr && def->cwd.empty()) launch.cwd_fallback = "/";
+    launch.has_stdin = task->spec.stdin_data.has_value();
+    launch.timeout_ms = task->spec.timeout_ms;
+    launch.keep_background = task->spec.keep_background;
+    launch.resources = ResourcesOf(*task);
+    shim = runner_->Start(launch);
+  }
+  if (!shim.ok()) {
+    spdlog::error("task {} attempt {} could not start: {}", id, n, shim.status().message());
+    AttemptOutcome outcome;
+    outcome.ended = parts_.clock.WallNow();
+    outcome.exit_code = 127;  // as the shim records a task it could not start
+    outcome.reason = AttemptReason::kSpawnFailed;
+    outcome.detail = shim.status().message();
+    OnAttemptFinished(id, n, outcome, std::nullopt);
+    return true;
+  }
+  Status pids = parts_.store.SetAttemptPids(id, n, 0, *shim);
+  if (!pids.ok()) spdlog::error("{}", pids.message());
+  spdlog::debug("task {} attempt {} started (shim pid {})", id, n, *shim);
+  return true;
+}
+
+void Dispatcher::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
+                                   const std::optional<StopRequest>& stop) {
+  AttemptEnd end{id, attempt, outcome, stop};
+  Status st = StoreEnd(end);
+  if (st.ok()) return;
+  if (st.fault() == StoreFault::kNone) {
+    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    return;
+  }
+  // The store still says running: keep the end and store it later, so it is never lost.
+  spdlog::error("task {} attempt {}: its end is not stored yet, trying again: {}", id, attempt,
+                st.message());
+  unstored_ends_.Add(std::move(end));
+}
+
+Status Dispatcher::StoreEnd(AttemptEnd& end) {
+  const TaskId id = end.id;
+  const int attempt = end.attempt;
+  const AttemptOutcome& outcome = end.outcome;
+  auto task = parts_.store.Get(id);
+  if (!task.ok()) return task.status();
+  for (const Attempt& a : task->attempts)
+    if (a.number == attempt)
+      parts_.counters.run_time.Observe(
+          static_cast<double>(std::max<WallMs>(0, outcome.ended - a.started)) / 1000.0);
+  std::optional<int> failed;
+  if (MayRetry(outcome)) {
+    auto count = parts_.store.FailedSinceQueued(id);
+    if (count.ok()) {
+      failed = *count;
+    } else if (count.status().fault() != StoreFault::kNone) {
+      return count.status();
+    } else {
+      spdlog::error("task {} attempt {}: {}", id, attempt, count.status().message());
+    }
+  }
+  std::uniform_real_distribution<double> dist(0.0, 1.0);
+  const AttemptEndDecision decision =
+      DecideAttemptEnd(*task, outcome, end.stop, failed,
+                       parts_.config->Queue(task->spec.queue).retry_priority_penalty,
+                       parts_.clock.WallNow(), [&] { return dist(rng_); });
+  TaskState state = decision.next;
+  const TaskReason reason = decision.reason;
+  if (decision.event == TaskEvent::kRetry) {
+    Status st =
+        parts_.store.RetryLater(id, attempt, outcome, decision.retry_at, decision.retry_priority);
+    if (st.ok()) {
+      events_.retrying(*task, attempt, outcome);
+      spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
+                   AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries,
+                   decision.delay_ms);
+      Schedule();
+      return Status::Ok();
+    }
+    if (st.fault() != StoreFault::kNone) return st;
+    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    state = TaskState::kFailed;
+  }
+  auto ended = parts_.store.FinishAttempt(id, attempt, outcome, state, reason);
+  if (!ended.ok()) return ended.status();
+  spdlog::info("task {} attempt {} ended: {} ({})", id, attempt, StateName(state),
+               TaskReasonName(reason));
+  ended->insert(ended->begin(), id);
+  events_.ended(*ended);
+  Schedule();
+  return Status::Ok();
+}
+
+bool Dispatcher::EndPending(TaskId id, TaskState state, TaskReason reason) {
+  auto ended = parts_.store.EndPending(id, state, reason, parts_.clock.WallNow());
+  if (!ended.ok()) {
+    spdlog::error("{}", ended.status().message());
+    events_.end_failed(id, ended.status());  // a cancel waiting for it must not hang
+    return false;
+  }
+  events_.ended(*ended);
+  return true;
+}
+
+void Dispatcher::StopRunning(TaskId id, TaskReason reason) {
+  runner_->Terminate(id, AttemptReason::kCancelled, reason);
+}
+
+void Dispatcher::RemoveTaskFiles(const std::vector<TaskId>& ids) {
+  for (TaskId id : ids) {
+    std::error_code ec;
+    std::filesystem::remove_all(parts_.files.Dir(id), ec);
+    if (ec) spdlog::warn("cannot remove {}: {}", parts_.files.Dir(id), ec.message());
+  }
+}
+
+// Arms the timers for what is next due: delayed tasks (not_before) and the watcher. Their times
+// are wall-clock times, so they are wall timers: a task --at 14:30 starts at 14:30 even after the
+// clock was stepped, and a clock set re-arms them (Schedule). Nothing due, no timer: an idle daemon
+// sleeps until something happens.
+void Dispatcher::ArmTimers() {
+  if (due_timer_) parts_.loop.CancelTimer(due_timer_);
+  due_timer_ = 0;
+  auto due = parts_.store.NextDue();
+  if (!due.ok()) spdlog::error("{}", due.status().message());
+  std::optional<WallMs> due_at =
+      due.ok() ? *due : SaturatingAdd(parts_.clock.WallNow(), kNextDueRetryMs);
+  if (const std::optional<MonoMs> retry = parts_.holds.NextRetry()) {
+    const WallMs at =
+        parts_.clock.WallNow() + (*retry - parts_.clock.MonoNow());  // held owners: try again
+    due_at = due_at ? std::min(*due_at, at) : at;
+  }
+  if (due_at)
+    due_timer_ = parts_.loop.AddWallTimer(*due_at, [this] {
+      due_timer_ = 0;
+      Dispatch();
+    });
+  if (watcher_timer_) parts_.loop.CancelTimer(watcher_timer_);
+  watcher_timer_ = 0;
+  if (const std::optional<WallMs> watch_at = watcher_.NextDue())
+    watcher_timer_ = parts_.loop.AddWallTimer(*watch_at, [this] {
+      watcher_timer_ = 0;
+      watcher_.RunDue();
+      Schedule();  // dependencies may have failed, queues may have room
+    });
+}
+
+// SPEC 6: an attempt whose supervisor never started is undone, without using a retry. One that
+// was asked to stop meanwhile ends as the stop said; one the store cannot undo is lost.
+void Dispatcher::ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
+                                 const std::optional<StopRequest>& stop) {
+  if (stop) {
+    outcome.reason = stop->attempt_reason;
+  } else if (Status st = parts_.store.UnstartAttempt(id, attempt); st.ok()) {
+    spdlog::info("task {} attempt {} never started; the task is pending again", id, attempt);
+    events_.unstarted(id);
+    Schedule();
+    return;
+  } else {
+    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+  }
+  outcome.never_started = false;
+  OnAttemptFinished(id, attempt, outcome, stop);
+}
+
+}  // namespace tq

@@ -1,0 +1,133 @@
+// Dispatch: which task runs next and how an attempt's end moves it on. The chooser picks over
+// the store's ready tasks in the queues with a free slot; a pick becomes an attempt under the
+// Runner; an attempt's end becomes a retry or the task's end in the store. Delayed tasks and the
+// watcher's work are woken by wall-clock timers.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/config/config.h"
+#include "core/jobs/job.h"
+#include "core/metrics/metrics.h"
+#include "core/model/clock.h"
+#include "core/model/resources.h"
+#include "core/model/status.h"
+#include "core/model/task.h"
+#include "core/policy/chooser.h"
+#include "core/store/store.h"
+#include "daemon/host/event_loop.h"
+#include "daemon/run/runner.h"
+#include "daemon/run/task_files.h"
+#include "daemon/run/unstored_ends.h"
+#include "daemon/run/watcher.h"
+#include "daemon/users/access_rules.h"
+#include "daemon/users/lookup_holds.h"
+#include "daemon/users/user_limits_gate.h"
+
+namespace tq {
+
+/// Whom each task runs as.
+struct RunAs {
+  /// System mode: each task runs as its owner's account, looked up at its start (SPEC 8).
+  bool owner = false;
+  /// With owner: the PAM service whose session each task gets ("": none), and the directory of
+  /// its configuration ("": /etc/pam.d).
+  std::string pam_service;
+  std::string pam_dir;
+};
+
+/// The parts of the daemon dispatch works with; each must outlive the Dispatcher.
+struct DispatchParts {
+  EventLoop& loop;
+  const Clock& clock;
+  Store& store;
+  const ConfigPtr& config;  ///< the daemon's pointer, read at each use
+  const TaskFiles& files;
+  const AccessRules& access;  ///< a queue closed to a task's owner lends it nothing
+  UserLimitsGate& limits;     ///< max_running and output_bytes per user
+  LookupHolds& holds;         ///< owners whose account lookup failed: passed over for a while
+  DaemonCounters& counters;   ///< picks, queue wait and run time
+  RunAs run_as;
+};
+
+/// What dispatch tells the parts above it, and the one thing it asks of them.
+struct DispatchEvents {
+  std::function<void(const Task& task, int attempt)> started;
+  /// An attempt failed and the task waits for its retry.
+  std::function<void(const Task& task, int attempt, const AttemptOutcome& outcome)> retrying;
+  /// An attempt whose supervisor never started was undone: the task is pending again.
+  std::function<void(TaskId id)> unstarted;
+  /// Tasks reached a terminal state.
+  std::function<void(const std::vector<TaskId>& ids)> ended;
+  /// A task could not be ended (or read once ended): whoever waits for it hears why.
+  std::function<void(TaskId id, const Status& why)> end_failed;
+  /// Each turn of dispatch, before it picks (systemd's status line follows the counts).
+  std::function<void()> turn;
+  /// The definition of job `name` for its tasks' cwd and resources; nullptr when none.
+  std::function<const JobDef*(const std::string& name)> job;
+};
+
+/// Picks and starts tasks, stores their attempts' ends, and runs the watcher when due.
+class Dispatcher {
+ public:
+  /// Makes what runs attempts, reporting to the dispatcher's callbacks.
+  using MakeRunner = std::function<std::unique_ptr<Runner>(Runner::Callbacks)>;
+
+  Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRunner& make_runner);
+  ~Dispatcher();
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+
+  /// What runs the attempts: the Executor under the shim, or a test's fake.
+  Runner& runner() { return *runner_; }
+  /// Runs the chooser once the current batch of events is handled, and re-arms the timers of
+  /// delayed tasks and of the watcher.
+  void Schedule();
+  /// Ends a pending task with `state`/`reason` (its dependents fail) and tells of it; false
+  /// when the store could not take it (end_failed is told the error).
+  bool EndPending(TaskId id, TaskState state, TaskReason reason);
+  /// Stops a running task; when it has ended it is cancelled with `reason` (cancelled or
+  /// superseded).
+  void StopRunning(TaskId id, TaskReason reason);
+  /// The nice, ionice and limits of `task`: its queue's, with its job's own over them.
+  Resources ResourcesOf(const Task& task) const;
+
+ private:
+  void Dispatch();
+  bool StartTask(TaskId id);
+  void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
+                         const std::optional<StopRequest>& stop);
+  /// Undoes an attempt whose supervisor never started (the task is pending again), or ends it as
+  /// OnAttemptFinished does when it was asked to stop or the store cannot undo it.
+  void ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
+                       const std::optional<StopRequest>& stop);
+  /// Stores an attempt's end (a retry or the task's end) and tells of it; a store fault comes
+  /// back so the end can be kept and stored later.
+  Status StoreEnd(AttemptEnd& end);
+  void ArmTimers();
+  void RemoveTaskFiles(const std::vector<TaskId>& ids);
+
+  DispatchParts parts_;
+  DispatchEvents events_;
+  std::unique_ptr<Runner> runner_;
+  UnstoredEnds unstored_ends_;
+  Watcher watcher_;
+  std::mt19937_64 rng_;
+  ServedLog served_;  ///< when each owner last had a task started: the chooser's fairness
+  EventLoop::TimerId due_timer_ = 0;
+  EventLoop::TimerId watcher_timer_ = 0;
+};
+
+/// Running attempts in `queue` (or all) among the store's `counts` per queue.
+int RunningCount(const std::map<std::string, int>& counts, const std::optional<std::string>& queue);
+/// How many tasks of `queue` may run at once: its run-time setting (`tq queue set`), else
+/// tqd.toml's; 0: no cap.
+int QueueCap(const QueueState& queue, const Config& config);
+
+}  // namespace tq

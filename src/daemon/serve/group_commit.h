@@ -1,0 +1,47 @@
+// The submits of one turn of the event loop, committed together: concurrent submitters share
+// one transaction and one sync, and each is answered after it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "core/model/clock.h"
+#include "core/model/status.h"
+#include "core/store/store.h"
+#include "daemon/host/event_loop.h"
+#include "daemon/serve/server.h"
+#include "daemon/users/user_limits_gate.h"
+
+namespace tq {
+
+/// Gathers this turn's submits and commits them once the turn has read its requests.
+class GroupCommit {
+ public:
+  /// Answers one submit of a committed group on its connection with its outcome.
+  using Answer =
+      std::function<void(ConnId conn, const SubmitItem& item, const Result<SubmitOutcome>&)>;
+
+  GroupCommit(EventLoop& loop, const Clock& clock, Store& store, UserLimitsGate& limits,
+              Answer answer)
+      : loop_(loop), clock_(clock), store_(store), limits_(limits), answer_(std::move(answer)) {}
+
+  /// Adds a submit from `peer` on `conn` to this turn's group.
+  void Add(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running);
+  /// Refuses `count` new tasks of `peer` that their limits forbid, counting the submits of
+  /// theirs in this turn's group too (UserLimitsGate::Admit).
+  Status Admit(const Owner& peer, int64_t count);
+
+ private:
+  void Flush();
+
+  EventLoop& loop_;
+  const Clock& clock_;
+  Store& store_;
+  UserLimitsGate& limits_;
+  Answer answer_;
+  std::vector<std::pair<ConnId, SubmitItem>> group_;  ///< this turn's submits
+};
+
+}  // namespace tq
