@@ -1,8 +1,8 @@
 /* tq-shim: the per-task supervisor. Starts one task, captures its output (capped head + tail),
  * forwards the daemon's kill requests to every process of the task, reaps it with wait4 and
- * leaves a status record that outlives the daemon. Linked only against libc and libpam; its
- * parts are listed in shim.h. The contract (invocation, record format, signals, exit codes) is
- * in shim_record.h and SPEC sections 6 and 8. */
+ * leaves a status record that outlives the daemon. Linked only against libc (libpam is loaded
+ * for a PAM session); its parts are listed in shim.h. The contract (invocation, record format,
+ * signals, exit codes) is in shim_record.h and SPEC sections 6 and 8. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

@@ -1,6 +1,8 @@
 /* The PAM session of a task's user (service --pam-service), opened by tq-shim as root before it
  * forks the task and closed when the task is gone: the shim is the one process that lives
- * exactly as long as the task. */
+ * exactly as long as the task. libpam is loaded only then: a shim without a PAM session (every
+ * task of a per-user daemon) starts without it and the libraries it pulls in. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <grp.h>
 #include <security/pam_appl.h>
@@ -28,6 +30,41 @@ static int pam_quiet(int n, const struct pam_message** msg, struct pam_response*
 
 static pam_handle_t* g_pam; /* the open session; NULL when there is none */
 
+/* The functions of libpam the shim calls, found in it once it is loaded. */
+static struct {
+  __typeof__(&pam_start_confdir) start_confdir;
+  __typeof__(&pam_acct_mgmt) acct_mgmt;
+  __typeof__(&pam_setcred) setcred;
+  __typeof__(&pam_open_session) open_session;
+  __typeof__(&pam_close_session) close_session;
+  __typeof__(&pam_getenvlist) getenvlist;
+  __typeof__(&pam_strerror) strerror;
+  __typeof__(&pam_end) end;
+} pam;
+
+/* Loads libpam and finds its functions; 0, or -1 with why on stderr. */
+static int load_pam(void) {
+  void* lib = dlopen("libpam.so.0", RTLD_NOW | RTLD_LOCAL);
+  const struct {
+    void** to;
+    const char* name;
+  } wanted[] = {
+      {(void**)&pam.start_confdir, "pam_start_confdir"},
+      {(void**)&pam.acct_mgmt, "pam_acct_mgmt"},
+      {(void**)&pam.setcred, "pam_setcred"},
+      {(void**)&pam.open_session, "pam_open_session"},
+      {(void**)&pam.close_session, "pam_close_session"},
+      {(void**)&pam.getenvlist, "pam_getenvlist"},
+      {(void**)&pam.strerror, "pam_strerror"},
+      {(void**)&pam.end, "pam_end"},
+  };
+  for (size_t i = 0; lib != NULL && i < sizeof wanted / sizeof wanted[0]; i++)
+    if ((*wanted[i].to = dlsym(lib, wanted[i].name)) == NULL) lib = NULL;
+  if (lib != NULL) return 0;
+  fprintf(stderr, "tq-shim: pam: cannot load libpam.so.0: %s\n", dlerror());
+  return -1;
+}
+
 /* Takes the groups this process holds now, the task's and what the PAM credentials (pam_group)
  * added, as the task's; 0 or -1 with errno. */
 static int take_groups(struct options* o) {
@@ -45,23 +82,24 @@ static int take_groups(struct options* o) {
 
 char** pam_begin(struct options* o, char** env) {
   static const struct pam_conv conv = {pam_quiet, NULL};
-  int rc = pam_start_confdir(o->pam_service, o->user, &conv, o->pam_dir, &g_pam);
+  if (load_pam() != 0) spawn_failed(TQ_SHIM_STEP_PAM, ELIBACC);
+  int rc = pam.start_confdir(o->pam_service, o->user, &conv, o->pam_dir, &g_pam);
   const char* what = "start";
-  if (rc == PAM_SUCCESS && (rc = pam_acct_mgmt(g_pam, PAM_SILENT)) != PAM_SUCCESS) what = "account";
+  if (rc == PAM_SUCCESS && (rc = pam.acct_mgmt(g_pam, PAM_SILENT)) != PAM_SUCCESS) what = "account";
   /* The task's groups first, as cron's initgroups, so the credentials add to them. */
   if (rc == PAM_SUCCESS && o->switch_identity && setgroups(o->ngroups, o->groups) != 0) {
     const int err = errno;
     fprintf(stderr, "tq-shim: pam: cannot take the groups of %s: %s\n", o->user, strerror(err));
-    pam_end(g_pam, PAM_SUCCESS);
+    pam.end(g_pam, PAM_SUCCESS);
     g_pam = NULL;
     spawn_failed(TQ_SHIM_STEP_IDENTITY, err);
   }
   if (rc == PAM_SUCCESS &&
-      (rc = pam_setcred(g_pam, PAM_ESTABLISH_CRED | PAM_SILENT)) != PAM_SUCCESS)
+      (rc = pam.setcred(g_pam, PAM_ESTABLISH_CRED | PAM_SILENT)) != PAM_SUCCESS)
     what = "credentials";
-  if (rc == PAM_SUCCESS && (rc = pam_open_session(g_pam, PAM_SILENT)) != PAM_SUCCESS) {
+  if (rc == PAM_SUCCESS && (rc = pam.open_session(g_pam, PAM_SILENT)) != PAM_SUCCESS) {
     what = "session";
-    pam_setcred(g_pam, PAM_DELETE_CRED | PAM_SILENT);
+    pam.setcred(g_pam, PAM_DELETE_CRED | PAM_SILENT);
   }
   if (rc == PAM_SUCCESS && o->switch_identity && take_groups(o) != 0) {
     const int err = errno;
@@ -71,13 +109,13 @@ char** pam_begin(struct options* o, char** env) {
   }
   if (rc != PAM_SUCCESS) {
     fprintf(stderr, "tq-shim: pam %s of %s (service %s): %s\n", what, o->user, o->pam_service,
-            g_pam != NULL ? pam_strerror(g_pam, rc) : "cannot start");
-    if (g_pam != NULL) pam_end(g_pam, rc);
+            g_pam != NULL ? pam.strerror(g_pam, rc) : "cannot start");
+    if (g_pam != NULL) pam.end(g_pam, rc);
     g_pam = NULL;
     spawn_failed(TQ_SHIM_STEP_PAM, EACCES);
   }
   static char** merged = NULL; /* static: held to the end, as leak checkers see */
-  char** extra = pam_getenvlist(g_pam);
+  char** extra = pam.getenvlist(g_pam);
   size_t n = 0, nextra = 0;
   while (env != NULL && env[n] != NULL) n++;
   while (extra != NULL && extra[nextra] != NULL) nextra++;
@@ -97,10 +135,10 @@ char** pam_begin(struct options* o, char** env) {
 
 void pam_finish(void) {
   if (g_pam == NULL) return;
-  int rc = pam_close_session(g_pam, PAM_SILENT);
+  int rc = pam.close_session(g_pam, PAM_SILENT);
   if (rc != PAM_SUCCESS)
-    fprintf(stderr, "tq-shim: pam: closing the session: %s\n", pam_strerror(g_pam, rc));
-  pam_setcred(g_pam, PAM_DELETE_CRED | PAM_SILENT);
-  pam_end(g_pam, rc);
+    fprintf(stderr, "tq-shim: pam: closing the session: %s\n", pam.strerror(g_pam, rc));
+  pam.setcred(g_pam, PAM_DELETE_CRED | PAM_SILENT);
+  pam.end(g_pam, rc);
   g_pam = NULL;
 }
