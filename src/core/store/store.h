@@ -42,6 +42,7 @@ struct ListFilter {
 struct AttemptOutcome {
   WallMs ended = 0;
   int pid = 0;  ///< the task's process as the supervisor saw it (0 if never started)
+  int shim_pid = 0;  ///< the supervisor, from its record (0 when it left none)
   int exit_code = -1;
   int signal = 0;
   AttemptReason reason = AttemptReason::kExit;
@@ -96,8 +97,6 @@ struct StopRequest {
 struct RunningAttempt {
   TaskId task_id = 0;
   int number = 0;
-  int pid = 0;
-  int shim_pid = 0;
   int64_t timeout_ms = 0;  ///< the task's running-time limit (0: none)
   WallMs started = 0;      ///< when the attempt started, to re-arm its timeout after a restart
   std::optional<StopRequest> stop;  ///< a stop already asked of it, if any
@@ -220,8 +219,6 @@ class Store {
   /// conditional update; nullopt if the task was no longer ready (it never starts twice).
   virtual Result<std::optional<int>> StartAttempt(TaskId id, WallMs now) = 0;
 
-  /// Records the pids of a started attempt.
-  virtual Status SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) = 0;
 
   /// Records a stop asked of a running attempt. The first request wins: a later one (a timeout
   /// during a cancel's grace) changes nothing, and so does one for an attempt that has ended.

@@ -132,7 +132,14 @@ Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRun
                               if (!st.ok())
                                 spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
                             }})),
-      unstored_ends_(parts_.loop, parts_.clock, [this](AttemptEnd& end) { return StoreEnd(end); }),
+      unstored_ends_(parts_.loop, parts_.clock,
+                     [this](AttemptEnd& end) {
+                       News news;
+                       Status st = StoreEnd(end, news);
+                       if (st.ok()) Tell(news);
+                       if (st.ok()) Schedule();  // its slot is free
+                       return st;
+                     }),
       watcher_(
           parts_.store, parts_.clock, parts_.config,
           [this](const std::vector<TaskId>& ids) { events_.ended(ids); },
@@ -145,25 +152,73 @@ Dispatcher::~Dispatcher() {
 }
 
 void Dispatcher::Schedule() {
-  parts_.loop.Defer(this, [this] { Dispatch(); });
+  parts_.loop.Defer(this, [this] { Turn(); });
 }
 
-void Dispatcher::Dispatch() {
+// One turn: the attempts that ended since the last one are stored, due tasks made ready and
+// free slots filled, all in one transaction and one sync; what it did is told and the claimed
+// tasks are launched only once it is committed.
+void Dispatcher::Turn() {
   events_.turn();
-  auto promoted = parts_.store.PromoteDue(parts_.clock.WallNow(), kPromoteBatch);
-  if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
-  if (promoted.ok() && *promoted == kPromoteBatch) Schedule();  // the rest next turn
+  std::vector<AttemptEnd> ends = std::move(ends_);
+  ends_.clear();
+  News news;
+  std::vector<Claim> claims;
+  std::vector<AttemptEnd> unstored;
+  bool more_due = false;
+  Status committed = parts_.store.WriteTogether([&] {
+    for (AttemptEnd& end : ends) {
+      Status st = StoreEnd(end, news);
+      if (st.ok()) continue;
+      if (st.fault() == StoreFault::kNone) {
+        spdlog::error("task {} attempt {}: {}", end.id, end.attempt, st.message());
+      } else {
+        unstored.push_back(end);
+      }
+    }
+    auto promoted = parts_.store.PromoteDue(parts_.clock.WallNow(), kPromoteBatch);
+    if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
+    more_due = promoted.ok() && *promoted == kPromoteBatch;  // the rest next turn
+    Choose(claims, news);
+    return Status::Ok();
+  });
+  if (!committed.ok()) {
+    // Nothing of the turn is stored: every end is kept for later, no claimed task starts.
+    spdlog::error("{}", committed.message());
+    unstored = std::move(ends);
+    news = News();
+    claims.clear();
+  }
+  for (AttemptEnd& end : unstored) {
+    // The store still says running: keep the end and store it later, so it is never lost.
+    spdlog::error("task {} attempt {}: its end is not stored yet, trying again", end.id,
+                  end.attempt);
+    unstored_ends_.Add(std::move(end));
+  }
+  Tell(news);
+  for (Claim& claim : claims) Start(claim);
+  if (more_due) Schedule();
+  ArmTimers();
+}
+
+void Dispatcher::Tell(const News& news) {
+  for (const double seconds : news.run_seconds) parts_.counters.run_time.Observe(seconds);
+  for (const auto& [task, attempt, outcome] : news.retrying)
+    events_.retrying(task, attempt, outcome);
+  if (!news.ended.empty()) events_.ended(news.ended);
+}
+
+void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
   // Only the queues that hold a ready task: the picks below never walk idle queues.
   auto queues = parts_.store.ReadyQueues();
   if (!queues.ok()) {
     spdlog::error("{}", queues.status().message());
-    ArmTimers();
     return;
   }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
   for (;;) {
-    // The caps are counted where the attempts are: in the store, read again after each start.
+    // The caps are counted where the attempts are: in the store, read again after each claim.
     auto running = parts_.store.RunningCounts();
     if (!running.ok()) {
       spdlog::error("{}", running.status().message());
@@ -195,9 +250,8 @@ void Dispatcher::Dispatch() {
     if (!pick) break;
     ++parts_.counters.picks[pick->priority];
     served_.Served(pick->owner_uid);
-    if (!StartTask(pick->id)) break;
+    if (!ClaimTask(pick->id, claims, news)) break;
   }
-  ArmTimers();
 }
 
 Resources Dispatcher::ResourcesOf(const Task& task) const {
@@ -212,14 +266,21 @@ Resources Dispatcher::ResourcesOf(const Task& task) const {
                                                   : res.Narrowed(def->resources);
 }
 
-bool Dispatcher::StartTask(TaskId id) {
+bool Dispatcher::ClaimTask(TaskId id, std::vector<Claim>& claims, News& news) {
   auto task = parts_.store.Get(id);
   std::optional<Result<Account>> account;
   if (task.ok() && parts_.run_as.owner) account = AccountOf(task->owner);
   if (account && account->status().code() == ErrorCode::kNotFound) {
     spdlog::warn("task {} fails user-gone: {}", id, account->status().message());
-    // Not stored: stop choosing for now (the task would be picked again at once).
-    return EndPending(id, TaskState::kFailed, TaskReason::kUserGone);
+    auto ended = parts_.store.EndPending(id, TaskState::kFailed, TaskReason::kUserGone,
+                                         parts_.clock.WallNow());
+    if (!ended.ok()) {
+      // Not stored: stop choosing for now (the task would be picked again at once).
+      spdlog::error("{}", ended.status().message());
+      return false;
+    }
+    news.ended.insert(news.ended.end(), ended->begin(), ended->end());
+    return true;
   }
   if (account && account->status().code() == ErrorCode::kInternal) {
     // The lookup itself failed: the task waits untouched, and its owner is passed over.
@@ -227,14 +288,22 @@ bool Dispatcher::StartTask(TaskId id) {
     return true;
   }
   if (account) parts_.holds.Release(task->owner.uid);
-  const WallMs now = parts_.clock.WallNow();
-  auto attempt = parts_.store.StartAttempt(id, now);
+  auto attempt = parts_.store.StartAttempt(id, parts_.clock.WallNow());
   if (!attempt.ok()) {
     spdlog::error("{}", attempt.status().message());
     return false;
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
-  const int n = **attempt;
+  claims.push_back(Claim{id, **attempt, std::move(task), std::move(account)});
+  return true;
+}
+
+void Dispatcher::Start(Claim& claim) {
+  const TaskId id = claim.id;
+  const int n = claim.attempt;
+  const Result<Task>& task = claim.task;
+  const std::optional<Result<Account>>& account = claim.account;
+  const WallMs now = parts_.clock.WallNow();
   if (task.ok()) {
     events_.started(*task, n);
     // Waiting since it was due: submitted, its --at or delay, or its retry.
@@ -276,30 +345,18 @@ bool Dispatcher::StartTask(TaskId id) {
     outcome.reason = AttemptReason::kSpawnFailed;
     outcome.detail = shim.status().message();
     OnAttemptFinished(id, n, outcome, std::nullopt);
-    return true;
+    return;
   }
-  Status pids = parts_.store.SetAttemptPids(id, n, 0, *shim);
-  if (!pids.ok()) spdlog::error("{}", pids.message());
   spdlog::debug("task {} attempt {} started (shim pid {})", id, n, *shim);
-  return true;
 }
 
 void Dispatcher::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                                    const std::optional<StopRequest>& stop) {
-  AttemptEnd end{id, attempt, outcome, stop};
-  Status st = StoreEnd(end);
-  if (st.ok()) return;
-  if (st.fault() == StoreFault::kNone) {
-    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
-    return;
-  }
-  // The store still says running: keep the end and store it later, so it is never lost.
-  spdlog::error("task {} attempt {}: its end is not stored yet, trying again: {}", id, attempt,
-                st.message());
-  unstored_ends_.Add(std::move(end));
+  ends_.push_back(AttemptEnd{id, attempt, outcome, stop});
+  Schedule();
 }
 
-Status Dispatcher::StoreEnd(AttemptEnd& end) {
+Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
   const TaskId id = end.id;
   const int attempt = end.attempt;
   const AttemptOutcome& outcome = end.outcome;
@@ -307,7 +364,7 @@ Status Dispatcher::StoreEnd(AttemptEnd& end) {
   if (!task.ok()) return task.status();
   for (const Attempt& a : task->attempts)
     if (a.number == attempt)
-      parts_.counters.run_time.Observe(
+      news.run_seconds.push_back(
           static_cast<double>(std::max<WallMs>(0, outcome.ended - a.started)) / 1000.0);
   std::optional<int> failed;
   if (MayRetry(outcome)) {
@@ -331,11 +388,10 @@ Status Dispatcher::StoreEnd(AttemptEnd& end) {
     Status st =
         parts_.store.RetryLater(id, attempt, outcome, decision.retry_at, decision.retry_priority);
     if (st.ok()) {
-      events_.retrying(*task, attempt, outcome);
       spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
                    AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries,
                    decision.delay_ms);
-      Schedule();
+      news.retrying.emplace_back(std::move(*task), attempt, outcome);
       return Status::Ok();
     }
     if (st.fault() != StoreFault::kNone) return st;
@@ -346,9 +402,8 @@ Status Dispatcher::StoreEnd(AttemptEnd& end) {
   if (!ended.ok()) return ended.status();
   spdlog::info("task {} attempt {} ended: {} ({})", id, attempt, StateName(state),
                TaskReasonName(reason));
-  ended->insert(ended->begin(), id);
-  events_.ended(*ended);
-  Schedule();
+  news.ended.push_back(id);
+  news.ended.insert(news.ended.end(), ended->begin(), ended->end());
   return Status::Ok();
 }
 
@@ -394,7 +449,7 @@ void Dispatcher::ArmTimers() {
   if (due_at)
     due_timer_ = parts_.loop.AddWallTimer(*due_at, [this] {
       due_timer_ = 0;
-      Dispatch();
+      Turn();
     });
   if (watcher_timer_) parts_.loop.CancelTimer(watcher_timer_);
   watcher_timer_ = 0;

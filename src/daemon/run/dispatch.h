@@ -1,6 +1,7 @@
 // Dispatch: which task runs next and how an attempt's end moves it on. The chooser picks over
 // the store's ready tasks in the queues with a free slot; a pick becomes an attempt under the
-// Runner; an attempt's end becomes a retry or the task's end in the store. Delayed tasks and the
+// Runner; an attempt's end becomes a retry or the task's end in the store. A turn stores every
+// end and start since the last one in one transaction and one sync. Delayed tasks and the
 // watcher's work are woken by wall-clock timers.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/config/config.h"
@@ -86,8 +88,8 @@ class Dispatcher {
 
   /// What runs the attempts: the Executor under the shim, or a test's fake.
   Runner& runner() { return *runner_; }
-  /// Runs the chooser once the current batch of events is handled, and re-arms the timers of
-  /// delayed tasks and of the watcher.
+  /// Runs a turn once the current batch of events is handled: stores the attempts' ends, runs
+  /// the chooser, and re-arms the timers of delayed tasks and of the watcher.
   void Schedule();
   /// Ends a pending task with `state`/`reason` (its dependents fail) and tells of it; false
   /// when the store could not take it (end_failed is told the error).
@@ -99,23 +101,45 @@ class Dispatcher {
   Resources ResourcesOf(const Task& task) const;
 
  private:
-  void Dispatch();
-  bool StartTask(TaskId id);
+  /// A task a turn moved to running, started once the turn is committed.
+  struct Claim {
+    TaskId id = 0;
+    int attempt = 0;
+    Result<Task> task;  ///< as read when claimed; an error fails the attempt at its start
+    std::optional<Result<Account>> account;  ///< whom it runs as (system mode)
+  };
+  /// What a turn's writes did, told once they are committed.
+  struct News {
+    std::vector<TaskId> ended;                                    ///< now terminal
+    std::vector<std::tuple<Task, int, AttemptOutcome>> retrying;  ///< waiting for a retry
+    std::vector<double> run_seconds;                              ///< the ended attempts'
+  };
+
+  void Turn();
+  /// Claims tasks for the free slots, as the chooser picks them.
+  void Choose(std::vector<Claim>& claims, News& news);
+  /// Moves task `id` to running (or fails it user-gone); false stops the choosing.
+  bool ClaimTask(TaskId id, std::vector<Claim>& claims, News& news);
+  /// Starts a claimed attempt under the runner; one that cannot start ends spawn-failed.
+  void Start(Claim& claim);
+  void Tell(const News& news);
+  /// Keeps an attempt's end for the next turn.
   void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                          const std::optional<StopRequest>& stop);
   /// Undoes an attempt whose supervisor never started (the task is pending again), or ends it as
   /// OnAttemptFinished does when it was asked to stop or the store cannot undo it.
   void ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
                        const std::optional<StopRequest>& stop);
-  /// Stores an attempt's end (a retry or the task's end) and tells of it; a store fault comes
-  /// back so the end can be kept and stored later.
-  Status StoreEnd(AttemptEnd& end);
+  /// Stores an attempt's end (a retry or the task's end), adding what it did to `news`; a store
+  /// fault comes back so the end can be kept and stored later.
+  Status StoreEnd(AttemptEnd& end, News& news);
   void ArmTimers();
   void RemoveTaskFiles(const std::vector<TaskId>& ids);
 
   DispatchParts parts_;
   DispatchEvents events_;
   std::unique_ptr<Runner> runner_;
+  std::vector<AttemptEnd> ends_;  ///< ended since the last turn
   UnstoredEnds unstored_ends_;
   Watcher watcher_;
   std::mt19937_64 rng_;

@@ -382,6 +382,7 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
     if (stat(file.c_str(), &st) == 0) out.output_bytes += st.st_size;
   }
   out.pid = record->pid;
+  out.shim_pid = record->shim_pid;
   out.exit_code = record->exit_code;
   out.signal = record->signal;
   out.user_cpu_us = record->user_cpu_us;

@@ -234,12 +234,12 @@ STORE_TEST_CASE("FinishAttempt stores the outcome and releases dependents") {
   CHECK_FALSE(store->NextDue()->has_value());
 
   REQUIRE(*store->StartAttempt(a, 2000) == std::optional<int>(1));
-  REQUIRE(store->SetAttemptPids(a, 1, 4242, 4241).ok());
-  CHECK(store->SetAttemptPids(a, 2, 1, 1).code() == ErrorCode::kNotFound);
 
   AttemptOutcome out;
   out.ended = 3000;
   out.exit_code = 0;
+  out.pid = 4242;
+  out.shim_pid = 4241;
   out.reason = AttemptReason::kExit;
   out.user_cpu_us = 1250000;
   out.system_cpu_us = 30000;
@@ -439,7 +439,6 @@ STORE_TEST_CASE("RunningAttempts, RunningCounts and QueueStates") {
   REQUIRE(store->StartAttempt(a, 2000)->has_value());
   REQUIRE(store->StartAttempt(b, 2000)->has_value());
   REQUIRE(store->StartAttempt(c, 2000)->has_value());
-  REQUIRE(store->SetAttemptPids(b, 1, 200, 199).ok());
   StartAndFinish(*store, MustInsert(*store, kAlice, Spec({"e"}, "q3")), TaskState::kFailed, 2000);
 
   Result<std::vector<RunningAttempt>> running = store->RunningAttempts();
@@ -448,8 +447,6 @@ STORE_TEST_CASE("RunningAttempts, RunningCounts and QueueStates") {
   CHECK((*running)[0].task_id == a);
   CHECK((*running)[1].task_id == b);
   CHECK((*running)[1].number == 1);
-  CHECK((*running)[1].pid == 200);
-  CHECK((*running)[1].shim_pid == 199);
 
   CHECK(QueueNames(*store) == std::vector<std::string>{"q1", "q2", "q3"});
 

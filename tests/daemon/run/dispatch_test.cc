@@ -332,5 +332,23 @@ TEST_CASE(
   CHECK(f.runner->launches.back().cwd_fallback == "/");  // its home, else /
 }
 
+TEST_CASE("a turn stores the ends since the last one and the starts it makes in one commit") {
+  Fixture f(Caps(2, {}));
+  const TaskId a = f.Submit({}), b = f.Submit({});
+  const TaskId c = f.Submit({}), d = f.Submit({});
+  REQUIRE(f.runner->Running() == std::vector<TaskId>{a, b});
+  int commits = 0;
+  f.store->ObserveCommits([&](double) { ++commits; });
+  f.runner->Exit(a, 0);
+  f.runner->Exit(b, 1);
+  f.loop.RunReady();
+  CHECK(commits == 1);
+  CHECK(f.ended == std::vector<TaskId>{a, b});
+  CHECK(f.Get(a).state == TaskState::kSucceeded);
+  CHECK(f.Get(b).state == TaskState::kFailed);
+  CHECK(f.runner->Running() == std::vector<TaskId>{c, d});
+  CHECK(f.Get(c).state == TaskState::kRunning);
+}
+
 }  // namespace
 }  // namespace tq

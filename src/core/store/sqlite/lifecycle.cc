@@ -97,19 +97,6 @@ Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now) {
   return number;
 }
 
-Status SqliteStore::SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) {
-  return Write([&]() -> Status {
-    sqlite::Query q(st_->set_pids);
-    if (Status s = q.BindInt(id).BindInt(attempt).BindInt(pid).BindInt(shim_pid).Run(); !s.ok()) {
-      return s;
-    }
-    if (db_.Changes() == 0) {
-      return Status::NotFound(TaskName(id) + " has no attempt " + std::to_string(attempt));
-    }
-    return Status::Ok();
-  });
-}
-
 Status SqliteStore::RecordStop(TaskId id, int attempt, const StopRequest& stop) {
   return Write([&]() -> Status {
     sqlite::Query q(st_->record_stop);
@@ -141,7 +128,7 @@ Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& o
   q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
   q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
   q.BindInt(outcome.pid).BindText(outcome.detail).BindInt(outcome.output_bytes);
-  q.BindInt(outcome.memory_peak_bytes);
+  q.BindInt(outcome.memory_peak_bytes).BindInt(outcome.shim_pid);
   return q.Run();
 }
 

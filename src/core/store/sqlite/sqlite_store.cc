@@ -204,15 +204,13 @@ Result<std::vector<RunningAttempt>> SqliteStore::RunningAttempts() {
     RunningAttempt a;
     a.task_id = q.Int(0);
     a.number = static_cast<int>(q.Int(1));
-    a.pid = static_cast<int>(q.Int(2));
-    a.shim_pid = static_cast<int>(q.Int(3));
-    a.timeout_ms = q.Int(4);
-    a.started = q.Int(5);
-    auto attempt_reason = AttemptReasonFromName(q.Text(6));
-    auto task_reason = TaskReasonFromName(q.Text(7));
+    a.timeout_ms = q.Int(2);
+    a.started = q.Int(3);
+    auto attempt_reason = AttemptReasonFromName(q.Text(4));
+    auto task_reason = TaskReasonFromName(q.Text(5));
     if (attempt_reason && *attempt_reason != AttemptReason::kNone && task_reason)
-      a.stop = StopRequest{*attempt_reason, *task_reason, q.Int(8)};
-    a.keep_background = q.Int(9) != 0;
+      a.stop = StopRequest{*attempt_reason, *task_reason, q.Int(6)};
+    a.keep_background = q.Int(7) != 0;
     running.push_back(std::move(a));
   });
   if (!s.ok()) return s;

@@ -94,7 +94,6 @@ class SqliteStore : public Store {
   Result<int> PromoteDue(WallMs now, int limit) override;
   Result<std::optional<WallMs>> NextDue() override;
   Result<std::optional<int>> StartAttempt(TaskId id, WallMs now) override;
-  Status SetAttemptPids(TaskId id, int attempt, int pid, int shim_pid) override;
   Status RecordStop(TaskId id, int attempt, const StopRequest& stop) override;
   Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
                                             TaskState final_state, TaskReason reason) override;

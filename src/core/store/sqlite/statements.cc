@@ -201,7 +201,7 @@ Status SqliteStore::Prepare() {
        "INSERT INTO queues(name, concurrency) VALUES (?1, ?2) "
        "ON CONFLICT(name) DO UPDATE SET concurrency = excluded.concurrency"},
       {&S::running_attempts, "list running attempts",
-       "SELECT a.task_id, a.number, a.pid, a.shim_pid, t.timeout_ms, a.started, "
+       "SELECT a.task_id, a.number, t.timeout_ms, a.started, "
        "a.stop_reason, a.stop_task_reason, a.stop_requested, t.keep_background "
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
@@ -228,8 +228,6 @@ Status SqliteStore::Prepare() {
        "WHERE id = ?1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job"},
       {&S::insert_attempt, "insert attempt",
        "INSERT INTO attempts(task_id, number, started) VALUES (?1, ?2, ?3)"},
-      {&S::set_pids, "set attempt pids",
-       "UPDATE attempts SET pid = ?3, shim_pid = ?4 WHERE task_id = ?1 AND number = ?2"},
       {&S::record_stop, "record a stop request",
        "UPDATE attempts SET stop_reason = ?3, stop_task_reason = ?4, stop_requested = ?5 "
        "WHERE task_id = ?1 AND number = ?2 AND ended = 0 AND stop_reason = ''"},
@@ -238,8 +236,8 @@ Status SqliteStore::Prepare() {
       {&S::finish_attempt, "finish attempt",
        "UPDATE attempts SET ended = ?3, exit_code = ?4, signal = ?5, reason = ?6, "
        "user_cpu_us = ?7, system_cpu_us = ?8, max_rss_kb = ?9, pid = iif(?10 > 0, ?10, pid), "
-       "detail = ?11, output_bytes = ?12, memory_peak_bytes = ?13 "
-       "WHERE task_id = ?1 AND number = ?2"},
+       "detail = ?11, output_bytes = ?12, memory_peak_bytes = ?13, "
+       "shim_pid = iif(?14 > 0, ?14, shim_pid) WHERE task_id = ?1 AND number = ?2"},
       {&S::finish_task, "finish task",
        "UPDATE tasks SET state = ?2, reason = ?3, exit_code = ?4, signal = ?5, finished = ?6, "
        "ready = 0 WHERE id = ?1"},
