@@ -41,7 +41,7 @@ struct ListFilter {
 /// What the supervisor reported for a finished attempt.
 struct AttemptOutcome {
   WallMs ended = 0;
-  int pid = 0;  ///< the task's process as the supervisor saw it (0 if never started)
+  int pid = 0;       ///< the task's process as the supervisor saw it (0 if never started)
   int shim_pid = 0;  ///< the supervisor, from its record (0 when it left none)
   int exit_code = -1;
   int signal = 0;
@@ -218,7 +218,6 @@ class Store {
   /// Moves a ready pending task to running and opens attempt number attempt_count+1, in one
   /// conditional update; nullopt if the task was no longer ready (it never starts twice).
   virtual Result<std::optional<int>> StartAttempt(TaskId id, WallMs now) = 0;
-
 
   /// Records a stop asked of a running attempt. The first request wins: a later one (a timeout
   /// during a cancel's grace) changes nothing, and so does one for an attempt that has ended.
