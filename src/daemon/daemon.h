@@ -91,7 +91,7 @@ class Daemon final : public CronHost {
   }
   RetryPolicy RetryPolicyFor(const std::string& queue,
                              const RetryOverrides& overrides) const override {
-    return ApplyOverrides(options_.config->Queue(queue).retry, overrides);
+    return options_.config->RetryFor(queue, overrides);
   }
   EventFeed& events() override { return *events_; }
   bool EndPending(TaskId id, TaskState state, TaskReason reason) override {

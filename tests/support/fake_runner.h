@@ -2,7 +2,9 @@
 // the outcomes it chooses, as ninja's FakeCommandRunner does for commands.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +19,17 @@ class FakeRunner : public Runner {
  public:
   FakeRunner(const Clock& clock, Callbacks callbacks)
       : clock_(clock), callbacks_(std::move(callbacks)) {}
+
+  /// What makes the runner of a daemon or a dispatcher under test: a FakeRunner, with `*made`
+  /// pointing at it.
+  static std::function<std::unique_ptr<Runner>(Callbacks)> Maker(const Clock& clock,
+                                                                 FakeRunner** made) {
+    return [&clock, made](Callbacks callbacks) {
+      auto fake = std::make_unique<FakeRunner>(clock, std::move(callbacks));
+      *made = fake.get();
+      return fake;
+    };
+  }
 
   Result<int> Start(const Launch& launch) override {
     if (refuse_starts) return Status::Internal("cannot start the shim: refused by the test");

@@ -287,6 +287,10 @@ const QueueConfig& Config::Queue(const std::string& queue) const {
   return it == queues.end() ? kDefaults : it->second;
 }
 
+RetryPolicy Config::RetryFor(const std::string& queue, const RetryOverrides& overrides) const {
+  return ApplyOverrides(Queue(queue).retry, overrides);
+}
+
 const UserLimits& Config::LimitsFor(const std::string& name) const {
   auto it = user_overrides.find(name);
   return it == user_overrides.end() ? user_limits : it->second;

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/model/resources.h"
+#include "core/model/retry_overrides.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/model/user_rules.h"
@@ -77,6 +78,8 @@ struct Config {
 
   /// The settings of `queue`: its own table, or the defaults.
   const QueueConfig& Queue(const std::string& queue) const;
+  /// The retry policy a task submitted to `queue` gets: the queue's defaults with `overrides`.
+  RetryPolicy RetryFor(const std::string& queue, const RetryOverrides& overrides) const;
   /// The limits of the user `name`: its `[users.NAME]` table, or user_limits.
   const UserLimits& LimitsFor(const std::string& name) const;
 };

@@ -12,7 +12,7 @@ void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const Sub
     return;
   }
   TaskSpec spec = r.spec;
-  spec.retry = ApplyOverrides(ctx.config->Queue(spec.queue).retry, r.retry);
+  spec.retry = ctx.config->RetryFor(spec.queue, r.retry);
   ctx.submits.Add(conn, peer, std::move(spec), r.supersede_running);
 }
 

@@ -19,7 +19,7 @@ void HandleSubmitBatch(RequestContext& ctx, ConnId conn, const Owner& peer,
       return;
     }
     specs.push_back(one.spec);
-    specs.back().retry = ApplyOverrides(ctx.config->Queue(one.spec.queue).retry, one.retry);
+    specs.back().retry = ctx.config->RetryFor(one.spec.queue, one.retry);
   }
   if (Status admitted = ctx.submits.Admit(peer, static_cast<int64_t>(specs.size()));
       !admitted.ok()) {

@@ -136,8 +136,10 @@ Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRun
                      [this](AttemptEnd& end) {
                        News news;
                        Status st = StoreEnd(end, news);
-                       if (st.ok()) Tell(news);
-                       if (st.ok()) Schedule();  // its slot is free
+                       if (st.ok()) {
+                         Tell(news);
+                         Schedule();  // its slot is free
+                       }
                        return st;
                      }),
       watcher_(
@@ -172,9 +174,12 @@ void Dispatcher::Turn() {
       if (st.ok()) continue;
       if (st.fault() == StoreFault::kNone) {
         spdlog::error("task {} attempt {}: {}", end.id, end.attempt, st.message());
-      } else {
-        unstored.push_back(end);
+        continue;
       }
+      // The store still says running: keep the end and store it later, so it is never lost.
+      spdlog::error("task {} attempt {}: its end is not stored yet, trying again: {}", end.id,
+                    end.attempt, st.message());
+      unstored.push_back(end);
     }
     auto promoted = parts_.store.PromoteDue(parts_.clock.WallNow(), kPromoteBatch);
     if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
@@ -184,17 +189,13 @@ void Dispatcher::Turn() {
   });
   if (!committed.ok()) {
     // Nothing of the turn is stored: every end is kept for later, no claimed task starts.
-    spdlog::error("{}", committed.message());
+    spdlog::error("a turn of dispatch is not stored ({} end(s) kept to try again): {}", ends.size(),
+                  committed.message());
     unstored = std::move(ends);
     news = News();
     claims.clear();
   }
-  for (AttemptEnd& end : unstored) {
-    // The store still says running: keep the end and store it later, so it is never lost.
-    spdlog::error("task {} attempt {}: its end is not stored yet, trying again", end.id,
-                  end.attempt);
-    unstored_ends_.Add(std::move(end));
-  }
+  for (AttemptEnd& end : unstored) unstored_ends_.Add(std::move(end));
   Tell(news);
   for (Claim& claim : claims) Start(claim);
   if (more_due) Schedule();

@@ -54,11 +54,7 @@ struct Fixture {
         }};
     dispatch = std::make_unique<Dispatcher>(
         DispatchParts{loop, clock, *store, config, files, access, limits, holds, counters, {}},
-        std::move(told), [this](Runner::Callbacks callbacks) {
-          auto fake = std::make_unique<FakeRunner>(clock, std::move(callbacks));
-          runner = fake.get();
-          return fake;
-        });
+        std::move(told), FakeRunner::Maker(clock, &runner));
     dispatch->Schedule();
     loop.RunReady();
   }

@@ -73,11 +73,7 @@ struct Fixture {
     options.state_dir = dir.path.string();
     options.run_as.owner = true;
     options.config = std::make_shared<const Config>(std::move(config));
-    options.make_runner = [this](Runner::Callbacks callbacks) {
-      auto fake = std::make_unique<FakeRunner>(clock, std::move(callbacks));
-      runner = fake.get();
-      return fake;
-    };
+    options.make_runner = FakeRunner::Maker(clock, &runner);
     daemon = std::make_unique<Daemon>(std::move(options), clock);
     Status st = daemon->Open();
     REQUIRE_MESSAGE(st.ok(), st.message());
