@@ -1,8 +1,10 @@
 /* tq-shim: the per-task supervisor. Starts one task, captures its output (capped head + tail),
  * forwards the daemon's kill requests to every process of the task, reaps it with wait4 and
- * leaves a status record that outlives the daemon. Linked only against libc (libpam is loaded
- * for a PAM session); its parts are listed in shim.h. The contract (invocation, record format,
- * signals, exit codes) is in shim_record.h and SPEC sections 6 and 8. */
+ * leaves a status record that outlives the daemon. Linked statically against libc alone, so no
+ * dynamic loader runs at each task's start; a task with a PAM session goes to tq-shim-pam, the
+ * same sources linked dynamically, which loads libpam. Its parts are listed in shim.h. The contract
+ * (invocation, record format, signals, exit codes) is in shim_record.h and SPEC sections 6 and 8.
+ */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -542,6 +544,8 @@ int main(int argc, char** argv) {
   ensure_std_fds();
   struct options o;
   parse_args(argc, argv, &o);
+  /* Before anything is opened: the static build hands a PAM task to tq-shim-pam unchanged. */
+  const int handover_err = o.pam_service != NULL ? pam_handover(argv) : 0;
 
   sigset_t handled; /* blocked from the start so a TERM during set-up is not lost */
   sigemptyset(&handled);
@@ -550,6 +554,7 @@ int main(int argc, char** argv) {
   sigaddset(&handled, TQ_SHIM_SIG_KILL);
   sigprocmask(SIG_BLOCK, &handled, NULL);
   open_status(o.status, o.status_fd);
+  if (handover_err != 0) spawn_failed(TQ_SHIM_STEP_PAM, handover_err);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   signal(SIGPIPE, SIG_IGN);
   signal(SIGXFSZ, SIG_IGN); /* a file size limit (pam_limits) fails a write, never the shim */

@@ -58,6 +58,11 @@ _Noreturn void run_child(const struct options* o, char** env, int out_w, int err
 char** pam_begin(struct options* o, char** env);
 /* Closes the session pam_begin opened, if any. */
 void pam_finish(void);
+/* Hands a task with a PAM session to the build that can open one: the static shim cannot load
+ * libpam (it would bring a second C library), so it execs tq-shim-pam beside itself with the same
+ * arguments and descriptors, and returns only when it cannot, with the errno. The dynamically
+ * linked build opens the session itself: it returns 0 at once. */
+int pam_handover(char** argv);
 
 /* Creates the task's cgroup o->cgroup (its parent must exist) and writes its limits; fails the
  * start at TQ_SHIM_STEP_CGROUP when it cannot. Nothing without --cgroup. */

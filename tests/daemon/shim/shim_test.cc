@@ -327,6 +327,23 @@ TEST_CASE("shim: failures to start are recorded with their errno") {
   }
 }
 
+TEST_CASE("shim: a PAM session it cannot open fails the start at pam, and the task never runs") {
+  // A copy of the shim alone in a directory: the static build finds no tq-shim-pam beside it;
+  // a dynamic build finds no such PAM service in an empty --pam-dir.
+  ShimRun run;
+  const std::string shim = run.Path("tq-shim");
+  std::filesystem::copy_file(TQ_SHIM_PATH, shim);
+  REQUIRE(chmod(shim.c_str(), 0755) == 0);
+  std::filesystem::create_directory(run.Path("pam.d"));
+  run.StartRaw({shim, "--status", run.StatusPath(), "--stdout", run.Path("out"), "--stderr",
+                run.Path("err"), "--output-max", "1048576", "--pam-service", "tq-test-none",
+                "--user", "root", "--pam-dir", run.Path("pam.d"), "--", "touch", run.Path("ran")});
+  tq::ShimRecord r = run.Finish();
+  CHECK(r.spawn_step == "pam");
+  CHECK((r.exit_code == 126 || r.exit_code == 127));  // EACCES from PAM, ENOENT without the build
+  CHECK_FALSE(Exists(run.Path("ran")));
+}
+
 TEST_CASE("shim: the working directory is applied") {
   ShimRun run;
   REQUIRE(mkdir(run.Path("work").c_str(), 0700) == 0);
