@@ -110,7 +110,8 @@ int main(int argc, char** argv) {
                      defaults.jobs_dir + "); SIGHUP reloads them");
   app.add_option("--shim", shim_path,
                  "the tq-shim supervisor executable (default: beside tqd, else " +
-                     std::string(TQ_SHIM_INSTALL_PATH) + ")");
+                     std::string(TQ_SHIM_INSTALL_PATH) +
+                     "); tasks with a PAM session start PATH-pam when it exists");
   app.add_option("--pam-dir", pam_dir,
                  "where the PAM configuration of service tq is (default: /etc/pam.d); system "
                  "mode opens a PAM session for each task when DIR/tq exists");

@@ -253,7 +253,9 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
   args.insert(args.end(), {"--env-fd", std::to_string(TQ_SHIM_ENV_FD), "--"});
   args.insert(args.end(), hook.argv.begin(), hook.argv.end());
   auto env = EnvironmentFd(hook.env);
-  Result<int> pid = env.ok() ? spawner_.Spawn(args, *locked, *env) : Result<int>(env.status());
+  Result<int> pid =
+      env.ok() ? spawner_.Spawn(args, *locked, *env, hook.account && !hook.pam_service.empty())
+               : Result<int>(env.status());
   if (env.ok()) close(*env);
   close(*locked);  // the shim's copy keeps the lock
   if (!pid.ok()) {

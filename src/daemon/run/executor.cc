@@ -84,7 +84,7 @@ Result<int> Executor::Start(const Launch& launch) {
     close(fd);
     return env.status();
   }
-  auto pid = spawner_.Spawn(args, fd, *env);
+  auto pid = spawner_.Spawn(args, fd, *env, launch.account && !launch.pam_service.empty());
   close(*env);
   close(fd);  // the shim's copy keeps the lock
   if (!pid.ok()) return pid.status();

@@ -12,27 +12,32 @@
 
 namespace tq {
 
+std::string ShimSpawner::Open(const std::string& path, int& fd) const {
+  fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "cannot open " + path + ": " + strerror(errno);
+  if (faccessat(fd, "", X_OK, AT_EMPTY_PATH) != 0 && access(path.c_str(), X_OK) != 0)
+    return path + " is not executable";
+  return "";
+}
+
 ShimSpawner::ShimSpawner(const std::string& shim_path) {
-  fd_ = open(shim_path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) {
-    status_ = Status(ErrorCode::kConfig, "shim",
-                     "shim: cannot open " + shim_path + ": " + strerror(errno));
-    return;
-  }
-  if (faccessat(fd_, "", X_OK, AT_EMPTY_PATH) != 0 && access(shim_path.c_str(), X_OK) != 0) {
-    status_ = Status(ErrorCode::kConfig, "shim", "shim: " + shim_path + " is not executable");
-    return;
-  }
-  // The kernel resolves /proc/self/fd/N before it closes close-on-exec descriptors, so the
-  // descriptor can stay close-on-exec and no task inherits it.
-  exec_path_ = "/proc/self/fd/" + std::to_string(fd_);
+  std::string why = Open(shim_path, fd_);
+  const std::string pam_path = shim_path + "-pam";
+  if (why.empty() && access(pam_path.c_str(), F_OK) == 0) why = Open(pam_path, pam_fd_);
+  if (!why.empty()) status_ = Status(ErrorCode::kConfig, "shim", "shim: " + why);
 }
 
 ShimSpawner::~ShimSpawner() {
   if (fd_ >= 0) close(fd_);
+  if (pam_fd_ >= 0) close(pam_fd_);
 }
 
-Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args, int status_fd, int env_fd) {
+Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args, int status_fd, int env_fd,
+                               bool pam) {
+  // The kernel resolves /proc/self/fd/N before it closes close-on-exec descriptors, so the
+  // descriptor can stay close-on-exec and no task inherits it.
+  const std::string exec_path =
+      "/proc/self/fd/" + std::to_string(pam && pam_fd_ >= 0 ? pam_fd_ : fd_);
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>("tq-shim"));
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -66,7 +71,7 @@ Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args, int status_
   posix_spawnattr_setflags(&attr,
                            POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exec_path_.c_str(), &actions, &attr, argv.data(), no_env);
+  const int rc = posix_spawn(&pid, exec_path.c_str(), &actions, &attr, argv.data(), no_env);
   posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   if (env_copy >= 0) close(env_copy);

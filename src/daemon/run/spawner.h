@@ -17,15 +17,18 @@ class Spawner {
   virtual ~Spawner() = default;
   /// Starts the process in a new session with stdin and stdout on /dev/null, stderr inherited,
   /// `status_fd` as its descriptor TQ_SHIM_STATUS_FD (3) and `env_fd` as TQ_SHIM_ENV_FD (4);
-  /// returns its pid.
-  virtual Result<int> Spawn(const std::vector<std::string>& args, int status_fd, int env_fd) = 0;
+  /// returns its pid. `pam` says the args open a PAM session (--pam-service).
+  virtual Result<int> Spawn(const std::vector<std::string>& args, int status_fd, int env_fd,
+                            bool pam) = 0;
 };
 
 /// Starts the shim executable from a descriptor opened once at start-up, so replacing the file
-/// on disk (an upgrade) never mixes versions in flight.
+/// on disk (an upgrade) never mixes versions in flight. The shim is linked statically, and a
+/// static program cannot load libpam: a task with a PAM session starts `<shim>-pam` instead (the
+/// same shim linked dynamically), when the build has one beside it.
 class ShimSpawner : public Spawner {
  public:
-  /// Opens `shim_path`; check ok() before use.
+  /// Opens `shim_path`, and `shim_path`-pam when it exists; check ok() before use.
   explicit ShimSpawner(const std::string& shim_path);
   ~ShimSpawner() override;
   ShimSpawner(const ShimSpawner&) = delete;
@@ -33,11 +36,15 @@ class ShimSpawner : public Spawner {
 
   /// Why the shim could not be opened, or ok.
   const Status& status() const { return status_; }
-  Result<int> Spawn(const std::vector<std::string>& args, int status_fd, int env_fd) override;
+  Result<int> Spawn(const std::vector<std::string>& args, int status_fd, int env_fd,
+                    bool pam) override;
 
  private:
+  /// Opens `path` as an executable; an empty string, or why not.
+  std::string Open(const std::string& path, int& fd) const;
+
   int fd_ = -1;
-  std::string exec_path_;  ///< /proc/self/fd/N
+  int pam_fd_ = -1;  ///< the -pam build, or -1 when the one shim opens PAM sessions itself
   Status status_;
 };
 

@@ -1,9 +1,10 @@
 /* tq-shim: the per-task supervisor. Starts one task, captures its output (capped head + tail),
  * forwards the daemon's kill requests to every process of the task, reaps it with wait4 and
  * leaves a status record that outlives the daemon. Linked statically against libc alone, so no
- * dynamic loader runs at each task's start; a task with a PAM session goes to tq-shim-pam, the
- * same sources linked dynamically, which loads libpam. Its parts are listed in shim.h. The contract
- * (invocation, record format, signals, exit codes) is in shim_record.h and SPEC sections 6 and 8.
+ * dynamic loader runs at each task's start; tq-shim-pam, the same sources linked dynamically,
+ * runs the tasks that have a PAM session and loads libpam for them. Its parts are in shim.h. The
+ * contract (invocation, record format, signals, exit codes) is in shim_record.h and SPEC sections 6
+ * and 8.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -51,11 +52,13 @@ struct record {
   unsigned long long shim_start_time;
 };
 
-/* One captured stream: pipe -> file, keeping the first and last `half` bytes when limited. */
+/* One captured stream: pipe -> file, keeping the first and last `half` bytes when limited. The
+ * file is created when the first byte arrives: a stream the task never writes leaves no file. */
 struct stream {
   int pipe_fd; /* read end; -1 after EOF */
-  int file_fd;
+  int file_fd; /* -1 until the first byte */
   const char* path;
+  const struct options* owner; /* whose file it is (--uid, --gid) */
   int unlimited;
   unsigned long long half;  /* output_max / 2 */
   unsigned long long total; /* bytes read from the pipe */
@@ -295,9 +298,27 @@ static int reap(int child, int* child_done, int* status, struct rusage* ru) {
   }
 }
 
-/* Writes to a stream's file; after a failure it reports once and discards. */
+/* Creates a stream's file, owned by the task's user when it has one; 0, or -1 with errno. */
+static int stream_open(struct stream* s) {
+  const struct options* o = s->owner;
+  s->file_fd = open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (s->file_fd >= 0 && o->switch_identity && fchown(s->file_fd, o->uid, o->gid) != 0) {
+    const int e = errno;
+    close(s->file_fd);
+    s->file_fd = -1;
+    errno = e;
+  }
+  return s->file_fd >= 0 ? 0 : -1;
+}
+
+/* Writes to a stream's file, creating it first; after a failure it reports once and discards. */
 static void stream_write(struct stream* s, const char* buf, size_t len) {
   if (s->write_failed || len == 0) return;
+  if (s->file_fd < 0 && stream_open(s) != 0) {
+    fprintf(stderr, "tq-shim: cannot create %s: %s\n", s->path, strerror(errno));
+    s->write_failed = 1;
+    return;
+  }
   if (write_all(s->file_fd, buf, len) != 0) {
     fprintf(stderr, "tq-shim: writing %s: %s\n", s->path, strerror(errno));
     s->write_failed = 1;
@@ -374,7 +395,7 @@ static void stream_finish(struct stream* s) {
     }
   }
   free(s->ring);
-  close(s->file_fd);
+  if (s->file_fd >= 0) close(s->file_fd);
 }
 
 /* Reads the task's environment from `fd` (NAME=value entries, each ended by a NUL; a last
@@ -419,24 +440,6 @@ static char** read_env(int fd) {
   for (size_t i = 0; i < len; i += strlen(buf + i) + 1) env[k++] = buf + i;
   if (k == 0) free(buf);
   return env; /* buf lives as long as the shim: the child execs with it */
-}
-
-/* Opens an output file for the task, owned by the task's user when it has one; exits through
- * spawn_failed (naming `step`) when it cannot. */
-static int open_output(const struct options* o, const char* path, const char* step) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd >= 0 && o->switch_identity && fchown(fd, o->uid, o->gid) != 0) {
-    int e = errno;
-    close(fd);
-    fd = -1;
-    errno = e;
-  }
-  if (fd < 0) {
-    int e = errno;
-    fprintf(stderr, "tq-shim: cannot create %s: %s\n", path, strerror(e));
-    spawn_failed(step, e);
-  }
-  return fd;
 }
 
 /* Makes sure 0, 1 and 2 are open so no file of ours lands on a standard descriptor. */
@@ -544,8 +547,6 @@ int main(int argc, char** argv) {
   ensure_std_fds();
   struct options o;
   parse_args(argc, argv, &o);
-  /* Before anything is opened: the static build hands a PAM task to tq-shim-pam unchanged. */
-  const int handover_err = o.pam_service != NULL ? pam_handover(argv) : 0;
 
   sigset_t handled; /* blocked from the start so a TERM during set-up is not lost */
   sigemptyset(&handled);
@@ -554,18 +555,23 @@ int main(int argc, char** argv) {
   sigaddset(&handled, TQ_SHIM_SIG_KILL);
   sigprocmask(SIG_BLOCK, &handled, NULL);
   open_status(o.status, o.status_fd);
-  if (handover_err != 0) spawn_failed(TQ_SHIM_STEP_PAM, handover_err);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   signal(SIGPIPE, SIG_IGN);
   signal(SIGXFSZ, SIG_IGN); /* a file size limit (pam_limits) fails a write, never the shim */
 
-  struct stream out = {.path = o.out, .unlimited = o.output_max == 0, .half = o.output_max / 2};
-  struct stream err = {.path = o.err, .unlimited = o.output_max == 0, .half = o.output_max / 2};
+  struct stream out = {.file_fd = -1,
+                       .path = o.out,
+                       .owner = &o,
+                       .unlimited = o.output_max == 0,
+                       .half = o.output_max / 2};
+  struct stream err = {.file_fd = -1,
+                       .path = o.err,
+                       .owner = &o,
+                       .unlimited = o.output_max == 0,
+                       .half = o.output_max / 2};
   static char** env = NULL; /* static: held to the end, as leak checkers see */
   if (o.env_fd >= 0 && (env = read_env(o.env_fd)) == NULL) spawn_failed(TQ_SHIM_STEP_SETUP, errno);
   if (o.pam_service != NULL) env = pam_begin(&o, env);
-  out.file_fd = open_output(&o, o.out, TQ_SHIM_STEP_STDOUT);
-  err.file_fd = open_output(&o, o.err, TQ_SHIM_STEP_STDERR);
   cgroup_create(&o);
   int out_pipe[2], err_pipe[2], exec_pipe[2];
   int sigfd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);

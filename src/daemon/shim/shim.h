@@ -1,5 +1,6 @@
 /* The parts of tq-shim and what they share: the parsed command line (shim_options.c), the task's
- * child process (shim_child.c), its PAM session (shim_pam.c), its cgroup (shim_cgroup.c), and
+ * child process (shim_child.c), its PAM session (shim_pam.c; shim_pam_none.c
+ * in the static build, which has none), its cgroup (shim_cgroup.c), and
  * the status record and supervision (shim.c). Private to the shim. */
 #ifndef TQ_DAEMON_SHIM_SHIM_H_
 #define TQ_DAEMON_SHIM_SHIM_H_
@@ -54,15 +55,10 @@ _Noreturn void run_child(const struct options* o, char** env, int out_w, int err
 /* Checks the account of o->user and opens its session (as cron does: account, credentials,
  * session), adds the groups the session's credentials gave (pam_group) to o->groups, and adds
  * the session's variables (pam_env's) that `env` lacks; returns the new environment. Fails the
- * start at TQ_SHIM_STEP_PAM (EACCES) when PAM refuses. */
+ * start at TQ_SHIM_STEP_PAM (EACCES) when PAM refuses, and always in the static build (ELIBACC). */
 char** pam_begin(struct options* o, char** env);
 /* Closes the session pam_begin opened, if any. */
 void pam_finish(void);
-/* Hands a task with a PAM session to the build that can open one: the static shim cannot load
- * libpam (it would bring a second C library), so it execs tq-shim-pam beside itself with the same
- * arguments and descriptors, and returns only when it cannot, with the errno. The dynamically
- * linked build opens the session itself: it returns 0 at once. */
-int pam_handover(char** argv);
 
 /* Creates the task's cgroup o->cgroup (its parent must exist) and writes its limits; fails the
  * start at TQ_SHIM_STEP_CGROUP when it cannot. Nothing without --cgroup. */

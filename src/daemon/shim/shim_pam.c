@@ -133,11 +133,6 @@ char** pam_begin(struct options* o, char** env) {
   return merged;
 }
 
-int pam_handover(char** argv) {
-  (void)argv;
-  return 0;
-}
-
 void pam_finish(void) {
   if (g_pam == NULL) return;
   int rc = pam.close_session(g_pam, PAM_SILENT);

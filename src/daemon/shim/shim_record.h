@@ -34,11 +34,11 @@
  * the task had no cgroup or its memory controller was not enabled. */
 #define TQ_SHIM_KEY_MEMORY_PEAK "memory_peak"
 
-/* The steps of starting a task, as spawn_step names them. */
-#define TQ_SHIM_STEP_NONE "none"     /* the task started (spawn_errno is 0) */
-#define TQ_SHIM_STEP_STDOUT "stdout" /* creating the --stdout file */
-#define TQ_SHIM_STEP_STDERR "stderr" /* creating the --stderr file */
-#define TQ_SHIM_STEP_SETUP "setup"   /* the shim's own pipes and signalfd, reading --env-fd */
+/* The steps of starting a task, as spawn_step names them. (Earlier shims created the output files
+ * first and could fail at "stdout" or "stderr"; this one creates each when the task first writes
+ * to it, and a file it cannot create loses that stream's output, said on its stderr.) */
+#define TQ_SHIM_STEP_NONE "none"   /* the task started (spawn_errno is 0) */
+#define TQ_SHIM_STEP_SETUP "setup" /* the shim's own pipes and signalfd, reading --env-fd */
 #define TQ_SHIM_STEP_FORK "fork"
 #define TQ_SHIM_STEP_CGROUP "cgroup"       /* creating --cgroup, its limits, moving the task in */
 #define TQ_SHIM_STEP_STDIN "stdin"         /* opening --stdin (or /dev/null) onto descriptor 0 */

@@ -328,20 +328,39 @@ TEST_CASE("shim: failures to start are recorded with their errno") {
 }
 
 TEST_CASE("shim: a PAM session it cannot open fails the start at pam, and the task never runs") {
-  // A copy of the shim alone in a directory: the static build finds no tq-shim-pam beside it;
-  // a dynamic build finds no such PAM service in an empty --pam-dir.
+  // The static build refuses any PAM session (tqd starts tq-shim-pam for those); a dynamic
+  // build finds no such service in an empty --pam-dir.
   ShimRun run;
-  const std::string shim = run.Path("tq-shim");
-  std::filesystem::copy_file(TQ_SHIM_PATH, shim);
-  REQUIRE(chmod(shim.c_str(), 0755) == 0);
   std::filesystem::create_directory(run.Path("pam.d"));
-  run.StartRaw({shim, "--status", run.StatusPath(), "--stdout", run.Path("out"), "--stderr",
+  run.StartRaw({TQ_SHIM_PATH, "--status", run.StatusPath(), "--stdout", run.Path("out"), "--stderr",
                 run.Path("err"), "--output-max", "1048576", "--pam-service", "tq-test-none",
                 "--user", "root", "--pam-dir", run.Path("pam.d"), "--", "touch", run.Path("ran")});
   tq::ShimRecord r = run.Finish();
   CHECK(r.spawn_step == "pam");
-  CHECK((r.exit_code == 126 || r.exit_code == 127));  // EACCES from PAM, ENOENT without the build
+  CHECK((r.exit_code == 126 || r.exit_code == 127));  // EACCES from PAM, ELIBACC: static
   CHECK_FALSE(Exists(run.Path("ran")));
+}
+
+TEST_CASE("shim: an output file is created when its stream is first written") {
+  ShimRun run;
+  tq::ShimRecord r = run.Run({"sh", "-c", "echo to-err >&2"});
+  CHECK(r.exit_code == 0);
+  CHECK_FALSE(Exists(run.Path("out")));  // nothing written, no file
+  CHECK(run.Err() == "to-err\n");
+}
+
+TEST_CASE("shim: an output file it cannot create loses that stream, not the task's start") {
+  ShimRun run;
+  run.StartRaw({TQ_SHIM_PATH, "--status", run.StatusPath(), "--stdout", run.Path("no-dir/out"),
+                "--stderr", run.Path("err"), "--output-max", "1048576", "--cwd", run.Path(""), "--",
+                "sh", "-c", "echo to-out; echo to-err >&2; touch ran"});
+  tq::ShimRecord r = run.Finish();
+  CHECK(r.spawn_errno == 0);
+  CHECK(r.exit_code == 0);
+  CHECK(Exists(run.Path("ran")));
+  CHECK(run.Err() == "to-err\n");
+  CHECK(ReadFile(run.Path("shim-stderr")).find("cannot create " + run.Path("no-dir/out")) !=
+        std::string::npos);
 }
 
 TEST_CASE("shim: the working directory is applied") {
@@ -819,7 +838,8 @@ TEST_CASE("shim: --uid --gid --groups run the task as that user and nothing as r
   REQUIRE(mkdir(run.Path("work").c_str(), 0755) == 0);
   REQUIRE(chmod(run.Path("").c_str(), 0755) == 0);
   tq::ShimRecord r = run.Run(
-      {"sh", "-c", "id -u; id -g; id -G; grep -E '^(Uid|Gid|Groups):' /proc/self/status; pwd"},
+      {"sh", "-c",
+       "id -u; id -g; id -G; grep -E '^(Uid|Gid|Groups):' /proc/self/status; pwd; echo e >&2"},
       {"--uid", "65534", "--gid", "65534", "--groups", "65534,100", "--cwd", run.Path("work")});
   CHECK(r.spawn_errno == 0);
   CHECK(r.exit_code == 0);
