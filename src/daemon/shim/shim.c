@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -70,6 +71,7 @@ struct stream {
 
 static int g_status_fd = -1;
 static struct record g_rec;
+static int g_record_len; /* the length of the record on disk */
 
 /* Milliseconds on the given clock. */
 static long long now_ms(clockid_t clock) {
@@ -90,7 +92,8 @@ static int write_all(int fd, const char* buf, size_t len) {
   return 0;
 }
 
-/* Rewrites the status record from g_rec: one pwrite at offset 0, then trim to its length. */
+/* Rewrites the status record from g_rec: one pwrite at offset 0, then trims the file when the
+ * record got shorter (rarely: its numbers grow), as a truncate costs more than the write. */
 static int write_record(void) {
   const struct record* r = &g_rec;
   char buf[1024];
@@ -114,7 +117,9 @@ static int write_record(void) {
     if (n < 0) return -1;
     done += (size_t)n;
   }
-  return ftruncate(g_status_fd, len);
+  if (len < g_record_len && ftruncate(g_status_fd, len) != 0) return -1;
+  g_record_len = len;
+  return 0;
 }
 
 /* The kernel's id of this boot (a UUID), or "unknown"; `buf` holds at least 37 bytes. */
@@ -467,6 +472,7 @@ static void open_status(const char* path, int fd) {
   }
   struct stat st, by_path;
   if (fstat(g_status_fd, &st) != 0) status_failed("stat", path);
+  g_record_len = st.st_size > INT_MAX ? INT_MAX : (int)st.st_size;
   if (!S_ISREG(st.st_mode)) {
     errno = EINVAL;
     status_failed("use", path);

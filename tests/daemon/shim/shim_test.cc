@@ -253,6 +253,14 @@ TEST_CASE("shim: a successful task leaves a finished, unlocked record") {
   CHECK((st.st_mode & 0777) == 0600);
 }
 
+TEST_CASE("shim: a longer file where the record goes is trimmed to the record") {
+  ShimRun run;
+  WriteFile(run.StatusPath(), std::string(4096, 'x'));
+  tq::ShimRecord r = run.Run({"true"});  // Finish() reads the record back
+  CHECK(r.exit_code == 0);
+  CHECK(ReadFile(run.StatusPath()).find("xx") == std::string::npos);
+}
+
 TEST_CASE("shim: exit codes and signals are recorded") {
   SUBCASE("exit 7") {
     ShimRun run;
