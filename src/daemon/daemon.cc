@@ -45,7 +45,7 @@ Status Daemon::PrepareState() {
   Status st = MakeDirs(options_.state_dir, 0700);  // a fresh account has no ~/.local/state
   if (st.ok()) st = MakePrivateDir(options_.state_dir);
   if (st.ok()) st = lock_.Acquire(options_.state_dir);
-  if (st.ok()) st = MakePrivateDir(files_.Root());
+  if (st.ok()) st = files_.Prepare();
   if (st.ok()) st = spool_.Prepare();
   // SQLite gives its -wal and -shm files the mode of the database file.
   if (st.ok()) st = MakePrivateFile(options_.state_dir + "/tq.db");

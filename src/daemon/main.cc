@@ -76,10 +76,10 @@ tq::Status CheckStateDir(const std::string& dir) {
   // One tqd did not make (tqd makes it 0700): the store in it would be others' to read.
   if (tq::Status open = tq::RefuseOpenDir("state", dir); !open.ok()) return open;
   // What an earlier daemon left must be ours to write as well.
-  for (const char* name : {"tq.db", "tq.db-wal", "tq.db-shm", "tasks"}) {
+  for (const char* name : {"tq.db", "tq.db-wal", "tq.db-shm", "attempts", "tasks"}) {
     const std::string path = dir + "/" + name;
     if (lstat(path.c_str(), &st) != 0) continue;
-    const bool want_dir = std::string(name) == "tasks";
+    const bool want_dir = std::string(name) == "attempts" || std::string(name) == "tasks";
     if (want_dir != S_ISDIR(st.st_mode))
       return refuse(path, want_dir ? "not a directory" : "not a regular file");
     const int mode = want_dir ? R_OK | W_OK | X_OK : R_OK | W_OK;

@@ -67,7 +67,7 @@ TEST_CASE("a task that ends while tqd is down is collected at the next start wit
   d.Kill9();
   WriteFile(flag, "");
   // The shim writes its final record when the task is gone; tqd is not there to see it.
-  const std::string record = d.state_dir() + "/tasks/" + id + "/1.status";
+  const std::string record = RecordPath(d, id);
   REQUIRE(WaitFor([&] { return ReadFile(record).find("\nfinished=1\n") != std::string::npos; }));
   CHECK(WaitFor([&] { return ProcessGone(pid); }));
   d.Start();

@@ -46,7 +46,7 @@ TEST_CASE("a shim started just before a kill -9 of tqd is waited for, not taken 
   const std::string id = submit.out.substr(0, submit.out.find('\n'));
   // The daemon created and locked the record before the shim existed; the shim, held at its
   // gate, has not written a byte of it.
-  const std::string record = d.state_dir() + "/tasks/" + id + "/1.status";
+  const std::string record = RecordPath(d, id);
   REQUIRE(WaitFor([&] { return Locked(record); }));
 
   d.Kill9();
@@ -83,7 +83,7 @@ TEST_CASE("a timeout signalled before a kill -9 of tqd is the reason when the ta
 
   d.Kill9();
   WriteFile(release, "");
-  const std::string record = d.state_dir() + "/tasks/" + id + "/1.status";
+  const std::string record = RecordPath(d, id);
   REQUIRE(WaitFor([&] { return ReadFile(record).find("\nfinished=1\n") != std::string::npos; }));
   CHECK(WaitFor([&] { return ProcessGone(pid); }));
   d.Start();

@@ -3,8 +3,7 @@
 // after purge_after, rows and output files both.
 #include <doctest/doctest.h>
 
-#include <sys/stat.h>
-
+#include <filesystem>
 #include <string>
 
 #include "support/test_daemon.h"
@@ -12,21 +11,19 @@
 using namespace tqtest;
 
 namespace {
-bool IsDir(const std::string& path) {
-  struct stat st {};
-  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
 
-// A task body that records whether its own output directory exists while it runs.
+// A task body that records whether its own status record exists while it runs.
 std::vector<std::string> RecordOwnDir(const TestDaemon& d, const std::string& mark, int code) {
-  return {"--",
-          "sh",
-          "-c",
-          "if [ -d \"$1/tasks/$TQ_TASK_ID\" ]; then echo present > \"$2\"; fi; echo output; exit " +
-              std::to_string(code),
-          "sh",
-          d.state_dir(),
-          mark};
+  return {
+      "--",
+      "sh",
+      "-c",
+      "if [ -f \"$1/attempts/$((TQ_TASK_ID / 1000))/$TQ_TASK_ID.1.status\" ]; then echo present "
+      "> \"$2\"; fi; echo output; exit " +
+          std::to_string(code),
+      "sh",
+      d.state_dir(),
+      mark};
 }
 
 // `tq status ID` exits 4: the task is gone.
@@ -76,7 +73,7 @@ TEST_CASE("succeeded, failed and cancelled tasks are purged with their files aft
   CHECK(Tq(d, {"cancel", cancelled}).exit_code == 0);
   const RunResult wait = Tq(d, {"wait", ok, bad});
   CHECK(wait.exit_code == 3);
-  // Each task's directory existed while it ran (it held the task's output).
+  // Each task's files existed while it ran (its status record, its output).
   CHECK(ReadFile(ok_mark) == "present\n");
   CHECK(ReadFile(bad_mark) == "present\n");
 
@@ -98,7 +95,8 @@ TEST_CASE("succeeded, failed and cancelled tasks are purged with their files aft
     CHECK(Purged(d, id));
     CHECK(Tq(d, {"wait", id}).exit_code == 4);
     CHECK(Tq(d, {"logs", id}).exit_code == 4);
-    CHECK_FALSE(IsDir(d.state_dir() + "/tasks/" + id));
+    CHECK_FALSE(std::filesystem::exists(RecordPath(d, id)));
+    CHECK_FALSE(std::filesystem::exists(TaskFilesDir(d, id) + "/" + id + ".1.out"));
   }
   CHECK(ListTasks(d).empty());
 

@@ -43,17 +43,18 @@ TEST_CASE("the store, task files and tqd's directories are 0600 and 0700 under u
     CAPTURE(file);
     CHECK(ModeOf(state + file) == 0600);
   }
-  for (const char* dir : {"/tasks", "/crontabs", "/hooks"}) {
+  for (const char* dir : {"/attempts", "/crontabs", "/hooks"}) {
     CAPTURE(dir);
     CHECK(ModeOf(state + dir) == 0700);
   }
-  const std::string task_dir = state + "/tasks/" + id;
+  const std::string task_dir = TaskFilesDir(d, id);
   CHECK(ModeOf(task_dir) == 0700);
   int files = 0;
-  for (const char* file : {"/stdin", "/1.out", "/1.err", "/1.status"}) {
-    if (ModeOf(task_dir + file) < 0) continue;
+  for (const char* file : {".stdin", ".1.out", ".1.err", ".1.status"}) {
+    const std::string path = task_dir + "/" + id + file;
+    if (ModeOf(path) < 0) continue;
     CAPTURE(file);
-    CHECK(ModeOf(task_dir + file) == 0600);
+    CHECK(ModeOf(path) == 0600);
     ++files;
   }
   CHECK(files > 0);
@@ -67,7 +68,7 @@ TEST_CASE("files and directories an older tqd left open to others are narrowed a
   const std::string state = d.state_dir();
   for (const char* file : {"/tq.db", "/tq.db-wal", "/tq.db-shm"})
     if (ModeOf(state + file) >= 0) REQUIRE(chmod((state + file).c_str(), 0644) == 0);
-  for (const char* dir : {"/tasks", "/crontabs", "/hooks"})
+  for (const char* dir : {"/attempts", "/crontabs", "/hooks"})
     REQUIRE(chmod((state + dir).c_str(), 0755) == 0);
   d.Start();
   d.WaitReady();
@@ -77,7 +78,7 @@ TEST_CASE("files and directories an older tqd left open to others are narrowed a
     CHECK((mode == -1 || mode == 0600));
   }
   CHECK(ModeOf(state + "/tq.db") == 0600);
-  for (const char* dir : {"/tasks", "/crontabs", "/hooks"}) {
+  for (const char* dir : {"/attempts", "/crontabs", "/hooks"}) {
     CAPTURE(dir);
     CHECK(ModeOf(state + dir) == 0700);
   }

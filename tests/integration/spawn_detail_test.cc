@@ -50,8 +50,8 @@ TEST_CASE("a task tqd itself could not start: tq wait and tq status agree") {
   TQ_LOG_ON_FAILURE(d);
   REQUIRE(Tq(d, {"queue", "pause", "held"}).exit_code == 0);
   const std::string id = Submit(d, {"--queue", "held", "--", "true"});
-  // A file where the task's directory goes: its status record cannot be created.
-  WriteFile(d.state_dir() + "/tasks/" + id, "");
+  // A file where the task's files' directory goes: its status record cannot be created.
+  WriteFile(TaskFilesDir(d, id), "");
   REQUIRE(Tq(d, {"queue", "resume", "held"}).exit_code == 0);
   const int waited = Tq(d, {"wait", id}).exit_code;
   const nlohmann::json t = TaskJson(d, id);

@@ -64,9 +64,8 @@ TEST_CASE("an attempt whose shim never started goes back to pending without usin
   const std::string id = OpenAttemptWithoutShim(d);
   SUBCASE("no status record at all") {}
   SUBCASE("an empty, unlocked status record (tqd died before starting the shim)") {
-    const std::string dir = d.state_dir() + "/tasks/" + id;
-    REQUIRE(mkdir(dir.c_str(), 0700) == 0);
-    WriteFile(dir + "/1.status", "");
+    std::filesystem::create_directories(TaskFilesDir(d, id));
+    WriteFile(RecordPath(d, id), "");
   }
   d.Start();
   d.WaitReady();

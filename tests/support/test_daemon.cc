@@ -150,8 +150,12 @@ pid_t WaitPidFile(const std::string& path) {
   return static_cast<pid_t>(std::stol(text));
 }
 
+std::string TaskFilesDir(const TestDaemon& d, const std::string& id) {
+  return d.state_dir() + "/attempts/" + std::to_string(std::stoll(id) / 1000);
+}
+
 std::string RecordPath(const TestDaemon& d, const std::string& id, int attempt) {
-  return d.state_dir() + "/tasks/" + id + "/" + std::to_string(attempt) + ".status";
+  return TaskFilesDir(d, id) + "/" + id + "." + std::to_string(attempt) + ".status";
 }
 
 long long RecordField(const std::string& record_path, const std::string& key) {

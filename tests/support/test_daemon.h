@@ -157,6 +157,8 @@ std::unique_ptr<Process> TqBackground(const TestDaemon& d, const std::vector<std
 
 /// The status record of attempt `attempt` of task `id`, as its shim writes it.
 std::string RecordPath(const TestDaemon& d, const std::string& id, int attempt = 1);
+/// The directory under `d`'s state directory holding task `id`'s files.
+std::string TaskFilesDir(const TestDaemon& d, const std::string& id);
 /// A number field of a shim status record ("key=value" lines); -1 when absent.
 long long RecordField(const std::string& record_path, const std::string& key);
 /// Waits until the shim of the first attempt of task `id` has named itself in its record;

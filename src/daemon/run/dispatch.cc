@@ -1,12 +1,10 @@
 #include "daemon/run/dispatch.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 
 #include <spdlog/spdlog.h>
 
@@ -76,11 +74,6 @@ class StoreReadySource : public ReadySource {
   const ServedLog& served_;
   Capped capped_;
 };
-
-Status MakeDir(const std::string& path, mode_t mode) {
-  if (mkdir(path.c_str(), mode) == 0 || errno == EEXIST) return Status::Ok();
-  return Status(ErrorCode::kConfig, "state", "cannot create " + path + ": " + strerror(errno));
-}
 
 Status WriteFile(const std::string& path, const std::string& data) {
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -313,7 +306,7 @@ void Dispatcher::Start(Claim& claim) {
     parts_.counters.queue_wait.Observe(static_cast<double>(std::max<WallMs>(0, now - due)) /
                                        1000.0);
   }
-  Status st = task.ok() ? MakeDir(parts_.files.Dir(id), 0700) : task.status();
+  Status st = task.ok() ? parts_.files.MakeDirFor(id) : task.status();
   if (st.ok() && account && !account->ok()) st = account->status();  // an entry too large
   if (st.ok() && task->spec.stdin_data)
     st = WriteFile(parts_.files.Stdin(id), *task->spec.stdin_data);
@@ -424,11 +417,7 @@ void Dispatcher::StopRunning(TaskId id, TaskReason reason) {
 }
 
 void Dispatcher::RemoveTaskFiles(const std::vector<TaskId>& ids) {
-  for (TaskId id : ids) {
-    std::error_code ec;
-    std::filesystem::remove_all(parts_.files.Dir(id), ec);
-    if (ec) spdlog::warn("cannot remove {}: {}", parts_.files.Dir(id), ec.message());
-  }
+  for (const std::string& why : parts_.files.Remove(ids)) spdlog::warn("cannot remove {}", why);
 }
 
 // Arms the timers for what is next due: delayed tasks (not_before) and the watcher. Their times

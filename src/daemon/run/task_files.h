@@ -1,32 +1,48 @@
-// Where a task's files live in the state directory: tasks/<id>/ holds the stdin payload and,
-// per attempt, the captured output and the supervisor's status record.
+// Where a task's files live in the state directory: its stdin payload and, per attempt, the
+// captured output and the supervisor's status record, named by task and attempt in
+// attempts/<id / 1000>/, so that starting an attempt creates no directory of its own.
+// Tasks an earlier tqd ran keep theirs in tasks/<id>/ until retention removes them.
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "core/model/status.h"
 #include "core/model/task.h"
 
 namespace tq {
 
-/// Paths of one task's files under `state_dir`.
+/// Paths of the tasks' files under a state directory, and their making and removal.
 class TaskFiles {
  public:
-  explicit TaskFiles(std::string state_dir) : root_(std::move(state_dir) + "/tasks") {}
+  /// The files under `state_dir`; looks once whether an earlier tqd left any in tasks/.
+  explicit TaskFiles(const std::string& state_dir);
 
-  std::string Root() const { return root_; }
-  std::string Dir(TaskId id) const { return root_ + "/" + std::to_string(id); }
-  std::string Stdin(TaskId id) const { return Dir(id) + "/stdin"; }
-  std::string Stdout(TaskId id, int attempt) const { return Attempt(id, attempt) + ".out"; }
-  std::string Stderr(TaskId id, int attempt) const { return Attempt(id, attempt) + ".err"; }
-  std::string StatusRecord(TaskId id, int attempt) const {
-    return Attempt(id, attempt) + ".status";
-  }
+  /// Makes the directory of every task's files 0700 (creating it), and an earlier tqd's too.
+  Status Prepare() const;
+  /// The directory holding `id`'s files, made by MakeDirFor.
+  std::string Dir(TaskId id) const { return root_ + "/" + std::to_string(id / kPerDir); }
+  /// Makes Dir(id) unless it exists; ok, or why not.
+  Status MakeDirFor(TaskId id) const;
+  std::string Stdin(TaskId id) const { return Dir(id) + "/" + std::to_string(id) + ".stdin"; }
+  std::string Stdout(TaskId id, int attempt) const { return Attempt(id, attempt, ".out"); }
+  std::string Stderr(TaskId id, int attempt) const { return Attempt(id, attempt, ".err"); }
+  std::string StatusRecord(TaskId id, int attempt) const { return Attempt(id, attempt, ".status"); }
+  /// Removes every file of these tasks, and each directory this leaves empty; the paths it
+  /// could not remove, with why.
+  std::vector<std::string> Remove(const std::vector<TaskId>& ids) const;
 
  private:
-  std::string Attempt(TaskId id, int attempt) const {
-    return Dir(id) + "/" + std::to_string(attempt);
-  }
-  std::string root_;
+  static constexpr TaskId kPerDir = 1000;  ///< tasks per directory of attempts/
+
+  /// The path of an attempt's file with `suffix`, where an earlier tqd put it if it did.
+  std::string Attempt(TaskId id, int attempt, const char* suffix) const;
+  /// tasks/<id>, where an earlier tqd kept the task's files.
+  std::string LegacyDir(TaskId id) const { return legacy_root_ + "/" + std::to_string(id); }
+
+  std::string root_;         ///< STATE/attempts
+  std::string legacy_root_;  ///< STATE/tasks
+  bool legacy_ = false;      ///< tasks/ held something at start-up
 };
 
 }  // namespace tq

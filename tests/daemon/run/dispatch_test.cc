@@ -38,7 +38,7 @@ struct Fixture {
     auto opened = OpenSqliteStore((dir.path / "tq.db").string(), false);
     REQUIRE_MESSAGE(opened.ok(), opened.status().message());
     store = std::move(*opened);
-    std::filesystem::create_directories(files.Root());
+    REQUIRE(files.Prepare().ok());
     DispatchEvents told{
         [this](const Task& task, int) { started.push_back(task.id); },
         [this](const Task& task, int, const AttemptOutcome&) { retrying.push_back(task.id); },
