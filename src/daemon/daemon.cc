@@ -93,9 +93,12 @@ Status Daemon::Open() {
       [this](ConnId conn, std::string_view text) { server_->SendText(conn, text); },
       [this](const Owner& peer, uint32_t owner_uid) { return access_.For(peer).Sees(owner_uid); });
   submits_ = std::make_unique<GroupCommit>(
-      loop_, clock_, *store_, limits_,
+      clock_, *store_, limits_,
       [this](ConnId conn, const SubmitItem& item, const Result<SubmitOutcome>& outcome) {
         AnswerSubmit(*requests_, conn, item, outcome);
+      },
+      [this](std::function<void()> in_turn, std::function<void(const Status&)> after) {
+        dispatch_->JoinNextTurn(std::move(in_turn), std::move(after));
       });
 
   auto make_runner = PrepareRunner();

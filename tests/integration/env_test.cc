@@ -60,3 +60,11 @@ TEST_CASE(
   // The loader would have complained on the supervisor's stderr, which is tqd's log.
   CHECK(d.Log().find("libtq-test-preload") == std::string::npos);
 }
+
+TEST_CASE("a task starts with no signal blocked or ignored, whatever tqd and its shim ignore") {
+  TestDaemon d;  // tqd ignores SIGPIPE; the shim ignores SIGPIPE and SIGXFSZ
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--", "grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status"});
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Tq(d, {"logs", id}).out == "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
+}

@@ -174,7 +174,8 @@ class Store {
 
   /// Submits independent requests together in one transaction, so they share one sync (group
   /// commit); each succeeds or fails on its own, as Submit would. If the commit itself fails,
-  /// every result carries that error.
+  /// every result carries that error. Inside WriteTogether they join its transaction instead,
+  /// and are stored only if it commits.
   virtual std::vector<Result<SubmitOutcome>> SubmitGroup(const std::vector<SubmitItem>& items,
                                                          WallMs now) = 0;
 
@@ -278,7 +279,7 @@ class Store {
 
   /// Runs `body`, whose writes share one transaction and one sync (a turn of cron firings):
   /// each write inside still succeeds or fails whole, and when the commit fails every one of
-  /// them is undone (the error is returned). Not nested; SubmitGroup may not run inside.
+  /// them is undone (the error is returned). Not nested.
   virtual Status WriteTogether(const std::function<Status()>& body) = 0;
 
   /// Every queue with its run-time settings.

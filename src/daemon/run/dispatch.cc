@@ -150,18 +150,28 @@ void Dispatcher::Schedule() {
   parts_.loop.Defer(this, [this] { Turn(); });
 }
 
-// One turn: the attempts that ended since the last one are stored, due tasks made ready and
+void Dispatcher::JoinNextTurn(std::function<void()> in_turn,
+                              std::function<void(const Status&)> after) {
+  guests_.emplace_back(std::move(in_turn), std::move(after));
+  Schedule();
+}
+
+// One turn: what joined it (the loop turn's submits), the attempts that ended since the last
+// one are stored, due tasks made ready and
 // free slots filled, all in one transaction and one sync; what it did is told and the claimed
 // tasks are launched only once it is committed.
 void Dispatcher::Turn() {
   events_.turn();
   std::vector<AttemptEnd> ends = std::move(ends_);
   ends_.clear();
+  auto guests = std::move(guests_);
+  guests_.clear();
   News news;
   std::vector<Claim> claims;
   std::vector<AttemptEnd> unstored;
   bool more_due = false;
   Status committed = parts_.store.WriteTogether([&] {
+    for (auto& [in_turn, after] : guests) in_turn();
     for (AttemptEnd& end : ends) {
       Status st = StoreEnd(end, news);
       if (st.ok()) continue;
@@ -189,6 +199,7 @@ void Dispatcher::Turn() {
     claims.clear();
   }
   for (AttemptEnd& end : unstored) unstored_ends_.Add(std::move(end));
+  for (auto& [in_turn, after] : guests) after(committed);
   Tell(news);
   for (Claim& claim : claims) Start(claim);
   if (more_due) Schedule();

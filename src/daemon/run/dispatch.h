@@ -91,6 +91,10 @@ class Dispatcher {
   /// Runs a turn once the current batch of events is handled: stores the attempts' ends, runs
   /// the chooser, and re-arms the timers of delayed tasks and of the watcher.
   void Schedule();
+  /// Runs `in_turn` inside the next turn's transaction, before its ends are stored and its tasks
+  /// picked, and tells `after` whether the turn committed, before the turn's news and starts: the
+  /// submits of a loop turn share the transaction and the sync that start them.
+  void JoinNextTurn(std::function<void()> in_turn, std::function<void(const Status&)> after);
   /// Ends a pending task with `state`/`reason` (its dependents fail) and tells of it; false
   /// when the store could not take it (end_failed is told the error).
   bool EndPending(TaskId id, TaskState state, TaskReason reason);
@@ -140,6 +144,8 @@ class Dispatcher {
   DispatchEvents events_;
   std::unique_ptr<Runner> runner_;
   std::vector<AttemptEnd> ends_;  ///< ended since the last turn
+  /// What others do in the next turn's transaction, and are told after it (JoinNextTurn).
+  std::vector<std::pair<std::function<void()>, std::function<void(const Status&)>>> guests_;
   UnstoredEnds unstored_ends_;
   Watcher watcher_;
   std::mt19937_64 rng_;

@@ -1,5 +1,6 @@
 // The submits of one turn of the event loop, committed together: concurrent submitters share
-// one transaction and one sync, and each is answered after it.
+// one transaction and one sync, that of the dispatch turn which can start them, and each is
+// answered after it.
 #pragma once
 
 #include <cstdint>
@@ -22,10 +23,18 @@ class GroupCommit {
   /// Answers one submit of a committed group on its connection with its outcome.
   using Answer =
       std::function<void(ConnId conn, const SubmitItem& item, const Result<SubmitOutcome>&)>;
+  /// Has the first function run inside the next dispatch turn's transaction and the second told
+  /// whether it committed (Dispatcher::JoinNextTurn).
+  using JoinTurn =
+      std::function<void(std::function<void()> in_turn, std::function<void(const Status&)> after)>;
 
-  GroupCommit(EventLoop& loop, const Clock& clock, Store& store, UserLimitsGate& limits,
-              Answer answer)
-      : loop_(loop), clock_(clock), store_(store), limits_(limits), answer_(std::move(answer)) {}
+  GroupCommit(const Clock& clock, Store& store, UserLimitsGate& limits, Answer answer,
+              JoinTurn join)
+      : clock_(clock),
+        store_(store),
+        limits_(limits),
+        answer_(std::move(answer)),
+        join_(std::move(join)) {}
 
   /// Adds a submit from `peer` on `conn` to this turn's group.
   void Add(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running);
@@ -34,14 +43,19 @@ class GroupCommit {
   Status Admit(const Owner& peer, int64_t count);
 
  private:
-  void Flush();
+  /// Stores the group, inside the dispatch turn's transaction.
+  void StoreGroup();
+  /// Answers each submit of the group: its outcome once `committed`, else why not.
+  void AnswerAll(const Status& committed);
 
-  EventLoop& loop_;
   const Clock& clock_;
   Store& store_;
   UserLimitsGate& limits_;
   Answer answer_;
-  std::vector<std::pair<ConnId, SubmitItem>> group_;  ///< this turn's submits
+  JoinTurn join_;
+  std::vector<std::pair<ConnId, SubmitItem>> group_;    ///< this turn's submits
+  std::vector<std::pair<ConnId, SubmitItem>> storing_;  ///< the group in the turn's transaction
+  std::vector<Result<SubmitOutcome>> outcomes_;         ///< storing_'s, until committed
 };
 
 }  // namespace tq

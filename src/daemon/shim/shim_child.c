@@ -107,10 +107,21 @@ static int become_user(const struct options* o) {
 }
 
 _Noreturn void run_child(const struct options* o, char** env, int out_w, int err_w, int errfd) {
-  struct sigaction dfl;
-  memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  for (int sig = 1; sig < NSIG; sig++) sigaction(sig, &dfl, NULL); /* KILL, STOP: EINVAL */
+  /* The shim starts with every disposition the default (tqd's spawn resets them) and has no
+   * handler (its signals come through a signalfd): the two it ignores are all to put back. */
+  signal(SIGPIPE, SIG_DFL);
+  signal(SIGXFSZ, SIG_DFL);
+  /* posix_spawn leaves the C library's own two signals (32 and 33, below SIGRTMIN) ignored in
+   * the shim, and its sigaction will not touch them: the system call itself puts them back, so
+   * a program that uses them (one not built on glibc) finds them as a fresh process would. */
+  const struct {
+    void* handler;
+    unsigned long flags;
+    void* restorer;
+    unsigned long long mask;
+  } dfl = {SIG_DFL, 0, NULL, 0};
+  for (int sig = 32; sig < SIGRTMIN; sig++)
+    syscall(SYS_rt_sigaction, sig, &dfl, NULL, sizeof dfl.mask);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);

@@ -323,5 +323,28 @@ STORE_TEST_CASE("a group commit submits each request on its own, in one transact
   CHECK(MustGet(*store, results[0]->id).spec.argv == std::vector<std::string>{"a"});
 }
 
+STORE_TEST_CASE("a group commit inside WriteTogether is stored only when that transaction is") {
+  auto store = OpenStore();
+  const std::vector<SubmitItem> items = {{kAlice, Spec({"a"}), false}, {kBob, Spec({"b"}), false}};
+  std::vector<Result<SubmitOutcome>> results;
+  const Status undone = store->WriteTogether([&] {
+    results = store->SubmitGroup(items, 1000);
+    return Status::Invalid("turn", "undone on purpose");
+  });
+  CHECK_FALSE(undone.ok());
+  REQUIRE(results.size() == 2);
+  CHECK(results[0].ok());         // as far as the group knew
+  CHECK(TaskCount(*store) == 0);  // but nothing of it was kept
+
+  const Status kept = store->WriteTogether([&] {
+    results = store->SubmitGroup(items, 2000);
+    return Status::Ok();
+  });
+  REQUIRE(kept.ok());
+  REQUIRE(results[1].ok());
+  CHECK(TaskCount(*store) == 2);
+  CHECK(MustGet(*store, results[1]->id).spec.argv == std::vector<std::string>{"b"});
+}
+
 }  // namespace
 }  // namespace tq

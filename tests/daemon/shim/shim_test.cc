@@ -371,6 +371,13 @@ TEST_CASE("shim: an output file it cannot create loses that stream, not the task
         std::string::npos);
 }
 
+TEST_CASE("shim: the task starts with no signal blocked or ignored") {
+  ShimRun run;
+  tq::ShimRecord r = run.Run({"grep", "-E", "^Sig(Blk|Ign)", "/proc/self/status"});
+  CHECK(r.exit_code == 0);
+  CHECK(run.Out() == "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
+}
+
 TEST_CASE("shim: the working directory is applied") {
   ShimRun run;
   REQUIRE(mkdir(run.Path("work").c_str(), 0700) == 0);

@@ -305,8 +305,11 @@ std::vector<Result<SubmitOutcome>> SqliteStore::SubmitGroup(const std::vector<Su
                                                             WallMs now) {
   auto all = [&](const Status& s) { return std::vector<Result<SubmitOutcome>>(items.size(), s); };
   std::vector<Result<SubmitOutcome>> results(items.size(), Status::Internal("not submitted"));
+  // Inside WriteTogether the group is part of that transaction, which commits it.
   sqlite::Transaction tx(db_);
-  if (Status s = tx.Begin(); !s.ok()) return all(s);
+  if (together_ && !db_.InTransaction())
+    return all(Status(ErrorCode::kInternal, "", "the shared transaction was rolled back"));
+  if (Status s = together_ ? Status::Ok() : tx.Begin(); !s.ok()) return all(s);
   for (size_t i = 0; i < items.size(); ++i) {
     if (Status s = sqlite::CheckBytes(items[i].spec); !s.ok()) {
       results[i] = s;
@@ -315,7 +318,7 @@ std::vector<Result<SubmitOutcome>> SqliteStore::SubmitGroup(const std::vector<Su
     // The group's transaction is no longer sound: refuse all of it (tx rolls back what is left).
     if (Status s = SubmitInGroup(items[i], now, &results[i]); !s.ok()) return all(s);
   }
-  if (Status s = tx.Commit(); !s.ok()) return all(s);
+  if (Status s = together_ ? Status::Ok() : tx.Commit(); !s.ok()) return all(s);
   return results;
 }
 
