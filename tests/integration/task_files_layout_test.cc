@@ -3,6 +3,8 @@
 // end of a running attempt and purged.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <string>
 
@@ -29,8 +31,33 @@ TEST_CASE("a task's files are named by task and attempt, with no directory of it
   CHECK(Tq(d, {"wait", id}).exit_code == 3);
   CHECK(ReadFile(TaskFilesDir(d, id) + "/" + id + ".1.out") == "out\n");
   CHECK(ReadFile(TaskFilesDir(d, id) + "/" + id + ".1.err") == "err\n");
-  CHECK(RecordField(RecordPath(d, id), "exit_code") == 3);
   CHECK_FALSE(std::filesystem::exists(d.state_dir() + "/tasks"));
+}
+
+TEST_CASE("the status record of an attempt over and stored serves a later attempt") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string first = Submit(d, {"--", "true"});
+  CHECK(Tq(d, {"wait", first}).exit_code == 0);
+  // Once the end is stored, the record waits in attempts/spare/ (a restart no longer needs it).
+  const std::string spare_dir = d.state_dir() + "/attempts/spare";
+  REQUIRE(WaitFor([&] { return !std::filesystem::exists(RecordPath(d, first)); }));
+  std::vector<std::filesystem::path> spares;
+  for (const auto& e : std::filesystem::directory_iterator(spare_dir)) spares.push_back(e.path());
+  REQUIRE(spares.size() == 1);
+  struct stat spare {};
+  REQUIRE(stat(spares[0].c_str(), &spare) == 0);
+
+  const std::string flag = d.dir() + "/flag";
+  const std::string second = Submit(
+      d, {"--", "sh", "-c", "while [ ! -e " + Quoted(flag) + " ]; do sleep 0.05; done; exit 4"});
+  REQUIRE(WaitFor([&] { return RecordField(RecordPath(d, second), "pid") > 0; }));
+  struct stat record {};
+  REQUIRE(stat(RecordPath(d, second).c_str(), &record) == 0);
+  CHECK(record.st_ino == spare.st_ino);  // the same file, renamed: no new inode
+  WriteFile(flag, "");
+  CHECK(Tq(d, {"wait", second}).exit_code == 4);
+  CHECK(TaskJson(d, second)["exit_code"] == 4);
 }
 
 TEST_CASE("files an earlier tqd kept in tasks/ID/ are read, followed and purged") {

@@ -37,6 +37,7 @@ class FakeRunner : public Runner {
     running_[launch.id] = {launch.attempt, std::nullopt};
     return 10000 + static_cast<int>(launches.size());
   }
+  void EndStored(TaskId, int) override {}
   void Adopt(const RunningAttempt& a) override { running_[a.task_id] = {a.number, a.stop}; }
   bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason) override {
     auto it = running_.find(id);

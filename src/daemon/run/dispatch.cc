@@ -169,11 +169,14 @@ void Dispatcher::Turn() {
   News news;
   std::vector<Claim> claims;
   std::vector<AttemptEnd> unstored;
+  std::vector<std::pair<TaskId, int>> stored;  // ends whose records a restart no longer needs
   bool more_due = false;
   Status committed = parts_.store.WriteTogether([&] {
     for (auto& [in_turn, after] : guests) in_turn();
     for (AttemptEnd& end : ends) {
       Status st = StoreEnd(end, news);
+      if (st.ok() && end.outcome.reason != AttemptReason::kLost)
+        stored.emplace_back(end.id, end.attempt);
       if (st.ok()) continue;
       if (st.fault() == StoreFault::kNone) {
         spdlog::error("task {} attempt {}: {}", end.id, end.attempt, st.message());
@@ -197,7 +200,9 @@ void Dispatcher::Turn() {
     unstored = std::move(ends);
     news = News();
     claims.clear();
+    stored.clear();
   }
+  for (const auto& [id, attempt] : stored) runner_->EndStored(id, attempt);
   for (AttemptEnd& end : unstored) unstored_ends_.Add(std::move(end));
   for (auto& [in_turn, after] : guests) after(committed);
   Tell(news);

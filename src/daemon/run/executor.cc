@@ -29,12 +29,17 @@ Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFi
       clock_(clock),
       spawner_(spawner),
       files_(std::move(files)),
+      spares_(files_.SpareDir()),
       config_(config),
       task_fd_limit_(task_fd_limit),
       cgroups_(cgroups),
       on_finished_(std::move(callbacks.on_finished)),
       on_stop_(std::move(callbacks.on_stop)),
       boot_id_(CurrentBootId()) {}
+
+void Executor::EndStored(TaskId id, int attempt) {
+  spares_.Keep(files_.StatusRecord(id, attempt));
+}
 
 Executor::~Executor() {
   // The shims keep running: a stopping daemon never touches its tasks.
@@ -53,7 +58,8 @@ Result<int> Executor::Start(const Launch& launch) {
   // shim exists its lock says "alive": a daemon that dies while starting it never mistakes a
   // running attempt for a lost one (which would run it twice).
   const std::string status = files_.StatusRecord(launch.id, launch.attempt);
-  auto locked = LockedStatusRecord(status);
+  const std::optional<int> spare = spares_.TakeAs(status);
+  auto locked = spare ? Result<int>(*spare) : LockedStatusRecord(status);
   if (!locked.ok()) return locked.status();
   const int fd = *locked;
   std::vector<std::string> args = {"--status",     status,

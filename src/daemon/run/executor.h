@@ -15,6 +15,7 @@
 #include "core/store/store.h"
 #include "daemon/host/event_loop.h"
 #include "daemon/run/runner.h"
+#include "daemon/run/spare_records.h"
 #include "daemon/run/spawner.h"
 #include "daemon/run/task_cgroups.h"
 #include "daemon/run/task_files.h"
@@ -39,6 +40,8 @@ class Executor : public Runner {
   /// lock marks it alive from its first instant; returns the shim's pid, or why it could not
   /// start.
   Result<int> Start(const Launch& launch) override;
+  /// Keeps the attempt's status record as a spare for a later attempt's (SpareRecords).
+  void EndStored(TaskId id, int attempt) override;
 
   /// Takes over an attempt started by an earlier daemon: re-attaches to a live shim (waiting
   /// for one that is still writing its first record), collects a finished one (the callback
@@ -108,6 +111,7 @@ class Executor : public Runner {
   const Clock& clock_;
   Spawner& spawner_;
   TaskFiles files_;
+  SpareRecords spares_;  ///< status records to reuse
   const ConfigPtr& config_;
   size_t task_fd_limit_;
   const TaskCgroups* cgroups_;                  ///< where each attempt gets a cgroup; nullptr: none

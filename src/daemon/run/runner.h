@@ -53,6 +53,8 @@ class Runner {
   virtual ~Runner() = default;
   /// Starts `launch`; returns the supervisor's pid, or why it could not start.
   virtual Result<int> Start(const Launch& launch) = 0;
+  /// Told once an attempt's end is stored: what it kept for a restarted daemon may go.
+  virtual void EndStored(TaskId id, int attempt) = 0;
   /// Takes over an attempt started by an earlier daemon.
   virtual void Adopt(const RunningAttempt& attempt) = 0;
   /// Ends a running attempt; `why` (kCancelled or kTimeout) becomes the attempt's reason and

@@ -43,6 +43,7 @@ TaskFiles::TaskFiles(const std::string& state_dir)
 
 Status TaskFiles::Prepare() const {
   Status st = MakePrivateDir(root_);
+  if (st.ok()) st = MakePrivateDir(SpareDir());
   if (st.ok() && legacy_) st = MakePrivateDir(legacy_root_);
   return st;
 }

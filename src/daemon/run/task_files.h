@@ -18,10 +18,13 @@ class TaskFiles {
   /// The files under `state_dir`; looks once whether an earlier tqd left any in tasks/.
   explicit TaskFiles(const std::string& state_dir);
 
-  /// Makes the directory of every task's files 0700 (creating it), and an earlier tqd's too.
+  /// Makes the directory of every task's files and SpareDir 0700 (creating them), and an
+  /// earlier tqd's too.
   Status Prepare() const;
   /// The directory holding `id`'s files, made by MakeDirFor.
   std::string Dir(TaskId id) const { return root_ + "/" + std::to_string(id / kPerDir); }
+  /// Where status records of attempts over and stored wait to be reused (SpareRecords).
+  std::string SpareDir() const { return root_ + "/spare"; }
   /// Makes Dir(id) unless it exists; ok, or why not.
   Status MakeDirFor(TaskId id) const;
   std::string Stdin(TaskId id) const { return Dir(id) + "/" + std::to_string(id) + ".stdin"; }
