@@ -6,7 +6,8 @@
 # queue. Prints jobs/s, the machine's CPU per job, tqd's own and its children's (shims and
 # tasks), the medians, and tq's ratio to each anchor.
 # Usage: bench/compare.sh [N=1000] [P=2] [RUNS=3]
-#   (build first: scripts/dev.sh or scripts/test.sh; BIN=DIR picks another build; LAT=K samples
+#   (build first: scripts/dev.sh or scripts/test.sh; BIN=DIR picks another build; TMPDIR=DIR
+#   puts the state directories on another file system; LAT=K samples
 #   of latency, 50 by default; task-spooler's rows need `apt-get install task-spooler`)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ BIN=$(realpath "${BIN:-build}")
 [ -x "$BIN/tqd" ] || { echo "no $BIN/tqd: build first" >&2; exit 1; }
 export LC_ALL=C
 
-base=$(mktemp -d /tmp/tq-compare.XXXXXX)
+base=$(mktemp -d "${TMPDIR:-/tmp}/tq-compare.XXXXXX")
 daemon=""
 cleanup() {
   [ -z "$daemon" ] || { kill "$daemon" 2>/dev/null; wait "$daemon" 2>/dev/null; }
