@@ -75,7 +75,9 @@ TEST_CASE("spare records: one somebody holds locked is not taken") {
   const std::string next = (dir.path / "2.1.status").string();
   CHECK_FALSE(pool.TakeAs(next).has_value());
   CHECK_FALSE(std::filesystem::exists(next));
+  CHECK(Count(spares) == 1);  // left to its holder, untouched
   close(holder);
+  CHECK(std::filesystem::file_size(spares + "/0") == 1);
 }
 
 TEST_CASE("spare records: an earlier pool is taken up, and the pool stays bounded") {
