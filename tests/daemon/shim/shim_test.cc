@@ -337,15 +337,18 @@ TEST_CASE("shim: failures to start are recorded with their errno") {
 
 TEST_CASE("shim: a PAM session it cannot open fails the start at pam, and the task never runs") {
   // The static build refuses any PAM session (tqd starts tq-shim-pam for those); a dynamic
-  // build finds no such service in an empty --pam-dir.
+  // build meets a service that denies every account.
   ShimRun run;
   std::filesystem::create_directory(run.Path("pam.d"));
+  WriteFile(run.Path("pam.d/tq-test-none"),
+            "auth required pam_deny.so\naccount required pam_deny.so\n"
+            "session required pam_deny.so\n");
   run.StartRaw({TQ_SHIM_PATH, "--status", run.StatusPath(), "--stdout", run.Path("out"), "--stderr",
                 run.Path("err"), "--output-max", "1048576", "--pam-service", "tq-test-none",
                 "--user", "root", "--pam-dir", run.Path("pam.d"), "--", "touch", run.Path("ran")});
   tq::ShimRecord r = run.Finish();
   CHECK(r.spawn_step == "pam");
-  CHECK((r.exit_code == 126 || r.exit_code == 127));  // EACCES from PAM, ELIBACC: static
+  CHECK((r.exit_code == 126 || r.exit_code == 127));  // EACCES: PAM's refusal; ELIBACC: static
   CHECK_FALSE(Exists(run.Path("ran")));
 }
 
