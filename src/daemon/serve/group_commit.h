@@ -11,13 +11,12 @@
 #include "core/model/clock.h"
 #include "core/model/status.h"
 #include "core/store/store.h"
-#include "daemon/host/event_loop.h"
 #include "daemon/serve/server.h"
 #include "daemon/users/user_limits_gate.h"
 
 namespace tq {
 
-/// Gathers this turn's submits and commits them once the turn has read its requests.
+/// Gathers this loop turn's submits and stores them in the next dispatch turn's transaction.
 class GroupCommit {
  public:
   /// Answers one submit of a committed group on its connection with its outcome.
