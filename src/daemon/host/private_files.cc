@@ -75,4 +75,22 @@ Status NarrowFileMode(const std::string& path) {
   return Status::Ok();
 }
 
+Status WritePrivateFile(const std::string& path, const std::string& text,
+                        const std::optional<Account>& owner) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return Status::Internal("cannot create " + path + ": " + std::strerror(errno));
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += static_cast<size_t>(n);
+  }
+  const bool owned = !owner || fchown(fd, owner->uid, owner->gid) == 0;
+  const std::string why = std::strerror(errno);
+  close(fd);
+  if (done != text.size() || !owned) return Status::Internal("cannot write " + path + ": " + why);
+  return Status::Ok();
+}
+
 }  // namespace tq

@@ -2,8 +2,10 @@
 // stdin, so its directories are 0700 and its files 0600, whatever the umask.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "core/model/account.h"
 #include "core/model/status.h"
 
 namespace tq {
@@ -26,5 +28,10 @@ Status MakePrivateFile(const std::string& path);
 
 /// Takes group's and others' bits from tqd's own file `path` when it exists.
 Status NarrowFileMode(const std::string& path);
+
+/// Writes `text` to `path`, created (or truncated) with mode 0600 and owned by `owner` when
+/// given (a task's stdin, a hook's input); kInternal naming the path when it cannot.
+Status WritePrivateFile(const std::string& path, const std::string& text,
+                        const std::optional<Account>& owner = std::nullopt);
 
 }  // namespace tq

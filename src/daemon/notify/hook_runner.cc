@@ -35,26 +35,6 @@ constexpr int64_t kDroppedLogMs = 10 * 1000;
 // How often the cgroup of an ended hook that still held processes is tried again.
 constexpr int64_t kEndCgroupRetryMs = 100;
 
-// Writes `text` to a new file at `path` (0600), owned by `account` when given, so the hook can
-// open it again by its /dev/stdin; why not on failure.
-Status WriteInput(const std::string& path, const std::string& text,
-                  const std::optional<Account>& account) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return Status::Internal("cannot create " + path + ": " + strerror(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<size_t>(n);
-  }
-  const bool owned = !account || fchown(fd, account->uid, account->gid) == 0;
-  const std::string why = strerror(errno);
-  close(fd);
-  if (done != text.size() || !owned) return Status::Internal("cannot write " + path + ": " + why);
-  return Status::Ok();
-}
-
 // What `hook` holds in memory while it waits.
 size_t BytesOf(const HookLaunch& hook) {
   size_t n = hook.what.size() + hook.cwd.size() + hook.input.size();
@@ -222,7 +202,8 @@ size_t HookRunner::RunningOf(uint32_t owner) const {
 bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
   const std::string input = PathOf(seq, ".in");
   const std::string status = PathOf(seq, ".status");
-  Status st = WriteInput(input, hook.input, hook.account);
+  // Owned by the hook's user, so the hook can open it again by its /dev/stdin.
+  Status st = WritePrivateFile(input, hook.input, hook.account);
   if (st.ok()) {  // what a daemon started after this one needs to adopt it (Adopt)
     std::ofstream facts(PathOf(seq, ".hook"), std::ios::trunc);
     facts << SaturatingAdd(clock_.WallNow(), config_->hook_timeout_ms) << ' ' << hook.owner << ' '

@@ -1,16 +1,11 @@
 #include "daemon/run/dispatch.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include <spdlog/spdlog.h>
 
 #include "core/model/saturating.h"
 #include "core/policy/attempt_end.h"
 #include "core/policy/task_env.h"
+#include "daemon/host/private_files.h"
 #include "daemon/users/accounts.h"
 
 namespace tq {
@@ -74,24 +69,6 @@ class StoreReadySource : public ReadySource {
   const ServedLog& served_;
   Capped capped_;
 };
-
-Status WriteFile(const std::string& path, const std::string& data) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return Status::Internal("cannot create " + path + ": " + strerror(errno));
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const std::string why = strerror(errno);
-      close(fd);
-      return Status::Internal("cannot write " + path + ": " + why);
-    }
-    done += static_cast<size_t>(n);
-  }
-  close(fd);
-  return Status::Ok();
-}
 
 }  // namespace
 
@@ -325,7 +302,7 @@ void Dispatcher::Start(Claim& claim) {
   Status st = task.ok() ? parts_.files.MakeDirFor(id) : task.status();
   if (st.ok() && account && !account->ok()) st = account->status();  // an entry too large
   if (st.ok() && task->spec.stdin_data)
-    st = WriteFile(parts_.files.Stdin(id), *task->spec.stdin_data);
+    st = WritePrivateFile(parts_.files.Stdin(id), *task->spec.stdin_data);
   Result<int> shim = st;
   if (st.ok()) {
     Launch launch;

@@ -5,41 +5,38 @@
 namespace tq {
 
 void GroupCommit::Add(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running) {
-  group_.emplace_back(conn, SubmitItem{peer, std::move(spec), supersede_running});
-  if (group_.size() == 1)
+  conns_.push_back(conn);
+  items_.push_back(SubmitItem{peer, std::move(spec), supersede_running});
+  if (items_.size() == 1)
     join_([this] { StoreGroup(); }, [this](const Status& committed) { AnswerAll(committed); });
 }
 
 Status GroupCommit::Admit(const Owner& peer, int64_t count) {
   int64_t queued = 0;
-  for (const auto& [conn, item] : group_) queued += item.owner.uid == peer.uid;
+  for (const SubmitItem& item : items_) queued += item.owner.uid == peer.uid;
   return limits_.Admit(store_, peer, count, queued);
 }
 
 void GroupCommit::StoreGroup() {
-  storing_ = std::move(group_);
-  group_.clear();
-  std::vector<SubmitItem> items;
-  items.reserve(storing_.size());
-  for (auto& [conn, item] : storing_) items.push_back(item);
-  outcomes_ = store_.SubmitGroup(items, clock_.WallNow());
-  spdlog::debug("group commit of {} submit(s)", items.size());
+  outcomes_ = store_.SubmitGroup(items_, clock_.WallNow());
+  spdlog::debug("group commit of {} submit(s)", items_.size());
 }
 
 void GroupCommit::AnswerAll(const Status& committed) {
-  auto storing = std::move(storing_);
-  auto outcomes = std::move(outcomes_);
-  storing_.clear();
+  const auto conns = std::move(conns_);
+  const auto items = std::move(items_);
+  const auto outcomes = std::move(outcomes_);
+  conns_.clear();
+  items_.clear();
   outcomes_.clear();
-  // A turn whose transaction could not begin never ran Store: its group is answered too.
-  for (auto& entry : group_) storing.push_back(std::move(entry));
-  group_.clear();
-  for (size_t i = 0; i < storing.size(); ++i) {
+  // Without outcomes (a turn whose transaction could not begin never ran StoreGroup) each is
+  // answered with why.
+  for (size_t i = 0; i < items.size(); ++i) {
     const Result<SubmitOutcome> outcome =
         committed.ok() && i < outcomes.size()
             ? outcomes[i]
             : Result<SubmitOutcome>(committed.ok() ? Status::Internal("not stored") : committed);
-    answer_(storing[i].first, storing[i].second, outcome);
+    answer_(conns[i], items[i], outcome);
   }
 }
 

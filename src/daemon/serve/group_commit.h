@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <utility>
 #include <vector>
 
 #include "core/model/clock.h"
@@ -52,9 +51,10 @@ class GroupCommit {
   UserLimitsGate& limits_;
   Answer answer_;
   JoinTurn join_;
-  std::vector<std::pair<ConnId, SubmitItem>> group_;    ///< this turn's submits
-  std::vector<std::pair<ConnId, SubmitItem>> storing_;  ///< the group in the turn's transaction
-  std::vector<Result<SubmitOutcome>> outcomes_;         ///< storing_'s, until committed
+  // This loop turn's submits: who asked, what, and (once stored) what became of each.
+  std::vector<ConnId> conns_;
+  std::vector<SubmitItem> items_;
+  std::vector<Result<SubmitOutcome>> outcomes_;
 };
 
 }  // namespace tq
