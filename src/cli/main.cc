@@ -91,7 +91,7 @@ int Run(int argc, char** argv) {
       tq::AddSubmit(app, g), tq::AddStatus(app, g), tq::AddList(app, g),   tq::AddWait(app, g),
       tq::AddCancel(app, g), tq::AddLogs(app, g),   tq::AddPing(app, g),   tq::AddVersion(app, g),
       tq::AddRetry(app, g),  tq::AddQueue(app, g),  tq::AddJobs(app, g),   tq::AddReload(app, g),
-      tq::AddCron(app, g),   tq::AddStats(app, g),  tq::AddEvents(app, g),
+      tq::AddCron(app, g),   tq::AddStats(app, g),  tq::AddEvents(app, g), tq::AddClean(app, g),
   };
   // Set after the subcommands exist, so they do not inherit it: only `submit` takes a command.
   app.prefix_command();

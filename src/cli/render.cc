@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "cli/state_colour.h"
 #include "core/model/bytes.h"
@@ -80,6 +81,16 @@ std::string LocalTime(const json& t) {
   auto ms = ParseRfc3339(t.get<std::string>());
   if (!ms.ok()) return t.get<std::string>();
   return FormatLocal(*ms, RealClock().WallNow());
+}
+
+std::string HumanBytes(int64_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(n);
+  size_t u = 0;
+  while (v >= 1024 && u + 1 < std::size(units)) v /= 1024, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
+  return buf;
 }
 
 std::string ShortDuration(const json& ms) {

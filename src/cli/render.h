@@ -23,6 +23,8 @@ std::string ShellQuote(const std::string& arg);
 std::string LocalTime(const nlohmann::json& rfc3339);
 /// Milliseconds as a short duration ("1.5s", "2m03s", "-" when null).
 std::string ShortDuration(const nlohmann::json& ms);
+/// Bytes in the largest binary unit that keeps a number of at least 1: "512 B", "3.4 MiB".
+std::string HumanBytes(int64_t n);
 
 /// The exit code of `tq wait` for one terminal task (SPEC 10): 0 succeeded or expired; its own
 /// exit code; 128+signal; 124 timeout; 126/127 could not be executed; 125 never ran.

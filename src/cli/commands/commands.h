@@ -40,6 +40,8 @@ Command AddStats(CLI::App& app, const GlobalOptions& g);
 Command AddEvents(CLI::App& app, const GlobalOptions& g);
 Command AddVersion(CLI::App& app, const GlobalOptions& g);
 Command AddRetry(CLI::App& app, const GlobalOptions& g);
+/// tq clean: removes finished tasks and their output, by ids or by filters.
+Command AddClean(CLI::App& app, const GlobalOptions& g);
 Command AddQueue(CLI::App& app, const GlobalOptions& g);
 /// `tq jobs`: lists the jobs; its subcommands are added by the functions below.
 Command AddJobs(CLI::App& app, const GlobalOptions& g);

@@ -42,17 +42,6 @@ std::string Quantiles(const Histogram& h) {
          Seconds(h.Quantile(0.99)) + "  (" + std::to_string(h.count) + ")";
 }
 
-// Bytes in the largest binary unit that keeps a number of at least 1.
-std::string Bytes(int64_t n) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double v = static_cast<double>(n);
-  size_t u = 0;
-  while (v >= 1024 && u + 1 < std::size(units)) v /= 1024, ++u;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
-  return buf;
-}
-
 uint64_t Get(const std::map<std::string, uint64_t>& m, const std::string& key) {
   auto it = m.find(key);
   return it == m.end() ? 0 : it->second;
@@ -113,7 +102,7 @@ void PrintSummary(const MetricsSnapshot& s) {
     if (late) overdue += " " + job;
   std::printf("overdue      %s (%llu alert(s))\n", overdue.empty() ? "no job" : overdue.c_str() + 1,
               static_cast<unsigned long long>(c.overdue_alerts));
-  std::printf("store        %s; commits %s\n", Bytes(s.store_bytes).c_str(),
+  std::printf("store        %s; commits %s\n", HumanBytes(s.store_bytes).c_str(),
               Quantiles(c.commit).c_str());
 }
 

@@ -5,7 +5,7 @@
 
 # The subcommands and long flags of each command; the global flags of "tq" work at any level.
 declare -gA _tq_subcommands=(
-  [tq]="submit status list wait cancel logs ping version retry queue jobs reload cron stats events"
+  [tq]="submit status list wait cancel logs ping version retry clean queue jobs reload cron stats events"
   [tq queue]="list pause resume delete set"
   [tq jobs]="show run enable disable check install cat remove edit"
   [tq cron]="next import"
@@ -19,6 +19,7 @@ declare -gA _tq_flags=(
   [tq list]="--state -q --queue --label -u --user --limit"
   [tq logs]="--follow --stderr --attempt"
   [tq retry]="--failed --queue"
+  [tq clean]="--state -q --queue --label -u --user --older-than"
   [tq queue set]="--concurrency"
   [tq jobs run]="--force"
   [tq jobs install]="--user"
@@ -34,7 +35,7 @@ declare -gA _tq_flags=(
 declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --delay --at --after
   --timeout --key --version --retries --backoff --backoff-base --backoff-max --retry-on-exit
   --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish --mailto --mail-on
-  --state --limit --attempt --concurrency -u --user --tz --from --count --dst)
+  --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than)
 
 # What `tq ARGS...` prints, against the --socket given on the command line (else $TQ_SOCKET or
 # tq's default); nothing when tqd does not answer within a second.
@@ -115,7 +116,12 @@ _tq() {
   fi
 
   case $prev in
-    --state) _tq_reply "pending running succeeded failed cancelled expired" ;;
+    --state)
+      if [[ $path == "tq clean" ]]; then
+        _tq_reply "succeeded failed cancelled expired all-finished"
+      else
+        _tq_reply "pending running succeeded failed cancelled expired"
+      fi ;;
     --backoff) _tq_reply "fixed exponential progressive" ;;
     --mail-on) _tq_reply "failure always output" ;;
     -p | --priority) _tq_reply "1 2 3 4 5" ;;
@@ -143,6 +149,7 @@ _tq() {
     "tq wait") _tq_reply "$(_tq_ids)" ;;
     "tq cancel") _tq_reply "$(_tq_ids "pending running")" ;;
     "tq retry") _tq_reply "$(_tq_ids "failed cancelled")" ;;
+    "tq clean") _tq_reply "$(_tq_ids "succeeded failed cancelled expired")" ;;
     "tq jobs show" | "tq jobs run" | "tq jobs enable" | "tq jobs disable")
       ((positionals == 0)) && _tq_reply "$(_tq_jobs)" ;;
     "tq queue pause" | "tq queue resume" | "tq queue delete" | "tq queue set")

@@ -5,7 +5,7 @@
 function __tq_subcommands -a path
     switch $path
         case tq
-            echo submit status list wait cancel logs ping version retry queue jobs reload cron stats events
+            echo submit status list wait cancel logs ping version retry clean queue jobs reload cron stats events
         case 'tq queue'
             echo list pause resume delete set
         case 'tq jobs'
@@ -23,7 +23,7 @@ function __tq_path
         --timeout --key --version --retries --backoff --backoff-base --backoff-max \
         --retry-on-exit --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish \
         --mailto --mail-on --state --limit --attempt --concurrency -u --user --tz --from --count \
-        --dst
+        --dst --older-than
     set -l path tq
     set -l positionals 0
     set -l words (commandline -opc)[2..-1]
@@ -112,6 +112,7 @@ complete -c tq -n '__tq_is tq' -a logs -d "print a task's output"
 complete -c tq -n '__tq_is tq' -a ping -d 'check that the daemon answers'
 complete -c tq -n '__tq_is tq' -a version -d 'print the versions of tq and tqd'
 complete -c tq -n '__tq_is tq' -a retry -d 're-queue failed or cancelled tasks'
+complete -c tq -n '__tq_is tq' -a clean -d 'remove finished tasks and their output now'
 complete -c tq -n '__tq_is tq' -a queue -d 'list queues; pause, resume, resize or delete one'
 complete -c tq -n '__tq_is tq' -a jobs -d 'list the cron jobs; show, run, enable, disable one'
 complete -c tq -n '__tq_is tq' -a reload -d 'read the job files again'
@@ -175,6 +176,15 @@ set -l retry '__tq_is "tq retry"'
 complete -c tq -n $retry -xa '(__tq_ids failed cancelled)'
 complete -c tq -n $retry -l failed -d 'every failed task of yours (in --queue)'
 complete -c tq -n $retry -l queue -xa '(__tq_queues)' -d 'with --failed: only this queue'
+
+set -l clean '__tq_is "tq clean"'
+complete -c tq -n $clean -xa '(__tq_ids succeeded failed cancelled expired)'
+complete -c tq -n $clean -l state -xa 'succeeded failed cancelled expired all-finished' \
+    -d 'only tasks in these states (default: succeeded)'
+complete -c tq -n $clean -s q -l queue -xa '(__tq_queues)' -d 'only this queue'
+complete -c tq -n $clean -l label -x -d 'only tasks with this label'
+complete -c tq -n $clean -s u -l user -xa '(__fish_complete_users)' -d "only this user's tasks (admins)"
+complete -c tq -n $clean -l older-than -x -d 'only tasks that finished at least this long ago'
 
 complete -c tq -n '__tq_is "tq queue"' -a list -d 'every queue with its state and tasks'
 complete -c tq -n '__tq_is "tq queue"' -a pause -d 'pause a queue (persisted)'

@@ -10,6 +10,7 @@
 
 #include "core/model/status.h"
 #include "core/proto/requests/cancel.h"
+#include "core/proto/requests/clean.h"
 #include "core/proto/requests/crontab.h"
 #include "core/proto/requests/events.h"
 #include "core/proto/requests/job_enable.h"
@@ -49,6 +50,7 @@ inline constexpr std::tuple kCodecs{
     Codec<WaitRequest>{"wait", DecodeWait, EncodeWait},
     Codec<CancelRequest>{"cancel", DecodeCancel, EncodeCancel},
     Codec<RetryRequest>{"retry", DecodeRetry, EncodeRetry},
+    Codec<CleanRequest>{"clean", DecodeClean, EncodeClean},
     Codec<LogsRequest>{"logs", DecodeLogs, EncodeLogs},
     Codec<QueueRequest>{"queue", DecodeQueue, EncodeQueue},
     Codec<JobsRequest>{"jobs", DecodeJobs, EncodeJobs},

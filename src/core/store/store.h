@@ -103,6 +103,12 @@ struct RunningAttempt {
   bool keep_background = false;     ///< its task keeps what it leaves running
 };
 
+/// What RemoveFinished removed.
+struct RemovedTasks {
+  std::vector<TaskId> ids;   ///< the tasks removed, in the order asked
+  int64_t output_bytes = 0;  ///< the output their attempts had kept (their output_bytes)
+};
+
 /// One firing of a job: (job, scheduled) is its key, so it happens at most once.
 struct Firing {
   std::string job;
@@ -272,6 +278,10 @@ class Store {
   /// be removed.
   /// A queue with no run-time setting that no task holds any more is forgotten with them.
   virtual Result<std::vector<TaskId>> PurgeEnded(WallMs cutoff, int limit) = 0;
+  /// `tq clean`: deletes each of `ids` that is finished (succeeded, failed, cancelled or
+  /// expired) with its attempts, as PurgeEnded does, in one transaction; a task in another
+  /// state, or gone, is left out.
+  virtual Result<RemovedTasks> RemoveFinished(const std::vector<TaskId>& ids) = 0;
   /// The earliest `finished` among succeeded tasks, and among failed/cancelled/expired ones: when
   /// retention next has work.
   virtual Result<std::optional<WallMs>> OldestSucceeded() = 0;

@@ -4,11 +4,15 @@
 // (wait, cancel) when the tasks end.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/jobs/job_status.h"
 #include "core/proto/protocol.h"
+#include "core/proto/task_selector.h"
 #include "daemon/handlers/request_context.h"
 
 namespace tq {
@@ -58,5 +62,21 @@ Result<Task> VisibleTask(RequestContext& ctx, const Owner& peer, TaskId id);
 /// the first not-found error (nothing is done then).
 Result<std::vector<Task>> VisibleTasks(RequestContext& ctx, const Owner& peer,
                                        const std::vector<TaskId>& ids);
+
+/// Whose tasks `peer` acts on when naming `user`, as one uid, or nullopt for everyone's. Naming
+/// no one, a user acts on their own tasks; so do root and admins unless `everyone_by_default`
+/// (a listing). Only those who see every task may name another user (kPermission saying they
+/// may not `verb` them); a user that does not exist is kNotFound.
+Result<std::optional<uint32_t>> OwnerFilterFor(RequestContext& ctx, const Owner& peer,
+                                               const std::optional<std::string>& user,
+                                               const char* verb, bool everyone_by_default);
+/// Calls `page` with the tasks `select` names, without their stdin and environment: the
+/// visible tasks of its ids in one page (or the first not-found error, and no page), or the
+/// tasks matching its filters (the caller's own unless it names a user) in pages newest first,
+/// state by state (`defaults` when it names none). `page` may delete the tasks it is given. Stops
+/// at the first error.
+Status ForEachSelected(RequestContext& ctx, const Owner& peer, const TaskSelector& select,
+                       const std::vector<TaskState>& defaults, const char* verb,
+                       const std::function<Status(const std::vector<Task>&)>& page);
 
 }  // namespace tq

@@ -2,10 +2,8 @@
 #include <set>
 
 #include "core/model/limits.h"
-#include "core/model/quote.h"
 #include "core/model/wall_time.h"
 #include "daemon/handlers/handlers.h"
-#include "daemon/users/accounts.h"
 
 namespace tq {
 
@@ -23,19 +21,10 @@ std::set<std::string> PausedQueues(RequestContext& ctx) {
 // The store's filter for a list request from `peer`: the wire's filters, and whose tasks (a
 // user named by --user: only those who see everyone may name another).
 Result<ListFilter> FilterFor(RequestContext& ctx, const Owner& peer, const ListRequest& r) {
+  auto owner_uid = OwnerFilterFor(ctx, peer, r.user, "list", true);
+  if (!owner_uid.ok()) return owner_uid.status();
   ListFilter filter;
-  filter.owner_uid = ctx.access.For(peer).OwnerFilter();
-  if (r.user && *r.user == peer.name) {
-    filter.owner_uid = peer.uid;
-  } else if (r.user && filter.owner_uid) {
-    return Status(ErrorCode::kPermission, "user",
-                  "user: only admins may list another user's tasks (" + Quote(*r.user) + ")");
-  } else if (r.user) {
-    auto owner = OwnerNamed(*r.user);
-    if (!owner.ok()) return owner.status();
-    if (!owner->has_value()) return Status::NotFound("there is no user " + Quote(*r.user));
-    filter.owner_uid = (*owner)->uid;
-  }
+  filter.owner_uid = *owner_uid;
   filter.state = r.state;
   filter.queue = r.queue;
   filter.label = r.label;

@@ -17,6 +17,7 @@ void HandleList(RequestContext& ctx, ConnId conn, const Owner& peer, const ListR
 void HandleWait(RequestContext& ctx, ConnId conn, const Owner& peer, const WaitRequest& r);
 void HandleCancel(RequestContext& ctx, ConnId conn, const Owner& peer, const CancelRequest& r);
 void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r);
+void HandleClean(RequestContext& ctx, ConnId conn, const Owner& peer, const CleanRequest& r);
 void HandleLogs(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r);
 void HandleQueue(RequestContext& ctx, ConnId conn, const Owner& peer, const QueueRequest& r);
 void HandleJobs(RequestContext& ctx, ConnId conn, const Owner& peer, const JobsRequest& r);
@@ -55,6 +56,7 @@ constexpr std::tuple kRoutes{
     Route<WaitRequest>{AnyUser, HandleWait},
     Route<CancelRequest>{AnyUser, HandleCancel},
     Route<RetryRequest>{AnyUser, HandleRetry},
+    Route<CleanRequest>{AnyUser, HandleClean},
     Route<LogsRequest>{AnyUser, HandleLogs},
     Route<QueueRequest>{QueueCaller, HandleQueue, "change queues"},
     Route<JobsRequest>{AnyUser, HandleJobs},

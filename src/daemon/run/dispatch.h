@@ -103,6 +103,9 @@ class Dispatcher {
   void StopRunning(TaskId id, TaskReason reason);
   /// The nice, ionice and limits of `task`: its queue's, with its job's own over them.
   Resources ResourcesOf(const Task& task) const;
+  /// Removes the files of tasks the store no longer holds (purged, cleaned), logging what
+  /// could not be removed.
+  void RemoveTaskFiles(const std::vector<TaskId>& ids);
 
  private:
   /// A task a turn moved to running, started once the turn is committed.
@@ -138,7 +141,6 @@ class Dispatcher {
   /// fault comes back so the end can be kept and stored later.
   Status StoreEnd(AttemptEnd& end, News& news);
   void ArmTimers();
-  void RemoveTaskFiles(const std::vector<TaskId>& ids);
 
   DispatchParts parts_;
   DispatchEvents events_;

@@ -1,5 +1,6 @@
 // Time-driven sweeps of the store: pending_ttl expiry and success retention, each in batches
-// bounded by a limit (purge is in sqlite/purge_test.cc: it checks the rows left behind).
+// bounded by a limit (purge is in sqlite/purge_test.cc: it checks the rows left behind), and
+// `tq clean`'s removal of finished tasks at once.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -92,6 +93,45 @@ STORE_TEST_CASE("ExpireSucceeded moves succeeded tasks at or before the cutoff, 
   CHECK(t.attempts.size() == 1);
   CHECK(StateOf(*store, failed) == TaskState::kFailed);
   CHECK(Ready(*store, "default") == w);  // its dependent is undisturbed
+}
+
+STORE_TEST_CASE("RemoveFinished deletes the finished tasks asked for, with their output") {
+  auto store = OpenStore();
+  const TaskId ok = MustInsert(*store, kAlice, Spec({"ok"}));
+  AttemptOutcome out = Exited(1010, 0);
+  out.output_bytes = 300;
+  REQUIRE(store
+              ->FinishAttempt(ok, MustStart(*store, ok, 1000), out, TaskState::kSucceeded,
+                              TaskReason::kExit)
+              .ok());
+  const TaskId bad = MustInsert(*store, kBob, Spec({"bad"}, "other"));
+  StartAndFinish(*store, bad, TaskState::kFailed, 1000);
+  const TaskId pending = MustInsert(*store, kAlice, Spec({"p"}));
+  const TaskId running = MustInsert(*store, kAlice, Spec({"r"}));
+  MustStart(*store, running, 1000);
+  TaskSpec waiting = Spec({"w"});
+  waiting.after = {ok};
+  const TaskId w = MustInsert(*store, kAlice, waiting, 2000);
+  REQUIRE(*store->OutputOf(kAlice.uid) == 300);
+
+  // Pending, running and unknown ids are left out; the rest go in the order asked.
+  Result<RemovedTasks> removed = store->RemoveFinished({pending, ok, running, bad, 999});
+  REQUIRE_MESSAGE(removed.ok(), removed.status().message());
+  CHECK(removed->ids == std::vector<TaskId>{ok, bad});
+  CHECK(removed->output_bytes == 300);
+  CHECK(store->Get(ok).status().code() == ErrorCode::kNotFound);
+  CHECK(store->Get(bad).status().code() == ErrorCode::kNotFound);
+  CHECK(StateOf(*store, pending) == TaskState::kPending);
+  CHECK(StateOf(*store, running) == TaskState::kRunning);
+  CHECK(*store->OutputOf(kAlice.uid) == 0);
+  const std::vector<std::string> queues = QueueNames(*store);
+  CHECK(std::find(queues.begin(), queues.end(), "other") == queues.end());  // idle: forgotten
+  // The dependent of the removed success still counts it done.
+  CHECK(StateOf(*store, w) == TaskState::kPending);
+  CHECK(store->UnfinishedDeps(w)->empty());
+
+  CHECK(store->RemoveFinished({})->ids.empty());
+  CHECK(store->RemoveFinished({ok})->ids.empty());  // gone already
 }
 
 }  // namespace

@@ -69,23 +69,48 @@ Result<std::vector<TaskId>> SqliteStore::PurgeEnded(WallMs cutoff, int limit) {
       });
       if (!s.ok()) return s;
     }
-    // Attempts, labels and dependency edges go with the row (ON DELETE CASCADE). A pending task
-    // never waits for a failed or cancelled one, and expired ones no longer count in deps_left.
-    for (TaskId id : purged) {
-      sqlite::Query q(st_->delete_task);
-      if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
-    }
-    std::sort(envs.begin(), envs.end());
-    envs.erase(std::unique(envs.begin(), envs.end()), envs.end());
-    for (const std::string& env : envs) {
-      if (Status s = DropEnvIfUnused(env); !s.ok()) return s;
-    }
-    if (purged.empty()) return Status::Ok();
-    sqlite::Query q(st_->drop_idle_queues);
-    return q.Run();
+    return DeleteTasksInTx(purged, std::move(envs));
   });
   if (!status.ok()) return status;
   return purged;
+}
+
+Result<RemovedTasks> SqliteStore::RemoveFinished(const std::vector<TaskId>& ids) {
+  RemovedTasks removed;
+  Status status = Write([&]() -> Status {
+    removed = RemovedTasks{};
+    std::vector<std::string> envs;
+    for (TaskId id : ids) {
+      sqlite::Query q(st_->finished_task);
+      auto row = q.BindInt(id).Step();
+      if (!row.ok()) return row.status();
+      if (!*row) continue;  // not finished, or gone
+      removed.ids.push_back(id);
+      envs.push_back(q.Text(0));
+      removed.output_bytes += q.Int(1);
+    }
+    return DeleteTasksInTx(removed.ids, std::move(envs));
+  });
+  if (!status.ok()) return status;
+  return removed;
+}
+
+Status SqliteStore::DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<std::string> envs) {
+  // Attempts, labels and dependency edges go with the row (ON DELETE CASCADE). A pending task
+  // never waits for a finished one: succeeded and expired ones no longer count in deps_left, and
+  // the dependents of a failed or cancelled one failed with it.
+  for (TaskId id : ids) {
+    sqlite::Query q(st_->delete_task);
+    if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
+  }
+  std::sort(envs.begin(), envs.end());
+  envs.erase(std::unique(envs.begin(), envs.end()), envs.end());
+  for (const std::string& env : envs) {
+    if (Status s = DropEnvIfUnused(env); !s.ok()) return s;
+  }
+  if (ids.empty()) return Status::Ok();
+  sqlite::Query q(st_->drop_idle_queues);
+  return q.Run();
 }
 
 Result<std::optional<WallMs>> SqliteStore::OldestSucceeded() {

@@ -109,6 +109,7 @@ class SqliteStore : public Store {
   Result<std::optional<WallMs>> NextPendingTtl() override;
   Result<std::vector<TaskId>> ExpireSucceeded(WallMs cutoff, int limit) override;
   Result<std::vector<TaskId>> PurgeEnded(WallMs cutoff, int limit) override;
+  Result<RemovedTasks> RemoveFinished(const std::vector<TaskId>& ids) override;
   Result<std::optional<WallMs>> OldestSucceeded() override;
   Result<std::optional<WallMs>> OldestEnded() override;
   Status WriteTogether(const std::function<Status()>& body) override;
@@ -238,6 +239,10 @@ class SqliteStore : public Store {
   /// Fails, with reason dependency-failed at `now`, every pending task that waits directly or
   /// transitively for `id`; appends them to `ended` in breadth-first order.
   Status FailDependents(TaskId id, WallMs now, std::vector<TaskId>* ended);
+  /// Deletes tasks `ids` (finished ones: no dependent waits for them) with their attempts,
+  /// labels and edges, then the environments in `envs` no task uses any more and the queues
+  /// they leave idle (retention.cc).
+  Status DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<std::string> envs);
   /// Ends pending task `id`; when it was pending appends it and the dependents this fails.
   Status EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
                         std::vector<TaskId>* ended);

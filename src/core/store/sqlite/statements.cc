@@ -278,6 +278,9 @@ Status SqliteStore::Prepare() {
       {&S::ended_due, "read ended tasks", kEndedDueSql},
       {&S::delete_task, "purge task", "DELETE FROM tasks WHERE id = ?1"},
       {&S::oldest_ended, "oldest ended task", kOldestEndedSql},
+      {&S::finished_task, "read finished task",
+       "SELECT env_hash, (SELECT coalesce(sum(output_bytes), 0) FROM attempts WHERE task_id = ?1) "
+       "FROM tasks WHERE id = ?1 AND state IN ('succeeded', 'failed', 'cancelled', 'expired')"},
       // what a pending task waits for, deleting queues
       {&S::unfinished_deps, "read unfinished dependencies",
        "SELECT d.dep_id FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "

@@ -29,7 +29,7 @@ struct SqliteStore::Statements {
       end_pending, task_exists, dep_states, requeue_task, failed_since_queued;
   // retention
   sqlite::Stmt pending_ttl_due, next_pending_ttl, succeeded_due, expire_task, oldest_succeeded,
-      ended_due, delete_task, oldest_ended;
+      ended_due, delete_task, oldest_ended, finished_task;
   // what a pending task waits for, deleting queues (sqlite_queue_admin.cc)
   sqlite::Stmt unfinished_deps, queue_busy, delete_queue, recreate_queue;
   // cron jobs (sqlite/jobs.cc)
