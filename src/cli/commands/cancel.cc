@@ -6,6 +6,7 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
+#include "cli/selector_flags.h"
 #include "core/model/duration.h"
 
 namespace tq {
@@ -24,13 +25,18 @@ std::string StoppingLine(const nlohmann::json& frame) {
 
 Command AddCancel(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("cancel", "Cancel tasks; returns once they have ended");
-  auto ids = std::make_shared<std::vector<long long>>();
-  sub->add_option("ids", *ids, "task ids")->required();
-  return {sub, [ids, &g]() {
+  auto f = std::make_shared<SelectorFlags>();
+  f->AddTo(sub, "task ids", "pending or running (default: both)");
+  return {sub, [f, &g]() {
+            auto select = f->Selector(CancellableStates());
+            if (!select.ok()) return Fail(select.status());
+            if (!NeedsSome(*select).ok())
+              return Fail(Status::Invalid(
+                  "ids", "cancel needs task ids or a filter (--state, --queue, --label, --user)"));
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             const bool progress = isatty(STDERR_FILENO) == 1;
-            Status sent = client->Send(CancelRequest{{ids->begin(), ids->end()}, progress});
+            Status sent = client->Send(CancelRequest{std::move(*select), progress});
             if (!sent.ok()) return Fail(sent);
             auto r = client->Read();
             while (r.ok() && r->contains("stopping")) {
@@ -39,6 +45,7 @@ Command AddCancel(CLI::App& app, const GlobalOptions& g) {
             }
             if (!r.ok()) return Fail(r.status());
             if (Status st = ResponseStatus(*r); !st.ok()) return Fail(st);
+            if ((*r)["tasks"].empty() && !g.json) std::fputs("tq: no task matches\n", stderr);
             for (const auto& t : (*r)["tasks"]) {
               if (g.json) {
                 std::printf("%s\n", t.dump().c_str());

@@ -1,35 +1,39 @@
 // tq retry: put failed or cancelled tasks back in the queue by hand.
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
+#include "cli/selector_flags.h"
 
 namespace tq {
 
 Command AddRetry(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("retry", "Re-queue failed or cancelled tasks");
   struct Flags {
-    std::vector<long long> ids;
+    SelectorFlags select;
     bool failed = false;
-    std::string queue;
   };
   auto f = std::make_shared<Flags>();
-  sub->add_option("ids", f->ids, "task ids");
-  sub->add_flag("--failed", f->failed, "every failed task of yours (in --queue)");
-  sub->add_option("--queue", f->queue, "with --failed: only this queue");
+  f->select.AddTo(sub, "task ids", "failed (the default) or cancelled");
+  sub->add_flag("--failed", f->failed, "every failed task of yours (with the filters given)");
   return {sub, [f, &g]() {
-            if (f->ids.empty() && !f->failed)
-              return Fail(Status::Invalid("ids",
-                                          "retry needs task ids (tq retry ID...) or "
-                                          "--failed (tq retry --failed [--queue Q])"));
-            if (!f->ids.empty() && f->failed)
+            auto select = f->select.Selector(RetryableStates());
+            if (!select.ok()) return Fail(select.status());
+            if (f->failed && !select->ids.empty())
               return Fail(Status::Invalid("ids", "give task ids or --failed, not both"));
-            if (!f->queue.empty() && !f->failed)
-              return Fail(Status::Invalid("--queue", "--queue goes with --failed"));
-            RetryRequest req{{f->ids.begin(), f->ids.end()}, f->failed, std::nullopt};
-            if (!f->queue.empty()) req.queue = f->queue;
+            auto& states = select->states;
+            if (f->failed &&
+                std::find(states.begin(), states.end(), TaskState::kFailed) == states.end())
+              states.push_back(TaskState::kFailed);
+            if (!NeedsSome(*select).ok())
+              return Fail(Status::Invalid("ids",
+                                          "retry needs task ids (tq retry ID...), --failed or "
+                                          "a filter (--state, --queue, --label, --user)"));
+            const std::vector<long long>& named = f->select.ids;
+            RetryRequest req{std::move(*select)};
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             auto r = client->Call(req);
@@ -42,7 +46,7 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
             }
             // A named task that was not failed or cancelled is left as it is: the others were
             // re-queued, but the request was not done, so exit 1 naming each.
-            std::set<long long> left(f->ids.begin(), f->ids.end());
+            std::set<long long> left(named.begin(), named.end());
             for (const auto& id : ids) left.erase(id.get<long long>());
             for (long long id : left) {
               auto task = client->Call(StatusRequest{id});

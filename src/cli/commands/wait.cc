@@ -4,40 +4,53 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/reconnect.h"
 #include "cli/progress_meter.h"
 #include "cli/render.h"
+#include "cli/selector_flags.h"
 
 namespace tq {
 
 namespace {
 
-// Waits for every id, reconnecting across daemon restarts; fills `ended` by id. With a
-// progress bar on a terminal, cleared before it returns.
-Status WaitAll(const GlobalOptions& g, const std::vector<TaskId>& ids,
+// Waits for the tasks `select` names, reconnecting across daemon restarts: fills `wanted` with
+// their ids (in argument order, or oldest first as the daemon resolved the filters) and `ended`
+// by id. With a progress bar on a terminal, cleared before it returns.
+Status WaitAll(const GlobalOptions& g, const TaskSelector& select, std::vector<TaskId>& wanted,
                std::map<TaskId, nlohmann::json>& ended) {
-  std::vector<TaskId> distinct = ids;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   RealClock clock;
-  // A progress bar on stderr only for people: several tasks, a terminal, no --json.
-  const bool progress = distinct.size() > 1 && !g.json && isatty(STDERR_FILENO);
-  ProgressMeter meter(progress ? stderr : nullptr, StderrColumns, distinct.size(), clock.MonoNow());
+  std::vector<TaskId> distinct;
+  std::optional<ProgressMeter> meter;  // once the tasks are known
+  auto known = [&](const std::vector<TaskId>& ids) {
+    wanted = ids;
+    distinct = ids;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    // A progress bar on stderr only for people: several tasks, a terminal, no --json.
+    const bool progress = distinct.size() > 1 && !g.json && isatty(STDERR_FILENO);
+    meter.emplace(progress ? stderr : nullptr, StderrColumns, distinct.size(), clock.MonoNow());
+  };
+  if (!select.ByFilter()) known(select.ids);
   auto client = Client::Connect(g.socket);
   if (!client.ok()) return client.status();
   for (;;) {
-    std::vector<TaskId> remaining;
-    for (TaskId id : distinct)
-      if (!ended.count(id)) remaining.push_back(id);
-    if (remaining.empty()) return Status::Ok();
-    Status st = client->Send(WaitRequest{remaining});
+    WaitRequest req{select};
+    if (meter) {  // after a reconnect, only the ids still running
+      req.select = TaskSelector{};
+      for (TaskId id : distinct)
+        if (!ended.count(id)) req.select.ids.push_back(id);
+      if (req.select.ids.empty()) return Status::Ok();
+    }
+    Status st = client->Send(req);
     while (st.ok()) {
       // While nothing arrives, the bar is redrawn when due (its clock and deferred counts).
-      for (int ms; (ms = meter.MsUntilDue(clock.MonoNow())) >= 0 && !client->Readable(ms);)
-        meter.Tick(clock.MonoNow());
+      for (int ms;
+           meter && (ms = meter->MsUntilDue(clock.MonoNow())) >= 0 && !client->Readable(ms);)
+        meter->Tick(clock.MonoNow());
       auto frame = client->Read();
       if (!frame.ok()) {
         st = frame.status();
@@ -45,9 +58,13 @@ Status WaitAll(const GlobalOptions& g, const std::vector<TaskId>& ids,
       }
       if (Status err = ResponseStatus(*frame); !err.ok()) return err;
       if (frame->value("end", false)) return Status::Ok();
+      if (frame->contains("selected")) {
+        known((*frame)["selected"].get<std::vector<TaskId>>());
+        continue;
+      }
       const auto& task = (*frame)["task"];
       const bool first = ended.emplace(task["id"].get<TaskId>(), task).second;
-      if (first) meter.Ended(WaitExitCode(task) != 0, clock.MonoNow());
+      if (first && meter) meter->Ended(WaitExitCode(task) != 0, clock.MonoNow());
     }
     if (st.code() != ErrorCode::kUnavailable) return st;
     client = ConnectUntil(g.socket, clock.MonoNow() + kReconnectWindowMs);
@@ -61,20 +78,26 @@ Command AddWait(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("wait", "Wait until tasks have ended; exit with the result");
   sub->footer(
       "Exit status: 0 when every task succeeded; otherwise that of the first task in argument "
-      "order that did not: its own exit code, 128+N when signal N ended it, 124 when it timed "
-      "out, 126 or 127 when its command could not be run (not executable, not found), 125 when "
-      "it never ran (cancelled while pending) or tq itself failed; 4 for an unknown id, 6 when "
-      "the daemon cannot be reached.");
-  auto ids = std::make_shared<std::vector<long long>>();
-  sub->add_option("ids", *ids, "task ids")->required();
-  return {sub, [ids, &g]() {
-            const std::vector<TaskId> wanted(ids->begin(), ids->end());
+      "order (with filters: the oldest) that did not: its own exit code, 128+N when signal N "
+      "ended it, 124 when it timed out, 126 or 127 when its command could not be run (not "
+      "executable, not found), 125 when it never ran (cancelled while pending) or tq itself "
+      "failed; 4 for an unknown id, 6 when the daemon cannot be reached.");
+  auto f = std::make_shared<SelectorFlags>();
+  f->AddTo(sub, "task ids", "only tasks in these states (default: any)");
+  return {sub, [f, &g]() {
+            auto select = f->Selector(AnyState());
+            if (!select.ok()) return Fail(select.status());
+            if (Status st = NeedsSome(*select); !st.ok())
+              return Fail(Status::Invalid(
+                  "ids", "wait needs task ids or a filter (--state, --queue, --label, --user)"));
+            std::vector<TaskId> wanted;
             std::map<TaskId, nlohmann::json> ended;
-            Status st = WaitAll(g, wanted, ended);
+            Status st = WaitAll(g, *select, wanted, ended);
             if (!st.ok()) {
               const int rc = Fail(st);
               return rc == 1 ? 125 : rc;
             }
+            if (wanted.empty() && !g.json) std::fputs("tq: no task matches\n", stderr);
             int rc = 0;
             for (TaskId id : wanted) {
               const auto& t = ended[id];

@@ -18,7 +18,9 @@ declare -gA _tq_flags=(
     --on-failure --on-success --on-finish --mailto --mail-on --batch --null --json-lines"
   [tq list]="--state -q --queue --label -u --user --limit"
   [tq logs]="--follow --stderr --attempt"
-  [tq retry]="--failed --queue"
+  [tq wait]="--state -q --queue --label -u --user"
+  [tq cancel]="--state -q --queue --label -u --user"
+  [tq retry]="--failed --state -q --queue --label -u --user"
   [tq clean]="--state -q --queue --label -u --user --older-than"
   [tq queue set]="--concurrency"
   [tq jobs run]="--force"
@@ -117,11 +119,12 @@ _tq() {
 
   case $prev in
     --state)
-      if [[ $path == "tq clean" ]]; then
-        _tq_reply "succeeded failed cancelled expired all-finished"
-      else
-        _tq_reply "pending running succeeded failed cancelled expired"
-      fi ;;
+      case $path in
+        "tq clean") _tq_reply "succeeded failed cancelled expired all-finished" ;;
+        "tq cancel") _tq_reply "pending running" ;;
+        "tq retry") _tq_reply "failed cancelled" ;;
+        *) _tq_reply "pending running succeeded failed cancelled expired" ;;
+      esac ;;
     --backoff) _tq_reply "fixed exponential progressive" ;;
     --mail-on) _tq_reply "failure always output" ;;
     -p | --priority) _tq_reply "1 2 3 4 5" ;;

@@ -156,6 +156,20 @@ complete -c tq -n '__tq_is command' -xa '(__tq_task_command)'
 
 complete -c tq -n '__tq_is "tq status" 0' -xa '(__tq_ids)'
 complete -c tq -n '__tq_is "tq wait"' -xa '(__tq_ids)'
+
+# The filters of the verbs that act on many tasks; --state takes the states after the verb.
+function __tq_filters -a verb
+    set -l cond "__tq_is \"tq $verb\""
+    complete -c tq -n $cond -l state -xa "$argv[2..-1]" -d 'only tasks in these states'
+    complete -c tq -n $cond -s q -l queue -xa '(__tq_queues)' -d 'only this queue'
+    complete -c tq -n $cond -l label -x -d 'only tasks with this label'
+    complete -c tq -n $cond -s u -l user -xa '(__fish_complete_users)' \
+        -d "only this user's tasks (another's: admins only)"
+end
+__tq_filters wait pending running succeeded failed cancelled expired
+__tq_filters cancel pending running
+__tq_filters retry failed cancelled
+__tq_filters clean succeeded failed cancelled expired all-finished
 complete -c tq -n '__tq_is "tq cancel"' -xa '(__tq_ids pending running)'
 
 set -l list '__tq_is "tq list"'
@@ -175,15 +189,9 @@ complete -c tq -n $logs -l attempt -x -d 'this attempt (1 is the first; default:
 set -l retry '__tq_is "tq retry"'
 complete -c tq -n $retry -xa '(__tq_ids failed cancelled)'
 complete -c tq -n $retry -l failed -d 'every failed task of yours (in --queue)'
-complete -c tq -n $retry -l queue -xa '(__tq_queues)' -d 'with --failed: only this queue'
 
 set -l clean '__tq_is "tq clean"'
 complete -c tq -n $clean -xa '(__tq_ids succeeded failed cancelled expired)'
-complete -c tq -n $clean -l state -xa 'succeeded failed cancelled expired all-finished' \
-    -d 'only tasks in these states (default: succeeded)'
-complete -c tq -n $clean -s q -l queue -xa '(__tq_queues)' -d 'only this queue'
-complete -c tq -n $clean -l label -x -d 'only tasks with this label'
-complete -c tq -n $clean -s u -l user -xa '(__fish_complete_users)' -d "only this user's tasks (admins)"
 complete -c tq -n $clean -l older-than -x -d 'only tasks that finished at least this long ago'
 
 complete -c tq -n '__tq_is "tq queue"' -a list -d 'every queue with its state and tasks'

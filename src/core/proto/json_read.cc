@@ -1,6 +1,5 @@
 #include "core/proto/json_read.h"
 
-#include "core/model/limits.h"
 #include "core/proto/wire_bytes.h"
 
 namespace tq {
@@ -47,16 +46,6 @@ Status ReadOptionalBytes(const Fields& j, const char* key, std::optional<std::st
   if (!bytes.ok()) return bytes.status();
   out = std::move(*bytes);
   return Status::Ok();
-}
-
-Result<std::vector<TaskId>> ReadIds(const json& j) {
-  std::vector<TaskId> ids;
-  Status st = Read(j, "ids", ids, "an array of task ids");
-  if (!st.ok()) return st;
-  if (ids.empty()) return Status::Invalid("ids", "ids: at least one task id is required");
-  if (ids.size() > kMaxWaitIds)
-    return Status(ErrorCode::kLimit, "ids", "ids: more than " + std::to_string(kMaxWaitIds));
-  return ids;
 }
 
 }  // namespace tq

@@ -96,7 +96,5 @@ Status ReadOptional(const Fields& f, const char* key, std::optional<T>& out, con
 Result<std::vector<std::string>> ReadBytesList(const Fields& j, const char* key);
 /// Optional member `key` as a wire byte string into `out` (left unset when absent).
 Status ReadOptionalBytes(const Fields& j, const char* key, std::optional<std::string>& out);
-/// Member "ids" of a wait or cancel: 1..kMaxWaitIds task ids.
-Result<std::vector<TaskId>> ReadIds(const nlohmann::json& j);
 
 }  // namespace tq

@@ -62,11 +62,25 @@ Result<TaskSelector> ReadSelector(const json& j, const std::vector<TaskState>& a
   if (!user.empty() && !ValidAccountName(user))
     return Status::Invalid("user", "user: " + Quote(user) + " is not a user name");
   if (!user.empty()) s.user = user;
-  if (!s.ids.empty() && (!s.states.empty() || s.queue || s.label || s.user))
+  if (!s.ids.empty() && s.HasFilter())
     return Status::Invalid("ids",
                            "ids: give task ids or filters (state, queue, label, user), "
                            "not both");
   return s;
+}
+
+Status NeedsSome(const TaskSelector& s) {
+  if (!s.ids.empty() || s.HasFilter()) return Status::Ok();
+  return Status::Invalid("ids",
+                         "ids: at least one task id is required, or a filter (state, "
+                         "queue, label, user)");
+}
+
+const std::vector<TaskState>& AnyState() {
+  static const std::vector<TaskState> states{TaskState::kPending,   TaskState::kRunning,
+                                             TaskState::kSucceeded, TaskState::kFailed,
+                                             TaskState::kCancelled, TaskState::kExpired};
+  return states;
 }
 
 void WriteSelector(const TaskSelector& s, json& j) {

@@ -24,13 +24,20 @@ struct TaskSelector {
 
   /// True when filters choose the tasks (no ids were given).
   bool ByFilter() const { return ids.empty(); }
+  /// True when some filter is set.
+  bool HasFilter() const { return !states.empty() || queue || label || user; }
 };
 
 /// The selector in a request body ("ids", "states", "queue", "label", "user"), every member
-/// checked: ids and filters exclude each other, and "states" may hold only `allowed` states
-/// (the refusal names them, as `verb` acts only on those).
+/// checked: at most kMaxWaitIds ids, ids and filters exclude each other, and "states" may hold
+/// only `allowed` states (the refusal names them, as `verb` acts only on those).
 Result<TaskSelector> ReadSelector(const nlohmann::json& body, const std::vector<TaskState>& allowed,
                                   const char* verb);
+/// Ok when `selector` names something: ids, or at least one filter (wait and cancel never act on
+/// every task of a caller by default); else kInvalid naming "ids".
+Status NeedsSome(const TaskSelector& selector);
+/// Every state, for a verb that acts on tasks in any of them.
+const std::vector<TaskState>& AnyState();
 /// Writes the selector's members into a request body.
 void WriteSelector(const TaskSelector& selector, nlohmann::json& body);
 

@@ -5,7 +5,7 @@
 namespace tq {
 
 void HandleCancel(RequestContext& ctx, ConnId conn, const Owner& peer, const CancelRequest& r) {
-  auto tasks = VisibleTasks(ctx, peer, r.ids);
+  auto tasks = SelectedTasks(ctx, peer, r.select, CancellableStates(), "cancel");
   if (!tasks.ok()) {
     ctx.server.Send(conn, ErrorResponse(tasks.status()));
     return;

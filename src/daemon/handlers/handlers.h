@@ -78,5 +78,13 @@ Result<std::optional<uint32_t>> OwnerFilterFor(RequestContext& ctx, const Owner&
 Status ForEachSelected(RequestContext& ctx, const Owner& peer, const TaskSelector& select,
                        const std::vector<TaskState>& defaults, const char* verb,
                        const std::function<Status(const std::vector<Task>&)>& page);
+/// Every task `select` names (ForEachSelected's pages together): its ids' tasks in their order,
+/// or the tasks its filters match oldest first; kLimit when the filters match more than
+/// kMaxWaitIds, so that one answer can name them all.
+Result<std::vector<Task>> SelectedTasks(RequestContext& ctx, const Owner& peer,
+                                        const TaskSelector& select,
+                                        const std::vector<TaskState>& defaults, const char* verb);
+/// The ids of `tasks`, in order.
+std::vector<TaskId> IdsOf(const std::vector<Task>& tasks);
 
 }  // namespace tq

@@ -7,37 +7,17 @@ namespace tq {
 namespace {
 // Tasks re-queued per transaction (one sync each) by `tq retry`.
 constexpr size_t kRequeueBatch = 1000;
-
-// The ids `tq retry` acts on: the given ones (all visible, or not found), or every failed
-// task of the peer (in `queue`).
-Result<std::vector<TaskId>> Targets(RequestContext& ctx, const Owner& peer, const RetryRequest& r) {
-  if (!r.all_failed) {
-    auto tasks = VisibleTasks(ctx, peer, r.ids);
-    if (!tasks.ok()) return tasks.status();
-    return r.ids;
-  }
-  ListFilter filter;
-  filter.owner_uid = ctx.access.For(peer).OwnerFilter();
-  filter.state = TaskState::kFailed;
-  filter.queue = r.queue;
-  filter.limit = 0;  // all of them
-  auto tasks = ctx.store.List(filter);
-  if (!tasks.ok()) return tasks.status();
-  std::vector<TaskId> ids;
-  for (const Task& t : *tasks) ids.push_back(t.id);
-  return ids;
-}
 }  // namespace
 
 void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r) {
-  auto targets = Targets(ctx, peer, r);
+  auto targets = SelectedTasks(ctx, peer, r.select, {TaskState::kFailed}, "retry");
   if (!targets.ok()) {
     ctx.server.Send(conn, ErrorResponse(targets.status()));
     return;
   }
   // Dependencies first (ascending ids, as Requeue asks): a dependent named or listed before the
   // task it waits for would otherwise be refused while that task is still failed.
-  std::vector<TaskId> ids = std::move(*targets);
+  std::vector<TaskId> ids = IdsOf(*targets);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   // Tasks pending again count as submits against the caller's limits.
@@ -51,7 +31,7 @@ void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const Retr
   for (size_t at = 0; at < ids.size(); at += kRequeueBatch) {
     const std::vector<TaskId> batch(ids.begin() + at,
                                     ids.begin() + std::min(ids.size(), at + kRequeueBatch));
-    auto done = ctx.store.RequeueAll(batch, ctx.clock.WallNow(), r.all_failed);
+    auto done = ctx.store.RequeueAll(batch, ctx.clock.WallNow(), r.select.ByFilter());
     if (!done.ok()) {
       ctx.server.Send(conn, ErrorResponse(done.status()));
       if (!requeued.empty()) ctx.dispatch.Schedule();  // earlier batches stay re-queued

@@ -2,6 +2,7 @@
 // far as its caller may act on them.
 #include <algorithm>
 
+#include "core/model/limits.h"
 #include "core/model/quote.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/users/accounts.h"
@@ -56,6 +57,32 @@ Status ForEachSelected(RequestContext& ctx, const Owner& peer, const TaskSelecto
     }
   }
   return Status::Ok();
+}
+
+Result<std::vector<Task>> SelectedTasks(RequestContext& ctx, const Owner& peer,
+                                        const TaskSelector& select,
+                                        const std::vector<TaskState>& defaults, const char* verb) {
+  std::vector<Task> all;
+  const Status st = ForEachSelected(
+      ctx, peer, select, defaults, verb, [&](const std::vector<Task>& tasks) -> Status {
+        if (all.size() + tasks.size() > kMaxWaitIds)
+          return Status(
+              ErrorCode::kLimit, "ids",
+              "the filters match more than " + std::to_string(kMaxWaitIds) + " tasks; narrow them");
+        all.insert(all.end(), tasks.begin(), tasks.end());
+        return Status::Ok();
+      });
+  if (!st.ok()) return st;
+  if (select.ByFilter())
+    std::sort(all.begin(), all.end(), [](const Task& a, const Task& b) { return a.id < b.id; });
+  return all;
+}
+
+std::vector<TaskId> IdsOf(const std::vector<Task>& tasks) {
+  std::vector<TaskId> ids;
+  ids.reserve(tasks.size());
+  for (const Task& t : tasks) ids.push_back(t.id);
+  return ids;
 }
 
 }  // namespace tq

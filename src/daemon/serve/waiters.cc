@@ -5,6 +5,13 @@
 namespace tq {
 
 void Waiters::Add(ConnId conn, Kind kind, const std::vector<Task>& tasks) {
+  if (tasks.empty()) {  // a selection that matched nothing: answered at once
+    send_(conn,
+          OkResponse(kind == Kind::kStream ? nlohmann::json{{"end", true}}
+                                           : nlohmann::json{{"tasks", nlohmann::json::array()}}),
+          true);
+    return;
+  }
   Entry& entry = entries_[conn];
   entry.kind = kind;
   for (const Task& t : tasks) entry.remaining.insert(t.id);

@@ -30,7 +30,7 @@ class Waiters {
   explicit Waiters(Sender send) : send_(std::move(send)) {}
 
   /// Registers `conn` as waiting for `tasks` (as they are now); answers those already terminal
-  /// at once and the rest through OnTerminal.
+  /// at once and the rest through OnTerminal. No tasks at all: the answer's end at once.
   void Add(ConnId conn, Kind kind, const std::vector<Task>& tasks);
   /// Tells the waiters of `task` that it reached a terminal state.
   void OnTerminal(const Task& task);

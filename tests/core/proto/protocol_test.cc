@@ -8,6 +8,13 @@
 namespace tq {
 namespace {
 
+// A selector of `ids`.
+TaskSelector Ids(std::vector<TaskId> ids) {
+  TaskSelector s;
+  s.ids = std::move(ids);
+  return s;
+}
+
 using nlohmann::json;
 
 TaskSpec FullSpec() {
@@ -49,9 +56,9 @@ TEST_CASE("every other request round-trips") {
   list.queue = "q";
   list.label = "l";
   list.limit = 7;
-  const std::vector<Request> requests = {StatusRequest{5},          list,
-                                         WaitRequest{{1, 2, 3}},    CancelRequest{{9}},
-                                         LogsRequest{4, true, 100}, PingRequest{}};
+  const std::vector<Request> requests = {
+      StatusRequest{5},          list,         WaitRequest{Ids({1, 2, 3})}, CancelRequest{Ids({9})},
+      LogsRequest{4, true, 100}, PingRequest{}};
   for (const Request& r : requests) {
     auto back = DecodeRequest(EncodeRequest(r));
     REQUIRE(back.ok());
@@ -244,12 +251,21 @@ TEST_CASE("bad retry fields are refused with their names") {
 }
 
 TEST_CASE("retry and queue requests round-trip and are checked") {
-  auto r = DecodeRequest(EncodeRequest(RetryRequest{{}, true, std::string("q")}));
+  // An earlier tq's "all_failed" with "queue" is the filter states = [failed] on that queue.
+  auto r = DecodeRequest(R"({"proto":1,"type":"retry","ids":[],"all_failed":true,"queue":"q"})");
   REQUIRE(r.ok());
-  CHECK(std::get<RetryRequest>(*r).all_failed);
-  CHECK(std::get<RetryRequest>(*r).queue == "q");
-  CHECK_FALSE(DecodeRequest(EncodeRequest(RetryRequest{{1}, true, std::nullopt})).ok());
+  CHECK(std::get<RetryRequest>(*r).select.states == std::vector<TaskState>{TaskState::kFailed});
+  CHECK(std::get<RetryRequest>(*r).select.queue == "q");
+  CHECK_FALSE(DecodeRequest(R"({"proto":1,"type":"retry","ids":[1],"all_failed":true})").ok());
   CHECK_FALSE(DecodeRequest(EncodeRequest(RetryRequest{})).ok());
+  RetryRequest by_label;
+  by_label.select.label = "nightly";
+  by_label.select.states = {TaskState::kCancelled};
+  auto labelled = DecodeRequest(EncodeRequest(by_label));
+  REQUIRE(labelled.ok());
+  CHECK(std::get<RetryRequest>(*labelled).select.label == "nightly");
+  CHECK(std::get<RetryRequest>(*labelled).select.states == by_label.select.states);
+  CHECK_FALSE(DecodeRequest(R"({"proto":1,"type":"retry","states":["succeeded"]})").ok());
 
   QueueRequest q;
   q.action = "set";
@@ -331,7 +347,7 @@ TEST_CASE("a frame of more values than the limit is refused while parsing") {
   CHECK(r.status().code() == ErrorCode::kLimit);
   CHECK(r.status().message() == "frame: more than the limit of 1048576 JSON values");
   // The largest real request of ids still decodes.
-  CHECK(DecodeRequest(EncodeRequest(WaitRequest{std::vector<TaskId>(kMaxWaitIds, 1)})).ok());
+  CHECK(DecodeRequest(EncodeRequest(WaitRequest{Ids(std::vector<TaskId>(kMaxWaitIds, 1))})).ok());
 }
 
 TEST_CASE("integers must be JSON integers that fit, else the field is named") {

@@ -1,6 +1,6 @@
 #include "core/proto/requests/retry.h"
 
-#include <string>
+#include <utility>
 
 #include "core/proto/json_read.h"
 
@@ -8,22 +8,25 @@ namespace tq {
 
 using nlohmann::json;
 
+const std::vector<TaskState>& RetryableStates() {
+  static const std::vector<TaskState> states{TaskState::kFailed, TaskState::kCancelled};
+  return states;
+}
+
 Result<RetryRequest> DecodeRetry(const json& j) {
-  RetryRequest r;
-  std::string queue;
-  for (Status st : {Read(j, "ids", r.ids, "an array of task ids"),
-                    Read(j, "all_failed", r.all_failed, "true or false"),
-                    Read(j, "queue", queue, "a queue name")}) {
-    if (!st.ok()) return st;
-  }
-  if (!queue.empty()) r.queue = queue;
-  if (r.ids.empty() == !r.all_failed)
+  auto select = ReadSelector(j, RetryableStates(), "retry");
+  if (!select.ok()) return select.status();
+  bool all_failed = false;
+  if (Status st = Read(j, "all_failed", all_failed, "true or false"); !st.ok()) return st;
+  if (all_failed && !select->ids.empty())
     return Status::Invalid("ids", "ids: give task ids, or all_failed, not both");
-  return r;
+  if (all_failed && select->states.empty()) select->states = {TaskState::kFailed};
+  if (Status st = NeedsSome(*select); !st.ok()) return st;
+  return RetryRequest{std::move(*select)};
 }
 json EncodeRetry(const RetryRequest& r) {
-  json j{{"ids", r.ids}, {"all_failed", r.all_failed}};
-  if (r.queue) j["queue"] = *r.queue;
+  json j = json::object();
+  WriteSelector(r.select, j);
   return j;
 }
 

@@ -1,24 +1,21 @@
 // The "retry" request: re-queue failed or cancelled tasks.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
 #include <nlohmann/json.hpp>
 
 #include "core/model/status.h"
-#include "core/model/task.h"
+#include "core/proto/task_selector.h"
 
 namespace tq {
 
-/// Re-queue failed or cancelled tasks: `ids`, or every failed one (of `queue`) with
-/// `all_failed`. Response: {"ids": [...re-queued]}.
+/// Re-queue the failed or cancelled tasks `select` names: ids, or filters over failed and
+/// cancelled tasks (failed ones when it names no state). The wire's older "all_failed": true
+/// (with "queue") is the filter "states": ["failed"]. Response: {"ids": [...re-queued]}.
 struct RetryRequest {
-  std::vector<TaskId> ids;
-  bool all_failed = false;
-  std::optional<std::string> queue;
+  TaskSelector select;
 };
+/// The states a retry acts on: failed and cancelled.
+const std::vector<TaskState>& RetryableStates();
 /// A retry request's body read from its frame, every field checked.
 Result<RetryRequest> DecodeRetry(const nlohmann::json& body);
 /// The body of a retry request's frame.

@@ -2,19 +2,20 @@
 
 #include <utility>
 
-#include "core/proto/json_read.h"
-
 namespace tq {
 
 using nlohmann::json;
 
 Result<WaitRequest> DecodeWait(const json& j) {
-  auto ids = ReadIds(j);
-  if (!ids.ok()) return ids.status();
-  return WaitRequest{std::move(*ids)};
+  auto select = ReadSelector(j, AnyState(), "wait");
+  if (!select.ok()) return select.status();
+  if (Status st = NeedsSome(*select); !st.ok()) return st;
+  return WaitRequest{std::move(*select)};
 }
 json EncodeWait(const WaitRequest& r) {
-  return json{{"ids", r.ids}};
+  json j = json::object();
+  WriteSelector(r.select, j);
+  return j;
 }
 
 }  // namespace tq
