@@ -111,7 +111,7 @@ TEST_CASE("tq clean picks by state, queue, label and age") {
   CHECK(both.err.find("not both") != std::string::npos);
 }
 
-TEST_CASE("a user cleans only their own tasks; an admin cleans another's with --user") {
+TEST_CASE("a user cleans only their own tasks, and an admin cleans another's with --user") {
   if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
   TempUser alice, bob;
   TestDaemon d;

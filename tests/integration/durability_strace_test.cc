@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "support/temp_dir.h"
 #include "support/skip.h"
+#include "support/temp_dir.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;

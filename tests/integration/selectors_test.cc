@@ -86,7 +86,8 @@ TEST_CASE("tq cancel --queue cancels the pending and running tasks of one queue 
   CHECK(finished.err.find("\"failed\" is not one of pending running") != std::string::npos);
 }
 
-TEST_CASE("tq retry --label re-queues the failed tasks with the label; --state takes cancelled") {
+TEST_CASE(
+    "tq retry --label re-queues the failed tasks with the label, and cancelled ones by --state") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string bad = Submit(d, {"--label", "x", "--", "false"});
@@ -114,7 +115,8 @@ TEST_CASE("tq retry --label re-queues the failed tasks with the label; --state t
   CHECK(wrong.err.find("\"running\" is not one of failed cancelled") != std::string::npos);
 }
 
-TEST_CASE("a selector acts on the caller's own tasks; an admin names another user with --user") {
+TEST_CASE(
+    "a selector acts on the caller's own tasks, and an admin names another user with --user") {
   if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
   TempUser alice, bob;
   TestDaemon d;

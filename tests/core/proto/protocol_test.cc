@@ -401,14 +401,23 @@ TEST_CASE("durations and times have a range, and a refusal names the field and t
 TEST_CASE(
     "each request's frame carries the type RequestType names, and an unknown type lists them") {
   const std::vector<std::pair<Request, std::string>> cases = {
-      {SubmitRequest{}, "submit"},  {SubmitBatchRequest{}, "submit_batch"},
-      {StatusRequest{}, "status"},  {ListRequest{}, "list"},
-      {WaitRequest{}, "wait"},      {CancelRequest{}, "cancel"},
-      {RetryRequest{}, "retry"},    {LogsRequest{}, "logs"},
-      {QueueRequest{}, "queue"},    {JobsRequest{}, "jobs"},
-      {JobRunRequest{}, "job_run"}, {JobEnableRequest{}, "job_enable"},
-      {ReloadRequest{}, "reload"},  {CrontabRequest{}, "crontab"},
-      {StatsRequest{}, "stats"},    {EventsRequest{}, "events"},
+      {SubmitRequest{}, "submit"},
+      {SubmitBatchRequest{}, "submit_batch"},
+      {StatusRequest{}, "status"},
+      {ListRequest{}, "list"},
+      {WaitRequest{}, "wait"},
+      {CancelRequest{}, "cancel"},
+      {RetryRequest{}, "retry"},
+      {CleanRequest{}, "clean"},
+      {LogsRequest{}, "logs"},
+      {QueueRequest{}, "queue"},
+      {JobsRequest{}, "jobs"},
+      {JobRunRequest{}, "job_run"},
+      {JobEnableRequest{}, "job_enable"},
+      {ReloadRequest{}, "reload"},
+      {CrontabRequest{}, "crontab"},
+      {StatsRequest{}, "stats"},
+      {EventsRequest{}, "events"},
       {PingRequest{}, "ping"}};
   CHECK(cases.size() == std::variant_size_v<Request>);
   for (const auto& [request, type] : cases) {
@@ -420,7 +429,7 @@ TEST_CASE(
   CHECK(r.status().field() == "type");
   CHECK(r.status().message() ==
         "type: \"frobnicate\" is not a request (submit submit_batch status list wait cancel "
-        "retry logs queue jobs job_run job_enable reload crontab stats events ping)");
+        "retry clean logs queue jobs job_run job_enable reload crontab stats events ping)");
 }
 
 }  // namespace
