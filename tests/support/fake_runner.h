@@ -39,7 +39,7 @@ class FakeRunner : public Runner {
   }
   void EndStored(TaskId, int) override {}
   void Adopt(const RunningAttempt& a) override { running_[a.task_id] = {a.number, a.stop}; }
-  bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason) override {
+  bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason, const StopSignal&) override {
     auto it = running_.find(id);
     if (it == running_.end()) return false;
     if (!it->second.stop) {

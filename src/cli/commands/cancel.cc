@@ -1,6 +1,7 @@
 // tq cancel: pending tasks end at once; running ones get TERM, then KILL after the grace.
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 
 #include "cli/client.h"
@@ -8,6 +9,8 @@
 #include "cli/render.h"
 #include "cli/selector_flags.h"
 #include "core/model/duration.h"
+#include "core/model/quote.h"
+#include "core/model/signal_names.h"
 
 namespace tq {
 
@@ -16,27 +19,50 @@ namespace {
 // What a person at a terminal is told while running tasks are given their grace period.
 std::string StoppingLine(const nlohmann::json& frame) {
   const int64_t n = frame.value("stopping", int64_t{0});
+  const std::string tasks = std::to_string(n) + (n == 1 ? " running task" : " running tasks");
+  const std::string signal = frame.value("signal", std::string("TERM"));
+  if (signal == "KILL") return "tq: waiting for " + tasks + " to exit after KILL\n";
   return "tq: waiting up to " + FormatDuration(frame.value("grace_ms", int64_t{0})) + " for " +
-         std::to_string(n) + (n == 1 ? " running task" : " running tasks") +
-         " to exit after TERM (then KILL)\n";
+         tasks + " to exit after " + signal + " (then KILL)\n";
 }
 
 }  // namespace
 
 Command AddCancel(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("cancel", "Cancel tasks; returns once they have ended");
-  auto f = std::make_shared<SelectorFlags>();
-  f->AddTo(sub, "task ids", "pending or running (default: both)");
+  struct Flags {
+    SelectorFlags select;
+    std::string signal;
+    bool kill = false;
+  };
+  auto f = std::make_shared<Flags>();
+  f->select.AddTo(sub, "task ids", "pending or running (default: both)");
+  sub->add_option("--signal", f->signal,
+                  "send this signal first (INT, HUP, ...; default TERM), KILL after the grace");
+  sub->add_flag("--kill", f->kill, "KILL at once, without the grace");
   return {sub, [f, &g]() {
-            auto select = f->Selector(CancellableStates());
+            CancelRequest req;
+            if (!f->signal.empty()) {
+              const std::optional<int> sig = SignalNamed(f->signal);
+              if (!sig)
+                return Fail(Status::Invalid("--signal", "--signal: " + Quote(f->signal) +
+                                                            " is not one of " + SignalNames()));
+              if (f->kill && *sig != SIGKILL)
+                return Fail(Status::Invalid("--signal", "give --signal or --kill, not both"));
+              req.kill = *sig == SIGKILL;
+              if (!req.kill) req.signal = *sig;
+            }
+            req.kill = req.kill || f->kill;
+            auto select = f->select.Selector(CancellableStates());
             if (!select.ok()) return Fail(select.status());
             if (!NeedsSome(*select).ok())
               return Fail(Status::Invalid(
                   "ids", "cancel needs task ids or a filter (--state, --queue, --label, --user)"));
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
-            const bool progress = isatty(STDERR_FILENO) == 1;
-            Status sent = client->Send(CancelRequest{std::move(*select), progress});
+            req.select = std::move(*select);
+            req.progress = isatty(STDERR_FILENO) == 1;
+            Status sent = client->Send(req);
             if (!sent.ok()) return Fail(sent);
             auto r = client->Read();
             while (r.ok() && r->contains("stopping")) {

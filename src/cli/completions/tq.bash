@@ -19,7 +19,7 @@ declare -gA _tq_flags=(
   [tq list]="--state -q --queue --label -u --user --limit"
   [tq logs]="--follow --stderr --attempt"
   [tq wait]="--state -q --queue --label -u --user"
-  [tq cancel]="--state -q --queue --label -u --user"
+  [tq cancel]="--state -q --queue --label -u --user --signal --kill"
   [tq retry]="--failed --state -q --queue --label -u --user"
   [tq clean]="--state -q --queue --label -u --user --older-than"
   [tq queue set]="--concurrency"
@@ -37,7 +37,7 @@ declare -gA _tq_flags=(
 declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --delay --at --after
   --timeout --key --version --retries --backoff --backoff-base --backoff-max --retry-on-exit
   --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish --mailto --mail-on
-  --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than)
+  --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than --signal)
 
 # What `tq ARGS...` prints, against the --socket given on the command line (else $TQ_SOCKET or
 # tq's default); nothing when tqd does not answer within a second.
@@ -126,6 +126,7 @@ _tq() {
         *) _tq_reply "pending running succeeded failed cancelled expired" ;;
       esac ;;
     --backoff) _tq_reply "fixed exponential progressive" ;;
+    --signal) _tq_reply "HUP INT QUIT ABRT KILL USR1 USR2 ALRM TERM" ;;
     --mail-on) _tq_reply "failure always output" ;;
     -p | --priority) _tq_reply "1 2 3 4 5" ;;
     --dst) _tq_reply "cron skip first both" ;;

@@ -23,7 +23,7 @@ function __tq_path
         --timeout --key --version --retries --backoff --backoff-base --backoff-max \
         --retry-on-exit --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish \
         --mailto --mail-on --state --limit --attempt --concurrency -u --user --tz --from --count \
-        --dst --older-than
+        --dst --older-than --signal
     set -l path tq
     set -l positionals 0
     set -l words (commandline -opc)[2..-1]
@@ -168,6 +168,9 @@ function __tq_filters -a verb
 end
 __tq_filters wait pending running succeeded failed cancelled expired
 __tq_filters cancel pending running
+complete -c tq -n '__tq_is "tq cancel"' -l signal -xa 'HUP INT QUIT ABRT KILL USR1 USR2 ALRM TERM' \
+    -d 'send this signal first, KILL after the grace'
+complete -c tq -n '__tq_is "tq cancel"' -l kill -d 'KILL at once, without the grace'
 __tq_filters retry failed cancelled
 __tq_filters clean succeeded failed cancelled expired all-finished
 complete -c tq -n '__tq_is "tq cancel"' -xa '(__tq_ids pending running)'

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "core/model/signal_names.h"
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
@@ -14,7 +15,9 @@ void HandleCancel(RequestContext& ctx, ConnId conn, const Owner& peer, const Can
     const auto running = std::count_if(
         tasks->begin(), tasks->end(), [](const Task& t) { return t.state == TaskState::kRunning; });
     if (running > 0)
-      ctx.server.Send(conn, {{"stopping", running}, {"grace_ms", ctx.config->kill_grace_ms}});
+      ctx.server.Send(conn, {{"stopping", running},
+                             {"signal", SignalName(r.kill ? SIGKILL : r.signal)},
+                             {"grace_ms", r.kill ? 0 : ctx.config->kill_grace_ms}});
   }
   // Register first, so a pending task that ends right here is answered too.
   ctx.server.SetBusy(conn, true);
@@ -23,7 +26,7 @@ void HandleCancel(RequestContext& ctx, ConnId conn, const Owner& peer, const Can
     if (t.state == TaskState::kPending) {
       ctx.dispatch.EndPending(t.id, TaskState::kCancelled, TaskReason::kCancelled);
     } else if (t.state == TaskState::kRunning) {
-      ctx.dispatch.StopRunning(t.id, TaskReason::kCancelled);
+      ctx.dispatch.StopRunning(t.id, TaskReason::kCancelled, StopSignal{r.signal, r.kill});
     }
   }
 }

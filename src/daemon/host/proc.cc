@@ -1,5 +1,6 @@
 #include "daemon/host/proc.h"
 
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -63,6 +64,16 @@ int PidfdOpen(int pid) {
 
 int PidfdSendSignal(int pidfd, int sig) {
   return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0));
+}
+
+int PidfdSendSignalValue(int pidfd, int sig, int value) {
+  siginfo_t info{};
+  info.si_signo = sig;
+  info.si_code = SI_QUEUE;
+  info.si_pid = getpid();
+  info.si_uid = getuid();
+  info.si_value.sival_int = value;
+  return static_cast<int>(syscall(SYS_pidfd_send_signal, pidfd, sig, &info, 0));
 }
 
 }  // namespace tq

@@ -27,5 +27,8 @@ int PidfdOpen(int pid);
 
 /// pidfd_send_signal(2) of `sig` to the process of `pidfd`: 0, or -1 with errno.
 int PidfdSendSignal(int pidfd, int sig);
+/// pidfd_send_signal(2) of `sig` carrying `value` (si_code SI_QUEUE, as sigqueue(3) sends it):
+/// 0, or -1 with errno.
+int PidfdSendSignalValue(int pidfd, int sig, int value);
 
 }  // namespace tq

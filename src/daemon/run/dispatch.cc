@@ -405,8 +405,8 @@ bool Dispatcher::EndPending(TaskId id, TaskState state, TaskReason reason) {
   return true;
 }
 
-void Dispatcher::StopRunning(TaskId id, TaskReason reason) {
-  runner_->Terminate(id, AttemptReason::kCancelled, reason);
+void Dispatcher::StopRunning(TaskId id, TaskReason reason, const StopSignal& how) {
+  runner_->Terminate(id, AttemptReason::kCancelled, reason, how);
 }
 
 void Dispatcher::RemoveTaskFiles(const std::vector<TaskId>& ids) {

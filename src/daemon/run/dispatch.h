@@ -98,9 +98,9 @@ class Dispatcher {
   /// Ends a pending task with `state`/`reason` (its dependents fail) and tells of it; false
   /// when the store could not take it (end_failed is told the error).
   bool EndPending(TaskId id, TaskState state, TaskReason reason);
-  /// Stops a running task; when it has ended it is cancelled with `reason` (cancelled or
-  /// superseded).
-  void StopRunning(TaskId id, TaskReason reason);
+  /// Stops a running task as `how` says; when it has ended it is cancelled with `reason`
+  /// (cancelled or superseded).
+  void StopRunning(TaskId id, TaskReason reason, const StopSignal& how = StopSignal{});
   /// The nice, ionice and limits of `task`: its queue's, with its job's own over them.
   Resources ResourcesOf(const Task& task) const;
   /// Removes the files of tasks the store no longer holds (purged, cleaned), logging what

@@ -15,6 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/model/saturating.h"
+#include "core/model/signal_names.h"
 #include "daemon/host/proc.h"
 #include "daemon/run/shim_args.h"
 #include "daemon/run/shim_record.h"
@@ -125,7 +126,7 @@ void Executor::ArmTimeout(Running& r, int64_t after_ms) {
     if (it == running_.end()) return;
     it->second.timeout_timer = 0;
     spdlog::info("task {} attempt {} timed out", id, it->second.attempt);
-    Terminate(id, AttemptReason::kTimeout, TaskReason::kTimeout);
+    Terminate(id, AttemptReason::kTimeout, TaskReason::kTimeout, StopSignal{});
   });
 }
 
@@ -209,9 +210,11 @@ void Executor::Reconcile(TaskId id) {
   if (r.stop) {
     // A stop in progress goes on: TERM if it was asked while the shim was still starting, KILL
     // when its grace runs out.
-    if (!r.stop_signalled) Signal(r, TQ_SHIM_SIG_TERMINATE);
-    r.stop_signalled = true;
-    ArmKill(r);
+    if (!r.stop_signalled) {
+      SignalStop(r);
+    } else {
+      ArmKill(r);
+    }
   } else if (r.timeout_ms > 0) {
     // The earlier daemon's monotonic deadline is gone: what is left of the timeout is
     // measured from the attempt's wall-clock start (never more than the whole timeout).
@@ -408,21 +411,40 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
   return out;
 }
 
-bool Executor::Terminate(TaskId id, AttemptReason why, TaskReason task_reason) {
+bool Executor::Terminate(TaskId id, AttemptReason why, TaskReason task_reason,
+                         const StopSignal& how) {
   auto it = running_.find(id);
   if (it == running_.end()) return false;
   Running& r = it->second;
   if (!r.stop) {
     r.stop = StopRequest{why, task_reason, clock_.WallNow()};
+    r.how = how;
     on_stop_(id, r.attempt, *r.stop);  // durable before any signal
-    spdlog::info("task {} attempt {}: stopping ({}): TERM now, KILL after {} ms", id, r.attempt,
-                 TaskReasonName(task_reason), config_->kill_grace_ms);
+    if (how.kill_now) {
+      spdlog::info("task {} attempt {}: stopping ({}): KILL now", id, r.attempt,
+                   TaskReasonName(task_reason));
+    } else {
+      spdlog::info("task {} attempt {}: stopping ({}): {} now, KILL after {} ms", id, r.attempt,
+                   TaskReasonName(task_reason), SignalName(how.signal), config_->kill_grace_ms);
+    }
+  } else if (how.kill_now && !r.how.kill_now) {
+    r.how.kill_now = true;  // a stop in its grace, hurried
+    spdlog::info("task {} attempt {}: KILL now", id, r.attempt);
   }
   if (r.pidfd < 0) return true;  // a shim still starting: signalled once it is attached
-  Signal(r, TQ_SHIM_SIG_TERMINATE);
+  SignalStop(r);
+  return true;
+}
+
+void Executor::SignalStop(Running& r) {
+  if (r.how.kill_now) {
+    Signal(r, TQ_SHIM_SIG_KILL);
+  } else if (PidfdSendSignalValue(r.pidfd, TQ_SHIM_SIG_TERMINATE, r.how.signal) != 0 &&
+             errno != ESRCH) {
+    spdlog::warn("signalling the shim of task {} failed: {}", r.id, strerror(errno));
+  }
   r.stop_signalled = true;
   ArmKill(r);
-  return true;
 }
 
 void Executor::Signal(const Running& r, int sig) const {

@@ -52,7 +52,8 @@ class Executor : public Runner {
   /// Ends a running attempt: records the stop (StopCallback), then TERM to all its processes,
   /// KILL after the grace. `why` is kCancelled or kTimeout and becomes the attempt's reason;
   /// `task_reason` is the task's if it ends here. False if `id` is not running.
-  bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason) override;
+  bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason,
+                 const StopSignal& how) override;
 
  private:
   /// One supervised attempt.
@@ -64,7 +65,8 @@ class Executor : public Runner {
     bool our_child = false;
     bool keep_background = false;     ///< what the task leaves running is kept on purpose
     std::optional<StopRequest> stop;  ///< the stop asked of it, if any
-    bool stop_signalled = false;      ///< TERM went out for `stop`
+    bool stop_signalled = false;      ///< the stop's first signal went out for `stop`
+    StopSignal how;                   ///< how the stop is signalled (after a restart: TERM)
     int64_t timeout_ms = 0;           ///< the task's limit (0: none)
     WallMs started = 0;               ///< the attempt's wall-clock start
     EventLoop::TimerId timeout_timer = 0;
@@ -99,6 +101,9 @@ class Executor : public Runner {
   /// `outcome`; the attempt counts as running meanwhile.
   void AwaitGone(TaskId id, int pid, unsigned long long start_time, AttemptOutcome outcome);
   void Signal(const Running& r, int sig) const;
+  /// Sends the shim the stop of `r` as r.how says (its signal rides in the value of
+  /// TQ_SHIM_SIG_TERMINATE, or TQ_SHIM_SIG_KILL), and arms the KILL after the grace.
+  void SignalStop(Running& r);
   AttemptOutcome Collect(TaskId id, const Running& r) const;
   /// The shim's options for the cgroup of `launch` and the limits of it that can be enforced;
   /// warns once per setting about one that cannot.

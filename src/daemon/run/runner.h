@@ -3,6 +3,7 @@
 // the Executor (shim processes); tests use a fake that starts nothing (tests/support).
 #pragma once
 
+#include <csignal>
 #include <functional>
 #include <optional>
 #include <string>
@@ -15,6 +16,13 @@
 #include "core/store/store.h"
 
 namespace tq {
+
+/// How a stop reaches a running task's processes: `signal` first and KILL after kill_grace, or
+/// with `kill_now` KILL at once.
+struct StopSignal {
+  int signal = SIGTERM;
+  bool kill_now = false;
+};
 
 /// Everything needed to start one attempt.
 struct Launch {
@@ -57,9 +65,11 @@ class Runner {
   virtual void EndStored(TaskId id, int attempt) = 0;
   /// Takes over an attempt started by an earlier daemon.
   virtual void Adopt(const RunningAttempt& attempt) = 0;
-  /// Ends a running attempt; `why` (kCancelled or kTimeout) becomes the attempt's reason and
-  /// `task_reason` the task's if it ends here. False if `id` is not running.
-  virtual bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason) = 0;
+  /// Ends a running attempt as `how` says; `why` (kCancelled or kTimeout) becomes the attempt's
+  /// reason and `task_reason` the task's if it ends here (the first stop asked wins; a later
+  /// `kill_now` still KILLs at once). False if `id` is not running.
+  virtual bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason,
+                         const StopSignal& how) = 0;
 };
 
 }  // namespace tq

@@ -516,6 +516,13 @@ static void schedule_kill(struct supervision* v, long long grace_ms) {
   if (v->kill_at == 0 || at < v->kill_at) v->kill_at = at;
 }
 
+/* The signal a stop sends first: the one the daemon's TQ_SHIM_SIG_TERMINATE carries in its value
+ * (tq cancel --signal), else TERM. */
+static int stop_signal(const struct signalfd_siginfo* si) {
+  int sig = si->ssi_code == SI_QUEUE ? si->ssi_int : 0;
+  return sig > 0 && sig < 32 && sig != SIGKILL && sig != SIGSTOP ? sig : SIGTERM;
+}
+
 /* Handles the signals that arrived: reaping, and the daemon's TERM and KILL requests. A stop
  * always ends every descendant (KILL after the grace even with no daemon to send it); when the
  * main process ends, the leftovers get TERM and KILL after the grace unless they are kept. */
@@ -535,7 +542,7 @@ static void on_signals(int sigfd, struct supervision* v, const struct options* o
       schedule_kill(v, 0);
       signal_all(v, SIGKILL);
     } else {
-      signal_all(v, SIGTERM);
+      signal_all(v, stop_signal(&si));
       schedule_kill(v, o->kill_grace_ms);
     }
   }

@@ -62,7 +62,7 @@
 /* Signals the daemon sends to the shim (never to the task directly). After either, the shim
  * stays until every descendant is gone, and sends KILL itself when --kill-grace runs out. With
  * --cgroup, every KILL also goes to the whole task cgroup at once (cgroup.kill). */
-#define TQ_SHIM_SIG_TERMINATE SIGTERM /* TERM the task's process group and all descendants */
+#define TQ_SHIM_SIG_TERMINATE SIGTERM /* TERM (or the signal in its value) to all of the task */
 #define TQ_SHIM_SIG_KILL SIGUSR1      /* KILL the task's process group and all descendants */
 
 /* When the task's main process ends, descendants it left running get TERM, then KILL after

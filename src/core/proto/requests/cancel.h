@@ -1,6 +1,8 @@
 // The "cancel" request: cancel tasks.
 #pragma once
 
+#include <csignal>
+
 #include <nlohmann/json.hpp>
 
 #include "core/model/status.h"
@@ -8,13 +10,17 @@
 
 namespace tq {
 
-/// Cancel the tasks `select` names: ids, or filters over pending and running tasks. The
-/// response {"tasks": [TaskSummaryJson...]} comes once all of them are terminal (a summary
-/// each, so kMaxWaitIds of them fit one frame). With `progress`, a frame
-/// {"stopping": N, "grace_ms": G} comes first when N of them are running and get TERM now.
+/// Cancel the tasks `select` names: ids, or filters over pending and running tasks. A running
+/// task's processes get `signal`, and KILL after the daemon's kill_grace; with `kill`, KILL at
+/// once. The response {"tasks": [TaskSummaryJson...]} comes once all of them are terminal (a
+/// summary each, so kMaxWaitIds of them fit one frame). With `progress`, a frame
+/// {"stopping": N, "signal": NAME, "grace_ms": G} comes first when N of them are running and
+/// are signalled now.
 struct CancelRequest {
   TaskSelector select;
   bool progress = false;  ///< the client tells a person what it waits for
+  int signal = SIGTERM;   ///< sent first; never KILL, which is `kill`
+  bool kill = false;      ///< KILL at once, no grace
 };
 /// The states a cancel by filters acts on: pending and running.
 const std::vector<TaskState>& CancellableStates();
