@@ -95,7 +95,7 @@ class Daemon final : public CronHost {
   }
   EventFeed& events() override { return *events_; }
   bool EndPending(TaskId id, TaskState state, TaskReason reason) override {
-    return dispatch_->EndPending(id, state, reason);
+    return dispatch_->EndPending({id}, state, reason);
   }
   void StopRunning(TaskId id, TaskReason reason) override { dispatch_->StopRunning(id, reason); }
   void ScheduleDispatch() override { dispatch_->Schedule(); }

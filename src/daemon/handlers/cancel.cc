@@ -22,13 +22,15 @@ void HandleCancel(RequestContext& ctx, ConnId conn, const Owner& peer, const Can
   // Register first, so a pending task that ends right here is answered too.
   ctx.server.SetBusy(conn, true);
   ctx.waiters.Add(conn, Waiters::Kind::kCollect, *tasks);
+  std::vector<TaskId> pending;
   for (const Task& t : *tasks) {
     if (t.state == TaskState::kPending) {
-      ctx.dispatch.EndPending(t.id, TaskState::kCancelled, TaskReason::kCancelled);
+      pending.push_back(t.id);
     } else if (t.state == TaskState::kRunning) {
       ctx.dispatch.StopRunning(t.id, TaskReason::kCancelled, StopSignal{r.signal, r.kill});
     }
   }
+  ctx.dispatch.EndPending(pending, TaskState::kCancelled, TaskReason::kCancelled);
 }
 
 }  // namespace tq

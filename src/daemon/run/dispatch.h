@@ -95,9 +95,10 @@ class Dispatcher {
   /// picked, and tells `after` whether the turn committed, before the turn's news and starts: the
   /// submits of a loop turn share the transaction and the sync that start them.
   void JoinNextTurn(std::function<void()> in_turn, std::function<void(const Status&)> after);
-  /// Ends a pending task with `state`/`reason` (its dependents fail) and tells of it; false
-  /// when the store could not take it (end_failed is told the error).
-  bool EndPending(TaskId id, TaskState state, TaskReason reason);
+  /// Ends pending tasks `ids` with `state`/`reason` (their dependents fail), up to a thousand
+  /// to a transaction, and tells of them; a task no longer pending is left as it is. False when
+  /// the store could not take a batch (end_failed is told the error for each of its tasks).
+  bool EndPending(const std::vector<TaskId>& ids, TaskState state, TaskReason reason);
   /// Stops a running task as `how` says; when it has ended it is cancelled with `reason`
   /// (cancelled or superseded).
   void StopRunning(TaskId id, TaskReason reason, const StopSignal& how = StopSignal{});

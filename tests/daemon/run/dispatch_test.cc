@@ -292,7 +292,7 @@ TEST_CASE("ending a pending task tells of it and of its dependents") {
   after.after = {waiting};
   const TaskId dependent = f.Submit(after);
   REQUIRE(f.runner->Running() == std::vector<TaskId>{blocker});
-  CHECK(f.dispatch->EndPending(waiting, TaskState::kCancelled, TaskReason::kCancelled));
+  CHECK(f.dispatch->EndPending({waiting}, TaskState::kCancelled, TaskReason::kCancelled));
   CHECK(f.ended == std::vector<TaskId>{waiting, dependent});
   CHECK(f.Get(waiting).state == TaskState::kCancelled);
   CHECK(f.Get(dependent).reason == TaskReason::kDependencyFailed);

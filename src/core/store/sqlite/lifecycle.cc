@@ -2,6 +2,7 @@
 // and closing attempts, retries (back to pending with a later not_before), ending pending tasks,
 // `tq retry`, and the failure of dependents: a task that ends failed or cancelled fails every
 // pending task waiting for it, transitively, in the same transaction.
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -155,6 +156,7 @@ Status SqliteStore::FailDependents(TaskId id, WallMs now, std::vector<TaskId>* e
       Status s = q.BindInt(frontier[i]).ForEach([&] { dependents.push_back(q.Int(0)); });
       if (!s.ok()) return s;
     }
+    std::sort(dependents.begin(), dependents.end());  // oldest first
     for (TaskId dependent : dependents) {
       if (!seen.insert(dependent).second) continue;
       sqlite::Query q(st_->end_pending);

@@ -163,6 +163,7 @@ class SqliteStore : public Store {
     kJobRunning,
     kHoldRuns,
     kReleaseRuns,
+    kPendingDependents,
   };
   /// SQLite's EXPLAIN QUERY PLAN for `query`, one line per step (for tests).
   Result<std::string> QueryPlan(PlannedQuery query);

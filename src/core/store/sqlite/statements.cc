@@ -62,6 +62,11 @@ constexpr const char* kSucceededDueSql =
     "WHERE state = 'succeeded' AND finished <= ?1 ORDER BY finished, id LIMIT ?2";
 constexpr const char* kOldestSucceededSql =
     "SELECT min(finished) FROM tasks INDEXED BY tasks_succeeded WHERE state = 'succeeded'";
+// CROSS JOIN keeps the edges of the one task as the outer loop: joined the other way, SQLite
+// walks every pending task (tasks_by_state) for each task that fails or is cancelled.
+constexpr const char* kPendingDependentsSql =
+    "SELECT t.id FROM task_deps AS d INDEXED BY task_deps_by_dep CROSS JOIN tasks AS t "
+    "ON t.id = d.task_id WHERE d.dep_id = ?1 AND t.state = 'pending'";
 constexpr const char* kEndedDueSql =
     "SELECT id, env_hash FROM tasks INDEXED BY tasks_ended "
     "WHERE state IN ('failed', 'cancelled', 'expired') AND finished <= ?1 "
@@ -148,6 +153,8 @@ const char* PlannedSql(SqliteStore::PlannedQuery query) {
       return kHoldRunsSql;
     case Q::kReleaseRuns:
       return kReleaseRunsSql;
+    case Q::kPendingDependents:
+      return kPendingDependentsSql;
   }
   return kNextDueSql;
 }
@@ -251,9 +258,7 @@ Status SqliteStore::Prepare() {
        "UPDATE tasks SET ready = 1 WHERE state = 'pending' AND ready = 0 AND deps_left = 0 "
        "AND held = 0 AND not_before <= ?2 AND id IN (SELECT task_id FROM task_deps WHERE dep_id = "
        "?1)"},
-      {&S::pending_dependents, "read dependents",
-       "SELECT t.id FROM task_deps AS d JOIN tasks AS t ON t.id = d.task_id "
-       "WHERE d.dep_id = ?1 AND t.state = 'pending' ORDER BY t.id"},
+      {&S::pending_dependents, "read dependents", kPendingDependentsSql},
       {&S::end_pending, "end pending task",
        "UPDATE tasks SET state = ?2, reason = ?3, finished = ?4, ready = 0, held = 0 "
        "WHERE id = ?1 AND state = 'pending'"},

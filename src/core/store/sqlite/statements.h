@@ -24,9 +24,9 @@ struct SqliteStore::Statements {
   // the ready set and attempts
   sqlite::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,
       next_due;
-  sqlite::Stmt start_task, insert_attempt, record_stop, task_run_state, finish_attempt,
-      finish_task, retry_task, dependents_decrement, dependents_ready, pending_dependents,
-      end_pending, task_exists, dep_states, requeue_task, failed_since_queued;
+  sqlite::Stmt start_task, insert_attempt, record_stop, task_run_state, finish_attempt, finish_task,
+      retry_task, dependents_decrement, dependents_ready, pending_dependents, end_pending,
+      task_exists, dep_states, requeue_task, failed_since_queued;
   // retention
   sqlite::Stmt pending_ttl_due, next_pending_ttl, succeeded_due, expire_task, oldest_succeeded,
       ended_due, delete_task, oldest_ended, finished_task;

@@ -147,6 +147,7 @@ void CheckPlans(SqliteStore& store) {
       {Q::kOldestSucceeded, "tasks_succeeded"},
       {Q::kEndedDue, "tasks_ended"},
       {Q::kOldestEnded, "tasks_ended"},
+      {Q::kPendingDependents, "task_deps_by_dep"},
   };
   for (const auto& c : kCases) {
     Result<std::string> plan = store.QueryPlan(c.query);
