@@ -226,6 +226,28 @@ TEST_CASE("a typo never makes a queue: only named or used queues change, idle on
 // ---------------------------------------------------------------------------------------------
 // Bulk submit
 
+TEST_CASE("a submit into a queue nobody made says on stderr that it is new and uncapped") {
+  TestDaemon d("[queues.known]\nconcurrency = 1\n");
+  TQ_LOG_ON_FAILURE(d);
+  const RunResult first = Tq(d, {"submit", "-q", "brand-new", "--delay", "1h", "--", "true"});
+  CHECK_MESSAGE(first.exit_code == 0, first.err);
+  CHECK(first.err ==
+        "tq: queue \"brand-new\" is new: no concurrency of its own caps it, only "
+        "max_running (tq queue set brand-new --concurrency N, or [queues.brand-new] "
+        "in tqd.toml)\n");
+  CHECK(first.out.find_first_not_of("0123456789\n") == std::string::npos);  // just the id
+  // Once it exists, or when tqd.toml names it, or for the default queue: nothing said.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"-q", "brand-new"}, {"-q", "known"}, {}}) {
+    std::vector<std::string> submit = {"submit"};
+    submit.insert(submit.end(), args.begin(), args.end());
+    submit.insert(submit.end(), {"--delay", "1h", "--", "true"});
+    const RunResult r = Tq(d, submit);
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(r.err.empty());
+  }
+}
+
 TEST_CASE("--batch submits 200 shell lines and prints their ids in input order") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);

@@ -12,6 +12,7 @@
 #include "cli/render.h"
 #include "core/model/duration.h"
 #include "core/model/limits.h"
+#include "core/model/quote.h"
 #include "core/model/wall_time.h"
 #include "core/proto/submit_spec.h"
 
@@ -205,6 +206,13 @@ int SubmitOne(SubmitRequest request, const GlobalOptions& g) {
     std::printf("%s\n", nlohmann::json{{"id", (*r)["id"]}}.dump().c_str());
   } else {
     std::printf("%lld\n", (*r)["id"].get<long long>());
+  }
+  if (r->value("new_queue", false)) {
+    const std::string& q = request.spec.queue;
+    std::fprintf(stderr,
+                 "tq: queue %s is new: no concurrency of its own caps it, only max_running "
+                 "(tq queue set %s --concurrency N, or [queues.%s] in tqd.toml)\n",
+                 Quote(q).c_str(), q.c_str(), q.c_str());
   }
   return 0;
 }

@@ -54,6 +54,9 @@ struct Owner {
   std::string name;
 };
 
+/// The queue of a task submitted without one.
+inline constexpr const char* kDefaultQueue = "default";
+
 /// Default priority: the middle of 1 (highest) .. 5 (lowest).
 constexpr int kDefaultPriority = 3;
 constexpr int kMinPriority = 1;
@@ -85,7 +88,7 @@ struct RetryPolicy {
 struct TaskSpec {
   std::vector<std::string> argv;     ///< executed directly when `shell` is empty
   std::optional<std::string> shell;  ///< run as /bin/sh -c SHELL instead of argv
-  std::string queue = "default";
+  std::string queue = kDefaultQueue;
   int priority = kDefaultPriority;
   std::optional<std::string> stdin_data;  ///< payload fed to stdin; otherwise /dev/null
   std::string cwd;                        ///< working directory captured at submit

@@ -60,6 +60,7 @@ struct SubmitOutcome {
   TaskId id = 0;               ///< the new, returned or replaced task; the newer one when refused
   bool inserted = false;       ///< a new row (or a replaced request) that the chooser may now run
   bool refused_newer = false;  ///< a higher version exists: nothing changed
+  bool new_queue = false;      ///< the store knew no queue of this name before this submit
   std::vector<TaskId> ended;   ///< tasks made terminal here (superseded pending versions)
   std::vector<TaskId> to_terminate;  ///< running older versions the daemon must stop (superseded)
 };

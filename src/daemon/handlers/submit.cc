@@ -31,7 +31,13 @@ void AnswerSubmit(RequestContext& ctx, ConnId conn, const SubmitItem& item,
     ctx.server.Send(conn, refusal);
     return;
   }
-  ctx.server.Send(conn, OkResponse({{"id", out->id}}));
+  nlohmann::json answer{{"id", out->id}};
+  // A queue nobody made (not the default one, not named by tqd.toml, unknown to the store) is
+  // uncapped: the client says so.
+  const std::string& queue = item.spec.queue;
+  if (out->new_queue && queue != kDefaultQueue && !ctx.config->queues.count(queue))
+    answer["new_queue"] = true;
+  ctx.server.Send(conn, OkResponse(std::move(answer)));
   if (out->inserted) ctx.events.Created(out->id, item.owner, item.spec);
   ctx.ended(out->ended);
   for (TaskId old : out->to_terminate) ctx.dispatch.StopRunning(old, TaskReason::kSuperseded);

@@ -15,8 +15,9 @@
 
 namespace tq {
 
-/// Create a task. Response: {"id": N}; a refusal by a newer version is error "superseded" with
-/// the newer task's id in "id".
+/// Create a task. Response: {"id": N}, with "new_queue": true when its queue is one nobody made
+/// (not "default", not in tqd.toml, unknown to the store until now); a refusal by a newer version
+/// is error "superseded" with the newer task's id in "id".
 struct SubmitRequest {
   TaskSpec spec;
   RetryOverrides retry;

@@ -220,11 +220,13 @@ class SqliteStore : public Store {
   /// Inserts task `id`'s labels and dependency edges.
   Status InsertRows(TaskId id, const TaskSpec& spec, const std::vector<TaskId>& deps);
   /// Inserts a new task; one whose dependency failed ends at once (its id joins `ended`).
+  /// `new_queue`, when given, says whether the store made its queue for it.
   Result<TaskId> InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
-                            std::vector<TaskId>* ended);
-  /// Rewrites task `id`'s request (a keyed replace), dropping its attempts.
+                            std::vector<TaskId>* ended, bool* new_queue = nullptr);
+  /// Rewrites task `id`'s request (a keyed replace), dropping its attempts; `new_queue` as for
+  /// InsertInTx.
   Status ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& spec, WallMs now,
-                     std::vector<TaskId>* ended);
+                     std::vector<TaskId>* ended, bool* new_queue = nullptr);
   /// The whole of Submit, inside the caller's transaction.
   Status SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now, bool supersede_running,
                     SubmitOutcome* out);

@@ -123,7 +123,7 @@ Status SqliteStore::InsertRows(TaskId id, const TaskSpec& spec, const std::vecto
 }
 
 Result<TaskId> SqliteStore::InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
-                                       std::vector<TaskId>* ended) {
+                                       std::vector<TaskId>* ended, bool* new_queue) {
   const std::vector<TaskId> deps = DistinctDeps(spec.after);
   int deps_left = 0;
   bool dep_failed = false;
@@ -133,6 +133,7 @@ Result<TaskId> SqliteStore::InsertInTx(const Owner& owner, const TaskSpec& spec,
   {
     sqlite::Query q(st_->insert_queue);
     if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
+    if (new_queue != nullptr) *new_queue = db_.Changes() > 0;
   }
   Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive}, 0);
   if (!held.ok()) return held.status();
@@ -155,7 +156,7 @@ Result<TaskId> SqliteStore::InsertInTx(const Owner& owner, const TaskSpec& spec,
 }
 
 Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& spec, WallMs now,
-                                std::vector<TaskId>* ended) {
+                                std::vector<TaskId>* ended, bool* new_queue) {
   const std::vector<TaskId> deps = DistinctDeps(spec.after);
   int deps_left = 0;
   bool dep_failed = false;
@@ -177,6 +178,7 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
   {
     sqlite::Query q(st_->insert_queue);
     if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
+    if (new_queue != nullptr) *new_queue = db_.Changes() > 0;
   }
   Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive}, id);
   if (!held.ok()) return held.status();
@@ -211,7 +213,7 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
 Status SqliteStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
                                bool supersede_running, SubmitOutcome* out) {
   if (!spec.key) {
-    Result<TaskId> id = InsertInTx(owner, spec, now, &out->ended);
+    Result<TaskId> id = InsertInTx(owner, spec, now, &out->ended, &out->new_queue);
     if (!id.ok()) return id.status();
     out->id = *id;
     out->inserted = true;
@@ -238,13 +240,14 @@ Status SqliteStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs 
       out->id = decision.existing;
       return Status::Ok();
     case KeyAction::kReplace:
-      if (Status s = ReplaceInTx(decision.existing, owner, spec, now, &out->ended); !s.ok()) {
+      if (Status s = ReplaceInTx(decision.existing, owner, spec, now, &out->ended, &out->new_queue);
+          !s.ok()) {
         return s;
       }
       out->id = decision.existing;
       break;
     case KeyAction::kInsert: {
-      Result<TaskId> id = InsertInTx(owner, spec, now, &out->ended);
+      Result<TaskId> id = InsertInTx(owner, spec, now, &out->ended, &out->new_queue);
       if (!id.ok()) return id.status();
       out->id = *id;
       break;
