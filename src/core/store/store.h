@@ -251,6 +251,13 @@ class Store {
   virtual Result<std::vector<TaskId>> EndPending(TaskId id, TaskState final_state,
                                                  TaskReason reason, WallMs now) = 0;
 
+  /// EndPending of each of `ids` in one transaction, in the order given: all or nothing. A task
+  /// no longer pending (ended as an earlier one's dependent, say) or gone is left out. Returns
+  /// every task made terminal.
+  virtual Result<std::vector<TaskId>> EndPendingAll(const std::vector<TaskId>& ids,
+                                                    TaskState final_state, TaskReason reason,
+                                                    WallMs now) = 0;
+
   /// `tq retry`: a failed or cancelled task becomes pending again at `now` with its original
   /// priority and a fresh retry budget (its attempts stay in its history). False if it was in
   /// another state.

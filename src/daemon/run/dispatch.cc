@@ -401,23 +401,14 @@ bool Dispatcher::EndPending(const std::vector<TaskId>& ids, TaskState state, Tas
     const auto first = ids.begin() + static_cast<std::ptrdiff_t>(at);
     const std::vector<TaskId> batch(
         first, first + static_cast<std::ptrdiff_t>(std::min(kBatch, ids.size() - at)));
-    std::vector<TaskId> ended;
-    const WallMs now = parts_.clock.WallNow();
-    const Status st = parts_.store.WriteTogether([&]() -> Status {
-      for (TaskId id : batch) {
-        auto done = parts_.store.EndPending(id, state, reason, now);
-        if (!done.ok()) return done.status();
-        ended.insert(ended.end(), done->begin(), done->end());
-      }
-      return Status::Ok();
-    });
-    if (!st.ok()) {
-      spdlog::error("{}", st.message());
-      for (TaskId id : batch) events_.end_failed(id, st);  // a cancel waiting must not hang
+    auto ended = parts_.store.EndPendingAll(batch, state, reason, parts_.clock.WallNow());
+    if (!ended.ok()) {
+      spdlog::error("{}", ended.status().message());
+      for (TaskId id : batch) events_.end_failed(id, ended.status());  // a cancel must not hang
       all = false;
       continue;
     }
-    events_.ended(ended);
+    events_.ended(*ended);
   }
   return all;
 }

@@ -283,5 +283,30 @@ STORE_TEST_CASE("a started task no longer has a pending ttl") {
   CHECK(MustGet(*store, id).spec.pending_ttl_ms == 500);
 }
 
+STORE_TEST_CASE("EndPendingAll ends many pending tasks in one go, skipping those not pending") {
+  auto store = OpenStore();
+  const TaskId a = MustInsert(*store, kAlice, Spec({"a"}));
+  TaskSpec after_a = Spec({"b"});
+  after_a.after = {a};
+  const TaskId b = MustInsert(*store, kAlice, after_a);
+  const TaskId running = MustInsert(*store, kAlice, Spec({"r"}));
+  MustStart(*store, running, 1100);
+  const TaskId c = MustInsert(*store, kAlice, Spec({"c"}));
+
+  // b fails as a's dependent before its own turn comes, and is then left as it is.
+  Result<std::vector<TaskId>> ended = store->EndPendingAll(
+      {a, b, running, 999, c}, TaskState::kCancelled, TaskReason::kCancelled, 2000);
+  REQUIRE_MESSAGE(ended.ok(), ended.status().message());
+  CHECK(*ended == std::vector<TaskId>{a, b, c});
+  CHECK(MustGet(*store, a).state == TaskState::kCancelled);
+  CHECK(MustGet(*store, b).reason == TaskReason::kDependencyFailed);
+  CHECK(MustGet(*store, c).finished == 2000);
+  CHECK(StateOf(*store, running) == TaskState::kRunning);
+  CHECK(store->EndPendingAll({}, TaskState::kCancelled, TaskReason::kCancelled, 2000)->empty());
+  CHECK(
+      store->EndPendingAll({c}, TaskState::kSucceeded, TaskReason::kExit, 2000).status().field() ==
+      "state");
+}
+
 }  // namespace
 }  // namespace tq

@@ -238,6 +238,25 @@ Status SqliteStore::RetryLater(TaskId id, int attempt, const AttemptOutcome& out
   });
 }
 
+Result<std::vector<TaskId>> SqliteStore::EndPendingAll(const std::vector<TaskId>& ids,
+                                                       TaskState final_state, TaskReason reason,
+                                                       WallMs now) {
+  if (final_state != TaskState::kCancelled && final_state != TaskState::kFailed) {
+    return Status::Invalid("state",
+                           std::string("a pending task cannot end ") + StateName(final_state));
+  }
+  std::vector<TaskId> ended;
+  Status status = Write([&]() -> Status {
+    ended.clear();
+    for (TaskId id : ids) {
+      if (Status s = EndPendingInTx(id, final_state, reason, now, &ended); !s.ok()) return s;
+    }
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return ended;
+}
+
 Result<std::vector<TaskId>> SqliteStore::EndPending(TaskId id, TaskState final_state,
                                                     TaskReason reason, WallMs now) {
   if (final_state != TaskState::kCancelled && final_state != TaskState::kFailed) {

@@ -101,6 +101,8 @@ class SqliteStore : public Store {
                     int priority) override;
   Result<std::vector<TaskId>> EndPending(TaskId id, TaskState final_state, TaskReason reason,
                                          WallMs now) override;
+  Result<std::vector<TaskId>> EndPendingAll(const std::vector<TaskId>& ids, TaskState final_state,
+                                            TaskReason reason, WallMs now) override;
   Result<bool> Requeue(TaskId id, WallMs now) override;
   Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
                                          bool skip_blocked) override;
