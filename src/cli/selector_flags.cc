@@ -15,8 +15,7 @@ bool TakesAllFinished(const std::vector<TaskState>& allowed) {
 
 // "a b c": the names --state takes for a verb acting on `allowed`.
 std::string AllowedNames(const std::vector<TaskState>& allowed) {
-  std::string names;
-  for (TaskState s : allowed) names += (names.empty() ? "" : " ") + std::string(StateName(s));
+  const std::string names = StateNames(allowed);
   return TakesAllFinished(allowed) ? names + " all-finished" : names;
 }
 

@@ -13,13 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-// "a b c": the names of `states`.
-std::string Names(const std::vector<TaskState>& states) {
-  std::string names;
-  for (TaskState s : states) names += (names.empty() ? "" : " ") + std::string(StateName(s));
-  return names;
-}
-
 // The states named by `names`, each one of `allowed`.
 Result<std::vector<TaskState>> StatesNamed(const std::vector<std::string>& names,
                                            const std::vector<TaskState>& allowed,
@@ -29,7 +22,8 @@ Result<std::vector<TaskState>> StatesNamed(const std::vector<std::string>& names
     const std::optional<TaskState> s = StateFromName(name);
     if (!s || std::find(allowed.begin(), allowed.end(), *s) == allowed.end())
       return Status::Invalid("states", "states: " + std::string(verb) + " acts on tasks that are " +
-                                           Names(allowed) + "; " + Quote(name) + " is not one");
+                                           StateNames(allowed) + "; " + Quote(name) +
+                                           " is not one");
     if (std::find(states.begin(), states.end(), *s) == states.end()) states.push_back(*s);
   }
   return states;
@@ -67,6 +61,12 @@ Result<TaskSelector> ReadSelector(const json& j, const std::vector<TaskState>& a
                            "ids: give task ids or filters (state, queue, label, user), "
                            "not both");
   return s;
+}
+
+std::string StateNames(const std::vector<TaskState>& states) {
+  std::string names;
+  for (TaskState s : states) names += (names.empty() ? "" : " ") + std::string(StateName(s));
+  return names;
 }
 
 Status NeedsSome(const TaskSelector& s) {

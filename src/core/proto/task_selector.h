@@ -33,6 +33,8 @@ struct TaskSelector {
 /// only `allowed` states (the refusal names them, as `verb` acts only on those).
 Result<TaskSelector> ReadSelector(const nlohmann::json& body, const std::vector<TaskState>& allowed,
                                   const char* verb);
+/// "a b c": the names of `states`, for refusals.
+std::string StateNames(const std::vector<TaskState>& states);
 /// Ok when `selector` names something: ids, or at least one filter (wait and cancel never act on
 /// every task of a caller by default); else kInvalid naming "ids".
 Status NeedsSome(const TaskSelector& selector);
