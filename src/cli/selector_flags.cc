@@ -60,4 +60,14 @@ Result<TaskSelector> SelectorFlags::Selector(const std::vector<TaskState>& allow
   return select;
 }
 
+Result<TaskSelector> SelectorFlags::SomeSelector(const std::vector<TaskState>& allowed,
+                                                 const char* verb) const {
+  auto select = Selector(allowed);
+  if (select.ok() && !NeedsSome(*select).ok())
+    return Status::Invalid("ids", std::string(verb) +
+                                      " needs task ids or a filter (--state, --queue, --label, "
+                                      "--user)");
+  return select;
+}
+
 }  // namespace tq

@@ -1,4 +1,4 @@
-// The filters of the verbs that act on many tasks (clean, wait, cancel, retry): --state, -q,
+// The filters of the verbs that act on many tasks (clean, wait, cancel, retry, logs): --state, -q,
 // --label and -u, turned into the TaskSelector the daemon resolves.
 #pragma once
 
@@ -24,6 +24,8 @@ struct SelectorFlags {
   /// past their retention) and `all-finished` stands for every finished state; a state outside
   /// `allowed`, or ids with filters, is refused naming the flag.
   Result<TaskSelector> Selector(const std::vector<TaskState>& allowed) const;
+  /// As Selector, refusing a selector that names nothing (`verb` never acts on every task).
+  Result<TaskSelector> SomeSelector(const std::vector<TaskState>& allowed, const char* verb) const;
 };
 
 }  // namespace tq

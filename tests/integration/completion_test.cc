@@ -129,7 +129,7 @@ TEST_CASE("bash completes subcommands, nested subcommands, flags and enumerated 
   CHECK(Bash({"tq", "cron", ""}) == S{"import", "next"});
   CHECK(Bash({"tq", "--js"}) == S{"--json"});
   CHECK(Bash({"tq", "submit", "--pri"}) == S{"--priority"});
-  CHECK(Bash({"tq", "logs", "--st"}) == S{"--stderr"});
+  CHECK(Bash({"tq", "logs", "--std"}) == S{"--stderr"});
   CHECK(Bash({"tq", "list", "--state", "fa"}) == S{"failed"});
   CHECK(Bash({"tq", "list", "--state", "=", "fa"}) == S{"failed"});  // --state=fa
   CHECK(Bash({"tq", "list", "--state", "=", ""}).size() == 6);       // --state=

@@ -53,11 +53,8 @@ Command AddCancel(CLI::App& app, const GlobalOptions& g) {
               if (!req.kill) req.signal = *sig;
             }
             req.kill = req.kill || f->kill;
-            auto select = f->select.Selector(CancellableStates());
+            auto select = f->select.SomeSelector(CancellableStates(), "cancel");
             if (!select.ok()) return Fail(select.status());
-            if (!NeedsSome(*select).ok())
-              return Fail(Status::Invalid(
-                  "ids", "cancel needs task ids or a filter (--state, --queue, --label, --user)"));
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             req.select = std::move(*select);

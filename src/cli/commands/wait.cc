@@ -85,11 +85,8 @@ Command AddWait(CLI::App& app, const GlobalOptions& g) {
   auto f = std::make_shared<SelectorFlags>();
   f->AddTo(sub, "task ids", "only tasks in these states (default: any)");
   return {sub, [f, &g]() {
-            auto select = f->Selector(AnyState());
+            auto select = f->SomeSelector(AnyState(), "wait");
             if (!select.ok()) return Fail(select.status());
-            if (Status st = NeedsSome(*select); !st.ok())
-              return Fail(Status::Invalid(
-                  "ids", "wait needs task ids or a filter (--state, --queue, --label, --user)"));
             std::vector<TaskId> wanted;
             std::map<TaskId, nlohmann::json> ended;
             Status st = WaitAll(g, *select, wanted, ended);

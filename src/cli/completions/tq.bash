@@ -17,7 +17,7 @@ declare -gA _tq_flags=(
     --backoff-base --backoff-max --no-jitter --retry-on-exit --no-retry-on-exit --pending-ttl
     --on-failure --on-success --on-finish --mailto --mail-on --batch --null --json-lines"
   [tq list]="--state -q --queue --label -u --user --limit"
-  [tq logs]="--follow --stderr --attempt"
+  [tq logs]="--follow --stderr --merged --attempt --state -q --queue --label -u --user"
   [tq wait]="--state -q --queue --label -u --user"
   [tq cancel]="--state -q --queue --label -u --user --signal --kill"
   [tq retry]="--failed --state -q --queue --label -u --user"
@@ -149,8 +149,8 @@ _tq() {
   fi
   case $path in
     "tq submit") mapfile -t COMPREPLY < <(compgen -c -- "$cur") ;;  # the task's command
-    "tq status" | "tq logs") ((positionals == 0)) && _tq_reply "$(_tq_ids)" ;;
-    "tq wait") _tq_reply "$(_tq_ids)" ;;
+    "tq status") ((positionals == 0)) && _tq_reply "$(_tq_ids)" ;;
+    "tq wait" | "tq logs") _tq_reply "$(_tq_ids)" ;;
     "tq cancel") _tq_reply "$(_tq_ids "pending running")" ;;
     "tq retry") _tq_reply "$(_tq_ids "failed cancelled")" ;;
     "tq clean") _tq_reply "$(_tq_ids "succeeded failed cancelled expired")" ;;

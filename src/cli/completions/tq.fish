@@ -173,6 +173,7 @@ complete -c tq -n '__tq_is "tq cancel"' -l signal -xa 'HUP INT QUIT ABRT KILL US
 complete -c tq -n '__tq_is "tq cancel"' -l kill -d 'KILL at once, without the grace'
 __tq_filters retry failed cancelled
 __tq_filters clean succeeded failed cancelled expired all-finished
+__tq_filters logs pending running succeeded failed cancelled expired all-finished
 complete -c tq -n '__tq_is "tq cancel"' -xa '(__tq_ids pending running)'
 
 set -l list '__tq_is "tq list"'
@@ -184,9 +185,10 @@ complete -c tq -n $list -s u -l user -xa '(__fish_complete_users)' -d "only this
 complete -c tq -n $list -l limit -x -d 'at most this many; 0: all (default 100, all with --json)'
 
 set -l logs '__tq_is "tq logs"'
-complete -c tq -n '__tq_is "tq logs" 0' -xa '(__tq_ids)'
-complete -c tq -n $logs -s f -l follow -d 'keep printing output until the task ends'
+complete -c tq -n $logs -xa '(__tq_ids)'
+complete -c tq -n $logs -s f -l follow -d 'keep printing output until the task ends (one task)'
 complete -c tq -n $logs -l stderr -d 'print standard error instead of standard output'
+complete -c tq -n $logs -l merged -d 'print standard output and standard error in the order written'
 complete -c tq -n $logs -l attempt -x -d 'this attempt (1 is the first; default: the latest)'
 
 set -l retry '__tq_is "tq retry"'

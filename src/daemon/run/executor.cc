@@ -67,6 +67,7 @@ Result<int> Executor::Start(const Launch& launch) {
                                    "--status-fd",  std::to_string(TQ_SHIM_STATUS_FD),
                                    "--stdout",     files_.Stdout(launch.id, launch.attempt),
                                    "--stderr",     files_.Stderr(launch.id, launch.attempt),
+                                   "--order",      files_.Order(launch.id, launch.attempt),
                                    "--output-max", std::to_string(config_->output_max),
                                    "--kill-grace", std::to_string(config_->kill_grace_ms)};
   if (launch.keep_background) args.push_back("--keep-background");

@@ -30,6 +30,8 @@ class TaskFiles {
   std::string Stdin(TaskId id) const { return Dir(id) + "/" + std::to_string(id) + ".stdin"; }
   std::string Stdout(TaskId id, int attempt) const { return Attempt(id, attempt, ".out"); }
   std::string Stderr(TaskId id, int attempt) const { return Attempt(id, attempt, ".err"); }
+  /// The order in which the attempt wrote to the two (core/model/output_order.h).
+  std::string Order(TaskId id, int attempt) const { return Attempt(id, attempt, ".order"); }
   std::string StatusRecord(TaskId id, int attempt) const { return Attempt(id, attempt, ".status"); }
   /// Removes every file of these tasks, and each directory this leaves empty; the paths it
   /// could not remove, with why.

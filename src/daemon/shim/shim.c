@@ -67,6 +67,18 @@ struct stream {
   char* ring;               /* the tail, allocated when the head is full */
   size_t ring_start, ring_len;
   int ring_failed, write_failed;
+  char tag;            /* 'o' or 'e', as the order file names it */
+  struct order* order; /* shared by both streams */
+};
+
+/* The order file (--order): which stream the task wrote to when, kept while both files hold
+ * exactly what was written (see output_order.h in tqd). */
+struct order {
+  const char* path; /* NULL: not kept */
+  const struct options* owner;
+  int fd;                    /* -1 until the first switch */
+  const struct stream* last; /* the stream read last; NULL before any byte */
+  int over;                  /* "end" was written (or the file failed): nothing more */
 };
 
 static int g_status_fd = -1;
@@ -303,16 +315,22 @@ static int reap(int child, int* child_done, int* status, struct rusage* ru) {
   }
 }
 
-/* Creates a stream's file, owned by the task's user when it has one; 0, or -1 with errno. */
-static int stream_open(struct stream* s) {
-  const struct options* o = s->owner;
-  s->file_fd = open(s->path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (s->file_fd >= 0 && o->switch_identity && fchown(s->file_fd, o->uid, o->gid) != 0) {
+/* Creates a file of the attempt's, owned by the task's user when it has one; its descriptor, or
+ * -1 with errno. */
+static int open_owned(const char* path, const struct options* o) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd >= 0 && o->switch_identity && fchown(fd, o->uid, o->gid) != 0) {
     const int e = errno;
-    close(s->file_fd);
-    s->file_fd = -1;
+    close(fd);
+    fd = -1;
     errno = e;
   }
+  return fd;
+}
+
+/* Creates a stream's file; 0, or -1 with errno. */
+static int stream_open(struct stream* s) {
+  s->file_fd = open_owned(s->path, s->owner);
   return s->file_fd >= 0 ? 0 : -1;
 }
 
@@ -356,6 +374,41 @@ static void ring_push(struct stream* s, const char* buf, size_t len) {
   }
 }
 
+/* How far a stream's file is while it holds exactly what was written. */
+static unsigned long long stream_position(const struct stream* s) {
+  return s->unlimited ? s->total : s->head;
+}
+
+/* Appends a line to the order file, creating it first; a failure ends the order. */
+static void order_append(struct order* o, const char* line, size_t len) {
+  if (o->fd < 0) o->fd = open_owned(o->path, o->owner);
+  if (o->fd < 0 || write_all(o->fd, line, len) != 0) o->over = 1;
+}
+
+/* Notes that `s` is about to be written to: a switch from the other stream is recorded first.
+ * Called with the bytes just read, before they reach the file. */
+static void order_before(struct stream* s) {
+  struct order* o = s->order;
+  if (o->path == NULL || o->over) return;
+  if (o->last != NULL && o->last != s) {
+    char line[32];
+    int len = snprintf(line, sizeof line, "%c %llu\n", o->last->tag, stream_position(o->last));
+    order_append(o, line, (size_t)len);
+  }
+  o->last = s;
+}
+
+/* Once `s` goes past what its file keeps in place (half the output limit; the rest may be cut),
+ * closes its run and ends the order: its file no longer says where later bytes are. */
+static void order_after(struct stream* s) {
+  struct order* o = s->order;
+  if (o->path == NULL || o->over || s->unlimited || s->total <= s->head) return;
+  char line[40];
+  int len = snprintf(line, sizeof line, "%c %llu\nend\n", s->tag, s->head);
+  order_append(o, line, (size_t)len);
+  o->over = 1;
+}
+
 /* Reads what the pipe has and files it: head to the file, the rest through the ring. */
 static void stream_pump(struct stream* s) {
   static char buf[kChunk];
@@ -368,6 +421,7 @@ static void stream_pump(struct stream* s) {
   }
   size_t len = (size_t)n;
   const char* p = buf;
+  order_before(s);
   s->total += len;
   if (!s->unlimited && s->head < s->half) {
     size_t room = s->half - s->head < len ? (size_t)(s->half - s->head) : len;
@@ -380,6 +434,7 @@ static void stream_pump(struct stream* s) {
     stream_write(s, p, len);
   else if (len > 0)
     ring_push(s, p, len);
+  order_after(s);
 }
 
 /* Appends the cut marker (if anything was dropped) and the tail, then closes the file. */
@@ -572,16 +627,21 @@ int main(int argc, char** argv) {
   signal(SIGPIPE, SIG_IGN);
   signal(SIGXFSZ, SIG_IGN); /* a file size limit (pam_limits) fails a write, never the shim */
 
+  struct order order = {.path = o.order, .owner = &o, .fd = -1};
   struct stream out = {.file_fd = -1,
                        .path = o.out,
                        .owner = &o,
                        .unlimited = o.output_max == 0,
-                       .half = o.output_max / 2};
+                       .half = o.output_max / 2,
+                       .tag = 'o',
+                       .order = &order};
   struct stream err = {.file_fd = -1,
                        .path = o.err,
                        .owner = &o,
                        .unlimited = o.output_max == 0,
-                       .half = o.output_max / 2};
+                       .half = o.output_max / 2,
+                       .tag = 'e',
+                       .order = &order};
   static char** env = NULL; /* static: held to the end, as leak checkers see */
   if (o.env_fd >= 0 && (env = read_env(o.env_fd)) == NULL) spawn_failed(TQ_SHIM_STEP_SETUP, errno);
   if (o.pam_service != NULL) env = pam_begin(&o, env);
@@ -662,6 +722,7 @@ int main(int argc, char** argv) {
 
   stream_finish(&out);
   stream_finish(&err);
+  if (order.fd >= 0) close(order.fd);
   record_rusage(&v.ru);
   g_rec.exit_code = WIFEXITED(v.status) ? WEXITSTATUS(v.status) : -1;
   g_rec.signal = WIFSIGNALED(v.status) ? WTERMSIG(v.status) : 0;

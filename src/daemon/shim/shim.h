@@ -11,6 +11,7 @@
 /* The parsed command line. */
 struct options {
   const char *status, *out, *err, *in, *cwd;
+  const char* order; /* where the order of stdout and stderr is kept (output_order.h); NULL: not */
   const char* cwd_fallback; /* entered when cwd cannot be (a hook's); NULL: that is a failure */
   unsigned long long output_max; /* 0: unlimited */
   int status_fd;                 /* the status file, opened and locked by the daemon; -1: none */

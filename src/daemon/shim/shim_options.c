@@ -15,7 +15,8 @@ static const long long kDefaultKillGraceMs = 10000;
 _Noreturn static void usage(const char* msg, const char* what) {
   fprintf(stderr,
           "tq-shim: %s%s\nusage: tq-shim --status PATH [--status-fd N] --stdout PATH --stderr PATH "
-          "[--stdin PATH] --output-max BYTES [--cwd DIR [--cwd-fallback DIR]] [--kill-grace MS] "
+          "[--order PATH] [--stdin PATH] --output-max BYTES [--cwd DIR [--cwd-fallback DIR]] "
+          "[--kill-grace MS] "
           "[--keep-background] "
           "[--nofile N] [--env-fd N] [--uid N --gid N --groups N[,N...]] "
           "[--pam-service NAME --user NAME [--pam-dir DIR]] [--nice N] [--ioprio N] "
@@ -87,6 +88,7 @@ void parse_args(int argc, char** argv, struct options* o) {
   } known[] = {{"--status", &o->status},
                {"--stdout", &o->out},
                {"--stderr", &o->err},
+               {"--order", &o->order},
                {"--stdin", &o->in},
                {"--cwd", &o->cwd},
                {"--cwd-fallback", &o->cwd_fallback},

@@ -56,9 +56,12 @@ TEST_CASE("every other request round-trips") {
   list.queue = "q";
   list.label = "l";
   list.limit = 7;
-  const std::vector<Request> requests = {
-      StatusRequest{5},          list,         WaitRequest{Ids({1, 2, 3})}, CancelRequest{Ids({9})},
-      LogsRequest{4, true, 100}, PingRequest{}};
+  const std::vector<Request> requests = {StatusRequest{5},
+                                         list,
+                                         WaitRequest{Ids({1, 2, 3})},
+                                         CancelRequest{Ids({9})},
+                                         LogsRequest{4, {}, true, false, 100},
+                                         PingRequest{}};
   for (const Request& r : requests) {
     auto back = DecodeRequest(EncodeRequest(r));
     REQUIRE(back.ok());
@@ -70,10 +73,20 @@ TEST_CASE("every other request round-trips") {
   CHECK(f.queue == "q");
   CHECK(f.label == "l");
   CHECK(f.limit == 7);
-  auto logs = std::get<LogsRequest>(*DecodeRequest(EncodeRequest(LogsRequest{4, true, 100})));
+  auto logs =
+      std::get<LogsRequest>(*DecodeRequest(EncodeRequest(LogsRequest{4, {}, true, false, 100})));
   CHECK(logs.id == 4);
   CHECK(logs.stderr_stream);
   CHECK(logs.offset == 100);
+  LogsRequest selected;
+  selected.select.label = "nightly";
+  selected.merged = true;
+  selected.offset = 7;
+  auto back_selected = std::get<LogsRequest>(*DecodeRequest(EncodeRequest(selected)));
+  CHECK(back_selected.id == 0);
+  CHECK(back_selected.select.label == "nightly");
+  CHECK(back_selected.merged);
+  CHECK(back_selected.offset == 7);
 }
 
 TEST_CASE("malformed and unknown requests are refused, naming the problem") {
@@ -107,6 +120,13 @@ TEST_CASE("malformed and unknown requests are refused, naming the problem") {
        "\"done\""},
       {"{\"proto\":1,\"type\":\"logs\",\"id\":1,\"offset\":-1}", ErrorCode::kInvalid, "offset",
        "negative"},
+      {"{\"proto\":1,\"type\":\"logs\",\"id\":1,\"label\":\"x\"}", ErrorCode::kInvalid, "id",
+       "names one task"},
+      {"{\"proto\":1,\"type\":\"logs\"}", ErrorCode::kInvalid, "ids", "at least one task id"},
+      {"{\"proto\":1,\"type\":\"logs\",\"ids\":[1,2],\"attempt\":2}", ErrorCode::kInvalid,
+       "attempt", "one task's id"},
+      {"{\"proto\":1,\"type\":\"logs\",\"id\":1,\"merged\":true,\"stderr\":true}",
+       ErrorCode::kInvalid, "merged", "without stderr"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.payload);

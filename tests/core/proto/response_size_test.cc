@@ -95,10 +95,10 @@ TEST_CASE("list, logs and queue requests carry their new fields") {
   CHECK(std::get<ListRequest>(*l).before_id == 42);
   CHECK(std::get<ListRequest>(*l).limit == 7);
 
-  auto latest = DecodeRequest(EncodeRequest(LogsRequest{5, false, 0, 0}));
+  auto latest = DecodeRequest(EncodeRequest(LogsRequest{5, {}, false, false, 0, 0}));
   REQUIRE(latest.ok());
   CHECK(std::get<LogsRequest>(*latest).attempt == 0);
-  auto second = DecodeRequest(EncodeRequest(LogsRequest{5, true, 10, 2}));
+  auto second = DecodeRequest(EncodeRequest(LogsRequest{5, {}, true, false, 10, 2}));
   REQUIRE(second.ok());
   CHECK(std::get<LogsRequest>(*second).attempt == 2);
 

@@ -360,6 +360,30 @@ TEST_CASE("shim: an output file is created when its stream is first written") {
   CHECK(run.Err() == "to-err\n");
 }
 
+TEST_CASE("shim: --order keeps where the task switched between stdout and stderr") {
+  ShimRun run;
+  // Each write waits until the shim has filed the one before, so the order is certain.
+  const std::string script =
+      "printf a; until [ -s \"$1\" ]; do sleep 0.01; done; printf bb >&2; "
+      "until [ -s \"$2\" ]; do sleep 0.01; done; printf ccc";
+  const std::vector<std::string> program = {"sh",           "-c", script, "sh", run.Path("out"),
+                                            run.Path("err")};
+  SUBCASE("within the limit") {
+    CHECK(run.Run(program, {"--order", run.Path("order")}).exit_code == 0);
+    CHECK(run.Out() == "accc");
+    CHECK(run.Err() == "bb");
+    CHECK(ReadFile(run.Path("order")) == "o 1\ne 2\n");
+  }
+  SUBCASE("a stream past half the limit ends the order") {
+    CHECK(run.Run(program, {"--order", run.Path("order")}, "4").exit_code == 0);
+    CHECK(ReadFile(run.Path("order")) == "o 1\ne 2\no 2\nend\n");
+  }
+  SUBCASE("one stream only: no order file") {
+    CHECK(run.Run({"sh", "-c", "echo a; echo b"}, {"--order", run.Path("order")}).exit_code == 0);
+    CHECK_FALSE(Exists(run.Path("order")));
+  }
+}
+
 TEST_CASE("shim: an output file it cannot create loses that stream, not the task's start") {
   ShimRun run;
   run.StartRaw({TQ_SHIM_PATH, "--status", run.StatusPath(), "--stdout", run.Path("no-dir/out"),

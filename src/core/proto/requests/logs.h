@@ -1,4 +1,4 @@
-// The "logs" request: a chunk of one attempt's output.
+// The "logs" request: a chunk of one attempt's output, or of several tasks' outputs in turn.
 #pragma once
 
 #include <cstdint>
@@ -7,14 +7,25 @@
 
 #include "core/model/status.h"
 #include "core/model/task.h"
+#include "core/proto/task_selector.h"
 
 namespace tq {
 
-/// A chunk of one attempt's output from `offset`. Response: {"data", "offset", "eof",
-/// "attempt", "state"}; "eof" once that attempt has ended and everything was sent.
+/// Output from `offset`: of one task's attempt (`id`), or of the tasks `select` names in turn.
+///
+/// One task: the response is {"data", "offset", "eof", "attempt", "state"}; "eof" once that
+/// attempt has ended and everything was sent.
+///
+/// Selected tasks (their latest attempts, as far as written now): {"parts": [{"id", "attempt",
+/// "state", "command", "data", "done"} or {"id", "error"}...], "next": {"id", "offset"}} where
+/// `offset` is in the first task's output and "next" (absent once all was sent) is where to ask
+/// again, with the ids from it on; "selected" (the ids, oldest first) comes too when filters
+/// chose them. An id the caller cannot see gets a part with its "error"; the rest still come.
 struct LogsRequest {
-  TaskId id = 0;
+  TaskId id = 0;        ///< the one task; 0: `select` names the tasks
+  TaskSelector select;  ///< with filters, tasks in any state unless `states` says
   bool stderr_stream = false;
+  bool merged = false;  ///< stdout and stderr in the order written (output_order.h)
   int64_t offset = 0;
   int attempt = 0;  ///< 1-based attempt number; 0: the latest (logs -f then follows new ones)
 };
