@@ -10,6 +10,7 @@
 #include "cli/state_colour.h"
 #include "core/model/bytes.h"
 #include "core/model/clock.h"
+#include "core/model/quote.h"
 #include "core/model/wall_time.h"
 #include "core/proto/wire_bytes.h"
 
@@ -21,6 +22,13 @@ int Fail(const Status& status) {
   for (const std::string& line : MessageLines(status.message()))
     std::fprintf(stderr, "tq: %s\n", line.c_str());
   return ExitCodeFor(status.code());
+}
+
+void SayQueueIsNew(const std::string& queue) {
+  std::fprintf(stderr,
+               "tq: queue %s is new: no concurrency of its own caps it, only max_running "
+               "(tq queue set %s --concurrency N, or [queues.%s] in tqd.toml)\n",
+               Quote(queue).c_str(), queue.c_str(), queue.c_str());
 }
 
 namespace {
@@ -176,6 +184,7 @@ std::string WaitingNote(const json& task) {
   const json w = task.value("waiting", json());
   if (!w.is_object()) return "-";
   std::vector<std::string> parts;
+  if (w.value("held", false)) parts.push_back("held");
   if (w.value("queue_paused", false)) parts.push_back("queue paused");
   const json after = w.value("after", json::array());
   if (after.is_array() && !after.empty()) {

@@ -13,6 +13,8 @@ namespace tq {
 /// Prints "tq: MESSAGE" on stderr (each line of a message of several errors so) and returns the
 /// exit code for the status's code.
 int Fail(const Status& status);
+/// Says on stderr that `queue` is one nobody set up, so nothing but max_running caps it.
+void SayQueueIsNew(const std::string& queue);
 
 /// The command of a task JSON as one shell-quoted line (argv quoted, or the shell string).
 std::string CommandLine(const nlohmann::json& task);

@@ -42,6 +42,10 @@ Command AddVersion(CLI::App& app, const GlobalOptions& g);
 Command AddRetry(CLI::App& app, const GlobalOptions& g);
 /// tq clean: removes finished tasks and their output, by ids or by filters.
 Command AddClean(CLI::App& app, const GlobalOptions& g);
+/// tq update: changes a pending task.
+Command AddUpdate(CLI::App& app, const GlobalOptions& g);
+/// tq hold (or with `release`, tq release): keeps pending tasks from starting, or lets them.
+Command AddHold(CLI::App& app, const GlobalOptions& g, bool release);
 Command AddQueue(CLI::App& app, const GlobalOptions& g);
 /// `tq jobs`: lists the jobs; its subcommands are added by the functions below.
 Command AddJobs(CLI::App& app, const GlobalOptions& g);

@@ -207,13 +207,7 @@ int SubmitOne(SubmitRequest request, const GlobalOptions& g) {
   } else {
     std::printf("%lld\n", (*r)["id"].get<long long>());
   }
-  if (r->value("new_queue", false)) {
-    const std::string& q = request.spec.queue;
-    std::fprintf(stderr,
-                 "tq: queue %s is new: no concurrency of its own caps it, only max_running "
-                 "(tq queue set %s --concurrency N, or [queues.%s] in tqd.toml)\n",
-                 Quote(q).c_str(), q.c_str(), q.c_str());
-  }
+  if (r->value("new_queue", false)) SayQueueIsNew(request.spec.queue);
   return 0;
 }
 

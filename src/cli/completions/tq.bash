@@ -5,7 +5,7 @@
 
 # The subcommands and long flags of each command; the global flags of "tq" work at any level.
 declare -gA _tq_subcommands=(
-  [tq]="submit status list wait cancel logs ping version retry clean queue jobs reload cron stats events"
+  [tq]="submit status list wait cancel logs ping version retry clean update hold release queue jobs reload cron stats events"
   [tq queue]="list pause resume delete set"
   [tq jobs]="show run enable disable check install cat remove edit"
   [tq cron]="next import"
@@ -22,6 +22,9 @@ declare -gA _tq_flags=(
   [tq cancel]="--state -q --queue --label -u --user --signal --kill"
   [tq retry]="--failed --state -q --queue --label -u --user"
   [tq clean]="--state -q --queue --label -u --user --older-than"
+  [tq update]="--priority --queue --label --no-labels --delay --at --timeout --retries"
+  [tq hold]="--state -q --queue --label -u --user"
+  [tq release]="--state -q --queue --label -u --user"
   [tq queue set]="--concurrency"
   [tq jobs run]="--force"
   [tq jobs install]="--user"
@@ -123,6 +126,7 @@ _tq() {
         "tq clean") _tq_reply "succeeded failed cancelled expired all-finished" ;;
         "tq cancel") _tq_reply "pending running" ;;
         "tq retry") _tq_reply "failed cancelled" ;;
+        "tq hold" | "tq release") _tq_reply "pending" ;;
         *) _tq_reply "pending running succeeded failed cancelled expired" ;;
       esac ;;
     --backoff) _tq_reply "fixed exponential progressive" ;;
@@ -154,6 +158,8 @@ _tq() {
     "tq cancel") _tq_reply "$(_tq_ids "pending running")" ;;
     "tq retry") _tq_reply "$(_tq_ids "failed cancelled")" ;;
     "tq clean") _tq_reply "$(_tq_ids "succeeded failed cancelled expired")" ;;
+    "tq update") ((positionals == 0)) && _tq_reply "$(_tq_ids pending)" ;;
+    "tq hold" | "tq release") _tq_reply "$(_tq_ids pending)" ;;
     "tq jobs show" | "tq jobs run" | "tq jobs enable" | "tq jobs disable")
       ((positionals == 0)) && _tq_reply "$(_tq_jobs)" ;;
     "tq queue pause" | "tq queue resume" | "tq queue delete" | "tq queue set")

@@ -5,7 +5,7 @@
 function __tq_subcommands -a path
     switch $path
         case tq
-            echo submit status list wait cancel logs ping version retry clean queue jobs reload cron stats events
+            echo submit status list wait cancel logs ping version retry clean update hold release queue jobs reload cron stats events
         case 'tq queue'
             echo list pause resume delete set
         case 'tq jobs'
@@ -113,6 +113,9 @@ complete -c tq -n '__tq_is tq' -a ping -d 'check that the daemon answers'
 complete -c tq -n '__tq_is tq' -a version -d 'print the versions of tq and tqd'
 complete -c tq -n '__tq_is tq' -a retry -d 're-queue failed or cancelled tasks'
 complete -c tq -n '__tq_is tq' -a clean -d 'remove finished tasks and their output now'
+complete -c tq -n '__tq_is tq' -a update -d 'change a pending task before it starts'
+complete -c tq -n '__tq_is tq' -a hold -d 'keep pending tasks from starting until released'
+complete -c tq -n '__tq_is tq' -a release -d 'let held tasks start again'
 complete -c tq -n '__tq_is tq' -a queue -d 'list queues; pause, resume, resize or delete one'
 complete -c tq -n '__tq_is tq' -a jobs -d 'list the cron jobs; show, run, enable, disable one'
 complete -c tq -n '__tq_is tq' -a reload -d 'read the job files again'
@@ -198,6 +201,21 @@ complete -c tq -n $retry -l failed -d 'every failed task of yours (in --queue)'
 set -l clean '__tq_is "tq clean"'
 complete -c tq -n $clean -xa '(__tq_ids succeeded failed cancelled expired)'
 complete -c tq -n $clean -l older-than -x -d 'only tasks that finished at least this long ago'
+
+set -l update '__tq_is "tq update"'
+complete -c tq -n '__tq_is "tq update" 0' -xa '(__tq_ids pending)'
+complete -c tq -n $update -s p -l priority -xa '1 2 3 4 5' -d '1 (highest) .. 5 (lowest)'
+complete -c tq -n $update -s q -l queue -xa '(__tq_queues)' -d 'move it to this queue'
+complete -c tq -n $update -s l -l label -x -d 'its labels, in place of the old (repeatable)'
+complete -c tq -n $update -l no-labels -d 'remove its labels'
+complete -c tq -n $update -l delay -x -d 'start no earlier than DURATION from now'
+complete -c tq -n $update -l at -x -d 'start no earlier than TIME'
+complete -c tq -n $update -l timeout -x -d 'running-time limit (DURATION; 0: none)'
+complete -c tq -n $update -l retries -x -d 'attempts allowed after the first failed one'
+__tq_filters hold pending
+__tq_filters release pending
+complete -c tq -n '__tq_is "tq hold"' -xa '(__tq_ids pending)'
+complete -c tq -n '__tq_is "tq release"' -xa '(__tq_ids pending)'
 
 complete -c tq -n '__tq_is "tq queue"' -a list -d 'every queue with its state and tasks'
 complete -c tq -n '__tq_is "tq queue"' -a pause -d 'pause a queue (persisted)'

@@ -139,6 +139,7 @@ struct Task {
   int signal = 0;      ///< of the last attempt
   WallMs created = 0;
   WallMs finished = 0;            ///< 0 until terminal
+  bool on_hold = false;           ///< pending and kept from starting by `tq hold`
   std::vector<Attempt> attempts;  ///< oldest first; filled by Store::Get
 };
 

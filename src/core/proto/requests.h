@@ -13,6 +13,7 @@
 #include "core/proto/requests/clean.h"
 #include "core/proto/requests/crontab.h"
 #include "core/proto/requests/events.h"
+#include "core/proto/requests/hold.h"
 #include "core/proto/requests/job_enable.h"
 #include "core/proto/requests/job_run.h"
 #include "core/proto/requests/jobs.h"
@@ -26,6 +27,7 @@
 #include "core/proto/requests/status.h"
 #include "core/proto/requests/submit.h"
 #include "core/proto/requests/submit_batch.h"
+#include "core/proto/requests/update.h"
 #include "core/proto/requests/wait.h"
 
 namespace tq {
@@ -52,6 +54,8 @@ inline constexpr std::tuple kCodecs{
     Codec<RetryRequest>{"retry", DecodeRetry, EncodeRetry},
     Codec<CleanRequest>{"clean", DecodeClean, EncodeClean},
     Codec<LogsRequest>{"logs", DecodeLogs, EncodeLogs},
+    Codec<UpdateRequest>{"update", DecodeUpdate, EncodeUpdate},
+    Codec<HoldRequest>{"hold", DecodeHold, EncodeHold},
     Codec<QueueRequest>{"queue", DecodeQueue, EncodeQueue},
     Codec<JobsRequest>{"jobs", DecodeJobs, EncodeJobs},
     Codec<JobRunRequest>{"job_run", DecodeJobRun, EncodeJobRun},

@@ -12,6 +12,7 @@
 #include "core/model/clock.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
+#include "core/model/task_changes.h"
 
 namespace tq {
 
@@ -257,6 +258,15 @@ class Store {
   virtual Result<std::vector<TaskId>> EndPendingAll(const std::vector<TaskId>& ids,
                                                     TaskState final_state, TaskReason reason,
                                                     WallMs now) = 0;
+  /// Makes `changes` to pending task `id` in one write; true when that made its queue (as
+  /// Submit's new_queue). Whether it is ready is decided again (a new start time, say). kNotFound
+  /// for no such task; kInvalid naming "state" for a task that is not pending.
+  virtual Result<bool> UpdatePending(TaskId id, const TaskChanges& changes, WallMs now) = 0;
+  /// Keeps these pending tasks from starting (`hold`) or lets them start again, in one write;
+  /// the ids it changed (a task not pending, already so, or not there is left as it is). A
+  /// released task is ready at once when it is due and nothing else holds it.
+  virtual Result<std::vector<TaskId>> SetHeld(const std::vector<TaskId>& ids, bool hold,
+                                              WallMs now) = 0;
 
   /// `tq retry`: a failed or cancelled task becomes pending again at `now` with its original
   /// priority and a fresh retry budget (its attempts stay in its history). False if it was in

@@ -38,9 +38,13 @@ Caller QueueCaller(const QueueRequest& r);
 void AnswerSubmit(RequestContext& ctx, ConnId conn, const SubmitItem& item,
                   const Result<SubmitOutcome>& outcome);
 
+/// True when `queue`, which the store just made (`made`), is one nobody set up: not the default
+/// queue and not in tqd.toml, so only max_running caps it (the client says so).
+bool IsNewUncappedQueue(RequestContext& ctx, const std::string& queue, bool made);
+
 /// What pending `task` waits for, as list and status show it: {"until": its not_before while
 /// in the future, else null; "after": its unfinished dependencies; "queue_paused": whether its
-/// queue is among `paused`}.
+/// queue is among `paused`; "held": whether `tq hold` keeps it}.
 nlohmann::json WaitingJson(RequestContext& ctx, const Task& task,
                            const std::set<std::string>& paused);
 /// TaskToJson, with "waiting" when the task is pending.

@@ -46,7 +46,8 @@ nlohmann::json WaitingJson(RequestContext& ctx, const Task& task,
   return {
       {"until", later ? nlohmann::json(FormatRfc3339Utc(task.spec.not_before)) : nlohmann::json()},
       {"after", std::move(after)},
-      {"queue_paused", paused.count(task.spec.queue) > 0}};
+      {"queue_paused", paused.count(task.spec.queue) > 0},
+      {"held", task.on_hold}};
 }
 
 nlohmann::json TaskWithWaiting(RequestContext& ctx, const Task& task) {

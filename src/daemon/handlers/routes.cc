@@ -19,6 +19,8 @@ void HandleCancel(RequestContext& ctx, ConnId conn, const Owner& peer, const Can
 void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r);
 void HandleClean(RequestContext& ctx, ConnId conn, const Owner& peer, const CleanRequest& r);
 void HandleLogs(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r);
+void HandleUpdate(RequestContext& ctx, ConnId conn, const Owner& peer, const UpdateRequest& r);
+void HandleHold(RequestContext& ctx, ConnId conn, const Owner& peer, const HoldRequest& r);
 void HandleQueue(RequestContext& ctx, ConnId conn, const Owner& peer, const QueueRequest& r);
 void HandleJobs(RequestContext& ctx, ConnId conn, const Owner& peer, const JobsRequest& r);
 void HandleJobRun(RequestContext& ctx, ConnId conn, const Owner& peer, const JobRunRequest& r);
@@ -58,6 +60,8 @@ constexpr std::tuple kRoutes{
     Route<RetryRequest>{AnyUser, HandleRetry},
     Route<CleanRequest>{AnyUser, HandleClean},
     Route<LogsRequest>{AnyUser, HandleLogs},
+    Route<UpdateRequest>{AnyUser, HandleUpdate},
+    Route<HoldRequest>{AnyUser, HandleHold},
     Route<QueueRequest>{QueueCaller, HandleQueue, "change queues"},
     Route<JobsRequest>{AnyUser, HandleJobs},
     Route<JobRunRequest>{AnyUser, HandleJobRun},  // an admin's, or the job's own user's

@@ -16,6 +16,10 @@ void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const Sub
   ctx.submits.Add(conn, peer, std::move(spec), r.supersede_running);
 }
 
+bool IsNewUncappedQueue(RequestContext& ctx, const std::string& queue, bool made) {
+  return made && queue != kDefaultQueue && !ctx.config->queues.count(queue);
+}
+
 void AnswerSubmit(RequestContext& ctx, ConnId conn, const SubmitItem& item,
                   const Result<SubmitOutcome>& out) {
   if (!out.ok()) {
@@ -32,11 +36,7 @@ void AnswerSubmit(RequestContext& ctx, ConnId conn, const SubmitItem& item,
     return;
   }
   nlohmann::json answer{{"id", out->id}};
-  // A queue nobody made (not the default one, not named by tqd.toml, unknown to the store) is
-  // uncapped: the client says so.
-  const std::string& queue = item.spec.queue;
-  if (out->new_queue && queue != kDefaultQueue && !ctx.config->queues.count(queue))
-    answer["new_queue"] = true;
+  if (IsNewUncappedQueue(ctx, item.spec.queue, out->new_queue)) answer["new_queue"] = true;
   ctx.server.Send(conn, OkResponse(std::move(answer)));
   if (out->inserted) ctx.events.Created(out->id, item.owner, item.spec);
   ctx.ended(out->ended);

@@ -127,6 +127,20 @@ TEST_CASE("malformed and unknown requests are refused, naming the problem") {
        "attempt", "one task's id"},
       {"{\"proto\":1,\"type\":\"logs\",\"id\":1,\"merged\":true,\"stderr\":true}",
        ErrorCode::kInvalid, "merged", "without stderr"},
+      {"{\"proto\":1,\"type\":\"update\",\"id\":1}", ErrorCode::kInvalid, "changes",
+       "nothing to change"},
+      {"{\"proto\":1,\"type\":\"update\",\"id\":1,\"priority\":0}", ErrorCode::kInvalid, "priority",
+       "out of range"},
+      {"{\"proto\":1,\"type\":\"update\",\"id\":1,\"labels\":[\"\"]}", ErrorCode::kInvalid, "label",
+       "must be 1.."},
+      {"{\"proto\":1,\"type\":\"update\",\"id\":1,\"retries\":-1}", ErrorCode::kInvalid, "retries",
+       "retries"},
+      {"{\"proto\":1,\"type\":\"update\",\"id\":0,\"retries\":1}", ErrorCode::kInvalid, "id",
+       "not a task id"},
+      {"{\"proto\":1,\"type\":\"hold\",\"states\":[\"running\"]}", ErrorCode::kInvalid, "states",
+       "hold acts on tasks that are pending"},
+      {"{\"proto\":1,\"type\":\"hold\",\"release\":true}", ErrorCode::kInvalid, "ids",
+       "at least one task id"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.payload);
@@ -430,6 +444,8 @@ TEST_CASE(
       {RetryRequest{}, "retry"},
       {CleanRequest{}, "clean"},
       {LogsRequest{}, "logs"},
+      {UpdateRequest{}, "update"},
+      {HoldRequest{}, "hold"},
       {QueueRequest{}, "queue"},
       {JobsRequest{}, "jobs"},
       {JobRunRequest{}, "job_run"},
@@ -449,7 +465,8 @@ TEST_CASE(
   CHECK(r.status().field() == "type");
   CHECK(r.status().message() ==
         "type: \"frobnicate\" is not a request (submit submit_batch status list wait cancel "
-        "retry clean logs queue jobs job_run job_enable reload crontab stats events ping)");
+        "retry clean logs update hold queue jobs job_run job_enable reload crontab stats events "
+        "ping)");
 }
 
 }  // namespace

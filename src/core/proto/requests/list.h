@@ -16,7 +16,7 @@ namespace tq {
 /// Response: {"tasks": [...], "more": bool}: at most min(limit, kMaxListPage) tasks and about
 /// kMaxListPageBytes of them; "more" says tasks older than the last one still match (ask again
 /// with before_id = its id). A pending task also carries "waiting": {"until" (a future
-/// not_before, or null), "after" (its unfinished dependencies), "queue_paused"}.
+/// not_before, or null), "after" (its unfinished dependencies), "queue_paused", "held"}.
 struct ListRequest {
   std::optional<TaskState> state;
   std::optional<std::string> queue;

@@ -21,6 +21,7 @@
 //   lifecycle.cc     the ready set, attempts, retries, ends and dependency failure
 //   unstart.cc       undoing an attempt whose supervisor never started
 //   queue_admin.cc   queue pause, concurrency and delete
+//   edit.cc          changing a pending task, holding and releasing it
 //   retention.cc     pending_ttl, success retention and purge
 //   jobs.cc          cron jobs: firings, job records, job files, holding exclusive runs
 //
@@ -47,6 +48,9 @@
 //   the re-queue time), so Get shows when a waiting retry is due.
 // - A task's pending_ttl runs from submit (or replace, or Requeue) until its first start; a task
 //   waiting between retries has started and never expires for it.
+// - `held` is 1 (kHeldByJob) for the exclusive run below, 2 (kHeldByUser) for a task `tq hold`
+//   keeps; either keeps it not ready and outside tasks_delayed. A user's hold outlasts the job's
+//   and a keyed replace of the task; releasing it leaves the job's hold if that still applies.
 // - An exclusive run of a job is `held` (not ready, outside tasks_delayed) while another run of
 //   its job is running, whatever else it waits for; when the last running run ends its held runs
 //   are released: ready if due and free of dependencies, else waiting as any task would. After
@@ -103,6 +107,9 @@ class SqliteStore : public Store {
                                          WallMs now) override;
   Result<std::vector<TaskId>> EndPendingAll(const std::vector<TaskId>& ids, TaskState final_state,
                                             TaskReason reason, WallMs now) override;
+  Result<bool> UpdatePending(TaskId id, const TaskChanges& changes, WallMs now) override;
+  Result<std::vector<TaskId>> SetHeld(const std::vector<TaskId>& ids, bool hold,
+                                      WallMs now) override;
   Result<bool> Requeue(TaskId id, WallMs now) override;
   Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
                                          bool skip_blocked) override;

@@ -84,7 +84,14 @@ constexpr const char* kJobRunningSql =
 constexpr const char* kHoldRunsSql =
     "UPDATE tasks INDEXED BY tasks_job_runs SET ready = 0, held = 1 "
     "WHERE job = ?1 AND state IN ('pending', 'running') AND state = 'pending' "
-    "AND job_exclusive = 1";
+    "AND job_exclusive = 1 AND held <> 2";
+// tq update: a set parameter replaces the column; a new start time decides `ready` again.
+constexpr const char* kUpdateTaskSql =
+    "UPDATE tasks SET priority = coalesce(?2, priority), base_priority = coalesce(?2, "
+    "base_priority), queue = coalesce(?3, queue), not_before = coalesce(?4, not_before), "
+    "timeout_ms = coalesce(?5, timeout_ms), retries = coalesce(?6, retries), "
+    "ready = (deps_left = 0 AND held = 0 AND coalesce(?4, not_before) <= ?7) "
+    "WHERE id = ?1 AND state = 'pending'";
 constexpr const char* kReleaseRunsSql =
     "UPDATE tasks INDEXED BY tasks_job_runs SET held = 0, "
     "ready = (deps_left = 0 AND not_before <= ?2) "
@@ -182,7 +189,7 @@ Status SqliteStore::Prepare() {
       {&S::insert_dep, "insert dependency",
        "INSERT INTO task_deps(task_id, dep_id) VALUES (?1, ?2)"},
       {&S::key_lookup, "read keyed tasks", kKeyLookupSql},
-      {&S::task_env_hash, "read task", "SELECT env_hash, state FROM tasks WHERE id = ?1"},
+      {&S::task_env_hash, "read task", "SELECT env_hash, state, held FROM tasks WHERE id = ?1"},
       {&S::replace_task, "replace task", ReplaceTaskSql()},
       {&S::delete_attempts, "drop attempts", "DELETE FROM attempts WHERE task_id = ?1"},
       {&S::delete_labels, "drop labels", "DELETE FROM task_labels WHERE task_id = ?1"},
@@ -273,6 +280,15 @@ Status SqliteStore::Prepare() {
        "ready = ?4, held = ?5 WHERE id = ?1 AND state IN ('failed', 'cancelled')"},
       {&S::failed_since_queued, "count failed attempts",
        "SELECT attempt_count - queued_attempts FROM tasks WHERE id = ?1"},
+      // editing pending tasks
+      {&S::update_task, "update task", kUpdateTaskSql},
+      {&S::hold_task, "hold task",
+       "UPDATE tasks SET held = 2, ready = 0 WHERE id = ?1 AND state = 'pending' AND held <> 2"},
+      {&S::held_run, "read held task",
+       "SELECT job, job_exclusive FROM tasks WHERE id = ?1 AND state = 'pending' AND held = 2"},
+      {&S::release_task, "release task",
+       "UPDATE tasks SET held = ?2, ready = (?2 = 0 AND deps_left = 0 AND not_before <= ?3) "
+       "WHERE id = ?1 AND state = 'pending' AND held = 2"},
       // retention
       {&S::pending_ttl_due, "read expired pending tasks", kPendingTtlDueSql},
       {&S::next_pending_ttl, "next pending ttl", kNextPendingTtlSql},

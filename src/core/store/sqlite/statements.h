@@ -27,6 +27,8 @@ struct SqliteStore::Statements {
   sqlite::Stmt start_task, insert_attempt, record_stop, task_run_state, finish_attempt, finish_task,
       retry_task, dependents_decrement, dependents_ready, pending_dependents, end_pending,
       task_exists, dep_states, requeue_task, failed_since_queued;
+  // editing pending tasks (sqlite/edit.cc)
+  sqlite::Stmt update_task, hold_task, held_run, release_task;
   // retention
   sqlite::Stmt pending_ttl_due, next_pending_ttl, succeeded_due, expire_task, oldest_succeeded,
       ended_due, delete_task, oldest_ended, finished_task;

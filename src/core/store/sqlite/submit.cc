@@ -164,6 +164,7 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
   if (Status s = CheckNoCycle(id, deps); !s.ok()) return s;
   std::string old_env;
   std::optional<TaskState> old_state;
+  bool user_held = false;  // a hold of `tq hold` outlasts the replace
   {
     sqlite::Query q(st_->task_env_hash);
     Result<bool> row = q.BindInt(id).Step();
@@ -172,6 +173,7 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
     old_env = q.Text(0);
     old_state = StateFromName(q.Text(1));
     if (!old_state) return sqlite::Error("read " + TaskName(id), "corrupt state");
+    user_held = q.Int(2) == sqlite::kHeldByUser;
   }
   Result<std::string> env_key = StoreEnv(sqlite::EncodeList(spec.env));
   if (!env_key.ok()) return env_key.status();
@@ -183,11 +185,12 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
   Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive}, id);
   if (!held.ok()) return held.status();
   {
-    const bool ready = deps_left == 0 && spec.not_before <= now && !*held;
+    const bool ready = deps_left == 0 && spec.not_before <= now && !*held && !user_held;
+    const int held_value = user_held ? sqlite::kHeldByUser : *held ? sqlite::kHeldByJob : 0;
     sqlite::Query q(st_->replace_task);
     sqlite::BindRequest(q, spec, *env_key);
     q.BindInt(now).BindOptInt(sqlite::PendingDeadline(spec, now)).BindInt(ready ? 1 : 0);
-    q.BindInt(deps_left).BindInt(id).BindInt(*held ? 1 : 0);
+    q.BindInt(deps_left).BindInt(id).BindInt(held_value);
     if (Status s = q.Run(); !s.ok()) return s;
   }
   if (Status s = NoteJobTask(spec.job, id); !s.ok()) return s;

@@ -29,7 +29,7 @@ enum TaskCol {
   kCleanEnv, kNotBefore, kTimeoutMs, kState, kReason, kAttemptCount, kExitCode, kSignal,
   kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
   kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground, kJob, kJobExclusive, kOnFailure,
-  kOnSuccess, kOnFinish, kMailto, kMailOn,
+  kOnSuccess, kOnFinish, kMailto, kMailOn, kHeld,
 };
 // clang-format on
 
@@ -118,7 +118,7 @@ std::string TaskSelect(bool full) {
          "t.exit_code, t.signal, t.created, t.finished, t.task_key, t.version, t.retries, "
          "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
          "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background, t.job, t.job_exclusive, "
-         "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on "
+         "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on, t.held "
          "FROM tasks AS t ";
 }
 
@@ -179,6 +179,7 @@ Result<Task> ReadTask(const Query& q) {
   t.signal = static_cast<int>(q.Int(kSignal));
   t.created = q.Int(kCreated);
   t.finished = q.Int(kFinished);
+  t.on_hold = q.Int(kHeld) == kHeldByUser;
   return t;
 }
 

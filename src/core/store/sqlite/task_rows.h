@@ -14,6 +14,11 @@ namespace tq::sqlite {
 
 class Query;
 
+/// The values of tasks.held: what keeps a pending task from being ready besides time and
+/// dependencies (0: nothing).
+constexpr int kHeldByJob = 1;   ///< an exclusive run while another run of its job is running
+constexpr int kHeldByUser = 2;  ///< `tq hold`, until `tq release`
+
 /// "task N": how every message of the store names a task.
 std::string TaskName(TaskId id);
 
