@@ -188,8 +188,8 @@ TEST_CASE("a typo never makes a queue: only named or used queues change, idle on
     CAPTURE(args[1]);
     CHECK(r.exit_code == 4);
     CHECK(r.err ==
-          "tq: queue \"nosuchq\" does not exist: a queue exists once tqd.toml names it "
-          "or a task is submitted to it\n");
+          "tq: queue \"nosuchq\" does not exist: a queue exists once tqd.toml names it, tq "
+          "queue add makes it or a task is submitted to it\n");
   }
   CHECK(QueueJson(d, "nosuchq").is_null());
   // The default queue and a named one exist before any task.
@@ -223,6 +223,61 @@ TEST_CASE("a typo never makes a queue: only named or used queues change, idle on
   CHECK(QueueJson(d, "typo").is_object());
 }
 
+TEST_CASE("tq queue add makes a queue with its settings, set changes them, and both persist") {
+  TestDaemon d("[queues.named]\n");
+  TQ_LOG_ON_FAILURE(d);
+  const RunResult add =
+      Tq(d, {"queue", "add", "gpu", "--concurrency", "2", "--priority-mix", "strict"});
+  CHECK_MESSAGE(add.exit_code == 0, add.err);
+  nlohmann::json q = QueueJson(d, "gpu");
+  REQUIRE(q.is_object());
+  CHECK(q["concurrency"] == 2);
+  CHECK(q["priority_mix"] == "strict");
+  CHECK(Tq(d, {"queue", "list"}).out.find("strict") != std::string::npos);
+  // No task ever used it: it stays, and a submit into it says nothing of a new queue.
+  const RunResult submit = Tq(d, {"submit", "-q", "gpu", "--", "true"});
+  CHECK(submit.err.empty());
+  CHECK(Tq(d, {"wait", "--queue", "gpu"}).exit_code == 0);
+
+  for (const std::string name : {"gpu", "named", "default"}) {
+    const RunResult again = Tq(d, {"queue", "add", name});
+    CAPTURE(name);
+    CHECK(again.exit_code == 2);
+    CHECK(again.err.find("exists already (change it with tq queue set)") != std::string::npos);
+  }
+  const RunResult bad = Tq(d, {"queue", "add", "x", "--priority-mix", "70/30"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--priority-mix") != std::string::npos);
+  CHECK(Tq(d, {"queue", "add", "y", "--concurrency", "0"}).exit_code == 2);
+  CHECK(QueueJson(d, "x").is_null());
+  CHECK(Tq(d, {"queue", "set", "named", "--priority-mix", "strict"}).exit_code == 0);
+  CHECK(Tq(d, {"queue", "set", "gpu", "--priority-mix", "80/20"}).exit_code == 0);
+  CHECK(Tq(d, {"queue", "set", "gpu"}).exit_code == 2);
+
+  d.Restart();
+  CHECK(QueueJson(d, "gpu")["priority_mix"] == "80/20");
+  CHECK(QueueJson(d, "gpu")["concurrency"] == 2);
+  CHECK(QueueJson(d, "named")["priority_mix"] == "strict");
+  CHECK(Tq(d, {"queue", "delete", "gpu"}).exit_code == 0);
+  CHECK(QueueJson(d, "gpu").is_null());
+}
+
+TEST_CASE("a strict queue starts its tasks highest priority first, oldest first within it") {
+  TestDaemon d("max_running = 1\n[queues.s]\npriority_mix = \"strict\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string gate = d.dir() + "/gate", order = d.dir() + "/order";
+  const std::string blocker = Submit(
+      d, {"-q", "s", "--", "sh", "-c", "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done"});
+  REQUIRE(WaitState(d, blocker, "running"));
+  std::vector<std::string> wait = {"wait", blocker};
+  for (const std::string p : {"5", "3", "4", "1", "2", "1"})
+    wait.push_back(
+        Submit(d, {"-q", "s", "-p", p, "--", "sh", "-c", "echo " + p + " >> " + Quoted(order)}));
+  WriteFile(gate, "");
+  CHECK(Tq(d, wait).exit_code == 0);
+  CHECK(ReadFile(order) == "1\n1\n2\n3\n4\n5\n");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bulk submit
 
@@ -246,6 +301,15 @@ TEST_CASE("a submit into a queue nobody made says on stderr that it is new and u
     CHECK_MESSAGE(r.exit_code == 0, r.err);
     CHECK(r.err.empty());
   }
+  // A batch says it once per new queue.
+  const RunResult batch =
+      Tq(d, {"submit", "--batch", "-q", "batch-new", "--delay", "1h"}, "true\ntrue\n");
+  CHECK_MESSAGE(batch.exit_code == 0, batch.err);
+  CHECK(batch.err ==
+        "tq: queue \"batch-new\" is new: no concurrency of its own caps it, only "
+        "max_running (tq queue set batch-new --concurrency N, or [queues.batch-new] "
+        "in tqd.toml)\n");
+  CHECK(Tq(d, {"submit", "--batch", "-q", "batch-new", "--delay", "1h"}, "true\n").err.empty());
 }
 
 TEST_CASE("--batch submits 200 shell lines and prints their ids in input order") {

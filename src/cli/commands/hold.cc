@@ -1,5 +1,5 @@
 // tq hold and tq release: keep pending tasks from starting until released (qhold and qrls,
-// pueue's pause of a queued task).
+// pueue stash and enqueue).
 #include <cstdio>
 #include <set>
 

@@ -1,5 +1,5 @@
-// tq queue: list queues, pause and resume them, change their concurrency at run time, delete
-// one nothing uses.
+// tq queue: list queues, add one, pause and resume them, change their concurrency and priority
+// mix at run time, delete one nothing uses.
 #include <cstdio>
 #include <limits>
 
@@ -16,20 +16,41 @@ void PrintQueues(const nlohmann::json& queues, bool json) {
     for (const auto& q : queues) std::printf("%s\n", q.dump().c_str());
     return;
   }
-  std::vector<std::vector<std::string>> rows = {{"QUEUE", "STATE", "CONCURRENCY", "RUNNING"}};
+  std::vector<std::vector<std::string>> rows = {
+      {"QUEUE", "STATE", "CONCURRENCY", "MIX", "RUNNING"}};
   for (const auto& q : queues)
     rows.push_back({q["name"].get<std::string>(), q["paused"].get<bool>() ? "paused" : "active",
                     q["concurrency"].is_null() ? "-" : q["concurrency"].dump(),
-                    q["running"].dump()});
+                    q.value("priority_mix", "80/20"), q["running"].dump()});
   PrintTable(rows);
 }
+
+// The settings of `tq queue add` and `tq queue set`, read into `req` when the command runs.
+struct QueueSettingFlags {
+  int concurrency = -1;  // -1: not given
+  std::string priority_mix;
+
+  // Adds --concurrency (from `min`) and --priority-mix to `cmd`.
+  void AddTo(CLI::App* cmd, int min, const std::string& concurrency_help) {
+    cmd->add_option("--concurrency", concurrency, concurrency_help)
+        ->check(IntRange(min, std::numeric_limits<int>::max()));
+    cmd->add_option("--priority-mix", priority_mix,
+                    "80/20 (highest priority first, some oldest first) or strict")
+        ->check(CLI::IsMember({"80/20", "strict"}));
+  }
+  // Copies the settings given into `req`.
+  void Into(QueueRequest& req) const {
+    if (concurrency >= 0) req.concurrency = concurrency;
+    if (!priority_mix.empty()) req.priority_mix = PriorityMixNamed(priority_mix);
+  }
+};
 }  // namespace
 
 Command AddQueue(CLI::App& app, const GlobalOptions& g) {
-  auto* sub = app.add_subcommand("queue", "List queues; pause, resume, resize or delete one");
+  auto* sub = app.add_subcommand("queue", "List queues; add, pause, resume, change or delete one");
   sub->require_subcommand(1);
   auto req = std::make_shared<QueueRequest>();
-  auto concurrency = std::make_shared<int>(-1);
+  auto settings = std::make_shared<QueueSettingFlags>();
   sub->add_subcommand("list", "Every queue with its state, concurrency and running tasks")
       ->callback([req] { req->action = "list"; });
   for (const char* action : {"pause", "resume"}) {
@@ -41,14 +62,20 @@ Command AddQueue(CLI::App& app, const GlobalOptions& g) {
       "delete", "Forget a queue tqd.toml does not name and no pending or running task uses");
   del->add_option("name", req->name, "queue name")->required();
   del->callback([req] { req->action = "delete"; });
-  auto* set = sub->add_subcommand("set", "Change a queue's concurrency (persisted)");
+  auto* add = sub->add_subcommand("add", "Make a queue with its settings (persisted)");
+  add->add_option("name", req->name, "queue name")->required();
+  settings->AddTo(add, 1, "tasks of it at once (default: no cap of its own)");
+  add->callback([req, settings] {
+    req->action = "add";
+    settings->Into(*req);
+  });
+  auto* set =
+      sub->add_subcommand("set", "Change a queue's concurrency or priority mix (persisted)");
   set->add_option("name", req->name, "queue name")->required();
-  set->add_option("--concurrency", *concurrency, "tasks at once; 0 returns to tqd.toml's")
-      ->required()
-      ->check(IntRange(0, std::numeric_limits<int>::max()));
-  set->callback([req, concurrency] {
+  settings->AddTo(set, 0, "tasks at once; 0 returns to tqd.toml's");
+  set->callback([req, settings] {
     req->action = "set";
-    req->concurrency = *concurrency;
+    settings->Into(*req);
   });
   return {sub, [req, &g]() {
             auto client = Client::Connect(g.socket);

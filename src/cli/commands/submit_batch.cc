@@ -161,6 +161,8 @@ int SubmitBatch(const SubmitRequest& common, BatchFormat format, std::istream& i
         std::printf("%lld\n", id.get<long long>());
       }
     }
+    for (const auto& queue : r->value("new_queues", json::array()))
+      SayQueueIsNew(queue.get<std::string>());
     offset = end;
   }
   return 0;

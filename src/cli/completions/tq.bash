@@ -6,7 +6,7 @@
 # The subcommands and long flags of each command; the global flags of "tq" work at any level.
 declare -gA _tq_subcommands=(
   [tq]="submit status list wait cancel logs ping version retry clean update hold release queue jobs reload cron stats events"
-  [tq queue]="list pause resume delete set"
+  [tq queue]="list add pause resume delete set"
   [tq jobs]="show run enable disable check install cat remove edit"
   [tq cron]="next import"
 )
@@ -25,7 +25,8 @@ declare -gA _tq_flags=(
   [tq update]="--priority --queue --label --no-labels --delay --at --timeout --retries"
   [tq hold]="--state -q --queue --label -u --user"
   [tq release]="--state -q --queue --label -u --user"
-  [tq queue set]="--concurrency"
+  [tq queue add]="--concurrency --priority-mix"
+  [tq queue set]="--concurrency --priority-mix"
   [tq jobs run]="--force"
   [tq jobs install]="--user"
   [tq jobs cat]="--user"
@@ -40,7 +41,7 @@ declare -gA _tq_flags=(
 declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --delay --at --after
   --timeout --key --version --retries --backoff --backoff-base --backoff-max --retry-on-exit
   --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish --mailto --mail-on
-  --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than --signal)
+  --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than --signal --priority-mix)
 
 # What `tq ARGS...` prints, against the --socket given on the command line (else $TQ_SOCKET or
 # tq's default); nothing when tqd does not answer within a second.
@@ -131,6 +132,7 @@ _tq() {
       esac ;;
     --backoff) _tq_reply "fixed exponential progressive" ;;
     --signal) _tq_reply "HUP INT QUIT ABRT KILL USR1 USR2 ALRM TERM" ;;
+    --priority-mix) _tq_reply "80/20 strict" ;;
     --mail-on) _tq_reply "failure always output" ;;
     -p | --priority) _tq_reply "1 2 3 4 5" ;;
     --dst) _tq_reply "cron skip first both" ;;

@@ -7,7 +7,7 @@ function __tq_subcommands -a path
         case tq
             echo submit status list wait cancel logs ping version retry clean update hold release queue jobs reload cron stats events
         case 'tq queue'
-            echo list pause resume delete set
+            echo list add pause resume delete set
         case 'tq jobs'
             echo show run enable disable check install cat remove edit
         case 'tq cron'
@@ -23,7 +23,7 @@ function __tq_path
         --timeout --key --version --retries --backoff --backoff-base --backoff-max \
         --retry-on-exit --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish \
         --mailto --mail-on --state --limit --attempt --concurrency -u --user --tz --from --count \
-        --dst --older-than --signal
+        --dst --older-than --signal --priority-mix
     set -l path tq
     set -l positionals 0
     set -l words (commandline -opc)[2..-1]
@@ -116,7 +116,7 @@ complete -c tq -n '__tq_is tq' -a clean -d 'remove finished tasks and their outp
 complete -c tq -n '__tq_is tq' -a update -d 'change a pending task before it starts'
 complete -c tq -n '__tq_is tq' -a hold -d 'keep pending tasks from starting until released'
 complete -c tq -n '__tq_is tq' -a release -d 'let held tasks start again'
-complete -c tq -n '__tq_is tq' -a queue -d 'list queues; pause, resume, resize or delete one'
+complete -c tq -n '__tq_is tq' -a queue -d 'list queues; add, pause, resume, change or delete one'
 complete -c tq -n '__tq_is tq' -a jobs -d 'list the cron jobs; show, run, enable, disable one'
 complete -c tq -n '__tq_is tq' -a reload -d 'read the job files again'
 complete -c tq -n '__tq_is tq' -a cron -d 'check cron schedules, import crontabs'
@@ -221,12 +221,18 @@ complete -c tq -n '__tq_is "tq queue"' -a list -d 'every queue with its state an
 complete -c tq -n '__tq_is "tq queue"' -a pause -d 'pause a queue (persisted)'
 complete -c tq -n '__tq_is "tq queue"' -a resume -d 'resume a queue (persisted)'
 complete -c tq -n '__tq_is "tq queue"' -a delete -d 'forget a queue no config or task names'
-complete -c tq -n '__tq_is "tq queue"' -a set -d "change a queue's concurrency (persisted)"
+complete -c tq -n '__tq_is "tq queue"' -a add -d 'make a queue with its settings (persisted)'
+complete -c tq -n '__tq_is "tq queue"' -a set -d "change a queue's concurrency or mix (persisted)"
 for sub in pause resume delete set
     complete -c tq -n "__tq_is 'tq queue $sub' 0" -xa '(__tq_queues)'
 end
+complete -c tq -n '__tq_is "tq queue add"' -l concurrency -x -d 'tasks of it at once'
 complete -c tq -n '__tq_is "tq queue set"' -l concurrency -x \
     -d "tasks at once; 0 returns to tqd.toml's"
+for sub in add set
+    complete -c tq -n "__tq_is 'tq queue $sub'" -l priority-mix -xa '80/20 strict' \
+        -d 'highest priority first with some oldest first (80/20), or strictly'
+end
 
 complete -c tq -n '__tq_is "tq jobs"' -a show -d 'show every field of one job'
 complete -c tq -n '__tq_is "tq jobs"' -a run -d 'run a job now and print the task id'

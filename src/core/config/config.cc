@@ -30,7 +30,8 @@ constexpr const char* kTopKeys =
 constexpr const char* kLimitKeys =
     "max_pending, submit_rate, submit_burst, max_running, output_bytes";
 constexpr const char* kQueueKeys =
-    "concurrency, retries, backoff, backoff_base, backoff_max, jitter, retry_on_exit, "
+    "concurrency, priority_mix, retries, backoff, backoff_base, backoff_max, jitter, "
+    "retry_on_exit, "
     "no_retry_on_exit, retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, "
     "cpu_weight, pids_max, allow_users, allow_groups";
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
@@ -47,6 +48,13 @@ Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::ta
     if (name_in_queue == "concurrency") {
       s = ck.Int(key, line, v, 1, kIntMax, &n);
       out->concurrency = static_cast<int>(n);
+    } else if (name_in_queue == "priority_mix") {
+      const auto* str = v.as_string();
+      auto mix = str ? PriorityMixNamed(str->get()) : std::nullopt;
+      if (!mix)
+        return ck.Error(key, line,
+                        DescribeToml(v) + " is not a priority mix (use \"80/20\" or \"strict\")");
+      out->priority_mix = *mix;
     } else if (name_in_queue == "retries") {
       s = ck.Int(key, line, v, 0, 1000, &n);
       out->retry.retries = static_cast<int>(n);

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/model/priority_mix.h"
 #include "core/model/resources.h"
 #include "core/model/retry_overrides.h"
 #include "core/model/status.h"
@@ -22,7 +23,8 @@ int DefaultMaxRunning();
 /// Settings of one `[queues.NAME]` table.
 struct QueueConfig {
   int concurrency = 0;  ///< tasks of this queue running at once; 0 = no cap of its own
-  RetryPolicy retry;    ///< defaults for tasks submitted to this queue; flags override them
+  PriorityMix priority_mix = PriorityMix::kMixed;  ///< how it orders its own ready tasks
+  RetryPolicy retry;  ///< defaults for tasks submitted to this queue; flags override them
   int retry_priority_penalty = 0;  ///< how much lower a retried attempt's priority is
   Resources resources;             ///< nice, ionice and limits of its tasks (a job's win)
   QueueUsers users;                ///< who may submit to it (everyone unless restricted)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/model/clock.h"
+#include "core/model/priority_mix.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/model/task_changes.h"
@@ -77,7 +78,9 @@ struct SubmitItem {
 struct QueueState {
   std::string name;
   bool paused = false;
-  std::optional<int> concurrency;  ///< set by `tq queue set`; nullopt: tqd.toml decides
+  std::optional<int> concurrency;           ///< set by `tq queue set`; nullopt: tqd.toml decides
+  std::optional<PriorityMix> priority_mix;  ///< set by `tq queue`; nullopt: tqd.toml decides
+  bool added = false;                       ///< made by `tq queue add`: kept while idle
 };
 
 /// How many tasks the store holds in one queue and state (a pair with none is absent).
@@ -321,6 +324,11 @@ class Store {
   virtual Status SetQueuePaused(const std::string& queue, bool paused) = 0;
   /// Sets (or with nullopt clears) a queue's run-time concurrency; persisted.
   virtual Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) = 0;
+  /// Sets (or with nullopt clears) a queue's run-time priority mix; persisted.
+  virtual Status SetQueuePriorityMix(const std::string& queue, std::optional<PriorityMix> mix) = 0;
+  /// Makes queue `queue` with these settings (`added`: kept while idle); kInvalid naming "name"
+  /// when the store has it already.
+  virtual Status AddQueue(const QueueState& queue) = 0;
 
   /// Every attempt the store holds as running.
   virtual Result<std::vector<RunningAttempt>> RunningAttempts() = 0;

@@ -20,15 +20,34 @@ bool StoreHasQueue(RequestContext& ctx, const std::string& name) {
                                     [&](const QueueState& q) { return q.name == name; });
 }
 
-// Applies a pause, resume, set or delete to an existing queue. The queue tasks go to without
-// --queue always exists, as if tqd.toml named it.
+// Makes a new queue with the settings of an add: one tqd.toml names, the default queue and one
+// the store has are there already.
+Status Add(RequestContext& ctx, const QueueRequest& r) {
+  if (r.name == TaskSpec().queue || ctx.config->queues.count(r.name) > 0)
+    return Status::Invalid(
+        "name", "queue " + Quote(r.name) + " exists already (change it with tq queue set)");
+  QueueState queue;
+  queue.name = r.name;
+  queue.concurrency = r.concurrency;
+  queue.priority_mix = r.priority_mix;
+  queue.added = true;
+  Status st = ctx.store.AddQueue(queue);
+  if (!st.ok() && st.field() == "name")
+    return Status::Invalid("name", st.message() + " (change it with tq queue set)");
+  return st;
+}
+
+// Applies an add, pause, resume, set or delete. The queue tasks go to without --queue always
+// exists, as if tqd.toml named it.
 Status Change(RequestContext& ctx, const QueueRequest& r) {
+  if (r.action == "add") return Add(ctx, r);
   const bool is_default = r.name == TaskSpec().queue;
   const bool configured = ctx.config->queues.count(r.name) > 0;
   if (!is_default && !configured && !StoreHasQueue(ctx, r.name))
     return Status(ErrorCode::kNotFound, "name",
                   "queue " + Quote(r.name) +
-                      " does not exist: a queue exists once tqd.toml names it or a task is "
+                      " does not exist: a queue exists once tqd.toml names it, tq queue add "
+                      "makes it or a task is "
                       "submitted to it");
   if (r.action == "delete") {
     if (is_default)
@@ -42,8 +61,14 @@ Status Change(RequestContext& ctx, const QueueRequest& r) {
   }
   if (r.action == "pause" || r.action == "resume")
     return ctx.store.SetQueuePaused(r.name, r.action == "pause");
-  return ctx.store.SetQueueConcurrency(
-      r.name, *r.concurrency == 0 ? std::nullopt : std::optional<int>(*r.concurrency));
+  return ctx.store.WriteTogether([&]() -> Status {
+    if (r.concurrency) {
+      Status st = ctx.store.SetQueueConcurrency(
+          r.name, *r.concurrency == 0 ? std::nullopt : std::optional<int>(*r.concurrency));
+      if (!st.ok()) return st;
+    }
+    return r.priority_mix ? ctx.store.SetQueuePriorityMix(r.name, r.priority_mix) : Status::Ok();
+  });
 }
 
 // Every queue `peer` may see with its effective settings, for `tq queue list`: an admin sees
@@ -61,7 +86,9 @@ nlohmann::json QueuesJson(RequestContext& ctx, const Owner& peer) {
       if (c.state == TaskState::kPending || c.state == TaskState::kRunning) active.insert(c.queue);
   if (auto states = ctx.store.QueueStates(); states.ok())
     for (const QueueState& q : *states)
-      if (all.count(q.name) || q.paused || q.concurrency || active.count(q.name)) all[q.name] = q;
+      if (all.count(q.name) || q.paused || q.concurrency || q.priority_mix || q.added ||
+          active.count(q.name))
+        all[q.name] = q;
   // A user sees the queues of tqd.toml open to them, and the others where they have tasks.
   if (!ctx.access.For(peer).admin) {
     std::set<std::string> own;
@@ -81,6 +108,7 @@ nlohmann::json QueuesJson(RequestContext& ctx, const Owner& peer) {
     out.push_back({{"name", name},
                    {"paused", q.paused},
                    {"concurrency", cap == 0 ? nlohmann::json() : nlohmann::json(cap)},
+                   {"priority_mix", PriorityMixName(QueueMix(q, *ctx.config))},
                    {"running", running.ok() ? RunningCount(*running, name) : 0}});
   }
   return out;

@@ -1,3 +1,5 @@
+#include <set>
+
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
@@ -26,12 +28,20 @@ void HandleSubmitBatch(RequestContext& ctx, ConnId conn, const Owner& peer,
     ctx.server.Send(conn, ErrorResponse(admitted));
     return;
   }
+  // The queues the batch brings that the store does not have yet.
+  std::set<std::string> queues;
+  for (const TaskSpec& spec : specs) queues.insert(spec.queue);
+  if (auto known = ctx.store.QueueStates(); known.ok())
+    for (const QueueState& q : *known) queues.erase(q.name);
   auto ids = ctx.store.SubmitBatch(peer, specs, ctx.clock.WallNow());
   if (!ids.ok()) {
     ctx.server.Send(conn, ErrorResponse(ids.status()));
     return;
   }
-  ctx.server.Send(conn, OkResponse({{"ids", *ids}}));
+  nlohmann::json answer{{"ids", *ids}};
+  for (const std::string& queue : queues)
+    if (IsNewUncappedQueue(ctx, queue, true)) answer["new_queues"].push_back(queue);
+  ctx.server.Send(conn, OkResponse(std::move(answer)));
   for (size_t i = 0; i < ids->size(); ++i) ctx.events.Created((*ids)[i], peer, specs[i]);
   ctx.counters.submitted["submit"] += ids->size();
   ctx.dispatch.Schedule();

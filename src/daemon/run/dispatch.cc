@@ -17,13 +17,21 @@ constexpr MonoMs kNextDueRetryMs = 5 * 60 * 1000;
 // Delayed tasks made ready per turn of the loop; more wait for the next turn.
 constexpr int kPromoteBatch = 1000;
 
+// One queue the chooser may take from now, and how it orders its own ready tasks.
+struct OpenQueue {
+  std::string name;
+  PriorityMix mix = PriorityMix::kMixed;
+};
+
 // Serves the chooser from the store's ready indexes, over the queues that have a free slot and
-// the owners below their own running cap (`capped` says who is at it).
+// the owners below their own running cap (`capped` says who is at it). A strict queue offers
+// its highest-priority task whichever order was drawn: the draw then weighs it against the
+// other queues' tasks, so only the order within the queue is strict.
 class StoreReadySource : public ReadySource {
  public:
   using Capped = std::function<bool(uint32_t owner_uid, int running)>;
 
-  StoreReadySource(Store& store, std::vector<std::string> open_queues,
+  StoreReadySource(Store& store, std::vector<OpenQueue> open_queues,
                    std::map<uint32_t, int> running, const ServedLog& served, Capped capped)
       : store_(store),
         queues_(std::move(open_queues)),
@@ -33,8 +41,10 @@ class StoreReadySource : public ReadySource {
 
   std::vector<OwnerCandidate> FirstPerOwner(ReadyOrder order) override {
     std::map<uint32_t, OwnerCandidate> best;
-    for (const auto& q : queues_) {
-      auto owners = store_.ReadyOwners(q);
+    for (const OpenQueue& q : queues_) {
+      const ReadyOrder in_queue =
+          q.mix == PriorityMix::kStrict ? ReadyOrder::kHighestPriority : order;
+      auto owners = store_.ReadyOwners(q.name);
       if (!owners.ok()) {
         spdlog::error("{}", owners.status().message());
         continue;
@@ -42,7 +52,7 @@ class StoreReadySource : public ReadySource {
       for (uint32_t owner : *owners) {
         const int running = running_[owner];
         if (capped_(owner, running)) continue;
-        auto c = store_.FirstReady(q, owner, order);
+        auto c = store_.FirstReady(q.name, owner, in_queue);
         if (!c.ok()) spdlog::error("{}", c.status().message());
         if (!c.ok() || !c->has_value()) continue;
         const Candidate& cand = **c;
@@ -64,7 +74,7 @@ class StoreReadySource : public ReadySource {
 
  private:
   Store& store_;
-  std::vector<std::string> queues_;
+  std::vector<OpenQueue> queues_;
   std::map<uint32_t, int> running_;
   const ServedLog& served_;
   Capped capped_;
@@ -85,6 +95,10 @@ int RunningCount(const std::map<std::string, int>& counts,
 
 int QueueCap(const QueueState& queue, const Config& config) {
   return queue.concurrency ? *queue.concurrency : config.Queue(queue.name).concurrency;
+}
+
+PriorityMix QueueMix(const QueueState& queue, const Config& config) {
+  return queue.priority_mix ? *queue.priority_mix : config.Queue(queue.name).priority_mix;
 }
 
 Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRunner& make_runner)
@@ -212,10 +226,11 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
       break;
     }
     if (RunningCount(*running, std::nullopt) >= parts_.config->max_running) break;
-    std::vector<std::string> open;
+    std::vector<OpenQueue> open;
     for (const QueueState& q : *queues) {
       const int cap = QueueCap(q, *parts_.config);
-      if (!q.paused && (cap == 0 || RunningCount(*running, q.name) < cap)) open.push_back(q.name);
+      if (!q.paused && (cap == 0 || RunningCount(*running, q.name) < cap))
+        open.push_back({q.name, QueueMix(q, *parts_.config)});
     }
     auto by_owner = parts_.store.RunningByOwner();
     if (!by_owner.ok()) {

@@ -162,5 +162,7 @@ int RunningCount(const std::map<std::string, int>& counts, const std::optional<s
 /// How many tasks of `queue` may run at once: its run-time setting (`tq queue set`), else
 /// tqd.toml's; 0: no cap.
 int QueueCap(const QueueState& queue, const Config& config);
+/// How `queue` orders its own ready tasks: its run-time setting, else tqd.toml's.
+PriorityMix QueueMix(const QueueState& queue, const Config& config);
 
 }  // namespace tq

@@ -173,7 +173,8 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"deny_users = [\"\\u00ff\"]\n", "deny_users", "is not a user or group name"},
       {"deny_users = [1]\n", "deny_users", "deny_users: 1 is not a user or group name"},
       {"[queues.gpu]\nconcurrency = 2\nconcurency = 2\n", "queues.gpu.concurency",
-       "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency, retries, "
+       "tqd.toml:3: queues.gpu.concurency: unknown key (allowed in a queue: concurrency, "
+       "priority_mix, retries, "
        "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
        "retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, cpu_weight, "
        "pids_max, allow_users, allow_groups)"},
@@ -190,6 +191,9 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
       {"[queues.q]\ncore = \"1 G\"\n", "queues.q.core", "\"1 G\" is not a size"},
       {"[queues.q]\nretries = -1\n", "queues.q.retries",
        "tqd.toml:2: queues.q.retries: -1 is out of range (use an integer from 0 to 1000)"},
+      {"[queues.q]\npriority_mix = \"70/30\"\n", "queues.q.priority_mix",
+       "tqd.toml:2: queues.q.priority_mix: \"70/30\" is not a priority mix (use \"80/20\" or "
+       "\"strict\")"},
       {"[queues.q]\nbackoff = \"linear\"\n", "queues.q.backoff",
        "tqd.toml:2: queues.q.backoff: \"linear\" is not a backoff (use fixed, exponential or "
        "progressive)"},
@@ -470,7 +474,8 @@ TEST_CASE("LoadConfig: missing, present and unreadable files") {
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message() ==
         file +
-            ":5: queues.gpu.bogus: unknown key (allowed in a queue: concurrency, retries, "
+            ":5: queues.gpu.bogus: unknown key (allowed in a queue: concurrency, priority_mix, "
+            "retries, "
             "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
             "retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, cpu_weight, "
             "pids_max, allow_users, allow_groups)");

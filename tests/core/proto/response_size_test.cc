@@ -102,7 +102,8 @@ TEST_CASE("list, logs and queue requests carry their new fields") {
   REQUIRE(second.ok());
   CHECK(std::get<LogsRequest>(*second).attempt == 2);
 
-  auto del = DecodeRequest(EncodeRequest(QueueRequest{"delete", "old", std::nullopt}));
+  auto del =
+      DecodeRequest(EncodeRequest(QueueRequest{"delete", "old", std::nullopt, std::nullopt}));
   REQUIRE(del.ok());
   CHECK(std::get<QueueRequest>(*del).action == "delete");
 

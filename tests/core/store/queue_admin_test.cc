@@ -82,5 +82,37 @@ STORE_TEST_CASE("DeleteQueue refuses a queue with unfinished tasks and forgets a
   CHECK(Ready(*store, "typo") == id);
 }
 
+STORE_TEST_CASE(
+    "AddQueue makes a queue with its settings, kept while idle, and a second add fails") {
+  auto store = OpenStore();
+  QueueState q;
+  q.name = "gpu";
+  q.concurrency = 2;
+  q.priority_mix = PriorityMix::kStrict;
+  q.added = true;
+  REQUIRE(store->AddQueue(q).ok());
+  Status again = store->AddQueue(q);
+  CHECK(again.code() == ErrorCode::kInvalid);
+  CHECK(again.field() == "name");
+  // A task comes and goes; the added queue stays with its settings.
+  const TaskId id = MustInsert(*store, kAlice, Spec({"x"}, "gpu"));
+  StartAndFinish(*store, id, TaskState::kFailed, 2000);
+  auto purged = store->PurgeEnded(9000, 10);
+  REQUIRE(purged.ok());
+  CHECK(*purged == std::vector<TaskId>{id});
+  auto states = store->QueueStates();
+  REQUIRE(states.ok());
+  REQUIRE(states->size() == 1);
+  CHECK((*states)[0].concurrency == 2);
+  CHECK((*states)[0].priority_mix == PriorityMix::kStrict);
+  CHECK((*states)[0].added);
+  REQUIRE(store->SetQueuePriorityMix("gpu", PriorityMix::kMixed).ok());
+  REQUIRE(store->SetQueuePriorityMix("other", std::nullopt).ok());
+  states = store->QueueStates();
+  REQUIRE(states.ok());
+  CHECK((*states)[0].priority_mix == PriorityMix::kMixed);
+  REQUIRE(store->DeleteQueue("gpu").ok());
+}
+
 }  // namespace
 }  // namespace tq

@@ -125,6 +125,54 @@ TEST_CASE("a free slot goes to the highest priority across queues, or to the old
   }
 }
 
+TEST_CASE("a strict queue runs its highest priority first even on the oldest-first draw") {
+  // high_share 0: every draw takes the oldest, so only strictness puts priority first.
+  for (const bool from_toml : {true, false}) {
+    CAPTURE(from_toml);
+    Config config = Caps(1, {});
+    config.high_share = 0.0;
+    if (from_toml) config.queues["s"].priority_mix = PriorityMix::kStrict;
+    Fixture f(config);
+    if (!from_toml) REQUIRE(f.store->SetQueuePriorityMix("s", PriorityMix::kStrict).ok());
+    const TaskId blocker = f.SubmitTo("s");
+    std::vector<TaskId> by_priority(6);
+    for (int priority : {5, 3, 4, 1, 2}) {
+      TaskSpec spec;
+      spec.queue = "s";
+      spec.priority = priority;
+      by_priority[priority] = f.Submit(spec);
+    }
+    std::vector<TaskId> order;
+    TaskId running = blocker;
+    for (int i = 0; i < 5; ++i) {
+      f.Exit(running, 0);
+      REQUIRE(f.runner->Running().size() == 1);
+      running = f.runner->Running()[0];
+      order.push_back(running);
+    }
+    CHECK(order == std::vector<TaskId>{by_priority[1], by_priority[2], by_priority[3],
+                                       by_priority[4], by_priority[5]});
+  }
+}
+
+TEST_CASE("between queues the draw still decides: a strict queue's best is weighed by its age") {
+  Config config = Caps(1, {});
+  config.high_share = 0.0;  // every draw takes the oldest
+  config.queues["s"].priority_mix = PriorityMix::kStrict;
+  Fixture f(config);
+  const TaskId blocker = f.SubmitTo("m");
+  TaskSpec old_low, young_high;
+  old_low.queue = "m";
+  old_low.priority = 5;
+  young_high.queue = "s";
+  young_high.priority = 1;
+  const TaskId older = f.Submit(old_low), urgent = f.Submit(young_high);
+  f.Exit(blocker, 0);
+  CHECK(f.runner->Running() == std::vector<TaskId>{older});
+  f.Exit(older, 0);
+  CHECK(f.runner->Running() == std::vector<TaskId>{urgent});
+}
+
 TEST_CASE("a paused queue gets no slot, and a run-time concurrency overrides tqd.toml") {
   Fixture f(Caps(4, {{"a", 1}}));
   REQUIRE(f.store->SetQueuePaused("b", true).ok());

@@ -12,7 +12,8 @@ namespace tq {
 
 /// Create many tasks in one transaction, all or nothing. Each element of `tasks` holds the
 /// fields of a submit request that differ from `common` (usually argv or shell). Response:
-/// {"ids": [...]}; a refusal names the element as "tasks[N]". At most kMaxBatchTasks tasks and
+/// {"ids": [...]}, with "new_queues": [names] when it made queues nobody set up (as submit's
+/// "new_queue"); a refusal names the element as "tasks[N]". At most kMaxBatchTasks tasks and
 /// kMaxBatchBytes of merged argv, env, shell and stdin per request (see BatchChunkEnds).
 struct SubmitBatchRequest {
   nlohmann::json common = nlohmann::json::object();  ///< sent: SubmitToJson of the shared flags

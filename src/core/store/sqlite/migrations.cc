@@ -284,10 +284,19 @@ ALTER TABLE jobs ADD COLUMN last_success INTEGER;
 ALTER TABLE jobs ADD COLUMN overdue_alerted INTEGER;
 )sql";
 
+// v11, queues at run time (issue 26): a queue's own order of its ready tasks (`priority_mix`,
+// "80/20" or "strict"; NULL: tqd.toml decides), and whether `tq queue add` made it (`added`: kept
+// while idle, until `tq queue delete`).
+constexpr const char* kSchemaV11 = R"sql(
+ALTER TABLE queues ADD COLUMN priority_mix TEXT;
+ALTER TABLE queues ADD COLUMN added INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2}, {3, kSchemaV3}, {4, kSchemaV4}, {5, kSchemaV5},
-    {6, kSchemaV6}, {7, kSchemaV7}, {8, kSchemaV8}, {9, kSchemaV9}, {10, kSchemaV10},
+    {1, kSchemaV1}, {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},
+    {5, kSchemaV5}, {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},
+    {9, kSchemaV9}, {10, kSchemaV10}, {11, kSchemaV11},
 };
 
 bool IsFileBacked(const std::string& path) {

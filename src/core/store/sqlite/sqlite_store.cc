@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/model/quote.h"
 #include "core/store/sqlite/migrations.h"
 #include "core/store/sqlite/open.h"
 #include "core/store/sqlite/statements.h"
@@ -158,8 +159,12 @@ Result<std::vector<QueueState>> ReadQueueStates(sqlite::Stmt& stmt) {
   std::vector<QueueState> queues;
   sqlite::Query q(stmt);
   Status s = q.ForEach([&] {
-    QueueState state{q.Text(0), q.Int(1) != 0, std::nullopt};
+    QueueState state;
+    state.name = q.Text(0);
+    state.paused = q.Int(1) != 0;
     if (!q.IsNull(2)) state.concurrency = static_cast<int>(q.Int(2));
+    if (!q.IsNull(3)) state.priority_mix = PriorityMixNamed(q.Text(3));
+    state.added = q.Int(4) != 0;
     queues.push_back(std::move(state));
   });
   if (!s.ok()) return s;
@@ -192,6 +197,31 @@ Status SqliteStore::SetQueueConcurrency(const std::string& queue, std::optional<
     std::optional<int64_t> value;
     if (concurrency) value = *concurrency;
     return q.BindText(queue).BindOptInt(value).Run();
+  });
+}
+
+Status SqliteStore::SetQueuePriorityMix(const std::string& queue, std::optional<PriorityMix> mix) {
+  return Write([&]() -> Status {
+    sqlite::Query q(st_->set_queue_priority_mix);
+    std::optional<std::string> name;
+    if (mix) name = PriorityMixName(*mix);
+    return q.BindText(queue).BindOptText(name).Run();
+  });
+}
+
+Status SqliteStore::AddQueue(const QueueState& queue) {
+  return Write([&]() -> Status {
+    sqlite::Query exists(st_->queue_exists);
+    Result<bool> row = exists.BindText(queue.name).Step();
+    if (!row.ok()) return row.status();
+    if (*row) return Status::Invalid("name", "queue " + Quote(queue.name) + " exists already");
+    sqlite::Query q(st_->add_queue);
+    std::optional<int64_t> concurrency;
+    if (queue.concurrency) concurrency = *queue.concurrency;
+    std::optional<std::string> mix;
+    if (queue.priority_mix) mix = PriorityMixName(*queue.priority_mix);
+    q.BindText(queue.name).BindInt(queue.paused ? 1 : 0).BindOptInt(concurrency);
+    return q.BindOptText(mix).BindInt(queue.added ? 1 : 0).Run();
   });
 }
 

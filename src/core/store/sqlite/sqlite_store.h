@@ -127,6 +127,8 @@ class SqliteStore : public Store {
   Result<std::vector<QueueState>> ReadyQueues() override;
   Status SetQueuePaused(const std::string& queue, bool paused) override;
   Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
+  Status SetQueuePriorityMix(const std::string& queue, std::optional<PriorityMix> mix) override;
+  Status AddQueue(const QueueState& queue) override;
   Result<std::vector<RunningAttempt>> RunningAttempts() override;
   Result<std::map<std::string, int>> RunningCounts() override;
   Result<std::vector<TaskCount>> TaskCounts() override;

@@ -38,7 +38,8 @@ constexpr const char* kReadyQueuesSql =
     "SELECT (SELECT min(queue) FROM tasks INDEXED BY tasks_ready_by_id WHERE ready = 1) "
     "UNION ALL SELECT (SELECT min(queue) FROM tasks INDEXED BY tasks_ready_by_id "
     "WHERE ready = 1 AND queue > ready.name) FROM ready WHERE ready.name IS NOT NULL) "
-    "SELECT r.name, coalesce(q.paused, 0), q.concurrency FROM ready AS r "
+    "SELECT r.name, coalesce(q.paused, 0), q.concurrency, q.priority_mix, coalesce(q.added, 0) "
+    "FROM ready AS r "
     "LEFT JOIN queues AS q ON q.name = r.name WHERE r.name IS NOT NULL";
 constexpr const char* kPromoteDueSql =
     "UPDATE tasks SET ready = 1 WHERE id IN (SELECT id FROM tasks INDEXED BY tasks_delayed "
@@ -207,13 +208,20 @@ Status SqliteStore::Prepare() {
        "SELECT dep_id FROM task_deps WHERE task_id = ?1 ORDER BY rowid"},
       {&S::task_attempts, "read attempts", sqlite::AttemptSelect()},
       {&S::queue_states, "list queues",
-       "SELECT name, paused, concurrency FROM queues ORDER BY name"},
+       "SELECT name, paused, concurrency, priority_mix, added FROM queues ORDER BY name"},
       {&S::set_queue_paused, "pause queue",
        "INSERT INTO queues(name, paused) VALUES (?1, ?2) "
        "ON CONFLICT(name) DO UPDATE SET paused = excluded.paused"},
       {&S::set_queue_concurrency, "set queue concurrency",
        "INSERT INTO queues(name, concurrency) VALUES (?1, ?2) "
        "ON CONFLICT(name) DO UPDATE SET concurrency = excluded.concurrency"},
+      {&S::set_queue_priority_mix, "set queue priority mix",
+       "INSERT INTO queues(name, priority_mix) VALUES (?1, ?2) "
+       "ON CONFLICT(name) DO UPDATE SET priority_mix = excluded.priority_mix"},
+      {&S::queue_exists, "read queue", "SELECT 1 FROM queues WHERE name = ?1"},
+      {&S::add_queue, "add queue",
+       "INSERT INTO queues(name, paused, concurrency, priority_mix, added) "
+       "VALUES (?1, ?2, ?3, ?4, ?5)"},
       {&S::running_attempts, "list running attempts",
        "SELECT a.task_id, a.number, t.timeout_ms, a.started, "
        "a.stop_reason, a.stop_task_reason, a.stop_requested, t.keep_background "
@@ -335,8 +343,8 @@ Status SqliteStore::Prepare() {
       {&S::set_last_success, "record a job's success",
        "UPDATE jobs SET last_success = max(coalesce(last_success, 0), ?2) WHERE job = ?1"},
       {&S::drop_idle_queues, "forget idle queues",
-       "DELETE FROM queues WHERE paused = 0 AND concurrency IS NULL AND name NOT IN "
-       "(SELECT queue FROM task_counts)"},
+       "DELETE FROM queues WHERE paused = 0 AND concurrency IS NULL AND priority_mix IS NULL "
+       "AND added = 0 AND name NOT IN (SELECT queue FROM task_counts)"},
       {&S::active_queues_of, "list a user's queues",
        "SELECT DISTINCT queue FROM tasks WHERE owner_uid = ?1 AND state IN ('pending', "
        "'running') ORDER BY queue"},

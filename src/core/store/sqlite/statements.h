@@ -18,8 +18,9 @@ struct SqliteStore::Statements {
       delete_attempts, delete_labels, delete_deps, reblock_dependents;
   // reads
   sqlite::Stmt get_task, get_task_summary, task_labels, task_deps, task_attempts, queue_states,
-      set_queue_paused, set_queue_concurrency, running_attempts, running_counts, task_counts,
-      running_by_owner, pending_of_owner, output_of_owner;
+      set_queue_paused, set_queue_concurrency, set_queue_priority_mix, add_queue, queue_exists,
+      running_attempts, running_counts, task_counts, running_by_owner, pending_of_owner,
+      output_of_owner;
   std::array<sqlite::Stmt, 16> list;  // by filter mask, prepared on first use
   // the ready set and attempts
   sqlite::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,

@@ -568,7 +568,7 @@ TEST_CASE("a v9 database migrates to v10: its tasks notify no one, its jobs have
   Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
   REQUIRE_MESSAGE(opened.ok(), opened.status().message());
   SqliteStore& store = **opened;
-  CHECK(QueryInt(path, "PRAGMA user_version") == 10);
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
   CHECK(QueryInt(BackupPath(path, 9), "PRAGMA user_version") == 9);
   Result<std::vector<Task>> tasks = store.List(ListFilter{});
   REQUIRE_MESSAGE(tasks.ok(), tasks.status().message());
@@ -579,6 +579,38 @@ TEST_CASE("a v9 database migrates to v10: its tasks notify no one, its jobs have
   REQUIRE(records->size() == 1);
   CHECK_FALSE((*records)[0].last_success.has_value());
   CHECK_FALSE((*records)[0].overdue_alerted.has_value());
+}
+
+TEST_CASE(
+    "a v10 database migrates to v11: its queues keep their settings, with no mix of their own") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 10);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+    s = db.Exec("pause a queue",
+                "INSERT INTO queues(name, paused, concurrency) VALUES ('slow', 1, 2) "
+                "ON CONFLICT(name) DO UPDATE SET paused = 1, concurrency = 2");
+    REQUIRE_MESSAGE(s.ok(), s.message());
+  }
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  CHECK(QueryInt(path, "PRAGMA user_version") == 11);
+  CHECK(QueryInt(BackupPath(path, 10), "PRAGMA user_version") == 10);
+  Result<std::vector<QueueState>> queues = (*opened)->QueueStates();
+  REQUIRE(queues.ok());
+  bool found = false;
+  for (const QueueState& q : *queues) {
+    CHECK_FALSE(q.priority_mix.has_value());
+    CHECK_FALSE(q.added);
+    if (q.name != "slow") continue;
+    found = true;
+    CHECK(q.paused);
+    CHECK(q.concurrency == 2);
+  }
+  CHECK(found);
 }
 
 }  // namespace
