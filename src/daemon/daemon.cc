@@ -154,7 +154,7 @@ Status Daemon::Open() {
       RequestContext{*store_, clock_, options_.config, *server_, *waiters_, *events_, *scheduler_,
                      files_, access_, *dispatch_, *submits_, limits_, spool_, counters_,
                      [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
-                     [this] { return Metrics(); }});
+                     [this] { return ReloadConfig(); }, [this] { return Metrics(); }});
   return Status::Ok();
 }
 
@@ -189,6 +189,21 @@ Status Daemon::Start() {
   return Status::Ok();
 }
 
+Result<ConfigDiff> Daemon::ReloadConfig() {
+  if (!options_.read_config) return ConfigDiff{};
+  Result<Config> read = options_.read_config();
+  if (!read.ok()) return read.status();
+  ConfigDiff diff = DiffConfig(*options_.config, *read);
+  if (!diff.changed.empty()) {
+    options_.config = std::make_shared<const Config>(InForce(*options_.config, *read));
+    dispatch_->Schedule();  // caps and mixes may have changed
+  }
+  for (const std::string& key : diff.changed) spdlog::info("reload: tqd.toml: {} changed", key);
+  for (const std::string& key : diff.needs_restart)
+    spdlog::warn("reload: tqd.toml: {} changed but needs a restart of tqd to apply", key);
+  return diff;
+}
+
 void Daemon::Run() {
   loop_.Run();
 }
@@ -197,8 +212,10 @@ void Daemon::OnSignal() {
   signalfd_siginfo info{};
   while (read(signal_fd_, &info, sizeof info) == sizeof info) {
     if (info.ssi_signo == SIGHUP) {
-      spdlog::info("SIGHUP: reloading the job files");
+      spdlog::info("SIGHUP: reloading tqd.toml and the job files");
       service_.Reloading();
+      if (auto diff = ReloadConfig(); !diff.ok())  // what it did is logged
+        spdlog::error("reload: {} (nothing of tqd.toml changed)", diff.status().message());
       scheduler_->Reload();  // logs what it did
       service_.Ready();
       continue;

@@ -3,11 +3,14 @@
 // does lives in its folder; this is only the wiring.
 #pragma once
 
+#include <functional>
+
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "core/config/config.h"
+#include "core/config/config_diff.h"
 #include "core/metrics/metrics.h"
 #include "core/model/clock.h"
 #include "core/store/store.h"
@@ -47,7 +50,9 @@ struct DaemonOptions {
   std::string jobs_dir;
   /// This boot of the machine, for @reboot jobs; "" reads the kernel's (ReadBootId). Tests set it.
   std::string boot_id;
-  ConfigPtr config;  ///< tqd.toml as read at start: the one pointer everything reads it through
+  ConfigPtr config;  ///< tqd.toml in force: the one pointer everything reads it through
+  /// Reads tqd.toml again, as at start (`tq reload`, SIGHUP); empty: there is none to read.
+  std::function<Result<Config>()> read_config;
   ServerLimits server_limits;  ///< main sizes max_connections to the descriptor limit
   size_t task_fd_limit = 0;    ///< the soft descriptor limit tqd started with, for its tasks
   /// Makes what runs attempts, reporting to dispatch. Empty in tqd: the Executor over the shim
@@ -76,6 +81,10 @@ class Daemon final : public CronHost {
   // Its parts, for tests, once Open succeeded.
   Waiters& waiters() { return *waiters_; }
   Scheduler& scheduler() { return *scheduler_; }
+
+  /// Reads tqd.toml again and puts in force what a running tqd can change; what changed and
+  /// what needs a restart, or why the file could not be read (then nothing changes).
+  Result<ConfigDiff> ReloadConfig();
 
   // CronHost: the daemon as the scheduler sees it.
   Store& store() override { return *store_; }

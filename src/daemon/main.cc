@@ -145,6 +145,10 @@ int main(int argc, char** argv) {
   }
   tq::DaemonOptions options;
   options.config = std::make_shared<const tq::Config>(std::move(*config));
+  options.read_config = [path = config_path.empty() ? defaults.config_file : config_path,
+                         must_exist = !config_path.empty()] {
+    return tq::LoadConfig(path, must_exist);
+  };
   options.socket_path = !socket_path.empty()              ? socket_path
                         : !options.config->socket.empty() ? options.config->socket
                                                           : defaults.socket;

@@ -1,6 +1,6 @@
-// tq reload: the daemon reads its job files again (as on SIGHUP) and says what changed; a file
-// that failed to load is named with its line and reason, and tq exits 2, as `tq jobs check` does
-// for a bad file.
+// tq reload: the daemon reads tqd.toml and its job files again (as on SIGHUP) and says what
+// changed and what needs a restart; a file that failed to load is named with its line and
+// reason, and tq exits 2, as `tq jobs check` does for a bad file.
 #include <cstdio>
 
 #include "cli/client.h"
@@ -12,7 +12,7 @@ namespace tq {
 
 Command AddReload(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand(
-      "reload", "Read the job files again; a file that fails keeps its last good jobs");
+      "reload", "Read tqd.toml and the job files again; a job file that fails keeps its jobs");
   return {sub, [&g]() {
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
@@ -28,6 +28,12 @@ Command AddReload(CLI::App& app, const GlobalOptions& g) {
                           r->value("added", nlohmann::json()).dump().c_str(),
                           r->value("removed", nlohmann::json()).dump().c_str(),
                           r->value("changed", nlohmann::json()).dump().c_str());
+              const nlohmann::json config = r->value("config", nlohmann::json::object());
+              for (const auto& key : config.value("changed", nlohmann::json::array()))
+                std::printf("tqd.toml: %s changed\n", key.get<std::string>().c_str());
+              for (const auto& key : config.value("needs_restart", nlohmann::json::array()))
+                std::fprintf(stderr, "tq: reload: tqd.toml: %s needs a restart of tqd\n",
+                             key.get<std::string>().c_str());
               for (const std::string& line : errors)
                 std::fprintf(stderr, "tq: reload: %s\n", line.c_str());
             }

@@ -28,6 +28,7 @@ struct QueueConfig {
   int retry_priority_penalty = 0;  ///< how much lower a retried attempt's priority is
   Resources resources;             ///< nice, ionice and limits of its tasks (a job's win)
   QueueUsers users;                ///< who may submit to it (everyone unless restricted)
+  bool operator==(const QueueConfig&) const = default;
 };
 
 /// Everything tqd.toml can set. A default-constructed Config holds the defaults.

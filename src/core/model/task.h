@@ -81,6 +81,7 @@ struct RetryPolicy {
   bool jitter = true;                 ///< spread each delay uniformly over +-20%
   std::vector<int> retry_on_exit;     ///< when not empty, only these exit codes are retried
   std::vector<int> no_retry_on_exit;  ///< these exit codes are never retried
+  bool operator==(const RetryPolicy&) const = default;
 };
 
 /// What the submitter asked for. Byte strings (argv, shell, stdin, cwd, env) may hold any bytes

@@ -15,6 +15,7 @@ struct UserRules {
   std::string admin_group;  ///< members see every task and may send admin requests; "": none
   std::optional<std::vector<std::string>> allow_users;  ///< set: only these users may use tq
   std::vector<std::string> deny_users;                  ///< these users may not use tq
+  bool operator==(const UserRules&) const = default;
 };
 
 /// Who may use one queue (`allow_users`, `allow_groups` of `[queues.NAME]`): when `restricted`,
@@ -23,6 +24,7 @@ struct QueueUsers {
   bool restricted = false;  ///< either key was given
   std::vector<std::string> users;
   std::vector<std::string> groups;
+  bool operator==(const QueueUsers&) const = default;
 };
 
 /// What one user may hold and do at once (SPEC 8): `[user_limits]` in tqd.toml for every user,
@@ -41,6 +43,7 @@ struct UserLimits {
   /// Output bytes kept for one user's tasks (purged with them): 512 tasks at the 8 MiB default
   /// output_max of both streams, a disk no one user can fill.
   int64_t output_bytes = int64_t{8} << 30;
+  bool operator==(const UserLimits&) const = default;
 };
 
 /// Whether `name` can be a user or group name: 1 to 256 characters from A-Z a-z 0-9 _ . -, not

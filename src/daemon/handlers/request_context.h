@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/config/config.h"
+#include "core/config/config_diff.h"
 #include "core/metrics/metrics.h"
 #include "core/model/clock.h"
 #include "core/model/status.h"
@@ -42,6 +43,8 @@ struct RequestContext {
   DaemonCounters& counters;
   /// Tells the waiters, the followers of events and the tasks' hooks that `ids` ended.
   std::function<void(const std::vector<TaskId>& ids)> ended;
+  /// Reads tqd.toml again (`tq reload`): what changed and what needs a restart.
+  std::function<Result<ConfigDiff>()> reload_config;
   /// The store's counts now with the daemon's counters: `tq stats`.
   std::function<Result<MetricsSnapshot>()> metrics;
 };
