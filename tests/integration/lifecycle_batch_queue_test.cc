@@ -11,6 +11,7 @@
 #include <string>
 
 #include "support/skip.h"
+#include "support/temp_user.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -260,6 +261,44 @@ TEST_CASE("tq queue add makes a queue with its settings, set changes them, and b
   CHECK(QueueJson(d, "named")["priority_mix"] == "strict");
   CHECK(Tq(d, {"queue", "delete", "gpu"}).exit_code == 0);
   CHECK(QueueJson(d, "gpu").is_null());
+}
+
+TEST_CASE("a user makes and changes queues of their own, USER/NAME, and only they use them") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice, bob;
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string own = alice.name() + "/builds";
+  const RunResult add = TqAs(
+      d, alice.run_as(), {"queue", "add", own, "--concurrency", "1", "--priority-mix", "strict"});
+  CHECK_MESSAGE(add.exit_code == 0, add.err);
+  CHECK(TqAs(d, alice.run_as(), {"queue", "set", own, "--concurrency", "2"}).exit_code == 0);
+  CHECK(TqAs(d, alice.run_as(), {"queue", "pause", own}).exit_code == 0);
+  CHECK(TqAs(d, alice.run_as(), {"queue", "resume", own}).exit_code == 0);
+  const RunResult listed = TqAs(d, alice.run_as(), {"--json", "queue", "list"});
+  CHECK(listed.out.find("\"" + own + "\"") != std::string::npos);
+  CHECK(QueueJson(d, own)["concurrency"] == 2);
+  const std::string task = SubmitAs(d, alice, {"-q", own, "--", "true"});
+  CHECK(Tq(d, {"wait", task}).exit_code == 0);
+
+  // Not bob's: he may neither use nor change it, nor make one in alice's name.
+  const RunResult submit = TqAs(d, bob.run_as(), {"submit", "-q", own, "--", "true"});
+  CHECK(submit.exit_code == 5);
+  CHECK(submit.err.find("is " + alice.name() + "'s own") != std::string::npos);
+  const RunResult set = TqAs(d, bob.run_as(), {"queue", "set", own, "--concurrency", "9"});
+  CHECK(set.exit_code == 5);
+  CHECK(set.err.find("only " + alice.name() + " and the admins may set queue") !=
+        std::string::npos);
+  CHECK(TqAs(d, bob.run_as(), {"queue", "add", alice.name() + "/mine"}).exit_code == 5);
+  CHECK(QueueJson(d, own)["concurrency"] == 2);
+  const RunResult other = TqAs(d, bob.run_as(), {"--json", "queue", "list"});
+  CHECK(other.out.find(own) == std::string::npos);
+  // A plain queue is still for admins to make.
+  CHECK(TqAs(d, alice.run_as(), {"queue", "add", "shared"}).exit_code == 5);
+  const RunResult bad = Tq(d, {"queue", "add", "no such/x"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("or USER/NAME for a queue of USER's own") != std::string::npos);
+  CHECK(TqAs(d, alice.run_as(), {"queue", "delete", own}).exit_code == 0);
 }
 
 TEST_CASE("a strict queue starts its tasks highest priority first, oldest first within it") {

@@ -165,9 +165,7 @@ Status ValidateSpec(const TaskSpec& s) {
   if (s.priority < kMinPriority || s.priority > kMaxPriority)
     return Status::Invalid("priority", "priority: " + std::to_string(s.priority) +
                                            " is out of range 1..5 (1 is highest)");
-  if (!ValidQueueName(s.queue))
-    return Status::Invalid(
-        "queue", "queue: " + Quote(s.queue) + " is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
+  if (!ValidQueueRef(s.queue)) return QueueRefRefused("queue", s.queue);
   if (s.labels.size() > kMaxLabels)
     return Status(ErrorCode::kLimit, "label",
                   "label: " + std::to_string(s.labels.size()) + " labels exceed the limit of " +

@@ -96,6 +96,7 @@ nlohmann::json QueuesJson(RequestContext& ctx, const Owner& peer) {
       own.insert(mine->begin(), mine->end());
     std::erase_if(all, [&](const auto& entry) {
       const std::string& name = entry.first;
+      if (QueueUser(name) == peer.name) return false;  // their own
       const bool listed = name == TaskSpec().queue || ctx.config->queues.count(name);
       return !own.count(name) && (!listed || !ctx.access.CheckQueue(peer, name).ok());
     });
@@ -117,11 +118,20 @@ nlohmann::json QueuesJson(RequestContext& ctx, const Owner& peer) {
 }  // namespace
 
 Caller QueueCaller(const QueueRequest& r) {
-  return r.action == "list" ? Caller::kAnyUser : Caller::kAdmin;
+  // A user's own queue (USER/NAME) is checked against the caller in HandleQueue.
+  return r.action == "list" || !QueueUser(r.name).empty() ? Caller::kAnyUser : Caller::kAdmin;
 }
 
 void HandleQueue(RequestContext& ctx, ConnId conn, const Owner& peer, const QueueRequest& r) {
   if (r.action != "list") {
+    const std::string_view owner = QueueUser(r.name);
+    if (!owner.empty() && owner != peer.name && !ctx.access.For(peer).admin) {
+      ctx.server.Send(conn,
+                      ErrorResponse(Status(ErrorCode::kPermission, "name",
+                                           "only " + std::string(owner) + " and the admins may " +
+                                               r.action + " queue " + Quote(r.name))));
+      return;
+    }
     if (Status st = Change(ctx, r); !st.ok()) {
       ctx.server.Send(conn, ErrorResponse(st));
       return;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "core/model/quote.h"
 #include "core/policy/queue_access.h"
 
 namespace tq {
@@ -14,6 +15,11 @@ Access AccessRules::For(const Owner& peer) const {
 }
 
 Status AccessRules::CheckQueue(const Owner& peer, const std::string& queue) const {
+  const std::string_view user = QueueUser(queue);
+  if (!user.empty() && user != peer.name && !For(peer).admin)
+    return Status(ErrorCode::kPermission, "queue",
+                  "queue: " + Quote(queue) + " is " + std::string(user) + "'s own: only " +
+                      std::string(user) + " and the admins may use it");
   const QueueUsers& allowed = config_->Queue(queue).users;
   if (!allowed.restricted) return Status::Ok();
   return CheckQueueUse(queue, allowed, peer.name, For(peer).admin,

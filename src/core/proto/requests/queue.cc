@@ -21,9 +21,7 @@ Result<QueueRequest> DecodeQueue(const json& j) {
       r.action != "set" && r.action != "delete")
     return Status::Invalid("action", "action: " + Quote(r.action) +
                                          " is not one of list, add, pause, resume, set, delete");
-  if (r.action != "list" && !ValidQueueName(r.name))
-    return Status::Invalid(
-        "name", "name: " + Quote(r.name) + " is not a queue name (1-64 of A-Z a-z 0-9 _ . -)");
+  if (r.action != "list" && !ValidQueueRef(r.name)) return QueueRefRefused("name", r.name);
   if (mix) {
     r.priority_mix = PriorityMixNamed(*mix);
     if (!r.priority_mix)
