@@ -10,10 +10,10 @@
 #include "cli/commands/commands.h"
 #include "cli/commands/submit_batch.h"
 #include "cli/render.h"
+#include "cli/start_time.h"
 #include "core/model/duration.h"
 #include "core/model/limits.h"
 #include "core/model/quote.h"
-#include "core/model/wall_time.h"
 #include "core/proto/submit_spec.h"
 
 extern char** environ;
@@ -148,19 +148,9 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
   spec.cwd = CurrentDir();
   if (!f.clean_env)
     for (char** e = environ; *e; ++e) spec.env.emplace_back(*e);
-  const WallMs now = RealClock().WallNow();
-  if (!f.delay.empty() && !f.at.empty())
-    return Status::Invalid("--at", "--at and --delay exclude each other");
-  if (!f.delay.empty()) {
-    auto d = ParseDuration(f.delay, "--delay");
-    if (!d.ok()) return d.status();
-    spec.not_before = now + *d;
-  }
-  if (!f.at.empty()) {
-    auto t = ParseAt(f.at, now, "--at");
-    if (!t.ok()) return t.status();
-    spec.not_before = *t;
-  }
+  auto start = StartTimeFlags(f.delay, f.at, RealClock().WallNow());
+  if (!start.ok()) return start.status();
+  if (*start) spec.not_before = **start;
   if (!f.timeout.empty()) {
     auto d = ParseDuration(f.timeout, "--timeout");
     if (!d.ok()) return d.status();

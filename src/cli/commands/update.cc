@@ -6,8 +6,8 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
+#include "cli/start_time.h"
 #include "core/model/duration.h"
-#include "core/model/wall_time.h"
 
 namespace tq {
 
@@ -29,17 +29,9 @@ Result<TaskChanges> ChangesOf(const UpdateFlags& f) {
   c.retries = f.retries;
   if (!f.queue.empty()) c.queue = f.queue;
   if (!f.labels.empty() || f.no_labels) c.labels = f.labels;
-  const WallMs now = RealClock().WallNow();
-  if (!f.delay.empty()) {
-    auto d = ParseDuration(f.delay, "--delay");
-    if (!d.ok()) return d.status();
-    c.not_before = *d == 0 ? 0 : now + *d;
-  }
-  if (!f.at.empty()) {
-    auto t = ParseAt(f.at, now, "--at");
-    if (!t.ok()) return t.status();
-    c.not_before = *t;
-  }
+  auto start = StartTimeFlags(f.delay, f.at, RealClock().WallNow());
+  if (!start.ok()) return start.status();
+  c.not_before = *start;
   if (!f.timeout.empty()) {
     auto d = ParseDuration(f.timeout, "--timeout");
     if (!d.ok()) return d.status();
