@@ -113,7 +113,7 @@ int PrintSelectedTasks(const GlobalOptions& g, LogsRequest req) {
       }
       auto data = BytesFromJson(part["data"], "data");
       if (!data.ok()) return Fail(data.status());
-      PrintChunk(id, part["attempt"].get<int>(), StreamName(req), id == headed ? req.offset : 0,
+      PrintChunk(id, part["attempt"].get<int>(), StreamName(req), part["offset"].get<int64_t>(),
                  part["data"], *data, g.json);
     }
     std::fflush(stdout);

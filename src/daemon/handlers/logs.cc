@@ -147,12 +147,14 @@ void HandleSelectedLogs(RequestContext& ctx, ConnId conn, const Owner& peer, con
       body["next"] = {{"id", id}, {"offset", offset}};
       break;
     }
-    auto task = VisibleTask(ctx, peer, id);
-    if (!task.ok()) {
-      parts.push_back({{"id", id}, {"error", task.status().message()}});
+    // Without its stdin and environment: only the command, the state and the attempts count.
+    auto found = VisibleTasks(ctx, peer, {id});
+    if (!found.ok()) {
+      parts.push_back({{"id", id}, {"error", found.status().message()}});
       offset = 0;
       continue;
     }
+    const Task* task = &found->front();
     const int attempt = task->attempt_count;
     OutputChunk chunk = ReadOutput(ctx.files, id, attempt, r.stderr_stream, r.merged,
                                    AttemptOver(*task, attempt), offset, budget);
@@ -165,6 +167,7 @@ void HandleSelectedLogs(RequestContext& ctx, ConnId conn, const Owner& peer, con
                      {"state", StateName(task->state)},
                      {"argv", BytesListToJson(task->spec.argv)},
                      {"shell", task->spec.shell ? BytesToJson(*task->spec.shell) : json()},
+                     {"offset", offset},
                      {"data", BytesToJson(chunk.data)},
                      {"done", done}});
     if (!done) {
@@ -174,7 +177,7 @@ void HandleSelectedLogs(RequestContext& ctx, ConnId conn, const Owner& peer, con
     offset = 0;
   }
   body["parts"] = std::move(parts);
-  ctx.server.Send(conn, OkResponse(body));
+  ctx.server.Send(conn, OkResponse(std::move(body)));
 }
 
 }  // namespace

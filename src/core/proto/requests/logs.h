@@ -17,7 +17,8 @@ namespace tq {
 /// attempt has ended and everything was sent.
 ///
 /// Selected tasks (their latest attempts, as far as written now): {"parts": [{"id", "attempt",
-/// "state", "command", "data", "done"} or {"id", "error"}...], "next": {"id", "offset"}} where
+/// "state", "argv", "shell", "offset" (of "data" in the task's output), "data", "done"} or
+/// {"id", "error"}...], "next": {"id", "offset"}} where
 /// `offset` is in the first task's output and "next" (absent once all was sent) is where to ask
 /// again, with the ids from it on; "selected" (the ids, oldest first) comes too when filters
 /// chose them. An id the caller cannot see gets a part with its "error"; the rest still come.
