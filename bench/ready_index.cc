@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   int started = 0;
   const double start = MicrosPer(100, [&] {
     auto c = s.FirstReady("default", tq::ReadyOrder::kHighestPriority);
-    if (c.ok() && c->has_value() && s.StartAttempt((*c)->id, now).ok()) ++started;
+    if (c.ok() && c->has_value() && s.StartAttempt((*c)->id, now, {}).ok()) ++started;
   });
   std::printf("ready-index bench: %ld delayed + %ld ready tasks (filled in %.1f s)\n", delayed,
               ready, fill_s);

@@ -88,13 +88,13 @@ int Run(int argc, char** argv) {
                  "socket, then /run/tq/tq.sock)");
   app.add_flag("--json", g.json, "machine-readable output (JSON; times in RFC 3339 UTC)");
   const std::vector<tq::Command> commands = {
-      tq::AddSubmit(app, g),     tq::AddStatus(app, g),  tq::AddList(app, g),
-      tq::AddWait(app, g),       tq::AddCancel(app, g),  tq::AddLogs(app, g),
-      tq::AddPing(app, g),       tq::AddVersion(app, g), tq::AddRetry(app, g),
-      tq::AddQueue(app, g),      tq::AddJobs(app, g),    tq::AddReload(app, g),
-      tq::AddCron(app, g),       tq::AddStats(app, g),   tq::AddEvents(app, g),
-      tq::AddClean(app, g),      tq::AddUpdate(app, g),  tq::AddHold(app, g, false),
-      tq::AddHold(app, g, true),
+      tq::AddSubmit(app, g),     tq::AddStatus(app, g),    tq::AddList(app, g),
+      tq::AddWait(app, g),       tq::AddCancel(app, g),    tq::AddLogs(app, g),
+      tq::AddPing(app, g),       tq::AddVersion(app, g),   tq::AddRetry(app, g),
+      tq::AddQueue(app, g),      tq::AddJobs(app, g),      tq::AddReload(app, g),
+      tq::AddCron(app, g),       tq::AddStats(app, g),     tq::AddEvents(app, g),
+      tq::AddClean(app, g),      tq::AddUpdate(app, g),    tq::AddHold(app, g, false),
+      tq::AddHold(app, g, true), tq::AddResources(app, g),
   };
   // Set after the subcommands exist, so they do not inherit it: only `submit` takes a command.
   app.prefix_command();

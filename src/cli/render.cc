@@ -193,6 +193,9 @@ std::string WaitingNote(const json& task) {
     parts.push_back("after " + ids);
   }
   if (w.contains("until") && w["until"].is_string()) parts.push_back("at " + LocalTime(w["until"]));
+  // Units matter once nothing else keeps it back: the chooser weighs it only then.
+  if (parts.empty() && w.contains("units") && w["units"].is_string())
+    parts.push_back("waiting for " + w["units"].get<std::string>());
   if (parts.empty()) return "ready";
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;

@@ -93,6 +93,9 @@ class Daemon final : public CronHost {
   Status CheckQueue(const Owner& peer, const std::string& queue) const override {
     return access_.CheckQueue(peer, queue);
   }
+  Status CheckUnits(const UnitRequest& use) const override {
+    return CheckUnitRequest(use, options_.config->unit_pools);
+  }
   const Spool& spool() const override { return spool_; }
   DaemonCounters& counters() override { return counters_; }
   Status AdmitSubmits(const Owner& peer, int64_t count) override {

@@ -159,7 +159,8 @@ int main(int argc, char** argv) {
                      : !options.config->jobs_dir.empty() ? options.config->jobs_dir
                                                          : defaults.jobs_dir;
   if (check_config) {
-    auto jobs = tq::CheckJobFiles(options.jobs_dir, options.state_dir + "/crontabs", geteuid());
+    auto jobs = tq::CheckJobFiles(options.jobs_dir, options.state_dir + "/crontabs", geteuid(),
+                                  options.config->unit_pools);
     if (!jobs.ok()) {
       for (const std::string& line : tq::MessageLines(jobs.status().message()))
         spdlog::critical("{}", line);  // an error a line

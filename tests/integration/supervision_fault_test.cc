@@ -30,7 +30,7 @@ std::string OpenAttemptWithoutShim(TestDaemon& d) {
   const tq::Owner me{getuid(), getgid(), pw ? pw->pw_name : "me"};
   auto id = (*store)->Insert(me, spec, 1000);
   REQUIRE_MESSAGE(id.ok(), id.status().message());
-  auto attempt = (*store)->StartAttempt(*id, 2000);
+  auto attempt = (*store)->StartAttempt(*id, 2000, {});
   REQUIRE(attempt.ok());
   REQUIRE(*attempt == std::optional<int>(1));
   return std::to_string(*id);

@@ -36,6 +36,8 @@ Command AddLogs(CLI::App& app, const GlobalOptions& g);
 Command AddPing(CLI::App& app, const GlobalOptions& g);
 /// tq stats [--prometheus]: the daemon's counts and counters.
 Command AddStats(CLI::App& app, const GlobalOptions& g);
+/// tq resources: the units of tqd.toml's [resources], in use and free, and their holders.
+Command AddResources(CLI::App& app, const GlobalOptions& g);
 /// tq events -f: task state changes as JSON lines, across daemon restarts.
 Command AddEvents(CLI::App& app, const GlobalOptions& g);
 Command AddVersion(CLI::App& app, const GlobalOptions& g);

@@ -102,6 +102,11 @@ void PrintSummary(const MetricsSnapshot& s) {
     if (late) overdue += " " + job;
   std::printf("overdue      %s (%llu alert(s))\n", overdue.empty() ? "no job" : overdue.c_str() + 1,
               static_cast<unsigned long long>(c.overdue_alerts));
+  std::string units;
+  for (const auto& [resource, n] : s.units)
+    units += "  " + resource + ": " + std::to_string(n.in_use) + " in use, " +
+             std::to_string(n.free) + " free";
+  if (!units.empty()) std::printf("units      %s\n", units.c_str());
   std::printf("store        %s; commits %s\n", HumanBytes(s.store_bytes).c_str(),
               Quantiles(c.commit).c_str());
 }

@@ -20,6 +20,21 @@ std::string PeakMemory(const nlohmann::json& a) {
   return std::to_string(a.value("max_rss_kb", int64_t{0}) >> 10) + " MiB rss";
 }
 
+// "gpu 2, licence 1" for a request, "gpu 0,2" for the units an attempt held.
+std::string UnitsText(const nlohmann::json& units) {
+  std::string out;
+  if (!units.is_object()) return out;
+  for (const auto& [name, value] : units.items()) {
+    std::string v = value.dump();
+    if (value.is_array()) {
+      v.clear();
+      for (const auto& unit : value) v += (v.empty() ? "" : ",") + unit.get<std::string>();
+    }
+    out += (out.empty() ? "" : ", ") + name + " " + v;
+  }
+  return out;
+}
+
 // Prints the task's fields, then its attempts; its state in colour on a terminal.
 void PrintTask(const nlohmann::json& t) {
   std::string state = t.value("state", "?");
@@ -65,6 +80,8 @@ void PrintTask(const nlohmann::json& t) {
   if (t.contains("job") && t["job"].is_string())
     head.push_back({"job", t["job"].get<std::string>()});
   if (!t["labels"].empty()) head.push_back({"labels", t["labels"].dump()});
+  if (const std::string use = UnitsText(t.value("use", nlohmann::json())); !use.empty())
+    head.push_back({"uses", use});
   if (t["finished"].is_string()) head.push_back({"finished", LocalTime(t["finished"])});
   if (t["exit_code"].is_number()) head.push_back({"exit code", t["exit_code"].dump()});
   if (t["signal"].is_number()) head.push_back({"signal", t["signal"].dump()});
@@ -91,6 +108,9 @@ void PrintTask(const nlohmann::json& t) {
                     a["reason"].is_string() ? a["reason"].get<std::string>() : "running"});
   }
   PrintTable(rows);
+  for (const auto& a : attempts)
+    if (const std::string units = UnitsText(a.value("units", nlohmann::json())); !units.empty())
+      std::printf("attempt %s held %s\n", a["number"].dump().c_str(), units.c_str());
   for (const auto& a : attempts)
     if (a["detail"].is_string())
       std::printf("attempt %s: %s: %s\n", a["number"].dump().c_str(),

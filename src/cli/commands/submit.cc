@@ -1,6 +1,7 @@
 // tq submit: create a task and print its id.
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -24,7 +25,7 @@ namespace {
 
 struct SubmitFlags {
   std::string shell, queue = "default", delay, at, timeout, pending_ttl, key;
-  std::vector<std::string> labels, after;
+  std::vector<std::string> labels, after, use;
   int priority = kDefaultPriority;
   int64_t version = 0;
   bool read_stdin = false, clean_env = false, supersede_running = false;
@@ -36,6 +37,32 @@ struct SubmitFlags {
   std::optional<std::string> on_failure, on_success, on_finish;
   std::string mailto, mail_on;
 };
+
+// The --use flags, each NAME=COUNT or NAME (one unit), as a request; refuses a bad name or count
+// and a resource named twice. Whether the daemon has the resource is the daemon's to say.
+Result<UnitRequest> ParseUse(const std::vector<std::string>& flags) {
+  UnitRequest request;
+  for (const std::string& text : flags) {
+    const size_t eq = text.find('=');
+    const std::string name = text.substr(0, eq);
+    if (!ValidResourceName(name))
+      return Status::Invalid(
+          "--use", "--use: " + Quote(name) + " is not a resource name (" + kResourceNameHelp + ")");
+    int count = 1;
+    if (eq != std::string::npos) {
+      const std::string n = text.substr(eq + 1);
+      auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), count);
+      if (n.empty() || ec != std::errc() || end != n.data() + n.size() || count < 1 ||
+          count > kMaxUnitsPerResource)
+        return Status::Invalid("--use", "--use: " + Quote(text) +
+                                            " is not NAME=COUNT with a count from 1 to " +
+                                            std::to_string(kMaxUnitsPerResource));
+    }
+    if (!request.emplace(name, count).second)
+      return Status::Invalid("--use", "--use: " + name + " is named twice (name it once)");
+  }
+  return request;
+}
 
 std::string CurrentDir() {
   std::string buf(4096, '\0');
@@ -138,6 +165,9 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
   spec.queue = f.queue;
   spec.priority = f.priority;
   spec.labels = f.labels;
+  auto use = ParseUse(f.use);
+  if (!use.ok()) return use.status();
+  spec.use = std::move(*use);
   spec.clean_env = f.clean_env;
   spec.keep_background = f.keep_background;
   spec.notify.on_failure = f.on_failure;
@@ -215,6 +245,9 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
       ->check(IntRange(kMinPriority, kMaxPriority));
   sub->add_flag("--stdin", f->read_stdin, "send standard input to the task as its stdin");
   sub->add_option("-l,--label", f->labels, "a label for filtering (repeatable)");
+  sub->add_option("--use", f->use,
+                  "units of a resource of tqd.toml's [resources] each attempt holds: NAME=COUNT "
+                  "or NAME for one (repeatable)");
   sub->add_option("--delay", f->delay, "start no earlier than DURATION from now (90s, 1h30m)");
   sub->add_option("--at", f->at, "start no earlier than TIME (2026-12-01T03:00, 14:30, @EPOCH)");
   sub->add_option("--after", f->after, "wait until these tasks succeeded (ID[,ID...])");

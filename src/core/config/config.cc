@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <toml++/toml.h>
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -26,7 +27,7 @@ constexpr const char* kTopKeys =
     "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, jobs_dir, "
     "success_retention, purge_after, admin_group, allow_users, deny_users, cgroup, "
     "metrics_textfile, metrics_interval, sendmail, hook_timeout, [queues.NAME], "
-    "[user_limits], [users.NAME]";
+    "[user_limits], [users.NAME], [resources]";
 constexpr const char* kLimitKeys =
     "max_pending, submit_rate, submit_burst, max_running, output_bytes";
 constexpr const char* kQueueKeys =
@@ -36,6 +37,54 @@ constexpr const char* kQueueKeys =
     "cpu_weight, pids_max, allow_users, allow_groups";
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
 constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
+
+// `[resources]`: each key a resource, its value a count of units (named 0, 1, ...) or an array
+// of unit names.
+Status ParseUnitPools(const TomlChecker& ck, const toml::node& v, int line, UnitPools* out) {
+  const toml::table* t = v.as_table();
+  if (t == nullptr)
+    return ck.Error("resources", line,
+                    DescribeToml(v) + " is not a table (use a [resources] section, e.g. gpu = 4)");
+  if (static_cast<int>(t->size()) > kMaxResources)
+    return ck.Error("resources", line,
+                    std::to_string(t->size()) + " resources is too many (at most " +
+                        std::to_string(kMaxResources) + ")");
+  for (auto&& [k, rv] : *t) {
+    const std::string name(k.str());
+    const std::string key = "resources." + name;
+    const int rline = TomlLine(k, rv);
+    if (!ValidResourceName(name))
+      return ck.Error("resources", rline,
+                      Quote(name) + " is not a valid resource name (" + kResourceNameHelp + ")");
+    std::vector<std::string> units;
+    const std::string help = "use a count from 1 to " + std::to_string(kMaxUnitsPerResource) +
+                             " or an array of 1 to " + std::to_string(kMaxUnitsPerResource) +
+                             " unit names, e.g. 4 or [\"0\", \"1\"]";
+    if (rv.is_integer()) {
+      int64_t n = 0;
+      if (Status s = ck.Int(key, rline, rv, 1, kMaxUnitsPerResource, &n); !s.ok()) return s;
+      for (int64_t i = 0; i < n; ++i) units.push_back(std::to_string(i));
+    } else if (const toml::array* a = rv.as_array()) {
+      if (a->empty() || static_cast<int>(a->size()) > kMaxUnitsPerResource)
+        return ck.Error(
+            key, rline,
+            DescribeToml(rv) + " has " + std::to_string(a->size()) + " units (" + help + ")");
+      for (const toml::node& u : *a) {
+        const auto* str = u.as_string();
+        if (str == nullptr || !ValidUnitName(str->get()))
+          return ck.Error(key, rline,
+                          DescribeToml(u) + " is not a unit name (" + kUnitNameHelp + ")");
+        if (std::find(units.begin(), units.end(), str->get()) != units.end())
+          return ck.Error(key, rline, Quote(str->get()) + " is named twice (name each unit once)");
+        units.push_back(str->get());
+      }
+    } else {
+      return ck.Error(key, rline, DescribeToml(rv) + " is not a count of units (" + help + ")");
+    }
+    (*out)[name] = std::move(units);
+  }
+  return Status::Ok();
+}
 
 Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::table& t,
                   QueueConfig* out) {
@@ -186,6 +235,8 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
     cfg->max_running = static_cast<int>(n);
   } else if (key == "output_max") {
     return SizeValue(ck, key, line, v, &cfg->output_max);
+  } else if (key == "resources") {
+    return ParseUnitPools(ck, v, line, &cfg->unit_pools);
   } else if (key == "user_limits") {
     return ParseLimits(ck, key, v, line, &cfg->user_limits);
   } else if (key == "kill_grace") {

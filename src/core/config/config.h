@@ -13,6 +13,7 @@
 #include "core/model/retry_overrides.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
+#include "core/model/unit_use.h"
 #include "core/model/user_rules.h"
 
 namespace tq {
@@ -78,6 +79,8 @@ struct Config {
   std::map<std::string, UserLimits> user_overrides;
   /// Per-queue settings by queue name; a queue not listed has no cap of its own.
   std::map<std::string, QueueConfig> queues;
+  /// `[resources]`: the countable resources tasks ask units of (SPEC 14), by name.
+  UnitPools unit_pools;
 
   /// The settings of `queue`: its own table, or the defaults.
   const QueueConfig& Queue(const std::string& queue) const;

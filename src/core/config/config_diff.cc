@@ -70,6 +70,7 @@ ConfigDiff DiffConfig(const Config& running, const Config& read) {
       (key.restart ? diff.needs_restart : diff.changed).push_back(key.name);
   DiffTable("users", running.user_overrides, read.user_overrides, diff.changed);
   DiffTable("queues", running.queues, read.queues, diff.changed);
+  DiffTable("resources", running.unit_pools, read.unit_pools, diff.changed);
   return diff;
 }
 

@@ -14,6 +14,7 @@
 #include "core/model/resources.h"
 #include "core/model/retry_overrides.h"
 #include "core/model/status.h"
+#include "core/model/unit_use.h"
 
 namespace tq {
 
@@ -68,6 +69,7 @@ struct JobDef {
   int64_t max_lateness_ms = 0;  ///< a catch-up later than this after its time is dropped; 0: none
   int64_t random_delay_ms = 0;  ///< each firing waits a uniform random 0..this before it is ready
   Resources resources;          ///< nice, ionice and limits, over its queue's
+  UnitRequest use;              ///< units of tqd.toml's [resources] each run holds (SPEC 14)
   NotifySpec notify;            ///< hooks and mail at the end of each of its runs (SPEC 7a)
   /// The dead man's switch: an alert when no run has succeeded for this long; 0: none.
   int64_t expect_success_within_ms = 0;

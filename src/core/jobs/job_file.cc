@@ -21,7 +21,7 @@ constexpr const char* kJobKeys =
     "name, schedule, timezone, dst, command, shell, argv, user, cwd, env, stdin, queue, "
     "priority, timeout, pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, overlap, "
     "misfire, max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, core, "
-    "on_failure, on_success, on_finish, mailto, mail_on, expect_success_within, enabled";
+    "on_failure, on_success, on_finish, mailto, mail_on, expect_success_within, enabled, use";
 constexpr const char* kBackoffKeys = "kind, base, max, jitter";
 constexpr const char* kBackoffKinds = "fixed, exponential or progressive";
 constexpr int64_t kMaxRetries = 1000;                 // as tqd.toml's queues allow
@@ -353,6 +353,8 @@ class JobFileReader {
       def.priority = static_cast<int>(n);
     } else if (name == "timeout") {
       s = ck_.Duration(key, line, v, &def.timeout_ms);
+    } else if (name == "use") {
+      s = Use(key, line, v, &def.use);
     } else if (name == "pending_ttl") {
       s = ck_.Duration(key, line, v, &def.pending_ttl_ms);
     } else if (name == "retries") {
@@ -501,6 +503,29 @@ class JobFileReader {
     if (name == "on_failure") n->on_failure = text;
     if (name == "on_success") n->on_success = text;
     if (name == "on_finish") n->on_finish = text;
+    return Status::Ok();
+  }
+
+  // use: a table of resource names and unit counts, { gpu = 1 } (SPEC 14); whether the daemon
+  // has the resources is checked when the job is put in force.
+  Status Use(const std::string& key, int line, const toml::node& v, UnitRequest* out) const {
+    const auto* t = v.as_table();
+    if (t == nullptr)
+      return ck_.Error(key, line,
+                       DescribeToml(v) + " is not a table of units (use e.g. { gpu = 1 })");
+    UnitRequest use;
+    for (auto [kp, vp] : InFileOrder(*t)) {
+      const std::string name(kp->str());
+      const int l = TomlLine(*kp, *vp);
+      if (!ValidResourceName(name))
+        return ck_.Error(key, l,
+                         Quote(name) + " is not a resource name (" + kResourceNameHelp + ")");
+      int64_t n = 0;
+      if (Status s = ck_.Int(key + "." + name, l, *vp, 1, kMaxUnitsPerResource, &n); !s.ok())
+        return s;
+      use[name] = static_cast<int>(n);
+    }
+    *out = std::move(use);
     return Status::Ok();
   }
 

@@ -33,6 +33,9 @@ json MetricsToJson(const MetricsSnapshot& s) {
   json tasks = json::array();
   for (const QueueStateCount& c : s.tasks)
     tasks.push_back({{"queue", c.queue}, {"state", c.state}, {"count", c.count}});
+  json units = json::object();
+  for (const auto& [resource, n] : s.units)
+    units[resource] = {{"in_use", n.in_use}, {"free", n.free}};
   const DaemonCounters& c = s.counters;
   return {{"started", s.started},
           {"tasks", tasks},
@@ -46,6 +49,7 @@ json MetricsToJson(const MetricsSnapshot& s) {
           {"hooks", c.hooks},
           {"overdue_alerts", c.overdue_alerts},
           {"jobs_overdue", s.jobs_overdue},
+          {"units", units},
           {"queue_wait_seconds", HistogramToJson(c.queue_wait)},
           {"run_seconds", HistogramToJson(c.run_time)},
           {"commit_seconds", HistogramToJson(c.commit)}};
@@ -75,6 +79,10 @@ Result<MetricsSnapshot> MetricsFromJson(const json& j) {
     c.hooks = j.value("hooks", std::map<std::string, uint64_t>{});
     c.overdue_alerts = j.value("overdue_alerts", uint64_t{0});
     s.jobs_overdue = j.value("jobs_overdue", std::map<std::string, bool>{});
+    // Absent from a daemon of the version before resource units.
+    const json units = j.value("units", json::object());
+    for (const auto& [resource, n] : units.items())
+      s.units[resource] = {n.at("in_use").get<int64_t>(), n.at("free").get<int64_t>()};
     c.queue_wait = HistogramFromJson(j.at("queue_wait_seconds"));
     c.run_time = HistogramFromJson(j.at("run_seconds"));
     c.commit = HistogramFromJson(j.at("commit_seconds"));

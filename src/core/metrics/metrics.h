@@ -43,6 +43,12 @@ struct QueueStateCount {
 /// name has parentheses, so it is never a queue's own).
 constexpr const char* kOtherQueuesLabel = "(other)";
 
+/// How many of one resource's units are held and free (SPEC 14).
+struct UnitCounts {
+  int64_t in_use = 0;
+  int64_t free = 0;
+};
+
 /// Everything `tq stats` shows: the store's counts now and the daemon's counters.
 struct MetricsSnapshot {
   WallMs started = 0;                      ///< when this tqd started
@@ -51,6 +57,7 @@ struct MetricsSnapshot {
   int64_t store_bytes = 0;                 ///< the database's files (WAL included)
   /// Each job with expect_success_within: whether it is overdue now (SPEC 7a).
   std::map<std::string, bool> jobs_overdue;
+  std::map<std::string, UnitCounts> units;  ///< each resource of [resources]
   DaemonCounters counters;
 };
 

@@ -137,6 +137,15 @@ std::string RenderPrometheus(const MetricsSnapshot& s) {
            "1 while a job with expect_success_within has not succeeded for that long, else 0.");
   for (const auto& [job, overdue] : s.jobs_overdue)
     e.Sample("tq_job_overdue", "job=" + PrometheusLabel(job), overdue ? 1 : 0);
+  e.Family("tq_resource_units", "gauge",
+           "Units of each resource of [resources], by state: in_use (held by a running task) or "
+           "free.");
+  for (const auto& [resource, n] : s.units) {
+    e.Sample("tq_resource_units", "resource=" + PrometheusLabel(resource) + ",state=\"in_use\"",
+             static_cast<double>(n.in_use));
+    e.Sample("tq_resource_units", "resource=" + PrometheusLabel(resource) + ",state=\"free\"",
+             static_cast<double>(n.free));
+  }
   e.Family("tq_job_overdue_alerts_total", "counter",
            "Alerts raised by jobs' dead man's switches since tqd started.");
   e.Sample("tq_job_overdue_alerts_total", "", static_cast<double>(c.overdue_alerts));

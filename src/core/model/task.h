@@ -10,6 +10,7 @@
 #include "core/model/clock.h"
 #include "core/model/notify.h"
 #include "core/model/status.h"
+#include "core/model/unit_use.h"
 
 namespace tq {
 
@@ -109,6 +110,7 @@ struct TaskSpec {
   /// job is running (the store keeps it from being ready until then).
   bool job_exclusive = false;
   NotifySpec notify;  ///< hooks and mail at its end (SPEC 7a)
+  UnitRequest use;    ///< units of tqd.toml's [resources] each attempt holds (SPEC 14)
 };
 
 /// One run of a task under its supervisor.
@@ -126,6 +128,7 @@ struct Attempt {
   int64_t max_rss_kb = 0;
   int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory, every process; 0: unknown
   std::string detail;  ///< why it could not start (spawn-failed), e.g. "cwd /x: No such file..."
+  UnitGrant units;     ///< the resource units it held (SPEC 14)
 };
 
 /// A task as the store holds it.

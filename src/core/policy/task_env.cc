@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include "core/policy/unit_grant.h"
+
 namespace tq {
 
 namespace {
@@ -87,12 +89,14 @@ std::vector<std::string> CronEnvironment(const Owner& owner) {
   return CronEnvironmentFor("", "");
 }
 
-std::vector<std::string> AttemptEnvironment(const Task& task, int attempt, const Account* account) {
-  const std::vector<std::pair<std::string, std::string>> ours = {
+std::vector<std::string> AttemptEnvironment(const Task& task, int attempt, const Account* account,
+                                            const UnitGrant& units) {
+  std::vector<std::pair<std::string, std::string>> ours = {
       {"TQ_TASK_ID", std::to_string(task.id)},
       {"TQ_ATTEMPT", std::to_string(attempt)},
       {"TQ_QUEUE", task.spec.queue},
   };
+  for (auto& entry : UnitEnvironment(units)) ours.push_back(std::move(entry));
   std::vector<std::string> base;
   if (!task.spec.clean_env && account) base = ForAccount(task.spec.env, *account);
   if (task.spec.clean_env) {

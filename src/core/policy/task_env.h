@@ -9,6 +9,7 @@
 
 #include "core/model/account.h"
 #include "core/model/task.h"
+#include "core/model/unit_use.h"
 
 namespace tq {
 
@@ -23,12 +24,14 @@ bool IsUnsafeVariable(std::string_view name);
 
 /// The environment for one attempt: the captured environment, or with clean_env cron's
 /// (CronEnvironment of the owner) with the spec's own entries over it (a job's `env`; empty for
-/// `tq submit --clean-env`), then TQ_TASK_ID, TQ_ATTEMPT and TQ_QUEUE set (replacing any given).
+/// `tq submit --clean-env`), then TQ_TASK_ID, TQ_ATTEMPT, TQ_QUEUE and the variables naming the
+/// attempt's resource `units` (UnitEnvironment) set, replacing any given.
 /// With `account` (the system daemon runs the task as that user) a captured environment loses
 /// every IsUnsafeVariable and takes HOME, USER, LOGNAME and SHELL from the account, and cron's
 /// takes HOME, USER and LOGNAME from it; entries over cron's are kept as written only for a run
 /// of a job (its job file's `env`), a submitter's lose every IsUnsafeVariable too.
 std::vector<std::string> AttemptEnvironment(const Task& task, int attempt,
-                                            const Account* account = nullptr);
+                                            const Account* account = nullptr,
+                                            const UnitGrant& units = UnitGrant());
 
 }  // namespace tq

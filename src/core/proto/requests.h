@@ -22,6 +22,7 @@
 #include "core/proto/requests/ping.h"
 #include "core/proto/requests/queue.h"
 #include "core/proto/requests/reload.h"
+#include "core/proto/requests/resources.h"
 #include "core/proto/requests/retry.h"
 #include "core/proto/requests/stats.h"
 #include "core/proto/requests/status.h"
@@ -63,6 +64,7 @@ inline constexpr std::tuple kCodecs{
     Codec<ReloadRequest>{"reload", DecodeReload, EncodeReload},
     Codec<CrontabRequest>{"crontab", DecodeCrontab, EncodeCrontab},
     Codec<StatsRequest>{"stats", DecodeStats, EncodeStats},
+    Codec<ResourcesRequest>{"resources", DecodeResources, EncodeResources},
     Codec<EventsRequest>{"events", DecodeEvents, EncodeEvents},
     Codec<PingRequest>{"ping", DecodePing, EncodePing},
 };

@@ -125,6 +125,30 @@ Status ReadMailOn(const Fields& j, MailOn& out) {
   return Status::Ok();
 }
 
+// Member "use" (SPEC 14), an object of resource names and unit counts, into `out`.
+Status ReadUse(const Fields& j, UnitRequest& out) {
+  const nlohmann::json* v = j.Find("use");
+  if (v == nullptr || v->is_null()) return Status::Ok();
+  const char* what = "use: an object of resource names and counts, e.g. {\"gpu\": 2}";
+  if (!v->is_object()) return Status::Invalid("use", what);
+  if (v->size() > static_cast<size_t>(kMaxResources))
+    return Status::Invalid("use", "use: " + std::to_string(v->size()) +
+                                      " resources exceed the limit of " +
+                                      std::to_string(kMaxResources));
+  for (const auto& [name, count] : v->items()) {
+    if (!ValidResourceName(name))
+      return Status::Invalid(
+          "use", "use: " + Quote(name) + " is not a resource name (" + kResourceNameHelp + ")");
+    int n = 0;
+    if (!Convert(count, n) || n < 1 || n > kMaxUnitsPerResource)
+      return Status::Invalid("use", "use: " + name + "=" + count.dump() +
+                                        " is not a count of units (use 1 to " +
+                                        std::to_string(kMaxUnitsPerResource) + ")");
+    out[name] = n;
+  }
+  return Status::Ok();
+}
+
 // The hooks and mail of SPEC 7a: commands within their limit, addresses that are addresses.
 Status CheckNotify(const NotifySpec& n) {
   for (auto [field, hook] :
@@ -196,22 +220,26 @@ Result<TaskSpec> SpecFromJson(const Fields& j) {
   if (!env.ok()) return env.status();
   s.env = std::move(*env);
   std::optional<std::string> cwd;
-  for (Status st :
-       {ReadOptionalBytes(j, "shell", s.shell), ReadOptionalBytes(j, "stdin", s.stdin_data),
-        ReadOptionalBytes(j, "cwd", cwd), Read(j, "queue", s.queue, "a string"),
-        Read(j, "priority", s.priority, "an integer 1..5"),
-        Read(j, "clean_env", s.clean_env, "true or false"),
-        Read(j, "not_before_ms", s.not_before, "milliseconds since the epoch"),
-        Read(j, "after", s.after, "an array of task ids"),
-        Read(j, "labels", s.labels, "an array of strings"),
-        Read(j, "timeout_ms", s.timeout_ms, "milliseconds"),
-        ReadOptional(j, "key", s.key, "a string"), Read(j, "version", s.version, "an integer"),
-        Read(j, "pending_ttl_ms", s.pending_ttl_ms, "milliseconds"),
-        Read(j, "keep_background", s.keep_background, "true or false"),
-        ReadOptionalBytes(j, "on_failure", s.notify.on_failure),
-        ReadOptionalBytes(j, "on_success", s.notify.on_success),
-        ReadOptionalBytes(j, "on_finish", s.notify.on_finish),
-        Read(j, "mailto", s.notify.mailto, "a string"), ReadMailOn(j, s.notify.mail_on)}) {
+  for (Status st : {ReadOptionalBytes(j, "shell", s.shell),
+                    ReadOptionalBytes(j, "stdin", s.stdin_data),
+                    ReadOptionalBytes(j, "cwd", cwd),
+                    Read(j, "queue", s.queue, "a string"),
+                    Read(j, "priority", s.priority, "an integer 1..5"),
+                    Read(j, "clean_env", s.clean_env, "true or false"),
+                    Read(j, "not_before_ms", s.not_before, "milliseconds since the epoch"),
+                    Read(j, "after", s.after, "an array of task ids"),
+                    Read(j, "labels", s.labels, "an array of strings"),
+                    Read(j, "timeout_ms", s.timeout_ms, "milliseconds"),
+                    ReadOptional(j, "key", s.key, "a string"),
+                    Read(j, "version", s.version, "an integer"),
+                    Read(j, "pending_ttl_ms", s.pending_ttl_ms, "milliseconds"),
+                    Read(j, "keep_background", s.keep_background, "true or false"),
+                    ReadOptionalBytes(j, "on_failure", s.notify.on_failure),
+                    ReadOptionalBytes(j, "on_success", s.notify.on_success),
+                    ReadOptionalBytes(j, "on_finish", s.notify.on_finish),
+                    Read(j, "mailto", s.notify.mailto, "a string"),
+                    ReadMailOn(j, s.notify.mail_on),
+                    ReadUse(j, s.use)}) {
     if (!st.ok()) return st;
   }
   if (cwd) s.cwd = *cwd;

@@ -34,7 +34,8 @@ json TaskToJson(const Task& t) {
         {"system_cpu_ms", a.system_cpu_us / 1000},
         {"max_rss_kb", a.max_rss_kb},
         {"memory_peak_bytes", a.memory_peak_bytes},
-        {"detail", a.detail.empty() ? json() : json(a.detail)}};
+        {"detail", a.detail.empty() ? json() : json(a.detail)},
+        {"units", a.units.empty() ? json() : json(a.units)}};
     attempts.push_back(std::move(ja));
   }
   json j{{"id", t.id},
@@ -77,6 +78,7 @@ json TaskToJson(const Task& t) {
     j[name] = *hook ? BytesToJson(**hook) : json();
   j["mailto"] = n.mailto.empty() ? json() : json(n.mailto);
   j["mail_on"] = MailOnName(n.mail_on);
+  j["use"] = t.spec.use.empty() ? json() : json(t.spec.use);
   return j;
 }
 

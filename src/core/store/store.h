@@ -30,6 +30,13 @@ struct Candidate {
   uint32_t owner_uid = 0;
 };
 
+/// A running attempt's resource units (SPEC 14).
+struct UnitHolder {
+  TaskId task = 0;
+  uint32_t owner_uid = 0;
+  UnitGrant units;
+};
+
 /// Filters for List; empty fields match everything.
 struct ListFilter {
   std::optional<uint32_t> owner_uid;  ///< nullopt: every owner (root, admins)
@@ -212,10 +219,17 @@ class Store {
 
   /// Every owner with a ready task in `queue`, by uid. O(owners log n).
   virtual Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) = 0;
-  /// The first ready task of `owner_uid` in `queue` in `order`, or nullopt when none is ready.
-  /// O(log n).
+  /// The first ready task of `owner_uid` in `queue` in `order`, passing over the tasks whose unit
+  /// request is in `unfit` (as EncodeUnitRequest spells it), or nullopt when none is ready.
+  /// O(log n), plus the passed-over tasks ahead of it.
   virtual Result<std::optional<Candidate>> FirstReady(const std::string& queue, uint32_t owner_uid,
-                                                      ReadyOrder order) = 0;
+                                                      ReadyOrder order,
+                                                      const std::vector<std::string>& unfit) = 0;
+  /// The different unit requests of the ready tasks, as EncodeUnitRequest spells them.
+  /// O(requests log n).
+  virtual Result<std::vector<std::string>> ReadyUnitRequests() = 0;
+  /// The units the running attempts hold, by task id. O(running attempts).
+  virtual Result<std::vector<UnitHolder>> HeldUnits() = 0;
   /// The first ready task of `queue` in `order` among every owner's. O(owners log n).
   virtual Result<std::optional<Candidate>> FirstReady(const std::string& queue,
                                                       ReadyOrder order) = 0;
@@ -227,9 +241,11 @@ class Store {
   /// The earliest not_before among pending tasks that wait only for time, if any.
   virtual Result<std::optional<WallMs>> NextDue() = 0;
 
-  /// Moves a ready pending task to running and opens attempt number attempt_count+1, in one
-  /// conditional update; nullopt if the task was no longer ready (it never starts twice).
-  virtual Result<std::optional<int>> StartAttempt(TaskId id, WallMs now) = 0;
+  /// Moves a ready pending task to running and opens attempt number attempt_count+1 holding
+  /// `units`, in one conditional update; nullopt if the task was no longer ready (it never
+  /// starts twice).
+  virtual Result<std::optional<int>> StartAttempt(TaskId id, WallMs now,
+                                                  const UnitGrant& units) = 0;
 
   /// Records a stop asked of a running attempt. The first request wins: a later one (a timeout
   /// during a cancel's grace) changes nothing, and so does one for an attempt that has ended.

@@ -1,6 +1,7 @@
 #include "daemon/cron/config_check.h"
 
 #include "core/cron/cron_zone.h"
+#include "core/policy/unit_grant.h"
 #include "daemon/cron/job_dir.h"
 #include "daemon/cron/job_set.h"
 #include "daemon/cron/job_user.h"
@@ -9,7 +10,7 @@
 namespace tq {
 
 Result<JobFilesChecked> CheckJobFiles(const std::string& jobs_dir, const std::string& spool_dir,
-                                      uid_t daemon_uid) {
+                                      uid_t daemon_uid, const UnitPools& pools) {
   std::vector<JobFileRead> files;
   auto listed = ReadJobDir(jobs_dir, /*strict_owner=*/daemon_uid == 0);
   if (!listed.ok()) return Status(ErrorCode::kConfig, "jobs_dir", listed.status().message());
@@ -25,6 +26,9 @@ Result<JobFilesChecked> CheckJobFiles(const std::string& jobs_dir, const std::st
   }
   const JobCheck check = [&](const JobDef& def) -> Status {
     if (auto user = JobUserOf(def, daemon_uid); !user.ok()) return user.status();
+    if (Status units = CheckUnitRequest(def.use, pools); !units.ok())
+      return Status::Invalid("use",
+                             def.file + ":" + std::to_string(def.line) + ": " + units.message());
     if (def.timezone.empty()) return Status::Ok();
     auto zone = LoadTimeZone(def.timezone);
     if (!zone.ok())

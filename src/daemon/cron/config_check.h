@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/model/status.h"
+#include "core/model/unit_use.h"
 
 namespace tq {
 
@@ -18,9 +19,10 @@ struct JobFilesChecked {
 
 /// Reads the job files of `jobs_dir` and the users' own under `spool_dir` ("" for none) as a
 /// daemon running as `daemon_uid` loads them: the same file checks, parse, users, time zones
-/// and names unique across files. The first error comes back as kConfig with the message
-/// "FILE:LINE: reason" (no line when the file could not be read).
+/// and names unique across files, and the units each asks of `pools` (tqd.toml's [resources]).
+/// The first error comes back as kConfig with the message "FILE:LINE: reason" (no line when the
+/// file could not be read).
 Result<JobFilesChecked> CheckJobFiles(const std::string& jobs_dir, const std::string& spool_dir,
-                                      uid_t daemon_uid);
+                                      uid_t daemon_uid, const UnitPools& pools);
 
 }  // namespace tq

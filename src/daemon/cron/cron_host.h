@@ -10,6 +10,7 @@
 #include "core/model/retry_overrides.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
+#include "core/model/unit_use.h"
 #include "core/policy/access.h"
 #include "core/store/store.h"
 
@@ -29,6 +30,8 @@ class CronHost {
   virtual Access AccessFor(const Owner& peer) const = 0;
   /// Whether `peer` may put tasks in `queue`; kPermission naming the queue when not.
   virtual Status CheckQueue(const Owner& peer, const std::string& queue) const = 0;
+  /// Refuses a request for units tqd.toml's [resources] cannot meet (CheckUnitRequest).
+  virtual Status CheckUnits(const UnitRequest& use) const = 0;
   /// The users' own job files.
   virtual const Spool& spool() const = 0;
   /// What tqd counts since its start.

@@ -33,6 +33,7 @@ TaskSpec JobTaskSpec(const JobDef& job, const std::string& home, RetryPolicy ret
   spec.pending_ttl_ms = job.pending_ttl_ms;
   spec.job = job.name;
   spec.job_exclusive = exclusive;
+  spec.use = job.use;
   return spec;
 }
 

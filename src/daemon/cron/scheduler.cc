@@ -143,6 +143,8 @@ Status Scheduler::State::Check(const JobDef& def, const TimeZone& local) {
     if (Status q = daemon.CheckQueue(owner, def.queue); !q.ok())
       return Status::Invalid("queue", where + q.message());
   }
+  if (Status units = daemon.CheckUnits(def.use); !units.ok())
+    return Status::Invalid("use", where + units.message());
   if (!def.timezone.empty() && !zones.count(def.timezone)) {
     auto zone = LoadTimeZone(def.timezone);
     if (!zone.ok()) return Status::Invalid("timezone", where + zone.status().message());

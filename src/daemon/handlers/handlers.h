@@ -42,11 +42,19 @@ void AnswerSubmit(RequestContext& ctx, ConnId conn, const SubmitItem& item,
 /// queue and not in tqd.toml, so only max_running caps it (the client says so).
 bool IsNewUncappedQueue(RequestContext& ctx, const std::string& queue, bool made);
 
+/// What keeps pending tasks from starting now, read once for a whole answer.
+struct Blockers {
+  std::set<std::string> paused;  ///< the queues paused at run time
+  UnitsHeld held;                ///< the resource units running attempts hold
+};
+/// The blockers as the store has them now.
+Blockers BlockersNow(RequestContext& ctx);
+
 /// What pending `task` waits for, as list and status show it: {"until": its not_before while
 /// in the future, else null; "after": its unfinished dependencies; "queue_paused": whether its
-/// queue is among `paused`; "held": whether `tq hold` keeps it}.
-nlohmann::json WaitingJson(RequestContext& ctx, const Task& task,
-                           const std::set<std::string>& paused);
+/// queue is among the paused; "held": whether `tq hold` keeps it; "units": the first resource
+/// whose free units are too few for it, else null}.
+nlohmann::json WaitingJson(RequestContext& ctx, const Task& task, const Blockers& blockers);
 /// TaskToJson, with "waiting" when the task is pending.
 nlohmann::json TaskWithWaiting(RequestContext& ctx, const Task& task);
 

@@ -9,15 +9,6 @@ namespace tq {
 
 namespace {
 
-// The queues paused at run time.
-std::set<std::string> PausedQueues(RequestContext& ctx) {
-  std::set<std::string> paused;
-  if (auto states = ctx.store.QueueStates(); states.ok())
-    for (const QueueState& q : *states)
-      if (q.paused) paused.insert(q.name);
-  return paused;
-}
-
 // The store's filter for a list request from `peer`: the wire's filters, and whose tasks (a
 // user named by --user: only those who see everyone may name another).
 Result<ListFilter> FilterFor(RequestContext& ctx, const Owner& peer, const ListRequest& r) {
@@ -35,24 +26,34 @@ Result<ListFilter> FilterFor(RequestContext& ctx, const Owner& peer, const ListR
 
 }  // namespace
 
-nlohmann::json WaitingJson(RequestContext& ctx, const Task& task,
-                           const std::set<std::string>& paused) {
+Blockers BlockersNow(RequestContext& ctx) {
+  Blockers b;
+  if (auto states = ctx.store.QueueStates(); states.ok())
+    for (const QueueState& q : *states)
+      if (q.paused) b.paused.insert(q.name);
+  if (auto held = HeldUnitsNow(ctx.store); held.ok()) b.held = std::move(*held);
+  return b;
+}
+
+nlohmann::json WaitingJson(RequestContext& ctx, const Task& task, const Blockers& blockers) {
   nlohmann::json after = nlohmann::json::array();
   if (!task.spec.after.empty()) {
     auto deps = ctx.store.UnfinishedDeps(task.id);
     if (deps.ok()) after = *deps;
   }
   const bool later = task.spec.not_before > ctx.clock.WallNow();
+  const std::string units = ShortResource(task.spec.use, ctx.config->unit_pools, blockers.held);
   return {
       {"until", later ? nlohmann::json(FormatRfc3339Utc(task.spec.not_before)) : nlohmann::json()},
       {"after", std::move(after)},
-      {"queue_paused", paused.count(task.spec.queue) > 0},
-      {"held", task.on_hold}};
+      {"queue_paused", blockers.paused.count(task.spec.queue) > 0},
+      {"held", task.on_hold},
+      {"units", units.empty() ? nlohmann::json() : nlohmann::json(units)}};
 }
 
 nlohmann::json TaskWithWaiting(RequestContext& ctx, const Task& task) {
   nlohmann::json j = TaskToJson(task);
-  if (task.state == TaskState::kPending) j["waiting"] = WaitingJson(ctx, task, PausedQueues(ctx));
+  if (task.state == TaskState::kPending) j["waiting"] = WaitingJson(ctx, task, BlockersNow(ctx));
   return j;
 }
 
@@ -70,7 +71,7 @@ void HandleList(RequestContext& ctx, ConnId conn, const Owner& peer, const ListR
     ctx.server.Send(conn, ErrorResponse(tasks.status()));
     return;
   }
-  const std::set<std::string> paused = PausedQueues(ctx);
+  const Blockers blockers = BlockersNow(ctx);
   bool more = tasks->size() > page;
   size_t bytes = 0;
   nlohmann::json out = nlohmann::json::array();
@@ -78,7 +79,7 @@ void HandleList(RequestContext& ctx, ConnId conn, const Owner& peer, const ListR
     const Task& t = (*tasks)[i];
     nlohmann::json j = TaskToJson(t);
     j.erase("attempt_log");  // a list reads no attempts: absent, never an empty log
-    if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(ctx, t, paused);
+    if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(ctx, t, blockers);
     const size_t size = WireText(j).size() + 1;
     if (!out.empty() && bytes + size > kMaxListPageBytes) {  // the rest comes in the next page
       more = true;

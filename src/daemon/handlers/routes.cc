@@ -29,6 +29,8 @@ void HandleJobEnable(RequestContext& ctx, ConnId conn, const Owner& peer,
 void HandleReload(RequestContext& ctx, ConnId conn, const Owner& peer, const ReloadRequest& r);
 void HandleCrontab(RequestContext& ctx, ConnId conn, const Owner& peer, const CrontabRequest& r);
 void HandleStats(RequestContext& ctx, ConnId conn, const Owner& peer, const StatsRequest& r);
+void HandleResources(RequestContext& ctx, ConnId conn, const Owner& peer,
+                     const ResourcesRequest& r);
 void HandleEvents(RequestContext& ctx, ConnId conn, const Owner& peer, const EventsRequest& r);
 void HandlePing(RequestContext& ctx, ConnId conn, const Owner& peer, const PingRequest& r);
 
@@ -67,8 +69,9 @@ constexpr std::tuple kRoutes{
     Route<JobRunRequest>{AnyUser, HandleJobRun},  // an admin's, or the job's own user's
     Route<JobEnableRequest>{AnyUser, HandleJobEnable},
     Route<ReloadRequest>{AdminOnly, HandleReload, "reload the job files"},
-    Route<CrontabRequest>{AnyUser, HandleCrontab},  // one's own; another's for root only
-    Route<StatsRequest>{AnyUser, HandleStats},      // counts only: no task, command or user
+    Route<CrontabRequest>{AnyUser, HandleCrontab},      // one's own; another's for root only
+    Route<StatsRequest>{AnyUser, HandleStats},          // counts only: no task, command or user
+    Route<ResourcesRequest>{AnyUser, HandleResources},  // the holders the caller may see
     Route<EventsRequest>{AnyUser, HandleEvents},
     Route<PingRequest>{AnyUser, HandlePing},
 };

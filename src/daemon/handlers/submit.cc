@@ -1,3 +1,4 @@
+#include "core/policy/unit_grant.h"
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
@@ -5,6 +6,10 @@ namespace tq {
 void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const SubmitRequest& r) {
   if (Status admitted = ctx.access.CheckQueue(peer, r.spec.queue); !admitted.ok()) {
     ctx.server.Send(conn, ErrorResponse(admitted));
+    return;
+  }
+  if (Status units = CheckUnitRequest(r.spec.use, ctx.config->unit_pools); !units.ok()) {
+    ctx.server.Send(conn, ErrorResponse(units));
     return;
   }
   if (Status admitted = ctx.submits.Admit(peer, 1); !admitted.ok()) {

@@ -1,5 +1,6 @@
 #include <set>
 
+#include "core/policy/unit_grant.h"
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
@@ -18,6 +19,10 @@ void HandleSubmitBatch(RequestContext& ctx, ConnId conn, const Owner& peer,
     }
     if (Status allowed = ctx.access.CheckQueue(peer, one.spec.queue); !allowed.ok()) {
       ctx.server.Send(conn, ErrorResponse(allowed));
+      return;
+    }
+    if (Status units = CheckUnitRequest(one.spec.use, ctx.config->unit_pools); !units.ok()) {
+      ctx.server.Send(conn, ErrorResponse(units));
       return;
     }
     specs.push_back(one.spec);

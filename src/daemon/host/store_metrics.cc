@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "core/policy/unit_grant.h"
 #include "daemon/host/service_manager.h"
 
 namespace tq {
@@ -34,6 +35,17 @@ Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config,
   if (!running.ok()) return running.status();
   for (const auto& [queue, n] : *running) s.running[label(queue)] += n;
   s.store_bytes = FileBytes(db_path) + FileBytes(db_path + "-wal");
+  if (config.unit_pools.empty()) return s;
+  auto held = HeldUnitsNow(store);
+  if (!held.ok()) return held.status();
+  for (const auto& [resource, units] : config.unit_pools) {
+    UnitCounts& n = s.units[resource];
+    auto it = held->find(resource);
+    for (const std::string& unit : units) {
+      const bool taken = it != held->end() && it->second.count(unit);
+      ++(taken ? n.in_use : n.free);
+    }
+  }
   return s;
 }
 

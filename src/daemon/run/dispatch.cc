@@ -31,10 +31,11 @@ class StoreReadySource : public ReadySource {
  public:
   using Capped = std::function<bool(uint32_t owner_uid, int running)>;
 
-  StoreReadySource(Store& store, std::vector<OpenQueue> open_queues,
+  StoreReadySource(Store& store, std::vector<OpenQueue> open_queues, std::vector<std::string> unfit,
                    std::map<uint32_t, int> running, const ServedLog& served, Capped capped)
       : store_(store),
         queues_(std::move(open_queues)),
+        unfit_(std::move(unfit)),
         running_(std::move(running)),
         served_(served),
         capped_(std::move(capped)) {}
@@ -52,7 +53,7 @@ class StoreReadySource : public ReadySource {
       for (uint32_t owner : *owners) {
         const int running = running_[owner];
         if (capped_(owner, running)) continue;
-        auto c = store_.FirstReady(q.name, owner, in_queue);
+        auto c = store_.FirstReady(q.name, owner, in_queue, unfit_);
         if (!c.ok()) spdlog::error("{}", c.status().message());
         if (!c.ok() || !c->has_value()) continue;
         const Candidate& cand = **c;
@@ -75,10 +76,22 @@ class StoreReadySource : public ReadySource {
  private:
   Store& store_;
   std::vector<OpenQueue> queues_;
+  std::vector<std::string> unfit_;  ///< unit requests (as stored) whose units are not free now
   std::map<uint32_t, int> running_;
   const ServedLog& served_;
   Capped capped_;
 };
+
+// Of the ready tasks' unit `requests` (as stored), those that `held` leaves too few units for.
+std::vector<std::string> UnfitRequests(const std::vector<std::string>& requests,
+                                       const UnitPools& pools, const UnitsHeld& held) {
+  std::vector<std::string> unfit;
+  for (const std::string& text : requests) {
+    std::optional<UnitRequest> request = DecodeUnitRequest(text);
+    if (!request || !ShortResource(*request, pools, held).empty()) unfit.push_back(text);
+  }
+  return unfit;
+}
 
 }  // namespace
 
@@ -216,6 +229,12 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     spdlog::error("{}", queues.status().message());
     return;
   }
+  // The different unit requests of the ready tasks (SPEC 14); most daemons have none.
+  auto requests = parts_.store.ReadyUnitRequests();
+  if (!requests.ok()) {
+    spdlog::error("{}", requests.status().message());
+    return;
+  }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
   for (;;) {
@@ -237,8 +256,16 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
       spdlog::error("{}", by_owner.status().message());
       break;
     }
-    StoreReadySource ready(parts_.store, std::move(open), std::move(*by_owner), served_,
-                           [this](uint32_t owner, int running) {
+    // Tasks whose units are not all free are passed over: the chooser weighs only the others.
+    Result<UnitsHeld> held =
+        requests->empty() ? Result<UnitsHeld>(UnitsHeld()) : HeldUnitsNow(parts_.store);
+    if (!held.ok()) {
+      spdlog::error("{}", held.status().message());
+      break;
+    }
+    StoreReadySource ready(parts_.store, std::move(open),
+                           UnfitRequests(*requests, parts_.config->unit_pools, *held),
+                           std::move(*by_owner), served_, [this](uint32_t owner, int running) {
                              if (parts_.holds.Held(owner)) return true;
                              const UserLimits* limits = parts_.limits.Of(owner);
                              if (limits == nullptr) return false;
@@ -252,7 +279,7 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     if (!pick) break;
     ++parts_.counters.picks[pick->priority];
     served_.Served(pick->owner_uid);
-    if (!ClaimTask(pick->id, claims, news)) break;
+    if (!ClaimTask(pick->id, *held, claims, news)) break;
   }
 }
 
@@ -268,7 +295,8 @@ Resources Dispatcher::ResourcesOf(const Task& task) const {
                                                   : res.Narrowed(def->resources);
 }
 
-bool Dispatcher::ClaimTask(TaskId id, std::vector<Claim>& claims, News& news) {
+bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>& claims,
+                           News& news) {
   auto task = parts_.store.Get(id);
   std::optional<Result<Account>> account;
   if (task.ok() && parts_.run_as.owner) account = AccountOf(task->owner);
@@ -290,13 +318,22 @@ bool Dispatcher::ClaimTask(TaskId id, std::vector<Claim>& claims, News& news) {
     return true;
   }
   if (account) parts_.holds.Release(task->owner.uid);
-  auto attempt = parts_.store.StartAttempt(id, parts_.clock.WallNow());
+  UnitGrant units;
+  if (task.ok() && !task->spec.use.empty()) {
+    std::optional<UnitGrant> grant = GrantUnits(task->spec.use, parts_.config->unit_pools, held);
+    if (!grant) {  // the chooser passed over what does not fit: never here
+      spdlog::error("task {}: its units are not free", id);
+      return false;
+    }
+    units = std::move(*grant);
+  }
+  auto attempt = parts_.store.StartAttempt(id, parts_.clock.WallNow(), units);
   if (!attempt.ok()) {
     spdlog::error("{}", attempt.status().message());
     return false;
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
-  claims.push_back(Claim{id, **attempt, std::move(task), std::move(account)});
+  claims.push_back(Claim{id, **attempt, std::move(task), std::move(account), std::move(units)});
   return true;
 }
 
@@ -328,7 +365,8 @@ void Dispatcher::Start(Claim& claim) {
     if (account) launch.account = **account;
     if (account) launch.pam_service = parts_.run_as.pam_service;
     if (account) launch.pam_dir = parts_.run_as.pam_dir;
-    launch.env = AttemptEnvironment(*task, n, launch.account ? &*launch.account : nullptr);
+    launch.env =
+        AttemptEnvironment(*task, n, launch.account ? &*launch.account : nullptr, claim.units);
     launch.cwd = task->spec.cwd;
     // A job that names no cwd starts in its user's home, or in / when that is missing (cron).
     const JobDef* def = task->spec.job ? events_.job(*task->spec.job) : nullptr;

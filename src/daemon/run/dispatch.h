@@ -22,6 +22,7 @@
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/policy/chooser.h"
+#include "core/policy/unit_grant.h"
 #include "core/store/store.h"
 #include "daemon/host/event_loop.h"
 #include "daemon/run/runner.h"
@@ -115,6 +116,7 @@ class Dispatcher {
     int attempt = 0;
     Result<Task> task;  ///< as read when claimed; an error fails the attempt at its start
     std::optional<Result<Account>> account;  ///< whom it runs as (system mode)
+    UnitGrant units;                         ///< the resource units its attempt holds
   };
   /// What a turn's writes did, told once they are committed.
   struct News {
@@ -126,8 +128,9 @@ class Dispatcher {
   void Turn();
   /// Claims tasks for the free slots, as the chooser picks them.
   void Choose(std::vector<Claim>& claims, News& news);
-  /// Moves task `id` to running (or fails it user-gone); false stops the choosing.
-  bool ClaimTask(TaskId id, std::vector<Claim>& claims, News& news);
+  /// Moves task `id` to running with its units out of those `held` leaves free (or fails it
+  /// user-gone); false stops the choosing.
+  bool ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>& claims, News& news);
   /// Starts a claimed attempt under the runner; one that cannot start ends spawn-failed.
   void Start(Claim& claim);
   void Tell(const News& news);

@@ -48,7 +48,7 @@ JobRuns MustRunsOf(Store& store, const std::string& job) {
 }
 
 bool StartRefused(Store& store, TaskId id, WallMs now) {
-  Result<std::optional<int>> n = store.StartAttempt(id, now);
+  Result<std::optional<int>> n = store.StartAttempt(id, now, {});
   REQUIRE_MESSAGE(n.ok(), n.status().message());
   return !n->has_value();
 }

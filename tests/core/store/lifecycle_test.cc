@@ -41,7 +41,7 @@ STORE_TEST_CASE("RetryLater, then PromoteDue, then StartAttempt opens attempt 2"
   CHECK(*store->FailedSinceQueued(id) == 1);
 
   CHECK_FALSE(Ready(*store, "default").has_value());
-  CHECK_FALSE(store->StartAttempt(id, 4000)->has_value());
+  CHECK_FALSE(store->StartAttempt(id, 4000, {})->has_value());
   CHECK(*store->NextDue() == std::optional<WallMs>(5000));
   CHECK(*store->PromoteDue(4999, 1000) == 0);
   CHECK(*store->PromoteDue(5000, 1000) == 1);

@@ -26,7 +26,7 @@ STORE_TEST_CASE("ReadyOwners and FirstReady of one owner") {
   CHECK(*store->ReadyOwners("other") == std::vector<uint32_t>{kCarol.uid});
 
   auto first = [&](const Owner& o, ReadyOrder order) {
-    auto c = store->FirstReady("default", o.uid, order);
+    auto c = store->FirstReady("default", o.uid, order, {});
     REQUIRE(c.ok());
     return c->has_value() ? std::optional<TaskId>((*c)->id) : std::nullopt;
   };
@@ -34,7 +34,7 @@ STORE_TEST_CASE("ReadyOwners and FirstReady of one owner") {
   CHECK(first(kAlice, ReadyOrder::kOldest) == a1);
   CHECK(first(kBob, ReadyOrder::kHighestPriority) == b1);
   CHECK(first(kCarol, ReadyOrder::kOldest) == std::nullopt);
-  auto c = store->FirstReady("default", kBob.uid, ReadyOrder::kOldest);
+  auto c = store->FirstReady("default", kBob.uid, ReadyOrder::kOldest, {});
   CHECK((*c)->owner_uid == kBob.uid);
   // Across owners, as before.
   CHECK(Ready(*store, "default", ReadyOrder::kHighestPriority) == a2);
@@ -104,8 +104,9 @@ STORE_TEST_CASE("OutputOf gives back the bytes of attempts a keyed replace drops
   const TaskId id = MustSubmit(*store, kAlice, Keyed("k", 1, {"old"}), 1000).id;
   AttemptOutcome out = Exited(1010, 1);
   out.output_bytes = 40;
-  REQUIRE(store->FinishAttempt(id, MustStart(*store, id, 1000), out, TaskState::kFailed,
-                               TaskReason::kExit)
+  REQUIRE(store
+              ->FinishAttempt(id, MustStart(*store, id, 1000), out, TaskState::kFailed,
+                              TaskReason::kExit)
               .ok());
   CHECK(*store->OutputOf(kAlice.uid) == 40);
   // The same version again replaces the failed request, and its attempts with it.

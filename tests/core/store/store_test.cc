@@ -151,11 +151,11 @@ STORE_TEST_CASE("FirstReady picks by priority or by age, per queue") {
   CHECK((*c)->priority == 1);
 
   // Once the front runs, the next in line takes its place.
-  REQUIRE(store->StartAttempt(ids[1], 2000)->has_value());
-  REQUIRE(store->StartAttempt(ids[0], 2000)->has_value());
+  REQUIRE(store->StartAttempt(ids[1], 2000, {})->has_value());
+  REQUIRE(store->StartAttempt(ids[0], 2000, {})->has_value());
   CHECK(Ready(*store, "a", ReadyOrder::kHighestPriority) == ids[3]);
   CHECK(Ready(*store, "a", ReadyOrder::kOldest) == ids[3]);
-  REQUIRE(store->StartAttempt(ids[2], 2000)->has_value());
+  REQUIRE(store->StartAttempt(ids[2], 2000, {})->has_value());
   CHECK(Ready(*store, "b", ReadyOrder::kHighestPriority) == ids[6]);
   CHECK(Ready(*store, "b", ReadyOrder::kOldest) == ids[5]);
 }
@@ -177,9 +177,9 @@ STORE_TEST_CASE("delayed tasks wait for PromoteDue, NextDue names the earliest")
   TaskId now_id = MustInsert(*store, kAlice, now, 1000);
 
   CHECK(Ready(*store, "default", ReadyOrder::kOldest) == now_id);
-  REQUIRE(store->StartAttempt(now_id, 1000)->has_value());
+  REQUIRE(store->StartAttempt(now_id, 1000, {})->has_value());
   CHECK_FALSE(Ready(*store, "default", ReadyOrder::kOldest).has_value());
-  CHECK_FALSE(store->StartAttempt(sooner_id, 1000)->has_value());  // not ready yet
+  CHECK_FALSE(store->StartAttempt(sooner_id, 1000, {})->has_value());  // not ready yet
   CHECK(*store->NextDue() == std::optional<WallMs>(3000));
 
   CHECK(*store->PromoteDue(2999, 1000) == 0);
@@ -195,13 +195,13 @@ STORE_TEST_CASE("delayed tasks wait for PromoteDue, NextDue names the earliest")
 STORE_TEST_CASE("StartAttempt is a conditional move that never starts a task twice") {
   auto store = OpenStore();
   TaskId id = MustInsert(*store, kAlice, Spec({"x"}));
-  Result<std::optional<int>> first = store->StartAttempt(id, 2000);
+  Result<std::optional<int>> first = store->StartAttempt(id, 2000, {});
   REQUIRE(first.ok());
   CHECK(*first == std::optional<int>(1));
-  Result<std::optional<int>> second = store->StartAttempt(id, 2001);
+  Result<std::optional<int>> second = store->StartAttempt(id, 2001, {});
   REQUIRE(second.ok());
   CHECK_FALSE(second->has_value());
-  CHECK_FALSE(store->StartAttempt(987654, 2001)->has_value());  // unknown id: nothing to start
+  CHECK_FALSE(store->StartAttempt(987654, 2001, {})->has_value());  // unknown id: nothing to start
 
   Task task = MustGet(*store, id);
   CHECK(task.state == TaskState::kRunning);
@@ -229,11 +229,11 @@ STORE_TEST_CASE("FinishAttempt stores the outcome and releases dependents") {
   TaskId d_id = MustInsert(*store, kAlice, d);
   CHECK(MustGet(*store, c_id).spec.after == std::vector<TaskId>{a});
   // Only a and other are ready; nothing waits only for time.
-  REQUIRE(store->StartAttempt(other, 1500)->has_value());
+  REQUIRE(store->StartAttempt(other, 1500, {})->has_value());
   CHECK(Ready(*store, "default", ReadyOrder::kOldest) == a);
   CHECK_FALSE(store->NextDue()->has_value());
 
-  REQUIRE(*store->StartAttempt(a, 2000) == std::optional<int>(1));
+  REQUIRE(*store->StartAttempt(a, 2000, {}) == std::optional<int>(1));
 
   AttemptOutcome out;
   out.ended = 3000;
@@ -277,7 +277,7 @@ STORE_TEST_CASE("FinishAttempt stores the outcome and releases dependents") {
   // b: ready now. c: its dependency is done but its time has not come. d: still waits for other.
   CHECK(Ready(*store, "default", ReadyOrder::kOldest) == b_id);
   CHECK(*store->NextDue() == std::optional<WallMs>(50000));
-  REQUIRE(store->StartAttempt(b_id, 3000)->has_value());
+  REQUIRE(store->StartAttempt(b_id, 3000, {})->has_value());
   CHECK_FALSE(Ready(*store, "default", ReadyOrder::kOldest).has_value());
   CHECK(*store->PromoteDue(50000, 1000) == 1);
   CHECK(Ready(*store, "default", ReadyOrder::kOldest) == c_id);
@@ -293,7 +293,7 @@ STORE_TEST_CASE("FinishAttempt stores the outcome and releases dependents") {
   CHECK(d_task.reason == TaskReason::kDependencyFailed);
   CHECK(d_task.finished == 3000);
   CHECK(*store->PromoteDue(1000000, 1000) == 0);
-  REQUIRE(store->StartAttempt(c_id, 60000)->has_value());
+  REQUIRE(store->StartAttempt(c_id, 60000, {})->has_value());
   CHECK_FALSE(Ready(*store, "default", ReadyOrder::kOldest).has_value());
 }
 
@@ -349,7 +349,7 @@ STORE_TEST_CASE("List applies its filters, newest first") {
   TaskId t3 = MustInsert(*store, kAlice, spec("batch", {"big"}));
   TaskId t4 = MustInsert(*store, kAlice, spec("default", {}));
   StartAndFinish(*store, t1, TaskState::kSucceeded, 2000);
-  REQUIRE(store->StartAttempt(t3, 2000)->has_value());
+  REQUIRE(store->StartAttempt(t3, 2000, {})->has_value());
 
   auto filter = [](auto&& set) {
     ListFilter f;
@@ -407,7 +407,7 @@ STORE_TEST_CASE("EndPending ends only pending tasks") {
   auto store = OpenStore();
   TaskId pending = MustInsert(*store, kAlice, Spec({"p"}));
   TaskId running = MustInsert(*store, kAlice, Spec({"r"}));
-  REQUIRE(store->StartAttempt(running, 2000)->has_value());
+  REQUIRE(store->StartAttempt(running, 2000, {})->has_value());
 
   Result<std::vector<TaskId>> ended =
       store->EndPending(pending, TaskState::kCancelled, TaskReason::kCancelled, 3000);
@@ -436,9 +436,9 @@ STORE_TEST_CASE("RunningAttempts, RunningCounts and QueueStates") {
   TaskId b = MustInsert(*store, kAlice, Spec({"b"}, "q2"));
   TaskId c = MustInsert(*store, kAlice, Spec({"c"}, "q2"));
   MustInsert(*store, kAlice, Spec({"d"}, "q1"));
-  REQUIRE(store->StartAttempt(a, 2000)->has_value());
-  REQUIRE(store->StartAttempt(b, 2000)->has_value());
-  REQUIRE(store->StartAttempt(c, 2000)->has_value());
+  REQUIRE(store->StartAttempt(a, 2000, {})->has_value());
+  REQUIRE(store->StartAttempt(b, 2000, {})->has_value());
+  REQUIRE(store->StartAttempt(c, 2000, {})->has_value());
   StartAndFinish(*store, MustInsert(*store, kAlice, Spec({"e"}, "q3")), TaskState::kFailed, 2000);
 
   Result<std::vector<RunningAttempt>> running = store->RunningAttempts();

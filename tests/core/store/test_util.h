@@ -81,7 +81,7 @@ inline std::optional<TaskId> Ready(Store& store, const std::string& queue,
 
 /// Starts `id` at `now` (it must be ready); returns the attempt number.
 inline int MustStart(Store& store, TaskId id, WallMs now) {
-  Result<std::optional<int>> n = store.StartAttempt(id, now);
+  Result<std::optional<int>> n = store.StartAttempt(id, now, {});
   REQUIRE_MESSAGE(n.ok(), n.status().message());
   REQUIRE(n->has_value());
   return **n;

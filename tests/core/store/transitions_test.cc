@@ -111,7 +111,7 @@ std::vector<Operation> OperationsFor(TaskEvent event) {
     case TaskEvent::kStart:
       return {{"StartAttempt", [](Store& s, TaskId id) {
                  return Moved<std::optional<int>>(
-                     s.StartAttempt(id, 3000),
+                     s.StartAttempt(id, 3000, {}),
                      [](const std::optional<int>& n) { return n.has_value(); });
                }}};
     case TaskEvent::kSucceed:

@@ -51,7 +51,7 @@ struct Fixture {
 
   TaskId RunToSuccess() {
     const TaskId id = Submit();
-    auto attempt = store->StartAttempt(id, clock.WallNow());
+    auto attempt = store->StartAttempt(id, clock.WallNow(), {});
     REQUIRE(attempt.ok());
     REQUIRE(attempt->has_value());
     AttemptOutcome ok;
@@ -96,7 +96,7 @@ TEST_CASE("pending_ttl fails a task that never started, and its dependents with 
 TEST_CASE("a task that started in time is not failed by its ttl") {
   Fixture f;
   const TaskId a = f.Submit(kMinute);
-  REQUIRE(f.store->StartAttempt(a, f.clock.WallNow())->has_value());
+  REQUIRE(f.store->StartAttempt(a, f.clock.WallNow(), {})->has_value());
   f.clock.Advance(2 * kMinute);
   f.watcher->RunDue();
   CHECK(f.State(a) == TaskState::kRunning);

@@ -29,10 +29,19 @@ Result<std::vector<uint32_t>> SqliteStore::ReadyOwners(const std::string& queue)
 }
 
 Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queue,
-                                                         uint32_t owner_uid, ReadyOrder order) {
-  sqlite::Query q(order == ReadyOrder::kHighestPriority ? st_->first_ready_priority
-                                                        : st_->first_ready_oldest);
-  Result<bool> row = q.BindText(queue).BindInt(owner_uid).Step();
+                                                         uint32_t owner_uid, ReadyOrder order,
+                                                         const std::vector<std::string>& unfit) {
+  const bool high = order == ReadyOrder::kHighestPriority;
+  // Without requests to pass over, the plain queries: the common case pays nothing for units.
+  sqlite::Query q(unfit.empty() ? (high ? st_->first_ready_priority : st_->first_ready_oldest)
+                                : (high ? st_->first_fitting_priority : st_->first_fitting_oldest));
+  q.BindText(queue).BindInt(owner_uid);
+  if (!unfit.empty()) {
+    std::string bars = "|";
+    for (const std::string& request : unfit) bars += request + "|";
+    q.BindText(bars);
+  }
+  Result<bool> row = q.Step();
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<Candidate>();
   return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1)), owner_uid});
@@ -44,7 +53,7 @@ Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queu
   if (!owners.ok()) return owners.status();
   std::optional<Candidate> best;
   for (uint32_t owner : *owners) {
-    auto c = FirstReady(queue, owner, order);
+    auto c = FirstReady(queue, owner, order, {});
     if (!c.ok()) return c.status();
     if (!c->has_value()) continue;
     const Candidate& cand = **c;
@@ -55,6 +64,27 @@ Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queu
     if (better) best = cand;
   }
   return best;
+}
+
+Result<std::vector<std::string>> SqliteStore::ReadyUnitRequests() {
+  std::vector<std::string> requests;
+  sqlite::Query q(st_->ready_uses);
+  Status s = q.ForEach([&] { requests.push_back(q.Text(0)); });
+  if (!s.ok()) return s;
+  return requests;
+}
+
+Result<std::vector<UnitHolder>> SqliteStore::HeldUnits() {
+  std::vector<UnitHolder> holders;
+  sqlite::Query q(st_->held_units);
+  Status s = q.ForEach([&]() -> Status {
+    std::optional<UnitGrant> units = DecodeUnitGrant(q.Text(2));
+    if (!units) return sqlite::Error("read the units of " + TaskName(q.Int(0)), "corrupt units");
+    holders.push_back({q.Int(0), static_cast<uint32_t>(q.Int(1)), std::move(*units)});
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return holders;
 }
 
 Result<int> SqliteStore::PromoteDue(WallMs now, int limit) {
@@ -75,7 +105,8 @@ Result<std::optional<WallMs>> SqliteStore::NextDue() {
 
 // ---- attempts ----
 
-Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now) {
+Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now,
+                                                     const UnitGrant& units) {
   std::optional<int> number;
   Status status = Write([&]() -> Status {
     std::optional<std::string> job;
@@ -92,7 +123,11 @@ Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now) {
       if (Status s = HoldRuns(*job); !s.ok()) return s;
     }
     sqlite::Query q(st_->insert_attempt);
-    return q.BindInt(id).BindInt(*number).BindInt(now).Run();
+    q.BindInt(id).BindInt(*number).BindInt(now);
+    return q
+        .BindOptText(units.empty() ? std::nullopt
+                                   : std::optional<std::string>(EncodeUnitGrant(units)))
+        .Run();
   });
   if (!status.ok()) return status;
   return number;

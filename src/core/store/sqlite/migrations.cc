@@ -292,11 +292,20 @@ ALTER TABLE queues ADD COLUMN priority_mix TEXT;
 ALTER TABLE queues ADD COLUMN added INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// v12, resource units (SPEC 14): what a task asks for (`uses`, "gpu=2 licence=1"; NULL: none),
+// indexed among ready tasks so the chooser learns the different requests without a scan, and the
+// units each attempt held (`units`, "gpu=0,2"), which a restart reads back for running attempts.
+constexpr const char* kSchemaV12 = R"sql(
+ALTER TABLE tasks ADD COLUMN uses TEXT;
+ALTER TABLE attempts ADD COLUMN units TEXT;
+CREATE INDEX tasks_ready_uses ON tasks(uses) WHERE ready = 1 AND uses IS NOT NULL;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1}, {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},
     {5, kSchemaV5}, {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},
-    {9, kSchemaV9}, {10, kSchemaV10}, {11, kSchemaV11},
+    {9, kSchemaV9}, {10, kSchemaV10}, {11, kSchemaV11}, {12, kSchemaV12},
 };
 
 bool IsFileBacked(const std::string& path) {

@@ -84,7 +84,7 @@ Status SqliteStore::LoadLists(Task& task, bool with_attempts) {
   return q.BindInt(task.id).ForEach([&]() -> Status {
     Attempt a;
     if (!sqlite::ReadAttempt(q, &a)) {
-      return sqlite::Error("read attempts of " + TaskName(task.id), "corrupt reason");
+      return sqlite::Error("read attempts of " + TaskName(task.id), "corrupt reason or units");
     }
     task.attempts.push_back(a);
     return Status::Ok();

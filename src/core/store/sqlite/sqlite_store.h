@@ -93,11 +93,14 @@ class SqliteStore : public Store {
   Result<std::vector<Task>> List(const ListFilter& filter) override;
   Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, uint32_t owner_uid,
-                                              ReadyOrder order) override;
+                                              ReadyOrder order,
+                                              const std::vector<std::string>& unfit) override;
+  Result<std::vector<std::string>> ReadyUnitRequests() override;
+  Result<std::vector<UnitHolder>> HeldUnits() override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, ReadyOrder order) override;
   Result<int> PromoteDue(WallMs now, int limit) override;
   Result<std::optional<WallMs>> NextDue() override;
-  Result<std::optional<int>> StartAttempt(TaskId id, WallMs now) override;
+  Result<std::optional<int>> StartAttempt(TaskId id, WallMs now, const UnitGrant& units) override;
   Status RecordStop(TaskId id, int attempt, const StopRequest& stop) override;
   Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
                                             TaskState final_state, TaskReason reason) override;
@@ -175,6 +178,10 @@ class SqliteStore : public Store {
     kHoldRuns,
     kReleaseRuns,
     kPendingDependents,
+    kFirstFittingByPriority,
+    kFirstFittingOldest,
+    kReadyUnitRequests,
+    kHeldUnits,
   };
   /// SQLite's EXPLAIN QUERY PLAN for `query`, one line per step (for tests).
   Result<std::string> QueryPlan(PlannedQuery query);

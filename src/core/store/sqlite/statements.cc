@@ -19,6 +19,31 @@ constexpr const char* kFirstReadyByPrioritySql =
 constexpr const char* kFirstReadyOldestSql =
     "SELECT id, priority FROM tasks INDEXED BY tasks_ready_by_id "
     "WHERE ready = 1 AND queue = ?1 AND owner_uid = ?2 ORDER BY id LIMIT 1";
+// The same, passing over the tasks whose request (`uses`) is in ?3, spelled "|REQUEST|...|": the
+// requests whose units are not free now (SPEC 14).
+constexpr const char* kFirstFittingByPrioritySql =
+    "SELECT id, priority FROM tasks INDEXED BY tasks_ready_by_priority "
+    "WHERE ready = 1 AND queue = ?1 AND owner_uid = ?2 "
+    "AND (uses IS NULL OR instr(?3, '|' || uses || '|') = 0) ORDER BY priority, id LIMIT 1";
+constexpr const char* kFirstFittingOldestSql =
+    "SELECT id, priority FROM tasks INDEXED BY tasks_ready_by_id "
+    "WHERE ready = 1 AND queue = ?1 AND owner_uid = ?2 "
+    "AND (uses IS NULL OR instr(?3, '|' || uses || '|') = 0) ORDER BY id LIMIT 1";
+// Each step finds the next request after the last one among the ready tasks that ask for units:
+// the cost grows with the different requests, never with their tasks.
+constexpr const char* kReadyUsesSql =
+    "WITH RECURSIVE u(uses) AS ("
+    "SELECT (SELECT min(uses) FROM tasks INDEXED BY tasks_ready_uses "
+    "WHERE ready = 1 AND uses IS NOT NULL) "
+    "UNION ALL SELECT (SELECT min(uses) FROM tasks INDEXED BY tasks_ready_uses "
+    "WHERE ready = 1 AND uses IS NOT NULL AND uses > u.uses) FROM u WHERE u.uses IS NOT NULL) "
+    "SELECT uses FROM u WHERE uses IS NOT NULL";
+// The units the running attempts hold: O(running attempts).
+constexpr const char* kHeldUnitsSql =
+    "SELECT t.id, t.owner_uid, a.units FROM tasks AS t INDEXED BY tasks_by_state CROSS JOIN "
+    "attempts AS a "
+    "ON a.task_id = t.id AND a.number = t.attempt_count "
+    "WHERE t.state = 'running' AND a.units IS NOT NULL ORDER BY t.id";
 // Each step finds the next owner after the last one in the queue's part of the ready index: the
 // cost grows with the owners that have ready tasks there, never with their tasks.
 constexpr const char* kReadyOwnersSql =
@@ -163,6 +188,14 @@ const char* PlannedSql(SqliteStore::PlannedQuery query) {
       return kReleaseRunsSql;
     case Q::kPendingDependents:
       return kPendingDependentsSql;
+    case Q::kFirstFittingByPriority:
+      return kFirstFittingByPrioritySql;
+    case Q::kFirstFittingOldest:
+      return kFirstFittingOldestSql;
+    case Q::kReadyUnitRequests:
+      return kReadyUsesSql;
+    case Q::kHeldUnits:
+      return kHeldUnitsSql;
   }
   return kNextDueSql;
 }
@@ -242,6 +275,10 @@ Status SqliteStore::Prepare() {
       {&S::first_ready_oldest, "first ready task", kFirstReadyOldestSql},
       {&S::ready_queues, "list queues with ready tasks", kReadyQueuesSql},
       {&S::ready_owners, "list users with ready tasks", kReadyOwnersSql},
+      {&S::first_fitting_priority, "first ready task with free units", kFirstFittingByPrioritySql},
+      {&S::first_fitting_oldest, "first ready task with free units", kFirstFittingOldestSql},
+      {&S::ready_uses, "list the unit requests of ready tasks", kReadyUsesSql},
+      {&S::held_units, "list the units running tasks hold", kHeldUnitsSql},
       {&S::promote_due, "promote due tasks", kPromoteDueSql},
       {&S::next_due, "next due time", kNextDueSql},
       {&S::start_task, "start attempt",
@@ -249,7 +286,7 @@ Status SqliteStore::Prepare() {
        "attempt_count = attempt_count + 1 "
        "WHERE id = ?1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job"},
       {&S::insert_attempt, "insert attempt",
-       "INSERT INTO attempts(task_id, number, started) VALUES (?1, ?2, ?3)"},
+       "INSERT INTO attempts(task_id, number, started, units) VALUES (?1, ?2, ?3, ?4)"},
       {&S::record_stop, "record a stop request",
        "UPDATE attempts SET stop_reason = ?3, stop_task_reason = ?4, stop_requested = ?5 "
        "WHERE task_id = ?1 AND number = ?2 AND ended = 0 AND stop_reason = ''"},

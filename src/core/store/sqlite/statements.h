@@ -25,6 +25,8 @@ struct SqliteStore::Statements {
   // the ready set and attempts
   sqlite::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,
       next_due;
+  // resource units (SPEC 14): the ready set without the tasks whose units are not free
+  sqlite::Stmt first_fitting_priority, first_fitting_oldest, ready_uses, held_units;
   sqlite::Stmt start_task, insert_attempt, record_stop, task_run_state, finish_attempt, finish_task,
       retry_task, dependents_decrement, dependents_ready, pending_dependents, end_pending,
       task_exists, dep_states, requeue_task, failed_since_queued;

@@ -12,14 +12,36 @@ namespace {
 
 // The request columns, in binding order (BindRequest must follow it).
 constexpr const char* kRequestColumns[] = {
-    "argv",           "shell",           "queue",         "priority",
-    "base_priority",  "stdin_data",      "cwd",           "env_hash",
-    "clean_env",      "not_before",      "timeout_ms",    "task_key",
-    "version",        "retries",         "backoff",       "backoff_base_ms",
-    "backoff_max_ms", "jitter",          "retry_on_exit", "no_retry_on_exit",
-    "pending_ttl_ms", "keep_background", "job",           "job_exclusive",
-    "on_failure",     "on_success",      "on_finish",     "mailto",
+    "argv",
+    "shell",
+    "queue",
+    "priority",
+    "base_priority",
+    "stdin_data",
+    "cwd",
+    "env_hash",
+    "clean_env",
+    "not_before",
+    "timeout_ms",
+    "task_key",
+    "version",
+    "retries",
+    "backoff",
+    "backoff_base_ms",
+    "backoff_max_ms",
+    "jitter",
+    "retry_on_exit",
+    "no_retry_on_exit",
+    "pending_ttl_ms",
+    "keep_background",
+    "job",
+    "job_exclusive",
+    "on_failure",
+    "on_success",
+    "on_finish",
+    "mailto",
     "mail_on",
+    "uses",
 };
 
 // Column positions of TaskSelect.
@@ -29,7 +51,7 @@ enum TaskCol {
   kCleanEnv, kNotBefore, kTimeoutMs, kState, kReason, kAttemptCount, kExitCode, kSignal,
   kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
   kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground, kJob, kJobExclusive, kOnFailure,
-  kOnSuccess, kOnFinish, kMailto, kMailOn, kHeld,
+  kOnSuccess, kOnFinish, kMailto, kMailOn, kHeld, kUses,
 };
 // clang-format on
 
@@ -107,6 +129,8 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key) {
   const NotifySpec& n = spec.notify;
   q.BindOptBlob(n.on_failure).BindOptBlob(n.on_success).BindOptBlob(n.on_finish);
   q.BindText(n.mailto).BindText(MailOnName(n.mail_on));
+  q.BindOptText(spec.use.empty() ? std::nullopt
+                                 : std::optional<std::string>(EncodeUnitRequest(spec.use)));
 }
 
 std::string TaskSelect(bool full) {
@@ -118,7 +142,7 @@ std::string TaskSelect(bool full) {
          "t.exit_code, t.signal, t.created, t.finished, t.task_key, t.version, t.retries, "
          "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
          "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background, t.job, t.job_exclusive, "
-         "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on, t.held "
+         "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on, t.held, t.uses "
          "FROM tasks AS t ";
 }
 
@@ -180,12 +204,18 @@ Result<Task> ReadTask(const Query& q) {
   t.created = q.Int(kCreated);
   t.finished = q.Int(kFinished);
   t.on_hold = q.Int(kHeld) == kHeldByUser;
+  if (!q.IsNull(kUses)) {
+    std::optional<UnitRequest> use = DecodeUnitRequest(q.Text(kUses));
+    if (!use) return corrupt("uses");
+    t.spec.use = std::move(*use);
+  }
   return t;
 }
 
 std::string AttemptSelect() {
   return "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, user_cpu_us, "
-         "system_cpu_us, max_rss_kb, detail, memory_peak_bytes FROM attempts WHERE task_id = ?1 "
+         "system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units FROM attempts "
+         "WHERE task_id = ?1 "
          "ORDER BY number";
 }
 
@@ -206,6 +236,11 @@ bool ReadAttempt(const Query& q, Attempt* out) {
   a.max_rss_kb = q.Int(10);
   a.detail = q.Text(11);
   a.memory_peak_bytes = q.Int(12);
+  if (!q.IsNull(13)) {
+    std::optional<UnitGrant> units = DecodeUnitGrant(q.Text(13));
+    if (!units) return false;
+    a.units = std::move(*units);
+  }
   return true;
 }
 

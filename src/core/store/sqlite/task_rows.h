@@ -55,7 +55,8 @@ Result<Task> ReadTask(const Query& q);
 
 /// The SELECT of a task's attempts, oldest first (bind the task id).
 std::string AttemptSelect();
-/// Reads the current row of an AttemptSelect query into `out`; false when its reason is corrupt.
+/// Reads the current row of an AttemptSelect query into `out`; false when its reason or units are
+/// corrupt.
 bool ReadAttempt(const Query& q, Attempt* out);
 
 }  // namespace tq::sqlite

@@ -148,6 +148,10 @@ void CheckPlans(SqliteStore& store) {
       {Q::kEndedDue, "tasks_ended"},
       {Q::kOldestEnded, "tasks_ended"},
       {Q::kPendingDependents, "task_deps_by_dep"},
+      {Q::kFirstFittingByPriority, "tasks_ready_by_priority"},
+      {Q::kFirstFittingOldest, "tasks_ready_by_id"},
+      {Q::kReadyUnitRequests, "tasks_ready_uses"},
+      {Q::kHeldUnits, "tasks_by_state"},
   };
   for (const auto& c : kCases) {
     Result<std::string> plan = store.QueryPlan(c.query);
