@@ -140,7 +140,7 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
        "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
        "high_share, durability, socket, state_dir, jobs_dir, success_retention, purge_after, "
        "admin_group, allow_users, deny_users, cgroup, metrics_textfile, metrics_interval, "
-       "sendmail, hook_timeout, [queues.NAME], [user_limits], [users.NAME])"},
+       "sendmail, hook_timeout, [queues.NAME], [user_limits], [users.NAME], [resources])"},
       {"[user_limits]\nmax_pending = 0\n", "user_limits.max_pending",
        "tqd.toml:2: user_limits.max_pending: 0 is out of range (use an integer from 1 to "},
       {"[user_limits]\nsubmit_rate = 0\n", "user_limits.submit_rate",
@@ -386,6 +386,50 @@ TEST_CASE("config: a queue's cgroup limits and where the cgroups are") {
   job.cpu_weight = 200;
   CHECK(batch.With(job).cpu_weight == 200);
   CHECK(batch.With(job).memory_max == 512LL << 20);
+}
+
+TEST_CASE("config: [resources] as counts or unit names") {
+  Config c = MustParse("[resources]\ngpu = 3\nlicence = [\"a\", \"GPU-1f/0\"]\n");
+  CHECK(c.unit_pools.at("gpu") == std::vector<std::string>{"0", "1", "2"});
+  CHECK(c.unit_pools.at("licence") == std::vector<std::string>{"a", "GPU-1f/0"});
+  CHECK(MustParse("").unit_pools.empty());
+  CHECK(MustParse("[resources]\n").unit_pools.empty());
+}
+
+TEST_CASE("config: [resources] refusals name the resource, the value and what is allowed") {
+  const struct {
+    const char* toml;
+    const char* field;
+    const char* message;
+  } cases[] = {
+      {"resources = 4\n", "resources", "tqd.toml:1: resources: 4 is not a table"},
+      {"[resources]\ngpu = 0\n", "resources.gpu", "tqd.toml:2: resources.gpu: 0 is out of range"},
+      {"[resources]\ngpu = 1025\n", "resources.gpu", "1025 is out of range"},
+      {"[resources]\ngpu = -1\n", "resources.gpu", "-1 is out of range"},
+      {"[resources]\nGPU = 1\n", "resources",
+       "tqd.toml:2: resources: \"GPU\" is not a valid resource name (use 1 to 32 characters"},
+      {"[resources]\n\"a-b\" = 1\n", "resources", "is not a valid resource name"},
+      {"[resources]\ngpu = []\n", "resources.gpu", "has 0 units"},
+      {"[resources]\ngpu = [\"0\", \"0\"]\n", "resources.gpu", "\"0\" is named twice"},
+      {"[resources]\ngpu = [\"a,b\"]\n", "resources.gpu",
+       "\"a,b\" is not a unit name (use 1 to 64 characters from"},
+      {"[resources]\ngpu = [1]\n", "resources.gpu", "1 is not a unit name"},
+      {"[resources]\ngpu = \"4\"\n", "resources.gpu", "\"4\" is not a count of units"},
+      {"[resources]\ngpu = 2.5\n", "resources.gpu", "is not a count of units"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.toml);
+    Result<Config> r = ParseConfig(c.toml, "tqd.toml");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().field() == c.field);
+    CAPTURE(r.status().message());
+    CHECK(r.status().message().find(c.message) != std::string::npos);
+  }
+  std::string many = "[resources]\n";
+  for (int i = 0; i < 65; ++i) many += "r" + std::to_string(i) + " = 1\n";
+  Result<Config> r = ParseConfig(many, "tqd.toml");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message().find("65 resources is too many (at most 64)") != std::string::npos);
 }
 
 TEST_CASE("ValidAccountName") {

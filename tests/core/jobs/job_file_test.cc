@@ -234,6 +234,16 @@ std::string Job(const std::string& extra) {
   return "[[job]]\nname = \"j\"\nschedule = \"@daily\"\ncommand = \"c\"\n" + extra + "\n";
 }
 
+TEST_CASE("job file: use asks for resource units, in a job or its defaults") {
+  JobFile f = MustParse("[defaults]\nuse = { gpu = 1 }\n" + Job("") +
+                        "[[job]]\nname = \"k\"\nschedule = \"@daily\"\ncommand = \"c\"\n"
+                        "use = { gpu = 2, licence = 1 }\n");
+  REQUIRE(f.jobs.size() == 2);
+  CHECK(f.jobs[0].use == UnitRequest{{"gpu", 1}});
+  CHECK(f.jobs[1].use == UnitRequest{{"gpu", 2}, {"licence", 1}});
+  CHECK(MustParse(Job("")).jobs[0].use.empty());
+}
+
 TEST_CASE("job file: refusals name the file, the line, the key and the reason") {
   const std::vector<Bad> cases = {
       {"syntax", "[[job]\n", "", "jobs.d/a.toml:1: "},
@@ -249,7 +259,7 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "command, shell, argv, user, cwd, env, stdin, queue, priority, timeout, pending_ttl, "
        "retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, max_catch_up, "
        "max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, on_success, "
-       "on_finish, mailto, mail_on, expect_success_within, enabled)"},
+       "on_finish, mailto, mail_on, expect_success_within, enabled, use)"},
       {"unknown defaults key", "[defaults]\nqeue = \"x\"\n", "defaults.qeue",
        "jobs.d/a.toml:2: defaults.qeue: unknown key (allowed in [defaults]: every job key but "
        "name)"},
@@ -258,7 +268,7 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "dst, command, shell, argv, user, cwd, env, stdin, queue, priority, timeout, pending_ttl, "
        "retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, max_catch_up, "
        "max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, on_success, "
-       "on_finish, mailto, mail_on, expect_success_within, enabled)"},
+       "on_finish, mailto, mail_on, expect_success_within, enabled, use)"},
       {"nice out of range", Job("nice = -21"), "nice",
        "jobs.d/a.toml:5: nice: -21 is out of range (use an integer from -20 to 19)"},
       {"ionice unknown", Job("ionice = \"slow\""), "ionice",
@@ -427,6 +437,14 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        Job("") + "\n[[job]]\nschedule = \"@daily\"\ncommand = \"d\"\nname = \"j\"\n", "name",
        "jobs.d/a.toml:10: name: \"j\" is already the name of the job at line 1 (names must be "
        "unique)"},
+      {"use as a count", Job("use = 1"), "use",
+       "jobs.d/a.toml:5: use: 1 is not a table of units (use e.g. { gpu = 1 })"},
+      {"use of a bad name", Job("use = { GPU = 1 }"), "use",
+       "jobs.d/a.toml:5: use: \"GPU\" is not a resource name (use 1 to 32 characters from a-z "
+       "0-9 _, starting with a letter)"},
+      {"use of no unit", Job("use = { gpu = 0 }"), "use.gpu",
+       "jobs.d/a.toml:5: use.gpu: 0 is out of range (use an integer from 1 to 1024)"},
+      {"use of a text count", Job("use = { gpu = \"1\" }"), "use.gpu", "jobs.d/a.toml:5: use.gpu: "},
       {"job list with a value", "job = [1]\n", "job",
        "jobs.d/a.toml:1: job: an array is not a list of jobs (use a [[job]] table for each job)"},
       {"not UTF-8", Job("user = \"\xff\""), "", "jobs.d/a.toml:5: "},

@@ -21,6 +21,7 @@ MetricsSnapshot Example() {
   s.counters.queue_wait.Observe(0.02);
   s.counters.run_time.Observe(90);
   s.counters.commit.Observe(0.0003);
+  s.units = {{"gpu", {3, 1}}};
   return s;
 }
 
@@ -37,6 +38,8 @@ TEST_CASE("a metrics snapshot survives its wire form") {
   CHECK(MetricsToJson(*back) == MetricsToJson(s));
   CHECK(back->counters.picks.at(3) == 5);
   CHECK(back->counters.run_time.count == 1);
+  CHECK(back->units.at("gpu").in_use == 3);
+  CHECK(back->units.at("gpu").free == 1);
 }
 
 TEST_CASE("a snapshot of a daemon that counted submits as one number reads them as submits") {
@@ -45,6 +48,10 @@ TEST_CASE("a snapshot of a daemon that counted submits as one number reads them 
   auto back = MetricsFromJson(j);
   REQUIRE(back.ok());
   CHECK(back->counters.submitted == std::map<std::string, uint64_t>{{"submit", 9}});
+  j.erase("units");  // a daemon of the version before resource units
+  back = MetricsFromJson(j);
+  REQUIRE(back.ok());
+  CHECK(back->units.empty());
 }
 
 TEST_CASE("a snapshot the client cannot read is an error, not a crash") {
@@ -89,6 +96,9 @@ TEST_CASE("the Prometheus exposition has every family, with zeros where nothing 
   CHECK(Has(text, "tq_run_seconds_count 1"));
   CHECK(Has(text, "tq_store_commit_seconds_bucket{le=\"0.0005\"} 1"));
   CHECK(Has(text, "tq_store_bytes 4096"));
+  CHECK(Has(text, "# TYPE tq_resource_units gauge"));
+  CHECK(Has(text, "tq_resource_units{resource=\"gpu\",state=\"in_use\"} 3"));
+  CHECK(Has(text, "tq_resource_units{resource=\"gpu\",state=\"free\"} 1"));
   CHECK(Has(text, "tq_start_time_seconds 1764000000.5"));
   // Buckets are cumulative: never fewer than the bucket before.
   CHECK(Has(text, "tq_queue_wait_seconds_bucket{le=\"0.025\"} 1"));

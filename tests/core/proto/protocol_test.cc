@@ -453,6 +453,7 @@ TEST_CASE(
       {ReloadRequest{}, "reload"},
       {CrontabRequest{}, "crontab"},
       {StatsRequest{}, "stats"},
+      {ResourcesRequest{}, "resources"},
       {EventsRequest{}, "events"},
       {PingRequest{}, "ping"}};
   CHECK(cases.size() == std::variant_size_v<Request>);
@@ -465,8 +466,8 @@ TEST_CASE(
   CHECK(r.status().field() == "type");
   CHECK(r.status().message() ==
         "type: \"frobnicate\" is not a request (submit submit_batch status list wait cancel "
-        "retry clean logs update hold queue jobs job_run job_enable reload crontab stats events "
-        "ping)");
+        "retry clean logs update hold queue jobs job_run job_enable reload crontab stats resources "
+        "events ping)");
 }
 
 }  // namespace

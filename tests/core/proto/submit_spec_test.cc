@@ -96,9 +96,11 @@ TEST_CASE("SubmitFields lists every field a submit request's wire form can carry
   r.spec.notify.on_finish = "e";
   r.spec.notify.mailto = "a@b";
   r.spec.notify.mail_on = MailOn::kAlways;
+  r.spec.use = {{"gpu", 2}, {"licence", 1}};
   auto back = SubmitFromJson(SubmitToJson(r));
   REQUIRE_MESSAGE(back.ok(), back.status().message());
   CHECK(back->spec.notify == r.spec.notify);
+  CHECK(back->spec.use == r.spec.use);
   json j = SubmitToJson(r);
   r.spec.argv.clear();
   r.spec.shell = "true";
@@ -109,6 +111,40 @@ TEST_CASE("SubmitFields lists every field a submit request's wire form can carry
     CHECK(std::find(fields.begin(), fields.end(), name) != fields.end());
   }
   CHECK(fields.size() == j.size());
+}
+
+TEST_CASE("use: an object of resource names and unit counts, each checked") {
+  const struct {
+    json use;
+    const char* message;
+  } cases[] = {
+      {json::array({1}), "use: an object of resource names and counts"},
+      {"gpu", "use: an object of resource names and counts"},
+      {{{"GPU", 1}}, "use: \"GPU\" is not a resource name"},
+      {{{"gpu", 0}}, "use: gpu=0 is not a count of units (use 1 to 1024)"},
+      {{{"gpu", 1025}}, "use: gpu=1025 is not a count of units"},
+      {{{"gpu", 1.5}}, "use: gpu=1.5 is not a count of units"},
+      {{{"gpu", "2"}}, "use: gpu=\"2\" is not a count of units"},
+      {{{"gpu", 99999999999}}, "use: gpu=99999999999 is not a count of units"},
+  };
+  for (const auto& c : cases) {
+    json j = SubmitToJson(Echo());
+    j["use"] = c.use;
+    CAPTURE(j.dump());
+    auto r = SubmitFromJson(j);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().field() == "use");
+    CHECK(r.status().message().find(c.message) == 0);
+  }
+  json many = json::object();
+  for (int i = 0; i < 65; ++i) many["r" + std::to_string(i)] = 1;
+  json j = SubmitToJson(Echo());
+  j["use"] = many;
+  auto r = SubmitFromJson(j);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message() == "use: 65 resources exceed the limit of 64");
+  j["use"] = nullptr;
+  CHECK(SubmitFromJson(j).ok());
 }
 
 }  // namespace

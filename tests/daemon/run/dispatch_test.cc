@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/store/sqlite/open.h"
@@ -171,6 +172,74 @@ TEST_CASE("between queues the draw still decides: a strict queue's best is weigh
   CHECK(f.runner->Running() == std::vector<TaskId>{older});
   f.Exit(older, 0);
   CHECK(f.runner->Running() == std::vector<TaskId>{urgent});
+}
+
+// Whether `env` has the entry `entry`.
+bool HasEntry(const std::vector<std::string>& env, const std::string& entry) {
+  return std::find(env.begin(), env.end(), entry) != env.end();
+}
+
+TEST_CASE("a task waits for its units, a task behind it needing none or fewer goes first") {
+  Config config = Caps(8, {});
+  config.unit_pools["gpu"] = {"0", "1"};
+  Fixture f(config);
+  TaskSpec one, two;
+  one.use = {{"gpu", 1}};
+  two.use = {{"gpu", 2}};
+  const TaskId first = f.Submit(one);
+  const TaskId both = f.Submit(two);  // one unit is free: it waits
+  const TaskId plain = f.SubmitTo("default");
+  const TaskId second = f.Submit(one);  // behind the waiting one, and fits
+  CHECK(f.runner->Running() == std::vector<TaskId>{first, plain, second});
+  REQUIRE(f.runner->launches.size() == 3);
+  CHECK(HasEntry(f.runner->launches[0].env, "TQ_RESOURCE_GPU=0"));
+  CHECK(HasEntry(f.runner->launches[0].env, "CUDA_VISIBLE_DEVICES=0"));
+  CHECK(HasEntry(f.runner->launches[2].env, "TQ_RESOURCE_GPU=1"));
+  CHECK_FALSE(HasEntry(f.runner->launches[1].env, "TQ_RESOURCE_GPU=1"));
+  f.Exit(first, 0);  // one unit free again: still not enough
+  CHECK(f.runner->Running() == std::vector<TaskId>{plain, second});
+  f.Exit(second, 1);  // a failure gives its unit back too
+  CHECK(f.runner->Running() == std::vector<TaskId>{both, plain});
+  CHECK(HasEntry(f.runner->launches.back().env, "TQ_RESOURCE_GPU=0,1"));
+  CHECK(f.Get(both).attempts[0].units == UnitGrant{{"gpu", {"0", "1"}}});
+}
+
+TEST_CASE("among tasks whose units are free the draw still picks by priority or age") {
+  for (const double high_share : {1.0, 0.0}) {
+    CAPTURE(high_share);
+    Config config = Caps(8, {});
+    config.high_share = high_share;
+    config.unit_pools["gpu"] = {"0"};
+    Fixture f(config);
+    TaskSpec holder, old_low, young_high;
+    holder.use = old_low.use = young_high.use = {{"gpu", 1}};
+    old_low.priority = 5;
+    young_high.priority = 1;
+    const TaskId blocker = f.Submit(holder);
+    const TaskId older = f.Submit(old_low), urgent = f.Submit(young_high);
+    CHECK(f.runner->Running() == std::vector<TaskId>{blocker});
+    f.Exit(blocker, 0);
+    CHECK(f.runner->Running() == std::vector<TaskId>{high_share == 1.0 ? urgent : older});
+  }
+}
+
+TEST_CASE("a unit a reload removed is not handed out, and a waiting task starts once it fits") {
+  Config config = Caps(8, {});
+  config.unit_pools["gpu"] = {"0", "1"};
+  Fixture f(config);
+  TaskSpec one;
+  one.use = {{"gpu", 1}};
+  const TaskId a = f.Submit(one), b = f.Submit(one);
+  CHECK(f.runner->Running() == std::vector<TaskId>{a, b});
+  Config fewer = *f.config;
+  fewer.unit_pools["gpu"] = {"0"};
+  f.config = std::make_shared<const Config>(fewer);
+  f.Exit(b, 0);  // unit 1 is gone: the next task waits for unit 0
+  const TaskId c = f.Submit(one);
+  CHECK(f.runner->Running() == std::vector<TaskId>{a});
+  f.Exit(a, 0);
+  CHECK(f.runner->Running() == std::vector<TaskId>{c});
+  CHECK(f.Get(c).attempts[0].units == UnitGrant{{"gpu", {"0"}}});
 }
 
 TEST_CASE("a paused queue gets no slot, and a run-time concurrency overrides tqd.toml") {

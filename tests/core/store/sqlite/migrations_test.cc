@@ -597,7 +597,7 @@ TEST_CASE(
   }
   Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
   REQUIRE_MESSAGE(opened.ok(), opened.status().message());
-  CHECK(QueryInt(path, "PRAGMA user_version") == 11);
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
   CHECK(QueryInt(BackupPath(path, 10), "PRAGMA user_version") == 10);
   Result<std::vector<QueueState>> queues = (*opened)->QueueStates();
   REQUIRE(queues.ok());
@@ -611,6 +611,33 @@ TEST_CASE(
     CHECK(q.concurrency == 2);
   }
   CHECK(found);
+}
+
+TEST_CASE("a v11 database migrates to v12: its tasks ask for no units and hold none") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 11);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+  }
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == 12);
+  CHECK(QueryInt(BackupPath(path, 11), "PRAGMA user_version") == 11);
+  Result<std::vector<Task>> tasks = store.List(ListFilter{});
+  REQUIRE_MESSAGE(tasks.ok(), tasks.status().message());
+  REQUIRE_FALSE(tasks->empty());
+  for (const Task& t : *tasks) {
+    CHECK(t.spec.use.empty());
+    Result<Task> full = store.Get(t.id);
+    REQUIRE_MESSAGE(full.ok(), full.status().message());
+    for (const Attempt& a : full->attempts) CHECK(a.units.empty());
+  }
+  CHECK(store.HeldUnits()->empty());
+  CHECK(store.ReadyUnitRequests()->empty());
 }
 
 }  // namespace
