@@ -66,7 +66,24 @@ STORE_TEST_CASE("FirstReady passes over the requests named unfit, in either orde
     CHECK(first(order, {"gpu=2", "gpu=1"}) == plain);
     CHECK(first(order, {"gpu=1"}) == big);
     CHECK(first(order, {"gpu=1 licence=1", "gpu"}) == big);  // no request spelled so
+    CHECK(first(order, {"a\"b\\", "gpu=2"}) == small);  // quoted as JSON, never broken
   }
+}
+
+STORE_TEST_CASE("thousands of different requests passed over still leave the plain task") {
+  auto store = OpenStore();
+  std::vector<std::string> unfit;
+  for (int i = 1; i <= 3000; ++i) {
+    const UnitRequest use{{"gpu", 1 + i % 1000}, {"r" + std::to_string(i / 1000), 1}};
+    MustInsert(*store, kAlice, Using({"u"}, use, 1));
+    unfit.push_back(EncodeUnitRequest(use));
+  }
+  const TaskId plain = MustInsert(*store, kAlice, Spec({"plain"}, "default", 5));
+  CHECK(store->ReadyUnitRequests()->size() == 3000);
+  auto c = store->FirstReady("default", kAlice.uid, ReadyOrder::kHighestPriority, unfit);
+  REQUIRE(c.ok());
+  REQUIRE(c->has_value());
+  CHECK((*c)->id == plain);
 }
 
 }  // namespace

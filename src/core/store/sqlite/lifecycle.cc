@@ -37,9 +37,16 @@ Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queu
                                 : (high ? st_->first_fitting_priority : st_->first_fitting_oldest));
   q.BindText(queue).BindInt(owner_uid);
   if (!unfit.empty()) {
-    std::string bars = "|";
-    for (const std::string& request : unfit) bars += request + "|";
-    q.BindText(bars);
+    std::string array = "[";
+    for (const std::string& request : unfit) {
+      array += array.size() > 1 ? ",\"" : "\"";
+      for (char c : request) {
+        if (c == '"' || c == '\\') array += '\\';
+        array += c;
+      }
+      array += '"';
+    }
+    q.BindText(array + "]");
   }
   Result<bool> row = q.Step();
   if (!row.ok()) return row.status();
