@@ -5,14 +5,14 @@
 
 # The subcommands and long flags of each command; the global flags of "tq" work at any level.
 declare -gA _tq_subcommands=(
-  [tq]="submit status list wait cancel logs ping version retry clean update hold release queue jobs reload cron stats events"
+  [tq]="submit status list wait cancel logs ping version retry clean update hold release resources queue jobs reload cron stats events"
   [tq queue]="list add pause resume delete set"
   [tq jobs]="show run enable disable check install cat remove edit"
   [tq cron]="next import"
 )
 declare -gA _tq_flags=(
   [tq]="--socket --json --help"
-  [tq submit]="--shell --queue --priority --stdin --label --delay --at --after --timeout
+  [tq submit]="--shell --queue --priority --stdin --label --use --delay --at --after --timeout
     --clean-env --keep-background --key --version --supersede-running --retries --backoff
     --backoff-base --backoff-max --no-jitter --retry-on-exit --no-retry-on-exit --pending-ttl
     --on-failure --on-success --on-finish --mailto --mail-on --batch --null --json-lines"
@@ -38,7 +38,7 @@ declare -gA _tq_flags=(
   [tq events]="--follow"
 )
 # The flags (of any command) whose value is the next word, or follows "=".
-declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --delay --at --after
+declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --use --delay --at --after
   --timeout --key --version --retries --backoff --backoff-base --backoff-max --retry-on-exit
   --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish --mailto --mail-on
   --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than --signal --priority-mix)

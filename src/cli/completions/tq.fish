@@ -5,7 +5,7 @@
 function __tq_subcommands -a path
     switch $path
         case tq
-            echo submit status list wait cancel logs ping version retry clean update hold release queue jobs reload cron stats events
+            echo submit status list wait cancel logs ping version retry clean update hold release resources queue jobs reload cron stats events
         case 'tq queue'
             echo list add pause resume delete set
         case 'tq jobs'
@@ -19,7 +19,7 @@ end
 # arguments it has so far, one a line; or, once the task's command of `tq submit` started,
 # "command" and that command's words.
 function __tq_path
-    set -l valued --socket --shell -q --queue -p --priority -l --label --delay --at --after \
+    set -l valued --socket --shell -q --queue -p --priority -l --label --use --delay --at --after \
         --timeout --key --version --retries --backoff --backoff-base --backoff-max \
         --retry-on-exit --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish \
         --mailto --mail-on --state --limit --attempt --concurrency -u --user --tz --from --count \
@@ -116,6 +116,7 @@ complete -c tq -n '__tq_is tq' -a clean -d 'remove finished tasks and their outp
 complete -c tq -n '__tq_is tq' -a update -d 'change a pending task before it starts'
 complete -c tq -n '__tq_is tq' -a hold -d 'keep pending tasks from starting until released'
 complete -c tq -n '__tq_is tq' -a release -d 'let held tasks start again'
+complete -c tq -n '__tq_is tq' -a resources -d 'show the units of each resource and who holds them'
 complete -c tq -n '__tq_is tq' -a queue -d 'list queues; add, pause, resume, change or delete one'
 complete -c tq -n '__tq_is tq' -a jobs -d 'list the cron jobs; show, run, enable, disable one'
 complete -c tq -n '__tq_is tq' -a reload -d 'read the job files again'
@@ -129,6 +130,7 @@ complete -c tq -n $submit -s q -l queue -xa '(__tq_queues)' -d 'queue name'
 complete -c tq -n $submit -s p -l priority -xa '1 2 3 4 5' -d '1 (highest) .. 5 (lowest)'
 complete -c tq -n $submit -l stdin -d 'send standard input to the task as its stdin'
 complete -c tq -n $submit -s l -l label -x -d 'a label for filtering (repeatable)'
+complete -c tq -n $submit -l use -x -d 'units of a resource each attempt holds: NAME=COUNT or NAME'
 complete -c tq -n $submit -l delay -x -d 'start no earlier than DURATION from now'
 complete -c tq -n $submit -l at -x -d 'start no earlier than TIME'
 complete -c tq -n $submit -l after -xa '(__tq_ids)' -d 'wait until these tasks succeeded'
