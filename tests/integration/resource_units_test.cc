@@ -113,7 +113,12 @@ TEST_CASE("two tasks racing for the last unit: one runs, the other gets it when 
   TQ_LOG_ON_FAILURE(d);
   const std::string gate = d.dir() + "/gate";
   const std::vector<std::string> submit = {
-      "submit", "--use", "gpu", "--", "sh", "-c",
+      "submit",
+      "--use",
+      "gpu",
+      "--",
+      "sh",
+      "-c",
       "echo $TQ_RESOURCE_GPU; while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done"};
   auto first = TqBackground(d, submit);
   auto second = TqBackground(d, submit);
@@ -169,7 +174,8 @@ TEST_CASE("a request tqd.toml cannot meet is refused at submit, naming it, and c
     const char* message;
   } cases[] = {
       {{"--use", "gpu=3"}, 2, "tq: use: gpu=3: only 2 units of gpu exist\n"},
-      {{"--use", "tpu"}, 2,
+      {{"--use", "tpu"},
+       2,
        "tq: use: \"tpu\" is not a resource of this daemon (tqd.toml's [resources] names gpu)\n"},
       {{"--use", "gpu=0"}, 2, "tq: --use: \"gpu=0\" is not NAME=COUNT with a count from 1 to"},
       {{"--use", "Gpu"}, 2, "tq: --use: \"Gpu\" is not a resource name"},
@@ -185,9 +191,9 @@ TEST_CASE("a request tqd.toml cannot meet is refused at submit, naming it, and c
     CHECK(r.out.empty());
     CHECK_MESSAGE(r.err.rfind(c.message, 0) == 0, r.err);
   }
-  const RunResult batch =
-      Tq(d, {"submit", "--batch", "--json-lines"}, "{\"argv\":[\"true\"]}\n"
-                                                   "{\"argv\":[\"true\"],\"use\":{\"gpu\":5}}\n");
+  const RunResult batch = Tq(d, {"submit", "--batch", "--json-lines"},
+                             "{\"argv\":[\"true\"]}\n"
+                             "{\"argv\":[\"true\"],\"use\":{\"gpu\":5}}\n");
   CHECK(batch.exit_code == 2);
   CHECK_MESSAGE(batch.err.find("use: gpu=5: only 2 units of gpu exist") != std::string::npos,
                 batch.err);
@@ -232,8 +238,8 @@ TEST_CASE("a reload adds units to waiting tasks and never takes one from a runni
 TEST_CASE("a job asks for units with use, and one asking for an unknown resource is refused") {
   TestDaemon d("[resources]\ngpu = [\"g0\"]\n");
   TQ_LOG_ON_FAILURE(d);
-  d.WriteJobFile("train.toml", JobFile("train", "0 0 1 1 *", "echo $TQ_RESOURCE_GPU",
-                                       {"use = { gpu = 1 }"}));
+  d.WriteJobFile("train.toml",
+                 JobFile("train", "0 0 1 1 *", "echo $TQ_RESOURCE_GPU", {"use = { gpu = 1 }"}));
   Reload(d);
   const RunResult run = Tq(d, {"jobs", "run", "train"});
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);

@@ -9,8 +9,8 @@ namespace {
 TEST_CASE("ValidResourceName and ValidUnitName") {
   for (const char* good : {"gpu", "a", "licence_2", "x0123456789012345678901234567890"})
     CHECK_MESSAGE(ValidResourceName(good), good);
-  for (const char* bad : {"", "GPU", "0gpu", "_gpu", "g-pu", "g pu", "gpu=1",
-                          "x01234567890123456789012345678901"})
+  for (const char* bad :
+       {"", "GPU", "0gpu", "_gpu", "g-pu", "g pu", "gpu=1", "x01234567890123456789012345678901"})
     CHECK_MESSAGE(!ValidResourceName(bad), bad);
   for (const char* good : {"0", "GPU-8f3e2a", "MIG-GPU-1/1/0", "a.b:c_d"})
     CHECK_MESSAGE(ValidUnitName(good), good);

@@ -35,9 +35,9 @@ TEST_CASE("task env: the submitter's environment with the TQ_ variables over it"
 }
 
 TEST_CASE("task env: the attempt's units replace what the submitter had of their names") {
-  const auto env = AttemptEnvironment(
-      Make(false, {"CUDA_VISIBLE_DEVICES=0,1,2,3", "TQ_RESOURCE_GPU=x", "B=2"}), 1, nullptr,
-      UnitGrant{{"gpu", {"2"}}});
+  const auto env =
+      AttemptEnvironment(Make(false, {"CUDA_VISIBLE_DEVICES=0,1,2,3", "TQ_RESOURCE_GPU=x", "B=2"}),
+                         1, nullptr, UnitGrant{{"gpu", {"2"}}});
   CHECK(env == std::vector<std::string>{"B=2", "TQ_TASK_ID=7", "TQ_ATTEMPT=1", "TQ_QUEUE=default",
                                         "TQ_RESOURCE_GPU=2", "CUDA_VISIBLE_DEVICES=2"});
 }

@@ -21,7 +21,8 @@ TEST_CASE("a request tqd.toml cannot meet is refused naming the resource and wha
       {{{"licence", 3}}, kPools, "use: licence=3: only 2 units of licence exist"},
       {{{"gpu", 2}}, {{"gpu", {"0"}}}, "use: gpu=2: only 1 unit of gpu exist"},
       {{{"gpu", 0}}, kPools, "use: gpu=0: ask for 1 or more units"},
-      {{{"tpu", 1}}, kPools,
+      {{{"tpu", 1}},
+       kPools,
        "use: \"tpu\" is not a resource of this daemon (tqd.toml's [resources] names gpu, "
        "licence)"},
       {{{"gpu", 1}}, {}, "use: \"gpu\" is not a resource of this daemon (tqd.toml names none"},

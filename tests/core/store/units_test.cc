@@ -44,8 +44,8 @@ STORE_TEST_CASE("a task's request and its attempts' units are kept, and held onl
   REQUIRE(store->HeldUnits()->size() == 1);
   CHECK(MustGet(*store, a).attempts[0].units == grant);
   // An end gives them back too.
-  REQUIRE(store->FinishAttempt(b, 1, Exited(2000, 0), TaskState::kSucceeded, TaskReason::kExit)
-              .ok());
+  REQUIRE(
+      store->FinishAttempt(b, 1, Exited(2000, 0), TaskState::kSucceeded, TaskReason::kExit).ok());
   CHECK(store->HeldUnits()->empty());
   CHECK(MustGet(*store, b).attempts[0].units == UnitGrant{{"gpu", {"1"}}});
 }
@@ -66,7 +66,7 @@ STORE_TEST_CASE("FirstReady passes over the requests named unfit, in either orde
     CHECK(first(order, {"gpu=2", "gpu=1"}) == plain);
     CHECK(first(order, {"gpu=1"}) == big);
     CHECK(first(order, {"gpu=1 licence=1", "gpu"}) == big);  // no request spelled so
-    CHECK(first(order, {"a\"b\\", "gpu=2"}) == small);  // quoted as JSON, never broken
+    CHECK(first(order, {"a\"b\\", "gpu=2"}) == small);       // quoted as JSON, never broken
   }
 }
 
