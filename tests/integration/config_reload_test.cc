@@ -12,11 +12,6 @@ using namespace tqtest;
 
 namespace {
 
-// Rewrites the test daemon's tqd.toml as TestDaemon first wrote it, with `toml` after jobs_dir.
-void WriteConfig(const TestDaemon& d, const std::string& toml) {
-  WriteFile(d.dir() + "/tqd.toml", "jobs_dir = " + Quoted(d.jobs_dir()) + "\n" + toml);
-}
-
 // A task that runs until `gate` exists.
 std::vector<std::string> Gated(const std::string& gate) {
   return {"--", "sh", "-c", "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done"};
@@ -33,7 +28,7 @@ TEST_CASE("tq reload puts a new max_running and new queue settings in force at o
   const std::string second = Submit(d, Gated(gate));
   CHECK(TaskState(d, second) == "pending");
 
-  WriteConfig(d, "max_running = 2\n[queues.gpu]\nconcurrency = 3\npriority_mix = \"strict\"\n");
+  d.WriteConfig("max_running = 2\n[queues.gpu]\nconcurrency = 3\npriority_mix = \"strict\"\n");
   const RunResult r = Tq(d, {"reload"});
   CHECK_MESSAGE(r.exit_code == 0, r.err);
   CHECK(r.out.find("tqd.toml: max_running changed\n") != std::string::npos);
@@ -60,16 +55,16 @@ TEST_CASE("tq reload puts a new max_running and new queue settings in force at o
 TEST_CASE("a tqd.toml that does not load changes nothing, and paths need a restart") {
   TestDaemon d("max_running = 2\n");
   TQ_LOG_ON_FAILURE(d);
-  WriteConfig(d, "max_running = 3\nmax_runing = 4\n");
+  d.WriteConfig("max_running = 3\nmax_runing = 4\n");
   const RunResult bad = Tq(d, {"reload"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("tqd.toml:3: max_runing: unknown key") != std::string::npos);
   // The good file as it was: nothing to change, so the bad one changed nothing.
-  WriteConfig(d, "max_running = 2\n");
+  d.WriteConfig("max_running = 2\n");
   CHECK(Tq(d, {"reload"}).out.find("tqd.toml") == std::string::npos);
 
-  WriteConfig(d, "max_running = 2\nsocket = " + Quoted(d.dir() + "/other.sock") +
-                     "\ndurability = \"normal\"\n");
+  d.WriteConfig("max_running = 2\nsocket = " + Quoted(d.dir() + "/other.sock") +
+                "\ndurability = \"normal\"\n");
   const RunResult restart = Tq(d, {"reload"});
   CHECK_MESSAGE(restart.exit_code == 0, restart.err);
   CHECK(restart.err ==
@@ -81,11 +76,11 @@ TEST_CASE("a tqd.toml that does not load changes nothing, and paths need a resta
 TEST_CASE("SIGHUP reads tqd.toml again too") {
   TestDaemon d("max_running = 1\n");
   TQ_LOG_ON_FAILURE(d);
-  WriteConfig(d, "max_running = 5\n");
+  d.WriteConfig("max_running = 5\n");
   REQUIRE(kill(d.pid(), SIGHUP) == 0);
   CHECK(
       WaitFor([&] { return d.Log().find("tqd.toml: max_running changed") != std::string::npos; }));
-  WriteConfig(d, "max_running = \"many\"\n");
+  d.WriteConfig("max_running = \"many\"\n");
   REQUIRE(kill(d.pid(), SIGHUP) == 0);
   CHECK(WaitFor([&] { return d.Log().find("nothing of tqd.toml changed") != std::string::npos; }));
   CHECK(Tq(d, {"ping"}).exit_code == 0);

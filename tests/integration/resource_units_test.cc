@@ -13,11 +13,6 @@ using namespace tqtest;
 
 namespace {
 
-// Rewrites the test daemon's tqd.toml as TestDaemon first wrote it, with `toml` after jobs_dir.
-void WriteConfig(const TestDaemon& d, const std::string& toml) {
-  WriteFile(d.dir() + "/tqd.toml", "jobs_dir = " + Quoted(d.jobs_dir()) + "\n" + toml);
-}
-
 // A task that prints its units and runs until `gate` exists.
 std::vector<std::string> Gated(const std::string& gate) {
   return {"--", "sh", "-c",
@@ -209,7 +204,7 @@ TEST_CASE("a reload adds units to waiting tasks and never takes one from a runni
   const std::string second = Submit(d, Using({"gpu"}, gate2));
   CHECK(WaitsFor(d, second) == "gpu");
 
-  WriteConfig(d, "max_running = 8\n[resources]\ngpu = 2\n");
+  d.WriteConfig("max_running = 8\n[resources]\ngpu = 2\n");
   const RunResult grow = Tq(d, {"reload"});
   CHECK_MESSAGE(grow.exit_code == 0, grow.err);
   CHECK(grow.out.find("tqd.toml: resources.gpu changed\n") != std::string::npos);
@@ -217,7 +212,7 @@ TEST_CASE("a reload adds units to waiting tasks and never takes one from a runni
   CHECK(FirstLine(d, second) == "gpu=1 cuda=1 lic=");
 
   // Unit 0 leaves tqd.toml while the first task holds it: the task keeps it.
-  WriteConfig(d, "max_running = 8\n[resources]\ngpu = [\"1\"]\n");
+  d.WriteConfig("max_running = 8\n[resources]\ngpu = [\"1\"]\n");
   CHECK(Tq(d, {"reload"}).exit_code == 0);
   const std::string third = Submit(d, Using({"gpu"}, gate1));
   CHECK(WaitsFor(d, third) == "gpu");

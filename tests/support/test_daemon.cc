@@ -280,8 +280,7 @@ TestDaemon::TestDaemon(const std::string& config_toml, std::vector<std::string> 
   dir_ = tmpl;
   socket_ = dir_ + "/tq.sock";
   try {
-    // A top-level key goes before any table of the test's own config.
-    WriteFile(dir_ + "/tqd.toml", "jobs_dir = " + Quoted(jobs_dir()) + "\n" + config_toml);
+    WriteConfig(config_toml);
     REQUIRE_MESSAGE(mkdir(jobs_dir().c_str(), 0700) == 0, "mkdir: " << strerror(errno));
     Start();
     const bool up = WaitFor(
@@ -303,6 +302,11 @@ TestDaemon::~TestDaemon() {
     return;
   }
   nftw(dir_.c_str(), RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void TestDaemon::WriteConfig(const std::string& config_toml) const {
+  // A top-level key goes before any table of the test's own config.
+  WriteFile(dir_ + "/tqd.toml", "jobs_dir = " + Quoted(jobs_dir()) + "\n" + config_toml);
 }
 
 void TestDaemon::WriteJobFile(const std::string& name, const std::string& toml) const {

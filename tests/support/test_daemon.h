@@ -100,6 +100,9 @@ class TestDaemon {
   std::string state_dir() const { return dir_ + "/state"; }
   /// The daemon's job directory (`jobs_dir` in its tqd.toml); empty until a test writes a file.
   std::string jobs_dir() const { return dir_ + "/jobs.d"; }
+  /// Rewrites DIR/tqd.toml as the constructor wrote it, with `config_toml` in place of the first;
+  /// `tq reload` or a restart makes the daemon read it.
+  void WriteConfig(const std::string& config_toml) const;
   /// Writes job file `name` (e.g. "backup.toml") into jobs_dir(); `tq reload` or a restart
   /// makes the daemon read it.
   void WriteJobFile(const std::string& name, const std::string& toml) const;

@@ -31,6 +31,8 @@ Blockers BlockersNow(RequestContext& ctx) {
   if (auto states = ctx.store.QueueStates(); states.ok())
     for (const QueueState& q : *states)
       if (q.paused) b.paused.insert(q.name);
+  // Without resources a task's units are missing whatever is held: nothing to read.
+  if (ctx.config->unit_pools.empty()) return b;
   if (auto held = HeldUnitsNow(ctx.store); held.ok()) b.held = std::move(*held);
   return b;
 }

@@ -82,14 +82,16 @@ class StoreReadySource : public ReadySource {
   Capped capped_;
 };
 
-// Of the ready tasks' unit `requests` (as stored), those that `held` leaves too few units for.
-std::vector<std::string> UnfitRequests(const std::vector<std::string>& requests,
+// A unit request of ready tasks: as stored, and as read (nullopt when it does not read).
+using ReadyRequest = std::pair<std::string, std::optional<UnitRequest>>;
+
+// Of the ready tasks' unit `requests`, the stored spellings of those that `held` leaves too few
+// units for (or that do not read).
+std::vector<std::string> UnfitRequests(const std::vector<ReadyRequest>& requests,
                                        const UnitPools& pools, const UnitsHeld& held) {
   std::vector<std::string> unfit;
-  for (const std::string& text : requests) {
-    std::optional<UnitRequest> request = DecodeUnitRequest(text);
+  for (const auto& [text, request] : requests)
     if (!request || !ShortResource(*request, pools, held).empty()) unfit.push_back(text);
-  }
   return unfit;
 }
 
@@ -229,11 +231,16 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     spdlog::error("{}", queues.status().message());
     return;
   }
-  // The different unit requests of the ready tasks (SPEC 14); most daemons have none.
-  auto requests = parts_.store.ReadyUnitRequests();
-  if (!requests.ok()) {
-    spdlog::error("{}", requests.status().message());
+  // The different unit requests of the ready tasks (SPEC 14), read once; most daemons have none.
+  auto stored = parts_.store.ReadyUnitRequests();
+  if (!stored.ok()) {
+    spdlog::error("{}", stored.status().message());
     return;
+  }
+  std::vector<ReadyRequest> requests;
+  for (std::string& text : *stored) {
+    std::optional<UnitRequest> request = DecodeUnitRequest(text);
+    requests.emplace_back(std::move(text), std::move(request));
   }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
@@ -258,13 +265,13 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     }
     // Tasks whose units are not all free are passed over: the chooser weighs only the others.
     Result<UnitsHeld> held =
-        requests->empty() ? Result<UnitsHeld>(UnitsHeld()) : HeldUnitsNow(parts_.store);
+        requests.empty() ? Result<UnitsHeld>(UnitsHeld()) : HeldUnitsNow(parts_.store);
     if (!held.ok()) {
       spdlog::error("{}", held.status().message());
       break;
     }
     StoreReadySource ready(parts_.store, std::move(open),
-                           UnfitRequests(*requests, parts_.config->unit_pools, *held),
+                           UnfitRequests(requests, parts_.config->unit_pools, *held),
                            std::move(*by_owner), served_, [this](uint32_t owner, int running) {
                              if (parts_.holds.Held(owner)) return true;
                              const UserLimits* limits = parts_.limits.Of(owner);
