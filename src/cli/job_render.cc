@@ -50,8 +50,8 @@ std::string Dumped(const json& j, const char* key, const char* none) {
   return it == j.end() || it->is_null() ? none : it->dump();
 }
 
-std::string RetryText(const json& retry) {
-  if (!retry.is_object()) return "-";
+// The retry settings a job or a stage gives, "" when it gives none.
+std::string RetryParts(const json& retry) {
   std::string out;
   auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
   if (retry.value("retries", json()).is_number()) add(retry["retries"].dump() + " retries");
@@ -67,7 +67,28 @@ std::string RetryText(const json& retry) {
     add("retry on exit " + retry["retry_on_exit"].dump());
   if (retry.value("no_retry_on_exit", json()).is_array())
     add("no retry on exit " + retry["no_retry_on_exit"].dump());
-  return out.empty() ? "the queue's defaults" : out;
+  return out;
+}
+
+// The retry row of a job: the settings it gives, else that the queue's defaults apply.
+std::string RetryText(const json& retry) {
+  if (!retry.is_object()) return "-";
+  const std::string parts = RetryParts(retry);
+  return parts.empty() ? "the queue's defaults" : parts;
+}
+
+// A stage of a job as `tq jobs show` lists it: "NAME: COMMAND", the command run by the job's
+// shell or the argv, then its own timeout and retry settings in parentheses, if it has any.
+std::string StageText(const json& stage) {
+  std::string out = Str(stage, "name") + ": " +
+                    (stage.value("command", json()).is_null() ? ShownList(stage, "argv")
+                                                              : Shown(stage, "command"));
+  std::string own = Duration(stage, "timeout_ms", "");
+  if (!own.empty()) own = "timeout " + own;
+  const json retry = stage.value("retry", json());
+  const std::string retries = retry.is_object() ? RetryParts(retry) : "";
+  if (!retries.empty()) own += (own.empty() ? "" : ", ") + retries;
+  return own.empty() ? out : out + " (" + own + ")";
 }
 
 }  // namespace
@@ -155,7 +176,12 @@ std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now, boo
       {"last task", Dumped(j, "last_task", "-")},
       {"last result", PaintState(ResultText(LastResult(j), j.value("overdue", false)), colour)},
   };
-  if (j.value("command", json()).is_null()) {
+  const json stages = j.value("stages", json::array());
+  if (stages.is_array() && !stages.empty()) {
+    rows.push_back({"shell", Shown(j, "shell") + " (runs the stages' commands)"});
+    for (size_t i = 0; i < stages.size(); ++i)
+      rows.push_back({"stage " + std::to_string(i + 1), StageText(stages[i])});
+  } else if (j.value("command", json()).is_null()) {
     rows.push_back({"argv", ShownList(j, "argv")});
   } else {
     rows.push_back({"command", Shown(j, "command")});

@@ -28,7 +28,8 @@ std::string LastResult(const nlohmann::json& job);
 /// RESULT in its state's colour when `colour` (PaintState).
 std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, WallMs now,
                                               bool colour = false);
-/// The rows of `tq jobs show`: every field of the job, one per row; the last result in its
+/// The rows of `tq jobs show`: every field of the job, one per row, and each of its stages on a
+/// row of its own ("stage 2", "upload: 'rclone copy ...' (5 retries)"); the last result in its
 /// state's colour when `colour`.
 std::vector<std::vector<std::string>> JobShowRows(const nlohmann::json& job, WallMs now,
                                                   bool colour = false);

@@ -75,6 +75,13 @@ std::string ShellQuote(const std::string& arg) {
 }
 
 std::string CommandLine(const json& task) {
+  const json& stages = task.contains("stages") ? task["stages"] : json();
+  if (stages.is_array() && !stages.empty()) {  // the current stage: "2/4 gz: gzip db.sql"
+    const size_t at = task.contains("stage") ? task["stage"].value("index", size_t{0}) : 0;
+    if (at >= stages.size()) return "";
+    return std::to_string(at + 1) + "/" + std::to_string(stages.size()) + " " +
+           stages[at].value("name", "") + ": " + CommandLine(stages[at]);
+  }
   if (task.contains("shell") && !task["shell"].is_null()) return Bytes(task["shell"]);
   std::string out;
   for (const auto& a : task.value("argv", json::array())) {
@@ -132,6 +139,8 @@ int WaitExitCode(const json& task) {
 
 std::string DescribeEnd(const json& task) {
   std::string out = task.value("state", "?");
+  if (task.contains("stage") && task["stage"].is_object() && out != "succeeded")
+    out += " at stage " + task["stage"].value("name", "");
   if (task["reason"].is_string()) out += " (" + task["reason"].get<std::string>() + ")";
   if (task["exit_code"].is_number())
     out += ": exit " + std::to_string(task["exit_code"].get<int>());

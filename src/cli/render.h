@@ -16,7 +16,8 @@ int Fail(const Status& status);
 /// Says on stderr that `queue` is one nobody set up, so nothing but max_running caps it.
 void SayQueueIsNew(const std::string& queue);
 
-/// The command of a task JSON as one shell-quoted line (argv quoted, or the shell string).
+/// The command of a task JSON as one shell-quoted line (argv quoted, or the shell string); for a
+/// task with stages, its current stage's, after "2/4 NAME: ".
 std::string CommandLine(const nlohmann::json& task);
 /// Shell-quotes one argument when it needs it; bytes that are not printable are escaped.
 std::string ShellQuote(const std::string& arg);

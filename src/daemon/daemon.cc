@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/metrics/prometheus.h"
+#include "core/model/stage_progress.h"
 #include "core/proto/protocol.h"
 #include "core/store/sqlite/open.h"
 #include "daemon/handlers/handlers.h"
@@ -44,6 +46,11 @@ Daemon::~Daemon() {
 Status Daemon::PrepareState() {
   Status st = MakeDirs(options_.state_dir, 0700);  // a fresh account has no ~/.local/state
   if (st.ok()) st = MakePrivateDir(options_.state_dir);
+  // Tasks run as their owners reach their context directories (SPEC 13) through it: others may
+  // enter it, never list or write it; everything in it keeps its own private mode.
+  if (st.ok() && options_.run_as.owner && chmod(options_.state_dir.c_str(), 0711) != 0)
+    st = Status(ErrorCode::kConfig, "state",
+                "state: cannot chmod " + options_.state_dir + ": " + std::strerror(errno));
   if (st.ok()) st = lock_.Acquire(options_.state_dir);
   if (st.ok()) st = files_.Prepare();
   if (st.ok()) st = spool_.Prepare();
@@ -106,6 +113,10 @@ Status Daemon::Open() {
   DispatchEvents told{[this](const Task& task, int attempt) { events_->Started(task, attempt); },
                       [this](const Task& task, int attempt, const AttemptOutcome& outcome) {
                         events_->Retrying(task, attempt, outcome);
+                      },
+                      [this](const Task& task, int attempt, const AttemptOutcome& outcome) {
+                        ++counters_.stages_finished[StageStateName(StageState::kSucceeded)];
+                        events_->Advanced(task, attempt, outcome);
                       },
                       [this](TaskId id) { events_->Reread({id}, "unstarted"); },
                       [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
@@ -243,6 +254,10 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
     auto task = store_->Get(id);
     if (task.ok()) {
       ++counters_.finished[StateName(task->state)];
+      // A task with stages ended at its current stage when its last attempt ran there.
+      if (!task->spec.stages.empty() && !task->attempts.empty() &&
+          task->attempts.back().stage == task->stage)
+        ++counters_.stages_finished[StageStateName(StageStateOf(*task, task->stage))];
       events_->Ended(*task);
       waiters_->OnTerminal(*task);
       if (notifier_) notifier_->TaskEnded(*task);

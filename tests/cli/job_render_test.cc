@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "core/proto/job_json.h"
+
 namespace tq {
 namespace {
 
@@ -119,6 +121,44 @@ TEST_CASE("jobs show lists every field even of a job with odd values") {
   CHECK(value("misfire") == "run_all, at most 2");
   CHECK(value("cwd") == "(home)");
   CHECK(value("timeout") == "none");
+}
+
+TEST_CASE("jobs show lists a job's stages, one a line, with their own settings") {
+  JobInfo info;
+  JobDef& d = info.def;
+  d.name = "nightly-backup";
+  d.shell = "/bin/bash";
+  d.stages.resize(3);
+  d.stages[0].name = "dump";
+  d.stages[0].shell = "pg_dump db > \"$TQ_CONTEXT/db.sql\"";
+  d.stages[0].timeout_ms = 3600000;
+  d.stages[1].name = "upload";
+  d.stages[1].argv = {"rclone", "copy", "a b"};
+  d.stages[1].retry.retries = 5;
+  d.stages[1].retry.backoff = BackoffKind::kFixed;
+  d.stages[2].name = "prune";
+  d.stages[2].shell = "prune";
+  const json j = JobInfoToJson(info);
+  REQUIRE(j["stages"].size() == 3);
+  CHECK(j["stages"][0]["command"] == "pg_dump db > \"$TQ_CONTEXT/db.sql\"");
+  CHECK(j["stages"][0]["timeout_ms"] == 3600000);
+  CHECK(j["stages"][1]["command"].is_null());
+  CHECK(j["stages"][1]["argv"] == json{"rclone", "copy", "a b"});
+  CHECK(j["stages"][1]["retry"]["retries"] == 5);
+  CHECK(j["stages"][2]["retry"]["retries"].is_null());
+
+  std::vector<std::vector<std::string>> shown;
+  for (const auto& row : JobShowRows(j, 0))
+    if (row[0] == "shell" || row[0].rfind("stage", 0) == 0 || row[0] == "argv" ||
+        row[0] == "command")
+      shown.push_back(row);
+  CHECK(shown == std::vector<std::vector<std::string>>{
+                     {"shell", "/bin/bash (runs the stages' commands)"},
+                     {"stage 1", "dump: 'pg_dump db > \"$TQ_CONTEXT/db.sql\"' (timeout 1h)"},
+                     {"stage 2", "upload: rclone copy 'a b' (5 retries, fixed backoff)"},
+                     {"stage 3", "prune: prune"},
+                 });
+  CHECK(JobInfoToJson(JobInfo{})["stages"] == json::array());
 }
 
 TEST_CASE("load error lines say whether the last good jobs stay, and how many were left out") {

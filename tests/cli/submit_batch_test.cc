@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "core/proto/batch_limits.h"
+
 namespace tq {
 namespace {
 
@@ -56,6 +58,35 @@ TEST_CASE("--json-lines refuses a field a submit does not have, naming the line 
   auto not_object = ParseBatch("[1]\n", BatchFormat::kJsonLines);
   REQUIRE(!not_object.ok());
   CHECK(not_object.status().message().find("line 1") != std::string::npos);
+}
+
+TEST_CASE("--json-lines lines may carry stages, through to the requests") {
+  auto batch = ParseBatch(
+      "{\"stages\": [{\"name\": \"dump\", \"shell\": \"pg_dump db\"}, {\"name\": \"gz\", "
+      "\"argv\": [\"gzip\", \"db.sql\"], \"retries\": 2}]}\n"
+      "{\"argv\": [\"true\"]}\n",
+      BatchFormat::kJsonLines);
+  REQUIRE(batch.ok());
+  SubmitRequest common;
+  common.spec.queue = "backup";
+  auto resolved = ResolveBatch(SubmitToJson(common), batch->tasks);
+  REQUIRE_MESSAGE(resolved.ok(), resolved.status().message());
+  REQUIRE(resolved->size() == 2);
+  const TaskSpec& staged = (*resolved)[0].spec;
+  CHECK(staged.queue == "backup");
+  CHECK(staged.argv.empty());
+  REQUIRE(staged.stages.size() == 2);
+  CHECK(staged.stages[0].shell == std::optional<std::string>("pg_dump db"));
+  CHECK(staged.stages[1].argv == std::vector<std::string>{"gzip", "db.sql"});
+  CHECK(staged.stages[1].retry.retries == std::optional<int>(2));
+  CHECK((*resolved)[1].spec.stages.empty());
+
+  auto bad = ParseBatch("{\"stages\": [{\"name\": \"a b\", \"argv\": [\"true\"]}]}\n",
+                        BatchFormat::kJsonLines);
+  REQUIRE(bad.ok());
+  auto refused = ResolveBatch(SubmitToJson(common), bad->tasks);
+  REQUIRE(!refused.ok());
+  CHECK(refused.status().message().find("\"a b\" is not a stage name") != std::string::npos);
 }
 
 }  // namespace

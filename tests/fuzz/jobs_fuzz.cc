@@ -23,8 +23,10 @@ namespace {
 void CheckJobs(const tq::JobFile& file) {
   for (const tq::JobDef& job : file.jobs) {
     if (!tq::ValidJobName(job.name)) Fail("a loaded job with a bad name", job.name);
-    if (job.command.has_value() == !job.argv.empty())
-      Fail("a loaded job without exactly one of command and argv", job.name);
+    if ((job.command.has_value() ? 1 : 0) + (job.argv.empty() ? 0 : 1) +
+            (job.stages.empty() ? 0 : 1) !=
+        1)
+      Fail("a loaded job without exactly one of command, argv and stages", job.name);
   }
 }
 

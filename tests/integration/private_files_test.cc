@@ -1,7 +1,10 @@
 // What tqd keeps is its own (SPEC 8): the store holds tasks' environments and stdin, so every
 // file of it is 0600 and every directory 0700, whatever the umask tqd started with; files and
-// directories an older tqd left open are narrowed at start.
+// directories an older tqd left open are narrowed at start. The one exception: a system daemon's
+// state directory and its contexts/ are 0711, so that tasks reach their own context directories
+// (SPEC 13), never list them.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <doctest/doctest.h>
 
@@ -38,7 +41,9 @@ TEST_CASE("the store, task files and tqd's directories are 0600 and 0700 under u
   const std::string id = submit.out.substr(0, submit.out.find('\n'));
   REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
   const std::string state = d.state_dir();
-  CHECK(ModeOf(state) == 0700);
+  const int enter_only = geteuid() == 0 ? 0711 : 0700;  // tasks run as their users only as root
+  CHECK(ModeOf(state) == enter_only);
+  CHECK(ModeOf(state + "/contexts") == 0711);
   for (const char* file : {"/tq.db", "/tq.db-wal", "/tq.db-shm"}) {
     CAPTURE(file);
     CHECK(ModeOf(state + file) == 0600);

@@ -127,6 +127,33 @@ int PrintSelectedTasks(const GlobalOptions& g, LogsRequest req) {
   }
 }
 
+// The latest attempt of task `id` that ran stage `stage` (SPEC 13), or why there is none.
+Result<int> LatestAttemptOfStage(const GlobalOptions& g, TaskId id, const std::string& stage) {
+  auto client = Client::Connect(g.socket);
+  if (!client.ok()) return client.status();
+  auto r = client->Call(StatusRequest{id});
+  if (!r.ok()) return r.status();
+  const nlohmann::json& task = (*r)["task"];
+  std::string names;
+  bool known = false;
+  for (const auto& s : task.value("stages", nlohmann::json::array())) {
+    names += (names.empty() ? "" : ", ") + s.value("name", "");
+    known = known || s.value("name", "") == stage;
+  }
+  const std::string which = "stage: task " + std::to_string(id);
+  if (!known)
+    return Status(ErrorCode::kNotFound, "stage",
+                  which + " has no stage " + ShellQuote(stage) +
+                      (names.empty() ? " (it has no stages)" : " (its stages: " + names + ")"));
+  int attempt = 0;
+  for (const auto& a : task["attempt_log"])
+    if (a.value("stage", "") == stage) attempt = a["number"].get<int>();
+  if (attempt == 0)
+    return Status(ErrorCode::kNotFound, "stage",
+                  which + " has not run stage " + ShellQuote(stage) + " yet");
+  return attempt;
+}
+
 }  // namespace
 
 Command AddLogs(CLI::App& app, const GlobalOptions& g) {
@@ -135,6 +162,7 @@ Command AddLogs(CLI::App& app, const GlobalOptions& g) {
   struct Flags {
     SelectorFlags select;
     int attempt = 0;
+    std::string stage;
     bool follow = false, stderr_stream = false, merged = false;
   };
   auto f = std::make_shared<Flags>();
@@ -146,8 +174,13 @@ Command AddLogs(CLI::App& app, const GlobalOptions& g) {
   sub->add_flag("--merged", f->merged,
                 "print standard output and standard error together, in the order written")
       ->excludes(err);
-  sub->add_option("--attempt", f->attempt, "this attempt (1 is the first; default: the latest)")
-      ->check(CLI::PositiveNumber);
+  auto* attempt =
+      sub->add_option("--attempt", f->attempt, "this attempt (1 is the first; default: the latest)")
+          ->check(CLI::PositiveNumber);
+  sub->add_option("--stage", f->stage,
+                  "a task with stages: the latest attempt of stage NAME (SPEC 13)")
+      ->option_text("NAME")
+      ->excludes(attempt);
   return {sub, [f, &g]() {
             auto select = f->select.SomeSelector(AnyState(), "logs");
             if (!select.ok()) return Fail(select.status());
@@ -157,13 +190,22 @@ Command AddLogs(CLI::App& app, const GlobalOptions& g) {
             if (select->ids.size() == 1) {
               req.id = select->ids[0];
               req.attempt = f->attempt;
+              if (!f->stage.empty()) {
+                Result<int> of_stage = LatestAttemptOfStage(g, req.id, f->stage);
+                if (!of_stage.ok()) return Fail(of_stage.status());
+                req.attempt = *of_stage;
+              }
               return PrintOneTask(g, req, f->follow);
             }
-            if (f->follow || f->attempt != 0)
-              return Fail(Status::Invalid(
-                  f->follow ? "--follow" : "--attempt",
-                  std::string(f->follow ? "--follow" : "--attempt") +
-                      ": goes with one task id, not with several tasks or filters"));
+            const char* one_only = f->follow           ? "--follow"
+                                   : f->attempt != 0   ? "--attempt"
+                                   : !f->stage.empty() ? "--stage"
+                                                       : nullptr;
+            if (one_only != nullptr)
+              return Fail(Status::Invalid(one_only,
+                                          std::string(one_only) +
+                                              ": goes with one task id, not with several tasks or "
+                                              "filters"));
             req.select = std::move(*select);
             return PrintSelectedTasks(g, std::move(req));
           }};

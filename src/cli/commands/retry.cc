@@ -15,10 +15,19 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
   struct Flags {
     SelectorFlags select;
     bool failed = false;
+    bool from_start = false;
+    std::string from;
   };
   auto f = std::make_shared<Flags>();
   f->select.AddTo(sub, "task ids", "failed (the default) or cancelled");
   sub->add_flag("--failed", f->failed, "every failed task of yours (with the filters given)");
+  auto* from_start = sub->add_flag(
+      "--from-start", f->from_start,
+      "a task with stages runs every stage again (default: it resumes at the stage it stopped at)");
+  sub->add_option("--from", f->from,
+                  "a task with stages resumes at stage NAME (at or before where it stopped)")
+      ->option_text("NAME")
+      ->excludes(from_start);
   return {sub, [f, &g]() {
             auto select = f->select.Selector(RetryableStates());
             if (!select.ok()) return Fail(select.status());
@@ -33,7 +42,10 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
                                           "retry needs task ids (tq retry ID...), --failed or "
                                           "a filter (--state, --queue, --label, --user)"));
             const std::vector<long long>& named = f->select.ids;
-            RetryRequest req{std::move(*select)};
+            RetryRequest req;
+            req.select = std::move(*select);
+            req.from_start = f->from_start;
+            if (!f->from.empty()) req.from_stage = f->from;
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             auto r = client->Call(req);

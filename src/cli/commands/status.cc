@@ -35,7 +35,22 @@ std::string UnitsText(const nlohmann::json& units) {
   return out;
 }
 
-// Prints the task's fields, then its attempts; its state in colour on a terminal.
+// Prints the stages of a task with stages (SPEC 13): each one's state, attempts and command.
+void PrintStages(const nlohmann::json& stages) {
+  std::printf("\n");
+  std::vector<std::vector<std::string>> rows = {
+      {"#", "STAGE", "STATE", "ATTEMPTS", "EXIT", "COMMAND"}};
+  for (const auto& s : stages) {
+    std::string attempts = s["attempts"].dump();
+    if (s.value("retries", 0) > 0) attempts += " (retries " + s["retries"].dump() + ")";
+    rows.push_back({std::to_string(s.value("index", 0) + 1), s.value("name", ""),
+                    PaintState(s.value("state", ""), StdoutColour(false)), attempts,
+                    s["exit_code"].is_number() ? s["exit_code"].dump() : "-", CommandLine(s)});
+  }
+  PrintTable(rows);
+}
+
+// Prints the task's fields, then its stages and attempts; states in colour on a terminal.
 void PrintTask(const nlohmann::json& t) {
   std::string state = t.value("state", "?");
   if (t["reason"].is_string()) state += " (" + t["reason"].get<std::string>() + ")";
@@ -93,11 +108,14 @@ void PrintTask(const nlohmann::json& t) {
     head.push_back({"mailto", t["mailto"].get<std::string>() + " (on " +
                                   t.value("mail_on", std::string("failure")) + ")"});
   PrintTable(head);
+  const bool staged = t.contains("stages");
+  if (staged) PrintStages(t["stages"]);
   const auto& attempts = t["attempt_log"];
   if (attempts.empty()) return;
   std::printf("\n");
   std::vector<std::vector<std::string>> rows = {
       {"#", "STARTED", "ENDED", "RESULT", "TIME", "CPU", "MEMORY", "REASON"}};
+  if (staged) rows[0].insert(rows[0].begin() + 1, "STAGE");
   for (const auto& a : attempts) {
     std::string result = "-";
     if (a["exit_code"].is_number()) result = "exit " + a["exit_code"].dump();
@@ -106,6 +124,7 @@ void PrintTask(const nlohmann::json& t) {
     rows.push_back({a["number"].dump(), LocalTime(a["started"]), LocalTime(a["ended"]), result,
                     ShortDuration(a["duration_ms"]), ShortDuration(cpu), PeakMemory(a),
                     a["reason"].is_string() ? a["reason"].get<std::string>() : "running"});
+    if (staged) rows.back().insert(rows.back().begin() + 1, a.value("stage", ""));
   }
   PrintTable(rows);
   for (const auto& a : attempts)

@@ -1,6 +1,7 @@
 // tq submit: create a task and print its id.
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/submit_batch.h"
+#include "cli/commands/submit_stages.h"
 #include "cli/render.h"
 #include "cli/start_time.h"
 #include "core/model/duration.h"
@@ -24,7 +26,9 @@ namespace tq {
 namespace {
 
 struct SubmitFlags {
-  std::string shell, queue = "default", delay, at, timeout, pending_ttl, key;
+  std::vector<CommandFlag> command_flags;  // --stage and --shell, in their order
+  std::string stages_file;                 // --stages FILE
+  std::string queue = "default", delay, at, timeout, pending_ttl, key;
   std::vector<std::string> labels, after, use;
   int priority = kDefaultPriority;
   int64_t version = 0;
@@ -140,26 +144,57 @@ Result<std::string> ReadStdinPayload(std::istream& in) {
   return data;
 }
 
-// The request the flags describe; in batch mode without a command (each task brings its own).
-Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g) {
-  SubmitRequest request;
-  TaskSpec& spec = request.spec;
-  spec.argv = g.command;
-  if (!f.shell.empty()) spec.shell = f.shell;
+// The task's command into `spec`: its own (words, or --shell), or its stages (--stage, or
+// --stages FILE); refuses what does not go together, naming the flags.
+Status ReadCommand(const SubmitFlags& f, const GlobalOptions& g, TaskSpec& spec) {
+  const bool stage_flags = std::any_of(f.command_flags.begin(), f.command_flags.end(),
+                                       [](const CommandFlag& c) { return c.stage; });
+  if (stage_flags && !f.stages_file.empty())
+    return Status::Invalid("--stages",
+                           "--stages: give the stages either in FILE or with --stage, not both");
+  auto command = ReadSubmitCommand(f.command_flags, g.command);
+  if (!command.ok()) return command.status();
+  spec.argv = std::move(command->argv);
+  spec.shell = std::move(command->shell);
+  spec.stages = std::move(command->stages);
   if (f.batch && (!spec.argv.empty() || spec.shell))
     return Status::Invalid("--batch",
                            "--batch: the commands come from standard input; give no "
                            "command after -- and no --shell");
+  if (f.batch && (!spec.stages.empty() || !f.stages_file.empty()))
+    return Status::Invalid("--batch",
+                           "--batch: the tasks come from standard input; give no --stage and no "
+                           "--stages (a --json-lines line may carry \"stages\")");
+  if (!f.stages_file.empty()) {
+    if (!spec.argv.empty() || spec.shell)
+      return Status::Invalid("--stages",
+                             "--stages: a task with stages runs only its stages' commands; give "
+                             "either --stages FILE or a command (after -- or --shell), not both");
+    if (f.read_stdin && f.stages_file == "-")
+      return Status::Invalid("--stdin", "--stdin: standard input carries the stages (--stages -)");
+    auto stages = ReadStagesFile(f.stages_file);
+    if (!stages.ok()) return stages.status();
+    spec.stages = std::move(*stages);
+  }
+  return Status::Ok();
+}
+
+// The request the flags describe; in batch mode without a command (each task brings its own).
+Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g) {
+  SubmitRequest request;
+  TaskSpec& spec = request.spec;
+  if (Status st = ReadCommand(f, g, spec); !st.ok()) return st;
   if ((f.batch_nul || f.batch_json) && !f.batch)
     return Status::Invalid("--batch", "-0 and --json-lines go with --batch");
   if (f.batch_nul && f.batch_json)
     return Status::Invalid("--batch", "--batch: -0 and --json-lines exclude each other");
   if (f.batch && f.read_stdin)
     return Status::Invalid("--stdin", "--stdin: standard input carries the batch");
-  if (!f.batch && spec.argv.empty() && !spec.shell)
+  if (!f.batch && spec.argv.empty() && !spec.shell && spec.stages.empty())
     return Status::Invalid("command",
                            "a command is required: tq submit [OPTIONS] [--] COMMAND "
-                           "[ARG...], or --shell STRING");
+                           "[ARG...], --shell STRING, or stages (--stage NAME -- COMMAND "
+                           "[ARG...] for each, or --stages FILE)");
   if (!spec.argv.empty() && spec.shell)
     return Status::Invalid("--shell", "--shell: give either a command or --shell, not both");
   spec.queue = f.queue;
@@ -237,9 +272,24 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("submit", "Submit a task; prints its id");
   sub->footer(
       "The command starts at the first argument that is not an option (or after --): tq submit "
-      "[OPTIONS] [--] PROGRAM [ARG...]. Each option takes one value; repeat it for more.");
+      "[OPTIONS] [--] PROGRAM [ARG...]. Each option takes one value; repeat it for more. A task "
+      "with stages: tq submit [OPTIONS] --stage NAME -- PROGRAM [ARG...] --stage NAME -- ...");
   auto f = std::make_shared<SubmitFlags>();
-  sub->add_option("--shell", f->shell, "run STRING with /bin/sh -c instead of a command");
+  // --shell and --stage are kept in the order given: a --shell after a --stage is that stage's.
+  auto in_order = [f](bool stage) {
+    return [f, stage](const std::string& value) { f->command_flags.push_back({stage, value}); };
+  };
+  sub->add_option_function<std::string>(
+         "--shell", in_order(false),
+         "run STRING with /bin/sh -c instead of a command (after --stage NAME: that stage's)")
+      ->trigger_on_parse();
+  sub->add_option_function<std::string>(
+         "--stage", in_order(true),
+         "start stage NAME; its command follows: -- COMMAND [ARG...] up to the next --stage, "
+         "or --shell STRING (repeat for each stage)")
+      ->trigger_on_parse();
+  sub->add_option("--stages", f->stages_file,
+                  "the stages from a TOML file of [[stages]] tables (- for standard input)");
   sub->add_option("-q,--queue", f->queue, "queue name (default: default)");
   sub->add_option("-p,--priority", f->priority, "1 (highest) .. 5 (lowest), default 3")
       ->check(IntRange(kMinPriority, kMaxPriority));

@@ -13,14 +13,15 @@ declare -gA _tq_subcommands=(
 declare -gA _tq_flags=(
   [tq]="--socket --json --help"
   [tq submit]="--shell --queue --priority --stdin --label --use --delay --at --after --timeout
+    --stage --stages
     --clean-env --keep-background --key --version --supersede-running --retries --backoff
     --backoff-base --backoff-max --no-jitter --retry-on-exit --no-retry-on-exit --pending-ttl
     --on-failure --on-success --on-finish --mailto --mail-on --batch --null --json-lines"
   [tq list]="--state -q --queue --label -u --user --limit"
-  [tq logs]="--follow --stderr --merged --attempt --state -q --queue --label -u --user"
+  [tq logs]="--follow --stderr --merged --attempt --stage --state -q --queue --label -u --user"
   [tq wait]="--state -q --queue --label -u --user"
   [tq cancel]="--state -q --queue --label -u --user --signal --kill"
-  [tq retry]="--failed --state -q --queue --label -u --user"
+  [tq retry]="--failed --from-start --from --state -q --queue --label -u --user"
   [tq clean]="--state -q --queue --label -u --user --older-than"
   [tq update]="--priority --queue --label --no-labels --delay --at --timeout --retries"
   [tq hold]="--state -q --queue --label -u --user"
@@ -41,7 +42,8 @@ declare -gA _tq_flags=(
 declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --use --delay --at --after
   --timeout --key --version --retries --backoff --backoff-base --backoff-max --retry-on-exit
   --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish --mailto --mail-on
-  --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than --signal --priority-mix)
+  --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than --signal --priority-mix
+  --stage --stages)
 
 # What `tq ARGS...` prints, against the --socket given on the command line (else $TQ_SOCKET or
 # tq's default); nothing when tqd does not answer within a second.
@@ -139,7 +141,7 @@ _tq() {
     -q | --queue) _tq_reply "$(_tq_queues)" ;;
     --after) _tq_reply "$(_tq_ids)" ;;
     -u | --user) mapfile -t COMPREPLY < <(compgen -u -- "$cur") ;;
-    --socket) _tq_files ;;
+    --socket | --stages) _tq_files ;;
   esac
   [[ " ${_tq_valued[*]} " == *" $prev "* ]] && return  # any other value: nothing to suggest
 

@@ -23,7 +23,7 @@ function __tq_path
         --timeout --key --version --retries --backoff --backoff-base --backoff-max \
         --retry-on-exit --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish \
         --mailto --mail-on --state --limit --attempt --concurrency -u --user --tz --from --count \
-        --dst --older-than --signal --priority-mix
+        --dst --older-than --signal --priority-mix --stage --stages
     set -l path tq
     set -l positionals 0
     set -l words (commandline -opc)[2..-1]
@@ -126,6 +126,8 @@ complete -c tq -n '__tq_is tq' -a events -d 'print task state changes as JSON li
 
 set -l submit '__tq_is "tq submit"'
 complete -c tq -n $submit -l shell -x -d 'run STRING with /bin/sh -c instead of a command'
+complete -c tq -n $submit -l stage -x -d 'start stage NAME; its command follows -- or --shell'
+complete -c tq -n $submit -l stages -r -F -d 'the stages from a TOML file of [[stages]] tables'
 complete -c tq -n $submit -s q -l queue -xa '(__tq_queues)' -d 'queue name'
 complete -c tq -n $submit -s p -l priority -xa '1 2 3 4 5' -d '1 (highest) .. 5 (lowest)'
 complete -c tq -n $submit -l stdin -d 'send standard input to the task as its stdin'
@@ -195,10 +197,13 @@ complete -c tq -n $logs -s f -l follow -d 'keep printing output until the task e
 complete -c tq -n $logs -l stderr -d 'print standard error instead of standard output'
 complete -c tq -n $logs -l merged -d 'print standard output and standard error in the order written'
 complete -c tq -n $logs -l attempt -x -d 'this attempt (1 is the first; default: the latest)'
+complete -c tq -n $logs -l stage -x -d 'the latest attempt of this stage (a task with stages)'
 
 set -l retry '__tq_is "tq retry"'
 complete -c tq -n $retry -xa '(__tq_ids failed cancelled)'
 complete -c tq -n $retry -l failed -d 'every failed task of yours (in --queue)'
+complete -c tq -n $retry -l from-start -d 'a task with stages runs every stage again'
+complete -c tq -n $retry -l from -x -d 'a task with stages runs again from this stage'
 
 set -l clean '__tq_is "tq clean"'
 complete -c tq -n $clean -xa '(__tq_ids succeeded failed cancelled expired)'

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/config/toml_check.h"
+#include "core/model/name_text.h"
 #include "core/model/quote.h"
 
 namespace tq {
@@ -362,13 +363,7 @@ int DefaultMaxRunning() {
 }
 
 bool ValidQueueName(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
-  for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
+  return ValidNameText(name, 64);
 }
 
 bool ValidQueueRef(std::string_view ref) {

@@ -1,5 +1,6 @@
 #include "core/jobs/job.h"
 
+#include "core/model/name_text.h"
 #include "core/model/user_rules.h"
 
 namespace tq {
@@ -53,13 +54,7 @@ bool ValidJobRef(std::string_view ref) {
 }
 
 bool ValidJobName(std::string_view name) {
-  if (name.empty() || name.size() > kMaxJobName) return false;
-  for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
+  return ValidNameText(name, kMaxJobName);
 }
 
 }  // namespace tq

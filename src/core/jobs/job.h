@@ -13,6 +13,7 @@
 #include "core/model/notify.h"
 #include "core/model/resources.h"
 #include "core/model/retry_overrides.h"
+#include "core/model/stage.h"
 #include "core/model/status.h"
 #include "core/model/unit_use.h"
 
@@ -52,6 +53,9 @@ struct JobDef {
   std::optional<std::string> command;  ///< run by `shell` with -c; else `argv` is run directly
   std::string shell = "/bin/sh";
   std::vector<std::string> argv;
+  /// Its steps (SPEC 13), given instead of command and argv: a stage's `shell` holds its
+  /// `command`, run by the job's `shell` with -c; a stage without one runs its argv directly.
+  std::vector<StageSpec> stages;
   std::string user;  ///< "" = the daemon's own user (only a system daemon may name another)
   std::string cwd;   ///< "" = the user's home directory
   std::vector<std::string> env;           ///< "NAME=VALUE", applied over cron's environment

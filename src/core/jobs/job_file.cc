@@ -9,6 +9,8 @@
 #include "core/config/toml_check.h"
 #include "core/cron/cron_zone.h"
 #include "core/jobs/file_errors.h"
+#include "core/jobs/job_values.h"
+#include "core/jobs/stage_tables.h"
 #include "core/model/limits.h"
 #include "core/model/quote.h"
 #include "core/model/task.h"
@@ -18,13 +20,11 @@ namespace tq {
 namespace {
 
 constexpr const char* kJobKeys =
-    "name, schedule, timezone, dst, command, shell, argv, user, cwd, env, stdin, queue, "
-    "priority, timeout, pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, overlap, "
-    "misfire, max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, core, "
-    "on_failure, on_success, on_finish, mailto, mail_on, expect_success_within, enabled, use";
-constexpr const char* kBackoffKeys = "kind, base, max, jitter";
-constexpr const char* kBackoffKinds = "fixed, exponential or progressive";
-constexpr int64_t kMaxRetries = 1000;                 // as tqd.toml's queues allow
+    "name, schedule, timezone, dst, command, shell, argv, stages, user, cwd, env, stdin, "
+    "queue, priority, timeout, pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, "
+    "overlap, misfire, max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, "
+    "core, on_failure, on_success, on_finish, mailto, mail_on, expect_success_within, enabled, "
+    "use";
 constexpr int64_t kMaxCatchUp = 1000;                 // catch-up runs after one downtime
 constexpr size_t kMaxUserBytes = 255;                 // LOGIN_NAME_MAX without its NUL
 constexpr size_t kMaxExecString = kMaxArgStrlen - 1;  // one argument or "NAME=VALUE" for execve
@@ -32,29 +32,6 @@ constexpr size_t kMaxExecString = kMaxArgStrlen - 1;  // one argument or "NAME=V
 // whenever it is read: schedules repeat, so one that fires at all fires within
 // kCronHorizonYears of any instant.
 constexpr WallMs kNeverFiresFrom = 946684800000;
-
-// A key as a message shows it: short bare TOML keys as written, any other quoted (and cut).
-std::string KeyText(std::string_view k) {
-  bool bare = !k.empty() && k.size() <= 64;
-  for (char c : k)
-    bare = bare && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-');
-  return bare ? std::string(k) : Quote(k);
-}
-
-// The entries of `t` in the order of the file (toml++ keeps tables sorted by key), so the first
-// error reported is the first in the file and env keeps the order it was written in.
-std::vector<std::pair<const toml::key*, const toml::node*>> InFileOrder(const toml::table& t) {
-  std::vector<std::pair<const toml::key*, const toml::node*>> out;
-  for (auto&& [k, v] : t) out.emplace_back(&k, &v);
-  auto at = [](const auto& e) {
-    const toml::source_position p = e.first->source().begin;
-    return std::make_pair(p.line, p.column);
-  };
-  std::stable_sort(out.begin(), out.end(),
-                   [&](const auto& a, const auto& b) { return at(a) < at(b); });
-  return out;
-}
 
 // Whether `name` can be an environment variable's name: a letter or _, then letters, digits, _.
 bool ValidEnvName(std::string_view name) {
@@ -88,6 +65,7 @@ struct Given {
   int command = 0;
   int argv = 0;
   int shell = 0;
+  int stages = 0;
 };
 
 class JobFileReader {
@@ -176,6 +154,11 @@ class JobFileReader {
       errors_.Add(
           ck_.Error(prefix + "argv", std::max(g->command, g->argv),
                     "a job runs either command (by its shell) or argv (directly), not both"));
+    if (g->stages > 0 && (g->command > 0 || g->argv > 0))
+      errors_.Add(
+          ck_.Error(prefix + "stages", std::max({g->stages, g->command, g->argv}),
+                    std::string("a job runs either stages (each with its own command) or ") +
+                        (g->command > 0 ? "command" : "argv") + ", not both"));
     if (g->argv > 0 && g->shell > 0)
       errors_.Add(
           ck_.Error(prefix + "shell", g->shell,
@@ -194,12 +177,13 @@ class JobFileReader {
                        "job " + Quote(def.name) +
                            " needs a schedule (5 or 6 cron fields, a macro such as @daily, "
                            "@every DURATION or @reboot)");
-    if (!def.command && def.argv.empty())
+    if (!def.command && def.argv.empty() && def.stages.empty())
       return ck_.Error("command", header,
                        "job " + Quote(def.name) +
-                           " needs a command (command = \"...\" run by its shell, or argv = "
-                           "[\"program\", \"arg\"...])");
-    if (g.shell > 0 && !def.command)
+                           " needs a command (command = \"...\" run by its shell, argv = "
+                           "[\"program\", \"arg\"...], or stages = [{ name = \"...\", command = "
+                           "\"...\" }, ...])");
+    if (g.shell > 0 && !def.command && def.stages.empty())
       return ck_.Error("shell", g.shell,
                        "shell applies to command only; this job runs argv (from [defaults]) "
                        "directly");
@@ -231,23 +215,6 @@ class JobFileReader {
     return zone;
   }
 
-  // A string without NUL bytes, at most `max` bytes; `what` says what is allowed.
-  Status Text(const std::string& key, int line, const toml::node& v, size_t max, const char* what,
-              std::string* out) const {
-    const auto* s = v.as_string();
-    if (s == nullptr)
-      return ck_.Error(key, line, DescribeToml(v) + " is not a string (" + what + ")");
-    const std::string& text = s->get();
-    if (text.find('\0') != std::string::npos)
-      return ck_.Error(key, line, DescribeToml(v) + " contains a NUL byte (" + what + ")");
-    if (text.size() > max)
-      return ck_.Error(key, line,
-                       "a value of " + std::to_string(text.size()) +
-                           " bytes is over the limit of " + std::to_string(max) + " bytes");
-    *out = text;
-    return Status::Ok();
-  }
-
   // A string naming one of a few choices; `parse` turns it into the value.
   template <typename T, typename Parse>
   Status Choice(const std::string& key, int line, const toml::node& v, Parse parse,
@@ -270,7 +237,7 @@ class JobFileReader {
       if (!in_job)
         return ck_.Error(key, line, "a name cannot be a default (give each [[job]] its own name)");
       std::string text;
-      s = Text(key, line, v, 64, "use 1 to 64 characters from A-Z a-z 0-9 _ . -", &text);
+      s = ReadText(ck_, key, line, v, 64, "use 1 to 64 characters from A-Z a-z 0-9 _ . -", &text);
       if (s.ok() && !ValidJobName(text))
         return ck_.Error(
             key, line,
@@ -278,10 +245,10 @@ class JobFileReader {
       def.name = text;
     } else if (name == "schedule") {
       std::string text;
-      s = Text(key, line, v, 1024,
-               "use 5 or 6 cron fields, a macro such as @daily, @every "
-               "DURATION or @reboot",
-               &text);
+      s = ReadText(ck_, key, line, v, 1024,
+                   "use 5 or 6 cron fields, a macro such as @daily, @every "
+                   "DURATION or @reboot",
+                   &text);
       if (!s.ok()) return s;
       Result<CronExpr> expr = ParseCron(text);
       if (!expr.ok()) return ck_.Error(key, line, expr.status().message());
@@ -290,7 +257,7 @@ class JobFileReader {
       d->schedule_key = key;
     } else if (name == "timezone") {
       std::string text;
-      s = Text(key, line, v, 256, "use an IANA zone such as Europe/Berlin or UTC", &text);
+      s = ReadText(ck_, key, line, v, 256, "use an IANA zone such as Europe/Berlin or UTC", &text);
       if (!s.ok()) return s;
       Result<TimeZone> zone = Zone(text, key);
       if (!zone.ok()) return ck_.Wrap(key, line, zone.status());
@@ -307,9 +274,7 @@ class JobFileReader {
       def.dst = *dst;
     } else if (name == "command") {
       std::string text;
-      s = Text(key, line, v, kMaxExecString, "use a shell command line", &text);
-      if (s.ok() && text.find_first_not_of(" \t\n") == std::string::npos)
-        return ck_.Error(key, line, DescribeToml(v) + " is empty (use a shell command line)");
+      s = ReadCommandLine(ck_, key, line, v, &text);
       def.command = text;
       def.argv.clear();
       g->command = line;
@@ -319,12 +284,21 @@ class JobFileReader {
         return ck_.Error(key, line, "\"\" is not a shell (use an absolute path such as /bin/sh)");
       g->shell = line;
     } else if (name == "argv") {
-      s = Argv(key, line, v, &def.argv);
+      s = ReadArgv(ck_, key, line, v, &def.argv);
       def.command.reset();
       g->argv = line;
+    } else if (name == "stages") {
+      if (!in_job)
+        return ck_.Error(key, line,
+                         "stages cannot be a default (give each [[job]] its own stages)");
+      g->stages = line;
+      ReadStageTables(ck_, key, line, v, &errors_, &def.stages);
+      def.command.reset();
+      def.argv.clear();
     } else if (name == "user") {
       std::string text;
-      s = Text(key, line, v, kMaxUserBytes, "use a user name from the password database", &text);
+      s = ReadText(ck_, key, line, v, kMaxUserBytes, "use a user name from the password database",
+                   &text);
       if (s.ok() && !ValidUserName(text))
         return ck_.Error(key, line,
                          DescribeToml(v) +
@@ -337,11 +311,11 @@ class JobFileReader {
       s = Env(key, line, v, &def.env);
     } else if (name == "stdin") {
       std::string text;
-      s = Text(key, line, v, kMaxStdinBytes, "use the text to feed to the command", &text);
+      s = ReadText(ck_, key, line, v, kMaxStdinBytes, "use the text to feed to the command", &text);
       def.stdin_data = text;
     } else if (name == "queue") {
       std::string text;
-      s = Text(key, line, v, 64, "use 1 to 64 characters from A-Z a-z 0-9 _ . -", &text);
+      s = ReadText(ck_, key, line, v, 64, "use 1 to 64 characters from A-Z a-z 0-9 _ . -", &text);
       if (s.ok() && !ValidQueueName(text))
         return ck_.Error(
             key, line,
@@ -357,19 +331,8 @@ class JobFileReader {
       s = Use(key, line, v, &def.use);
     } else if (name == "pending_ttl") {
       s = ck_.Duration(key, line, v, &def.pending_ttl_ms);
-    } else if (name == "retries") {
-      s = ck_.Int(key, line, v, 0, kMaxRetries, &n);
-      def.retry.retries = static_cast<int>(n);
-    } else if (name == "backoff") {
-      s = Backoff(key, line, v, &def.retry);
-    } else if (name == "retry_on_exit") {
-      std::vector<int> codes;
-      s = ck_.ExitCodes(key, line, v, &codes);
-      def.retry.retry_on_exit = codes;
-    } else if (name == "no_retry_on_exit") {
-      std::vector<int> codes;
-      s = ck_.ExitCodes(key, line, v, &codes);
-      def.retry.no_retry_on_exit = codes;
+    } else if (IsRetryKey(name)) {
+      s = ReadRetryKey(ck_, name, key, line, v, &def.retry);
     } else if (name == "overlap") {
       s = Choice<Overlap>(key, line, v, OverlapFromName, "skip, queue, allow or replace",
                           &def.overlap);
@@ -400,41 +363,9 @@ class JobFileReader {
       return ck_.Error(key, line,
                        std::string("unknown key (allowed in ") +
                            (in_job ? "a [[job]]" : "[defaults]") + ": " +
-                           (in_job ? kJobKeys : "every job key but name") + ")");
+                           (in_job ? kJobKeys : "every job key but name and stages") + ")");
     }
     return s;
-  }
-
-  // argv: a non-empty array of strings within the limits a task has.
-  Status Argv(const std::string& key, int line, const toml::node& v,
-              std::vector<std::string>* out) const {
-    const char* help =
-        "use an array of strings, the program first, e.g. [\"/usr/bin/rsync\", \"-a\"]";
-    const auto* a = v.as_array();
-    if (a == nullptr)
-      return ck_.Error(key, line, DescribeToml(v) + " is not an array (" + help + ")");
-    if (a->empty()) return ck_.Error(key, line, "the array is empty (" + std::string(help) + ")");
-    if (a->size() > kMaxArgvCount)
-      return ck_.Error(key, line,
-                       std::to_string(a->size()) + " arguments are over the limit of " +
-                           std::to_string(kMaxArgvCount));
-    std::vector<std::string> argv;
-    size_t total = 0;
-    for (const toml::node& item : *a) {
-      const std::string item_key = key + "[" + std::to_string(argv.size()) + "]";
-      std::string arg;
-      if (Status s = Text(item_key, line, item, kMaxExecString, help, &arg); !s.ok()) return s;
-      total += arg.size() + 1;
-      if (total > kMaxArgvBytes)
-        return ck_.Error(key, line,
-                         "the arguments are over the limit of " + std::to_string(kMaxArgvBytes) +
-                             " bytes together");
-      argv.push_back(std::move(arg));
-    }
-    if (argv[0].empty())
-      return ck_.Error(key + "[0]", line, "the program is \"\" (use a program name or path)");
-    *out = std::move(argv);
-    return Status::Ok();
   }
 
   // env: a table of NAME = "value"; entries replace those of the same name already there (the
@@ -463,8 +394,8 @@ class JobFileReader {
                              " bytes is over the limit of " + std::to_string(kMaxExecString - 1) +
                              " bytes");
       std::string text;
-      if (Status s = Text(entry_key, entry_line, value, kMaxExecString - name.size() - 1,
-                          "use a string value", &text);
+      if (Status s = ReadText(ck_, entry_key, entry_line, value, kMaxExecString - name.size() - 1,
+                              "use a string value", &text);
           !s.ok())
         return s;
       std::string entry = name + "=" + text;
@@ -493,9 +424,9 @@ class JobFileReader {
       return Choice<MailOn>(key, line, v, MailOnFromName, "failure, always or output", &n->mail_on);
     std::string text;
     const bool hook = name != "mailto";
-    Status s =
-        Text(key, line, v, hook ? kMaxHookBytes : kMaxMailtoBytes,
-             hook ? "use a shell command line" : "use mail addresses separated by commas", &text);
+    Status s = ReadText(
+        ck_, key, line, v, hook ? kMaxHookBytes : kMaxMailtoBytes,
+        hook ? "use a shell command line" : "use mail addresses separated by commas", &text);
     if (!s.ok()) return s;
     s = hook ? CheckHook(key, text) : CheckMailto(key, text);
     if (!s.ok()) return ck_.Wrap(key, line, s);
@@ -526,53 +457,6 @@ class JobFileReader {
       use[name] = static_cast<int>(n);
     }
     *out = std::move(use);
-    return Status::Ok();
-  }
-
-  // backoff: a kind ("exponential"), or a table { kind, base, max, jitter }, each part optional.
-  Status Backoff(const std::string& key, int line, const toml::node& v, RetryOverrides* r) const {
-    auto kind = [&](const std::string& k, int l, const toml::node& n, RetryOverrides* out) {
-      const auto* s = n.as_string();
-      std::optional<BackoffKind> parsed = s ? BackoffFromName(s->get()) : std::nullopt;
-      if (!parsed)
-        return ck_.Error(k, l, DescribeToml(n) + " is not a backoff (use " + kBackoffKinds + ")");
-      out->backoff = *parsed;
-      return Status::Ok();
-    };
-    if (v.is_string()) return kind(key, line, v, r);
-    const auto* t = v.as_table();
-    if (t == nullptr)
-      return ck_.Error(key, line,
-                       DescribeToml(v) + " is not a backoff (use " + kBackoffKinds +
-                           ", or a table such as { kind = \"exponential\", base = \"30s\", max = "
-                           "\"30m\" })");
-    RetryOverrides out = *r;
-    for (auto [kp, vp] : InFileOrder(*t)) {
-      const toml::key& k = *kp;
-      const toml::node& value = *vp;
-      const std::string part = key + "." + KeyText(k.str());
-      const int l = TomlLine(k, value);
-      int64_t ms = 0;
-      bool jitter = false;
-      Status s;
-      if (k.str() == "kind") {
-        s = kind(part, l, value, &out);
-      } else if (k.str() == "base") {
-        s = ck_.Duration(part, l, value, &ms);
-        out.base_ms = ms;
-      } else if (k.str() == "max") {
-        s = ck_.Duration(part, l, value, &ms);
-        out.max_ms = ms;
-      } else if (k.str() == "jitter") {
-        s = ck_.Bool(part, l, value, &jitter);
-        out.jitter = jitter;
-      } else {
-        return ck_.Error(part, l,
-                         std::string("unknown key (allowed in backoff: ") + kBackoffKeys + ")");
-      }
-      if (!s.ok()) return s;
-    }
-    *r = std::move(out);
     return Status::Ok();
   }
 

@@ -24,8 +24,9 @@ struct JobFile {
 /// with kConfig, field the dotted key and message "<path>:<line>: <key>: <reason>" (quoting the
 /// value and saying what is allowed): TOML syntax errors, unknown keys (in `[defaults]`, `[[job]]`
 /// and inline tables), wrong types, values out of range, a schedule that never fires, an unknown
-/// time zone, a job with neither or both of `command` and `argv`, and two jobs of the same name
-/// in the file. Every error found is returned, one line each in file order (up to
+/// time zone, a job with none or more than one of `command`, `argv` and `stages` (stage_tables.h
+/// says what each stage may be; `stages` is no default), and two jobs of the same name in the
+/// file. Every error found is returned, one line each in file order (up to
 /// kMaxFileErrors of file_errors.h); a job's whole-job checks are made when its keys are good.
 Result<JobFile> ParseJobFile(std::string_view text, const std::string& path);
 

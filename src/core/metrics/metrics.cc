@@ -43,6 +43,7 @@ json MetricsToJson(const MetricsSnapshot& s) {
           {"store_bytes", s.store_bytes},
           {"submitted", c.submitted},
           {"finished", c.finished},
+          {"stages_finished", c.stages_finished},
           {"picks", IntKeys(c.picks)},
           {"cron_firings", c.cron_firings},
           {"cron_misfires", c.cron_misfires},
@@ -72,6 +73,8 @@ Result<MetricsSnapshot> MetricsFromJson(const json& j) {
     else
       c.submitted = submitted.get<std::map<std::string, uint64_t>>();
     c.finished = j.at("finished").get<std::map<std::string, uint64_t>>();
+    // Absent from a daemon of the version before stages.
+    c.stages_finished = j.value("stages_finished", std::map<std::string, uint64_t>{});
     for (const auto& [k, v] : j.at("picks").items()) c.picks[std::stoi(k)] = v.get<uint64_t>();
     c.cron_firings = j.at("cron_firings").get<std::map<std::string, uint64_t>>();
     c.cron_misfires = j.at("cron_misfires").get<uint64_t>();

@@ -21,7 +21,9 @@ struct DaemonCounters {
   /// Tasks created or made pending again, by source: "submit" (submit and batch requests),
   /// "job" (a job's firing or `tq jobs run`), "retry" (`tq retry`).
   std::map<std::string, uint64_t> submitted;
-  std::map<std::string, uint64_t> finished;      ///< tasks that reached a terminal state, by it
+  std::map<std::string, uint64_t> finished;  ///< tasks that reached a terminal state, by it
+  /// Stages of tasks with stages that finished, by how (SPEC 13): succeeded, failed, cancelled.
+  std::map<std::string, uint64_t> stages_finished;
   std::map<int, uint64_t> picks;                 ///< the chooser's picks, by the task's priority
   std::map<std::string, uint64_t> cron_firings;  ///< job firings by result: "run" or "overlap"
   uint64_t cron_misfires = 0;                    ///< missed firings the misfire policy did not run

@@ -105,6 +105,13 @@ std::string RenderPrometheus(const MetricsSnapshot& s) {
     e.Sample("tq_tasks_finished_total", std::string("state=\"") + state + "\"",
              it == c.finished.end() ? 0 : static_cast<double>(it->second));
   }
+  e.Family("tq_stages_finished_total", "counter",
+           "Stages of tasks with stages that finished since tqd started, by how.");
+  for (const char* state : {"succeeded", "failed", "cancelled"}) {
+    auto it = c.stages_finished.find(state);
+    e.Sample("tq_stages_finished_total", std::string("state=\"") + state + "\"",
+             it == c.stages_finished.end() ? 0 : static_cast<double>(it->second));
+  }
   e.Histogram("tq_queue_wait_seconds",
               "Time from a task being due (submitted, delayed or retried) to its start.",
               c.queue_wait);

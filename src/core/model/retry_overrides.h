@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/model/task.h"
+#include "core/model/retry_policy.h"
 
 namespace tq {
 
@@ -18,6 +18,7 @@ struct RetryOverrides {
   std::optional<bool> jitter;
   std::optional<std::vector<int>> retry_on_exit;
   std::optional<std::vector<int>> no_retry_on_exit;
+  bool operator==(const RetryOverrides&) const = default;
 };
 
 /// `defaults` with every set field of `overrides` applied.

@@ -45,17 +45,12 @@ const std::pair<AttemptReason, const char*> kAttemptReasons[] = {
     {AttemptReason::kSpawnFailed, "spawn-failed"},
     {AttemptReason::kLost, "lost"},
 };
-const std::pair<BackoffKind, const char*> kBackoffs[] = {
-    {BackoffKind::kFixed, "fixed"},
-    {BackoffKind::kExponential, "exponential"},
-    {BackoffKind::kProgressive, "progressive"},
-};
 const std::pair<TaskEvent, const char*> kEvents[] = {
     {TaskEvent::kStart, "start"},     {TaskEvent::kSucceed, "succeed"},
     {TaskEvent::kFail, "fail"},       {TaskEvent::kCancel, "cancel"},
     {TaskEvent::kRetry, "retry"},     {TaskEvent::kUnstart, "unstart"},
     {TaskEvent::kRequeue, "requeue"}, {TaskEvent::kReplace, "replace"},
-    {TaskEvent::kExpire, "expire"},
+    {TaskEvent::kExpire, "expire"},   {TaskEvent::kAdvance, "advance"},
 };
 
 // The legal transitions of SPEC 2; anything absent is refused.
@@ -74,6 +69,8 @@ constexpr Edge kEdges[] = {
     {TaskState::kRunning, TaskEvent::kCancel, TaskState::kCancelled},
     {TaskState::kRunning, TaskEvent::kRetry, TaskState::kPending},
     {TaskState::kRunning, TaskEvent::kUnstart, TaskState::kPending},
+    {TaskState::kRunning, TaskEvent::kAdvance,
+     TaskState::kPending},  // a stage done, the next one waits
     {TaskState::kSucceeded, TaskEvent::kExpire, TaskState::kExpired},
     {TaskState::kFailed, TaskEvent::kRequeue, TaskState::kPending},
     {TaskState::kFailed, TaskEvent::kReplace, TaskState::kPending},
@@ -100,13 +97,6 @@ std::optional<TaskReason> TaskReasonFromName(const std::string& n) {
 }
 std::optional<AttemptReason> AttemptReasonFromName(const std::string& n) {
   return ValueOf(kAttemptReasons, n);
-}
-
-const char* BackoffName(BackoffKind k) {
-  return NameOf(kBackoffs, k);
-}
-std::optional<BackoffKind> BackoffFromName(const std::string& n) {
-  return ValueOf(kBackoffs, n);
 }
 
 bool IsTerminal(TaskState s) {

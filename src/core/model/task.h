@@ -9,6 +9,8 @@
 
 #include "core/model/clock.h"
 #include "core/model/notify.h"
+#include "core/model/retry_policy.h"
+#include "core/model/stage.h"
 #include "core/model/status.h"
 #include "core/model/unit_use.h"
 
@@ -63,28 +65,6 @@ constexpr int kDefaultPriority = 3;
 constexpr int kMinPriority = 1;
 constexpr int kMaxPriority = 5;
 
-/// How delays between attempts grow (SPEC 5).
-enum class BackoffKind {
-  kFixed,        ///< always `base`
-  kExponential,  ///< base * 2^n, capped at `max`
-  kProgressive,  ///< 1 s, 2 s, 4 s ... capped at `max` (the seeds' max_retry_interval)
-};
-
-const char* BackoffName(BackoffKind k);
-std::optional<BackoffKind> BackoffFromName(const std::string& name);
-
-/// When and how often a failed attempt is tried again (SPEC 5).
-struct RetryPolicy {
-  int retries = 0;  ///< attempts allowed after the first failed one
-  BackoffKind backoff = BackoffKind::kExponential;
-  int64_t base_ms = 10000;            ///< fixed delay, or the first exponential one
-  int64_t max_ms = 3600000;           ///< no delay is longer (before jitter)
-  bool jitter = true;                 ///< spread each delay uniformly over +-20%
-  std::vector<int> retry_on_exit;     ///< when not empty, only these exit codes are retried
-  std::vector<int> no_retry_on_exit;  ///< these exit codes are never retried
-  bool operator==(const RetryPolicy&) const = default;
-};
-
 /// What the submitter asked for. Byte strings (argv, shell, stdin, cwd, env) may hold any bytes
 /// but NUL.
 struct TaskSpec {
@@ -111,6 +91,9 @@ struct TaskSpec {
   bool job_exclusive = false;
   NotifySpec notify;  ///< hooks and mail at its end (SPEC 7a)
   UnitRequest use;    ///< units of tqd.toml's [resources] each attempt holds (SPEC 14)
+  /// Its steps, run in order (SPEC 13); when not empty, argv and shell are empty and each stage
+  /// carries its own command.
+  std::vector<StageSpec> stages;
 };
 
 /// One run of a task under its supervisor.
@@ -129,6 +112,7 @@ struct Attempt {
   int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory, every process; 0: unknown
   std::string detail;  ///< why it could not start (spawn-failed), e.g. "cwd /x: No such file..."
   UnitGrant units;     ///< the resource units it held (SPEC 14)
+  int stage = 0;       ///< the index of the stage it ran (0 for a task without stages)
 };
 
 /// A task as the store holds it.
@@ -142,8 +126,9 @@ struct Task {
   int exit_code = -1;  ///< of the last attempt, -1 if none exited
   int signal = 0;      ///< of the last attempt
   WallMs created = 0;
-  WallMs finished = 0;            ///< 0 until terminal
-  bool on_hold = false;           ///< pending and kept from starting by `tq hold`
+  WallMs finished = 0;   ///< 0 until terminal
+  bool on_hold = false;  ///< pending and kept from starting by `tq hold`
+  int stage = 0;  ///< the index of its current stage: next to run, running, or where it ended
   std::vector<Attempt> attempts;  ///< oldest first; filled by Store::Get
 };
 
@@ -158,6 +143,7 @@ enum class TaskEvent {
   kRequeue,  ///< Requeue (`tq retry`) of a failed or cancelled task
   kReplace,  ///< a keyed submit of the same version replaces the request (SPEC 3)
   kExpire,   ///< ExpireSucceeded: success retention is over
+  kAdvance,  ///< AdvanceStage: a stage before the last succeeded, the task waits for the next
 };
 
 /// The state `from` moves to on `event`, or an error naming the illegal pair. The one table of

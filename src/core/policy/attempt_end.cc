@@ -1,6 +1,7 @@
 #include "core/policy/attempt_end.h"
 
 #include "core/model/saturating.h"
+#include "core/model/stage_progress.h"
 #include "core/policy/retry.h"
 
 namespace tq {
@@ -28,15 +29,17 @@ AttemptEndDecision DecideAttemptEnd(const Task& task, const AttemptOutcome& outc
                                     const std::optional<StopRequest>& stop,
                                     std::optional<int> failed_attempts, int retry_priority_penalty,
                                     WallMs now, const UniformSource& uniform) {
-  if (Succeeded(outcome)) return Decision(TaskEvent::kSucceed, TaskReason::kExit);
+  if (Succeeded(outcome))  // a stage before the last hands the task on to the next one
+    return Decision(IsLastStage(task.spec, task.stage) ? TaskEvent::kSucceed : TaskEvent::kAdvance,
+                    TaskReason::kExit);
   if (outcome.reason == AttemptReason::kCancelled)
     return Decision(TaskEvent::kCancel, stop ? stop->task_reason : TaskReason::kCancelled);
   const TaskReason failed = TaskReasonForAttempt(outcome.reason);
-  if (!failed_attempts ||
-      !ShouldRetry(task.spec.retry, *failed_attempts, outcome.reason, outcome.exit_code))
+  const RetryPolicy policy = StageRetry(task.spec, task.stage);
+  if (!failed_attempts || !ShouldRetry(policy, *failed_attempts, outcome.reason, outcome.exit_code))
     return Decision(TaskEvent::kFail, failed);
   AttemptEndDecision d = Decision(TaskEvent::kRetry, failed);
-  d.delay_ms = NextDelay(*failed_attempts, task.spec.retry, uniform);
+  d.delay_ms = NextDelay(*failed_attempts, policy, uniform);
   d.retry_at = SaturatingAdd(now, d.delay_ms);
   d.retry_priority = RetryPriority(task.spec.priority, retry_priority_penalty);
   return d;

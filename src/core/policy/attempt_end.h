@@ -14,7 +14,7 @@ namespace tq {
 
 /// What becomes of a task whose running attempt ended.
 struct AttemptEndDecision {
-  TaskEvent event = TaskEvent::kFail;     ///< kSucceed, kFail, kCancel or kRetry
+  TaskEvent event = TaskEvent::kFail;     ///< kSucceed, kAdvance, kFail, kCancel or kRetry
   TaskState next = TaskState::kFailed;    ///< Transition(running, event): pending for a retry
   TaskReason reason = TaskReason::kNone;  ///< the terminal reason; for a retry, the one the
                                           ///< task fails with if the retry cannot be stored
@@ -30,8 +30,10 @@ bool MayRetry(const AttemptOutcome& outcome);
 /// Decides the end of `task`'s running attempt that ended with `outcome` at `now`. `stop` is the
 /// stop the daemon asked of it (its task reason names a cancel or a supersede);
 /// `failed_attempts` the failures since the task was queued, this one included (nullopt when
-/// they could not be counted: no retry). A retry follows task.spec.retry, its priority is
-/// demoted by `retry_priority_penalty`, and jitter is drawn from `uniform`.
+/// they could not be counted: no retry). The success of a stage before the last advances the
+/// task to its next stage (SPEC 13). A retry follows the retry policy of the task's current stage
+/// (StageRetry), its priority is demoted by `retry_priority_penalty`, and jitter is drawn from
+/// `uniform`.
 AttemptEndDecision DecideAttemptEnd(const Task& task, const AttemptOutcome& outcome,
                                     const std::optional<StopRequest>& stop,
                                     std::optional<int> failed_attempts, int retry_priority_penalty,

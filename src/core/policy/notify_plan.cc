@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/model/stage_progress.h"
+
 namespace tq {
 
 NotifyFacts FactsOf(const Task& task) {
@@ -12,11 +14,15 @@ NotifyFacts FactsOf(const Task& task) {
   f.reason = TaskReasonName(task.reason);
   f.exit_code = task.exit_code;
   f.attempt = task.attempt_count;
-  if (task.spec.shell) {
-    f.command = *task.spec.shell;
+  const StageSpec* stage = StageAt(task.spec, task.stage);
+  const std::optional<std::string>& shell = stage != nullptr ? stage->shell : task.spec.shell;
+  const std::vector<std::string>& argv = stage != nullptr ? stage->argv : task.spec.argv;
+  if (shell) {
+    f.command = *shell;
   } else {
-    for (const std::string& a : task.spec.argv) f.command += (f.command.empty() ? "" : " ") + a;
+    for (const std::string& a : argv) f.command += (f.command.empty() ? "" : " ") + a;
   }
+  if (stage != nullptr) f.stage = stage->name;
   return f;
 }
 
@@ -45,6 +51,7 @@ std::vector<std::string> HookEnvironment(const NotifyFacts& facts, std::string_v
       {"TQ_REASON", facts.reason},
       {"TQ_EXIT_CODE", facts.exit_code >= 0 ? std::to_string(facts.exit_code) : ""},
       {"TQ_ATTEMPT", std::to_string(facts.attempt)},
+      {"TQ_STAGE", facts.stage},
       {"TQ_OUTPUT", std::string(output_path)},
       {"TQ_HOOK", std::string(hook)}};
   for (const auto& [name, value] : vars) {
@@ -81,6 +88,7 @@ std::string MailMessage(const NotifyFacts& facts, std::string_view mailto, std::
   m += "\n";
   if (facts.task) m += "Task:     " + std::to_string(*facts.task) + "\n";
   if (!facts.job.empty()) m += "Job:      " + facts.job + "\n";
+  if (!facts.stage.empty()) m += "Stage:    " + facts.stage + "\n";
   if (!facts.command.empty()) m += "Command:  " + facts.command + "\n";
   m += "State:    " + Outcome(facts) + "\n";
   if (facts.task) m += "Attempts: " + std::to_string(facts.attempt) + "\n";

@@ -19,7 +19,8 @@ struct NotifyFacts {
   std::string reason;          ///< the task's reason (exit, timeout, ...) or why it is overdue
   int exit_code = -1;          ///< -1 unless the last attempt exited
   int attempt = 0;             ///< attempts made
-  std::string command;         ///< what the task runs, as `tq status` shows it
+  std::string command;         ///< what the task runs (its current stage's), as `tq status` shows
+  std::string stage;           ///< the stage it ended at, for a task with stages; "" otherwise
 };
 
 /// The facts of a terminal task.
@@ -45,8 +46,8 @@ struct NotifyPlan {
 NotifyPlan PlanNotify(const Task& task, bool printed);
 
 /// A hook's environment: `base` (the task's own) with TQ_TASK_ID, TQ_JOB, TQ_STATE, TQ_REASON,
-/// TQ_EXIT_CODE ("" unless it exited), TQ_ATTEMPT, TQ_OUTPUT (`output_path`) and TQ_HOOK (`hook`)
-/// set over any given.
+/// TQ_EXIT_CODE ("" unless it exited), TQ_ATTEMPT, TQ_STAGE ("" without stages), TQ_OUTPUT
+/// (`output_path`) and TQ_HOOK (`hook`) set over any given.
 std::vector<std::string> HookEnvironment(const NotifyFacts& facts, std::string_view hook,
                                          std::vector<std::string> base,
                                          std::string_view output_path);

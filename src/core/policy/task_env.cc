@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "core/model/stage_progress.h"
 #include "core/policy/unit_grant.h"
 
 namespace tq {
@@ -90,12 +91,17 @@ std::vector<std::string> CronEnvironment(const Owner& owner) {
 }
 
 std::vector<std::string> AttemptEnvironment(const Task& task, int attempt, const Account* account,
-                                            const UnitGrant& units) {
+                                            const UnitGrant& units, const StageEnvironment& stage) {
   std::vector<std::pair<std::string, std::string>> ours = {
       {"TQ_TASK_ID", std::to_string(task.id)},
       {"TQ_ATTEMPT", std::to_string(attempt)},
       {"TQ_QUEUE", task.spec.queue},
   };
+  if (!task.spec.stages.empty()) {
+    ours.emplace_back("TQ_STAGE", StageName(task.spec, task.stage));
+    ours.emplace_back("TQ_STAGE_INDEX", std::to_string(task.stage));
+    ours.emplace_back("TQ_CONTEXT", stage.context_dir);
+  }
   for (auto& entry : UnitEnvironment(units)) ours.push_back(std::move(entry));
   std::vector<std::string> base;
   if (!task.spec.clean_env && account) base = ForAccount(task.spec.env, *account);
@@ -110,8 +116,18 @@ std::vector<std::string> AttemptEnvironment(const Task& task, int attempt, const
       base.push_back(e);
     }
   }
+  const std::vector<std::string>* given = task.spec.clean_env || account ? &base : &task.spec.env;
+  if (!stage.passed_on.empty()) {  // over what the task was given
+    if (given != &base) base = *given;
+    for (const std::string& e : stage.passed_on) {
+      const std::string name(NameOf(e));
+      std::erase_if(base, [&](const std::string& b) { return HasName(b, name); });
+      base.push_back(e);
+    }
+    given = &base;
+  }
   std::vector<std::string> env;
-  for (const auto& e : task.spec.clean_env || account ? base : task.spec.env) {
+  for (const auto& e : *given) {
     bool replaced = false;
     for (const auto& [name, value] : ours) replaced = replaced || HasName(e, name);
     if (!replaced) env.push_back(e);

@@ -22,16 +22,25 @@ std::vector<std::string> CronEnvironment(const Owner& owner);
 /// and parsing ones (BASH_ENV, ENV, IFS, exported bash functions, ...). SPEC 8.
 bool IsUnsafeVariable(std::string_view name);
 
+/// What a stage of a task with stages adds to its environment (SPEC 13).
+struct StageEnvironment {
+  std::string context_dir;             ///< TQ_CONTEXT: the task's context directory
+  std::vector<std::string> passed_on;  ///< "NAME=VALUE" from earlier stages' $TQ_CONTEXT/env
+};
+
 /// The environment for one attempt: the captured environment, or with clean_env cron's
 /// (CronEnvironment of the owner) with the spec's own entries over it (a job's `env`; empty for
-/// `tq submit --clean-env`), then TQ_TASK_ID, TQ_ATTEMPT, TQ_QUEUE and the variables naming the
-/// attempt's resource `units` (UnitEnvironment) set, replacing any given.
+/// `tq submit --clean-env`), then for a task with stages the entries `stage` passes on over it,
+/// then TQ_TASK_ID, TQ_ATTEMPT, TQ_QUEUE, for a task with stages TQ_STAGE, TQ_STAGE_INDEX and
+/// TQ_CONTEXT, and the variables naming the attempt's resource `units` (UnitEnvironment) set,
+/// replacing any given.
 /// With `account` (the system daemon runs the task as that user) a captured environment loses
 /// every IsUnsafeVariable and takes HOME, USER, LOGNAME and SHELL from the account, and cron's
 /// takes HOME, USER and LOGNAME from it; entries over cron's are kept as written only for a run
 /// of a job (its job file's `env`), a submitter's lose every IsUnsafeVariable too.
 std::vector<std::string> AttemptEnvironment(const Task& task, int attempt,
                                             const Account* account = nullptr,
-                                            const UnitGrant& units = UnitGrant());
+                                            const UnitGrant& units = UnitGrant(),
+                                            const StageEnvironment& stage = StageEnvironment());
 
 }  // namespace tq

@@ -25,7 +25,7 @@ size_t WireBytes(const json& v) {
   return text.size() / 4 * 3 - std::min(pad, text.size() / 4 * 3);
 }
 
-// SubmitPayloadBytes of a submit still in its wire form.
+// SubmitPayloadBytes of a submit still in its wire form (each of its stages' commands too).
 size_t WirePayloadBytes(const Fields& f) {
   size_t n = 0;
   for (const char* list : {"argv", "env"}) {
@@ -35,6 +35,10 @@ size_t WirePayloadBytes(const Fields& f) {
   }
   for (const char* one : {"shell", "stdin"})
     if (const json* v = f.Find(one)) n += WireBytes(*v);
+  const json* stages = f.Find("stages");
+  if (stages != nullptr && stages->is_array())
+    for (const json& stage : *stages)
+      if (stage.is_object()) n += WirePayloadBytes(Fields(stage));
   return n;
 }
 
@@ -46,6 +50,11 @@ size_t SubmitValueBound(const SubmitRequest& r) {
   size_t n = kScalars + s.argv.size() + s.env.size() + s.labels.size() + s.after.size();
   for (const auto& codes : {r.retry.retry_on_exit, r.retry.no_retry_on_exit})
     if (codes) n += codes->size();
+  for (const StageSpec& stage : s.stages) {
+    n += kScalars + stage.argv.size();
+    for (const auto& codes : {stage.retry.retry_on_exit, stage.retry.no_retry_on_exit})
+      if (codes) n += codes->size();
+  }
   return n;
 }
 

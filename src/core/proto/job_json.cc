@@ -33,6 +33,19 @@ json RetryJson(const RetryOverrides& r) {
           {"no_retry_on_exit", OrNull(r.no_retry_on_exit)}};
 }
 
+// A job's stages: each with its name, its command (run by the job's shell) or argv, its own
+// timeout and retry settings (null: the job's).
+json StagesJson(const std::vector<StageSpec>& stages) {
+  json out = json::array();
+  for (const StageSpec& s : stages)
+    out.push_back({{"name", s.name},
+                   {"command", s.shell ? BytesToJson(*s.shell) : json()},
+                   {"argv", BytesListToJson(s.argv)},
+                   {"timeout_ms", OrNull(s.timeout_ms)},
+                   {"retry", RetryJson(s.retry)}});
+  return out;
+}
+
 }  // namespace
 
 std::string JobSummaryText(const JobInfo& info) {
@@ -103,6 +116,7 @@ json JobInfoToJson(const JobInfo& info) {
                 {"command", d.command ? BytesToJson(*d.command) : json()},
                 {"shell", BytesToJson(d.shell)},
                 {"argv", BytesListToJson(d.argv)},
+                {"stages", StagesJson(d.stages)},
                 {"user", d.user.empty() ? json() : json(d.user)},
                 {"cwd", d.cwd.empty() ? json() : BytesToJson(d.cwd)},
                 {"env", BytesListToJson(d.env)},

@@ -15,8 +15,10 @@ namespace tq {
 /// "last_state", "last_reason" and "last_exit_code" (null when unknown).
 std::string JobSummaryText(const JobInfo& job);
 /// Every field of a job (SPEC 7 key names; durations in ms, times RFC 3339 UTC, bytes as the
-/// wire carries them) plus "disabled", "from_last_good", "next", "last_fired", "last_task",
-/// "last_state", "last_reason" and "last_exit_code" (null when unknown).
+/// wire carries them; "stages" an array of {"name", "command" or null, "argv", "timeout_ms",
+/// "retry"}, empty for a job without stages) plus "disabled", "from_last_good", "next",
+/// "last_fired", "last_task", "last_state", "last_reason" and "last_exit_code" (null when
+/// unknown).
 nlohmann::json JobInfoToJson(const JobInfo& job);
 /// {"file", "line" (null when none), "message"}.
 nlohmann::json JobLoadErrorToJson(const JobLoadError& error);

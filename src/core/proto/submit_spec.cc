@@ -88,17 +88,9 @@ Status CheckExecString(const char* field, const std::string& what, size_t bytes)
                     SizeText(kMaxArgStrlen - 1) + " (MAX_ARG_STRLEN)");
 }
 
-// What exec and the wire need of each string: a program name, no string over MAX_ARG_STRLEN,
-// and text fields (queue, labels, key) in UTF-8, since they travel as JSON strings.
+// What exec and the wire need of each string: no environment entry over MAX_ARG_STRLEN, and text
+// fields (queue, labels, key) in UTF-8, since they travel as JSON strings.
 Status CheckSpecStrings(const TaskSpec& s) {
-  if (!s.argv.empty() && s.argv[0].empty())
-    return Status::Invalid("argv", "argv: the program name (the first argument) is empty");
-  for (size_t i = 0; i < s.argv.size(); ++i)
-    if (Status st = CheckExecString("argv", "argument " + std::to_string(i + 1), s.argv[i].size());
-        !st.ok())
-      return st;
-  if (s.shell)
-    if (Status st = CheckExecString("shell", "the command", s.shell->size()); !st.ok()) return st;
   for (const auto& e : s.env)  // names only: values may be secrets
     if (Status st = CheckExecString("env", Quote(e.substr(0, e.find('='))), e.size()); !st.ok())
       return st;
@@ -159,22 +151,85 @@ Status CheckNotify(const NotifySpec& n) {
   return CheckMailto("mailto", n.mailto);
 }
 
+// The limits of one command (a task's or a stage's): argv or a shell command, within the limits.
+Status CheckCommand(const std::vector<std::string>& argv, const std::optional<std::string>& shell) {
+  if (argv.empty() && !shell)
+    return Status::Invalid("argv", "argv: a command is required (argv after --, or --shell)");
+  if (!argv.empty() && shell)
+    return Status::Invalid("shell", "shell: give either argv or a shell command, not both");
+  if (argv.size() > kMaxArgvCount)
+    return Status(ErrorCode::kLimit, "argv",
+                  "argv: " + std::to_string(argv.size()) + " arguments exceed the limit of " +
+                      std::to_string(kMaxArgvCount));
+  if (TotalBytes(argv) + (shell ? shell->size() : 0) > kMaxArgvBytes)
+    return Status(ErrorCode::kLimit, "argv",
+                  "argv: the command exceeds the limit of " + SizeText(kMaxArgvBytes));
+  if (shell && shell->find('\0') != std::string::npos)
+    return Status::Invalid("shell", "shell: the command contains a NUL byte");
+  if (!argv.empty() && argv[0].empty())
+    return Status::Invalid("argv", "argv: the program name (the first argument) is empty");
+  for (size_t i = 0; i < argv.size(); ++i)
+    if (Status st = CheckExecString("argv", "argument " + std::to_string(i + 1), argv[i].size());
+        !st.ok())
+      return st;
+  if (shell)
+    if (Status st = CheckExecString("shell", "the command", shell->size()); !st.ok()) return st;
+  return Status::Ok();
+}
+
+// `st`, a refusal of a field of stage `index`, as a refusal of field "stages" that says which.
+Status InStage(size_t index, const std::string& name, const Status& st) {
+  const std::string which =
+      "stages[" + std::to_string(index) + "]" + (name.empty() ? "" : " (" + name + ")");
+  return Status(st.code(), "stages", which + ": " + st.message());
+}
+
+// The stages of SPEC 13: at most kMaxStages, each with a unique name and a command of its own,
+// and no command of the task's own beside them.
+Status CheckStages(const TaskSpec& s) {
+  if (s.stages.empty()) return Status::Ok();
+  if (s.stages.size() > kMaxStages)
+    return Status(ErrorCode::kLimit, "stages",
+                  "stages: " + std::to_string(s.stages.size()) + " stages exceed the limit of " +
+                      std::to_string(kMaxStages));
+  if (!s.argv.empty() || s.shell)
+    return Status::Invalid("stages",
+                           "stages: a task with stages runs its stages' commands; give no argv or "
+                           "shell of the task's own");
+  size_t total = 0;
+  for (size_t i = 0; i < s.stages.size(); ++i) {
+    const StageSpec& stage = s.stages[i];
+    if (!ValidStageName(stage.name))
+      return Status::Invalid("stages", "stages[" + std::to_string(i) + "]: name " +
+                                           Quote(stage.name) + " is not a stage name (" +
+                                           kStageNameHelp + ")");
+    for (size_t j = 0; j < i; ++j)
+      if (s.stages[j].name == stage.name)
+        return Status::Invalid("stages", "stages[" + std::to_string(i) + "]: name " +
+                                             Quote(stage.name) + " is taken by stages[" +
+                                             std::to_string(j) + "] (names are unique in a task)");
+    if (Status st = CheckCommand(stage.argv, stage.shell); !st.ok())
+      return InStage(i, stage.name, st);
+    if (stage.timeout_ms)
+      if (Status st = CheckDuration("timeout_ms", *stage.timeout_ms); !st.ok())
+        return InStage(i, stage.name, st);
+    total += TotalBytes(stage.argv) + (stage.shell ? stage.shell->size() : 0);
+  }
+  if (total > kMaxArgvBytes)
+    return Status(
+        ErrorCode::kLimit, "stages",
+        "stages: the stages' commands together exceed the limit of " + SizeText(kMaxArgvBytes));
+  return Status::Ok();
+}
+
 // Checks a decoded spec against the rules of SPEC 2 and the limits.
 Status ValidateSpec(const TaskSpec& s) {
   if (Status st = CheckSpecStrings(s); !st.ok()) return st;
-  if (s.argv.empty() && !s.shell)
-    return Status::Invalid("argv", "argv: a command is required (argv after --, or --shell)");
-  if (!s.argv.empty() && s.shell)
-    return Status::Invalid("shell", "shell: give either argv or a shell command, not both");
-  if (s.argv.size() > kMaxArgvCount)
-    return Status(ErrorCode::kLimit, "argv",
-                  "argv: " + std::to_string(s.argv.size()) + " arguments exceed the limit of " +
-                      std::to_string(kMaxArgvCount));
-  if (TotalBytes(s.argv) + (s.shell ? s.shell->size() : 0) > kMaxArgvBytes)
-    return Status(ErrorCode::kLimit, "argv",
-                  "argv: the command exceeds the limit of " + SizeText(kMaxArgvBytes));
-  if (s.shell && s.shell->find('\0') != std::string::npos)
-    return Status::Invalid("shell", "shell: the command contains a NUL byte");
+  if (s.stages.empty()) {
+    if (Status st = CheckCommand(s.argv, s.shell); !st.ok()) return st;
+  } else if (Status st = CheckStages(s); !st.ok()) {
+    return st;
+  }
   if (TotalBytes(s.env) > kMaxEnvBytes)
     return Status(ErrorCode::kLimit, "env",
                   "env: the environment exceeds the limit of " + SizeText(kMaxEnvBytes));
@@ -211,6 +266,68 @@ Status ValidateSpec(const TaskSpec& s) {
   return CheckNotify(s.notify);
 }
 
+// The fields a stage's wire object may have.
+constexpr const char* kStageFields[] = {
+    "name",
+    "argv",
+    "shell",
+    "timeout_ms",
+    "retries",
+    "backoff",
+    "backoff_base_ms",
+    "backoff_max_ms",
+    "jitter",
+    "retry_on_exit",
+    "no_retry_on_exit",
+};
+
+// One element of member "stages": a stage's name, command and own settings.
+Result<StageSpec> StageFromJson(const nlohmann::json& v) {
+  if (!v.is_object())
+    return Status::Invalid("stages",
+                           "expected an object with name and argv or shell, got " + Shown(v));
+  for (const auto& [key, value] : v.items()) {
+    bool known = false;
+    for (const char* field : kStageFields) known = known || key == field;
+    if (!known)
+      return Status::Invalid("stages", Quote(key) +
+                                           " is not a field of a stage (name, argv, "
+                                           "shell, timeout_ms and the retry settings)");
+  }
+  const Fields f(v);
+  StageSpec stage;
+  if (Status st = Read(f, "name", stage.name, "a string"); !st.ok()) return st;
+  auto argv = ReadBytesList(f, "argv");
+  if (!argv.ok()) return argv.status();
+  stage.argv = std::move(*argv);
+  for (Status st : {ReadOptionalBytes(f, "shell", stage.shell),
+                    ReadOptional(f, "timeout_ms", stage.timeout_ms, "milliseconds")}) {
+    if (!st.ok()) return st;
+  }
+  auto retry = RetryFromJson(f);
+  if (!retry.ok()) return retry.status();
+  stage.retry = std::move(*retry);
+  return stage;
+}
+
+// Member "stages" (SPEC 13) into `out`.
+Status ReadStages(const Fields& j, std::vector<StageSpec>& out) {
+  const nlohmann::json* v = j.Find("stages");
+  if (v == nullptr || v->is_null()) return Status::Ok();
+  if (!v->is_array())
+    return Status::Invalid("stages", "stages: expected an array of stages, got " + Shown(*v));
+  if (v->size() > kMaxStages)
+    return Status(ErrorCode::kLimit, "stages",
+                  "stages: " + std::to_string(v->size()) + " stages exceed the limit of " +
+                      std::to_string(kMaxStages));
+  for (size_t i = 0; i < v->size(); ++i) {
+    auto stage = StageFromJson((*v)[i]);
+    if (!stage.ok()) return InStage(i, "", stage.status());
+    out.push_back(std::move(*stage));
+  }
+  return Status::Ok();
+}
+
 Result<TaskSpec> SpecFromJson(const Fields& j) {
   TaskSpec s;
   auto argv = ReadBytesList(j, "argv");
@@ -239,7 +356,8 @@ Result<TaskSpec> SpecFromJson(const Fields& j) {
                     ReadOptionalBytes(j, "on_finish", s.notify.on_finish),
                     Read(j, "mailto", s.notify.mailto, "a string"),
                     ReadMailOn(j, s.notify.mail_on),
-                    ReadUse(j, s.use)}) {
+                    ReadUse(j, s.use),
+                    ReadStages(j, s.stages)}) {
     if (!st.ok()) return st;
   }
   if (cwd) s.cwd = *cwd;
@@ -268,8 +386,11 @@ Status CheckSubmit(const SubmitRequest& request) {
 
 size_t SubmitPayloadBytes(const SubmitRequest& r) {
   const TaskSpec& s = r.spec;
-  return TotalBytes(s.argv) + TotalBytes(s.env) + (s.shell ? s.shell->size() : 0) +
-         (s.stdin_data ? s.stdin_data->size() : 0);
+  size_t n = TotalBytes(s.argv) + TotalBytes(s.env) + (s.shell ? s.shell->size() : 0) +
+             (s.stdin_data ? s.stdin_data->size() : 0);
+  for (const StageSpec& stage : s.stages)
+    n += TotalBytes(stage.argv) + (stage.shell ? stage.shell->size() : 0);
+  return n;
 }
 
 std::string SizeText(size_t n) {

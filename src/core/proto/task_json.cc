@@ -1,6 +1,7 @@
 #include "core/proto/task_json.h"
 
 #include "core/model/limits.h"
+#include "core/model/stage_progress.h"
 #include "core/model/wall_time.h"
 #include "core/proto/wire_bytes.h"
 
@@ -12,6 +13,35 @@ namespace {
 
 json TimeOrNull(WallMs t) {
   return t == 0 ? json() : json(FormatRfc3339Utc(t));
+}
+
+// The stages of `t` as its JSON carries them (SPEC 13): each one's command, own settings, state
+// and how many of the attempts the store holds ran it.
+json StagesJson(const Task& t) {
+  json stages = json::array();
+  for (size_t i = 0; i < t.spec.stages.size(); ++i) {
+    const StageSpec& s = t.spec.stages[i];
+    int attempts = 0;
+    int exit_code = -1;
+    for (const Attempt& a : t.attempts)
+      if (a.stage == static_cast<int>(i)) {
+        ++attempts;
+        exit_code = a.exit_code;
+      }
+    const RetryPolicy retry = StageRetry(t.spec, static_cast<int>(i));
+    const int64_t timeout = StageTimeout(t.spec, static_cast<int>(i));
+    stages.push_back({{"index", i},
+                      {"name", s.name},
+                      {"state", StageStateName(StageStateOf(t, i))},
+                      {"argv", s.shell ? json() : BytesListToJson(s.argv)},
+                      {"shell", s.shell ? BytesToJson(*s.shell) : json()},
+                      {"timeout_ms", timeout == 0 ? json() : json(timeout)},
+                      {"retries", retry.retries},
+                      {"backoff", BackoffName(retry.backoff)},
+                      {"attempts", attempts},
+                      {"exit_code", exit_code < 0 ? json() : json(exit_code)}});
+  }
+  return stages;
 }
 
 }  // namespace
@@ -36,6 +66,7 @@ json TaskToJson(const Task& t) {
         {"memory_peak_bytes", a.memory_peak_bytes},
         {"detail", a.detail.empty() ? json() : json(a.detail)},
         {"units", a.units.empty() ? json() : json(a.units)}};
+    if (!t.spec.stages.empty()) ja["stage"] = StageName(t.spec, a.stage);
     attempts.push_back(std::move(ja));
   }
   json j{{"id", t.id},
@@ -79,15 +110,22 @@ json TaskToJson(const Task& t) {
   j["mailto"] = n.mailto.empty() ? json() : json(n.mailto);
   j["mail_on"] = MailOnName(n.mail_on);
   j["use"] = t.spec.use.empty() ? json() : json(t.spec.use);
+  if (!t.spec.stages.empty()) {
+    j["stage"] = {{"index", t.stage}, {"name", StageName(t.spec, t.stage)}};
+    j["stages"] = StagesJson(t);
+  }
   return j;
 }
 
 json TaskSummaryJson(const Task& t) {
-  return json{{"id", t.id},
-              {"state", StateName(t.state)},
-              {"reason", t.reason == TaskReason::kNone ? json() : json(TaskReasonName(t.reason))},
-              {"exit_code", t.exit_code < 0 ? json() : json(t.exit_code)},
-              {"signal", t.signal == 0 ? json() : json(t.signal)}};
+  json j{{"id", t.id},
+         {"state", StateName(t.state)},
+         {"reason", t.reason == TaskReason::kNone ? json() : json(TaskReasonName(t.reason))},
+         {"exit_code", t.exit_code < 0 ? json() : json(t.exit_code)},
+         {"signal", t.signal == 0 ? json() : json(t.signal)}};
+  if (!t.spec.stages.empty())
+    j["stage"] = {{"index", t.stage}, {"name", StageName(t.spec, t.stage)}};
+  return j;
 }
 
 }  // namespace tq

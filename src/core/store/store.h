@@ -265,6 +265,12 @@ class Store {
   virtual Status RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome,
                             WallMs not_before, int priority) = 0;
 
+  /// Closes a running attempt that ended its stage with success and makes the task pending again
+  /// at its next stage (SPEC 13): ready at once (unless its job holds it), with its submitted
+  /// priority and a fresh retry budget for the new stage. kInvalid naming "stage" when the stage
+  /// that ran was the task's last.
+  virtual Status AdvanceStage(TaskId id, int attempt, const AttemptOutcome& outcome) = 0;
+
   /// Moves a pending task to a terminal state (cancelled or failed) with `reason`, failing its
   /// dependents as FinishAttempt does. Empty if it was not pending; otherwise `id` followed by
   /// every dependent this made terminal.
@@ -288,15 +294,17 @@ class Store {
                                               WallMs now) = 0;
 
   /// `tq retry`: a failed or cancelled task becomes pending again at `now` with its original
-  /// priority and a fresh retry budget (its attempts stay in its history). False if it was in
-  /// another state.
+  /// priority and a fresh retry budget (its attempts stay in its history), at the stage where it
+  /// stopped. False if it was in another state.
   virtual Result<bool> Requeue(TaskId id, WallMs now) = 0;
 
   /// Requeue of each of `ids` in one transaction, in the order given: all or nothing. With
   /// `skip_blocked`, a task whose dependency is failed or cancelled is left as it is instead of
-  /// refusing the whole call. Returns the ids that became pending.
+  /// refusing the whole call. A task with stages resumes at the stage where it stopped, or at the
+  /// index `restart_at` gives for it (SPEC 13). Returns the ids that became pending.
   virtual Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
-                                                 bool skip_blocked) = 0;
+                                                 bool skip_blocked,
+                                                 const std::map<TaskId, int>& restart_at) = 0;
 
   /// How many attempts failed since the task was submitted or last re-queued: the count the
   /// retry budget is measured against.

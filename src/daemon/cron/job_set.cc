@@ -129,13 +129,10 @@ bool SameDefinition(const JobDef& a, const JobDef& b) {
     return std::tie(j.name, j.schedule.text, j.timezone, j.dst, j.command, j.shell, j.argv, j.user,
                     j.cwd, j.env, j.stdin_data, j.queue, j.priority, j.timeout_ms, j.pending_ttl_ms,
                     j.overlap, j.misfire, j.max_catch_up, j.max_lateness_ms, j.random_delay_ms,
-                    j.resources, j.notify, j.expect_success_within_ms, j.enabled);
+                    j.resources, j.notify, j.expect_success_within_ms, j.enabled, j.use, j.stages,
+                    j.retry);
   };
-  const auto retry = [](const RetryOverrides& r) {
-    return std::tie(r.retries, r.backoff, r.base_ms, r.max_ms, r.jitter, r.retry_on_exit,
-                    r.no_retry_on_exit);
-  };
-  return fields(a) == fields(b) && retry(a.retry) == retry(b.retry);
+  return fields(a) == fields(b);
 }
 
 }  // namespace tq

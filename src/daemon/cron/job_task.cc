@@ -1,24 +1,13 @@
 #include "daemon/cron/job_task.h"
 
-namespace tq {
+#include "core/jobs/job_command.h"
 
-namespace {
-// The shell the daemon runs TaskSpec.shell with (Daemon::StartTask).
-constexpr const char* kTaskShell = "/bin/sh";
-}  // namespace
+namespace tq {
 
 TaskSpec JobTaskSpec(const JobDef& job, const std::string& home, RetryPolicy retry,
                      WallMs not_before, bool exclusive) {
   TaskSpec spec;
-  if (job.command) {
-    if (job.shell == kTaskShell) {
-      spec.shell = *job.command;
-    } else {
-      spec.argv = {job.shell, "-c", *job.command};
-    }
-  } else {
-    spec.argv = job.argv;
-  }
+  SetJobCommand(job, &spec);
   spec.queue = job.queue;
   spec.priority = job.priority;
   spec.stdin_data = job.stdin_data;

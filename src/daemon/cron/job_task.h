@@ -10,10 +10,10 @@
 namespace tq {
 
 /// The spec of a run of `job`: labelled "job:NAME" with `job` set; cron's clean environment with
-/// the job's `env` over it; the command run by the job's shell (the shim's /bin/sh -c when that
-/// is the shell, else argv {shell, "-c", command}) or its argv; the job's cwd, else `home`; its
-/// stdin, queue, priority, timeout and pending_ttl; `retry` (the queue's defaults with the
-/// job's overrides); `not_before` (0: at once); `exclusive` (DecideOverlap).
+/// the job's `env` over it; its command, argv or stages as SetJobCommand (core/jobs/job_command.h)
+/// writes them; the job's cwd, else `home`; its stdin, queue, priority, timeout and pending_ttl;
+/// `retry` (the queue's defaults with the job's overrides); `not_before` (0: at once);
+/// `exclusive` (DecideOverlap).
 TaskSpec JobTaskSpec(const JobDef& job, const std::string& home, RetryPolicy retry,
                      WallMs not_before, bool exclusive);
 

@@ -1,4 +1,8 @@
 #include <algorithm>
+#include <map>
+
+#include "core/model/quote.h"
+#include "core/model/stage_progress.h"
 
 #include "daemon/handlers/handlers.h"
 
@@ -7,12 +11,48 @@ namespace tq {
 namespace {
 // Tasks re-queued per transaction (one sync each) by `tq retry`.
 constexpr size_t kRequeueBatch = 1000;
+
+// Where each of `tasks` with stages starts again when `r` says (SPEC 13): its first stage, or the
+// one named, which must be at or before the stage where it stopped (a stage that has not
+// succeeded is never skipped). A named stage a task lacks refuses the whole request.
+Result<std::map<TaskId, int>> RestartStages(const std::vector<Task>& tasks, const RetryRequest& r) {
+  std::map<TaskId, int> at;
+  if (!r.from_start && !r.from_stage) return at;
+  for (const Task& task : tasks) {
+    if (r.from_start) {
+      if (!task.spec.stages.empty()) at[task.id] = 0;
+      continue;
+    }
+    const std::optional<int> index = StageIndex(task.spec, *r.from_stage);
+    if (!index) {
+      std::string names;
+      for (const StageSpec& s : task.spec.stages) names += (names.empty() ? "" : ", ") + s.name;
+      return Status::Invalid(
+          "from_stage",
+          "from_stage: task " + std::to_string(task.id) + " has no stage " + Quote(*r.from_stage) +
+              (names.empty() ? " (it has no stages)" : " (its stages: " + names + ")"));
+    }
+    if (*index > task.stage)
+      return Status::Invalid("from_stage", "from_stage: task " + std::to_string(task.id) +
+                                               " stopped at stage " +
+                                               Quote(StageName(task.spec, task.stage)) +
+                                               ", before " + Quote(*r.from_stage) +
+                                               ": a stage that has not succeeded is never skipped");
+    at[task.id] = *index;
+  }
+  return at;
+}
 }  // namespace
 
 void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r) {
   auto targets = SelectedTasks(ctx, peer, r.select, {TaskState::kFailed}, "retry");
   if (!targets.ok()) {
     ctx.server.Send(conn, ErrorResponse(targets.status()));
+    return;
+  }
+  auto restart_at = RestartStages(*targets, r);
+  if (!restart_at.ok()) {
+    ctx.server.Send(conn, ErrorResponse(restart_at.status()));
     return;
   }
   // Dependencies first (ascending ids, as Requeue asks): a dependent named or listed before the
@@ -31,7 +71,7 @@ void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const Retr
   for (size_t at = 0; at < ids.size(); at += kRequeueBatch) {
     const std::vector<TaskId> batch(ids.begin() + at,
                                     ids.begin() + std::min(ids.size(), at + kRequeueBatch));
-    auto done = ctx.store.RequeueAll(batch, ctx.clock.WallNow(), r.select.ByFilter());
+    auto done = ctx.store.RequeueAll(batch, ctx.clock.WallNow(), r.select.ByFilter(), *restart_at);
     if (!done.ok()) {
       ctx.server.Send(conn, ErrorResponse(done.status()));
       if (!requeued.empty()) ctx.dispatch.Schedule();  // earlier batches stay re-queued

@@ -36,8 +36,9 @@ Status RefuseBits(const std::string& what, const std::string& dir, mode_t bits,
 }  // namespace
 
 Status RefuseOpenDir(const std::string& what, const std::string& dir) {
-  return RefuseBits(what, dir, S_IRWXG | S_IRWXO, "readable or writable",
-                    "it holds tasks' environments, stdin and output, so only its owner may enter");
+  return RefuseBits(
+      what, dir, S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH, "readable or writable",
+      "it holds tasks' environments, stdin and output, so only its owner may read it");
 }
 
 Status RefuseWritableDir(const std::string& what, const std::string& dir) {

@@ -10,8 +10,9 @@
 
 namespace tq {
 
-/// Refuses (kConfig) a directory that group or others may read, write or enter, naming `what`
-/// (the setting), the path and its mode; fine when `dir` does not exist yet.
+/// Refuses (kConfig) a directory that group or others may read or write, naming `what` (the
+/// setting), the path and its mode; fine when `dir` does not exist yet. Entering is allowed: the
+/// system daemon's state directory is 0711, so that each task reaches its own context directory.
 Status RefuseOpenDir(const std::string& what, const std::string& dir);
 
 /// Refuses (kConfig) a directory that group or others may write, naming `what`, the path and its

@@ -1,10 +1,14 @@
 #include "daemon/run/dispatch.h"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include "core/model/saturating.h"
+#include "core/model/stage_progress.h"
 #include "core/policy/attempt_end.h"
+#include "core/policy/context_env.h"
 #include "core/policy/task_env.h"
+#include "daemon/host/context_dirs.h"
 #include "daemon/host/private_files.h"
 #include "daemon/users/accounts.h"
 
@@ -221,6 +225,8 @@ void Dispatcher::Tell(const News& news) {
   for (const double seconds : news.run_seconds) parts_.counters.run_time.Observe(seconds);
   for (const auto& [task, attempt, outcome] : news.retrying)
     events_.retrying(task, attempt, outcome);
+  for (const auto& [task, attempt, outcome] : news.advanced)
+    events_.advanced(task, attempt, outcome);
   if (!news.ended.empty()) events_.ended(news.ended);
 }
 
@@ -348,7 +354,6 @@ void Dispatcher::Start(Claim& claim) {
   const TaskId id = claim.id;
   const int n = claim.attempt;
   const Result<Task>& task = claim.task;
-  const std::optional<Result<Account>>& account = claim.account;
   const WallMs now = parts_.clock.WallNow();
   if (task.ok()) {
     events_.started(*task, n);
@@ -358,32 +363,8 @@ void Dispatcher::Start(Claim& claim) {
     parts_.counters.queue_wait.Observe(static_cast<double>(std::max<WallMs>(0, now - due)) /
                                        1000.0);
   }
-  Status st = task.ok() ? parts_.files.MakeDirFor(id) : task.status();
-  if (st.ok() && account && !account->ok()) st = account->status();  // an entry too large
-  if (st.ok() && task->spec.stdin_data)
-    st = WritePrivateFile(parts_.files.Stdin(id), *task->spec.stdin_data);
-  Result<int> shim = st;
-  if (st.ok()) {
-    Launch launch;
-    launch.id = id;
-    launch.attempt = n;
-    launch.argv = task->spec.shell ? std::vector<std::string>{"/bin/sh", "-c", *task->spec.shell}
-                                   : task->spec.argv;
-    if (account) launch.account = **account;
-    if (account) launch.pam_service = parts_.run_as.pam_service;
-    if (account) launch.pam_dir = parts_.run_as.pam_dir;
-    launch.env =
-        AttemptEnvironment(*task, n, launch.account ? &*launch.account : nullptr, claim.units);
-    launch.cwd = task->spec.cwd;
-    // A job that names no cwd starts in its user's home, or in / when that is missing (cron).
-    const JobDef* def = task->spec.job ? events_.job(*task->spec.job) : nullptr;
-    if (def != nullptr && def->cwd.empty()) launch.cwd_fallback = "/";
-    launch.has_stdin = task->spec.stdin_data.has_value();
-    launch.timeout_ms = task->spec.timeout_ms;
-    launch.keep_background = task->spec.keep_background;
-    launch.resources = ResourcesOf(*task);
-    shim = runner_->Start(launch);
-  }
+  Result<Launch> launch = LaunchOf(claim);
+  Result<int> shim = launch.ok() ? runner_->Start(*launch) : Result<int>(launch.status());
   if (!shim.ok()) {
     spdlog::error("task {} attempt {} could not start: {}", id, n, shim.status().message());
     AttemptOutcome outcome;
@@ -395,6 +376,64 @@ void Dispatcher::Start(Claim& claim) {
     return;
   }
   spdlog::debug("task {} attempt {} started (shim pid {})", id, n, *shim);
+}
+
+Result<Launch> Dispatcher::LaunchOf(const Claim& claim) const {
+  const Result<Task>& task = claim.task;
+  const std::optional<Result<Account>>& account = claim.account;
+  if (!task.ok()) return task.status();
+  if (Status st = parts_.files.MakeDirFor(claim.id); !st.ok()) return st;
+  if (account && !account->ok()) return account->status();  // an entry too large
+  if (task->spec.stdin_data)
+    if (Status st = WritePrivateFile(parts_.files.Stdin(claim.id), *task->spec.stdin_data);
+        !st.ok())
+      return st;
+  Launch launch;
+  launch.id = claim.id;
+  launch.attempt = claim.attempt;
+  launch.argv = StageCommand(task->spec, task->stage);
+  if (account) launch.account = **account;
+  if (account) launch.pam_service = parts_.run_as.pam_service;
+  if (account) launch.pam_dir = parts_.run_as.pam_dir;
+  const Account* runs_as = launch.account ? &*launch.account : nullptr;
+  Result<StageEnvironment> stage_env = StageEnvironmentOf(*task, runs_as);
+  if (!stage_env.ok()) return stage_env.status();
+  launch.env = AttemptEnvironment(*task, claim.attempt, runs_as, claim.units, *stage_env);
+  launch.cwd = task->spec.cwd;
+  // A job that names no cwd starts in its user's home, or in / when that is missing (cron).
+  const JobDef* def = task->spec.job ? events_.job(*task->spec.job) : nullptr;
+  if (def != nullptr && def->cwd.empty()) launch.cwd_fallback = "/";
+  launch.has_stdin = task->spec.stdin_data.has_value();
+  launch.timeout_ms = StageTimeout(task->spec, task->stage);
+  launch.keep_background = task->spec.keep_background;
+  launch.resources = ResourcesOf(*task);
+  return launch;
+}
+
+Result<StageEnvironment> Dispatcher::StageEnvironmentOf(const Task& task,
+                                                        const Account* account) const {
+  StageEnvironment env;
+  if (task.spec.stages.empty()) return env;
+  std::optional<std::pair<uint32_t, uint32_t>> owner;
+  if (account != nullptr) owner.emplace(account->uid, account->gid);
+  Result<std::string> dir = MakeContextDir(parts_.files.ContextRoot(), task.id, owner);
+  if (!dir.ok()) return dir.status();
+  env.context_dir = *dir;
+  Result<ContextEnv> passed = ReadContextEnvFile(*dir, account ? account->uid : geteuid());
+  if (!passed.ok()) return passed.status();
+  for (const std::string& why : passed->refused)
+    spdlog::warn("task {} stage {}: {}/env: {}", task.id, StageName(task.spec, task.stage), *dir,
+                 why);
+  for (std::string& entry : passed->entries) {
+    const std::string name = entry.substr(0, entry.find('='));
+    if (IsUnsafeVariable(name)) {  // what steers loaders and shells is never passed on
+      spdlog::warn("task {} stage {}: {}/env: {} is not passed on (it steers loaders or shells)",
+                   task.id, StageName(task.spec, task.stage), *dir, name);
+      continue;
+    }
+    env.passed_on.push_back(std::move(entry));
+  }
+  return env;
 }
 
 void Dispatcher::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
@@ -431,13 +470,25 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
                        parts_.clock.WallNow(), [&] { return dist(rng_); });
   TaskState state = decision.next;
   const TaskReason reason = decision.reason;
+  if (decision.event == TaskEvent::kAdvance) {
+    Status st = parts_.store.AdvanceStage(id, attempt, outcome);
+    if (st.ok()) {
+      spdlog::info("task {} attempt {}: stage {} succeeded; next: {}", id, attempt,
+                   StageName(task->spec, task->stage), StageName(task->spec, task->stage + 1));
+      news.advanced.emplace_back(std::move(*task), attempt, outcome);
+      return Status::Ok();
+    }
+    if (st.fault() != StoreFault::kNone) return st;
+    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    state = TaskState::kFailed;
+  }
   if (decision.event == TaskEvent::kRetry) {
     Status st =
         parts_.store.RetryLater(id, attempt, outcome, decision.retry_at, decision.retry_priority);
     if (st.ok()) {
       spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
-                   AttemptReasonName(outcome.reason), *failed, task->spec.retry.retries,
-                   decision.delay_ms);
+                   AttemptReasonName(outcome.reason), *failed,
+                   StageRetry(task->spec, task->stage).retries, decision.delay_ms);
       news.retrying.emplace_back(std::move(*task), attempt, outcome);
       return Status::Ok();
     }

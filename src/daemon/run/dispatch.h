@@ -22,6 +22,7 @@
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/policy/chooser.h"
+#include "core/policy/task_env.h"
 #include "core/policy/unit_grant.h"
 #include "core/store/store.h"
 #include "daemon/host/event_loop.h"
@@ -64,6 +65,9 @@ struct DispatchEvents {
   std::function<void(const Task& task, int attempt)> started;
   /// An attempt failed and the task waits for its retry.
   std::function<void(const Task& task, int attempt, const AttemptOutcome& outcome)> retrying;
+  /// A stage before the last succeeded and the task waits for its next stage (SPEC 13); `task`
+  /// as read before, at the stage that succeeded.
+  std::function<void(const Task& task, int attempt, const AttemptOutcome& outcome)> advanced;
   /// An attempt whose supervisor never started was undone: the task is pending again.
   std::function<void(TaskId id)> unstarted;
   /// Tasks reached a terminal state.
@@ -122,6 +126,7 @@ class Dispatcher {
   struct News {
     std::vector<TaskId> ended;                                    ///< now terminal
     std::vector<std::tuple<Task, int, AttemptOutcome>> retrying;  ///< waiting for a retry
+    std::vector<std::tuple<Task, int, AttemptOutcome>> advanced;  ///< waiting for a next stage
     std::vector<double> run_seconds;                              ///< the ended attempts'
   };
 
@@ -133,6 +138,12 @@ class Dispatcher {
   bool ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>& claims, News& news);
   /// Starts a claimed attempt under the runner; one that cannot start ends spawn-failed.
   void Start(Claim& claim);
+  /// What the runner needs to start `claim`'s attempt (its files made), or why it cannot start.
+  Result<Launch> LaunchOf(const Claim& claim) const;
+  /// For a task with stages, its context directory (made when missing, owned by `account`, or
+  /// tqd's user without one) and what earlier stages passed on in its env file; nothing for a
+  /// task without stages.
+  Result<StageEnvironment> StageEnvironmentOf(const Task& task, const Account* account) const;
   void Tell(const News& news);
   /// Keeps an attempt's end for the next turn.
   void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,

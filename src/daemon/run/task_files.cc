@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "daemon/host/context_dirs.h"
 #include "daemon/host/private_files.h"
 
 namespace tq {
@@ -39,12 +40,14 @@ TaskId IdOfFile(const char* name) {
 TaskFiles::TaskFiles(const std::string& state_dir)
     : root_(state_dir + "/attempts"),
       legacy_root_(state_dir + "/tasks"),
+      contexts_(state_dir + "/contexts"),
       legacy_(HoldsEntries(legacy_root_)) {}
 
 Status TaskFiles::Prepare() const {
   Status st = MakePrivateDir(root_);
   if (st.ok()) st = MakePrivateDir(SpareDir());
   if (st.ok() && legacy_) st = MakePrivateDir(legacy_root_);
+  if (st.ok()) st = PrepareContextRoot(contexts_);
   return st;
 }
 
@@ -81,6 +84,7 @@ std::vector<std::string> TaskFiles::Remove(const std::vector<TaskId>& ids) const
     closedir(d);
     rmdir(dir.c_str());  // when that was the last of its tasks; else ENOTEMPTY
   }
+  for (std::string& why : RemoveContextDirs(contexts_, ids)) failed.push_back(std::move(why));
   if (legacy_) {
     for (TaskId id : ids) {
       std::error_code ec;

@@ -19,7 +19,7 @@ class TaskFiles {
   explicit TaskFiles(const std::string& state_dir);
 
   /// Makes the directory of every task's files and SpareDir 0700 (creating them), and an
-  /// earlier tqd's too.
+  /// earlier tqd's too, and ContextRoot 0711.
   Status Prepare() const;
   /// The directory holding `id`'s files, made by MakeDirFor.
   std::string Dir(TaskId id) const { return root_ + "/" + std::to_string(id / kPerDir); }
@@ -33,8 +33,11 @@ class TaskFiles {
   /// The order in which the attempt wrote to the two (core/model/output_order.h).
   std::string Order(TaskId id, int attempt) const { return Attempt(id, attempt, ".order"); }
   std::string StatusRecord(TaskId id, int attempt) const { return Attempt(id, attempt, ".status"); }
-  /// Removes every file of these tasks, and each directory this leaves empty; the paths it
-  /// could not remove, with why.
+  /// Where the context directories of tasks with stages live (SPEC 13): contexts/<id>, each
+  /// its task's user's, under a directory they may enter but not read.
+  std::string ContextRoot() const { return contexts_; }
+  /// Removes every file of these tasks, their context directories, and each directory this
+  /// leaves empty; the paths it could not remove, with why.
   std::vector<std::string> Remove(const std::vector<TaskId>& ids) const;
 
  private:
@@ -47,6 +50,7 @@ class TaskFiles {
 
   std::string root_;         ///< STATE/attempts
   std::string legacy_root_;  ///< STATE/tasks
+  std::string contexts_;     ///< STATE/contexts
   bool legacy_ = false;      ///< tasks/ held something at start-up
 };
 

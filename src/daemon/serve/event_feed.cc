@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/model/stage_progress.h"
 #include "core/model/wall_time.h"
 #include "core/proto/response.h"
 
@@ -22,6 +23,10 @@ json EventJson(const TaskChange& c, WallMs time) {
   j["queue"] = c.spec->queue;
   if (c.spec->job) j["job"] = *c.spec->job;
   j["labels"] = c.spec->labels;
+  if (!c.spec->stages.empty()) {
+    j["stage"] = StageName(*c.spec, c.stage);
+    j["stage_index"] = c.stage;
+  }
   return j;
 }
 
@@ -39,6 +44,7 @@ TaskChange ChangeOf(const Task& task, const char* reason) {
     c.signal = task.signal;
   }
   c.spec = &task.spec;
+  c.stage = task.stage;
   return c;
 }
 
@@ -77,6 +83,15 @@ void EventFeed::Retrying(const Task& task, int attempt, const AttemptOutcome& ou
   c.attempt = attempt;
   c.exit_code = outcome.exit_code;
   c.signal = outcome.signal;
+  Publish(c);
+}
+
+void EventFeed::Advanced(const Task& task, int attempt, const AttemptOutcome& outcome) {
+  if (subscribers_.empty()) return;
+  TaskChange c = ChangeOf(task, "stage-succeeded");
+  c.state = TaskState::kPending;
+  c.attempt = attempt;
+  c.exit_code = outcome.exit_code;
   Publish(c);
 }
 

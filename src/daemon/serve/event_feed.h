@@ -25,16 +25,19 @@ struct TaskChange {
   TaskId id = 0;
   uint32_t owner_uid = 0;  ///< who may see it: the owner, root and admins
   TaskState state = TaskState::kPending;
-  /// submitted, started, retry, requeued, unstarted; a terminal task's own reason (exit, ...)
+  /// submitted, started, retry, stage-succeeded, requeued, unstarted; a terminal task's own
+  /// reason (exit, ...)
   std::string reason;
   int attempt = 0;     ///< the attempt started, that failed (retry), or the last one; 0: none
   int exit_code = -1;  ///< -1: not known (left out of the event)
   int signal = 0;      ///< 0: none (left out of the event)
   const TaskSpec* spec = nullptr;  ///< its queue, job and labels; never null when published
+  int stage = 0;                   ///< the stage it is at, or that finished (with stages)
 };
 
 /// The event of `change` at `time`: {"time" (RFC 3339 UTC), "id", "state", "reason", "attempt",
-/// "exit_code" and "signal" when known, "queue", "job" when it is a job's run, "labels"}.
+/// "exit_code" and "signal" when known, "queue", "job" when it is a job's run, "labels", and for
+/// a task with stages "stage" (its name) and "stage_index"}.
 nlohmann::json EventJson(const TaskChange& change, WallMs time);
 
 /// The change that `task` as it is now makes (its state, reason, last attempt, and its exit
@@ -68,6 +71,9 @@ class EventFeed {
   void Started(const Task& task, int attempt);
   /// Attempt `attempt` of `task` ended as `outcome` and a retry is scheduled: pending, "retry".
   void Retrying(const Task& task, int attempt, const AttemptOutcome& outcome);
+  /// Attempt `attempt` of `task` (as read before) ended its stage with success and the task
+  /// waits for its next stage: pending, "stage-succeeded", naming the stage that succeeded.
+  void Advanced(const Task& task, int attempt, const AttemptOutcome& outcome);
   /// `task` (as read after its end) reached its terminal state.
   void Ended(const Task& task);
   /// Reads each of `ids` from the store and publishes its state now with `reason` (a task

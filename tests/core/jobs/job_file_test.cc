@@ -256,19 +256,19 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "jobs.d/a.toml:1: defaults: 3 is not a table (use a [defaults] table)"},
       {"unknown job key", Job("comand = \"x\""), "comand",
        "jobs.d/a.toml:5: comand: unknown key (allowed in a [[job]]: name, schedule, timezone, dst, "
-       "command, shell, argv, user, cwd, env, stdin, queue, priority, timeout, pending_ttl, "
-       "retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, max_catch_up, "
-       "max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, on_success, "
-       "on_finish, mailto, mail_on, expect_success_within, enabled, use)"},
+       "command, shell, argv, stages, user, cwd, env, stdin, queue, priority, timeout, "
+       "pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, "
+       "max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, "
+       "on_success, on_finish, mailto, mail_on, expect_success_within, enabled, use)"},
       {"unknown defaults key", "[defaults]\nqeue = \"x\"\n", "defaults.qeue",
        "jobs.d/a.toml:2: defaults.qeue: unknown key (allowed in [defaults]: every job key but "
-       "name)"},
+       "name and stages)"},
       {"odd key quoted", Job("\"a b\" = 1"), "\"a b\"",
        "jobs.d/a.toml:5: \"a b\": unknown key (allowed in a [[job]]: name, schedule, timezone, "
-       "dst, command, shell, argv, user, cwd, env, stdin, queue, priority, timeout, pending_ttl, "
-       "retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, max_catch_up, "
-       "max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, on_success, "
-       "on_finish, mailto, mail_on, expect_success_within, enabled, use)"},
+       "dst, command, shell, argv, stages, user, cwd, env, stdin, queue, priority, timeout, "
+       "pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, "
+       "max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, "
+       "on_success, on_finish, mailto, mail_on, expect_success_within, enabled, use)"},
       {"nice out of range", Job("nice = -21"), "nice",
        "jobs.d/a.toml:5: nice: -21 is out of range (use an integer from -20 to 19)"},
       {"ionice unknown", Job("ionice = \"slow\""), "ionice",
@@ -312,7 +312,8 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "jobs.d/a.toml:5: dst: \"never\" is not a DST policy (use cron, skip, first or both)"},
       {"no command", "[[job]]\nname = \"j\"\nschedule = \"@daily\"\n", "command",
        "jobs.d/a.toml:1: command: job \"j\" needs a command (command = \"...\" run by its shell, "
-       "or argv = [\"program\", \"arg\"...])"},
+       "argv = [\"program\", \"arg\"...], or stages = [{ name = \"...\", command = \"...\" }, "
+       "...])"},
       {"both", Job("argv = [\"x\"]"), "argv",
        "jobs.d/a.toml:5: argv: a job runs either command (by its shell) or argv (directly), not "
        "both"},
@@ -568,13 +569,18 @@ TEST_CASE("job file: jobs.example.toml loads with the jobs it documents") {
   std::vector<std::string> names;
   for (const JobDef& j : r->jobs) names.push_back(j.name);
   CHECK(names == std::vector<std::string>{"nightly-report", "warm-cache", "queue-health",
-                                          "mirror-sync", "berlin-backup", "rotate-logs"});
+                                          "mirror-sync", "berlin-backup", "rotate-logs",
+                                          "nightly-backup"});
   for (const JobDef& j : r->jobs) CHECK(j.queue == "cron");  // from [defaults]
   CHECK(r->jobs[0].resources.nice == 10);
   CHECK(r->jobs[0].resources.memory_max == 2LL << 30);
   CHECK(r->jobs[0].notify.mailto == "ops@example.com");
   CHECK(r->jobs[0].notify.on_failure.has_value());
   CHECK(r->jobs[0].expect_success_within_ms == 26 * 3600 * 1000LL);
+  const JobDef& backup = r->jobs.back();
+  REQUIRE(backup.stages.size() == 4);
+  CHECK(backup.stages[2].retry.retries == std::optional<int>(5));
+  CHECK_FALSE(backup.command.has_value());
 }
 
 TEST_CASE("job file: notification keys, and defaults for them") {

@@ -21,11 +21,11 @@ TEST_CASE("the transition table of SPEC 2: every allowed pair, every other one r
       {S::kRunning, E::kUnstart, S::kPending},   {S::kSucceeded, E::kExpire, S::kExpired},
       {S::kFailed, E::kRequeue, S::kPending},    {S::kFailed, E::kReplace, S::kPending},
       {S::kCancelled, E::kRequeue, S::kPending}, {S::kCancelled, E::kReplace, S::kPending},
-      {S::kExpired, E::kReplace, S::kPending},
+      {S::kExpired, E::kReplace, S::kPending},   {S::kRunning, E::kAdvance, S::kPending},
   };
   for (S from : {S::kPending, S::kRunning, S::kSucceeded, S::kFailed, S::kCancelled, S::kExpired}) {
     for (E event : {E::kStart, E::kSucceed, E::kFail, E::kCancel, E::kRetry, E::kUnstart,
-                    E::kRequeue, E::kReplace, E::kExpire}) {
+                    E::kRequeue, E::kReplace, E::kExpire, E::kAdvance}) {
       CAPTURE(StateName(from));
       CAPTURE(EventName(event));
       std::optional<S> to;

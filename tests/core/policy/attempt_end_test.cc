@@ -118,5 +118,57 @@ TEST_CASE("DecideAttemptEnd draws jitter only for a retry") {
   CHECK(d.delay_ms == 4000);  // 5 s spread down by the full 20%
 }
 
+// The task of Retried() with three stages: "b" retries 4 times on its own, 1 s apart.
+Task Staged(int stage) {
+  Task task = Retried();
+  task.spec.stages = {{"a", {"true"}, std::nullopt, std::nullopt, {}},
+                      {"b", {"true"}, std::nullopt, std::nullopt, {}},
+                      {"c", {"true"}, std::nullopt, std::nullopt, {}}};
+  task.spec.stages[1].retry.retries = 4;
+  task.spec.stages[1].retry.base_ms = 1000;
+  task.stage = stage;
+  return task;
+}
+
+TEST_CASE("DecideAttemptEnd with stages: advance, the stage's own retries, the last stage ends") {
+  using A = AttemptReason;
+  using E = TaskEvent;
+  struct Case {
+    const char* name;
+    int stage;
+    AttemptOutcome outcome;
+    int failed;
+    E event;
+    TaskState next;
+    int64_t delay_ms;
+  };
+  const Case cases[] = {
+      {"the first stage's success advances", 0, Ended(A::kExit, 0), 0, E::kAdvance,
+       TaskState::kPending, 0},
+      {"a middle stage's success advances", 1, Ended(A::kExit, 0), 3, E::kAdvance,
+       TaskState::kPending, 0},
+      {"the last stage's success ends the task", 2, Ended(A::kExit, 0), 0, E::kSucceed,
+       TaskState::kSucceeded, 0},
+      {"the task's policy where the stage has none", 0, Ended(A::kExit, 1), 2, E::kRetry,
+       TaskState::kPending, 5000},
+      {"the task's policy spent", 0, Ended(A::kExit, 1), 3, E::kFail, TaskState::kFailed, 0},
+      {"the stage's own retries and delay", 1, Ended(A::kExit, 1), 4, E::kRetry,
+       TaskState::kPending, 1000},
+      {"the stage's own retries spent", 1, Ended(A::kExit, 1), 5, E::kFail, TaskState::kFailed, 0},
+      {"the task's no_retry_on_exit holds in a stage", 1, Ended(A::kExit, 3), 1, E::kFail,
+       TaskState::kFailed, 0},
+      {"a cancel in a stage cancels the task", 1, Ended(A::kCancelled), 1, E::kCancel,
+       TaskState::kCancelled, 0},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    const AttemptEndDecision d = DecideAttemptEnd(Staged(c.stage), c.outcome, std::nullopt,
+                                                  c.failed, 1, 10000, [] { return 0.5; });
+    CHECK(d.event == c.event);
+    CHECK(d.next == c.next);
+    CHECK(d.delay_ms == c.delay_ms);
+  }
+}
+
 }  // namespace
 }  // namespace tq

@@ -156,14 +156,29 @@ TEST_CASE("HookEnvironment sets every TQ_ variable over the task's own") {
   const NotifyFacts facts = FactsOf(Ended(TaskState::kFailed, TaskReason::kExit, AllHooks()));
   const std::vector<std::string> env = HookEnvironment(
       facts, "on_failure", {"PATH=/bin", "TQ_STATE=forged", "TQ_TASK_ID=1"}, "/dev/stdin");
-  for (const char* want :
-       {"PATH=/bin", "TQ_TASK_ID=12", "TQ_JOB=nightly", "TQ_STATE=failed", "TQ_REASON=exit",
-        "TQ_EXIT_CODE=3", "TQ_ATTEMPT=2", "TQ_OUTPUT=/dev/stdin", "TQ_HOOK=on_failure"}) {
+  for (const char* want : {"PATH=/bin", "TQ_TASK_ID=12", "TQ_JOB=nightly", "TQ_STATE=failed",
+                           "TQ_REASON=exit", "TQ_EXIT_CODE=3", "TQ_ATTEMPT=2",
+                           "TQ_STAGE=", "TQ_OUTPUT=/dev/stdin", "TQ_HOOK=on_failure"}) {
     CAPTURE(want);
     CHECK(std::count(env.begin(), env.end(), want) == 1);
   }
   CHECK(std::count(env.begin(), env.end(), "TQ_STATE=forged") == 0);
-  CHECK(env.size() == 9);
+  CHECK(env.size() == 10);
+}
+
+TEST_CASE("a task with stages tells its hooks and mail the stage it ended at") {
+  Task task = Ended(TaskState::kFailed, TaskReason::kExit, AllHooks());
+  task.spec.argv.clear();
+  task.spec.stages = {{"dump", {"pg_dump"}, std::nullopt, std::nullopt, {}},
+                      {"upload", {}, "rclone copy x y", std::nullopt, {}}};
+  task.stage = 1;
+  const NotifyFacts facts = FactsOf(task);
+  CHECK(facts.stage == "upload");
+  CHECK(facts.command == "rclone copy x y");
+  const std::vector<std::string> env = HookEnvironment(facts, "on_failure", {}, "/dev/stdin");
+  CHECK(std::count(env.begin(), env.end(), "TQ_STAGE=upload") == 1);
+  const std::string mail = MailMessage(facts, "ops@example.com", "db1", "");
+  CHECK(mail.find("Stage:    upload\n") != std::string::npos);
 }
 
 TEST_CASE("HookEnvironment leaves TQ_EXIT_CODE empty when nothing exited") {

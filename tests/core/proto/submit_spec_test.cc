@@ -105,6 +105,9 @@ TEST_CASE("SubmitFields lists every field a submit request's wire form can carry
   r.spec.argv.clear();
   r.spec.shell = "true";
   j.update(SubmitToJson(r));
+  r.spec.shell = std::nullopt;
+  r.spec.stages = {{"a", {"true"}, std::nullopt, std::nullopt, {}}};
+  j.update(SubmitToJson(r));
   const std::vector<std::string>& fields = SubmitFields();
   for (const auto& [name, value] : j.items()) {
     CAPTURE(name);
@@ -144,6 +147,74 @@ TEST_CASE("use: an object of resource names and unit counts, each checked") {
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().message() == "use: 65 resources exceed the limit of 64");
   j["use"] = nullptr;
+  CHECK(SubmitFromJson(j).ok());
+}
+
+TEST_CASE("stages travel whole on the wire, bytes and own settings included") {
+  SubmitRequest r = Echo({});
+  StageSpec dump{"dump", {"pg_dump", "d\xff"}, std::nullopt, 60000, {}};
+  StageSpec gz{"gz", {}, "gzip \"$TQ_CONTEXT/db.sql\"", std::nullopt, {}};
+  gz.retry.retries = 5;
+  gz.retry.backoff = BackoffKind::kFixed;
+  gz.retry.no_retry_on_exit = std::vector<int>{2};
+  r.spec.stages = {dump, gz};
+  auto back = SubmitFromJson(SubmitToJson(r));
+  REQUIRE_MESSAGE(back.ok(), back.status().message());
+  REQUIRE(back->spec.stages.size() == 2);
+  CHECK(back->spec.stages[0].argv == dump.argv);
+  CHECK(back->spec.stages[0].timeout_ms == 60000);
+  CHECK(back->spec.stages[1].shell == gz.shell);
+  CHECK(back->spec.stages[1].retry.retries == 5);
+  CHECK(back->spec.stages[1].retry.backoff == BackoffKind::kFixed);
+  CHECK(back->spec.stages[1].retry.no_retry_on_exit == std::vector<int>{2});
+  CHECK_FALSE(back->spec.stages[1].retry.jitter);
+}
+
+TEST_CASE("stages: every refusal names the field, the stage and what is allowed") {
+  const json good = {{"name", "a"}, {"argv", {"true"}}};
+  json sixty_five = json::array();
+  for (int i = 0; i < 65; ++i)
+    sixty_five.push_back({{"name", "s" + std::to_string(i)}, {"argv", {"true"}}});
+  const struct {
+    json stages;
+    bool with_argv;
+    const char* message;
+  } cases[] = {
+      {"x", false, "stages: expected an array of stages, got a string"},
+      {json::array({1}), false, "stages[0]: expected an object with name and argv or shell"},
+      {json::array({{{"name", "a"}}}), false,
+       "stages[0] (a): argv: a command is required (argv after --, or --shell)"},
+      {json::array({{{"name", "a b"}, {"argv", {"true"}}}}), false,
+       "stages[0]: name \"a b\" is not a stage name (1 to 64 of A-Z a-z 0-9 _ . -)"},
+      {json::array({{{"argv", {"true"}}}}), false, "stages[0]: name \"\" is not a stage name"},
+      {json::array({good, good}), false,
+       "stages[1]: name \"a\" is taken by stages[0] (names are unique in a task)"},
+      {json::array({{{"name", "a"}, {"argv", {"true"}}, {"shell", "x"}}}), false,
+       "stages[0] (a): shell: give either argv or a shell command, not both"},
+      {json::array({{{"name", "a"}, {"argv", {"true"}}, {"comand", "x"}}}), false,
+       "stages[0]: \"comand\" is not a field of a stage"},
+      {json::array({{{"name", "a"}, {"argv", {"true"}}, {"retries", 1001}}}), false,
+       "stages[0]: retries: 1001 is out of range 0..1000"},
+      {json::array({{{"name", "a"}, {"argv", {"true"}}, {"timeout_ms", -1}}}), false,
+       "stages[0] (a): timeout_ms: -1 is out of range"},
+      {json::array({{{"name", "a"}, {"argv", {""}}}}), false,
+       "stages[0] (a): argv: the program name (the first argument) is empty"},
+      {json::array({good}), true, "stages: a task with stages runs its stages' commands"},
+      {sixty_five, false, "stages: 65 stages exceed the limit of 64"},
+  };
+  for (const auto& c : cases) {
+    json j = SubmitToJson(Echo());
+    if (!c.with_argv) j.erase("argv");
+    j["stages"] = c.stages;
+    CAPTURE(j.dump());
+    auto r = SubmitFromJson(j);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().field() == "stages");
+    CHECK_MESSAGE(r.status().message().find(c.message) == 0, r.status().message());
+  }
+  json j = SubmitToJson(Echo());
+  j.erase("argv");
+  j["stages"] = json::array({good});
   CHECK(SubmitFromJson(j).ok());
 }
 

@@ -75,19 +75,19 @@ STORE_TEST_CASE(
   REQUIRE(StateOf(*store, dependent) == TaskState::kFailed);
 
   SUBCASE("in order, a dependency first: all of them") {
-    Result<std::vector<TaskId>> done = store->RequeueAll({dep, dependent, other}, 5000, false);
+    Result<std::vector<TaskId>> done = store->RequeueAll({dep, dependent, other}, 5000, false, {});
     REQUIRE_MESSAGE(done.ok(), done.status().message());
     CHECK(*done == std::vector<TaskId>{dep, dependent, other});
     for (TaskId id : {dep, dependent, other}) CHECK(StateOf(*store, id) == TaskState::kPending);
   }
   SUBCASE("a blocked task refuses the whole call: nothing changes") {
-    Result<std::vector<TaskId>> done = store->RequeueAll({other, dependent}, 5000, false);
+    Result<std::vector<TaskId>> done = store->RequeueAll({other, dependent}, 5000, false, {});
     REQUIRE_FALSE(done.ok());
     CHECK(done.status().field() == "after");
     CHECK(StateOf(*store, other) == TaskState::kFailed);
   }
   SUBCASE("skipping blocked tasks: the others are re-queued") {
-    Result<std::vector<TaskId>> done = store->RequeueAll({dependent, other}, 5000, true);
+    Result<std::vector<TaskId>> done = store->RequeueAll({dependent, other}, 5000, true, {});
     REQUIRE_MESSAGE(done.ok(), done.status().message());
     CHECK(*done == std::vector<TaskId>{other});
     CHECK(StateOf(*store, dependent) == TaskState::kFailed);

@@ -172,7 +172,8 @@ STORE_TEST_CASE("TaskCounts follows every write that creates, moves or removes a
       {"requeue a failed task", [&] { CHECK(*store->Requeue(id["c"], 3600)); }},
       {"requeue several",
        [&] {
-         Result<std::vector<TaskId>> requeued = store->RequeueAll({id["d"], id["e"]}, 3700, false);
+         Result<std::vector<TaskId>> requeued =
+             store->RequeueAll({id["d"], id["e"]}, 3700, false, {});
          REQUIRE_MESSAGE(requeued.ok(), requeued.status().message());
          CHECK(requeued->size() == 2);
        }},

@@ -22,16 +22,20 @@ constexpr TaskState kStates[] = {TaskState::kPending, TaskState::kRunning,   Tas
                                  TaskState::kFailed,  TaskState::kCancelled, TaskState::kExpired};
 constexpr TaskEvent kEvents[] = {TaskEvent::kStart,   TaskEvent::kSucceed, TaskEvent::kFail,
                                  TaskEvent::kCancel,  TaskEvent::kRetry,   TaskEvent::kUnstart,
-                                 TaskEvent::kRequeue, TaskEvent::kReplace, TaskEvent::kExpire};
+                                 TaskEvent::kRequeue, TaskEvent::kReplace, TaskEvent::kExpire,
+                                 TaskEvent::kAdvance};
 
 // Far past every time used below: any cutoff or sweep reaches every task.
 constexpr WallMs kLater = 1'000'000;
 
-// A keyed task (key "walk", version 1, a pending ttl) driven into `state` through the store:
-// a ready pending task, or one that ran once.
+// A keyed task (key "walk", version 1, a pending ttl, two stages) driven into `state` through the
+// store: a ready pending task, or one that ran once.
 TaskId TaskIn(Store& store, TaskState state) {
   TaskSpec spec = Keyed("walk", 1);
   spec.pending_ttl_ms = 1000;
+  spec.stages = {{"first", spec.argv, std::nullopt, std::nullopt, {}},
+                 {"second", spec.argv, std::nullopt, std::nullopt, {}}};
+  spec.argv.clear();
   const TaskId id = MustSubmit(store, kAlice, spec, 1000).id;
   switch (state) {
     case TaskState::kPending:
@@ -139,7 +143,7 @@ std::vector<Operation> OperationsFor(TaskEvent event) {
                  return Moved<bool>(s.Requeue(id, 3000), [](const bool& done) { return done; });
                }},
               {"RequeueAll", [](Store& s, TaskId id) {
-                 return Moved<Ids>(s.RequeueAll({id}, 3000, false),
+                 return Moved<Ids>(s.RequeueAll({id}, 3000, false, {}),
                                    [id](const Ids& done) { return Lists(done, id); });
                }}};
     case TaskEvent::kReplace:
@@ -147,6 +151,10 @@ std::vector<Operation> OperationsFor(TaskEvent event) {
                  return Moved<SubmitOutcome>(
                      s.Submit(kAlice, Keyed("walk", 1, {"replaced"}), 3000, false),
                      [id](const SubmitOutcome& out) { return out.inserted && out.id == id; });
+               }}};
+    case TaskEvent::kAdvance:
+      return {{"AdvanceStage", [](Store& s, TaskId id) {
+                 return Moved(s.AdvanceStage(id, AttemptOf(s, id), Exited(3000, 0)));
                }}};
     case TaskEvent::kExpire:
       return {{"ExpireSucceeded", [](Store& s, TaskId id) {

@@ -28,8 +28,8 @@ struct Fixture {
   LookupHolds holds{clock};
   DaemonCounters counters;
   FakeRunner* runner = nullptr;
-  std::vector<TaskId> started, retrying, unstarted, ended;  // as dispatch told them, in order
-  std::map<std::string, JobDef> jobs;                       // the scheduler's definitions
+  std::vector<TaskId> started, retrying, advanced, unstarted, ended;  // as dispatch told them
+  std::map<std::string, JobDef> jobs;                                 // the scheduler's definitions
   std::unique_ptr<Dispatcher> dispatch;
   Owner owner{1000, 1000, "alice"};
 
@@ -43,6 +43,7 @@ struct Fixture {
     DispatchEvents told{
         [this](const Task& task, int) { started.push_back(task.id); },
         [this](const Task& task, int, const AttemptOutcome&) { retrying.push_back(task.id); },
+        [this](const Task& task, int, const AttemptOutcome&) { advanced.push_back(task.id); },
         [this](TaskId id) { unstarted.push_back(id); },
         [this](const std::vector<TaskId>& ids) {
           ended.insert(ended.end(), ids.begin(), ids.end());
@@ -62,7 +63,7 @@ struct Fixture {
 
   // Submits a task as `tq submit` does, and lets dispatch run.
   TaskId Submit(TaskSpec spec) {
-    if (spec.argv.empty()) spec.argv = {"true"};
+    if (spec.argv.empty() && spec.stages.empty()) spec.argv = {"true"};
     auto id = store->Insert(owner, spec, clock.WallNow());
     REQUIRE_MESSAGE(id.ok(), id.status().message());
     dispatch->Schedule();
@@ -461,6 +462,66 @@ TEST_CASE("a turn stores the ends since the last one and the starts it makes in 
   CHECK(f.Get(b).state == TaskState::kFailed);
   CHECK(f.runner->Running() == std::vector<TaskId>{c, d});
   CHECK(f.Get(c).state == TaskState::kRunning);
+}
+
+TEST_CASE("each stage is an attempt the chooser picks: a task with higher priority runs between") {
+  Config config = Caps(1, {});
+  config.high_share = 1.0;
+  Fixture f(config);
+  TaskSpec staged;
+  staged.timeout_ms = 9000;
+  staged.stages = {{"a", {"step-a"}, std::nullopt, 500, {}}, {"b", {}, "step b", std::nullopt, {}}};
+  const TaskId s = f.Submit(staged);
+  REQUIRE(f.runner->Running() == std::vector<TaskId>{s});
+  TaskSpec urgent;
+  urgent.priority = 1;
+  const TaskId u = f.Submit(urgent);
+  f.Exit(s, 0);  // stage a is done: the task waits at b, and the urgent task goes first
+  CHECK(f.Get(s).state == TaskState::kPending);
+  CHECK(f.Get(s).stage == 1);
+  CHECK(f.advanced == std::vector<TaskId>{s});
+  CHECK(f.runner->Running() == std::vector<TaskId>{u});
+  f.Exit(u, 0);
+  CHECK(f.runner->Running() == std::vector<TaskId>{s});
+  f.Exit(s, 0);
+  CHECK(f.Get(s).state == TaskState::kSucceeded);
+  REQUIRE(f.runner->launches.size() == 3);
+  const Launch& a = f.runner->launches[0];
+  const Launch& b = f.runner->launches[2];
+  CHECK(a.argv == std::vector<std::string>{"step-a"});
+  CHECK(a.timeout_ms == 500);
+  CHECK(b.argv == std::vector<std::string>{"/bin/sh", "-c", "step b"});
+  CHECK(b.timeout_ms == 9000);
+  const auto has = [](const Launch& l, const std::string& entry) {
+    return std::find(l.env.begin(), l.env.end(), entry) != l.env.end();
+  };
+  CHECK(has(a, "TQ_STAGE=a"));
+  CHECK(has(a, "TQ_STAGE_INDEX=0"));
+  CHECK(has(b, "TQ_STAGE=b"));
+  CHECK(has(b, "TQ_STAGE_INDEX=1"));
+  CHECK(has(b, "TQ_CONTEXT=" + f.files.ContextRoot() + "/" + std::to_string(s)));
+}
+
+TEST_CASE("a stage's failure spends its own retries, then fails the task at that stage") {
+  Fixture f;
+  TaskSpec staged;
+  staged.retry.retries = 0;
+  staged.stages = {{"a", {"a"}, std::nullopt, std::nullopt, {}},
+                   {"b", {"b"}, std::nullopt, std::nullopt, {}}};
+  staged.stages[1].retry.retries = 1;
+  staged.stages[1].retry.base_ms = 0;
+  staged.stages[1].retry.jitter = false;
+  const TaskId s = f.Submit(staged);
+  f.Exit(s, 0);
+  f.Exit(s, 7);  // b's first failure: its own retry
+  CHECK(f.retrying == std::vector<TaskId>{s});
+  CHECK(f.Get(s).stage == 1);
+  f.Exit(s, 7);
+  const Task t = f.Get(s);
+  CHECK(t.state == TaskState::kFailed);
+  CHECK(t.stage == 1);
+  CHECK(t.exit_code == 7);
+  CHECK(f.ended == std::vector<TaskId>{s});
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "core/model/quote.h"
 #include "core/proto/json_read.h"
 
 namespace tq {
@@ -22,11 +23,24 @@ Result<RetryRequest> DecodeRetry(const json& j) {
     return Status::Invalid("ids", "ids: give task ids, or all_failed, not both");
   if (all_failed && select->states.empty()) select->states = {TaskState::kFailed};
   if (Status st = NeedsSome(*select); !st.ok()) return st;
-  return RetryRequest{std::move(*select)};
+  RetryRequest r;
+  r.select = std::move(*select);
+  for (Status st : {Read(j, "from_start", r.from_start, "true or false"),
+                    ReadOptional(j, "from_stage", r.from_stage, "a stage's name")}) {
+    if (!st.ok()) return st;
+  }
+  if (r.from_start && r.from_stage)
+    return Status::Invalid("from_stage", "from_stage: give from_start or from_stage, not both");
+  if (r.from_stage && !ValidStageName(*r.from_stage))
+    return Status::Invalid("from_stage", "from_stage: " + Quote(*r.from_stage) +
+                                             " is not a stage name (" + kStageNameHelp + ")");
+  return r;
 }
 json EncodeRetry(const RetryRequest& r) {
   json j = json::object();
   WriteSelector(r.select, j);
+  if (r.from_start) j["from_start"] = true;
+  if (r.from_stage) j["from_stage"] = *r.from_stage;
   return j;
 }
 

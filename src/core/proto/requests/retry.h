@@ -1,6 +1,9 @@
 // The "retry" request: re-queue failed or cancelled tasks.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "core/model/status.h"
@@ -11,8 +14,14 @@ namespace tq {
 /// Re-queue the failed or cancelled tasks `select` names: ids, or filters over failed and
 /// cancelled tasks (failed ones when it names no state). The wire's older "all_failed": true
 /// (with "queue") is the filter "states": ["failed"]. Response: {"ids": [...re-queued]}.
+/// A task with stages resumes at the stage where it stopped, unless "from_start": true or
+/// "from_stage": NAME says where.
 struct RetryRequest {
   TaskSelector select;
+  /// Where a task with stages starts again (SPEC 13): "from_start" at its first stage,
+  /// "from_stage" at the stage of that name; neither, at the stage where it stopped.
+  bool from_start = false;
+  std::optional<std::string> from_stage;
 };
 /// The states a retry acts on: failed and cancelled.
 const std::vector<TaskState>& RetryableStates();

@@ -11,6 +11,34 @@ using nlohmann::json;
 
 namespace {
 
+// The retry settings `o` sets, as members of `j`.
+void RetryToJson(const RetryOverrides& o, json& j) {
+  if (o.retries) j["retries"] = *o.retries;
+  if (o.backoff) j["backoff"] = BackoffName(*o.backoff);
+  if (o.base_ms) j["backoff_base_ms"] = *o.base_ms;
+  if (o.max_ms) j["backoff_max_ms"] = *o.max_ms;
+  if (o.jitter) j["jitter"] = *o.jitter;
+  if (o.retry_on_exit) j["retry_on_exit"] = *o.retry_on_exit;
+  if (o.no_retry_on_exit) j["no_retry_on_exit"] = *o.no_retry_on_exit;
+}
+
+// The wire form of a task's stages (SPEC 13).
+json StagesToJson(const std::vector<StageSpec>& stages) {
+  json out = json::array();
+  for (const StageSpec& stage : stages) {
+    json j{{"name", stage.name}};
+    if (stage.shell) {
+      j["shell"] = BytesToJson(*stage.shell);
+    } else {
+      j["argv"] = BytesListToJson(stage.argv);
+    }
+    if (stage.timeout_ms) j["timeout_ms"] = *stage.timeout_ms;
+    RetryToJson(stage.retry, j);
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 json SpecToJson(const TaskSpec& s) {
   json j{{"argv", BytesListToJson(s.argv)},
          {"queue", s.queue},
@@ -34,6 +62,7 @@ json SpecToJson(const TaskSpec& s) {
   if (!s.notify.mailto.empty()) j["mailto"] = s.notify.mailto;
   if (s.notify.mail_on != MailOn::kFailure) j["mail_on"] = MailOnName(s.notify.mail_on);
   if (!s.use.empty()) j["use"] = s.use;
+  if (!s.stages.empty()) j["stages"] = StagesToJson(s.stages);
   return j;
 }
 
@@ -45,14 +74,7 @@ Result<SubmitRequest> DecodeSubmit(const json& j) {
 
 json SubmitToJson(const SubmitRequest& r) {
   json j = SpecToJson(r.spec);
-  const RetryOverrides& o = r.retry;
-  if (o.retries) j["retries"] = *o.retries;
-  if (o.backoff) j["backoff"] = BackoffName(*o.backoff);
-  if (o.base_ms) j["backoff_base_ms"] = *o.base_ms;
-  if (o.max_ms) j["backoff_max_ms"] = *o.max_ms;
-  if (o.jitter) j["jitter"] = *o.jitter;
-  if (o.retry_on_exit) j["retry_on_exit"] = *o.retry_on_exit;
-  if (o.no_retry_on_exit) j["no_retry_on_exit"] = *o.no_retry_on_exit;
+  RetryToJson(r.retry, j);
   if (r.supersede_running) j["supersede_running"] = true;
   return j;
 }
@@ -64,7 +86,7 @@ const std::vector<std::string>& SubmitFields() {
         "argv shell stdin cwd env queue priority clean_env not_before_ms after labels timeout_ms"
         " key version pending_ttl_ms retries backoff backoff_base_ms backoff_max_ms jitter"
         " retry_on_exit no_retry_on_exit supersede_running keep_background on_failure on_success"
-        " on_finish mailto mail_on use");
+        " on_finish mailto mail_on use stages");
     std::vector<std::string> out;
     for (std::string word; in >> word;) out.push_back(word);
     return out;

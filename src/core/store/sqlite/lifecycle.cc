@@ -261,23 +261,34 @@ Result<std::vector<TaskId>> SqliteStore::FinishAttempt(TaskId id, int attempt,
 
 Status SqliteStore::RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome,
                                WallMs not_before, int priority) {
-  return Write([&]() -> Status {
-    JobRun run;
-    if (Status s = CloseAttempt(id, attempt, outcome, &run); !s.ok()) return s;
-    Result<bool> held = MustHold(run, id);
-    if (!held.ok()) return held.status();
-    // Ready at once only when no delay is left at the attempt's end; otherwise the task waits in
-    // tasks_delayed, where NextDue sees it and PromoteDue makes it ready. A held run waits for
-    // its job's running run instead.
-    const bool ready = !*held && not_before <= outcome.ended;
-    {
-      sqlite::Query q(st_->retry_task);
-      q.BindInt(id).BindInt(priority).BindInt(not_before).BindInt(ready ? 1 : 0);
-      q.BindInt(outcome.exit_code).BindInt(outcome.signal).BindInt(*held ? 1 : 0);
-      if (Status s = q.Run(); !s.ok()) return s;
-    }
-    return run.job ? ReleaseRuns(*run.job, outcome.ended) : Status::Ok();
-  });
+  return Write([&] { return ReopenAfter(id, attempt, outcome, not_before, priority); });
+}
+
+Status SqliteStore::AdvanceStage(TaskId id, int attempt, const AttemptOutcome& outcome) {
+  return Write([&] { return ReopenAfter(id, attempt, outcome, outcome.ended, std::nullopt); });
+}
+
+Status SqliteStore::ReopenAfter(TaskId id, int attempt, const AttemptOutcome& outcome,
+                                WallMs not_before, std::optional<int> retry_priority) {
+  JobRun run;
+  if (Status s = CloseAttempt(id, attempt, outcome, &run); !s.ok()) return s;
+  Result<bool> held = MustHold(run, id);
+  if (!held.ok()) return held.status();
+  // Ready at once only when no delay is left at the attempt's end; otherwise the task waits in
+  // tasks_delayed, where NextDue sees it and PromoteDue makes it ready. A held run waits for
+  // its job's running run instead.
+  const bool ready = !*held && not_before <= outcome.ended;
+  {
+    sqlite::Query q(retry_priority ? st_->retry_task : st_->advance_task);
+    q.BindInt(id);
+    if (retry_priority) q.BindInt(*retry_priority);
+    q.BindInt(not_before).BindInt(ready ? 1 : 0);
+    q.BindInt(outcome.exit_code).BindInt(outcome.signal).BindInt(*held ? 1 : 0);
+    if (Status s = q.Run(); !s.ok()) return s;
+    if (!retry_priority && db_.Changes() == 0)
+      return Status::Invalid("stage", TaskName(id) + " has no stage after the one that ran");
+  }
+  return run.job ? ReleaseRuns(*run.job, outcome.ended) : Status::Ok();
 }
 
 Result<std::vector<TaskId>> SqliteStore::EndPendingAll(const std::vector<TaskId>& ids,
@@ -320,7 +331,7 @@ Result<std::vector<TaskId>> SqliteStore::EndPending(TaskId id, TaskState final_s
 
 // ---- tq retry ----
 
-Status SqliteStore::RequeueInTx(TaskId id, WallMs now, bool* requeued) {
+Status SqliteStore::RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bool* requeued) {
   *requeued = false;
   JobRun run;
   {
@@ -353,7 +364,8 @@ Status SqliteStore::RequeueInTx(TaskId id, WallMs now, bool* requeued) {
   if (!held.ok()) return held.status();
   sqlite::Query q(st_->requeue_task);
   q.BindInt(id).BindInt(now).BindInt(deps_left).BindInt(deps_left == 0 && !*held ? 1 : 0);
-  if (Status s = q.BindInt(*held ? 1 : 0).Run(); !s.ok()) return s;
+  q.BindInt(*held ? 1 : 0).BindOptInt(stage ? std::optional<int64_t>(*stage) : std::nullopt);
+  if (Status s = q.Run(); !s.ok()) return s;
   *requeued = db_.Changes() > 0;
   sqlite::Query queue(st_->recreate_queue);  // `tq queue delete` may have removed it
   return *requeued ? queue.BindInt(id).Run() : Status::Ok();
@@ -361,18 +373,21 @@ Status SqliteStore::RequeueInTx(TaskId id, WallMs now, bool* requeued) {
 
 Result<bool> SqliteStore::Requeue(TaskId id, WallMs now) {
   bool requeued = false;
-  Status status = Write([&] { return RequeueInTx(id, now, &requeued); });
+  Status status = Write([&] { return RequeueInTx(id, now, std::nullopt, &requeued); });
   if (!status.ok()) return status;
   return requeued;
 }
 
 Result<std::vector<TaskId>> SqliteStore::RequeueAll(const std::vector<TaskId>& ids, WallMs now,
-                                                    bool skip_blocked) {
+                                                    bool skip_blocked,
+                                                    const std::map<TaskId, int>& restart_at) {
   std::vector<TaskId> requeued;
   Status status = Write([&]() -> Status {
     for (TaskId id : ids) {
       bool done = false;
-      Status s = RequeueInTx(id, now, &done);
+      auto at = restart_at.find(id);
+      Status s = RequeueInTx(
+          id, now, at == restart_at.end() ? std::nullopt : std::optional<int>(at->second), &done);
       // A blocked task is refused before anything is written: the transaction goes on.
       if (!s.ok() && skip_blocked && s.code() == ErrorCode::kInvalid && s.field() == "after")
         continue;

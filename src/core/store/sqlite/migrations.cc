@@ -301,11 +301,37 @@ ALTER TABLE attempts ADD COLUMN units TEXT;
 CREATE INDEX tasks_ready_uses ON tasks(uses) WHERE ready = 1 AND uses IS NOT NULL;
 )sql";
 
+// v13, stages (SPEC 13): a task's steps in `task_stages`, in order, each with its command and its
+// own timeout and retry settings (NULL: the task's); `tasks.stages` counts them (0: a task without
+// stages, whose reads look no further), `tasks.stage` is the index of the current one, and each
+// attempt keeps the stage it ran (`attempts.stage`). Existing tasks have no stages.
+constexpr const char* kSchemaV13 = R"sql(
+CREATE TABLE task_stages (
+  task_id INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  pos INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  argv BLOB NOT NULL,
+  shell BLOB,
+  timeout_ms INTEGER,
+  retries INTEGER,
+  backoff TEXT,
+  backoff_base_ms INTEGER,
+  backoff_max_ms INTEGER,
+  jitter INTEGER,
+  retry_on_exit TEXT,
+  no_retry_on_exit TEXT,
+  PRIMARY KEY (task_id, pos)
+) WITHOUT ROWID;
+ALTER TABLE tasks ADD COLUMN stages INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN stage INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE attempts ADD COLUMN stage INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1}, {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},
-    {5, kSchemaV5}, {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},
-    {9, kSchemaV9}, {10, kSchemaV10}, {11, kSchemaV11}, {12, kSchemaV12},
+    {1, kSchemaV1},   {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4}, {5, kSchemaV5},
+    {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},   {9, kSchemaV9}, {10, kSchemaV10},
+    {11, kSchemaV11}, {12, kSchemaV12}, {13, kSchemaV13},
 };
 
 bool IsFileBacked(const std::string& path) {

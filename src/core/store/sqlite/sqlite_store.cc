@@ -69,6 +69,20 @@ Result<std::unique_ptr<Store>> OpenSqliteStore(const std::string& path, bool dur
 // ---- tasks ----
 
 Status SqliteStore::LoadLists(Task& task, bool with_attempts) {
+  if (!task.spec.stages.empty()) {  // ReadTask made as many as the row counts
+    size_t read = 0;
+    sqlite::Query q(st_->task_stages);
+    Status s = q.BindInt(task.id).ForEach([&]() -> Status {
+      if (read >= task.spec.stages.size() || q.Int(0) != static_cast<int64_t>(read) ||
+          !sqlite::ReadStage(q, &task.spec.stages[read]))
+        return sqlite::Error("read stages of " + TaskName(task.id), "corrupt stage");
+      ++read;
+      return Status::Ok();
+    });
+    if (!s.ok()) return s;
+    if (read != task.spec.stages.size())
+      return sqlite::Error("read stages of " + TaskName(task.id), "missing stages");
+  }
   {
     sqlite::Query q(st_->task_labels);
     Status s = q.BindInt(task.id).ForEach([&] { task.spec.labels.push_back(q.Text(0)); });

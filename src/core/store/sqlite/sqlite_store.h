@@ -106,6 +106,7 @@ class SqliteStore : public Store {
                                             TaskState final_state, TaskReason reason) override;
   Status RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome, WallMs not_before,
                     int priority) override;
+  Status AdvanceStage(TaskId id, int attempt, const AttemptOutcome& outcome) override;
   Result<std::vector<TaskId>> EndPending(TaskId id, TaskState final_state, TaskReason reason,
                                          WallMs now) override;
   Result<std::vector<TaskId>> EndPendingAll(const std::vector<TaskId>& ids, TaskState final_state,
@@ -115,7 +116,8 @@ class SqliteStore : public Store {
                                       WallMs now) override;
   Result<bool> Requeue(TaskId id, WallMs now) override;
   Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
-                                         bool skip_blocked) override;
+                                         bool skip_blocked,
+                                         const std::map<TaskId, int>& restart_at) override;
   Result<int> FailedSinceQueued(TaskId id) override;
   Result<std::vector<TaskId>> ExpirePendingTtl(WallMs now, int limit) override;
   Result<std::optional<WallMs>> NextPendingTtl() override;
@@ -267,9 +269,14 @@ class SqliteStore : public Store {
   /// Ends pending task `id`; when it was pending appends it and the dependents this fails.
   Status EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
                         std::vector<TaskId>* ended);
-  /// Makes failed or cancelled task `id` pending again (Requeue); `requeued` tells whether it
-  /// was. kInvalid (field "after") before any write when a dependency is failed or cancelled.
-  Status RequeueInTx(TaskId id, WallMs now, bool* requeued);
+  /// Makes failed or cancelled task `id` pending again (Requeue), at stage `stage` when given;
+  /// `requeued` tells whether it was. kInvalid (field "after") before any write when a
+  /// dependency is failed or cancelled.
+  Status RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bool* requeued);
+  /// Closes running attempt `attempt` of task `id` and makes the task pending again, due at
+  /// `not_before`: a retry at `retry_priority` when given, else its next stage (SPEC 13).
+  Status ReopenAfter(TaskId id, int attempt, const AttemptOutcome& outcome, WallMs not_before,
+                     std::optional<int> retry_priority);
   /// Closes attempt `attempt` of running task `id` with `outcome`; kInvalid when the task is not
   /// running that attempt. Sets `run` to the job the task is a run of.
   Status CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome, JobRun* run);
@@ -291,7 +298,7 @@ class SqliteStore : public Store {
 
   // ---- reads (sqlite_store.cc) ----
 
-  /// Fills `task`'s labels and dependencies, and its attempts when `with_attempts`.
+  /// Fills `task`'s stages, labels and dependencies, and its attempts when `with_attempts`.
   Status LoadLists(Task& task, bool with_attempts);
   // The task `stmt` (get_task or get_task_summary) reads for `id`, with its lists.
   Result<Task> GetWith(sqlite::Stmt& stmt, TaskId id);

@@ -142,7 +142,7 @@ std::string ReplaceTaskSql() {
   return "UPDATE tasks SET (" + sqlite::RequestColumns() + ") = (" + sqlite::RequestParams() +
          "), created = " + p(1) + ", expires_at = " + p(2) + ", ready = " + p(3) +
          ", deps_left = " + p(4) + ", held = " + p(6) +
-         ", state = 'pending', reason = '', attempt_count = 0, queued_attempts = 0, "
+         ", state = 'pending', reason = '', attempt_count = 0, queued_attempts = 0, stage = 0, "
          "exit_code = -1, signal = 0, finished = 0 WHERE id = " +
          p(5);
 }
@@ -204,6 +204,7 @@ const char* PlannedSql(SqliteStore::PlannedQuery query) {
 
 Status SqliteStore::Prepare() {
   using S = Statements;
+  using sqlite::StageSelect;
   using sqlite::TaskSelect;
   const struct {
     sqlite::Stmt S::*stmt;
@@ -230,6 +231,11 @@ Status SqliteStore::Prepare() {
       {&S::delete_attempts, "drop attempts", "DELETE FROM attempts WHERE task_id = ?1"},
       {&S::delete_labels, "drop labels", "DELETE FROM task_labels WHERE task_id = ?1"},
       {&S::delete_deps, "drop dependencies", "DELETE FROM task_deps WHERE task_id = ?1"},
+      {&S::insert_stage, "insert stage",
+       "INSERT INTO task_stages(task_id, pos, name, argv, shell, timeout_ms, retries, backoff, "
+       "backoff_base_ms, backoff_max_ms, jitter, retry_on_exit, no_retry_on_exit) "
+       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"},
+      {&S::delete_stages, "drop stages", "DELETE FROM task_stages WHERE task_id = ?1"},
       {&S::reblock_dependents, "hold dependents",
        "UPDATE tasks SET deps_left = deps_left + 1, ready = 0 WHERE state = 'pending' "
        "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = ?1)"},
@@ -237,6 +243,7 @@ Status SqliteStore::Prepare() {
       {&S::get_task, "get task",
        TaskSelect(true) + "JOIN envs AS e ON e.hash = t.env_hash WHERE t.id = ?1"},
       {&S::get_task_summary, "get task", TaskSelect(false) + "WHERE t.id = ?1"},
+      {&S::task_stages, "read stages", StageSelect()},
       {&S::task_labels, "read labels",
        "SELECT label FROM task_labels WHERE task_id = ?1 ORDER BY pos"},
       {&S::task_deps, "read dependencies",
@@ -258,10 +265,11 @@ Status SqliteStore::Prepare() {
        "INSERT INTO queues(name, paused, concurrency, priority_mix, added) "
        "VALUES (?1, ?2, ?3, ?4, ?5)"},
       {&S::running_attempts, "list running attempts",
-       "SELECT a.task_id, a.number, t.timeout_ms, a.started, "
+       "SELECT a.task_id, a.number, coalesce(s.timeout_ms, t.timeout_ms), a.started, "
        "a.stop_reason, a.stop_task_reason, a.stop_requested, t.keep_background "
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
+       "LEFT JOIN task_stages AS s ON s.task_id = t.id AND s.pos = t.stage "
        "WHERE t.state = 'running' ORDER BY t.id"},
       {&S::running_counts, "count running attempts",
        "SELECT queue, count(*) FROM tasks WHERE state = 'running' GROUP BY queue"},
@@ -288,7 +296,8 @@ Status SqliteStore::Prepare() {
        "attempt_count = attempt_count + 1 "
        "WHERE id = ?1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job"},
       {&S::insert_attempt, "insert attempt",
-       "INSERT INTO attempts(task_id, number, started, units) VALUES (?1, ?2, ?3, ?4)"},
+       "INSERT INTO attempts(task_id, number, started, units, stage) "
+       "VALUES (?1, ?2, ?3, ?4, (SELECT stage FROM tasks WHERE id = ?1))"},
       {&S::record_stop, "record a stop request",
        "UPDATE attempts SET stop_reason = ?3, stop_task_reason = ?4, stop_requested = ?5 "
        "WHERE task_id = ?1 AND number = ?2 AND ended = 0 AND stop_reason = ''"},
@@ -305,6 +314,10 @@ Status SqliteStore::Prepare() {
       {&S::retry_task, "retry task",
        "UPDATE tasks SET state = 'pending', priority = ?2, not_before = ?3, ready = ?4, "
        "exit_code = ?5, signal = ?6, held = ?7 WHERE id = ?1"},
+      {&S::advance_task, "advance to the next stage",
+       "UPDATE tasks SET state = 'pending', stage = stage + 1, priority = base_priority, "
+       "not_before = min(not_before, ?2), ready = ?3, exit_code = ?4, signal = ?5, held = ?6, "
+       "queued_attempts = attempt_count WHERE id = ?1 AND stage + 1 < stages"},
       {&S::dependents_decrement, "release dependents",
        "UPDATE tasks SET deps_left = deps_left - 1 WHERE state = 'pending' AND deps_left > 0 "
        "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = ?1)"},
@@ -324,7 +337,8 @@ Status SqliteStore::Prepare() {
        "UPDATE tasks SET state = 'pending', reason = '', finished = 0, priority = base_priority, "
        "not_before = ?2, queued_attempts = attempt_count, "
        "expires_at = iif(pending_ttl_ms > 0, ?2 + pending_ttl_ms, NULL), deps_left = ?3, "
-       "ready = ?4, held = ?5 WHERE id = ?1 AND state IN ('failed', 'cancelled')"},
+       "ready = ?4, held = ?5, stage = coalesce(?6, stage) "
+       "WHERE id = ?1 AND state IN ('failed', 'cancelled')"},
       {&S::failed_since_queued, "count failed attempts",
        "SELECT attempt_count - queued_attempts FROM tasks WHERE id = ?1"},
       // editing pending tasks

@@ -15,12 +15,12 @@ struct SqliteStore::Statements {
   // submit
   sqlite::Stmt dep_owner_state, deps_of, env_by_hash, insert_env, drop_env_if_unused, insert_queue,
       insert_task, insert_label, insert_dep, key_lookup, task_env_hash, replace_task,
-      delete_attempts, delete_labels, delete_deps, reblock_dependents;
+      delete_attempts, delete_labels, delete_deps, reblock_dependents, insert_stage, delete_stages;
   // reads
-  sqlite::Stmt get_task, get_task_summary, task_labels, task_deps, task_attempts, queue_states,
-      set_queue_paused, set_queue_concurrency, set_queue_priority_mix, add_queue, queue_exists,
-      running_attempts, running_counts, task_counts, running_by_owner, pending_of_owner,
-      output_of_owner;
+  sqlite::Stmt get_task, get_task_summary, task_stages, task_labels, task_deps, task_attempts,
+      queue_states, set_queue_paused, set_queue_concurrency, set_queue_priority_mix, add_queue,
+      queue_exists, running_attempts, running_counts, task_counts, running_by_owner,
+      pending_of_owner, output_of_owner;
   std::array<sqlite::Stmt, 16> list;  // by filter mask, prepared on first use
   // the ready set and attempts
   sqlite::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,
@@ -28,8 +28,8 @@ struct SqliteStore::Statements {
   // resource units (SPEC 14): the ready set without the tasks whose units are not free
   sqlite::Stmt first_fitting_priority, first_fitting_oldest, ready_uses, held_units;
   sqlite::Stmt start_task, insert_attempt, record_stop, task_run_state, finish_attempt, finish_task,
-      retry_task, dependents_decrement, dependents_ready, pending_dependents, end_pending,
-      task_exists, dep_states, requeue_task, failed_since_queued;
+      retry_task, advance_task, dependents_decrement, dependents_ready, pending_dependents,
+      end_pending, task_exists, dep_states, requeue_task, failed_since_queued;
   // editing pending tasks (sqlite/edit.cc)
   sqlite::Stmt update_task, hold_task, held_run, release_task;
   // retention

@@ -110,6 +110,11 @@ Status SqliteStore::DropEnvIfUnused(const std::string& key) {
 }
 
 Status SqliteStore::InsertRows(TaskId id, const TaskSpec& spec, const std::vector<TaskId>& deps) {
+  for (size_t pos = 0; pos < spec.stages.size(); ++pos) {
+    sqlite::Query q(st_->insert_stage);
+    sqlite::BindStage(q, id, pos, spec.stages[pos]);
+    if (Status s = q.Run(); !s.ok()) return s;
+  }
   for (size_t pos = 0; pos < spec.labels.size(); ++pos) {
     sqlite::Query q(st_->insert_label);
     q.BindInt(id).BindInt(static_cast<int64_t>(pos)).BindText(spec.labels[pos]);
@@ -194,7 +199,8 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
     if (Status s = q.Run(); !s.ok()) return s;
   }
   if (Status s = NoteJobTask(spec.job, id); !s.ok()) return s;
-  for (sqlite::Stmt* stmt : {&st_->delete_attempts, &st_->delete_labels, &st_->delete_deps}) {
+  for (sqlite::Stmt* stmt :
+       {&st_->delete_attempts, &st_->delete_labels, &st_->delete_deps, &st_->delete_stages}) {
     sqlite::Query q(*stmt);
     if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
   }

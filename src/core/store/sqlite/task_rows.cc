@@ -42,6 +42,7 @@ constexpr const char* kRequestColumns[] = {
     "mailto",
     "mail_on",
     "uses",
+    "stages",
 };
 
 // Column positions of TaskSelect.
@@ -51,7 +52,7 @@ enum TaskCol {
   kCleanEnv, kNotBefore, kTimeoutMs, kState, kReason, kAttemptCount, kExitCode, kSignal,
   kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
   kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground, kJob, kJobExclusive, kOnFailure,
-  kOnSuccess, kOnFinish, kMailto, kMailOn, kHeld, kUses,
+  kOnSuccess, kOnFinish, kMailto, kMailOn, kHeld, kUses, kStages, kStage,
 };
 // clang-format on
 
@@ -76,6 +77,10 @@ Status CheckBytes(const TaskSpec& spec) {
   if (std::optional<size_t> i = FirstWithNul(spec.env)) {
     return Status::Invalid("env", "env entry " + std::to_string(*i) + " contains a NUL byte");
   }
+  for (const StageSpec& stage : spec.stages)
+    if (std::optional<size_t> i = FirstWithNul(stage.argv))
+      return Status::Invalid("stages", "stages: " + stage.name + ": argv[" + std::to_string(*i) +
+                                           "] contains a NUL byte");
   if (spec.job) return CheckJobName(*spec.job);
   return Status::Ok();
 }
@@ -131,6 +136,7 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key) {
   q.BindText(n.mailto).BindText(MailOnName(n.mail_on));
   q.BindOptText(spec.use.empty() ? std::nullopt
                                  : std::optional<std::string>(EncodeUnitRequest(spec.use)));
+  q.BindInt(static_cast<int64_t>(spec.stages.size()));
 }
 
 std::string TaskSelect(bool full) {
@@ -142,8 +148,8 @@ std::string TaskSelect(bool full) {
          "t.exit_code, t.signal, t.created, t.finished, t.task_key, t.version, t.retries, "
          "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
          "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background, t.job, t.job_exclusive, "
-         "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on, t.held, t.uses "
-         "FROM tasks AS t ";
+         "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on, t.held, t.uses, t.stages, "
+         "t.stage FROM tasks AS t ";
 }
 
 Result<Task> ReadTask(const Query& q) {
@@ -209,12 +215,57 @@ Result<Task> ReadTask(const Query& q) {
     if (!use) return corrupt("uses");
     t.spec.use = std::move(*use);
   }
+  const int64_t stages = q.Int(kStages);
+  if (stages < 0 || stages > static_cast<int64_t>(kMaxStages)) return corrupt("stages");
+  t.spec.stages.resize(static_cast<size_t>(stages));  // their rows are read by LoadStages
+  t.stage = static_cast<int>(q.Int(kStage));
   return t;
+}
+
+std::string StageSelect() {
+  return "SELECT pos, name, argv, shell, timeout_ms, retries, backoff, backoff_base_ms, "
+         "backoff_max_ms, jitter, retry_on_exit, no_retry_on_exit FROM task_stages "
+         "WHERE task_id = ?1 ORDER BY pos";
+}
+
+bool ReadStage(const Query& q, StageSpec* out) {
+  StageSpec& s = *out;
+  s.name = q.Text(1);
+  if (!DecodeList(q.Blob(2), &s.argv)) return false;
+  if (!q.IsNull(3)) s.shell = q.Blob(3);
+  if (!q.IsNull(4)) s.timeout_ms = q.Int(4);
+  RetryOverrides& r = s.retry;
+  if (!q.IsNull(5)) r.retries = static_cast<int>(q.Int(5));
+  if (!q.IsNull(6)) {
+    r.backoff = BackoffFromName(q.Text(6));
+    if (!r.backoff) return false;
+  }
+  if (!q.IsNull(7)) r.base_ms = q.Int(7);
+  if (!q.IsNull(8)) r.max_ms = q.Int(8);
+  if (!q.IsNull(9)) r.jitter = q.Int(9) != 0;
+  for (auto [col, codes] : {std::pair{10, &r.retry_on_exit}, std::pair{11, &r.no_retry_on_exit}}) {
+    if (q.IsNull(col)) continue;
+    codes->emplace();
+    if (!DecodeInts(q.Text(col), &**codes)) return false;
+  }
+  return true;
+}
+
+void BindStage(Query& q, TaskId id, size_t pos, const StageSpec& s) {
+  const RetryOverrides& r = s.retry;
+  q.BindInt(id).BindInt(static_cast<int64_t>(pos)).BindText(s.name);
+  q.BindBlob(EncodeList(s.argv)).BindOptBlob(s.shell).BindOptInt(s.timeout_ms);
+  q.BindOptInt(r.retries ? std::optional<int64_t>(*r.retries) : std::nullopt);
+  q.BindOptText(r.backoff ? std::optional<std::string>(BackoffName(*r.backoff)) : std::nullopt);
+  q.BindOptInt(r.base_ms).BindOptInt(r.max_ms);
+  q.BindOptInt(r.jitter ? std::optional<int64_t>(*r.jitter ? 1 : 0) : std::nullopt);
+  for (const auto* codes : {&r.retry_on_exit, &r.no_retry_on_exit})
+    q.BindOptText(*codes ? std::optional<std::string>(EncodeInts(**codes)) : std::nullopt);
 }
 
 std::string AttemptSelect() {
   return "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, user_cpu_us, "
-         "system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units FROM attempts "
+         "system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units, stage FROM attempts "
          "WHERE task_id = ?1 "
          "ORDER BY number";
 }
@@ -241,6 +292,7 @@ bool ReadAttempt(const Query& q, Attempt* out) {
     if (!units) return false;
     a.units = std::move(*units);
   }
+  a.stage = static_cast<int>(q.Int(14));
   return true;
 }
 

@@ -50,8 +50,17 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key);
 /// `e`) and List (NULL in their place), ending in "FROM tasks AS t ".
 std::string TaskSelect(bool full);
 /// Reads the current row of a TaskSelect query into a Task (labels, dependencies and attempts
-/// left empty); an Internal status naming the task when a column is corrupt.
+/// left empty, its stages as many empty ones as it has); an Internal status naming the task when
+/// a column is corrupt.
 Result<Task> ReadTask(const Query& q);
+
+/// The SELECT of a task's stages, in order (bind the task id).
+std::string StageSelect();
+/// Reads the current row of a StageSelect query into `out`; false when a column is corrupt.
+bool ReadStage(const Query& q, StageSpec* out);
+/// Binds stage `pos` of task `id` for an INSERT into task_stages (columns as StageSelect reads
+/// them, task_id first).
+void BindStage(Query& q, TaskId id, size_t pos, const StageSpec& stage);
 
 /// The SELECT of a task's attempts, oldest first (bind the task id).
 std::string AttemptSelect();

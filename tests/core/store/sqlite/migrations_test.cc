@@ -625,7 +625,7 @@ TEST_CASE("a v11 database migrates to v12: its tasks ask for no units and hold n
   Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
   REQUIRE_MESSAGE(opened.ok(), opened.status().message());
   SqliteStore& store = **opened;
-  CHECK(QueryInt(path, "PRAGMA user_version") == 12);
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
   CHECK(QueryInt(BackupPath(path, 11), "PRAGMA user_version") == 11);
   Result<std::vector<Task>> tasks = store.List(ListFilter{});
   REQUIRE_MESSAGE(tasks.ok(), tasks.status().message());
@@ -638,6 +638,49 @@ TEST_CASE("a v11 database migrates to v12: its tasks ask for no units and hold n
   }
   CHECK(store.HeldUnits()->empty());
   CHECK(store.ReadyUnitRequests()->empty());
+}
+
+TEST_CASE("a v12 database migrates to v13: its tasks have no stages and keep their attempts") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 12);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+  }
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == 13);
+  CHECK(QueryInt(BackupPath(path, 12), "PRAGMA user_version") == 12);
+  Result<std::vector<Task>> tasks = store.List(ListFilter{});
+  REQUIRE_MESSAGE(tasks.ok(), tasks.status().message());
+  REQUIRE_FALSE(tasks->empty());
+  bool some_attempt = false;
+  for (const Task& t : *tasks) {
+    CHECK(t.spec.stages.empty());
+    CHECK(t.stage == 0);
+    Result<Task> full = store.Get(t.id);
+    REQUIRE_MESSAGE(full.ok(), full.status().message());
+    CHECK((!full->spec.argv.empty() || full->spec.shell));
+    for (const Attempt& a : full->attempts) {
+      some_attempt = true;
+      CHECK(a.stage == 0);
+    }
+  }
+  CHECK(some_attempt);
+  // A task with stages is stored and read back in the migrated database.
+  TaskSpec spec;
+  spec.cwd = "/";
+  spec.stages = {{"dump", {"true"}, std::nullopt, 5000, {}},
+                 {"gz", {}, "gzip x", std::nullopt, {}}};
+  Result<TaskId> id = store.Insert(Owner{1000, 1000, "alice"}, spec, 1000);
+  REQUIRE_MESSAGE(id.ok(), id.status().message());
+  Result<Task> back = store.Get(*id);
+  REQUIRE(back.ok());
+  REQUIRE(back->spec.stages.size() == 2);
+  CHECK(back->spec.stages[1].shell == "gzip x");
 }
 
 }  // namespace

@@ -1,0 +1,350 @@
+// Tasks' context directories: made private to the task's user, the env file read without
+// trusting it, trees removed without following what their owner put in them.
+#include "daemon/host/context_dirs.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <set>
+
+#include "support/skip.h"
+#include "support/temp_dir.h"
+
+namespace tq {
+namespace {
+
+constexpr uint32_t kNobody = 65534;
+
+bool IsRoot() {
+  return geteuid() == 0;
+}
+
+void Write(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+bool Exists(const std::string& path) {
+  struct stat st {};
+  return lstat(path.c_str(), &st) == 0;
+}
+
+struct stat Lstat(const std::string& path) {
+  struct stat st {};
+  REQUIRE(lstat(path.c_str(), &st) == 0);
+  return st;
+}
+
+int ModeOf(const std::string& path) {
+  return static_cast<int>(Lstat(path).st_mode & 07777);
+}
+
+// The descriptors this process has open.
+std::set<int> OpenFds() {
+  std::set<int> fds;
+  DIR* d = opendir("/proc/self/fd");
+  REQUIRE(d != nullptr);
+  for (struct dirent* e; (e = readdir(d)) != nullptr;)
+    if (e->d_name[0] != '.') fds.insert(std::stoi(e->d_name));
+  fds.erase(dirfd(d));
+  closedir(d);
+  return fds;
+}
+
+// Gives every file of the tree at `path` to `uid` (as root), following no link.
+void ChownTree(const std::string& path, uint32_t uid) {
+  static uint32_t to;
+  to = uid;
+  REQUIRE(nftw(
+              path.c_str(),
+              [](const char* p, const struct stat*, int, struct FTW*) { return lchown(p, to, to); },
+              16, FTW_PHYS) == 0);
+}
+
+// Makes `depth` directories d/d/d... in `top`, each holding a file f, without long paths.
+void MakeDeep(const std::string& top, int depth) {
+  int fd = open(top.c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(fd >= 0);
+  for (int i = 0; i < depth; ++i) {
+    REQUIRE(mkdirat(fd, "d", 0700) == 0);
+    const int f = openat(fd, "f", O_WRONLY | O_CREAT, 0600);
+    REQUIRE(f >= 0);
+    close(f);
+    const int next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+    close(fd);
+    REQUIRE(next >= 0);
+    fd = next;
+  }
+  close(fd);
+}
+
+// A directory of contexts in a fresh temporary directory.
+struct Contexts {
+  TempDir tmp{"contexts"};
+  std::string root = tmp.File("contexts");
+
+  Contexts() { REQUIRE(PrepareContextRoot(root).ok()); }
+
+  std::string Dir(int64_t id) const { return root + "/" + std::to_string(id); }
+  // Makes the context directory of `id`, tqd's own.
+  std::string Make(int64_t id) const {
+    Result<std::string> dir = MakeContextDir(root, id, std::nullopt);
+    REQUIRE(dir.ok());
+    return *dir;
+  }
+};
+
+TEST_CASE("context dirs: the root is made 0711, and an existing one given that mode") {
+  TempDir tmp("contexts");
+  const std::string root = tmp.File("contexts");
+  const mode_t old = umask(077);
+  const Status made = PrepareContextRoot(root);
+  umask(old);
+  REQUIRE(made.ok());
+  CHECK(ModeOf(root) == 0711);
+  REQUIRE(chmod(root.c_str(), 0755) == 0);
+  CHECK(PrepareContextRoot(root).ok());
+  CHECK(ModeOf(root) == 0711);
+
+  Write(tmp.File("file"), "x");
+  const Status file = PrepareContextRoot(tmp.File("file"));
+  CHECK(file.code() == ErrorCode::kConfig);
+  CHECK(file.message() == "state: " + tmp.File("file") + " is not a directory");
+  REQUIRE(symlink(root.c_str(), tmp.File("link").c_str()) == 0);
+  CHECK(PrepareContextRoot(tmp.File("link")).message() ==
+        "state: " + tmp.File("link") + " is not a directory");
+}
+
+TEST_CASE("context dirs: a task's directory is 0700 and its user's, whatever the umask") {
+  Contexts c;
+  const mode_t old = umask(0277);  // mkdir alone would give 0500
+  const std::optional<std::pair<uint32_t, uint32_t>> nobody =
+      IsRoot() ? std::make_optional(std::make_pair(kNobody, kNobody)) : std::nullopt;
+  Result<std::string> dir = MakeContextDir(c.root, 12, nobody);
+  umask(old);
+  REQUIRE(dir.ok());
+  CHECK(*dir == c.Dir(12));
+  const struct stat st = Lstat(*dir);
+  CHECK(S_ISDIR(st.st_mode));
+  CHECK((st.st_mode & 07777) == 0700);
+  if (!IsRoot()) TQ_SKIP("not root: the directory cannot be given to another user");
+  CHECK(st.st_uid == kNobody);
+  CHECK(st.st_gid == kNobody);
+}
+
+TEST_CASE("context dirs: a later stage gets the same directory, with what is in it") {
+  Contexts c;
+  const std::string dir = c.Make(7);
+  Write(dir + "/data", "kept");
+  REQUIRE(chmod(dir.c_str(), 0750) == 0);  // the user's own business
+  CHECK(c.Make(7) == dir);
+  CHECK(Exists(dir + "/data"));
+  CHECK(ModeOf(dir) == 0750);
+}
+
+TEST_CASE("context dirs: a link, a file or another user's directory in its place is refused") {
+  Contexts c;
+  const std::string elsewhere = c.tmp.File("elsewhere");
+  REQUIRE(mkdir(elsewhere.c_str(), 0755) == 0);
+  REQUIRE(symlink(elsewhere.c_str(), c.Dir(13).c_str()) == 0);
+  Result<std::string> link = MakeContextDir(c.root, 13, std::nullopt);
+  REQUIRE(!link.ok());
+  CHECK(link.status().code() == ErrorCode::kInternal);
+  CHECK(link.status().message() == "context directory " + c.Dir(13) +
+                                       ": not a directory (a file or a symbolic link); left as "
+                                       "it is");
+  CHECK(ModeOf(elsewhere) == 0755);
+  CHECK(S_ISLNK(Lstat(c.Dir(13)).st_mode));
+
+  Write(c.Dir(14), "x");
+  CHECK(!MakeContextDir(c.root, 14, std::nullopt).ok());
+  CHECK(S_ISREG(Lstat(c.Dir(14)).st_mode));
+
+  if (!IsRoot()) TQ_SKIP("not root: no directory of another user can be made");
+  REQUIRE(mkdir(c.Dir(15).c_str(), 0700) == 0);
+  REQUIRE(chown(c.Dir(15).c_str(), kNobody, kNobody) == 0);
+  Result<std::string> foreign = MakeContextDir(c.root, 15, std::nullopt);
+  REQUIRE(!foreign.ok());
+  CHECK(foreign.status().message() ==
+        "context directory " + c.Dir(15) + ": owned by uid 65534, not uid 0; left as it is");
+  CHECK(Lstat(c.Dir(15)).st_uid == kNobody);
+}
+
+TEST_CASE("context dirs: the env file, missing or written") {
+  Contexts c;
+  const std::string dir = c.Make(3);
+  Result<ContextEnv> none = ReadContextEnvFile(dir, geteuid());
+  REQUIRE(none.ok());
+  CHECK(none->entries.empty());
+  CHECK(none->refused.empty());
+
+  Write(dir + "/env", "# from the dump stage\nexport ROWS=12\nTQ_STAGE=x\n");
+  Result<ContextEnv> env = ReadContextEnvFile(dir, geteuid());
+  REQUIRE(env.ok());
+  CHECK(env->entries == std::vector<std::string>{"ROWS=12"});
+  CHECK(env->refused == std::vector<std::string>{"line 3: \"TQ_STAGE\" is tq's own"});
+
+  Result<ContextEnv> gone = ReadContextEnvFile(c.Dir(4), geteuid());  // no directory at all
+  REQUIRE(gone.ok());
+  CHECK(gone->entries.empty());
+}
+
+// The one message of an env file ignored whole.
+std::string IgnoredWhy(const std::string& dir, uint32_t uid) {
+  Result<ContextEnv> env = ReadContextEnvFile(dir, uid);
+  REQUIRE(env.ok());
+  CHECK(env->entries.empty());
+  REQUIRE(env->refused.size() == 1);
+  return env->refused[0];
+}
+
+TEST_CASE("context dirs: an env file that is not a plain file of the user's is ignored") {
+  Contexts c;
+  const std::string dir = c.Make(5);
+  const std::string env = dir + "/env";
+  const std::string secret = c.tmp.File("secret");
+  Write(secret, "PASSWORD=hunter2\n");
+
+  REQUIRE(symlink(secret.c_str(), env.c_str()) == 0);
+  CHECK(IgnoredWhy(dir, geteuid()) == "not a regular file; ignored");
+  REQUIRE(unlink(env.c_str()) == 0);
+
+  REQUIRE(mkfifo(env.c_str(), 0600) == 0);  // would block an open without O_NONBLOCK
+  CHECK(IgnoredWhy(dir, geteuid()) == "not a regular file; ignored");
+  REQUIRE(unlink(env.c_str()) == 0);
+
+  REQUIRE(mkdir(env.c_str(), 0700) == 0);
+  CHECK(IgnoredWhy(dir, geteuid()) == "not a regular file; ignored");
+  REQUIRE(rmdir(env.c_str()) == 0);
+
+  REQUIRE(link(secret.c_str(), env.c_str()) == 0);
+  CHECK(IgnoredWhy(dir, geteuid()) == "2 links to it (a hard link is never read); ignored");
+  REQUIRE(unlink(env.c_str()) == 0);
+
+  Write(env, "A=1\n");
+  CHECK(IgnoredWhy(dir, geteuid() + 1) == "owned by uid " + std::to_string(geteuid()) +
+                                              ", not uid " + std::to_string(geteuid() + 1) +
+                                              "; ignored");
+  if (!IsRoot()) TQ_SKIP("not root: the file cannot be given to another user");
+  REQUIRE(chown(env.c_str(), kNobody, kNobody) == 0);
+  CHECK(IgnoredWhy(dir, 0) == "owned by uid 65534, not uid 0; ignored");
+  Result<ContextEnv> theirs = ReadContextEnvFile(dir, kNobody);
+  REQUIRE(theirs.ok());
+  CHECK(theirs->entries == std::vector<std::string>{"A=1"});
+}
+
+TEST_CASE("context dirs: an env file over 64 KiB is ignored whole") {
+  Contexts c;
+  const std::string dir = c.Make(6);
+  std::string full = "A=1\n";
+  full += std::string(kMaxContextEnvBytes - full.size() - 1, '#') + "\n";
+  Write(dir + "/env", full);
+  Result<ContextEnv> fits = ReadContextEnvFile(dir, geteuid());
+  REQUIRE(fits.ok());
+  CHECK(fits->entries == std::vector<std::string>{"A=1"});
+  CHECK(fits->refused.empty());
+
+  Write(dir + "/env", full + "B=2\n");
+  CHECK(IgnoredWhy(dir, geteuid()) == "larger than the limit of 65536 bytes; ignored");
+  REQUIRE(truncate((dir + "/env").c_str(), 1LL << 40) == 0);  // sparse: never read
+  CHECK(IgnoredWhy(dir, geteuid()) == "larger than the limit of 65536 bytes; ignored");
+}
+
+TEST_CASE("context dirs: removing a tree 500 directories deep, of the task's user") {
+  Contexts c;
+  const std::string dir = c.Make(21);
+  MakeDeep(dir, 500);
+  if (IsRoot()) ChownTree(dir, kNobody);  // as tqd finds it: everything the user's
+  const std::set<int> before = OpenFds();
+  CHECK(RemoveContextDirs(c.root, {21}).empty());
+  CHECK(!Exists(dir));
+  CHECK(OpenFds() == before);
+  CHECK(Exists(c.root));
+}
+
+TEST_CASE("context dirs: removing follows no link out of the tree") {
+  Contexts c;
+  const std::string dir = c.Make(22);
+  const std::string outside = c.tmp.File("outside");
+  REQUIRE(mkdir(outside.c_str(), 0700) == 0);
+  Write(outside + "/keep", "x");
+  REQUIRE(symlink(outside.c_str(), (dir + "/to-dir").c_str()) == 0);
+  REQUIRE(symlink((outside + "/keep").c_str(), (dir + "/to-file").c_str()) == 0);
+  REQUIRE(mkdir((dir + "/sub").c_str(), 0700) == 0);
+  REQUIRE(symlink(outside.c_str(), (dir + "/sub/to-dir").c_str()) == 0);
+  REQUIRE(link((outside + "/keep").c_str(), (dir + "/sub/hard").c_str()) == 0);
+  CHECK(RemoveContextDirs(c.root, {22}).empty());
+  CHECK(!Exists(dir));
+  CHECK(Exists(outside + "/keep"));
+  CHECK(Lstat(outside + "/keep").st_nlink == 1);
+
+  // A link in the root in place of the directory: the link goes, what it names stays.
+  REQUIRE(symlink(outside.c_str(), c.Dir(23).c_str()) == 0);
+  Write(c.Dir(24), "a file");
+  CHECK(RemoveContextDirs(c.root, {23, 24, 25}).empty());  // 25 never existed
+  CHECK(!Exists(c.Dir(23)));
+  CHECK(!Exists(c.Dir(24)));
+  CHECK(Exists(outside + "/keep"));
+}
+
+TEST_CASE("context dirs: removing odd names, FIFOs and read-only directories") {
+  Contexts c;
+  const std::string dir = c.Make(31);
+  for (const std::string name : {"\xff\xfe", "-rf", "--", " ", "a\nb", "*", ".tq-rm-0"})
+    REQUIRE(mkdir((dir + "/" + name).c_str(), 0700) == 0);
+  Write(dir + "/-rf/\x80", "x");
+  Write(dir + "/.tq-rm-0/x", "x");  // the name the remover gives the first directory it moves
+  REQUIRE(mkdir((dir + "/-rf/.tq-rm-1").c_str(), 0700) == 0);
+  REQUIRE(mkdir((dir + "/-rf/.tq-rm-1/deeper").c_str(), 0700) == 0);
+  REQUIRE(mkfifo((dir + "/--/fifo").c_str(), 0600) == 0);
+  REQUIRE(mkdir((dir + "/ro").c_str(), 0700) == 0);
+  MakeDeep(dir + "/ro", 3);
+  for (const char* ro : {"/ro/d/d", "/ro/d", "/ro"}) REQUIRE(chmod((dir + ro).c_str(), 0500) == 0);
+  REQUIRE(chmod(dir.c_str(), 0500) == 0);
+  CHECK(RemoveContextDirs(c.root, {31}).empty());
+  CHECK(!Exists(dir));
+}
+
+TEST_CASE("context dirs: removing holds no more than 3 descriptors") {
+  Contexts c;
+  const std::string dir = c.Make(41);
+  MakeDeep(dir, 20);
+  REQUIRE(chmod((dir + "/d/d").c_str(), 0500) == 0);  // not root: the remover opens it
+  // The lowest limit under which exactly 3 descriptors are free.
+  const std::set<int> open = OpenFds();
+  int limit = 0;
+  for (int free = 0; free < 3; ++limit)
+    if (open.count(limit) == 0) ++free;
+  struct rlimit old {};
+  REQUIRE(getrlimit(RLIMIT_NOFILE, &old) == 0);
+  struct rlimit tight = old;
+  tight.rlim_cur = static_cast<rlim_t>(limit);
+  REQUIRE(setrlimit(RLIMIT_NOFILE, &tight) == 0);
+  const std::vector<std::string> failed = RemoveContextDirs(c.root, {41});
+  REQUIRE(setrlimit(RLIMIT_NOFILE, &old) == 0);
+  CHECK(failed.empty());
+  CHECK(!Exists(dir));
+}
+
+TEST_CASE("context dirs: a directory the task's user does not own is left, and said") {
+  if (!IsRoot()) TQ_SKIP("not root: no directory of another user can be made");
+  Contexts c;
+  const std::string dir = c.Make(51);
+  REQUIRE(mkdir((dir + "/theirs").c_str(), 0700) == 0);
+  Write(dir + "/theirs/precious", "x");
+  ChownTree(dir, kNobody);
+  REQUIRE(chown((dir + "/theirs").c_str(), 0, 0) == 0);  // moved in from elsewhere
+  const std::vector<std::string> failed = RemoveContextDirs(c.root, {51});
+  CHECK(failed == std::vector<std::string>{c.Dir(51) +
+                                           ": \"theirs\" is owned by uid 0, not uid 65534; left"});
+  CHECK(Exists(dir + "/theirs/precious"));
+}
+
+}  // namespace
+}  // namespace tq

@@ -1,0 +1,216 @@
+// Stages through the real tqd (SPEC 13): each stage is its own attempt with its own retries, a
+// failed task resumes at the stage that failed, a restart between or during stages runs every
+// stage once, a job runs stages on schedule, and every stage shares a private context directory.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <string>
+#include <vector>
+
+#include "support/jobs.h"
+#include "support/skip.h"
+#include "support/temp_user.h"
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+
+// Writes the stages file `name` in the daemon's directory and returns its path.
+std::string StagesFile(const TestDaemon& d, const std::string& name, const std::string& toml) {
+  const std::string path = d.dir() + "/" + name;
+  WriteFile(path, toml);
+  return path;
+}
+
+// The stages of task `id` as its JSON carries them: name -> {state, attempts}.
+std::vector<nlohmann::json> Stages(const TestDaemon& d, const std::string& id) {
+  const nlohmann::json t = TaskJson(d, id);
+  REQUIRE(t["stages"].is_array());
+  return t["stages"].get<std::vector<nlohmann::json>>();
+}
+
+// A shell command appending `word` to the file `log`.
+std::string Append(const std::string& log, const std::string& word) {
+  return "echo " + word + " >> " + Quoted(log);
+}
+
+// The file the stages of a test append to, as one line of words.
+std::string Words(const std::string& log) {
+  std::string out;
+  for (const std::string& line : FileLines(log)) out += (out.empty() ? "" : " ") + line;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("three stages: the second fails twice and succeeds under its own retries") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string log = d.dir() + "/log", count = d.dir() + "/count";
+  const std::string file = StagesFile(
+      d, "stages.toml",
+      "[[stages]]\nname = \"one\"\ncommand = '''" + Append(log, "one") +
+          "; echo \"PASSED=from one\" >> \"$TQ_CONTEXT/env\"; echo made > "
+          "\"$TQ_CONTEXT/file\"'''\n"
+          "[[stages]]\nname = \"two\"\nretries = 2\n"
+          "backoff = { kind = \"fixed\", base = \"0s\", jitter = false }\n"
+          "command = '''" +
+          Append(log, "two") + "; n=$(cat " + Quoted(count) +
+          " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + Quoted(count) +
+          "; [ $n -ge 3 ]'''\n"
+          "[[stages]]\nname = \"three\"\ncommand = '''" +
+          Append(log, "three") +
+          "; echo \"$TQ_STAGE $TQ_STAGE_INDEX $PASSED $(cat \"$TQ_CONTEXT/file\")\"'''\n");
+  const std::string id = Submit(d, {"--stages", file});
+  const RunResult wait = Tq(d, {"wait", id});
+  INFO(Tq(d, {"status", id}).out);
+  CHECK(wait.exit_code == 0);
+  CHECK(Words(log) == "one two two two three");
+  const std::vector<nlohmann::json> stages = Stages(d, id);
+  REQUIRE(stages.size() == 3);
+  for (const nlohmann::json& s : stages) CHECK(s["state"] == "succeeded");
+  CHECK(stages[0]["attempts"] == 1);
+  CHECK(stages[1]["attempts"] == 3);
+  CHECK(stages[2]["attempts"] == 1);
+  const RunResult logs = Tq(d, {"logs", id, "--stage", "three"});
+  CHECK(logs.out == "three 2 from one made\n");
+  const RunResult status = Tq(d, {"status", id});
+  CHECK_MESSAGE(status.out.find("STAGE") != std::string::npos, status.out);
+}
+
+TEST_CASE("a task failed at its third stage resumes there: the first two never run again") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string log = d.dir() + "/log", gate = d.dir() + "/gate";
+  const std::string id =
+      Submit(d, {"--stage", "one", "--", "sh", "-c", Append(log, "one"), "--stage", "two", "--",
+                 "sh", "-c", Append(log, "two"), "--stage", "three", "--", "sh", "-c",
+                 Append(log, "three") + "; [ -e " + Quoted(gate) + " ] || exit 3"});
+  const RunResult failed = Tq(d, {"wait", id});
+  CHECK(failed.exit_code == 3);  // the failed stage's own exit code
+  CHECK(TaskState(d, id) == "failed");
+  std::vector<nlohmann::json> stages = Stages(d, id);
+  CHECK(stages[0]["state"] == "succeeded");
+  CHECK(stages[1]["state"] == "succeeded");
+  CHECK(stages[2]["state"] == "failed");
+  CHECK(stages[2]["exit_code"] == 3);
+  const RunResult list = Tq(d, {"list"});
+  CHECK_MESSAGE(list.out.find("3/3 three") != std::string::npos, list.out);
+
+  WriteFile(gate, "");
+  REQUIRE(Tq(d, {"retry", id}).exit_code == 0);
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Words(log) == "one two three three");
+
+  // --from NAME runs again from that stage; --from-start from the first.
+  const std::string again =
+      Submit(d, {"--stage", "a", "--", "false", "--stage", "b", "--", "true"});
+  CHECK(Tq(d, {"wait", again}).exit_code == 1);
+  const RunResult later = Tq(d, {"retry", again, "--from", "b"});
+  CHECK(later.exit_code == 2);
+  CHECK_MESSAGE(
+      later.err.find("a stage that has not succeeded is never skipped") != std::string::npos,
+      later.err);
+  const RunResult unknown = Tq(d, {"retry", id, "--from", "nope"});
+  CHECK(unknown.exit_code == 2);
+  CHECK_MESSAGE(unknown.err.find("has no stage") != std::string::npos, unknown.err);
+  WriteFile(log, "");
+  const std::string third =
+      Submit(d, {"--stage", "one", "--", "sh", "-c", Append(log, "one"), "--stage", "two", "--",
+                 "sh", "-c", Append(log, "two"), "--stage", "three", "--", "sh", "-c",
+                 Append(log, "three") + "; exit 4"});
+  CHECK(Tq(d, {"wait", third}).exit_code == 4);
+  REQUIRE(Tq(d, {"retry", third, "--from", "two"}).exit_code == 0);
+  CHECK(Tq(d, {"wait", third}).exit_code == 4);
+  REQUIRE(Tq(d, {"retry", third, "--from-start"}).exit_code == 0);
+  CHECK(Tq(d, {"wait", third}).exit_code == 4);
+  CHECK(Words(log) == "one two three two three one two three");
+}
+
+TEST_CASE("kill -9 of tqd during a stage and between stages: every stage runs exactly once") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string log = d.dir() + "/log", gate1 = d.dir() + "/gate1", gate2 = d.dir() + "/gate2";
+  const auto gated = [&](const std::string& word, const std::string& gate) {
+    return Append(log, word) + "; while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done";
+  };
+  const std::string id = Submit(
+      d, {"--stage", "one", "--", "sh", "-c", gated("one", gate1), "--stage", "two", "--", "sh",
+          "-c", gated("two", gate2), "--stage", "three", "--", "sh", "-c", Append(log, "three")});
+  // Between stages: the queue is paused while the first stage runs, so its end leaves the task
+  // pending at the second.
+  REQUIRE(WaitFor([&] { return Words(log) == "one"; }));
+  REQUIRE(Tq(d, {"queue", "pause", "default"}).exit_code == 0);
+  WriteFile(gate1, "");
+  REQUIRE(WaitFor([&] {
+    const nlohmann::json t = TaskJson(d, id);
+    return t["state"] == "pending" && t["stage"]["name"] == "two";
+  }));
+  d.Kill9();
+  d.Restart();
+  CHECK(TaskJson(d, id)["stage"]["name"] == "two");
+  REQUIRE(Tq(d, {"queue", "resume", "default"}).exit_code == 0);
+  // During a stage: tqd dies while the second runs, and its end is learned after the restart.
+  REQUIRE(WaitFor([&] { return Words(log) == "one two"; }));
+  REQUIRE(WaitState(d, id, "running"));
+  d.Kill9();
+  WriteFile(gate2, "");
+  d.Restart();
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Words(log) == "one two three");
+  for (const nlohmann::json& s : Stages(d, id)) CHECK(s["attempts"] == 1);
+}
+
+TEST_CASE("a job with stages fires on schedule and runs them in order") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string log = d.dir() + "/log";
+  d.WriteJobFile("nightly.toml",
+                 "[[job]]\nname = \"nightly\"\nschedule = \"* * * * * *\"\n"
+                 "stages = [{ name = \"dump\", command = '''echo dump >> " +
+                     Quoted(log) + "''' }, { name = \"upload\", command = '''echo upload >> " +
+                     Quoted(log) + "''', retries = 2 }]\n");
+  Reload(d);
+  REQUIRE(WaitFor([&] {
+    for (const nlohmann::json& t : JobRuns(d, "nightly"))
+      if (t["state"] == "succeeded") return true;
+    return false;
+  }));
+  REQUIRE(Tq(d, {"jobs", "disable", "nightly"}).exit_code == 0);
+  const std::vector<std::string> lines = FileLines(log);
+  REQUIRE(lines.size() >= 2);
+  CHECK(lines[0] == "dump");
+  CHECK(lines[1] == "upload");
+  const nlohmann::json run = JobRuns(d, "nightly").back();
+  const std::vector<nlohmann::json> stages = Stages(d, run["id"].dump());
+  REQUIRE(stages.size() == 2);
+  CHECK(stages[1]["retries"] == 2);
+}
+
+TEST_CASE("the context directory is the task user's, 0700, and goes with the task") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice;
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  REQUIRE(chmod(d.dir().c_str(), 0711) == 0);  // its user reaches the state directory through it
+  const std::string id =
+      SubmitAs(d, alice,
+               {"--stage", "look", "--", "sh", "-c",
+                "stat -c '%U %a' \"$TQ_CONTEXT\"; echo secret > \"$TQ_CONTEXT/x\"", "--stage",
+                "again", "--", "sh", "-c", "cat \"$TQ_CONTEXT/x\"; echo \"$TQ_CONTEXT\""});
+  const RunResult wait = Tq(d, {"wait", id});
+  INFO(Tq(d, {"status", id}).out);
+  REQUIRE(wait.exit_code == 0);
+  CHECK(Tq(d, {"logs", id, "--stage", "look"}).out == alice.name() + " 700\n");
+  const std::string second = Tq(d, {"logs", id, "--stage", "again"}).out;
+  CHECK(second.substr(0, second.find('\n')) == "secret");
+  const std::string context =
+      second.substr(second.find('\n') + 1, second.size() - second.find('\n') - 2);
+  struct stat st {};
+  REQUIRE(stat(context.c_str(), &st) == 0);
+  CHECK(st.st_uid == alice.uid());
+  CHECK((st.st_mode & 07777) == 0700);
+  REQUIRE(Tq(d, {"clean", id}).exit_code == 0);
+  CHECK(WaitFor([&] { return stat(context.c_str(), &st) != 0; }));
+}
