@@ -1,16 +1,13 @@
 #include "core/model/user_rules.h"
 
+#include "core/model/name_text.h"
+
 namespace tq {
 
 bool ValidAccountName(std::string_view name) {
   if (!name.empty() && name.back() == '$') name.remove_suffix(1);
-  if (name.empty() || name.size() > 256 || name.front() == '-' || name.front() == '.') return false;
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
+  if (!name.empty() && (name.front() == '-' || name.front() == '.')) return false;
+  return ValidNameText(name, 256);
 }
 
 }  // namespace tq
