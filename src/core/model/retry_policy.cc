@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "core/model/name_table.h"
+
 namespace tq {
 
 namespace {
@@ -13,15 +15,11 @@ const std::pair<BackoffKind, const char*> kBackoffs[] = {
 }  // namespace
 
 const char* BackoffName(BackoffKind k) {
-  for (const auto& [kind, name] : kBackoffs)
-    if (kind == k) return name;
-  return "?";
+  return NameOf(kBackoffs, k);
 }
 
 std::optional<BackoffKind> BackoffFromName(const std::string& n) {
-  for (const auto& [kind, name] : kBackoffs)
-    if (n == name) return kind;
-  return std::nullopt;
+  return ValueOf(kBackoffs, n);
 }
 
 }  // namespace tq

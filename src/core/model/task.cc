@@ -2,22 +2,11 @@
 
 #include <string>
 
+#include "core/model/name_table.h"
+
 namespace tq {
 
 namespace {
-template <typename E, size_t N>
-const char* NameOf(const std::pair<E, const char*> (&table)[N], E value) {
-  for (const auto& [e, name] : table)
-    if (e == value) return name;
-  return "?";
-}
-template <typename E, size_t N>
-std::optional<E> ValueOf(const std::pair<E, const char*> (&table)[N], const std::string& name) {
-  for (const auto& [e, n] : table)
-    if (name == n) return e;
-  return std::nullopt;
-}
-
 const std::pair<TaskState, const char*> kStates[] = {
     {TaskState::kPending, "pending"},     {TaskState::kRunning, "running"},
     {TaskState::kSucceeded, "succeeded"}, {TaskState::kFailed, "failed"},

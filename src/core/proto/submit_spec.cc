@@ -184,14 +184,10 @@ Status InStage(size_t index, const std::string& name, const Status& st) {
   return Status(st.code(), "stages", which + ": " + st.message());
 }
 
-// The stages of SPEC 13: at most kMaxStages, each with a unique name and a command of its own,
-// and no command of the task's own beside them.
+// The stages of SPEC 13 (ReadStages counted them): each with a unique name and a command of its
+// own, and no command of the task's own beside them.
 Status CheckStages(const TaskSpec& s) {
   if (s.stages.empty()) return Status::Ok();
-  if (s.stages.size() > kMaxStages)
-    return Status(ErrorCode::kLimit, "stages",
-                  "stages: " + std::to_string(s.stages.size()) + " stages exceed the limit of " +
-                      std::to_string(kMaxStages));
   if (!s.argv.empty() || s.shell)
     return Status::Invalid("stages",
                            "stages: a task with stages runs its stages' commands; give no argv or "
