@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -186,6 +187,74 @@ TEST_CASE("a job with stages fires on schedule and runs them in order") {
   const std::vector<nlohmann::json> stages = Stages(d, run["id"].dump());
   REQUIRE(stages.size() == 2);
   CHECK(stages[1]["retries"] == 2);
+}
+
+TEST_CASE("tq hold of a running task holds its next stage, and at its last stage is refused") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string log = d.dir() + "/log", gate = d.dir() + "/gate";
+  const std::string id =
+      Submit(d, {"--stage", "one", "--", "sh", "-c",
+                 Append(log, "one") + "; while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done",
+                 "--stage", "two", "--", "sh", "-c", Append(log, "two")});
+  REQUIRE(WaitFor([&] { return Words(log) == "one"; }));
+  const RunResult held = Tq(d, {"hold", id});
+  REQUIRE_MESSAGE(held.exit_code == 0, held.err);
+  CHECK(Tq(d, {"status", id}).out.find("next stage") != std::string::npos);
+  WriteFile(gate, "");
+  REQUIRE(WaitFor([&] {
+    const nlohmann::json t = TaskJson(d, id);
+    return t["state"] == "pending" && t["stage"]["name"] == "two" && t["held"] == true;
+  }));
+  CHECK(Words(log) == "one");
+  REQUIRE(Tq(d, {"release", id}).exit_code == 0);
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Words(log) == "one two");
+  // The last stage has no next one to hold.
+  const std::string last =
+      Submit(d, {"--stage", "only", "--", "sh", "-c",
+                 "while [ ! -e " + Quoted(gate + "2") + " ]; do sleep 0.05; done"});
+  REQUIRE(WaitState(d, last, "running"));
+  const RunResult refused = Tq(d, {"hold", last});
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("at its last stage") != std::string::npos);
+  WriteFile(gate + "2", "");
+  CHECK(Tq(d, {"wait", last}).exit_code == 0);
+}
+
+TEST_CASE("a job run between its stages is still in flight: overlap = queue waits for its end") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string log = d.dir() + "/log", gate = d.dir() + "/gate", gate2 = d.dir() + "/gate2";
+  const auto gated = [&](const std::string& word, const std::string& g) {
+    return "echo " + word + " >> " + Quoted(log) + "; while [ ! -e " + Quoted(g) +
+           " ]; do sleep 0.05; done";
+  };
+  d.WriteJobFile("nightly.toml",
+                 "[[job]]\nname = \"nightly\"\nschedule = \"* * * * * *\"\noverlap = \"queue\"\n"
+                 "stages = [{ name = \"dump\", command = '''" +
+                     gated("dump", gate) + "''' }, { name = \"upload\", command = '''" +
+                     gated("upload", gate2) + "''' }]\n");
+  Reload(d);
+  // The first run holds its dump open until a second run is queued behind it.
+  REQUIRE(WaitFor([&] { return Words(log) == "dump" && JobRuns(d, "nightly").size() == 2; }));
+  REQUIRE(Tq(d, {"jobs", "disable", "nightly"}).exit_code == 0);
+  std::vector<long long> ids;
+  for (const nlohmann::json& t : JobRuns(d, "nightly")) ids.push_back(t["id"].get<long long>());
+  std::sort(ids.begin(), ids.end());
+  const std::string first = std::to_string(ids[0]), second = std::to_string(ids[1]);
+  // Between the first run's stages (held there) and during its upload the queued run does not
+  // start.
+  REQUIRE(Tq(d, {"hold", first}).exit_code == 0);
+  WriteFile(gate, "");
+  REQUIRE(WaitFor([&] { return TaskJson(d, first)["state"] == "pending"; }));
+  CHECK(TaskJson(d, second)["state"] == "pending");
+  REQUIRE(Tq(d, {"release", first}).exit_code == 0);
+  REQUIRE(WaitFor([&] { return Words(log) == "dump upload"; }));
+  CHECK(TaskJson(d, second)["state"] == "pending");
+  WriteFile(gate2, "");
+  CHECK(Tq(d, {"wait", first, second}).exit_code == 0);
+  CHECK(Words(log) == "dump upload dump upload");
 }
 
 TEST_CASE("the context directory is the task user's, 0700, and goes with the task") {

@@ -73,6 +73,8 @@ void PrintTask(const nlohmann::json& t) {
       head.push_back({"pid", std::to_string(log.back()["pid"].get<long long>())});
     const std::string elapsed = RunningFor(t, RealClock().WallNow());
     if (!elapsed.empty()) head.push_back({"running for", elapsed});
+    if (t.value("held", false))
+      head.push_back({"next stage", "held: starts after tq release " + t["id"].dump()});
   }
   if (t["state"] == "pending" && t.contains("waiting")) {
     const std::string note = WaitingNote(t);

@@ -127,7 +127,7 @@ struct Task {
   int signal = 0;      ///< of the last attempt
   WallMs created = 0;
   WallMs finished = 0;   ///< 0 until terminal
-  bool on_hold = false;  ///< pending and kept from starting by `tq hold`
+  bool on_hold = false;  ///< kept from starting by `tq hold` (a running one: its next stage)
   int stage = 0;  ///< the index of its current stage: next to run, running, or where it ended
   std::vector<Attempt> attempts;  ///< oldest first; filled by Store::Get
 };

@@ -160,6 +160,7 @@ struct JobRecord {
 struct JobRuns {
   std::vector<TaskId> pending;
   std::vector<TaskId> running;
+  std::vector<TaskId> between_stages;  ///< pending at a later stage: started, so in flight
 };
 
 /// The last good text of a job file, kept so that a file that breaks keeps its jobs in force,
@@ -289,6 +290,7 @@ class Store {
   virtual Result<bool> UpdatePending(TaskId id, const TaskChanges& changes, WallMs now) = 0;
   /// Keeps these pending tasks from starting (`hold`) or lets them start again, in one write;
   /// the ids it changed (a task not pending, already so, or not there is left as it is). A
+  /// running task with a later stage may be held too: its next stage waits for the release. A
   /// released task is ready at once when it is due and nothing else holds it.
   virtual Result<std::vector<TaskId>> SetHeld(const std::vector<TaskId>& ids, bool hold,
                                               WallMs now) = 0;

@@ -443,8 +443,9 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
   const std::string& name = j.def.name;
   auto runs = store().RunsOf(name);
   if (!runs.ok()) return runs.status();
-  const OverlapDecision d = DecideOverlap(j.def.overlap, static_cast<int>(runs->pending.size()),
-                                          static_cast<int>(runs->running.size()), force);
+  const int in_flight = static_cast<int>(runs->running.size() + runs->between_stages.size());
+  const OverlapDecision d =
+      DecideOverlap(j.def.overlap, static_cast<int>(runs->pending.size()), in_flight, force);
   JobRunOutcome out;
   out.action = d.action;
   const std::string when =
@@ -458,7 +459,7 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
     firing_log.Log(spdlog::level::debug, "job " + name + ": " + when + ": no new run (" +
                                              OverlapActionName(d.action) + ": " +
                                              std::to_string(runs->pending.size()) + " pending, " +
-                                             std::to_string(runs->running.size()) + " running)");
+                                             std::to_string(in_flight) + " running)");
     return out;
   }
   // A user's own job file makes that user's tasks: their limits apply as to a submit.
@@ -498,8 +499,9 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
   }
   if (d.action == OverlapAction::kReplace) {
     // The new run is exclusive: the store holds it until the old processes are gone.
-    for (TaskId old : runs->pending)
-      daemon.EndPending(old, TaskState::kCancelled, TaskReason::kSuperseded);
+    for (const auto* pending : {&runs->pending, &runs->between_stages})
+      for (TaskId old : *pending)
+        daemon.EndPending(old, TaskState::kCancelled, TaskReason::kSuperseded);
     for (TaskId old : runs->running) daemon.StopRunning(old, TaskReason::kSuperseded);
   }
   firing_log.Log(spdlog::level::info,

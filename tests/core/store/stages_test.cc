@@ -182,5 +182,77 @@ STORE_TEST_CASE("a task with stages is removed with its stages") {
   CHECK(MustGet(*store, next).spec.stages.size() == 3);
 }
 
+STORE_TEST_CASE("a running task's next stage can be held, and the hold outlasts stage moves") {
+  auto store = OpenStore();
+  const TaskId id = MustInsert(*store, kAlice, ThreeStages());
+  MustStart(*store, id, 2000);
+  Result<std::vector<TaskId>> held = store->SetHeld({id}, true, 2050);
+  REQUIRE(held.ok());
+  CHECK(*held == std::vector<TaskId>{id});
+  CHECK(MustGet(*store, id).state == TaskState::kRunning);
+  CHECK(MustGet(*store, id).on_hold);
+  EndStage(*store, id, 0, 2100);  // the next stage waits
+  CHECK(MustGet(*store, id).stage == 1);
+  CHECK_FALSE(Ready(*store, "default"));
+  REQUIRE(store->SetHeld({id}, false, 2200).ok());
+  CHECK(Ready(*store, "default") == id);
+  // A stage's retry waits too, and so does an attempt the store undoes.
+  MustStart(*store, id, 2300);
+  REQUIRE(store->SetHeld({id}, true, 2350).ok());
+  EndStage(*store, id, 1, 2400);
+  CHECK(MustGet(*store, id).on_hold);
+  CHECK_FALSE(Ready(*store, "default"));
+  REQUIRE(store->SetHeld({id}, false, 2450).ok());
+  MustStart(*store, id, 2500);
+  REQUIRE(store->SetHeld({id}, true, 2550).ok());
+  REQUIRE(store->UnstartAttempt(id, 3).ok());
+  CHECK(MustGet(*store, id).on_hold);
+  CHECK_FALSE(Ready(*store, "default"));
+  REQUIRE(store->SetHeld({id}, false, 2600).ok());
+  MustStart(*store, id, 2700);
+  EndStage(*store, id, 0, 2800);
+  MustStart(*store, id, 2900);
+  // At its last stage there is nothing left to hold.
+  held = store->SetHeld({id}, true, 2750);
+  REQUIRE(held.ok());
+  CHECK(held->empty());
+  // A final end clears a hold taken before it.
+  const TaskId other = MustInsert(*store, kAlice, ThreeStages());
+  MustStart(*store, other, 3000);
+  REQUIRE(store->SetHeld({other}, true, 3050).ok());
+  REQUIRE(
+      store->FinishAttempt(other, 1, Exited(3100, 9), TaskState::kFailed, TaskReason::kExit).ok());
+  CHECK_FALSE(MustGet(*store, other).on_hold);
+}
+
+STORE_TEST_CASE("a job's run between its stages is in flight: an exclusive run waits for it") {
+  auto store = OpenStore();
+  TaskSpec first = JobRun("backup", true);
+  first.argv.clear();
+  first.stages = ThreeStages().stages;
+  const TaskId a = MustInsert(*store, kAlice, first);
+  MustStart(*store, a, 2000);
+  EndStage(*store, a, 0, 2100);
+  Result<JobRuns> runs = store->RunsOf("backup");
+  REQUIRE(runs.ok());
+  CHECK(runs->between_stages == std::vector<TaskId>{a});
+  CHECK(runs->pending.empty());
+  CHECK(runs->running.empty());
+  // The queued run is held while the first is part way through, also once it is pending again.
+  TaskSpec queued = JobRun("backup", true);
+  queued.queue = "later";
+  const TaskId b = MustInsert(*store, kAlice, queued, 2150);
+  CHECK_FALSE(Ready(*store, "later"));
+  MustStart(*store, a, 2200);
+  EndStage(*store, a, 0, 2300);
+  CHECK_FALSE(Ready(*store, "later"));
+  runs = store->RunsOf("backup");
+  REQUIRE(runs.ok());
+  CHECK(runs->pending == std::vector<TaskId>{b});
+  // Cancelled between stages, the first run lets the queued one go.
+  REQUIRE(store->EndPending(a, TaskState::kCancelled, TaskReason::kCancelled, 2400).ok());
+  CHECK(Ready(*store, "later") == b);
+}
+
 }  // namespace
 }  // namespace tq

@@ -57,14 +57,15 @@ Result<std::vector<TaskId>> SqliteStore::SetHeld(const std::vector<TaskId>& ids,
         if (db_.Changes() > 0) changed.push_back(id);
         continue;
       }
-      // Released, an exclusive run of a job stays held by the job while another run is running.
+      // Released, an exclusive run of a job stays held by the job while another run is in
+      // flight; a running task (its next stage held) is simply no longer held.
       JobRun run;
       {
         sqlite::Query q(st_->held_run);
         Result<bool> row = q.BindInt(id).Step();
         if (!row.ok()) return row.status();
-        if (!*row) continue;  // not pending and held by a user
-        if (!q.IsNull(0)) run.job = q.Text(0);
+        if (!*row) continue;  // not unfinished and held by a user
+        if (!q.IsNull(0) && q.Text(2) == StateName(TaskState::kPending)) run.job = q.Text(0);
         run.exclusive = q.Int(1) != 0;
       }
       Result<bool> job_holds = MustHold(run, id);

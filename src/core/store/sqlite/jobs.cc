@@ -151,7 +151,7 @@ Result<JobRuns> SqliteStore::RunsOf(const std::string& job) {
   Status s = q.BindText(job).ForEach([&]() -> Status {
     std::optional<TaskState> state = StateFromName(q.Text(1));
     if (state == TaskState::kPending) {
-      runs.pending.push_back(q.Int(0));
+      (q.Int(2) != 0 ? runs.between_stages : runs.pending).push_back(q.Int(0));
     } else if (state == TaskState::kRunning) {
       runs.running.push_back(q.Int(0));
     } else {

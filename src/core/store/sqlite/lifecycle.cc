@@ -215,13 +215,20 @@ Status SqliteStore::FailDependents(TaskId id, WallMs now, std::vector<TaskId>* e
 
 Status SqliteStore::EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
                                    std::vector<TaskId>* ended) {
+  std::optional<std::string> job;
   {
     sqlite::Query q(st_->end_pending);
     q.BindInt(id).BindText(StateName(final_state)).BindText(TaskReasonName(reason)).BindInt(now);
+    Result<bool> row = q.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return Status::Ok();
+    if (!q.IsNull(0)) job = q.Text(0);
     if (Status s = q.Run(); !s.ok()) return s;
   }
-  if (db_.Changes() == 0) return Status::Ok();
   ended->push_back(id);
+  if (job) {  // a run part way through its stages was in flight
+    if (Status s = ReleaseRuns(*job, now); !s.ok()) return s;
+  }
   return FailDependents(id, now, ended);
 }
 

@@ -49,10 +49,14 @@
 // - A task's pending_ttl runs from submit (or replace, or Requeue) until its first start; a task
 //   waiting between retries has started and never expires for it.
 // - `held` is 1 (kHeldByJob) for the exclusive run below, 2 (kHeldByUser) for a task `tq hold`
-//   keeps; either keeps it not ready and outside tasks_delayed. A user's hold outlasts the job's
-//   and a keyed replace of the task; releasing it leaves the job's hold if that still applies.
-// - An exclusive run of a job is `held` (not ready, outside tasks_delayed) while another run of
-//   its job is running, whatever else it waits for; when the last running run ends its held runs
+//   keeps; either keeps it not ready and outside tasks_delayed. A user's hold outlasts the job's,
+//   a keyed replace, retries and stage moves; releasing it leaves the job's hold if that still
+//   applies. A running task with a stage after the current one may be held too: it stays
+//   running, and is pending held when its stage ends; its final end clears the hold.
+// - A run of a job is in flight while running, and while pending at a stage after the first
+//   unless the job holds it (it started and is part way through). An exclusive run of a job is
+//   `held` (not ready, outside tasks_delayed) while another run of its job is in flight,
+//   whatever else it waits for; when the last run in flight stops or ends its held runs
 //   are released: ready if due and free of dependencies, else waiting as any task would. After
 //   UnstartAttempt "due" means due when the undone attempt started; later ones go through
 //   PromoteDue.
@@ -283,15 +287,16 @@ class SqliteStore : public Store {
 
   // ---- cron jobs, inside a transaction (sqlite/jobs.cc) ----
 
-  /// True when a run of `job` other than task `except` is running.
+  /// True when a run of `job` other than task `except` is in flight (running, or pending part
+  /// way through its stages and not held by the job).
   Result<bool> JobRunning(const std::string& job, TaskId except);
   /// Whether pending task `id` (0: not inserted yet), a run `run`, must be held: it is an
-  /// exclusive run of a job and another run of its job is running.
+  /// exclusive run of a job and another run of its job is in flight.
   Result<bool> MustHold(const JobRun& run, TaskId id);
   /// A run of `job` started: its exclusive pending runs are held.
   Status HoldRuns(const std::string& job);
-  /// A run of `job` stopped running: when none runs any more, its held runs are released, ready
-  /// when due at `now` and free of dependencies.
+  /// A run of `job` stopped running: when none is in flight any more, its held runs are released,
+  /// ready when due at `now` and free of dependencies.
   Status ReleaseRuns(const std::string& job, WallMs now);
   /// Makes task `id` the latest task of `job` (if any), when the store knows the job.
   Status NoteJobTask(const std::optional<std::string>& job, TaskId id);

@@ -104,11 +104,12 @@ constexpr const char* kOldestEndedSql =
     "WHERE state IN ('failed', 'cancelled', 'expired')";
 // A job's runs: each repeats the index's condition, so tasks_job_runs applies.
 constexpr const char* kRunsOfSql =
-    "SELECT id, state FROM tasks INDEXED BY tasks_job_runs "
+    "SELECT id, state, stage > 0 AND held <> 1 FROM tasks INDEXED BY tasks_job_runs "
     "WHERE job = ?1 AND state IN ('pending', 'running') ORDER BY state, id";
 constexpr const char* kJobRunningSql =
     "SELECT 1 FROM tasks INDEXED BY tasks_job_runs "
-    "WHERE job = ?1 AND state IN ('pending', 'running') AND state = 'running' AND id <> ?2 LIMIT 1";
+    "WHERE job = ?1 AND state IN ('pending', 'running') AND id <> ?2 "
+    "AND (state = 'running' OR (stage > 0 AND held <> 1)) LIMIT 1";
 constexpr const char* kHoldRunsSql =
     "UPDATE tasks INDEXED BY tasks_job_runs SET ready = 0, held = 1 "
     "WHERE job = ?1 AND state IN ('pending', 'running') AND state = 'pending' "
@@ -310,14 +311,16 @@ Status SqliteStore::Prepare() {
        "shim_pid = iif(?14 > 0, ?14, shim_pid) WHERE task_id = ?1 AND number = ?2"},
       {&S::finish_task, "finish task",
        "UPDATE tasks SET state = ?2, reason = ?3, exit_code = ?4, signal = ?5, finished = ?6, "
-       "ready = 0 WHERE id = ?1"},
+       "ready = 0, held = 0 WHERE id = ?1"},
       {&S::retry_task, "retry task",
-       "UPDATE tasks SET state = 'pending', priority = ?2, not_before = ?3, ready = ?4, "
-       "exit_code = ?5, signal = ?6, held = ?7 WHERE id = ?1"},
+       "UPDATE tasks SET state = 'pending', priority = ?2, not_before = ?3, "
+       "ready = iif(held = 2, 0, ?4), exit_code = ?5, signal = ?6, held = iif(held = 2, 2, ?7) "
+       "WHERE id = ?1"},
       {&S::advance_task, "advance to the next stage",
        "UPDATE tasks SET state = 'pending', stage = stage + 1, priority = base_priority, "
-       "not_before = min(not_before, ?2), ready = ?3, exit_code = ?4, signal = ?5, held = ?6, "
-       "queued_attempts = attempt_count WHERE id = ?1 AND stage + 1 < stages"},
+       "not_before = min(not_before, ?2), ready = iif(held = 2, 0, ?3), exit_code = ?4, "
+       "signal = ?5, held = iif(held = 2, 2, ?6), queued_attempts = attempt_count "
+       "WHERE id = ?1 AND stage + 1 < stages"},
       {&S::dependents_decrement, "release dependents",
        "UPDATE tasks SET deps_left = deps_left - 1 WHERE state = 'pending' AND deps_left > 0 "
        "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = ?1)"},
@@ -328,7 +331,7 @@ Status SqliteStore::Prepare() {
       {&S::pending_dependents, "read dependents", kPendingDependentsSql},
       {&S::end_pending, "end pending task",
        "UPDATE tasks SET state = ?2, reason = ?3, finished = ?4, ready = 0, held = 0 "
-       "WHERE id = ?1 AND state = 'pending'"},
+       "WHERE id = ?1 AND state = 'pending' RETURNING job"},
       {&S::task_exists, "read task", "SELECT 1 FROM tasks WHERE id = ?1"},
       {&S::dep_states, "read dependencies",
        "SELECT d.dep_id, t.state FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "
@@ -344,12 +347,15 @@ Status SqliteStore::Prepare() {
       // editing pending tasks
       {&S::update_task, "update task", kUpdateTaskSql},
       {&S::hold_task, "hold task",
-       "UPDATE tasks SET held = 2, ready = 0 WHERE id = ?1 AND state = 'pending' AND held <> 2"},
+       "UPDATE tasks SET held = 2, ready = 0 WHERE id = ?1 AND held <> 2 "
+       "AND (state = 'pending' OR (state = 'running' AND stage + 1 < stages))"},
       {&S::held_run, "read held task",
-       "SELECT job, job_exclusive FROM tasks WHERE id = ?1 AND state = 'pending' AND held = 2"},
+       "SELECT job, job_exclusive, state FROM tasks WHERE id = ?1 AND held = 2 "
+       "AND state IN ('pending', 'running')"},
       {&S::release_task, "release task",
-       "UPDATE tasks SET held = ?2, ready = (?2 = 0 AND deps_left = 0 AND not_before <= ?3) "
-       "WHERE id = ?1 AND state = 'pending' AND held = 2"},
+       "UPDATE tasks SET held = ?2, "
+       "ready = (state = 'pending' AND ?2 = 0 AND deps_left = 0 AND not_before <= ?3) "
+       "WHERE id = ?1 AND state IN ('pending', 'running') AND held = 2"},
       // retention
       {&S::pending_ttl_due, "read expired pending tasks", kPendingTtlDueSql},
       {&S::next_pending_ttl, "next pending ttl", kNextPendingTtlSql},

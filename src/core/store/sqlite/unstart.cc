@@ -38,12 +38,14 @@ Status SqliteStore::UnstartAttempt(TaskId id, int attempt) {
       if (*row) started = q.Int(0);
       if (Status s = q.Run(); !s.ok()) return s;
     }
-    // An exclusive run goes back held while another run of its job is running.
+    // An exclusive run goes back held while another run of its job is in flight; a user's hold
+    // (of a running task's next stage) stays.
     Result<bool> held = MustHold(run, id);
     if (!held.ok()) return held.status();
     Result<sqlite::Stmt> back =
         sqlite::Stmt::Prepare(db_, "return task to pending",
-                              "UPDATE tasks SET state = 'pending', ready = ?2, held = ?3, "
+                              "UPDATE tasks SET state = 'pending', ready = iif(held = 2, 0, ?2), "
+                              "held = iif(held = 2, 2, ?3), "
                               "attempt_count = attempt_count - 1 WHERE id = ?1");
     if (!back.ok()) return back.status();
     sqlite::Query q(*back);
