@@ -3,6 +3,9 @@
 // stage once, a job runs stages on schedule, and every stage shares a private context directory.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <string>
@@ -255,6 +258,77 @@ TEST_CASE("a job run between its stages is still in flight: overlap = queue wait
   WriteFile(gate2, "");
   CHECK(Tq(d, {"wait", first, second}).exit_code == 0);
   CHECK(Words(log) == "dump upload dump upload");
+}
+
+TEST_CASE("kill -9 of the shim during a stage: that stage is retried by its policy, no other") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string log = d.dir() + "/log", once = d.dir() + "/once";
+  const std::string id = Submit(d, {"--retries",
+                                    "1",
+                                    "--backoff",
+                                    "fixed",
+                                    "--backoff-base",
+                                    "0s",
+                                    "--no-jitter",
+                                    "--stage",
+                                    "one",
+                                    "--",
+                                    "sh",
+                                    "-c",
+                                    Append(log, "one"),
+                                    "--stage",
+                                    "two",
+                                    "--",
+                                    "sh",
+                                    "-c",
+                                    Append(log, "two") + "; [ -e " + Quoted(once) +
+                                        " ] && exit 0; touch " + Quoted(once) + "; sleep 600",
+                                    "--stage",
+                                    "three",
+                                    "--",
+                                    "sh",
+                                    "-c",
+                                    Append(log, "three")});
+  REQUIRE(WaitFor([&] { return Words(log) == "one two"; }));
+  long long shim = -1;
+  REQUIRE(WaitFor([&] { return (shim = RecordField(RecordPath(d, id, 2), "shim_pid")) > 0; }));
+  REQUIRE(kill(static_cast<pid_t>(shim), SIGKILL) == 0);
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Words(log) == "one two two three");
+  const std::vector<nlohmann::json> stages = Stages(d, id);
+  CHECK(stages[0]["attempts"] == 1);
+  CHECK(stages[1]["attempts"] == 2);
+  CHECK(TaskJson(d, id)["attempt_log"][1]["reason"] == "lost");
+}
+
+TEST_CASE("a stage that removes its context gets a new one; one replaced by a link is refused") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string target = d.dir() + "/target";
+  REQUIRE(mkdir(target.c_str(), 0700) == 0);
+  WriteFile(target + "/keep", "keep\n");
+  const std::string fresh = Submit(
+      d, {"--stage", "wipe", "--shell", "touch \"$TQ_CONTEXT/a\" && rm -rf \"$TQ_CONTEXT\"",
+          "--stage", "after", "--shell", "[ -d \"$TQ_CONTEXT\" ] && [ ! -e \"$TQ_CONTEXT/a\" ]"});
+  CHECK(Tq(d, {"wait", fresh}).exit_code == 0);
+  // A link where the context was is never followed: the next stage does not start, the link's
+  // target is left alone, and tq clean removes the link only.
+  const std::string linked =
+      Submit(d, {"--stage", "swap", "--shell",
+                 "rmdir \"$TQ_CONTEXT\" && ln -s " + Quoted(target) + " \"$TQ_CONTEXT\"", "--stage",
+                 "write", "--shell", "echo x > \"$TQ_CONTEXT/x\""});
+  CHECK(Tq(d, {"wait", linked}).exit_code != 0);
+  const nlohmann::json t = TaskJson(d, linked);
+  CHECK(t["stage"]["name"] == "write");
+  CHECK(t["attempt_log"][1]["reason"] == "spawn-failed");
+  CHECK(t["attempt_log"][1]["detail"].get<std::string>().find("symbolic link") !=
+        std::string::npos);
+  REQUIRE(Tq(d, {"clean", linked}).exit_code == 0);
+  struct stat st {};
+  CHECK(lstat((d.state_dir() + "/contexts/" + linked).c_str(), &st) != 0);
+  CHECK(FileLines(target + "/keep") == std::vector<std::string>{"keep"});
+  CHECK(access((target + "/x").c_str(), F_OK) != 0);
 }
 
 TEST_CASE("the context directory is the task user's, 0700, and goes with the task") {
