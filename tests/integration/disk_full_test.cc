@@ -3,6 +3,7 @@
 // Every submit is either acknowledged and still there after a restart, or refused with an error
 // that says the disk is full and absent; reads go on; once space returns, submits work again.
 // A job's overdue alert that the store could not record goes out once space returns.
+// A stage that fills the disk has its end stored once space returns, and the next stage runs.
 // Mounting needs root (CI runs as root); elsewhere the test reports as skipped.
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -162,4 +163,27 @@ TEST_CASE("a full disk when a job becomes overdue: its alert is sent once space 
   REQUIRE(unlink(filler.c_str()) == 0);
   REQUIRE(WaitFor([&] { return ReadFile(alerts) == "overdue\n"; }, 120));
   CHECK(d.Alive());
+}
+
+TEST_CASE("a stage that fills the disk in its context: its end is kept until space returns") {
+  if (geteuid() != 0) TQ_SKIP("needs root to mount a small tmpfs");
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  d.Stop();
+  Tmpfs fs(d.state_dir(), "4m");
+  d.Start();
+  d.WaitReady();
+  const std::string log = d.dir() + "/log";  // outside the full file system
+  const std::string id = Submit(
+      d, {"--stage", "fill", "--shell",
+          "head -c 8M /dev/zero > \"$TQ_CONTEXT/big\"; echo fill >> " + Quoted(log), "--stage",
+          "next", "--shell", "[ -d \"$TQ_CONTEXT\" ] && echo next >> " + Quoted(log)});
+  // The first stage ends with the disk full: its end cannot be stored and is tried again.
+  REQUIRE(WaitFor([&] { return d.Log().find("not stored") != std::string::npos; }));
+  CHECK(Tq(d, {"ping"}).exit_code == 0);
+  CHECK(FileLines(log) == std::vector<std::string>{"fill"});
+  REQUIRE(unlink((d.state_dir() + "/contexts/" + id + "/big").c_str()) == 0);
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(FileLines(log) == std::vector<std::string>{"fill", "next"});
+  CHECK(TaskJson(d, id)["attempt_log"].size() == 2);
 }
