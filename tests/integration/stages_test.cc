@@ -302,7 +302,7 @@ TEST_CASE("kill -9 of the shim during a stage: that stage is retried by its poli
   CHECK(TaskJson(d, id)["attempt_log"][1]["reason"] == "lost");
 }
 
-TEST_CASE("a stage that removes its context gets a new one; one replaced by a link is refused") {
+TEST_CASE("a stage that removes its context gets a new one, and one replaced by a link is refused") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string target = d.dir() + "/target";
