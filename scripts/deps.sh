@@ -16,6 +16,7 @@ packages=(
   strace                             # the durability test watches the daemon's syscalls
   python3-prometheus-client          # the stats test parses tqd's metrics with a real parser
   groff-base                         # the man pages are linted with groff -ww
+  libmicrohttpd-dev                  # the HTTP server of tq web
   build-essential dpkg-dev debhelper lintian  # the Debian package (packaging/deb/build, tests/package)
 )
 

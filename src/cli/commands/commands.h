@@ -49,6 +49,8 @@ Command AddUpdate(CLI::App& app, const GlobalOptions& g);
 /// tq hold (or with `release`, tq release): keeps pending tasks from starting, or lets them.
 Command AddHold(CLI::App& app, const GlobalOptions& g, bool release);
 Command AddQueue(CLI::App& app, const GlobalOptions& g);
+/// tq web: serves the web console until INT or TERM.
+Command AddWeb(CLI::App& app, const GlobalOptions& g);
 /// `tq jobs`: lists the jobs; its subcommands are added by the functions below.
 Command AddJobs(CLI::App& app, const GlobalOptions& g);
 /// `tq jobs show NAME` under the `jobs` group.

@@ -5,7 +5,7 @@
 
 # The subcommands and long flags of each command; the global flags of "tq" work at any level.
 declare -gA _tq_subcommands=(
-  [tq]="submit status list wait cancel logs ping version retry clean update hold release resources queue jobs reload cron stats events"
+  [tq]="submit status list wait cancel logs ping version retry clean update hold release resources queue jobs reload cron stats events web"
   [tq queue]="list add pause resume delete set"
   [tq jobs]="show run enable disable check install cat remove edit"
   [tq cron]="next import"
@@ -37,6 +37,7 @@ declare -gA _tq_flags=(
   [tq cron import]="--system"
   [tq stats]="--prometheus"
   [tq events]="--follow"
+  [tq web]="--listen --token-file --read-only"
 )
 # The flags (of any command) whose value is the next word, or follows "=".
 declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --use --delay --at --after

@@ -5,7 +5,7 @@
 function __tq_subcommands -a path
     switch $path
         case tq
-            echo submit status list wait cancel logs ping version retry clean update hold release resources queue jobs reload cron stats events
+            echo submit status list wait cancel logs ping version retry clean update hold release resources queue jobs reload cron stats events web
         case 'tq queue'
             echo list add pause resume delete set
         case 'tq jobs'
@@ -122,6 +122,7 @@ complete -c tq -n '__tq_is tq' -a jobs -d 'list the cron jobs; show, run, enable
 complete -c tq -n '__tq_is tq' -a reload -d 'read the job files again'
 complete -c tq -n '__tq_is tq' -a cron -d 'check cron schedules, import crontabs'
 complete -c tq -n '__tq_is tq' -a stats -d "show the daemon's counts and counters"
+complete -c tq -n '__tq_is tq' -a web -d 'serve the web console'
 complete -c tq -n '__tq_is tq' -a events -d 'print task state changes as JSON lines'
 
 set -l submit '__tq_is "tq submit"'
@@ -272,4 +273,7 @@ complete -c tq -n '__tq_is "tq cron import" 0' -F
 complete -c tq -n '__tq_is "tq cron import"' -l system -d 'the crontab has a user column'
 
 complete -c tq -n '__tq_is "tq stats"' -l prometheus -d "print them in Prometheus's text format"
+complete -c tq -n '__tq_is "tq web"' -l listen -r -d 'ADDR:PORT or unix:PATH to listen on'
+complete -c tq -n '__tq_is "tq web"' -l token-file -r -F -d 'read the sign-in token from this file'
+complete -c tq -n '__tq_is "tq web"' -l read-only -d 'show everything, change nothing'
 complete -c tq -n '__tq_is "tq events"' -s f -l follow -d 'keep printing each state change'

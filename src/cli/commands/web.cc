@@ -1,0 +1,93 @@
+// tq web: the web console (SPEC 15), one more client of tqd with the rights of the user who
+// runs it. Prints its sign-in address, serves until INT or TERM.
+#include <signal.h>
+
+#include <cstdio>
+
+#include "cli/client.h"
+#include "cli/commands/commands.h"
+#include "cli/render.h"
+#include "cli/web/http_server.h"
+#include "cli/web/listen_address.h"
+#include "cli/web/web_console.h"
+
+namespace tq {
+
+namespace {
+
+// Blocks INT and TERM (before any thread starts, so every thread inherits it) and waits for
+// one of them.
+struct StopSignals {
+  sigset_t set{};
+  StopSignals() {
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  }
+  void Wait() const {
+    int sig = 0;
+    sigwait(&set, &sig);
+  }
+};
+
+}  // namespace
+
+Command AddWeb(CLI::App& app, const GlobalOptions& g) {
+  auto* sub = app.add_subcommand("web", "Serve the web console");
+  struct Flags {
+    std::string listen;
+    std::string token_file;
+    bool read_only = false;
+  };
+  auto f = std::make_shared<Flags>();
+  sub->add_option("--listen", f->listen,
+                  "ADDR:PORT or unix:PATH to listen on (default 127.0.0.1:8377)");
+  sub->add_option("--token-file", f->token_file,
+                  "read the sign-in token from this file (mode 0600) instead of making one");
+  sub->add_flag("--read-only", f->read_only, "show everything, change nothing");
+  return {
+      sub, [f, &g]() {
+        ListenAddress address = DefaultListenAddress();
+        if (!f->listen.empty()) {
+          auto parsed = ParseListenAddress(f->listen);
+          if (!parsed.ok()) return Fail(parsed.status());
+          address = *parsed;
+        }
+        auto token = f->token_file.empty() ? WebAccess::RandomToken()
+                                           : WebAccess::TokenFromFile(f->token_file);
+        if (!token.ok()) return Fail(token.status());
+        if (!address.Local() && f->token_file.empty())
+          std::fprintf(stderr,
+                       "tq web: warning: %s is reachable from other machines; the token "
+                       "below is all that guards it (use --token-file, or a proxy with "
+                       "its own sign-in in front)\n",
+                       address.Text().c_str());
+        if (auto client = Client::Connect(g.socket); !client.ok())
+          std::fprintf(stderr,
+                       "tq web: warning: %s (the console shows errors until tqd "
+                       "answers)\n",
+                       client.status().message().c_str());
+        const StopSignals stop;
+        auto fd = OpenListener(address);
+        if (!fd.ok()) return Fail(fd.status());
+        auto access = WebAccess::Make(*token, address.port);
+        if (!access.ok()) return Fail(access.status());
+        auto console =
+            std::make_shared<WebConsole>(std::move(*access), WebApiContext{g.socket, f->read_only});
+        auto server = HttpServer::Start(
+            *fd, HttpLimits{}, [console](const HttpRequest& r) { return console->Handle(r); });
+        if (!server.ok()) return Fail(server.status());
+        if (address.unix_socket)
+          std::printf("tq web: serving on %s; sign in at /login?token=%s\n", address.Text().c_str(),
+                      token->c_str());
+        else
+          std::printf("tq web: http://%s/login?token=%s\n", address.Text().c_str(), token->c_str());
+        std::fflush(stdout);
+        stop.Wait();
+        (*server)->Stop();
+        return 0;
+      }};
+}
+
+}  // namespace tq

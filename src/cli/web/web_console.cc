@@ -1,0 +1,102 @@
+#include "cli/web/web_console.h"
+
+#include "cli/web/web_assets.h"
+
+namespace tq {
+
+namespace {
+
+HttpResponse Text(int status, std::string content_type, std::string body) {
+  HttpResponse r;
+  r.status = status;
+  r.content_type = std::move(content_type);
+  r.body = std::move(body);
+  return r;
+}
+
+// A refusal: JSON for the API, a short page for a browser.
+HttpResponse Refusal(const HttpRequest& request, int status, const std::string& why) {
+  if (request.path.starts_with("/api/")) {
+    nlohmann::json body = {{"ok", false}, {"error", {{"code", "permission"}, {"message", why}}}};
+    return Text(status, "application/json", body.dump());
+  }
+  return Text(status, "text/html; charset=utf-8",
+              "<!doctype html><title>tq</title><h1>tq web</h1><p>" + why + "</p>\n");
+}
+
+// Whether `type` is spelled as a request type: a-z and _.
+bool RequestTypeText(std::string_view type) {
+  if (type.empty() || type.size() > 32) return false;
+  for (char c : type)
+    if ((c < 'a' || c > 'z') && c != '_') return false;
+  return true;
+}
+
+// The pages the console's script draws; each is the same document.
+bool PagePath(std::string_view path) {
+  return path == "/" || path == "/tasks" || path == "/jobs" || path.starts_with("/tasks/") ||
+         path.starts_with("/jobs/");
+}
+
+// `text` with every `from` replaced by `to`.
+std::string ReplaceAll(std::string text, std::string_view from, std::string_view to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+WebConsole::WebConsole(WebAccess access, WebApiContext api)
+    : access_(std::move(access)), api_(std::move(api)) {}
+
+HttpResponse WebConsole::Handle(const HttpRequest& request) const {
+  if (request.method != "GET" && request.method != "POST") {
+    HttpResponse r = Text(405, "text/plain; charset=utf-8", "only GET and POST are served\n");
+    r.headers.emplace_back("Allow", "GET, POST");
+    return r;
+  }
+  if (request.path == "/login") return Login(request);
+  if (!access_.SignedIn(request))
+    return Refusal(request, 401, "Sign in with the address <code>tq web</code> printed.");
+  if (request.method == "POST" && !access_.CsrfMatches(request))
+    return Refusal(request, 403, "A change needs the console's CSRF token.");
+  if (request.path == "/api/events") {
+    if (request.method != "GET") return Refusal(request, 405, "The event stream is a GET.");
+    return EventStream(api_);
+  }
+  if (request.path.starts_with("/api/")) {
+    const std::string type = request.path.substr(5);
+    if (!RequestTypeText(type)) return Refusal(request, 404, "No such call.");
+    return CallApi(api_, request, type);
+  }
+  if (request.method != "GET") return Refusal(request, 405, "Pages are read with GET.");
+  if (request.path.starts_with("/assets/")) {
+    const WebAssetBytes* asset = FindWebAsset(request.path.substr(8));
+    if (asset == nullptr || asset->name == "console.html")
+      return Refusal(request, 404, "No such file.");
+    return Text(200, std::string(AssetContentType(asset->name)), std::string(asset->bytes));
+  }
+  if (PagePath(request.path)) return Page();
+  return Refusal(request, 404, "No such page.");
+}
+
+HttpResponse WebConsole::Login(const HttpRequest& request) const {
+  const auto token = request.query.find("token");
+  if (request.method != "GET" || token == request.query.end() ||
+      !access_.LoginMatches(token->second))
+    return Refusal(request, 403, "That is not this console's token.");
+  HttpResponse r = Text(303, "text/plain; charset=utf-8", "signed in\n");
+  r.headers.emplace_back("Set-Cookie", access_.SessionCookie());
+  r.headers.emplace_back("Location", "/");
+  return r;
+}
+
+HttpResponse WebConsole::Page() const {
+  const WebAssetBytes* page = FindWebAsset("console.html");
+  std::string html = ReplaceAll(std::string(page->bytes), "{{csrf}}", access_.csrf());
+  html = ReplaceAll(std::move(html), "{{read_only}}", api_.read_only ? "true" : "false");
+  return Text(200, "text/html; charset=utf-8", std::move(html));
+}
+
+}  // namespace tq

@@ -1,0 +1,27 @@
+// The whole of `tq web` behind its HTTP server: sign-in with the token, the JSON API, the
+// event stream, the page and its assets. Nothing but /login answers without the session.
+#pragma once
+
+#include "cli/web/http_server.h"
+#include "cli/web/web_access.h"
+#include "cli/web/web_api.h"
+
+namespace tq {
+
+/// Routes each request of the console (its handler, shared by the server's threads).
+class WebConsole {
+ public:
+  WebConsole(WebAccess access, WebApiContext api);
+
+  /// The answer to `request`.
+  HttpResponse Handle(const HttpRequest& request) const;
+
+ private:
+  HttpResponse Login(const HttpRequest& request) const;
+  HttpResponse Page() const;
+
+  WebAccess access_;
+  WebApiContext api_;
+};
+
+}  // namespace tq

@@ -1,0 +1,196 @@
+// tq web (SPEC 15) against a real tqd, over real HTTP: nothing but /login answers without the
+// token's session, every change needs the CSRF token, --read-only refuses changes, the API
+// speaks tqd's protocol with the rights of the user running the console, the event stream
+// carries tasks as they change, and bad requests are refused while the console stays up.
+#include <doctest/doctest.h>
+#include <signal.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "support/http_client.h"
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+
+// A `tq web` of its own on a free loopback port, serving the test daemon.
+class TestWeb {
+ public:
+  explicit TestWeb(const TestDaemon& d, std::vector<std::string> flags = {}) {
+    std::vector<std::string> args = {"web", "--listen", "127.0.0.1:0"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    process_ = TqBackground(d, args);
+    REQUIRE_MESSAGE(process_->WaitOutput(
+                        [](const std::string& out) { return out.find('\n') != std::string::npos; }),
+                    "tq web printed no address: " << process_->err());
+    const std::string line = process_->out().substr(0, process_->out().find('\n'));
+    const std::string prefix = "tq web: http://127.0.0.1:";
+    REQUIRE_MESSAGE(line.rfind(prefix, 0) == 0, line);
+    port = std::stoi(line.substr(prefix.size()));
+    token = line.substr(line.find("token=") + 6);
+  }
+  ~TestWeb() {
+    kill(process_->pid(), SIGTERM);
+    const RunResult r = process_->Finish();
+    CHECK_MESSAGE(r.exit_code == 0, "tq web on TERM: " << r.err);
+  }
+
+  // Signs in with the token; the Cookie header the session takes.
+  std::string SignIn() const {
+    const HttpReply r = HttpCall(port, "GET", "/login?token=" + token);
+    REQUIRE(r.status == 303);
+    const std::string set = r.headers.at("set-cookie");
+    CHECK(set.find("HttpOnly") != std::string::npos);
+    CHECK(set.find("SameSite=Strict") != std::string::npos);
+    return "Cookie: " + set.substr(0, set.find(';'));
+  }
+
+  // The CSRF token the page hands its script.
+  std::string Csrf(const std::string& cookie) const {
+    const HttpReply page = HttpCall(port, "GET", "/", {cookie});
+    REQUIRE(page.status == 200);
+    const std::string marker = "name=\"tq-csrf\" content=\"";
+    const size_t at = page.body.find(marker);
+    REQUIRE(at != std::string::npos);
+    return page.body.substr(at + marker.size(), 64);
+  }
+
+  int port = 0;
+  std::string token;
+
+ private:
+  std::unique_ptr<Process> process_;
+};
+
+// `body` as a GET's q argument, percent-encoded.
+std::string Query(const std::string& body) {
+  std::string out;
+  for (unsigned char c : body) {
+    if (std::isalnum(c) != 0) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[4];
+      std::snprintf(hex, sizeof(hex), "%%%02X", c);
+      out += hex;
+    }
+  }
+  return "?q=" + out;
+}
+
+nlohmann::json JsonOf(const HttpReply& r) {
+  nlohmann::json j = nlohmann::json::parse(r.body, nullptr, false);
+  REQUIRE_MESSAGE(j.is_object(), r.body);
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("tq web: nothing answers without the token; a change needs the CSRF token") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--", "sleep", "600"});
+  TestWeb web(d);
+  for (const char* path : {"/", "/tasks", "/api/list", "/api/events", "/assets/console.js"})
+    CHECK_MESSAGE(HttpCall(web.port, "GET", path).status == 401, path);
+  CHECK(HttpCall(web.port, "GET", "/login?token=" + std::string(64, '0')).status == 403);
+  CHECK(HttpCall(web.port, "GET", "/api/list", {"Cookie: tq_session_1=x"}).status == 401);
+
+  const std::string cookie = web.SignIn();
+  const HttpReply page = HttpCall(web.port, "GET", "/tasks", {cookie});
+  CHECK(page.status == 200);
+  CHECK(page.headers.at("content-security-policy").find("default-src 'none'") != std::string::npos);
+  CHECK(page.headers.at("referrer-policy") == "no-referrer");
+  CHECK(HttpCall(web.port, "GET", "/assets/console.js", {cookie}).status == 200);
+  const nlohmann::json listed = JsonOf(HttpCall(web.port, "GET", "/api/list", {cookie}));
+  REQUIRE(listed["tasks"].size() == 1);
+  CHECK(listed["tasks"][0]["id"].dump() == id);
+  const nlohmann::json one =
+      JsonOf(HttpCall(web.port, "GET", "/api/status" + Query("{\"id\": " + id + "}"), {cookie}));
+  CHECK(one["task"]["state"] == "running");
+
+  // A change without the CSRF token, or with a wrong one, changes nothing.
+  const std::string cancel = "{\"ids\": [" + id + "]}";
+  CHECK(HttpCall(web.port, "POST", "/api/cancel", {cookie}, cancel).status == 403);
+  CHECK(HttpCall(web.port, "POST", "/api/cancel", {cookie, "X-CSRF-Token: " + std::string(64, 'a')},
+                 cancel)
+            .status == 403);
+  CHECK(TaskState(d, id) == "running");
+  const HttpReply done = HttpCall(web.port, "POST", "/api/cancel",
+                                  {cookie, "X-CSRF-Token: " + web.Csrf(cookie)}, cancel);
+  CHECK(done.status == 200);
+  CHECK(TaskState(d, id) == "cancelled");
+}
+
+TEST_CASE("tq web --read-only shows everything and changes nothing") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--", "sleep", "600"});
+  TestWeb web(d, {"--read-only"});
+  const std::string cookie = web.SignIn();
+  const HttpReply page = HttpCall(web.port, "GET", "/", {cookie});
+  CHECK(page.body.find("name=\"tq-read-only\" content=\"true\"") != std::string::npos);
+  CHECK(JsonOf(HttpCall(web.port, "GET", "/api/list", {cookie}))["tasks"].size() == 1);
+  const std::string csrf = "X-CSRF-Token: " + web.Csrf(cookie);
+  const HttpReply refused =
+      HttpCall(web.port, "POST", "/api/cancel", {cookie, csrf}, "{\"ids\": [" + id + "]}");
+  CHECK(refused.status == 403);
+  CHECK(JsonOf(refused)["error"]["message"].get<std::string>().find("read-only") !=
+        std::string::npos);
+  CHECK(HttpCall(web.port, "POST", "/api/queue", {cookie, csrf},
+                 "{\"action\": \"pause\", \"name\": \"default\"}")
+            .status == 403);
+  CHECK(TaskState(d, id) == "running");
+}
+
+TEST_CASE("tq web's event stream carries a submitted task as it changes") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  TestWeb web(d);
+  const std::string cookie = web.SignIn();
+  HttpStream events(web.port, "/api/events", {cookie});
+  REQUIRE(
+      events.WaitFor([](const std::string& s) { return s.find("retry:") != std::string::npos; }));
+  const std::string id = Submit(d, {"--", "true"});
+  CHECK(events.WaitFor([&](const std::string& s) {
+    return s.find("data: {\"event\":") != std::string::npos &&
+           s.find("\"id\":" + id + ",") != std::string::npos &&
+           s.find("\"state\":\"succeeded\"") != std::string::npos;
+  }));
+  CHECK(events.received().find("Content-Type: text/event-stream") != std::string::npos);
+}
+
+TEST_CASE("tq web refuses bad requests with a clear answer and stays up") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  TestWeb web(d);
+  const std::string cookie = web.SignIn();
+  const std::string csrf = "X-CSRF-Token: " + web.Csrf(cookie);
+  // Calls the console does not make, or makes otherwise.
+  CHECK(HttpCall(web.port, "GET", "/api/submit" + Query("{}"), {cookie}).status == 404);
+  CHECK(HttpCall(web.port, "POST", "/api/submit", {cookie, csrf}, "{\"argv\": [\"id\"]}").status ==
+        404);
+  CHECK(HttpCall(web.port, "GET", "/api/cancel", {cookie}).status == 404);
+  CHECK(HttpCall(web.port, "GET", "/api/queue" + Query("{\"action\": \"pause\", \"name\": \"x\"}"),
+                 {cookie})
+            .status == 400);
+  CHECK(HttpCall(web.port, "GET", "/api/../etc/passwd", {cookie}).status == 404);
+  CHECK(HttpCall(web.port, "DELETE", "/", {cookie}).status == 405);
+  CHECK(HttpCall(web.port, "GET", "/nowhere", {cookie}).status == 404);
+  CHECK(HttpCall(web.port, "GET", "/assets/console.html", {cookie}).status == 404);
+  // Values tqd's decoder refuses: the field is named.
+  const HttpReply bad =
+      HttpCall(web.port, "GET", "/api/list" + Query("{\"limit\": \"many\"}"), {cookie});
+  CHECK(bad.status == 400);
+  CHECK(JsonOf(bad)["error"]["field"] == "limit");
+  CHECK(HttpCall(web.port, "GET", "/api/list" + Query("[1"), {cookie}).status == 400);
+  CHECK(HttpCall(web.port, "GET", "/api/status" + Query("{\"id\": 999}"), {cookie}).status == 404);
+  // A body over the limit, announced or not.
+  CHECK(
+      HttpCall(web.port, "POST", "/api/cancel", {cookie, csrf}, std::string(100000, ' ')).status ==
+      413);
+  // Still serving.
+  CHECK(HttpCall(web.port, "GET", "/api/stats", {cookie}).status == 200);
+}
