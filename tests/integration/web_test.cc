@@ -194,3 +194,21 @@ TEST_CASE("tq web refuses bad requests with a clear answer and stays up") {
   // Still serving.
   CHECK(HttpCall(web.port, "GET", "/api/stats", {cookie}).status == 200);
 }
+
+TEST_CASE("tq web keeps at most 16 event streams open, so tqd's connections last") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  TestWeb web(d);
+  const std::string cookie = web.SignIn();
+  std::vector<std::unique_ptr<HttpStream>> streams;
+  for (int i = 0; i < 16; ++i) {
+    streams.push_back(
+        std::make_unique<HttpStream>(web.port, "/api/events", std::vector<std::string>{cookie}));
+    REQUIRE(streams.back()->WaitFor(
+        [](const std::string& s) { return s.find("retry:") != std::string::npos; }));
+  }
+  const HttpReply refused = HttpCall(web.port, "GET", "/api/events", {cookie});
+  CHECK(refused.status == 503);
+  CHECK(HttpCall(web.port, "GET", "/api/stats", {cookie}).status == 200);
+  CHECK(Tq(d, {"ping"}).exit_code == 0);
+}

@@ -1,10 +1,27 @@
 #include "cli/web/web_console.h"
 
+#include <memory>
+
 #include "cli/web/web_assets.h"
 
 namespace tq {
 
 namespace {
+
+// At most this many event streams at once (tqd serves 64 connections per user).
+constexpr int kMaxEventStreams = 16;
+
+// Counts one open event stream for as long as it lives.
+class StreamSlot {
+ public:
+  explicit StreamSlot(std::atomic<int>& open) : open_(open) { ++open_; }
+  ~StreamSlot() { --open_; }
+  StreamSlot(const StreamSlot&) = delete;
+  StreamSlot& operator=(const StreamSlot&) = delete;
+
+ private:
+  std::atomic<int>& open_;
+};
 
 HttpResponse Text(int status, std::string content_type, std::string body) {
   HttpResponse r;
@@ -61,10 +78,7 @@ HttpResponse WebConsole::Handle(const HttpRequest& request) const {
     return Refusal(request, 401, "Sign in with the address <code>tq web</code> printed.");
   if (request.method == "POST" && !access_.CsrfMatches(request))
     return Refusal(request, 403, "A change needs the console's CSRF token.");
-  if (request.path == "/api/events") {
-    if (request.method != "GET") return Refusal(request, 405, "The event stream is a GET.");
-    return EventStream(api_);
-  }
+  if (request.path == "/api/events") return Events(request);
   if (request.path.starts_with("/api/")) {
     const std::string type = request.path.substr(5);
     if (!RequestTypeText(type)) return Refusal(request, 404, "No such call.");
@@ -89,6 +103,21 @@ HttpResponse WebConsole::Login(const HttpRequest& request) const {
   HttpResponse r = Text(303, "text/plain; charset=utf-8", "signed in\n");
   r.headers.emplace_back("Set-Cookie", access_.SessionCookie());
   r.headers.emplace_back("Location", "/");
+  return r;
+}
+
+HttpResponse WebConsole::Events(const HttpRequest& request) const {
+  if (request.method != "GET") return Refusal(request, 405, "The event stream is a GET.");
+  auto slot = std::make_shared<StreamSlot>(open_streams_);
+  if (open_streams_ > kMaxEventStreams)
+    return Refusal(
+        request, 503,
+        "Too many live pages are open (" + std::to_string(kMaxEventStreams) + "); close some.");
+  HttpResponse r = EventStream(api_);
+  if (r.stream)
+    r.stream = [inner = std::move(r.stream), slot](const std::atomic<bool>& stopping) {
+      return inner(stopping);
+    };
   return r;
 }
 

@@ -2,6 +2,8 @@
 // event stream, the page and its assets. Nothing but /login answers without the session.
 #pragma once
 
+#include <atomic>
+
 #include "cli/web/http_server.h"
 #include "cli/web/web_access.h"
 #include "cli/web/web_api.h"
@@ -19,9 +21,12 @@ class WebConsole {
  private:
   HttpResponse Login(const HttpRequest& request) const;
   HttpResponse Page() const;
+  HttpResponse Events(const HttpRequest& request) const;
 
   WebAccess access_;
   WebApiContext api_;
+  /// Event streams open now: each holds a connection to tqd, which serves a user only so many.
+  mutable std::atomic<int> open_streams_{0};
 };
 
 }  // namespace tq
