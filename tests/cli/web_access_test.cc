@@ -26,7 +26,7 @@ void WriteWithMode(const std::string& path, const std::string& text, mode_t mode
   REQUIRE(chmod(path.c_str(), mode) == 0);
 }
 
-TEST_CASE("tokens: 64 hex digits each time anew; compared whole") {
+TEST_CASE("tokens: 64 hex digits each time anew, compared whole") {
   Result<std::string> a = WebAccess::RandomToken(), b = WebAccess::RandomToken();
   REQUIRE(a.ok());
   REQUIRE(b.ok());
@@ -74,7 +74,8 @@ TEST_CASE("--token-file: the first line of a private file, within the token's sp
   CHECK_FALSE(WebAccess::TokenFromFile(dir.path.string()).ok());  // a directory
 }
 
-TEST_CASE("the console: /login alone answers without the session; changes need the CSRF token") {
+TEST_CASE(
+    "the console: /login alone answers without the session, and changes need the CSRF token") {
   Result<WebAccess> access = WebAccess::Make("logintoken-0123456789", 8377);
   REQUIRE(access.ok());
   const std::string csrf = access->csrf();

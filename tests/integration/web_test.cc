@@ -88,7 +88,7 @@ nlohmann::json JsonOf(const HttpReply& r) {
 
 }  // namespace
 
-TEST_CASE("tq web: nothing answers without the token; a change needs the CSRF token") {
+TEST_CASE("tq web: nothing answers without the token, and a change needs the CSRF token") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string id = Submit(d, {"--", "sleep", "600"});
