@@ -6,10 +6,13 @@
 #include <signal.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "support/http_client.h"
+#include "support/skip.h"
+#include "support/temp_user.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -19,10 +22,11 @@ namespace {
 // A `tq web` of its own on a free loopback port, serving the test daemon.
 class TestWeb {
  public:
-  explicit TestWeb(const TestDaemon& d, std::vector<std::string> flags = {}) {
+  explicit TestWeb(const TestDaemon& d, std::vector<std::string> flags = {},
+                   std::optional<RunAs> who = std::nullopt) {
     std::vector<std::string> args = {"web", "--listen", "127.0.0.1:0"};
     args.insert(args.end(), flags.begin(), flags.end());
-    process_ = TqBackground(d, args);
+    process_ = who ? TqBackgroundAs(d, *who, args) : TqBackground(d, args);
     REQUIRE_MESSAGE(process_->WaitOutput(
                         [](const std::string& out) { return out.find('\n') != std::string::npos; }),
                     "tq web printed no address: " << process_->err());
@@ -211,4 +215,27 @@ TEST_CASE("tq web keeps at most 16 event streams open, so tqd's connections last
   CHECK(refused.status == 503);
   CHECK(HttpCall(web.port, "GET", "/api/stats", {cookie}).status == 200);
   CHECK(Tq(d, {"ping"}).exit_code == 0);
+}
+
+TEST_CASE("a second user's console shows that user's tasks only and acts on no one else's") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd to make a second user");
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string roots = Submit(d, {"--", "sleep", "600"});
+  TempUser other;
+  const std::string theirs = SubmitAs(d, other, {"--", "sleep", "600"});
+  TestWeb web(d, {}, other.run_as());
+  const std::string cookie = web.SignIn();
+  const nlohmann::json listed = JsonOf(HttpCall(web.port, "GET", "/api/list", {cookie}));
+  REQUIRE(listed["tasks"].size() == 1);
+  CHECK(listed["tasks"][0]["id"].dump() == theirs);
+  CHECK(HttpCall(web.port, "GET", "/api/status" + Query("{\"id\": " + roots + "}"), {cookie})
+            .status == 404);
+  const std::string csrf = "X-CSRF-Token: " + web.Csrf(cookie);
+  CHECK(HttpCall(web.port, "POST", "/api/cancel", {cookie, csrf}, "{\"ids\": [" + roots + "]}")
+            .status == 404);
+  CHECK(TaskState(d, roots) == "running");
+  CHECK(HttpCall(web.port, "POST", "/api/cancel", {cookie, csrf}, "{\"ids\": [" + theirs + "]}")
+            .status == 200);
+  CHECK(TaskState(d, theirs) == "cancelled");
 }

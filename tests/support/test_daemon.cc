@@ -461,8 +461,12 @@ RunResult Tq(const TestDaemon& d, const std::vector<std::string>& args,
   return RunTq(d.socket(), args, {d.MarkEnv()}, stdin_data);
 }
 
-RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& args,
-               const std::vector<std::string>& extra_env, const std::string& stdin_data) {
+namespace {
+
+// The argv of `tq ARGS` on `d`'s socket for another user: a copy of tq that user may run, in a
+// directory whose socket others may reach.
+std::vector<std::string> TqArgvForOthers(const TestDaemon& d,
+                                         const std::vector<std::string>& args) {
   const std::string copy = d.dir() + "/tq-as-other-user";
   if (access(copy.c_str(), X_OK) != 0) {
     WriteFile(copy, ReadFile(BinPath("tq")));
@@ -471,10 +475,23 @@ RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& a
   REQUIRE(chmod(d.dir().c_str(), 0711) == 0);  // others may reach the socket, not list files
   std::vector<std::string> argv = {copy, "--socket", d.socket()};
   argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+}  // namespace
+
+RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& args,
+               const std::vector<std::string>& extra_env, const std::string& stdin_data) {
   std::vector<std::string> env = {d.MarkEnv()};
   env.insert(env.end(), extra_env.begin(), extra_env.end());
-  Process p(argv, env, stdin_data, who);
+  Process p(TqArgvForOthers(d, args), env, stdin_data, who);
   return p.Finish();
+}
+
+std::unique_ptr<Process> TqBackgroundAs(const TestDaemon& d, RunAs who,
+                                        const std::vector<std::string>& args) {
+  return std::make_unique<Process>(TqArgvForOthers(d, args), std::vector<std::string>{d.MarkEnv()},
+                                   "", who);
 }
 
 std::unique_ptr<Process> TqBackground(const TestDaemon& d, const std::vector<std::string>& args) {

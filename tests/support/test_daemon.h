@@ -157,6 +157,9 @@ RunResult TqAs(const TestDaemon& d, RunAs who, const std::vector<std::string>& a
                const std::vector<std::string>& extra_env = {}, const std::string& stdin_data = "");
 /// Starts tq against `d` in the background (for `logs -f`, `wait` while something else happens).
 std::unique_ptr<Process> TqBackground(const TestDaemon& d, const std::vector<std::string>& args);
+/// `tq ARGS` started as `who` (as TqAs) and left running.
+std::unique_ptr<Process> TqBackgroundAs(const TestDaemon& d, RunAs who,
+                                        const std::vector<std::string>& args);
 
 /// The status record of attempt `attempt` of task `id`, as its shim writes it.
 std::string RecordPath(const TestDaemon& d, const std::string& id, int attempt = 1);
