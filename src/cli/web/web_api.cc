@@ -3,6 +3,7 @@
 #include <set>
 
 #include "cli/client.h"
+#include "core/proto/bounded_json.h"
 #include "core/proto/protocol.h"
 
 namespace tq {
@@ -63,19 +64,13 @@ Result<json> BodyOf(const HttpRequest& request) {
   } else if (auto q = request.query.find("q"); q != request.query.end()) {
     text = q->second;
   }
-  json body = json::parse(text, nullptr, false);
-  if (!body.is_object()) return Status::Invalid("body", "body: the request must be a JSON object");
+  auto body = ParseBoundedJson(text);  // as deep and as large as tqd takes, no more
+  if (!body.ok()) return body.status();
+  if (!body->is_object()) return Status::Invalid("body", "body: the request must be a JSON object");
   return body;
 }
 
 }  // namespace
-
-bool ApiReadType(const std::string& type) {
-  return kReadTypes.contains(type);
-}
-bool ApiChangeType(const std::string& type) {
-  return kChangeTypes.contains(type);
-}
 
 HttpResponse CallApi(const WebApiContext& ctx, const HttpRequest& request,
                      const std::string& type) {
@@ -84,7 +79,7 @@ HttpResponse CallApi(const WebApiContext& ctx, const HttpRequest& request,
     return Error(Status::Invalid("method", "method: " + request.method + " is not served"));
   if (change && ctx.read_only)
     return Error(Status(ErrorCode::kPermission, "", "this console is read-only (--read-only)"));
-  if (!(change ? ApiChangeType(type) : ApiReadType(type)))
+  if (!(change ? kChangeTypes : kReadTypes).contains(type))
     return Error(Status(
         ErrorCode::kNotFound, "type",
         "type: " + type + " is not a " + (change ? "change" : "read") + " the console makes"));

@@ -24,8 +24,4 @@ HttpResponse CallApi(const WebApiContext& ctx, const HttpRequest& request, const
 /// browser's EventSource connects again).
 HttpResponse EventStream(const WebApiContext& ctx);
 
-/// Whether `type` is a request the API serves read-only (GET) or as a change (POST).
-bool ApiReadType(const std::string& type);
-bool ApiChangeType(const std::string& type);
-
 }  // namespace tq

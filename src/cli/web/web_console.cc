@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "cli/web/web_assets.h"
+#include "core/proto/response.h"
 
 namespace tq {
 
@@ -31,12 +32,11 @@ HttpResponse Text(int status, std::string content_type, std::string body) {
   return r;
 }
 
-// A refusal: JSON for the API, a short page for a browser.
-HttpResponse Refusal(const HttpRequest& request, int status, const std::string& why) {
-  if (request.path.starts_with("/api/")) {
-    nlohmann::json body = {{"ok", false}, {"error", {{"code", "permission"}, {"message", why}}}};
-    return Text(status, "application/json", body.dump());
-  }
+// A refusal: tqd's error form for the API, a short page for a browser.
+HttpResponse Refusal(const HttpRequest& request, int status, ErrorCode code,
+                     const std::string& why) {
+  if (request.path.starts_with("/api/"))
+    return Text(status, "application/json", WireText(ErrorResponse(Status(code, "", why))));
   return Text(status, "text/html; charset=utf-8",
               "<!doctype html><title>tq</title><h1>tq web</h1><p>" + why + "</p>\n");
 }
@@ -75,31 +75,34 @@ HttpResponse WebConsole::Handle(const HttpRequest& request) const {
   }
   if (request.path == "/login") return Login(request);
   if (!access_.SignedIn(request))
-    return Refusal(request, 401, "Sign in with the address <code>tq web</code> printed.");
+    return Refusal(request, 401, ErrorCode::kPermission,
+                   "Sign in with the address tq web printed.");
   if (request.method == "POST" && !access_.CsrfMatches(request))
-    return Refusal(request, 403, "A change needs the console's CSRF token.");
+    return Refusal(request, 403, ErrorCode::kPermission,
+                   "A change needs the console's CSRF token.");
   if (request.path == "/api/events") return Events(request);
   if (request.path.starts_with("/api/")) {
     const std::string type = request.path.substr(5);
-    if (!RequestTypeText(type)) return Refusal(request, 404, "No such call.");
+    if (!RequestTypeText(type)) return Refusal(request, 404, ErrorCode::kNotFound, "No such call.");
     return CallApi(api_, request, type);
   }
-  if (request.method != "GET") return Refusal(request, 405, "Pages are read with GET.");
+  if (request.method != "GET")
+    return Refusal(request, 405, ErrorCode::kInvalid, "Pages are read with GET.");
   if (request.path.starts_with("/assets/")) {
     const WebAssetBytes* asset = FindWebAsset(request.path.substr(8));
     if (asset == nullptr || asset->name == "console.html")
-      return Refusal(request, 404, "No such file.");
+      return Refusal(request, 404, ErrorCode::kNotFound, "No such file.");
     return Text(200, std::string(AssetContentType(asset->name)), std::string(asset->bytes));
   }
   if (PagePath(request.path)) return Page();
-  return Refusal(request, 404, "No such page.");
+  return Refusal(request, 404, ErrorCode::kNotFound, "No such page.");
 }
 
 HttpResponse WebConsole::Login(const HttpRequest& request) const {
   const auto token = request.query.find("token");
   if (request.method != "GET" || token == request.query.end() ||
       !access_.LoginMatches(token->second))
-    return Refusal(request, 403, "That is not this console's token.");
+    return Refusal(request, 403, ErrorCode::kPermission, "That is not this console's token.");
   HttpResponse r = Text(303, "text/plain; charset=utf-8", "signed in\n");
   r.headers.emplace_back("Set-Cookie", access_.SessionCookie());
   r.headers.emplace_back("Location", "/");
@@ -107,11 +110,12 @@ HttpResponse WebConsole::Login(const HttpRequest& request) const {
 }
 
 HttpResponse WebConsole::Events(const HttpRequest& request) const {
-  if (request.method != "GET") return Refusal(request, 405, "The event stream is a GET.");
+  if (request.method != "GET")
+    return Refusal(request, 405, ErrorCode::kInvalid, "The event stream is a GET.");
   auto slot = std::make_shared<StreamSlot>(open_streams_);
   if (open_streams_ > kMaxEventStreams)
     return Refusal(
-        request, 503,
+        request, 503, ErrorCode::kLimit,
         "Too many live pages are open (" + std::to_string(kMaxEventStreams) + "); close some.");
   HttpResponse r = EventStream(api_);
   if (r.stream)
