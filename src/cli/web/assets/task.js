@@ -1,0 +1,169 @@
+// The page of one task (/tasks/ID): its facts, stages and attempts, and its output followed
+// while it runs.
+"use strict";
+
+// The task page: facts, environment, stages, attempts (redrawn on events) and its output
+// (kept, and extended every 2 s while the task runs).
+async function drawTask(id) {
+  const gen = generation;
+  const t = (await read("status", { id })).task;
+  if (gen !== generation) return;
+  const main = document.getElementById("main");
+  if (!document.getElementById("task-info")) {
+    main.replaceChildren(el("div", "", { id: "task-info" }), el("h2", "Output"), outputView(id));
+  }
+  const info = document.getElementById("task-info");
+  info.replaceChildren();
+  put(info,
+    put(el("h1"), `Task ${t.id} `, stateEl(t.state)),
+    put(el("div", "", { class: "toolbar" }), ...taskButtons(t, true)),
+    facts([
+      ["command", t.stages && t.stages.length ? `${t.stages.length} stages` : el("code", commandText(t))],
+      ["owner", t.owner ? t.owner.name : null],
+      ["cwd", t.cwd ? el("code", t.cwd) : null],
+      ["queue", link(`/tasks?queue=${encodeURIComponent(t.queue)}`, t.queue)],
+      ["labels", t.labels && t.labels.length ? labelLinks(t.labels) : null],
+      ["job", t.job ? link(`/jobs/${encodeURIComponent(t.job)}`, t.job) : null],
+      ["priority", t.priority],
+      ["created", timeEl(t.created)],
+      ["finished", t.finished ? timeEl(t.finished) : null],
+      ["exit", exitText(t)],
+      ["reason", t.reason],
+      ["waiting", t.state === "pending" ? waitingText(t.waiting) : null],
+      ["environment", envView(t.env)],
+    ]),
+    stagesTable(t),
+    attemptsTable(t));
+  document.getElementById("task-output").dataset.state = t.state;
+}
+
+// Links to the tasks page filtered by each label.
+function labelLinks(labels) {
+  const span = el("span");
+  for (const l of labels) span.append(link(`/tasks?label=${encodeURIComponent(l)}`, l, { class: "badge" }), " ");
+  return span;
+}
+
+// "exit 3", "signal KILL" or null for a task or attempt.
+function exitText(x) {
+  if (x.signal !== null && x.signal !== undefined) return `signal ${x.signal}`;
+  if (x.exit_code !== null && x.exit_code !== undefined) return `exit ${x.exit_code}`;
+  return null;
+}
+
+// Why a pending task waits, from its "waiting" object.
+function waitingText(w) {
+  if (!w) return null;
+  const why = [];
+  if (w.held) why.push("held");
+  if (w.queue_paused) why.push("queue paused");
+  if (w.until) why.push(`until ${new Date(w.until).toLocaleString()}`);
+  if (w.after && w.after.length) why.push(`after ${w.after.join(", ")}`);
+  if (w.units) why.push(`units ${JSON.stringify(w.units)}`);
+  return why.length ? why.join("; ") : "ready";
+}
+
+// The names of the environment; the values only after "show values" (when the JSON has them).
+// `env` may be {NAME: value} or ["NAME=value", ...]; absent, nothing is shown.
+function envView(env) {
+  if (!env) return null;
+  const pairs = Array.isArray(env)
+    ? env.map((e) => { const i = String(e).indexOf("="); return i < 0 ? [String(e), null] : [e.slice(0, i), e.slice(i + 1)]; })
+    : Object.entries(env);
+  if (pairs.length === 0) return el("span", "none set", { class: "muted" });
+  const list = el("ul", "", { class: "env" });
+  const values = [];
+  for (const [name, value] of pairs) {
+    const v = el("code", value === null ? "" : `=${value}`, { class: "env-value" });
+    v.hidden = true;
+    values.push(v);
+    list.append(put(el("li"), el("code", name), v));
+  }
+  const hasValues = pairs.some(([, value]) => value !== null);
+  if (!hasValues) return list;
+  const toggle = el("button", "show values", { type: "button", "data-action": "show-env" });
+  toggle.addEventListener("click", () => {
+    const show = values[0].hidden;
+    for (const v of values) v.hidden = !show;
+    toggle.textContent = show ? "hide values" : "show values";
+  });
+  return put(el("div"), toggle, list);
+}
+
+// The stages table: name, state, attempts, exit, command; null for a task without stages.
+function stagesTable(t) {
+  if (!t.stages || t.stages.length === 0) return null;
+  const [tbl, body] = table(["#", "STAGE", "STATE", "ATTEMPTS", "EXIT", "COMMAND"]);
+  for (const s of t.stages) {
+    row(body, [String(s.index + 1), s.name, stateEl(s.state), String(s.attempts), exitText(s) || "",
+      el("span", commandText(s), { class: "command" })],
+      t.stage && t.stage.index === s.index ? { class: "current-stage" } : {});
+  }
+  return put(el("section"), el("h2", "Stages"), tbl);
+}
+
+// The attempts table: number, stage, started, ended, exit/signal, reason, cpu, memory.
+function attemptsTable(t) {
+  const log = t.attempt_log || [];
+  const [tbl, body] = table(["#", "STAGE", "STARTED", "ENDED", "DURATION", "EXIT", "REASON", "CPU", "MEMORY"]);
+  for (const a of log) {
+    const cpu = (a.user_cpu_ms || 0) + (a.system_cpu_ms || 0);
+    const mem = a.memory_peak_bytes || (a.max_rss_kb ? a.max_rss_kb * 1024 : 0);
+    row(body, [String(a.number), a.stage || "", timeEl(a.started), a.ended ? timeEl(a.ended) : "running",
+      durationText(a.duration_ms), exitText(a) || "",
+      put(el("span"), a.reason || "", a.detail ? el("span", ` (${a.detail})`, { class: "muted" }) : null),
+      el("span", durationText(cpu), { title: `user ${a.user_cpu_ms} ms, system ${a.system_cpu_ms} ms` }),
+      bytesText(mem)]);
+  }
+  if (log.length === 0) row(body, [el("span", "No attempt yet.", { class: "muted" })]);
+  return put(el("section"), el("h2", "Attempts"), tbl);
+}
+
+// The output box of task `id`: stdout and stderr of its latest attempt, read from where it left
+// off every 2 s while the task is pending or running and the tab is visible.
+function outputView(id) {
+  const box = el("div", "", { id: "task-output", class: "output" });
+  const streams = [
+    { name: "stdout", stderr: false, pre: el("pre", "", { class: "log" }), offset: 0, attempt: null },
+    { name: "stderr", stderr: true, pre: el("pre", "", { class: "log log-stderr" }), offset: 0, attempt: null },
+  ];
+  const error = el("p", "", { class: "error" });
+  error.hidden = true;
+  box.append(error);
+  for (const s of streams) box.append(el("h3", s.name), s.pre);
+  const gen = generation;
+  let busy = false;
+  // Reads what each stream has beyond its offset (a fresh attempt starts the stream again).
+  const pull = async () => {
+    if (busy || gen !== generation || document.hidden) return;
+    busy = true;
+    try {
+      for (const s of streams) {
+        for (let i = 0; i < 64; i++) {
+          const a = await read("logs", { id, stderr: s.stderr, offset: s.offset });
+          if (gen !== generation) return;
+          if (s.attempt !== null && s.attempt !== a.attempt) {  // a new attempt: its output from 0
+            s.attempt = a.attempt; s.offset = 0; s.pre.textContent = ""; continue;
+          }
+          s.attempt = a.attempt;
+          if (!a.data) break;
+          const atEnd = s.pre.scrollTop + s.pre.clientHeight >= s.pre.scrollHeight - 4;
+          s.pre.append(a.data);
+          if (atEnd) s.pre.scrollTop = s.pre.scrollHeight;  // follow the end unless scrolled up
+          s.offset = a.offset;
+          if (a.eof) break;
+        }
+        s.pre.classList.toggle("empty", s.pre.textContent === "");
+      }
+      error.hidden = true;
+    } catch (e) {
+      error.textContent = `output: ${e.message}`;
+      error.hidden = false;
+    } finally { busy = false; }
+  };
+  pull();
+  pageTimers.push(setInterval(() => {
+    if (ACTIVE_STATES.includes(box.dataset.state)) pull();
+  }, 2000));
+  return box;
+}
