@@ -58,7 +58,7 @@ Result<Client> Client::Connect(const std::string& socket) {
 Status Client::Send(const Request& request) {
   std::string payload;
   try {
-    payload = EncodeRequest(request);
+    payload = EncodeRequest(request, as_user_);
   } catch (const nlohmann::json::exception& e) {
     // A text field that is not UTF-8 and that no check caught: a bug, but never an abort.
     return Status::Internal(std::string("cannot encode the request as JSON: ") + e.what());

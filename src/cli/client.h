@@ -1,6 +1,7 @@
 // The client side of the socket: finds the daemon, sends requests, reads responses.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -39,11 +40,14 @@ class Client {
 
   /// The socket this client is connected to.
   const std::string& path() const { return path_; }
+  /// Sends every request from now on for `user` ("as_user"; tqd takes it from root only).
+  void ActAs(std::optional<std::string> user) { as_user_ = std::move(user); }
 
  private:
   int fd_ = -1;
   std::string path_;
   FrameDecoder decoder_;
+  std::optional<std::string> as_user_;
 };
 
 }  // namespace tq

@@ -22,6 +22,7 @@
 #include "daemon/host/private_files.h"
 #include "daemon/host/store_metrics.h"
 #include "daemon/run/executor.h"
+#include "daemon/users/acting_user.h"
 
 namespace tq {
 
@@ -240,12 +241,17 @@ void Daemon::OnSignal() {
 }
 
 void Daemon::OnFrame(ConnId conn, const Owner& peer, const std::string& payload) {
-  auto request = DecodeRequest(payload);
-  if (!request.ok()) {
-    server_->Send(conn, ErrorResponse(request.status()));
+  auto envelope = DecodeEnvelope(payload);
+  if (!envelope.ok()) {
+    server_->Send(conn, ErrorResponse(envelope.status()));
     return;
   }
-  HandleRequest(*requests_, conn, peer, *request);
+  auto acting = ActingUser(peer, envelope->as_user);
+  if (!acting.ok()) {
+    server_->Send(conn, ErrorResponse(acting.status()));
+    return;
+  }
+  HandleRequest(*requests_, conn, *acting, envelope->request);
 }
 
 void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {

@@ -80,7 +80,7 @@ TEST_CASE(
   REQUIRE(access.ok());
   const std::string csrf = access->csrf();
   // No tqd at this socket: calls that pass the checks answer 502.
-  WebConsole console(*access, WebApiContext{"/nonexistent/tq.sock", false});
+  WebConsole console(*access, WebApiContext{"/nonexistent/tq.sock", false, std::nullopt});
 
   CHECK(console.Handle(Get("/")).status == 401);
   CHECK(console.Handle(Get("/api/list")).status == 401);
@@ -123,11 +123,48 @@ TEST_CASE(
   post.body = R"({"ids": "one"})";
   CHECK(console.Handle(post).status == 400);  // tqd's decoder refuses it before sending
 
-  WebConsole read_only(*access, WebApiContext{"/nonexistent/tq.sock", true});
+  WebConsole read_only(*access, WebApiContext{"/nonexistent/tq.sock", true, std::nullopt});
   post.body = R"({"ids": [1]})";
   CHECK(read_only.Handle(post).status == 403);
   CHECK(read_only.Handle(with_session(Get("/"))).body.find("content=\"true\"") !=
         std::string::npos);
+}
+
+TEST_CASE("behind a proxy: the user is the header's, no login, and changes still need CSRF") {
+  CHECK_FALSE(WebAccess::BehindProxy("").ok());
+  CHECK_FALSE(WebAccess::BehindProxy("X User").ok());
+  CHECK(WebAccess::BehindProxy("X-Remote-User:").status().message() ==
+        "--trust-user-header: \"X-Remote-User:\" is not a header name (1 to 64 of A-Z a-z 0-9 -)");
+  Result<WebAccess> access = WebAccess::BehindProxy("X-Remote-User");
+  REQUIRE(access.ok());
+  CHECK(access->BehindProxy());
+  HttpRequest r = Get("/");
+  CHECK_FALSE(access->ProxyUser(r).has_value());
+  for (const char* bad : {"", "no body", "../root", "a\nb"}) {
+    r.headers["x-remote-user"] = bad;
+    CHECK_FALSE(access->ProxyUser(r).has_value());
+  }
+  r.headers["x-remote-user"] = "alice";
+  CHECK(access->ProxyUser(r) == "alice");
+  CHECK_FALSE(access->LoginMatches(""));
+  CHECK_FALSE(access->SignedIn(r));
+
+  WebConsole console(*access, WebApiContext{"/nonexistent/tq.sock", false, std::nullopt});
+  CHECK(console.Handle(Get("/")).status == 401);
+  CHECK(console.Handle(Get("/api/list")).status == 401);
+  HttpRequest login = Get("/login");
+  login.query["token"] = "";
+  login.headers["x-remote-user"] = "alice";
+  CHECK(console.Handle(login).status == 404);
+  CHECK(console.Handle(r).status == 200);
+  CHECK(console.Handle(r).body.find(access->csrf()) != std::string::npos);
+  HttpRequest post = r;
+  post.path = "/api/cancel";
+  post.method = "POST";
+  post.body = R"({"ids": [1]})";
+  CHECK(console.Handle(post).status == 403);
+  post.headers["x-csrf-token"] = access->csrf();
+  CHECK(console.Handle(post).status == 502);  // past the checks: no tqd at that socket
 }
 
 }  // namespace

@@ -30,11 +30,13 @@ class TestWeb {
     REQUIRE_MESSAGE(process_->WaitOutput(
                         [](const std::string& out) { return out.find('\n') != std::string::npos; }),
                     "tq web printed no address: " << process_->err());
+    // "tq web: http://127.0.0.1:PORT/login?token=T", or behind a proxy "tq web: serving on
+    // 127.0.0.1:PORT for ...".
     const std::string line = process_->out().substr(0, process_->out().find('\n'));
-    const std::string prefix = "tq web: http://127.0.0.1:";
-    REQUIRE_MESSAGE(line.rfind(prefix, 0) == 0, line);
-    port = std::stoi(line.substr(prefix.size()));
-    token = line.substr(line.find("token=") + 6);
+    const size_t at = line.find("127.0.0.1:");
+    REQUIRE_MESSAGE(at != std::string::npos, line);
+    port = std::stoi(line.substr(at + 10));
+    if (const size_t t = line.find("token="); t != std::string::npos) token = line.substr(t + 6);
   }
   ~TestWeb() {
     kill(process_->pid(), SIGTERM);
@@ -83,6 +85,16 @@ std::string Query(const std::string& body) {
   }
   return "?q=" + out;
 }
+
+// A daemon running a task of root's and one of a second user's (cancelled before that user is
+// removed, which userdel refuses while the user has a process).
+struct TwoUsersTasks {
+  TestDaemon d;
+  std::string roots = Submit(d, {"--", "sleep", "600"});
+  TempUser other;
+  std::string theirs = SubmitAs(d, other, {"--", "sleep", "600"});
+  ~TwoUsersTasks() { TqAs(d, other.run_as(), {"cancel", theirs}); }
+};
 
 nlohmann::json JsonOf(const HttpReply& r) {
   nlohmann::json j = nlohmann::json::parse(r.body, nullptr, false);
@@ -219,11 +231,11 @@ TEST_CASE("tq web keeps at most 16 event streams open, so tqd's connections last
 
 TEST_CASE("a second user's console shows that user's tasks only and acts on no one else's") {
   if (!CanMakeUsers()) TQ_SKIP("needs root and useradd to make a second user");
-  TestDaemon d;
+  TwoUsersTasks two;
+  TestDaemon& d = two.d;
+  const std::string &roots = two.roots, &theirs = two.theirs;
+  TempUser& other = two.other;
   TQ_LOG_ON_FAILURE(d);
-  const std::string roots = Submit(d, {"--", "sleep", "600"});
-  TempUser other;
-  const std::string theirs = SubmitAs(d, other, {"--", "sleep", "600"});
   TestWeb web(d, {}, other.run_as());
   const std::string cookie = web.SignIn();
   const nlohmann::json listed = JsonOf(HttpCall(web.port, "GET", "/api/list", {cookie}));
@@ -238,4 +250,132 @@ TEST_CASE("a second user's console shows that user's tasks only and acts on no o
   CHECK(HttpCall(web.port, "POST", "/api/cancel", {cookie, csrf}, "{\"ids\": [" + theirs + "]}")
             .status == 200);
   CHECK(TaskState(d, theirs) == "cancelled");
+}
+
+TEST_CASE("tq web's plain pages show tasks and jobs without JavaScript, escaped, read-only") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string hostile =
+      Submit(d, {"--shell", "echo '<script>alert(1)</script>'; echo 'x&y' >&2; exit 3"});
+  REQUIRE(WaitState(d, hostile, "failed"));
+  const std::string sleeper = Submit(d, {"--queue", "batch", "--", "sleep", "600"});
+  TestWeb web(d);
+  for (const char* path : {"/plain", "/plain/tasks", "/plain/jobs"})
+    CHECK_MESSAGE(HttpCall(web.port, "GET", path).status == 401, path);
+  const std::string cookie = web.SignIn();
+
+  // The console page points a browser without JavaScript at the plain page of the same thing.
+  const HttpReply console = HttpCall(web.port, "GET", "/tasks/" + hostile, {cookie});
+  CHECK(console.body.find("href=\"/plain/tasks/" + hostile + "\"") != std::string::npos);
+  CHECK(HttpCall(web.port, "GET", "/tasks/\"><b>", {cookie}).body.find("<b>") == std::string::npos);
+
+  HttpReply overview;
+  CHECK_MESSAGE(WaitFor([&] {
+                  overview = HttpCall(web.port, "GET", "/plain", {cookie});
+                  return overview.body.find("/plain/tasks?queue=default&amp;state=failed\">1<") !=
+                             std::string::npos &&
+                         overview.body.find("batch</a></td><td>1/∞") != std::string::npos;
+                }),
+                overview.body);
+  CHECK(overview.status == 200);
+
+  const HttpReply tasks = HttpCall(web.port, "GET", "/plain/tasks?state=running", {cookie});
+  CHECK(tasks.status == 200);
+  CHECK(tasks.body.find("href=\"/plain/tasks/" + sleeper + "\"") != std::string::npos);
+  CHECK(tasks.body.find("href=\"/plain/tasks/" + hostile + "\"") == std::string::npos);
+  CHECK(tasks.body.find("<form") != std::string::npos);
+  CHECK(tasks.body.find("<script") == std::string::npos);
+  const HttpReply by_text = HttpCall(web.port, "GET", "/plain/tasks?text=ALERT", {cookie});
+  CHECK(by_text.body.find("href=\"/plain/tasks/" + hostile + "\"") != std::string::npos);
+  CHECK(by_text.body.find("href=\"/plain/tasks/" + sleeper + "\"") == std::string::npos);
+
+  const HttpReply task = HttpCall(web.port, "GET", "/plain/tasks/" + hostile, {cookie});
+  CHECK(task.status == 200);
+  CHECK(task.body.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+  CHECK(task.body.find("x&amp;y") != std::string::npos);
+  CHECK(task.body.find("exit 3") != std::string::npos);
+  CHECK(task.body.find("<script") == std::string::npos);
+  CHECK(task.body.find("<button") == std::string::npos);
+
+  CHECK(HttpCall(web.port, "GET", "/plain/tasks/999", {cookie}).status == 404);
+  CHECK(HttpCall(web.port, "GET", "/plain/tasks/x1", {cookie}).status == 404);
+  CHECK(HttpCall(web.port, "GET", "/plain/tasks?state=sleepy", {cookie}).status == 400);
+  CHECK(HttpCall(web.port, "GET", "/plain/tasks?before=abc", {cookie}).status == 400);
+  CHECK(HttpCall(web.port, "GET", "/plain/jobs", {cookie}).status == 200);
+  CHECK(HttpCall(web.port, "POST", "/plain/tasks", {cookie, "X-CSRF-Token: " + web.Csrf(cookie)})
+            .status == 405);
+  CHECK(TaskState(d, sleeper) == "running");
+}
+
+TEST_CASE("tq web's list filters by command text on the server and pages on") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  std::vector<std::string> wanted;
+  for (int i = 0; i < 5; ++i) {
+    wanted.push_back(Submit(d, {"--delay", "1h", "--", "echo", "Wanted-" + std::to_string(i)}));
+    Submit(d, {"--delay", "1h", "--", "echo", "other"});
+  }
+  TestWeb web(d);
+  const std::string cookie = web.SignIn();
+  const nlohmann::json first = JsonOf(HttpCall(
+      web.port, "GET", "/api/list" + Query("{\"command\": \"wanted\", \"limit\": 3}"), {cookie}));
+  REQUIRE(first["tasks"].size() == 3);
+  CHECK(first["tasks"][0]["id"].dump() == wanted[4]);
+  CHECK(first["more"] == true);
+  const std::string next = first["next_before_id"].dump();
+  const nlohmann::json second = JsonOf(HttpCall(
+      web.port, "GET",
+      "/api/list" + Query("{\"command\": \"wanted\", \"limit\": 3, \"before_id\": " + next + "}"),
+      {cookie}));
+  REQUIRE(second["tasks"].size() == 2);
+  CHECK(second["tasks"][1]["id"].dump() == wanted[0]);
+  CHECK(second["more"] == false);
+}
+
+TEST_CASE("tq web --trust-user-header acts for the user its proxy names, and for no one else") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd to make a second user");
+  TwoUsersTasks two;
+  TestDaemon& d = two.d;
+  const std::string &roots = two.roots, &theirs = two.theirs;
+  TempUser& other = two.other;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string as_other = "X-Remote-User: " + other.name();
+  {
+    TestWeb web(d, {"--trust-user-header", "X-Remote-User"});
+    // Without the header (or with no user name in it) nothing answers; there is no login.
+    CHECK(HttpCall(web.port, "GET", "/api/list").status == 401);
+    CHECK(HttpCall(web.port, "GET", "/").status == 401);
+    CHECK(HttpCall(web.port, "GET", "/api/list", {"X-Remote-User: no body"}).status == 401);
+    CHECK(HttpCall(web.port, "GET", "/login?token=x", {as_other}).status == 404);
+    // Root's console acts for the user named: their tasks only, and no change to root's.
+    const nlohmann::json listed = JsonOf(HttpCall(web.port, "GET", "/api/list", {as_other}));
+    REQUIRE(listed["tasks"].size() == 1);
+    CHECK(listed["tasks"][0]["id"].dump() == theirs);
+    CHECK(HttpCall(web.port, "GET", "/plain/tasks/" + roots, {as_other}).status == 404);
+    const HttpReply page = HttpCall(web.port, "GET", "/", {as_other});
+    const std::string marker = "name=\"tq-csrf\" content=\"";
+    const std::string csrf =
+        "X-CSRF-Token: " + page.body.substr(page.body.find(marker) + marker.size(), 64);
+    const std::string cancel_roots = "{\"ids\": [" + roots + "]}";
+    CHECK(HttpCall(web.port, "POST", "/api/cancel", {as_other}, cancel_roots).status == 403);
+    CHECK(HttpCall(web.port, "POST", "/api/cancel", {as_other, csrf}, cancel_roots).status == 404);
+    CHECK(TaskState(d, roots) == "running");
+    CHECK(HttpCall(web.port, "GET", "/api/list", {"X-Remote-User: tqnosuchuser"}).status == 404);
+    // Named root, the console is root's.
+    CHECK(JsonOf(HttpCall(web.port, "GET", "/api/list", {"X-Remote-User: root"}))["tasks"].size() ==
+          2);
+  }
+  {
+    // A console run by another user acts for that user only: tqd refuses to act for root.
+    TestWeb web(d, {"--trust-user-header", "X-Remote-User"}, other.run_as());
+    const HttpReply refused = HttpCall(web.port, "GET", "/api/list", {"X-Remote-User: root"});
+    CHECK(refused.status == 403);
+    CHECK(JsonOf(refused)["error"]["field"] == "as_user");
+    CHECK(JsonOf(HttpCall(web.port, "GET", "/api/list", {as_other}))["tasks"].size() == 1);
+  }
+  // A reachable address with a header anyone could set is refused.
+  const RunResult open =
+      Tq(d, {"web", "--listen", "0.0.0.0:0", "--trust-user-header", "X-Remote-User"});
+  CHECK(open.exit_code == 2);
+  CHECK(open.err.find("reachable from other machines") != std::string::npos);
 }

@@ -41,7 +41,7 @@ bool OthersAmong(const nlohmann::json& tasks) {
 Command AddList(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("list", "List tasks, newest first");
   struct Flags {
-    std::string state, queue, label, user;
+    std::string state, queue, label, user, command;
     int limit = -1;  // -1: not given (the newest 100 in a table, every match with --json)
   };
   auto f = std::make_shared<Flags>();
@@ -50,6 +50,8 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("-q,--queue", f->queue, "only this queue");
   sub->add_option("--label", f->label, "only tasks with this label");
   sub->add_option("-u,--user", f->user, "only this user's tasks (admins: any user)");
+  sub->add_option("--command", f->command,
+                  "only tasks whose command holds this text (ASCII case ignored)");
   sub->add_option("--limit", f->limit, "at most this many; 0: all (default: 100, all with --json)")
       ->check(IntRange(0, std::numeric_limits<int>::max()));
   return {sub, [f, &g]() {
@@ -58,6 +60,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
             if (!f->queue.empty()) req.queue = f->queue;
             if (!f->label.empty()) req.label = f->label;
             if (!f->user.empty()) req.user = f->user;
+            if (!f->command.empty()) req.command = f->command;
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             TablePrinter table(TableWidth());
@@ -73,12 +76,19 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
               auto r = client->Call(req);
               if (!r.ok()) return Fail(r.status());
               const nlohmann::json& tasks = (*r)["tasks"];
+              // The next page starts where tqd says (an older tqd: after the last task).
+              const TaskId next = r->value(
+                  "next_before_id", tasks.empty() ? TaskId{0} : tasks.back()["id"].get<TaskId>());
+              more = r->value("more", false) && next > 0;
+              if (more) req.before_id = next;
               if (g.json) {
                 for (const auto& t : tasks) std::printf("%s\n", t.dump().c_str());
-              } else {
-                if (shown == 0) owners = OthersAmong(tasks);  // the first page decides
+              } else if (!tasks.empty() || (shown == 0 && !more)) {
+                // The header goes with the first page that has tasks (or the last), aligned
+                // with it; that page decides whether there is an OWNER column.
+                if (shown == 0) owners = OthersAmong(tasks);
                 auto rows = Rows(tasks, colour, owners);
-                if (shown == 0) {  // the header goes with the first page, aligned with it
+                if (shown == 0) {
                   std::vector<std::string> header = {"ID", "STATE", "PRI", "QUEUE"};
                   if (owners) header.push_back("OWNER");
                   for (const char* h : {"CREATED", "WHEN", "COMMAND"}) header.push_back(h);
@@ -88,8 +98,6 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
               }
               std::fflush(stdout);
               shown += static_cast<int>(tasks.size());
-              more = r->value("more", false) && !tasks.empty();
-              if (more) req.before_id = tasks.back()["id"].get<TaskId>();
             }
             if (more && !g.json)
               std::fprintf(stderr, "(showing the newest %d; --limit N for more)\n", shown);

@@ -131,7 +131,7 @@ int PrintSelectedTasks(const GlobalOptions& g, LogsRequest req) {
 Result<int> LatestAttemptOfStage(const GlobalOptions& g, TaskId id, const std::string& stage) {
   auto client = Client::Connect(g.socket);
   if (!client.ok()) return client.status();
-  auto r = client->Call(StatusRequest{id});
+  auto r = client->Call(StatusRequest{.id = id});
   if (!r.ok()) return r.status();
   const nlohmann::json& task = (*r)["task"];
   std::string names;

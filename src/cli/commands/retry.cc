@@ -61,7 +61,7 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
             std::set<long long> left(named.begin(), named.end());
             for (const auto& id : ids) left.erase(id.get<long long>());
             for (long long id : left) {
-              auto task = client->Call(StatusRequest{id});
+              auto task = client->Call(StatusRequest{.id = id});
               const std::string state =
                   task.ok() ? (*task)["task"].value("state", "") : std::string("unknown");
               std::fprintf(stderr,

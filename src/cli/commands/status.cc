@@ -147,7 +147,7 @@ Command AddStatus(CLI::App& app, const GlobalOptions& g) {
   return {sub, [id, &g]() {
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
-            auto r = client->Call(StatusRequest{*id});
+            auto r = client->Call(StatusRequest{.id = *id});
             if (!r.ok()) return Fail(r.status());
             if (g.json) {
               std::printf("%s\n", (*r)["task"].dump().c_str());

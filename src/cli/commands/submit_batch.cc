@@ -119,7 +119,7 @@ Status CheckAfterIds(Client& client, const std::vector<SubmitRequest>& resolved,
   for (size_t i = 0; i < resolved.size(); ++i) {
     for (TaskId id : resolved[i].spec.after) {
       if (!checked.insert(id).second) continue;
-      auto r = client.Call(StatusRequest{id});
+      auto r = client.Call(StatusRequest{.id = id});
       if (r.ok()) continue;
       if (r.status().code() != ErrorCode::kNotFound) return r.status();
       return Status(ErrorCode::kNotFound, "after", batch.where[i] + ": " + r.status().message());

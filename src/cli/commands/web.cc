@@ -38,6 +38,7 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
   struct Flags {
     std::string listen;
     std::string token_file;
+    std::string user_header;
     bool read_only = false;
   };
   auto f = std::make_shared<Flags>();
@@ -46,6 +47,10 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--token-file", f->token_file,
                   "read the sign-in token from this file (mode 0600) instead of making one");
   sub->add_flag("--read-only", f->read_only, "show everything, change nothing");
+  auto* header = sub->add_option(
+      "--trust-user-header", f->user_header,
+      "act for the user a proxy in front names in this header (no token; root acts as anyone)");
+  header->excludes(sub->get_option("--token-file"));
   return {
       sub, [f, &g]() {
         ListenAddress address = DefaultListenAddress();
@@ -54,9 +59,20 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
           if (!parsed.ok()) return Fail(parsed.status());
           address = *parsed;
         }
-        auto token = f->token_file.empty() ? WebAccess::RandomToken()
-                                           : WebAccess::TokenFromFile(f->token_file);
-        if (!token.ok()) return Fail(token.status());
+        const bool proxy = !f->user_header.empty();
+        if (proxy && !address.Local())
+          return Fail(Status::Invalid(
+              "--trust-user-header",
+              "--trust-user-header: " + address.Text() +
+                  " is reachable from other machines, which could name any user; listen on a "
+                  "loopback address or unix:PATH that only the proxy reaches"));
+        std::string token;  // the sign-in token of a console without a proxy
+        if (!proxy) {
+          auto made = f->token_file.empty() ? WebAccess::RandomToken()
+                                            : WebAccess::TokenFromFile(f->token_file);
+          if (!made.ok()) return Fail(made.status());
+          token = std::move(*made);
+        }
         if (!address.Local() && f->token_file.empty())
           std::fprintf(stderr,
                        "tq web: warning: %s is reachable from other machines; the token "
@@ -71,18 +87,22 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
         const StopSignals stop;
         auto fd = OpenListener(address);
         if (!fd.ok()) return Fail(fd.status());
-        auto access = WebAccess::Make(*token, address.port);
+        auto access =
+            proxy ? WebAccess::BehindProxy(f->user_header) : WebAccess::Make(token, address.port);
         if (!access.ok()) return Fail(access.status());
-        auto console =
-            std::make_shared<WebConsole>(std::move(*access), WebApiContext{g.socket, f->read_only});
+        auto console = std::make_shared<WebConsole>(
+            std::move(*access), WebApiContext{g.socket, f->read_only, std::nullopt});
         auto server = HttpServer::Start(
             *fd, HttpLimits{}, [console](const HttpRequest& r) { return console->Handle(r); });
         if (!server.ok()) return Fail(server.status());
-        if (address.unix_socket)
+        if (proxy)
+          std::printf("tq web: serving on %s for the users its proxy names in %s\n",
+                      address.Text().c_str(), f->user_header.c_str());
+        else if (address.unix_socket)
           std::printf("tq web: serving on %s; sign in at /login?token=%s\n", address.Text().c_str(),
-                      token->c_str());
+                      token.c_str());
         else
-          std::printf("tq web: http://%s/login?token=%s\n", address.Text().c_str(), token->c_str());
+          std::printf("tq web: http://%s/login?token=%s\n", address.Text().c_str(), token.c_str());
         std::fflush(stdout);
         stop.Wait();
         (*server)->Stop();

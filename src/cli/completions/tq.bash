@@ -17,7 +17,7 @@ declare -gA _tq_flags=(
     --clean-env --keep-background --key --version --supersede-running --retries --backoff
     --backoff-base --backoff-max --no-jitter --retry-on-exit --no-retry-on-exit --pending-ttl
     --on-failure --on-success --on-finish --mailto --mail-on --batch --null --json-lines"
-  [tq list]="--state -q --queue --label -u --user --limit"
+  [tq list]="--state -q --queue --label -u --user --command --limit"
   [tq logs]="--follow --stderr --merged --attempt --stage --state -q --queue --label -u --user"
   [tq wait]="--state -q --queue --label -u --user"
   [tq cancel]="--state -q --queue --label -u --user --signal --kill"
@@ -37,14 +37,14 @@ declare -gA _tq_flags=(
   [tq cron import]="--system"
   [tq stats]="--prometheus"
   [tq events]="--follow"
-  [tq web]="--listen --token-file --read-only"
+  [tq web]="--listen --token-file --trust-user-header --read-only"
 )
 # The flags (of any command) whose value is the next word, or follows "=".
 declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --use --delay --at --after
   --timeout --key --version --retries --backoff --backoff-base --backoff-max --retry-on-exit
   --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish --mailto --mail-on
   --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than --signal --priority-mix
-  --stage --stages)
+  --stage --stages --command)
 
 # What `tq ARGS...` prints, against the --socket given on the command line (else $TQ_SOCKET or
 # tq's default); nothing when tqd does not answer within a second.

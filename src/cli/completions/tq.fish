@@ -23,7 +23,7 @@ function __tq_path
         --timeout --key --version --retries --backoff --backoff-base --backoff-max \
         --retry-on-exit --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish \
         --mailto --mail-on --state --limit --attempt --concurrency -u --user --tz --from --count \
-        --dst --older-than --signal --priority-mix --stage --stages
+        --dst --older-than --signal --priority-mix --stage --stages --command
     set -l path tq
     set -l positionals 0
     set -l words (commandline -opc)[2..-1]
@@ -190,6 +190,7 @@ complete -c tq -n $list -l state -xa 'pending running succeeded failed cancelled
 complete -c tq -n $list -s q -l queue -xa '(__tq_queues)' -d 'only this queue'
 complete -c tq -n $list -l label -x -d 'only tasks with this label'
 complete -c tq -n $list -s u -l user -xa '(__fish_complete_users)' -d "only this user's tasks"
+complete -c tq -n $list -l command -x -d 'only tasks whose command holds this text'
 complete -c tq -n $list -l limit -x -d 'at most this many; 0: all (default 100, all with --json)'
 
 set -l logs '__tq_is "tq logs"'
@@ -275,5 +276,6 @@ complete -c tq -n '__tq_is "tq cron import"' -l system -d 'the crontab has a use
 complete -c tq -n '__tq_is "tq stats"' -l prometheus -d "print them in Prometheus's text format"
 complete -c tq -n '__tq_is "tq web"' -l listen -r -d 'ADDR:PORT or unix:PATH to listen on'
 complete -c tq -n '__tq_is "tq web"' -l token-file -r -F -d 'read the sign-in token from this file'
+complete -c tq -n '__tq_is "tq web"' -l trust-user-header -x -d 'act for the user a proxy names in this header'
 complete -c tq -n '__tq_is "tq web"' -l read-only -d 'show everything, change nothing'
 complete -c tq -n '__tq_is "tq events"' -s f -l follow -d 'keep printing each state change'

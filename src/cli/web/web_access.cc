@@ -5,10 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 
 #include "core/model/quote.h"
+#include "core/model/user_rules.h"
 
 namespace tq {
 
@@ -88,13 +90,36 @@ Result<WebAccess> WebAccess::Make(std::string login, int port) {
   return a;
 }
 
+Result<WebAccess> WebAccess::BehindProxy(const std::string& header) {
+  bool ok = !header.empty() && header.size() <= 64;
+  for (char c : header) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-');
+  if (!ok)
+    return Status::Invalid("--trust-user-header",
+                           "--trust-user-header: " + Quote(header) +
+                               " is not a header name (1 to 64 of A-Z a-z 0-9 -)");
+  auto csrf = RandomToken();
+  if (!csrf.ok()) return csrf.status();
+  WebAccess a;
+  a.csrf_ = *csrf;
+  a.proxy_header_ = header;
+  return a;
+}
+
+std::optional<std::string> WebAccess::ProxyUser(const HttpRequest& request) const {
+  std::string key = proxy_header_;
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto it = request.headers.find(key);
+  if (it == request.headers.end() || !ValidAccountName(it->second)) return std::nullopt;
+  return it->second;
+}
+
 bool WebAccess::LoginMatches(const std::string& token) const {
-  return SameSecret(token, login_);
+  return !login_.empty() && SameSecret(token, login_);
 }
 
 bool WebAccess::SignedIn(const HttpRequest& request) const {
   const auto it = request.cookies.find(cookie_name_);
-  return it != request.cookies.end() && SameSecret(it->second, session_);
+  return !session_.empty() && it != request.cookies.end() && SameSecret(it->second, session_);
 }
 
 bool WebAccess::CsrfMatches(const HttpRequest& request) const {

@@ -72,6 +72,12 @@ Result<json> BodyOf(const HttpRequest& request) {
 
 }  // namespace
 
+Result<Client> ConnectTqd(const WebApiContext& ctx) {
+  auto client = Client::Connect(ctx.tqd_socket);
+  if (client.ok()) client->ActAs(ctx.as_user);
+  return client;
+}
+
 HttpResponse CallApi(const WebApiContext& ctx, const HttpRequest& request,
                      const std::string& type) {
   const bool change = request.method == "POST";
@@ -95,7 +101,7 @@ HttpResponse CallApi(const WebApiContext& ctx, const HttpRequest& request,
   (*body)["type"] = type;
   auto decoded = DecodeRequest(body->dump());
   if (!decoded.ok()) return Error(decoded.status());
-  auto client = Client::Connect(ctx.tqd_socket);
+  auto client = ConnectTqd(ctx);
   if (!client.ok()) return Error(client.status());
   if (Status sent = client->Send(*decoded); !sent.ok()) return Error(sent);
   // A cancel reports the tasks it is stopping before its answer.
@@ -106,7 +112,7 @@ HttpResponse CallApi(const WebApiContext& ctx, const HttpRequest& request,
 }
 
 HttpResponse EventStream(const WebApiContext& ctx) {
-  auto client = Client::Connect(ctx.tqd_socket);
+  auto client = ConnectTqd(ctx);
   if (!client.ok()) return Error(client.status());
   EventsRequest request;
   request.follow = true;

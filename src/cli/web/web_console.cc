@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "cli/web/plain_pages.h"
 #include "cli/web/web_assets.h"
 #include "core/proto/response.h"
 
@@ -55,6 +56,16 @@ bool PagePath(std::string_view path) {
          path.starts_with("/jobs/");
 }
 
+// The plain page (no JavaScript) showing what the console page at `path` shows.
+std::string PlainPathFor(std::string_view path) {
+  if (path.starts_with("/jobs")) return "/plain/jobs";
+  if (!path.starts_with("/tasks")) return "/plain";
+  const std::string_view id = path.substr(std::min(path.size(), sizeof("/tasks/") - 1));
+  const bool numeric = !id.empty() && id.size() <= 19 &&
+                       id.find_first_not_of("0123456789") == std::string_view::npos;
+  return numeric ? "/plain/tasks/" + std::string(id) : "/plain/tasks";
+}
+
 // `text` with every `from` replaced by `to`.
 std::string ReplaceAll(std::string text, std::string_view from, std::string_view to) {
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
@@ -74,17 +85,25 @@ HttpResponse WebConsole::Handle(const HttpRequest& request) const {
     return r;
   }
   if (request.path == "/login") return Login(request);
-  if (!access_.SignedIn(request))
+  WebApiContext api = api_;
+  if (access_.BehindProxy()) {
+    api.as_user = access_.ProxyUser(request);
+    if (!api.as_user)
+      return Refusal(request, 401, ErrorCode::kPermission,
+                     "This console takes its user from the " + access_.proxy_header() +
+                         " header its proxy sets; the request has no user name there.");
+  } else if (!access_.SignedIn(request)) {
     return Refusal(request, 401, ErrorCode::kPermission,
                    "Sign in with the address tq web printed.");
+  }
   if (request.method == "POST" && !access_.CsrfMatches(request))
     return Refusal(request, 403, ErrorCode::kPermission,
                    "A change needs the console's CSRF token.");
-  if (request.path == "/api/events") return Events(request);
+  if (request.path == "/api/events") return Events(api, request);
   if (request.path.starts_with("/api/")) {
     const std::string type = request.path.substr(5);
     if (!RequestTypeText(type)) return Refusal(request, 404, ErrorCode::kNotFound, "No such call.");
-    return CallApi(api_, request, type);
+    return CallApi(api, request, type);
   }
   if (request.method != "GET")
     return Refusal(request, 405, ErrorCode::kInvalid, "Pages are read with GET.");
@@ -94,11 +113,15 @@ HttpResponse WebConsole::Handle(const HttpRequest& request) const {
       return Refusal(request, 404, ErrorCode::kNotFound, "No such file.");
     return Text(200, std::string(AssetContentType(asset->name)), std::string(asset->bytes));
   }
-  if (PagePath(request.path)) return Page();
+  if (PlainPath(request.path)) return PlainPage(api, request);
+  if (PagePath(request.path)) return Page(request.path);
   return Refusal(request, 404, ErrorCode::kNotFound, "No such page.");
 }
 
 HttpResponse WebConsole::Login(const HttpRequest& request) const {
+  if (access_.BehindProxy())
+    return Refusal(request, 404, ErrorCode::kNotFound,
+                   "This console signs users in through its proxy: open / instead.");
   const auto token = request.query.find("token");
   if (request.method != "GET" || token == request.query.end() ||
       !access_.LoginMatches(token->second))
@@ -109,7 +132,7 @@ HttpResponse WebConsole::Login(const HttpRequest& request) const {
   return r;
 }
 
-HttpResponse WebConsole::Events(const HttpRequest& request) const {
+HttpResponse WebConsole::Events(const WebApiContext& api, const HttpRequest& request) const {
   if (request.method != "GET")
     return Refusal(request, 405, ErrorCode::kInvalid, "The event stream is a GET.");
   auto slot = std::make_shared<StreamSlot>(open_streams_);
@@ -117,7 +140,7 @@ HttpResponse WebConsole::Events(const HttpRequest& request) const {
     return Refusal(
         request, 503, ErrorCode::kLimit,
         "Too many live pages are open (" + std::to_string(kMaxEventStreams) + "); close some.");
-  HttpResponse r = EventStream(api_);
+  HttpResponse r = EventStream(api);
   if (r.stream)
     r.stream = [inner = std::move(r.stream), slot](const std::atomic<bool>& stopping) {
       return inner(stopping);
@@ -125,9 +148,10 @@ HttpResponse WebConsole::Events(const HttpRequest& request) const {
   return r;
 }
 
-HttpResponse WebConsole::Page() const {
+HttpResponse WebConsole::Page(std::string_view path) const {
   const WebAssetBytes* page = FindWebAsset("console.html");
   std::string html = ReplaceAll(std::string(page->bytes), "{{csrf}}", access_.csrf());
+  html = ReplaceAll(std::move(html), "{{plain}}", PlainPathFor(path));
   html = ReplaceAll(std::move(html), "{{read_only}}", api_.read_only ? "true" : "false");
   return Text(200, "text/html; charset=utf-8", std::move(html));
 }

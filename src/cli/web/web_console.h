@@ -20,8 +20,9 @@ class WebConsole {
 
  private:
   HttpResponse Login(const HttpRequest& request) const;
-  HttpResponse Page() const;
-  HttpResponse Events(const HttpRequest& request) const;
+  /// The console page for `path`, with its CSRF token and the link to its plain page.
+  HttpResponse Page(std::string_view path) const;
+  HttpResponse Events(const WebApiContext& api, const HttpRequest& request) const;
 
   WebAccess access_;
   WebApiContext api_;

@@ -33,5 +33,9 @@ constexpr int kMaxListPage = 1000;              ///< tasks in one list response 
 constexpr size_t kMaxListPageBytes = 8u << 20;  ///< JSON of one list page (then "more": true)
 constexpr size_t kMaxAttemptLog = 1000;         ///< newest attempts in one task's JSON
 constexpr size_t kMaxQueueList = 10000;         ///< queues in one queue response
+/// The text a list looks for in commands (--command), and the tasks one list request reads to
+/// find them before it answers with what it found ("next_before_id" goes on from there).
+constexpr size_t kMaxCommandFilterBytes = 1024;
+constexpr int kMaxListScan = 10000;
 
 }  // namespace tq

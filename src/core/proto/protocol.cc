@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "core/model/quote.h"
+#include "core/model/user_rules.h"
 #include "core/proto/bounded_json.h"
+#include "core/proto/json_read.h"
 
 namespace tq {
 
@@ -43,19 +45,26 @@ const char* RequestType(const Request& request) {
       request);
 }
 
-std::string EncodeRequest(const Request& request) {
+std::string EncodeRequest(const Request& request, const std::optional<std::string>& as_user) {
   return std::visit(
-      [](const auto& r) {
+      [&](const auto& r) {
         const auto& codec = std::get<Codec<std::decay_t<decltype(r)>>>(kCodecs);
         json j = codec.encode(r);
         j["proto"] = kProtoVersion;
         j["type"] = codec.type;
+        if (as_user) j["as_user"] = *as_user;
         return j.dump();
       },
       request);
 }
 
 Result<Request> DecodeRequest(std::string_view payload) {
+  auto envelope = DecodeEnvelope(payload);
+  if (!envelope.ok()) return envelope.status();
+  return std::move(envelope->request);
+}
+
+Result<Envelope> DecodeEnvelope(std::string_view payload) {
   auto parsed = ParseBoundedJson(payload);
   if (!parsed.ok()) return parsed.status();
   const json& j = *parsed;
@@ -79,7 +88,15 @@ Result<Request> DecodeRequest(std::string_view payload) {
   auto type = j.find("type");
   if (type == j.end() || !type->is_string())
     return Status::Invalid("type", "type: the request names no type");
-  return DecodeBody(type->get<std::string>(), j);
+  std::string as_user;
+  if (Status st = Read(j, "as_user", as_user, "a user name"); !st.ok()) return st;
+  if (j.contains("as_user") && !ValidAccountName(as_user))
+    return Status::Invalid("as_user", "as_user: " + Quote(as_user) + " is not a user name");
+  auto request = DecodeBody(type->get<std::string>(), j);
+  if (!request.ok()) return request.status();
+  Envelope envelope{std::move(*request), std::nullopt};
+  if (j.contains("as_user")) envelope.as_user = std::move(as_user);
+  return envelope;
 }
 
 }  // namespace tq

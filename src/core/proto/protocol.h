@@ -3,6 +3,7 @@
 // as responses show it. Framing lives in framing.h.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,10 +22,20 @@ constexpr int kMinProtoVersion = 1;
 
 /// The wire name of a request's type ("submit", "queue", ...).
 const char* RequestType(const Request& request);
-/// The JSON text of a request, with "proto" and "type".
-std::string EncodeRequest(const Request& request);
-/// Parses and validates a request frame: the protocol version, the type and every field.
-/// Unknown fields are ignored; every refusal names the field and what is allowed.
+/// A request as a frame carries it: the request, and for whom root sends it ("as_user": a
+/// console behind a proxy that names its users, tq web --trust-user-header).
+struct Envelope {
+  Request request;
+  std::optional<std::string> as_user;  ///< a user name; tqd takes it from root only
+};
+
+/// The JSON text of a request, with "proto" and "type" (and "as_user" when given).
+std::string EncodeRequest(const Request& request,
+                          const std::optional<std::string>& as_user = std::nullopt);
+/// Parses and validates a request frame: the protocol version, the type, every field and
+/// "as_user". Unknown fields are ignored; every refusal names the field and what is allowed.
+Result<Envelope> DecodeEnvelope(std::string_view payload);
+/// The request of DecodeEnvelope's envelope.
 Result<Request> DecodeRequest(std::string_view payload);
 
 }  // namespace tq

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/model/command_match.h"
 #include "core/model/limits.h"
 #include "core/model/wall_time.h"
 #include "daemon/handlers/handlers.h"
@@ -22,6 +23,48 @@ Result<ListFilter> FilterFor(RequestContext& ctx, const Owner& peer, const ListR
   filter.before_id = r.before_id;
   filter.limit = r.limit;
   return filter;
+}
+
+// The tasks read for one list page: up to `page` matches, whether older ones may match, and
+// where the next page starts.
+struct FoundTasks {
+  std::vector<Task> tasks;
+  bool more = false;
+  TaskId next_before_id = 0;
+};
+
+// Tasks read from the store at once while looking for a command's text.
+constexpr int kListScanBatch = 500;
+
+// Up to `page` tasks matching `filter` and, when set, `command` (CommandContains): with a
+// command the store is read in batches until page + 1 tasks match or kMaxListScan were read.
+Result<FoundTasks> FindTasks(Store& store, ListFilter filter, size_t page,
+                             const std::optional<std::string>& command) {
+  FoundTasks found;
+  int read = 0;
+  for (;;) {
+    filter.limit =
+        command ? std::min(kListScanBatch, kMaxListScan - read) : static_cast<int>(page) + 1;
+    auto batch = store.List(filter);
+    if (!batch.ok()) return batch.status();
+    read += static_cast<int>(batch->size());
+    for (Task& t : *batch) {
+      if (command && !CommandContains(t.spec, *command)) continue;
+      if (found.tasks.size() == page) {  // one more than the page: older tasks match
+        found.more = true;
+        found.next_before_id = found.tasks.back().id;
+        return found;
+      }
+      found.tasks.push_back(std::move(t));
+    }
+    if (!command || batch->size() < static_cast<size_t>(filter.limit)) return found;
+    filter.before_id = batch->back().id;
+    if (read >= kMaxListScan) {  // enough for one request: the next goes on from here
+      found.more = true;
+      found.next_before_id = *filter.before_id;
+      return found;
+    }
+  }
 }
 
 }  // namespace
@@ -65,32 +108,31 @@ void HandleList(RequestContext& ctx, ConnId conn, const Owner& peer, const ListR
     ctx.server.Send(conn, ErrorResponse(wanted.status()));
     return;
   }
-  ListFilter filter = *wanted;
-  const size_t page = static_cast<size_t>(std::clamp(filter.limit, 1, kMaxListPage));
-  filter.limit = static_cast<int>(page) + 1;  // one more than the page says whether there is more
-  auto tasks = ctx.store.List(filter);
-  if (!tasks.ok()) {
-    ctx.server.Send(conn, ErrorResponse(tasks.status()));
+  const size_t page = static_cast<size_t>(std::clamp(wanted->limit, 1, kMaxListPage));
+  auto found = FindTasks(ctx.store, *wanted, page, r.command);
+  if (!found.ok()) {
+    ctx.server.Send(conn, ErrorResponse(found.status()));
     return;
   }
   const Blockers blockers = BlockersNow(ctx);
-  bool more = tasks->size() > page;
   size_t bytes = 0;
   nlohmann::json out = nlohmann::json::array();
-  for (size_t i = 0; i < std::min(page, tasks->size()); ++i) {
-    const Task& t = (*tasks)[i];
+  for (const Task& t : found->tasks) {
     nlohmann::json j = TaskToJson(t);
     j.erase("attempt_log");  // a list reads no attempts: absent, never an empty log
     if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(ctx, t, blockers);
     const size_t size = WireText(j).size() + 1;
     if (!out.empty() && bytes + size > kMaxListPageBytes) {  // the rest comes in the next page
-      more = true;
+      found->more = true;
+      found->next_before_id = out.back()["id"].get<TaskId>();
       break;
     }
     bytes += size;
     out.push_back(std::move(j));
   }
-  ctx.server.Send(conn, OkResponse({{"tasks", std::move(out)}, {"more", more}}));
+  nlohmann::json answer = {{"tasks", std::move(out)}, {"more", found->more}};
+  if (found->more) answer["next_before_id"] = found->next_before_id;
+  ctx.server.Send(conn, OkResponse(std::move(answer)));
 }
 
 }  // namespace tq

@@ -1,3 +1,4 @@
+#include "core/proto/wire_bytes.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/run/shim_record.h"
 
@@ -16,7 +17,12 @@ void HandleStatus(RequestContext& ctx, ConnId conn, const Owner& peer, const Sta
     auto record = ReadShimRecord(ctx.files.StatusRecord(task->id, running.number));
     if (record.ok() && !record->finished) running.pid = record->pid;
   }
-  ctx.server.Send(conn, OkResponse({{"task", TaskWithWaiting(ctx, *task)}}));
+  nlohmann::json j = TaskWithWaiting(ctx, *task);
+  std::vector<std::string> names;
+  for (const std::string& entry : task->spec.env) names.push_back(entry.substr(0, entry.find('=')));
+  j["env_names"] = BytesListToJson(names);
+  if (r.env) j["env"] = BytesListToJson(task->spec.env);
+  ctx.server.Send(conn, OkResponse({{"task", std::move(j)}}));
 }
 
 }  // namespace tq

@@ -56,7 +56,7 @@ TEST_CASE("every other request round-trips") {
   list.queue = "q";
   list.label = "l";
   list.limit = 7;
-  const std::vector<Request> requests = {StatusRequest{5},
+  const std::vector<Request> requests = {StatusRequest{.id = 5},
                                          list,
                                          WaitRequest{Ids({1, 2, 3})},
                                          CancelRequest{Ids({9})},
@@ -468,6 +468,24 @@ TEST_CASE(
         "type: \"frobnicate\" is not a request (submit submit_batch status list wait cancel "
         "retry clean logs update hold queue jobs job_run job_enable reload crontab stats resources "
         "events ping)");
+}
+
+TEST_CASE("a request may say for whom it is sent (as_user), as a user name") {
+  auto plain = DecodeEnvelope(EncodeRequest(PingRequest{}));
+  REQUIRE(plain.ok());
+  CHECK_FALSE(plain->as_user.has_value());
+  auto named = DecodeEnvelope(EncodeRequest(StatusRequest{.id = 7}, std::string("alice")));
+  REQUIRE(named.ok());
+  CHECK(named->as_user == "alice");
+  CHECK(std::get<StatusRequest>(named->request).id == 7);
+  for (const char* frame :
+       {R"({"proto":1,"type":"ping","as_user":"no body"})",
+        R"({"proto":1,"type":"ping","as_user":""})", R"({"proto":1,"type":"ping","as_user":7})"}) {
+    CAPTURE(frame);
+    auto r = DecodeEnvelope(frame);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().field() == "as_user");
+  }
 }
 
 }  // namespace

@@ -114,6 +114,7 @@ TEST_CASE("list, logs and queue requests carry their new fields") {
   const Case refused[] = {
       {R"({"proto":1,"type":"list","before_id":0})", "before_id"},
       {R"({"proto":1,"type":"list","before_id":"x"})", "before_id"},
+      {R"({"proto":1,"type":"list","command":7})", "command"},
       {R"({"proto":1,"type":"logs","id":1,"attempt":-1})", "attempt"},
       {R"({"proto":1,"type":"queue","action":"delete","name":""})", "name"},
       {R"({"proto":1,"type":"queue","action":"drop","name":"q"})", "action"},
@@ -124,6 +125,20 @@ TEST_CASE("list, logs and queue requests carry their new fields") {
     REQUIRE_FALSE(r.ok());
     CHECK(r.status().field() == c.field);
   }
+}
+
+TEST_CASE("a list's command filter goes over the wire and is bounded") {
+  ListRequest list;
+  list.command = "Backup --FULL";
+  auto decoded = DecodeRequest(EncodeRequest(list));
+  REQUIRE(decoded.ok());
+  CHECK(std::get<ListRequest>(*decoded).command == "Backup --FULL");
+  list.command = std::string(kMaxCommandFilterBytes, 'x');
+  CHECK(DecodeRequest(EncodeRequest(list)).ok());
+  list.command = std::string(kMaxCommandFilterBytes + 1, 'x');
+  auto longer = DecodeRequest(EncodeRequest(list));
+  REQUIRE_FALSE(longer.ok());
+  CHECK(longer.status().message() == "command: 1025 bytes is longer than the 1024 allowed");
 }
 
 }  // namespace

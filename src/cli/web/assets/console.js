@@ -46,8 +46,8 @@ async function listAll(filter) {
     if (before !== undefined) body.before_id = before;
     const answer = await read("list", body);
     tasks.push(...answer.tasks);
-    if (!answer.more || answer.tasks.length === 0) return tasks;
-    before = answer.tasks[answer.tasks.length - 1].id;
+    if (!answer.more) return tasks;
+    before = answer.next_before_id;
   }
 }
 

@@ -56,7 +56,7 @@ function queueTable(queues, counts) {
       q.paused ? el("span", "paused", { class: "badge warn" }) : "no",
       ...countCells(q.name),
       put(el("span"), action),
-    ]);
+    ], { "data-queue": q.name });
   }
   if (byQueue.has("(other)")) {
     row(body, [el("span", "(other)", { title: "the queues tqd.toml does not name, counted together" }),

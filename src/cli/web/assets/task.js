@@ -1,16 +1,18 @@
-// The page of one task (/tasks/ID): its facts, stages and attempts, and its output followed
-// while it runs.
+// The page of one task (/tasks/ID): its facts, stages and attempts, its environment's names
+// (values when asked), and its output followed while it runs.
 "use strict";
 
-// The task page: facts, environment, stages, attempts (redrawn on events) and its output
-// (kept, and extended every 2 s while the task runs).
+// The task page: facts, stages and attempts (redrawn on events), then its environment and
+// output (drawn once; the output is extended every 2 s while the task runs).
 async function drawTask(id) {
   const gen = generation;
   const t = (await read("status", { id })).task;
   if (gen !== generation) return;
   const main = document.getElementById("main");
-  if (!document.getElementById("task-info")) {
-    main.replaceChildren(el("div", "", { id: "task-info" }), el("h2", "Output"), outputView(id));
+  if (!document.getElementById("task-info")) {  // the environment and output are drawn once
+    main.replaceChildren(el("div", "", { id: "task-info" }),
+      put(el("section", "", { id: "task-env" }), el("h2", "Environment"), taskEnvView(t)),
+      el("h2", "Output"), outputView(id));
   }
   const info = document.getElementById("task-info");
   info.replaceChildren();
@@ -30,7 +32,6 @@ async function drawTask(id) {
       ["exit", exitText(t)],
       ["reason", t.reason],
       ["waiting", t.state === "pending" ? waitingText(t.waiting) : null],
-      ["environment", envView(t.env)],
     ]),
     stagesTable(t),
     attemptsTable(t));
@@ -63,6 +64,40 @@ function waitingText(w) {
   return why.length ? why.join("; ") : "ready";
 }
 
+// The names of task `t`'s environment; "show values" asks tqd for the values (status with env).
+function taskEnvView(t) {
+  const names = (t.env_names || []).map(wireText);
+  if (names.length === 0) return el("span", "none set", { class: "muted" });
+  const list = el("ul", "", { class: "env" });
+  const values = new Map();
+  for (const name of names) {
+    const v = el("code", "", { class: "env-value" });
+    values.set(name, v);
+    list.append(put(el("li"), el("code", name), v));
+  }
+  const toggle = el("button", "show values", { type: "button", class: "nav-button", id: "env-toggle" });
+  let shown = false;
+  toggle.addEventListener("click", async () => {
+    shown = !shown;
+    toggle.textContent = shown ? "hide values" : "show values";
+    if (!shown) { for (const v of values.values()) v.textContent = ""; return; }
+    try {
+      const env = (await read("status", { id: t.id, env: true })).task.env || [];
+      for (const entry of env.map(wireText)) {
+        const i = entry.indexOf("=");
+        const v = values.get(entry.slice(0, i));
+        if (v) v.textContent = `=${entry.slice(i + 1)}`;
+      }
+    } catch (e) { flash(e); }
+  });
+  return put(el("div"), toggle, list);
+}
+
+// A byte string as the wire carries it (a string, or {"b64": ...} for bytes that are not UTF-8).
+function wireText(v) {
+  return typeof v === "string" ? v : `(not UTF-8: ${v.b64} in base64)`;
+}
+
 // The names of the environment; the values only after "show values" (when the JSON has them).
 // `env` may be {NAME: value} or ["NAME=value", ...]; absent, nothing is shown.
 function envView(env) {
@@ -81,7 +116,7 @@ function envView(env) {
   }
   const hasValues = pairs.some(([, value]) => value !== null);
   if (!hasValues) return list;
-  const toggle = el("button", "show values", { type: "button", "data-action": "show-env" });
+  const toggle = el("button", "show values", { type: "button", class: "nav-button" });
   toggle.addEventListener("click", () => {
     const show = values[0].hidden;
     for (const v of values) v.hidden = !show;

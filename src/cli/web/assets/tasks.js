@@ -10,10 +10,11 @@ function taskFilters() {
   return f;
 }
 
-// The list request body for filters `f` (the text filter is the browser's, not tqd's).
+// The list request body for filters `f` (tqd looks for the text in each task's command).
 function listBody(f) {
   const body = {};
   for (const k of ["state", "queue", "label", "user"]) if (f[k]) body[k] = f[k];
+  if (f.text) body.command = f.text;
   return body;
 }
 
@@ -24,13 +25,6 @@ function setFilters(f) {
   const q = p.toString();
   history.replaceState(null, "", q ? `/tasks?${q}` : "/tasks");
   redraw();
-}
-
-// Whether task `t` matches the text filter (its command, case-insensitive).
-function textMatches(t, text) {
-  if (!text) return true;
-  const hay = [commandText(t), ...(t.stages || []).map(commandText)].join("\n").toLowerCase();
-  return hay.includes(text.toLowerCase());
 }
 
 // The tasks page: the filter form (built once, so typing is not interrupted) and the table.
@@ -45,15 +39,13 @@ async function drawTasksPage() {
   if (f.before) body.before_id = Number(f.before);
   const answer = await read("list", body);
   if (gen !== generation) return;
-  const shown = answer.tasks.filter((t) => textMatches(t, f.text));
   const results = document.getElementById("task-results");
   results.replaceChildren(
     put(el("div", "", { class: "toolbar" }),
-      el("span", `${shown.length} of ${answer.tasks.length} on this page`, { class: "muted" }),
-      f.text ? el("span", "The text filter applies to the tasks of this page only.", { class: "note" }) : null,
+      el("span", `${answer.tasks.length} on this page${answer.more ? ", more older" : ""}`, { class: "muted" }),
       bulkButton("cancel all matching", "cancel-matching", "cancel", ACTIVE_STATES, f),
       bulkButton("retry all matching", "retry-matching", "retry", RETRYABLE_STATES, f)),
-    taskTable(shown),
+    taskTable(answer.tasks),
     pager(f, answer));
 }
 
@@ -88,9 +80,8 @@ function filterForm() {
 function pager(f, answer) {
   const nav = el("div", "", { class: "pager" });
   if (f.before) nav.append(button0("newest", () => setFilters(Object.assign({}, f, { before: "" }))));
-  if (answer.more && answer.tasks.length) {
-    const last = answer.tasks[answer.tasks.length - 1].id;
-    nav.append(button0("older →", () => setFilters(Object.assign({}, f, { before: String(last) }))));
+  if (answer.more) {
+    nav.append(button0("older →", () => setFilters(Object.assign({}, f, { before: String(answer.next_before_id) }))));
   }
   return nav;
 }
@@ -110,7 +101,6 @@ function bulkButton(label, action, verb, states, f) {
   return button(label, action, async () => {
     let matching = [];
     for (const s of chosen) matching.push(...await listAll(Object.assign(listBody(f), { state: s })));
-    matching = matching.filter((t) => textMatches(t, f.text));
     if (matching.length === 0) { flash(`No ${chosen.join(" or ")} task matches.`); return; }
     const words = [f.queue && `queue ${f.queue}`, f.label && `label ${f.label}`, f.user && `owner ${f.user}`,
       f.text && `command containing "${f.text}"`].filter(Boolean).join(", ");

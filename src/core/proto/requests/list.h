@@ -13,10 +13,13 @@ namespace tq {
 
 /// One page of the caller's tasks (every user's for root and the daemon's own user) matching
 /// the filters, newest first, older than before_id when set; unset filters match everything.
-/// Response: {"tasks": [...], "more": bool}: at most min(limit, kMaxListPage) tasks and about
-/// kMaxListPageBytes of them; "more" says tasks older than the last one still match (ask again
-/// with before_id = its id). A pending task also carries "waiting": {"until" (a future
-/// not_before, or null), "after" (its unfinished dependencies), "queue_paused", "held"}.
+/// `command` keeps the tasks whose command holds that text (ASCII case ignored; see
+/// CommandContains). Response: {"tasks": [...], "more": bool, "next_before_id": id}: at most
+/// min(limit, kMaxListPage) tasks and about kMaxListPageBytes of them; "more" says older tasks
+/// may still match: ask again with before_id = next_before_id (the last task's id, or with
+/// `command`, the oldest task read: a request reads at most kMaxListScan tasks). A pending task
+/// also carries "waiting": {"until" (a future not_before, or null), "after" (its unfinished
+/// dependencies), "queue_paused", "held"}.
 struct ListRequest {
   std::optional<TaskState> state;
   std::optional<std::string> queue;
@@ -24,7 +27,8 @@ struct ListRequest {
   /// Only this user's tasks: any user for those who see every task (root, admins), else only
   /// the caller's own name.
   std::optional<std::string> user;
-  std::optional<TaskId> before_id;  ///< only tasks older than this one (the next page)
+  std::optional<std::string> command;  ///< only tasks whose command holds this text
+  std::optional<TaskId> before_id;     ///< only tasks older than this one (the next page)
   int limit = 100;
 };
 /// A list request's body read from its frame, every field checked.

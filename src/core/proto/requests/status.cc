@@ -8,12 +8,14 @@ using nlohmann::json;
 
 Result<StatusRequest> DecodeStatus(const json& j) {
   StatusRequest r;
-  Status st = Read(j, "id", r.id, "a task id");
-  if (!st.ok()) return st;
+  for (Status st : {Read(j, "id", r.id, "a task id"), Read(j, "env", r.env, "true or false")})
+    if (!st.ok()) return st;
   return r;
 }
 json EncodeStatus(const StatusRequest& r) {
-  return json{{"id", r.id}};
+  json j{{"id", r.id}};
+  if (r.env) j["env"] = true;
+  return j;
 }
 
 }  // namespace tq

@@ -8,9 +8,11 @@
 
 namespace tq {
 
-/// One task with its attempts. Response: {"task": {...}}, with "waiting" as list has it.
+/// One task with its attempts. Response: {"task": {...}}, with "waiting" as list has it and
+/// "env_names": the names of the environment it runs with (its values only when asked).
 struct StatusRequest {
   TaskId id = 0;
+  bool env = false;  ///< also "env": its entries, NAME=VALUE, values and all
 };
 /// A status request's body read from its frame, every field checked.
 Result<StatusRequest> DecodeStatus(const nlohmann::json& body);
