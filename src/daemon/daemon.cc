@@ -188,6 +188,7 @@ Status Daemon::Start() {
   spdlog::info("tqd {} listening on {} (state {}, max_running {})", TQ_VERSION,
                options_.socket_path, options_.state_dir, options_.config->max_running);
   service_.Ready();
+  SampleHistory();
   if (!options_.config->metrics_textfile.empty()) {
     textfile_ = std::make_unique<MetricsTextfile>(loop_, clock_, options_.config->metrics_textfile,
                                                   options_.config->metrics_interval_ms,
@@ -275,6 +276,13 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
   }
 }
 
+void Daemon::SampleHistory() {
+  constexpr MonoMs kMinuteMs = 60 * 1000;
+  loop_.AddTimer(clock_.MonoNow() + kMinuteMs, [this] { SampleHistory(); });
+  if (auto snapshot = Metrics(); snapshot.ok())  // else a gap; the store said why
+    history_.Observe(SampleOf(*snapshot, clock_.WallNow()));
+}
+
 void Daemon::JobsChanged() {
   if (overdue_) overdue_->Check();
 }
@@ -284,6 +292,7 @@ Result<MetricsSnapshot> Daemon::Metrics() {
   if (!s.ok()) return s;
   s->started = started_;
   s->counters = counters_;
+  s->history = history_.samples();
   if (hooks_) {
     const HookCounts& h = hooks_->counts();
     s->counters.hooks = {{"succeeded", h.succeeded}, {"failed", h.failed}, {"dropped", h.dropped}};

@@ -124,8 +124,11 @@ class Daemon final : public CronHost {
   /// Tells the waiters, the followers of events and the tasks' hooks and mail that `ids`
   /// reached a terminal state.
   void NotifyTerminal(const std::vector<TaskId>& ids);
-  /// The store's counts now with the counters: `tq stats` and metrics_textfile.
+  /// The store's counts now with the counters and the history: `tq stats` and
+  /// metrics_textfile.
   Result<MetricsSnapshot> Metrics();
+  /// Adds the totals now to the history, and does so again in a minute.
+  void SampleHistory();
 
   DaemonOptions options_;
   const Clock& clock_;
@@ -137,6 +140,7 @@ class Daemon final : public CronHost {
   LookupHolds lookup_holds_;  ///< owners whose account lookup failed: their tasks wait
   Spool spool_;               ///< STATE/crontabs: the users' own job files
   DaemonCounters counters_;
+  MinuteHistory history_;  ///< the last hour of counters_, for the console's charts
   WallMs started_ = 0;
   std::unique_ptr<Store> store_;
   std::unique_ptr<ShimSpawner> spawner_;

@@ -36,6 +36,14 @@ json MetricsToJson(const MetricsSnapshot& s) {
   json units = json::object();
   for (const auto& [resource, n] : s.units)
     units[resource] = {{"in_use", n.in_use}, {"free", n.free}};
+  json history = json::array();
+  for (const MinuteSample& m : s.history)
+    history.push_back({{"at", m.at},
+                       {"succeeded", m.succeeded},
+                       {"failed", m.failed},
+                       {"wait_sum_s", m.wait_sum_s},
+                       {"wait_count", m.wait_count},
+                       {"running", m.running}});
   const DaemonCounters& c = s.counters;
   return {{"started", s.started},
           {"tasks", tasks},
@@ -53,7 +61,23 @@ json MetricsToJson(const MetricsSnapshot& s) {
           {"units", units},
           {"queue_wait_seconds", HistogramToJson(c.queue_wait)},
           {"run_seconds", HistogramToJson(c.run_time)},
-          {"commit_seconds", HistogramToJson(c.commit)}};
+          {"commit_seconds", HistogramToJson(c.commit)},
+          {"history", history}};
+}
+
+MinuteSample SampleOf(const MetricsSnapshot& s, WallMs at) {
+  const auto finished = [&](const char* state) {
+    const auto it = s.counters.finished.find(state);
+    return it == s.counters.finished.end() ? uint64_t{0} : it->second;
+  };
+  int64_t running = 0;
+  for (const auto& [queue, n] : s.running) running += n;
+  return {at,
+          finished("succeeded"),
+          finished("failed"),
+          s.counters.queue_wait.sum,
+          s.counters.queue_wait.count,
+          running};
 }
 
 Result<MetricsSnapshot> MetricsFromJson(const json& j) {
@@ -89,6 +113,11 @@ Result<MetricsSnapshot> MetricsFromJson(const json& j) {
     c.queue_wait = HistogramFromJson(j.at("queue_wait_seconds"));
     c.run_time = HistogramFromJson(j.at("run_seconds"));
     c.commit = HistogramFromJson(j.at("commit_seconds"));
+    // Absent from a daemon of the version before the history.
+    for (const json& m : j.value("history", json::array()))
+      s.history.push_back({m.at("at").get<WallMs>(), m.at("succeeded").get<uint64_t>(),
+                           m.at("failed").get<uint64_t>(), m.at("wait_sum_s").get<double>(),
+                           m.at("wait_count").get<uint64_t>(), m.at("running").get<int64_t>()});
     return s;
   } catch (const std::exception& e) {
     return Status::Invalid(

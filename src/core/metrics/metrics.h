@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/metrics/histogram.h"
+#include "core/metrics/minute_history.h"
 #include "core/model/clock.h"
 #include "core/model/status.h"
 
@@ -61,7 +62,11 @@ struct MetricsSnapshot {
   std::map<std::string, bool> jobs_overdue;
   std::map<std::string, UnitCounts> units;  ///< each resource of [resources]
   DaemonCounters counters;
+  std::vector<MinuteSample> history;  ///< the last hour, a sample a minute (MinuteHistory)
 };
+
+/// The totals of `s` as one sample of the history, taken at `at`.
+MinuteSample SampleOf(const MetricsSnapshot& s, WallMs at);
 
 /// The snapshot as the "stats" response carries it.
 nlohmann::json MetricsToJson(const MetricsSnapshot& s);

@@ -276,16 +276,14 @@ function follow() {
   open();
 }
 
-// Starts the console: the error banner, routing, the stats sampler and the event stream.
+// Starts the console: the error banner, routing, the overview's refresh and the event stream.
 function start() {
   const banner = document.getElementById("flash");
   banner.addEventListener("click", () => { banner.hidden = true; });
   interceptLinks();
   route();
-  // The overview samples when it draws; other pages sample here, so the history keeps going.
-  setInterval(() => {
-    if (location.pathname === "/") redraw(); else sample().catch(() => {});
-  }, SAMPLE_MS);
+  // The overview's charts move on with tqd's history even when no task changes.
+  setInterval(() => { if (location.pathname === "/" && !document.hidden) redraw(); }, REFRESH_MS);
   follow();
 }
 

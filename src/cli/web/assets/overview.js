@@ -1,28 +1,16 @@
 // The overview (/): per queue the tasks by state with pause and resume, the resource units,
-// and charts of the daemon's stats sampled while the console is open.
+// and charts of tqd's own history of the last hour (a sample a minute).
 "use strict";
 
-const HISTORY_MS = 3600 * 1000;
-const SAMPLE_MS = 10 * 1000;
-const samples = [];  // {time, finished: {state: count}, running} from stats, the last hour
+const HOUR_MS = 3600 * 1000;
+const REFRESH_MS = 30 * 1000;  // the overview is drawn again so often without events
 
-// Reads stats and, at most once per 10 s, takes a sample of them into the rolling history
-// (taken on every page, so the charts have it); the stats.
-async function sample() {
-  const stats = (await read("stats")).stats;
-  const running = Object.values(stats.running || {}).reduce((a, b) => a + b, 0);
-  const now = Date.now();
-  if (samples.length && now - samples[samples.length - 1].time < SAMPLE_MS - 500) return stats;
-  samples.push({ time: now, started: stats.started, finished: stats.finished || {}, running });
-  while (samples.length && samples[0].time < now - HISTORY_MS) samples.shift();
-  return stats;
-}
-
-// The overview: queues with their counts, resources, and charts of the last hour.
+// The overview: queues with their counts, resources, and charts of tqd's last hour.
 async function drawOverview() {
   const gen = generation;
   const [stats, queues, resources] = await Promise.all([
-    sample(), read("queue", { action: "list" }), read("resources")]);
+    read("stats").then((a) => a.stats), read("queue", { action: "list" }), read("resources")]);
+  const history = intervals(stats.history || []);
   render(gen,
     el("h1", "Overview"),
     queueTable(queues.queues, stats.tasks || []),
@@ -30,8 +18,10 @@ async function drawOverview() {
     el("h2", "Resources"),
     resourceTable(resources.resources || []),
     el("h2", "The last hour"),
-    el("p", "Sampled every 10 s while this console is open; history starts when it opens.", { class: "note" }),
-    put(el("div", "", { class: "charts" }), finishedChart(), runningChart()));
+    el("p", "From tqd's own history, a sample a minute since it started.", { class: "note" }),
+    put(el("div", "", { class: "charts" }), finishedChart(history), waitChart(history),
+      runningChart(stats.history || [])),
+    history.length === 0 ? el("p", "tqd has been up less than two minutes: the charts fill as it runs.", { class: "muted" }) : null);
 }
 
 // The queues with counts by state, running/concurrency, paused, and pause/resume buttons.
@@ -95,39 +85,73 @@ function chartFrame(title, max) {
   return [box, s];
 }
 
-// Bars of tasks that succeeded and failed in each 10 s interval of the history.
-function finishedChart() {
-  const deltas = [];
-  for (let i = 1; i < samples.length; i++) {
-    const a = samples[i - 1], b = samples[i];
-    const diff = (s) => (a.started === b.started ? Math.max(0, (b.finished[s] || 0) - (a.finished[s] || 0)) : 0);
-    deltas.push({ time: b.time, ok: diff("succeeded"), failed: diff("failed") });
+// What happened between each two samples of tqd's history: {at (the later sample's time),
+// succeeded, failed, wait (mean queue wait of the starts in it, seconds, or null), minutes}.
+function intervals(history) {
+  const out = [];
+  for (let i = 1; i < history.length; i++) {
+    const a = history[i - 1], b = history[i];
+    const starts = b.wait_count - a.wait_count;
+    out.push({
+      at: b.at,
+      succeeded: Math.max(0, b.succeeded - a.succeeded),
+      failed: Math.max(0, b.failed - a.failed),
+      wait: starts > 0 ? (b.wait_sum_s - a.wait_sum_s) / starts : null,
+      minutes: Math.max(1, (b.at - a.at) / 60000),
+    });
   }
-  const max = Math.max(1, ...deltas.map((d) => d.ok + d.failed));
-  const [box, s] = chartFrame("tasks finished per 10 s: succeeded, failed", max);
-  const bar = 360 / (HISTORY_MS / SAMPLE_MS);
-  const now = Date.now();
-  for (const d of deltas) {
-    const x = 360 - ((now - d.time) / HISTORY_MS) * 360;
-    const hOk = (d.ok / max) * 100, hFail = (d.failed / max) * 100;
+  return out;
+}
+
+// The x of time `at` on a chart of the hour up to `newest` (both tqd's times).
+function xOf(at, newest) {
+  return 360 - ((newest - at) / HOUR_MS) * 360;
+}
+
+// Bars of the tasks that succeeded and failed in each minute of the history.
+function finishedChart(history) {
+  const max = Math.max(1, ...history.map((d) => d.succeeded + d.failed));
+  const [box, s] = chartFrame("tasks finished a minute: succeeded, failed", max);
+  const newest = history.length ? history[history.length - 1].at : 0;
+  const bar = 360 / 60;
+  for (const d of history) {
+    const x = xOf(d.at, newest);
+    const hOk = (d.succeeded / max) * 100, hFail = (d.failed / max) * 100;
     const title = svg("title");
-    title.textContent = `${new Date(d.time).toLocaleTimeString()}: ${d.ok} succeeded, ${d.failed} failed`;
+    title.textContent = `${new Date(d.at).toLocaleTimeString()}: ${d.succeeded} succeeded, ${d.failed} failed`;
     const g = svg("g");
     g.append(title,
-      svg("rect", { x: x - bar, y: 110 - hOk, width: Math.max(1, bar - 0.5), height: hOk, class: "bar-ok" }),
-      svg("rect", { x: x - bar, y: 110 - hOk - hFail, width: Math.max(1, bar - 0.5), height: hFail, class: "bar-failed" }));
+      svg("rect", { x: x - bar, y: 110 - hOk, width: bar - 0.5, height: hOk, class: "bar-ok" }),
+      svg("rect", { x: x - bar, y: 110 - hOk - hFail, width: bar - 0.5, height: hFail, class: "bar-failed" }));
     s.append(g);
   }
-  if (deltas.length === 0) box.append(el("p", "Waiting for a second sample…", { class: "muted" }));
+  return box;
+}
+
+// Bars of the mean queue wait (ready to started) of the starts in each minute of the history.
+function waitChart(history) {
+  const waits = history.filter((d) => d.wait !== null);
+  const max = Math.max(1, ...waits.map((d) => d.wait));
+  const [box, s] = chartFrame("queue wait, mean of a minute's starts", durationText(Math.round(max * 1000)));
+  const newest = history.length ? history[history.length - 1].at : 0;
+  const bar = 360 / 60;
+  for (const d of waits) {
+    const h = (d.wait / max) * 100;
+    const title = svg("title");
+    title.textContent = `${new Date(d.at).toLocaleTimeString()}: ${durationText(Math.round(d.wait * 1000))}`;
+    const g = svg("g");
+    g.append(title, svg("rect", { x: xOf(d.at, newest) - bar, y: 110 - h, width: bar - 0.5, height: h, class: "bar-wait" }));
+    s.append(g);
+  }
   return box;
 }
 
 // A line of how many tasks were running at each sample of the history.
-function runningChart() {
-  const max = Math.max(1, ...samples.map((p) => p.running));
+function runningChart(history) {
+  const max = Math.max(1, ...history.map((p) => p.running));
   const [box, s] = chartFrame("tasks running", max);
-  const now = Date.now();
-  const points = samples.map((p) => `${(360 - ((now - p.time) / HISTORY_MS) * 360).toFixed(1)},${(110 - (p.running / max) * 100).toFixed(1)}`);
-  if (points.length > 0) s.append(svg("polyline", { points: points.join(" "), class: "line-running" }));
+  const newest = history.length ? history[history.length - 1].at : 0;
+  const points = history.map((p) => `${xOf(p.at, newest).toFixed(1)},${(110 - (p.running / max) * 100).toFixed(1)}`);
+  if (points.length > 1) s.append(svg("polyline", { points: points.join(" "), class: "line-running" }));
   return box;
 }
