@@ -32,7 +32,8 @@ TIMEOUT_S = 30  # the longest any condition is waited for (a loaded 2-core machi
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import (NoAlertPresentException,
+                                            StaleElementReferenceException)
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 except ImportError:
@@ -50,8 +51,8 @@ def wait_for(condition, what, timeout_s=TIMEOUT_S):
             value = condition()
             if value:
                 return value
-        except StaleElementReferenceException as e:  # the page redrew under us: look again
-            last_error = e
+        except (StaleElementReferenceException, NoAlertPresentException) as e:
+            last_error = e  # the page redrew under us, or its dialog is not up yet: look again
         time.sleep(0.1)
     raise AssertionError(f"timed out after {timeout_s} s waiting for {what}"
                          + (f" (last: {last_error})" if last_error else ""))
@@ -305,6 +306,23 @@ class ConsoleInBrowser(unittest.TestCase):
         wait_for(lambda: self.daemon.state_of(task) == "running",
                  f"tq status to say task {task} runs again")
         self.daemon.tq(["cancel", str(task)])
+
+    def test_clean_all_matching_asks_with_the_count_and_cleans_those_only(self):
+        kept = self.daemon.submit("echo bulk-keep")
+        cleaned = [self.daemon.submit("echo bulk-clean-me") for _ in range(2)]
+        for task in [kept, *cleaned]:
+            wait_for(lambda: self.daemon.state_of(task) == "succeeded", f"task {task} succeeded")
+        self.open(self.console, "/tasks?state=succeeded&text=BULK-CLEAN")
+        wait_for(lambda: len(self.find("#tasks tr[data-id]")) == 2, "the two matching tasks")
+        self.find('button[data-action="clean-matching"]')[0].click()
+        alert = wait_for(lambda: self.browser.switch_to.alert, "the confirmation")
+        self.assertIn("clean 2 succeeded task(s)", alert.text)
+        alert.accept()
+
+        def listed():
+            return self.daemon.tq(["list", "--json", "--command", "bulk-"]).stdout
+        wait_for(lambda: "bulk-clean-me" not in listed(), "the matching tasks cleaned")
+        self.assertIn("bulk-keep", listed())
 
     def test_a_failed_tasks_output_is_shown(self):
         task = self.daemon.submit("echo boom-before-failing; echo on-stderr >&2; exit 3")

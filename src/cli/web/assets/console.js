@@ -9,6 +9,7 @@ const readOnly = document.querySelector('meta[name="tq-read-only"]').content ===
 const SVG = "http://www.w3.org/2000/svg";
 const ACTIVE_STATES = ["pending", "running"];
 const RETRYABLE_STATES = ["failed", "cancelled"];
+const FINISHED_STATES = ["succeeded", "failed", "cancelled", "expired"];
 const ALL_STATES = ["pending", "running", "succeeded", "failed", "cancelled", "expired"];
 
 // ---- talking to the API ----

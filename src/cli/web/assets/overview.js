@@ -131,7 +131,7 @@ function finishedChart(history) {
 // Bars of the mean queue wait (ready to started) of the starts in each minute of the history.
 function waitChart(history) {
   const waits = history.filter((d) => d.wait !== null);
-  const max = Math.max(1, ...waits.map((d) => d.wait));
+  const max = Math.max(0.001, ...waits.map((d) => d.wait));
   const [box, s] = chartFrame("queue wait, mean of a minute's starts", durationText(Math.round(max * 1000)));
   const newest = history.length ? history[history.length - 1].at : 0;
   const bar = 360 / 60;

@@ -1,5 +1,5 @@
-// The tasks page (/tasks): filters in the address, paging, and cancel or retry of one task or
-// of every task the filters match.
+// The tasks page (/tasks): filters in the address, paging, cancel or retry of one task, and
+// cancel, retry or clean of every task the filters match.
 "use strict";
 
 // The filters of the tasks page, read from the address (?state=&queue=&label=&user=&text=&before=).
@@ -44,7 +44,8 @@ async function drawTasksPage() {
     put(el("div", "", { class: "toolbar" }),
       el("span", `${answer.tasks.length} on this page${answer.more ? ", more older" : ""}`, { class: "muted" }),
       bulkButton("cancel all matching", "cancel-matching", "cancel", ACTIVE_STATES, f),
-      bulkButton("retry all matching", "retry-matching", "retry", RETRYABLE_STATES, f)),
+      bulkButton("retry all matching", "retry-matching", "retry", RETRYABLE_STATES, f),
+      bulkButton("clean all matching", "clean-matching", "clean", FINISHED_STATES, f)),
     taskTable(answer.tasks),
     pager(f, answer));
 }
