@@ -7,8 +7,9 @@
 #                          UndefinedBehaviorSanitizer, the Debian package (dist/tq_VERSION_ARCH.deb,
 #                          linted and checked without installing it), and each libFuzzer target
 #                          (the cron engine; the frame and request decoder; job files and the
-#                          crontab importer; users' job files and tqd.toml's user keys) for
-#                          TQ_FUZZ_SECONDS (default 45) with clang. CI runs this one.
+#                          crontab importer; users' job files and tqd.toml's user keys; tq web's
+#                          request handling) for TQ_FUZZ_SECONDS (default 45) with clang. CI
+#                          runs this one.
 #
 # Builds go through ccache when it is installed (scripts/deps.sh installs it), so a second run,
 # or a clone in another folder, compiles only what changed. The time of each phase is printed at
@@ -20,7 +21,7 @@ all=0
 for arg in "$@"; do
   case $arg in
     --all) all=1 ;;
-    -h | --help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) echo "scripts/test.sh: unknown argument: $arg (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -79,7 +80,7 @@ phase "package (check-deb)" tests/package/check-deb dist/tq_*.deb
 
 # Each fuzzer on a copy of its seed corpus, so the repository's stays as it is. libFuzzer exits
 # non-zero on a crash, a sanitizer report, a failed check or an input slower than 10 s.
-fuzz_targets=(tq-cron-fuzz tq-proto-fuzz tq-jobs-fuzz tq-users-fuzz)
+fuzz_targets=(tq-cron-fuzz tq-proto-fuzz tq-jobs-fuzz tq-users-fuzz tq-web-fuzz)
 phase "build (fuzzers)" build build-fuzz -DTQ_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -- "${fuzz_targets[@]}"
 fuzz_dir=$(mktemp -d)
@@ -99,9 +100,10 @@ fuzz_all() {
   run_fuzzer tq-cron-fuzz tests/fuzz/corpus &&
     run_fuzzer tq-proto-fuzz tests/fuzz/proto_corpus &&
     run_fuzzer tq-jobs-fuzz tests/fuzz/jobs_corpus &&
-    run_fuzzer tq-users-fuzz tests/fuzz/users_corpus
+    run_fuzzer tq-users-fuzz tests/fuzz/users_corpus &&
+    run_fuzzer tq-web-fuzz tests/fuzz/web_corpus
 }
 status=0
-phase "fuzz (4 targets)" fuzz_all || status=$?
+phase "fuzz (5 targets)" fuzz_all || status=$?
 rm -rf "$fuzz_dir"
 exit "$status"

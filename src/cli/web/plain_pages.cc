@@ -360,10 +360,15 @@ bool PlainPath(std::string_view path) {
 }
 
 HttpResponse PlainPage(const WebApiContext& ctx, const HttpRequest& request) {
-  if (request.path == "/plain") return Overview(ctx);
-  if (request.path == "/plain/tasks") return Tasks(ctx, request);
-  if (request.path == "/plain/jobs") return Jobs(ctx);
-  return TaskPage(ctx, request.path.substr(std::string_view("/plain/tasks/").size()));
+  try {
+    if (request.path == "/plain") return Overview(ctx);
+    if (request.path == "/plain/tasks") return Tasks(ctx, request);
+    if (request.path == "/plain/jobs") return Jobs(ctx);
+    return TaskPage(ctx, request.path.substr(std::string_view("/plain/tasks/").size()));
+  } catch (const json::exception& e) {  // an answer of another shape (another tqd's version)
+    return Refused("tq web", Status(ErrorCode::kProto, "",
+                                    std::string("tqd's answer is not understood: ") + e.what()));
+  }
 }
 
 }  // namespace tq
