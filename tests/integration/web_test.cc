@@ -86,14 +86,21 @@ std::string Query(const std::string& body) {
   return "?q=" + out;
 }
 
-// A daemon running a task of root's and one of a second user's (cancelled before that user is
-// removed, which userdel refuses while the user has a process).
+// A daemon running a task of root's and, where users can be made, one of a second user's
+// (cancelled before that user is removed, which userdel refuses while the user has a process).
 struct TwoUsersTasks {
+  TwoUsersTasks() {
+    if (!CanMakeUsers()) return;
+    other.emplace();
+    theirs = SubmitAs(d, *other, {"--", "sleep", "600"});
+  }
+  ~TwoUsersTasks() {
+    if (other) TqAs(d, other->run_as(), {"cancel", theirs});
+  }
   TestDaemon d;
   std::string roots = Submit(d, {"--", "sleep", "600"});
-  TempUser other;
-  std::string theirs = SubmitAs(d, other, {"--", "sleep", "600"});
-  ~TwoUsersTasks() { TqAs(d, other.run_as(), {"cancel", theirs}); }
+  std::optional<TempUser> other;  ///< none where this process cannot make users
+  std::string theirs;
 };
 
 nlohmann::json JsonOf(const HttpReply& r) {
@@ -229,14 +236,12 @@ TEST_CASE("tq web keeps at most 16 event streams open, so tqd's connections last
   CHECK(Tq(d, {"ping"}).exit_code == 0);
 }
 
-TEST_CASE("a second user's console shows that user's tasks only and acts on no one else's") {
-  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd to make a second user");
-  TwoUsersTasks two;
-  TestDaemon& d = two.d;
-  const std::string &roots = two.roots, &theirs = two.theirs;
-  TempUser& other = two.other;
+TEST_CASE_FIXTURE(
+    TwoUsersTasks,
+    "a second user's console shows that user's tasks only and acts on no one else's") {
+  if (!other) TQ_SKIP("needs root and useradd to make a second user");
   TQ_LOG_ON_FAILURE(d);
-  TestWeb web(d, {}, other.run_as());
+  TestWeb web(d, {}, other->run_as());
   const std::string cookie = web.SignIn();
   const nlohmann::json listed = JsonOf(HttpCall(web.port, "GET", "/api/list", {cookie}));
   REQUIRE(listed["tasks"].size() == 1);
@@ -332,14 +337,12 @@ TEST_CASE("tq web's list filters by command text on the server and pages on") {
   CHECK(second["more"] == false);
 }
 
-TEST_CASE("tq web --trust-user-header acts for the user its proxy names, and for no one else") {
-  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd to make a second user");
-  TwoUsersTasks two;
-  TestDaemon& d = two.d;
-  const std::string &roots = two.roots, &theirs = two.theirs;
-  TempUser& other = two.other;
+TEST_CASE_FIXTURE(
+    TwoUsersTasks,
+    "tq web --trust-user-header acts for the user its proxy names, and for no one else") {
+  if (!other) TQ_SKIP("needs root and useradd to make a second user");
   TQ_LOG_ON_FAILURE(d);
-  const std::string as_other = "X-Remote-User: " + other.name();
+  const std::string as_other = "X-Remote-User: " + other->name();
   {
     TestWeb web(d, {"--trust-user-header", "X-Remote-User"});
     // Without the header (or with no user name in it) nothing answers; there is no login.
@@ -367,7 +370,7 @@ TEST_CASE("tq web --trust-user-header acts for the user its proxy names, and for
   }
   {
     // A console run by another user acts for that user only: tqd refuses to act for root.
-    TestWeb web(d, {"--trust-user-header", "X-Remote-User"}, other.run_as());
+    TestWeb web(d, {"--trust-user-header", "X-Remote-User"}, other->run_as());
     const HttpReply refused = HttpCall(web.port, "GET", "/api/list", {"X-Remote-User: root"});
     CHECK(refused.status == 403);
     CHECK(JsonOf(refused)["error"]["field"] == "as_user");
