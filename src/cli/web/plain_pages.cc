@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/client.h"
+#include "cli/render.h"
 #include "core/model/limits.h"
 #include "core/proto/protocol.h"
 #include "core/proto/wire_bytes.h"
@@ -79,19 +80,6 @@ std::string TextOf(const json& v) {
 std::string Member(const json& j, const char* key) {
   auto it = j.find(key);
   return it == j.end() ? "" : TextOf(*it);
-}
-
-// A task's or stage's command as one line (a task with stages: its current stage's).
-std::string CommandOf(const json& t) {
-  if (!t.value("shell", json()).is_null()) return Member(t, "shell");
-  if (t.contains("stages") && t["stages"].is_array() && !t["stages"].empty()) {
-    const size_t at = t.contains("stage") ? t["stage"].value("index", 0) : 0;
-    if (at < t["stages"].size()) return CommandOf(t["stages"][at]);
-  }
-  std::string line;
-  for (const json& arg : t.value("argv", json::array()))
-    line += (line.empty() ? "" : " ") + TextOf(arg);
-  return line;
 }
 
 // A state word in its colour, as the script draws it.
@@ -233,7 +221,7 @@ HttpResponse Tasks(const WebApiContext& ctx, const HttpRequest& request) {
     rows.push_back(
         {"<a href=\"/plain/tasks/" + id + "\">" + id + "</a>", StateHtml(t.value("state", "")),
          Esc(t.value("queue", "")), Esc(t["owner"].value("name", "")),
-         "<span class=\"command\">" + Esc(CommandOf(t)) + "</span>", TimeHtml(t["created"])});
+         "<span class=\"command\">" + Esc(CommandLine(t)) + "</span>", TimeHtml(t["created"])});
   }
   std::string filters;
   for (const auto& [k, v] : f) filters += "&amp;" + k + "=" + UrlArg(v);
@@ -291,7 +279,7 @@ HttpResponse TaskPage(const WebApiContext& ctx, const std::string& id_text) {
   std::string facts = "<dl class=\"facts\">";
   for (const auto& [term, value] : std::vector<std::pair<std::string, std::string>>{
            {"state", StateHtml(t.value("state", ""))},
-           {"command", "<code>" + Esc(CommandOf(t)) + "</code>"},
+           {"command", "<code>" + Esc(CommandLine(t)) + "</code>"},
            {"owner", Esc(t["owner"].value("name", ""))},
            {"cwd", "<code>" + Esc(Member(t, "cwd")) + "</code>"},
            {"queue", Esc(t.value("queue", ""))},
