@@ -198,7 +198,8 @@ TEST_CASE("every reply carrying a new id follows a WAL sync made after its reque
         std::vector<std::string>{d.MarkEnv()}));
   std::vector<long long> concurrent;
   for (auto& p : submitters) {
-    const RunResult r = p->Finish();
+    // Under strace, sanitizers and a loaded machine, 25 submits may take minutes.
+    const RunResult r = p->Finish(600);
     REQUIRE_MESSAGE(r.exit_code == 0, "a submitter failed: " << r.err);
     std::istringstream lines(r.out);
     for (long long id; lines >> id;) concurrent.push_back(id);

@@ -54,12 +54,12 @@ TEST_CASE("tq stats --prometheus and metrics_textfile give what a Prometheus par
   TQ_LOG_ON_FAILURE(d);
   // The daemon's directory exists only now: restart it with the textfile inside it.
   const std::string textfile = d.dir() + "/tq.prom";
-  WriteFile(d.dir() + "/tqd.toml", "jobs_dir = " + Quoted(d.jobs_dir()) + "\n" + toml +
-                                       "metrics_textfile = " + Quoted(textfile) + "\n");
+  d.WriteConfig(toml + "metrics_textfile = " + Quoted(textfile) + "\n[queues.ticks]\n");
   // A job firing every second whose run lasts longer: firings that run and firings that
-  // overlap skips.
+  // overlap skips. Its runs have their own queue, so the default queue's counts are exact.
   d.WriteJobFile("tick.toml",
-                 "[[job]]\nname = \"tick\"\nschedule = \"* * * * * *\"\ncommand = \"sleep 2\"\n");
+                 "[[job]]\nname = \"tick\"\nschedule = \"* * * * * *\"\ncommand = \"sleep 2\"\n"
+                 "queue = \"ticks\"\n");
   d.Restart();
 
   const std::string ok = Submit(d, {"--", "true"});
