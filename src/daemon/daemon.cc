@@ -257,6 +257,7 @@ void Daemon::OnFrame(ConnId conn, const Owner& peer, const std::string& payload)
 
 void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
   service_.StatusChanged();
+  std::set<TaskId> groups;  // of the shards that ended: told of once, when all have ended
   for (TaskId id : ids) {
     auto task = store_->Get(id);
     if (task.ok()) {
@@ -267,13 +268,38 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
         ++counters_.stages_finished[StageStateName(StageStateOf(*task, task->stage))];
       events_->Ended(*task);
       waiters_->OnTerminal(*task);
-      if (notifier_) notifier_->TaskEnded(*task);
+      if (task->spec.shard) {
+        groups.insert(task->spec.shard->group);
+      } else if (notifier_) {
+        notifier_->TaskEnded(*task);
+      }
       if (overdue_ && task->spec.job && task->state == TaskState::kSucceeded) overdue_->Check();
     } else {
       spdlog::error("task {} ended but cannot be read: {}", id, task.status().message());
       waiters_->Fail(id, task.status());
     }
   }
+  for (TaskId group : groups) GroupMayHaveEnded(group);
+}
+
+void Daemon::GroupMayHaveEnded(TaskId group) {
+  auto shards = store_->ShardsOf(group);
+  if (!shards.ok()) {
+    spdlog::error("group {}: its shards cannot be read: {}", group, shards.status().message());
+    return;
+  }
+  std::vector<Task> ended;
+  for (const ShardState& shard : *shards) {
+    if (!IsTerminal(shard.state)) return;
+    auto task = store_->Get(shard.id);
+    if (!task.ok()) {
+      spdlog::error("group {}: shard {} cannot be read: {}", group, shard.id,
+                    task.status().message());
+      return;
+    }
+    ended.push_back(std::move(*task));
+  }
+  if (notifier_) notifier_->GroupEnded(group, ended);
 }
 
 void Daemon::SampleHistory() {

@@ -124,6 +124,8 @@ class Daemon final : public CronHost {
   /// Tells the waiters, the followers of events and the tasks' hooks and mail that `ids`
   /// reached a terminal state.
   void NotifyTerminal(const std::vector<TaskId>& ids);
+  /// Tells group `group`'s hooks and mail of its end once every shard has ended (SPEC 12).
+  void GroupMayHaveEnded(TaskId group);
   /// The store's counts now with the counters and the history: `tq stats` and
   /// metrics_textfile.
   Result<MetricsSnapshot> Metrics();

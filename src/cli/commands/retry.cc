@@ -58,18 +58,34 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
             }
             // A named task that was not failed or cancelled is left as it is: the others were
             // re-queued, but the request was not done, so exit 1 naming each.
-            std::set<long long> left(named.begin(), named.end());
-            for (const auto& id : ids) left.erase(id.get<long long>());
+            std::set<long long> left(named.begin(), named.end()), requeued;
+            for (const auto& id : ids) requeued.insert(id.get<long long>());
+            for (long long id : requeued) left.erase(id);
+            int status = 0;
             for (long long id : left) {
               auto task = client->Call(StatusRequest{.id = id});
-              const std::string state =
-                  task.ok() ? (*task)["task"].value("state", "") : std::string("unknown");
-              std::fprintf(stderr,
-                           "tq: task %lld was not re-queued: its state is %s, not failed or "
-                           "cancelled\n",
-                           id, state.c_str());
+              if (task.ok() && task->contains("group")) {
+                // A group's id (SPEC 12) is done when any of its shards went back in the queue.
+                const auto& group = (*task)["group"];
+                bool any = false;
+                for (const auto& shard : group["shards"])
+                  any = any || requeued.count(shard["id"].get<long long>()) > 0;
+                if (any) continue;
+                std::fprintf(stderr,
+                             "tq: group %lld was not re-queued: no shard of it failed or was "
+                             "cancelled (its state is %s)\n",
+                             id, group.value("state", "").c_str());
+              } else {
+                const std::string state =
+                    task.ok() ? (*task)["task"].value("state", "") : std::string("unknown");
+                std::fprintf(stderr,
+                             "tq: task %lld was not re-queued: its state is %s, not failed or "
+                             "cancelled\n",
+                             id, state.c_str());
+              }
+              status = 1;
             }
-            return left.empty() ? 0 : 1;
+            return status;
           }};
 }
 

@@ -1,5 +1,6 @@
 // tq status: one task with every attempt.
 #include <cstdio>
+#include <map>
 
 #include "cli/client.h"
 #include "cli/commands/commands.h"
@@ -94,6 +95,10 @@ void PrintTask(const nlohmann::json& t) {
   if (t["key"].is_string())
     head.push_back({"key", t["key"].get<std::string>() + " v" + t["version"].dump()});
   if (!t["after"].empty()) head.push_back({"after", t["after"].dump()});
+  if (t.contains("shard") && t["shard"].is_object())
+    head.push_back({"shard", "index " + t["shard"]["index"].dump() + " of " +
+                                 t["shard"]["total"].dump() + ", group " +
+                                 t["shard"]["group"].dump()});
   if (t.contains("job") && t["job"].is_string())
     head.push_back({"job", t["job"].get<std::string>()});
   if (!t["labels"].empty()) head.push_back({"labels", t["labels"].dump()});
@@ -138,6 +143,30 @@ void PrintTask(const nlohmann::json& t) {
                   a["reason"].is_string() ? a["reason"].get<std::string>().c_str() : "running",
                   a["detail"].get<std::string>().c_str());
 }
+
+// Prints a group of shards (SPEC 12): its state and how many shards are in each, then each shard.
+void PrintGroup(const nlohmann::json& group) {
+  const auto& shards = group["shards"];
+  std::map<std::string, int> counts;
+  for (const auto& shard : shards) ++counts[shard.value("state", "?")];
+  std::string tally;
+  for (const auto& [state, n] : counts)
+    tally += (tally.empty() ? "" : ", ") + std::to_string(n) + " " + state;
+  PrintTable({{"group", group["id"].dump()},
+              {"state", PaintState(group.value("state", "?"), StdoutColour(false))},
+              {"shards", group["total"].dump() + " (" + tally + ")"}});
+  std::printf("\n");
+  std::vector<std::vector<std::string>> rows = {{"SHARD", "ID", "STATE", "ATTEMPTS", "EXIT"}};
+  for (const auto& shard : shards) {
+    std::string state = shard.value("state", "?");
+    if (shard["reason"].is_string()) state += " (" + shard["reason"].get<std::string>() + ")";
+    rows.push_back({shard["index"].dump(), shard["id"].dump(),
+                    PaintState(state, StdoutColour(false)), shard["attempts"].dump(),
+                    shard["exit_code"].is_number() ? shard["exit_code"].dump() : "-"});
+  }
+  PrintTable(rows);
+}
+
 }  // namespace
 
 Command AddStatus(CLI::App& app, const GlobalOptions& g) {
@@ -149,8 +178,11 @@ Command AddStatus(CLI::App& app, const GlobalOptions& g) {
             if (!client.ok()) return Fail(client.status());
             auto r = client->Call(StatusRequest{.id = *id});
             if (!r.ok()) return Fail(r.status());
+            const bool group = r->contains("group");
             if (g.json) {
-              std::printf("%s\n", (*r)["task"].dump().c_str());
+              std::printf("%s\n", (*r)[group ? "group" : "task"].dump().c_str());
+            } else if (group) {
+              PrintGroup((*r)["group"]);
             } else {
               PrintTask((*r)["task"]);
             }

@@ -40,6 +40,7 @@ struct SubmitFlags {
   bool batch = false, batch_nul = false, batch_json = false;
   std::optional<std::string> on_failure, on_success, on_finish;
   std::string mailto, mail_on;
+  std::optional<int64_t> shards;  // --shards N: a group of N tasks
 };
 
 // The --use flags, each NAME=COUNT or NAME (one unit), as a request; refuses a bad name or count
@@ -232,6 +233,14 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
     return Status::Invalid("--supersede-running", "--supersede-running goes with --key");
   spec.version = f.version;
   request.supersede_running = f.supersede_running;
+  if (f.shards) {
+    if (Status st = CheckShardCount("--shards", *f.shards); !st.ok()) return st;
+    if (f.batch)
+      return Status::Invalid("--shards",
+                             "--shards: a batch cannot carry sharded work; submit it on its own");
+    if (spec.key) return Status::Invalid("--shards", "--shards: sharded work cannot carry --key");
+    request.shards = static_cast<int>(*f.shards);
+  }
   Status st = ParseIds(f.after, spec.after);
   if (st.ok()) st = ReadRetryFlags(f, request.retry);
   if (!st.ok()) return st;
@@ -243,7 +252,8 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
   return request;
 }
 
-// Sends one submit and prints its id; a refusal by a newer version prints that id and exits 3.
+// Sends one submit and prints its id (a group's, for --shards); a refusal by a newer version prints
+// that id and exits 3.
 int SubmitOne(SubmitRequest request, const GlobalOptions& g) {
   // What tqd would refuse is refused here, before the connection: nothing is sent.
   if (Status st = CheckSubmit(request); !st.ok()) return Fail(st);
@@ -258,7 +268,9 @@ int SubmitOne(SubmitRequest request, const GlobalOptions& g) {
     return Fail(st);
   }
   if (g.json) {
-    std::printf("%s\n", nlohmann::json{{"id", (*r)["id"]}}.dump().c_str());
+    nlohmann::json out{{"id", (*r)["id"]}};
+    if (r->contains("shards")) out["shards"] = (*r)["shards"];
+    std::printf("%s\n", out.dump().c_str());
   } else {
     std::printf("%lld\n", (*r)["id"].get<long long>());
   }
@@ -326,6 +338,9 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--mailto", f->mailto, "mail the output of a failed run to ADDR[,ADDR...]");
   sub->add_option("--mail-on", f->mail_on, "failure (default) or always")
       ->check(CLI::IsMember({"failure", "always", "output"}));
+  sub->add_option("--shards", f->shards,
+                  "N tasks, each with TQ_SHARD_INDEX (0..N-1) and TQ_SHARD_TOTAL; prints the "
+                  "group's id, which wait, status, cancel and retry take");
   sub->add_flag("--batch", f->batch, "one task per line of standard input (run by the shell)");
   sub->add_flag("-0,--null", f->batch_nul,
                 "with --batch: NUL-separated arguments, an empty one ends each task");

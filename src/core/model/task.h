@@ -10,6 +10,7 @@
 #include "core/model/clock.h"
 #include "core/model/notify.h"
 #include "core/model/retry_policy.h"
+#include "core/model/shard.h"
 #include "core/model/stage.h"
 #include "core/model/status.h"
 #include "core/model/unit_use.h"
@@ -94,6 +95,7 @@ struct TaskSpec {
   /// Its steps, run in order (SPEC 13); when not empty, argv and shell are empty and each stage
   /// carries its own command.
   std::vector<StageSpec> stages;
+  std::optional<ShardOf> shard;  ///< its place in a sharded group (set by the store at submit)
 };
 
 /// One run of a task under its supervisor.

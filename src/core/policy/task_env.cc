@@ -102,6 +102,10 @@ std::vector<std::string> AttemptEnvironment(const Task& task, int attempt, const
     ours.emplace_back("TQ_STAGE_INDEX", std::to_string(task.stage));
     ours.emplace_back("TQ_CONTEXT", stage.context_dir);
   }
+  if (task.spec.shard) {
+    ours.emplace_back("TQ_SHARD_INDEX", std::to_string(task.spec.shard->index));
+    ours.emplace_back("TQ_SHARD_TOTAL", std::to_string(task.spec.shard->total));
+  }
   for (auto& entry : UnitEnvironment(units)) ours.push_back(std::move(entry));
   std::vector<std::string> base;
   if (!task.spec.clean_env && account) base = ForAccount(task.spec.env, *account);

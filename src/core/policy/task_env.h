@@ -32,12 +32,12 @@ struct StageEnvironment {
 /// (CronEnvironment of the owner) with the spec's own entries over it (a job's `env`; empty for
 /// `tq submit --clean-env`), then for a task with stages the entries `stage` passes on over it,
 /// then TQ_TASK_ID, TQ_ATTEMPT, TQ_QUEUE, for a task with stages TQ_STAGE, TQ_STAGE_INDEX and
-/// TQ_CONTEXT, and the variables naming the attempt's resource `units` (UnitEnvironment) set,
-/// replacing any given.
-/// With `account` (the system daemon runs the task as that user) a captured environment loses
-/// every IsUnsafeVariable and takes HOME, USER, LOGNAME and SHELL from the account, and cron's
-/// takes HOME, USER and LOGNAME from it; entries over cron's are kept as written only for a run
-/// of a job (its job file's `env`), a submitter's lose every IsUnsafeVariable too.
+/// TQ_CONTEXT, for a shard TQ_SHARD_INDEX and TQ_SHARD_TOTAL, and the variables naming the
+/// attempt's resource `units` (UnitEnvironment) set, replacing any given. With `account` (the
+/// system daemon runs the task as that user) a captured environment loses every IsUnsafeVariable
+/// and takes HOME, USER, LOGNAME and SHELL from the account, and cron's takes HOME, USER and
+/// LOGNAME from it; entries over cron's are kept as written only for a run of a job (its job file's
+/// `env`), a submitter's lose every IsUnsafeVariable too.
 std::vector<std::string> AttemptEnvironment(const Task& task, int attempt,
                                             const Account* account = nullptr,
                                             const UnitGrant& units = UnitGrant(),

@@ -369,9 +369,18 @@ Result<SubmitRequest> SubmitFromJson(const Fields& j) {
   if (!spec.ok()) return spec.status();
   auto retry = RetryFromJson(j);
   if (!retry.ok()) return retry.status();
-  SubmitRequest r{std::move(*spec), std::move(*retry), false};
+  SubmitRequest r{std::move(*spec), std::move(*retry), false, 0};
   Status st = Read(j, "supersede_running", r.supersede_running, "true or false");
   if (!st.ok()) return st;
+  std::optional<int64_t> shards;
+  if (st = ReadOptional(j, "shards", shards, "an integer 1..1000"); !st.ok()) return st;
+  if (shards) {
+    if (st = CheckShardCount("shards", *shards); !st.ok()) return st;
+    if (r.spec.key)
+      return Status::Invalid(
+          "shards", "shards: sharded work cannot carry a key (key " + Quote(*r.spec.key) + ")");
+    r.shards = static_cast<int>(*shards);
+  }
   return r;
 }
 

@@ -114,6 +114,10 @@ json TaskToJson(const Task& t) {
     j["stage"] = {{"index", t.stage}, {"name", StageName(t.spec, t.stage)}};
     j["stages"] = StagesJson(t);
   }
+  if (t.spec.shard) {
+    const ShardOf& shard = *t.spec.shard;
+    j["shard"] = {{"group", shard.group}, {"index", shard.index}, {"total", shard.total}};
+  }
   return j;
 }
 

@@ -11,7 +11,8 @@ namespace tq {
 /// Environment values are never included; "attempt_log" holds the newest kMaxAttemptLog
 /// attempts ("attempts" counts them all), so one task always fits a frame.
 /// A task with stages also has "stage" ({"index", "name"}: its current one) and "stages" (each
-/// one's index, name, state, command, timeout, retry settings, attempts and last exit code).
+/// one's index, name, state, command, timeout, retry settings, attempts and last exit code); a
+/// shard (SPEC 12) has "shard" ({"group", "index", "total"}).
 nlohmann::json TaskToJson(const Task& task);
 /// How a task stands, in brief: {"id", "state", "reason", "exit_code", "signal"}, and "stage"
 /// ({"index", "name"}) for a task with stages.

@@ -74,6 +74,20 @@ struct SubmitOutcome {
   std::vector<TaskId> to_terminate;  ///< running older versions the daemon must stop (superseded)
 };
 
+/// A shard of a group and where it is.
+struct ShardState {
+  TaskId id = 0;
+  TaskState state = TaskState::kPending;
+  bool operator==(const ShardState&) const = default;
+};
+
+/// What SubmitShards made: the group's id and its shards' ids, by index.
+struct ShardedSubmit {
+  TaskId group = 0;
+  std::vector<TaskId> ids;
+  bool new_queue = false;  ///< the store knew no queue of this name before
+};
+
 /// One request of a group commit.
 struct SubmitItem {
   Owner owner;
@@ -202,6 +216,16 @@ class Store {
   virtual Result<std::vector<TaskId>> SubmitBatch(const Owner& owner,
                                                   const std::vector<TaskSpec>& specs,
                                                   WallMs now) = 0;
+
+  /// Submits `total` (1..kMaxShards) shards of `spec` in one transaction, all or nothing: a
+  /// group id taken from the tasks' ids (no task ever has it) and one task per index, each with
+  /// spec.shard naming the group, its index and `total`. A spec with a key is refused (field
+  /// "key").
+  virtual Result<ShardedSubmit> SubmitShards(const Owner& owner, const TaskSpec& spec, int total,
+                                             WallMs now) = 0;
+  /// Group `group`'s shards that the store holds, by index; empty when it holds none (no such
+  /// group, or all purged). O(shards), on an index.
+  virtual Result<std::vector<ShardState>> ShardsOf(TaskId group) = 0;
 
   /// Inserts a new pending task for `owner` created at `now`. Each id in spec.after must name a
   /// task of the same owner (else kNotFound naming the id). The task is ready at once when it has

@@ -70,11 +70,14 @@ Result<JobInfo> VisibleJob(RequestContext& ctx, const Owner& peer, const std::st
 /// Task `id` if `peer` may see it (AccessRules::For(peer).Sees); otherwise kNotFound, so ids of
 /// other users cannot be probed.
 Result<Task> VisibleTask(RequestContext& ctx, const Owner& peer, TaskId id);
-/// The visible tasks for `ids`, without their stdin and environment (Store::GetSummary), or
-/// the first not-found error (nothing is done then).
+/// The visible tasks for `ids`, without their stdin and environment (Store::GetSummary), a
+/// group's id standing for its shards (SPEC 12), or the first not-found error (nothing is done
+/// then).
 Result<std::vector<Task>> VisibleTasks(RequestContext& ctx, const Owner& peer,
                                        const std::vector<TaskId>& ids);
 
+/// `ids` with each group's id (SPEC 12) replaced by its shards' ids, in order.
+std::vector<TaskId> WithShards(RequestContext& ctx, const std::vector<TaskId>& ids);
 /// Whose tasks `peer` acts on when naming `user`, as one uid, or nullopt for everyone's. Naming
 /// no one, a user acts on their own tasks; so do root and admins unless `everyone_by_default`
 /// (a listing). Only those who see every task may name another user (kPermission saying they

@@ -101,6 +101,19 @@ bool AttemptOver(const Task& task, int attempt) {
 // logs of one task: a chunk of one attempt, the latest unless the request names one.
 void HandleOneTaskLogs(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r) {
   auto task = VisibleTask(ctx, peer, r.id);
+  if (!task.ok() && task.status().code() == ErrorCode::kNotFound) {
+    // A group's id: its shards are named, as they are what has output.
+    auto shards = VisibleTasks(ctx, peer, {r.id});
+    if (shards.ok() && !shards->empty()) {
+      std::string ids;
+      for (const Task& shard : *shards) ids += (ids.empty() ? "" : " ") + std::to_string(shard.id);
+      ctx.server.Send(conn, ErrorResponse(Status::Invalid(
+                                "id", "id: " + std::to_string(r.id) + " is a group of " +
+                                          std::to_string(shards->size()) +
+                                          " shards; give a shard's id, or all of them: " + ids)));
+      return;
+    }
+  }
   if (!task.ok()) {
     ctx.server.Send(conn, ErrorResponse(task.status()));
     return;
@@ -129,7 +142,7 @@ void HandleOneTaskLogs(RequestContext& ctx, ConnId conn, const Owner& peer, cons
 // logs of the tasks a selector names: as much of each one's latest attempt as fits, in turn.
 void HandleSelectedLogs(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r) {
   json body = json::object();
-  std::vector<TaskId> ids = r.select.ids;
+  std::vector<TaskId> ids = WithShards(ctx, r.select.ids);
   if (r.select.ByFilter()) {
     auto tasks = SelectedTasks(ctx, peer, r.select, AnyState(), "read the logs of");
     if (!tasks.ok()) {

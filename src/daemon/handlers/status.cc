@@ -1,11 +1,45 @@
+#include "core/proto/task_json.h"
 #include "core/proto/wire_bytes.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/run/shim_record.h"
 
 namespace tq {
 
+namespace {
+
+// The answer for group `group` (SPEC 12) whose visible shards are `shards`: {"group": {"id",
+// "state", "total", "shards": [each one's summary with its "index" and "attempts"]}}.
+nlohmann::json GroupAnswer(TaskId group, const std::vector<Task>& shards) {
+  std::vector<TaskState> states;
+  nlohmann::json list = nlohmann::json::array();
+  for (const Task& shard : shards) {
+    states.push_back(shard.state);
+    nlohmann::json j = TaskSummaryJson(shard);
+    j["index"] = shard.spec.shard ? shard.spec.shard->index : 0;
+    j["attempts"] = shard.attempt_count;
+    list.push_back(std::move(j));
+  }
+  const int total = shards.empty() || !shards[0].spec.shard ? 0 : shards[0].spec.shard->total;
+  return {{"group",
+           {{"id", group},
+            {"state", StateName(GroupState(states))},
+            {"total", total},
+            {"shards", std::move(list)}}}};
+}
+
+}  // namespace
+
 void HandleStatus(RequestContext& ctx, ConnId conn, const Owner& peer, const StatusRequest& r) {
   auto task = VisibleTask(ctx, peer, r.id);
+  if (!task.ok() && task.status().code() == ErrorCode::kNotFound) {
+    auto shards = ctx.store.ShardsOf(r.id);
+    if (shards.ok() && !shards->empty()) {
+      auto group = VisibleTasks(ctx, peer, {r.id});
+      ctx.server.Send(
+          conn, group.ok() ? OkResponse(GroupAnswer(r.id, *group)) : ErrorResponse(group.status()));
+      return;
+    }
+  }
   if (!task.ok()) {
     ctx.server.Send(conn, ErrorResponse(task.status()));
     return;

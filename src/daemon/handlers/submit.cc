@@ -1,7 +1,33 @@
+#include <algorithm>
+
 #include "core/policy/unit_grant.h"
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
+
+namespace {
+
+// Stores `shards` shards of `spec` for `peer` as one group (SPEC 12) and answers with their ids.
+void SubmitShards(RequestContext& ctx, ConnId conn, const Owner& peer, const TaskSpec& spec,
+                  int shards) {
+  auto out = ctx.store.SubmitShards(peer, spec, shards, ctx.clock.WallNow());
+  if (!out.ok()) {
+    ctx.server.Send(conn, ErrorResponse(out.status()));
+    return;
+  }
+  nlohmann::json answer{{"id", out->group}, {"shards", out->ids}};
+  if (IsNewUncappedQueue(ctx, spec.queue, out->new_queue)) answer["new_queue"] = true;
+  ctx.server.Send(conn, OkResponse(std::move(answer)));
+  TaskSpec shard = spec;
+  for (size_t i = 0; i < out->ids.size(); ++i) {
+    shard.shard = ShardOf{out->group, static_cast<int>(i), shards};
+    ctx.events.Created(out->ids[i], peer, shard);
+  }
+  ctx.counters.submitted["submit"] += out->ids.size();
+  ctx.dispatch.Schedule();
+}
+
+}  // namespace
 
 void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const SubmitRequest& r) {
   if (Status admitted = ctx.access.CheckQueue(peer, r.spec.queue); !admitted.ok()) {
@@ -12,12 +38,16 @@ void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const Sub
     ctx.server.Send(conn, ErrorResponse(units));
     return;
   }
-  if (Status admitted = ctx.submits.Admit(peer, 1); !admitted.ok()) {
+  if (Status admitted = ctx.submits.Admit(peer, std::max(r.shards, 1)); !admitted.ok()) {
     ctx.server.Send(conn, ErrorResponse(admitted));
     return;
   }
   TaskSpec spec = r.spec;
   spec.retry = ctx.config->RetryFor(spec.queue, r.retry);
+  if (r.shards > 0) {
+    SubmitShards(ctx, conn, peer, spec, r.shards);
+    return;
+  }
   ctx.submits.Add(conn, peer, std::move(spec), r.supersede_running);
 }
 

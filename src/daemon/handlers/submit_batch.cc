@@ -17,6 +17,13 @@ void HandleSubmitBatch(RequestContext& ctx, ConnId conn, const Owner& peer,
                                 "at a time")));
       return;
     }
+    if (one.shards > 0) {
+      ctx.server.Send(conn, ErrorResponse(Status::Invalid(
+                                "shards",
+                                "shards: a batch cannot carry sharded work; submit it on its "
+                                "own")));
+      return;
+    }
     if (Status allowed = ctx.access.CheckQueue(peer, one.spec.queue); !allowed.ok()) {
       ctx.server.Send(conn, ErrorResponse(allowed));
       return;

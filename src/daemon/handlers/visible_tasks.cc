@@ -29,11 +29,41 @@ Result<std::vector<Task>> VisibleTasks(RequestContext& ctx, const Owner& peer,
   std::unordered_set<TaskId> seen;
   for (TaskId id : ids) {
     if (!seen.insert(id).second) continue;  // an id given twice is one task, read once
-    auto t = Visible(ctx, peer, id, ctx.store.GetSummary(id));
+    Result<Task> task = ctx.store.GetSummary(id);
+    if (!task.ok() && task.status().code() == ErrorCode::kNotFound) {
+      auto shards = ctx.store.ShardsOf(id);  // a group's id stands for its shards
+      if (!shards.ok()) return shards.status();
+      if (!shards->empty()) {
+        std::vector<TaskId> shard_ids;
+        for (const ShardState& shard : *shards) shard_ids.push_back(shard.id);
+        auto group = VisibleTasks(ctx, peer, shard_ids);
+        if (!group.ok())
+          return group.status().code() == ErrorCode::kNotFound
+                     ? Status::NotFound("task " + std::to_string(id) + " not found")
+                     : group.status();
+        for (Task& shard : *group)
+          if (seen.insert(shard.id).second) tasks.push_back(std::move(shard));
+        continue;
+      }
+    }
+    auto t = Visible(ctx, peer, id, std::move(task));
     if (!t.ok()) return t.status();
     tasks.push_back(std::move(*t));
   }
   return tasks;
+}
+
+std::vector<TaskId> WithShards(RequestContext& ctx, const std::vector<TaskId>& ids) {
+  std::vector<TaskId> out;
+  for (TaskId id : ids) {
+    auto shards = ctx.store.ShardsOf(id);
+    if (!shards.ok() || shards->empty()) {
+      out.push_back(id);  // a task's id, or one whose error its own read will tell
+      continue;
+    }
+    for (const ShardState& shard : *shards) out.push_back(shard.id);
+  }
+  return out;
 }
 
 }  // namespace tq

@@ -59,13 +59,36 @@ Notifier::Notifier(HookRunner& hooks, const Clock& clock, TaskFiles files, const
       no_sendmail_(clock, kNoSendmailLogMs) {}
 
 void Notifier::TaskEnded(const Task& task) {
+  Tell(task, FactsOf(task));
+}
+
+void Notifier::GroupEnded(TaskId group, const std::vector<Task>& shards) {
+  if (shards.empty()) return;
+  std::vector<TaskState> states;
+  for (const Task& shard : shards) states.push_back(shard.state);
+  const TaskState state = GroupState(states);
+  const Task* teller = &shards.back();
+  for (const Task& shard : shards)
+    if (shard.state == state) {
+      teller = &shard;
+      break;
+    }
+  Task task = *teller;
+  task.state = state;
+  task.spec.shard.reset();  // the hook tells of the group, not of one shard
+  NotifyFacts facts = FactsOf(task);
+  facts.task = group;
+  Tell(task, facts);
+}
+
+void Notifier::Tell(const Task& task, const NotifyFacts& facts) {
   const NotifySpec& n = task.spec.notify;
   // The output is read only when something may tell of it.
   std::optional<std::string> output;
   if (!n.mailto.empty() && n.mail_on == MailOn::kOutput) output = OutputOf(task);
   const NotifyPlan plan = PlanNotify(task, output && !output->empty());
   if (plan.hooks.empty() && !plan.mail) return;
-  Send(task, FactsOf(task), plan, output ? *output : OutputOf(task));
+  Send(task, facts, plan, output ? *output : OutputOf(task));
 }
 
 void Notifier::JobOverdue(const JobDef& job, const Task& run, const std::string& reason) {

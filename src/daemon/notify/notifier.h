@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/config/config.h"
 #include "core/jobs/job.h"
@@ -34,12 +35,20 @@ class Notifier {
   /// Runs the hooks and sends the mail that the end of `task` (terminal) asks for.
   void TaskEnded(const Task& task);
 
+  /// Runs the hooks and sends the mail that the end of group `group` (SPEC 12) asks for, once
+  /// every one of its `shards` has ended: as for one task in the group's state (GroupState), told
+  /// with TQ_TASK_ID set to the group's id and the output of the shard that decided it (the first
+  /// that failed, else the first cancelled, else the last).
+  void GroupEnded(TaskId group, const std::vector<Task>& shards);
+
   /// The dead man's switch of `job`: its on_failure hook and its mail (when `mailto` is set,
   /// whatever mail_on says), with TQ_STATE=overdue and `reason`. `run` is what
   /// a run of the job would be (its owner and spec), for the user, environment and directory.
   void JobOverdue(const JobDef& job, const Task& run, const std::string& reason);
 
  private:
+  /// Runs the hooks and sends the mail that the end of `task` asks for, telling `facts`.
+  void Tell(const Task& task, const NotifyFacts& facts);
   /// Runs the plan's hooks and mail for `facts` of `task`, whose output is `output`.
   void Send(const Task& task, const NotifyFacts& facts, const NotifyPlan& plan,
             const std::string& output);

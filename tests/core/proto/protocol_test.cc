@@ -33,7 +33,7 @@ TaskSpec FullSpec() {
 }
 
 TEST_CASE("a submit request round-trips byte for byte") {
-  auto decoded = DecodeRequest(EncodeRequest(SubmitRequest{FullSpec(), {}, false}));
+  auto decoded = DecodeRequest(EncodeRequest(SubmitRequest{FullSpec(), {}, false, 0}));
   REQUIRE(decoded.ok());
   const auto& spec = std::get<SubmitRequest>(*decoded).spec;
   const TaskSpec want = FullSpec();
@@ -161,13 +161,13 @@ TEST_CASE("limits are enforced with their names") {
   TaskSpec s;
   s.argv = {"cat"};
   s.stdin_data = std::string(kMaxStdinBytes + 1, 'x');
-  auto r = DecodeRequest(EncodeRequest(SubmitRequest{s, {}, false}));
+  auto r = DecodeRequest(EncodeRequest(SubmitRequest{s, {}, false, 0}));
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == ErrorCode::kLimit);
   CHECK(r.status().field() == "stdin");
   s.stdin_data.reset();
   s.argv.assign(kMaxArgvCount + 1, "a");
-  r = DecodeRequest(EncodeRequest(SubmitRequest{s, {}, false}));
+  r = DecodeRequest(EncodeRequest(SubmitRequest{s, {}, false, 0}));
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().field() == "argv");
 }

@@ -80,7 +80,7 @@ TEST_CASE("a working directory longer than PATH_MAX is refused") {
   TaskSpec s;
   s.argv = {"true"};
   s.cwd = std::string(kMaxCwdBytes + 1, 'd');
-  auto r = DecodeRequest(EncodeRequest(SubmitRequest{s, {}, false}));
+  auto r = DecodeRequest(EncodeRequest(SubmitRequest{s, {}, false, 0}));
   REQUIRE_FALSE(r.ok());
   CHECK(r.status().code() == ErrorCode::kLimit);
   CHECK(r.status().field() == "cwd");

@@ -9,7 +9,9 @@
 namespace tq {
 
 /// One task with its attempts. Response: {"task": {...}}, with "waiting" as list has it and
-/// "env_names": the names of the environment it runs with (its values only when asked).
+/// "env_names": the names of the environment it runs with (its values only when asked). For a
+/// group's id (SPEC 12): {"group": {"id", "state", "total", "shards": [each one's summary with
+/// "index" and "attempts"]}}.
 struct StatusRequest {
   TaskId id = 0;
   bool env = false;  ///< also "env": its entries, NAME=VALUE, values and all

@@ -76,6 +76,7 @@ json SubmitToJson(const SubmitRequest& r) {
   json j = SpecToJson(r.spec);
   RetryToJson(r.retry, j);
   if (r.supersede_running) j["supersede_running"] = true;
+  if (r.shards != 0) j["shards"] = r.shards;
   return j;
 }
 
@@ -86,7 +87,7 @@ const std::vector<std::string>& SubmitFields() {
         "argv shell stdin cwd env queue priority clean_env not_before_ms after labels timeout_ms"
         " key version pending_ttl_ms retries backoff backoff_base_ms backoff_max_ms jitter"
         " retry_on_exit no_retry_on_exit supersede_running keep_background on_failure on_success"
-        " on_finish mailto mail_on use stages");
+        " on_finish mailto mail_on use stages shards");
     std::vector<std::string> out;
     for (std::string word; in >> word;) out.push_back(word);
     return out;

@@ -327,11 +327,21 @@ ALTER TABLE tasks ADD COLUMN stage INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE attempts ADD COLUMN stage INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// v14, sharded work (SPEC 12): a shard's group (an id taken from the tasks' sequence, which no
+// task has), its index and the group's size, NULL for a task that is no shard; indexed by group,
+// so a verb given a group's id finds its shards without a scan.
+constexpr const char* kSchemaV14 = R"sql(
+ALTER TABLE tasks ADD COLUMN shard_group INTEGER;
+ALTER TABLE tasks ADD COLUMN shard_index INTEGER;
+ALTER TABLE tasks ADD COLUMN shard_total INTEGER;
+CREATE INDEX tasks_shard_group ON tasks(shard_group, shard_index) WHERE shard_group IS NOT NULL;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1},   {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4}, {5, kSchemaV5},
-    {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},   {9, kSchemaV9}, {10, kSchemaV10},
-    {11, kSchemaV11}, {12, kSchemaV12}, {13, kSchemaV13},
+    {1, kSchemaV1},   {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},   {5, kSchemaV5},
+    {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},   {9, kSchemaV9},   {10, kSchemaV10},
+    {11, kSchemaV11}, {12, kSchemaV12}, {13, kSchemaV13}, {14, kSchemaV14},
 };
 
 bool IsFileBacked(const std::string& path) {

@@ -18,6 +18,7 @@
 //   stored_bytes.*   lists, environments and exit codes as stored values
 //   migrations.*     the schema versions and how a file moves between them
 //   submit.cc        Insert, Submit (SPEC 3), SubmitBatch
+//   shards.cc        SubmitShards, ShardsOf (SPEC 12)
 //   lifecycle.cc     the ready set, attempts, retries, ends and dependency failure
 //   unstart.cc       undoing an attempt whose supervisor never started
 //   queue_admin.cc   queue pause, concurrency and delete
@@ -91,6 +92,9 @@ class SqliteStore : public Store {
                                                  WallMs now) override;
   Result<std::vector<TaskId>> SubmitBatch(const Owner& owner, const std::vector<TaskSpec>& specs,
                                           WallMs now) override;
+  Result<ShardedSubmit> SubmitShards(const Owner& owner, const TaskSpec& spec, int total,
+                                     WallMs now) override;
+  Result<std::vector<ShardState>> ShardsOf(TaskId group) override;
   Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) override;
   Result<Task> Get(TaskId id) override;
   Result<Task> GetSummary(TaskId id) override;

@@ -237,6 +237,14 @@ Status SqliteStore::Prepare() {
        "backoff_base_ms, backoff_max_ms, jitter, retry_on_exit, no_retry_on_exit) "
        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"},
       {&S::delete_stages, "drop stages", "DELETE FROM task_stages WHERE task_id = ?1"},
+      // A group's id is the next id of the tasks' sequence, taken so that no task gets it.
+      {&S::bump_task_sequence, "take an id for a group",
+       "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'tasks' RETURNING seq"},
+      {&S::seed_task_sequence, "take an id for a group",
+       "INSERT INTO sqlite_sequence(name, seq) VALUES ('tasks', 1) RETURNING seq"},
+      {&S::shards_of, "list a group's shards",
+       "SELECT id, state FROM tasks INDEXED BY tasks_shard_group WHERE shard_group = ?1 "
+       "ORDER BY shard_index"},
       {&S::reblock_dependents, "hold dependents",
        "UPDATE tasks SET deps_left = deps_left + 1, ready = 0 WHERE state = 'pending' "
        "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = ?1)"},

@@ -16,6 +16,8 @@ struct SqliteStore::Statements {
   sqlite::Stmt dep_owner_state, deps_of, env_by_hash, insert_env, drop_env_if_unused, insert_queue,
       insert_task, insert_label, insert_dep, key_lookup, task_env_hash, replace_task,
       delete_attempts, delete_labels, delete_deps, reblock_dependents, insert_stage, delete_stages;
+  // sharded work (sqlite/shards.cc)
+  sqlite::Stmt bump_task_sequence, seed_task_sequence, shards_of;
   // reads
   sqlite::Stmt get_task, get_task_summary, task_stages, task_labels, task_deps, task_attempts,
       queue_states, set_queue_paused, set_queue_concurrency, set_queue_priority_mix, add_queue,

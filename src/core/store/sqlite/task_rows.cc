@@ -43,6 +43,9 @@ constexpr const char* kRequestColumns[] = {
     "mail_on",
     "uses",
     "stages",
+    "shard_group",
+    "shard_index",
+    "shard_total",
 };
 
 // Column positions of TaskSelect.
@@ -52,7 +55,8 @@ enum TaskCol {
   kCleanEnv, kNotBefore, kTimeoutMs, kState, kReason, kAttemptCount, kExitCode, kSignal,
   kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
   kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground, kJob, kJobExclusive, kOnFailure,
-  kOnSuccess, kOnFinish, kMailto, kMailOn, kHeld, kUses, kStages, kStage,
+  kOnSuccess, kOnFinish, kMailto, kMailOn, kHeld, kUses, kStages, kStage, kShardGroup,
+  kShardIndex, kShardTotal,
 };
 // clang-format on
 
@@ -137,6 +141,10 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key) {
   q.BindOptText(spec.use.empty() ? std::nullopt
                                  : std::optional<std::string>(EncodeUnitRequest(spec.use)));
   q.BindInt(static_cast<int64_t>(spec.stages.size()));
+  const std::optional<ShardOf>& shard = spec.shard;
+  q.BindOptInt(shard ? std::optional<int64_t>(shard->group) : std::nullopt);
+  q.BindOptInt(shard ? std::optional<int64_t>(shard->index) : std::nullopt);
+  q.BindOptInt(shard ? std::optional<int64_t>(shard->total) : std::nullopt);
 }
 
 std::string TaskSelect(bool full) {
@@ -149,7 +157,7 @@ std::string TaskSelect(bool full) {
          "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
          "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background, t.job, t.job_exclusive, "
          "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on, t.held, t.uses, t.stages, "
-         "t.stage FROM tasks AS t ";
+         "t.stage, t.shard_group, t.shard_index, t.shard_total FROM tasks AS t ";
 }
 
 Result<Task> ReadTask(const Query& q) {
@@ -219,6 +227,14 @@ Result<Task> ReadTask(const Query& q) {
   if (stages < 0 || stages > static_cast<int64_t>(kMaxStages)) return corrupt("stages");
   t.spec.stages.resize(static_cast<size_t>(stages));  // their rows are read by LoadStages
   t.stage = static_cast<int>(q.Int(kStage));
+  if (!q.IsNull(kShardGroup)) {
+    const ShardOf shard{q.Int(kShardGroup), static_cast<int>(q.Int(kShardIndex)),
+                        static_cast<int>(q.Int(kShardTotal))};
+    if (shard.total < 1 || shard.total > kMaxShards || shard.index < 0 ||
+        shard.index >= shard.total)
+      return corrupt("shard");
+    t.spec.shard = shard;
+  }
   return t;
 }
 

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -652,7 +653,7 @@ TEST_CASE("a v12 database migrates to v13: its tasks have no stages and keep the
   Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
   REQUIRE_MESSAGE(opened.ok(), opened.status().message());
   SqliteStore& store = **opened;
-  CHECK(QueryInt(path, "PRAGMA user_version") == 13);
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
   CHECK(QueryInt(BackupPath(path, 12), "PRAGMA user_version") == 12);
   Result<std::vector<Task>> tasks = store.List(ListFilter{});
   REQUIRE_MESSAGE(tasks.ok(), tasks.status().message());
@@ -681,6 +682,36 @@ TEST_CASE("a v12 database migrates to v13: its tasks have no stages and keep the
   REQUIRE(back.ok());
   REQUIRE(back->spec.stages.size() == 2);
   CHECK(back->spec.stages[1].shell == "gzip x");
+}
+
+TEST_CASE("a v13 database migrates to v14: its tasks are no shards, and a group follows them") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 13);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+  }
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(QueryInt(BackupPath(path, 13), "PRAGMA user_version") == 13);
+  Result<std::vector<Task>> tasks = store.List(ListFilter{});
+  REQUIRE_MESSAGE(tasks.ok(), tasks.status().message());
+  REQUIRE_FALSE(tasks->empty());
+  TaskId newest = 0;
+  for (const Task& t : *tasks) {
+    CHECK_FALSE(t.spec.shard.has_value());
+    newest = std::max(newest, t.id);
+  }
+  TaskSpec spec;
+  spec.argv = {"true"};
+  Result<ShardedSubmit> group = store.SubmitShards({0, 0, "root"}, spec, 2, 1000);
+  REQUIRE_MESSAGE(group.ok(), group.status().message());
+  CHECK(group->group > newest);
+  CHECK(group->ids.front() > group->group);
 }
 
 }  // namespace

@@ -1,0 +1,29 @@
+#include "core/model/shard.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/model/task.h"
+
+namespace tq {
+
+Status CheckShardCount(const char* field, int64_t shards) {
+  if (shards >= 1 && shards <= kMaxShards) return Status::Ok();
+  return Status::Invalid(field, std::string(field) + ": " + std::to_string(shards) +
+                                    " is not a shard count (1 to " + std::to_string(kMaxShards) +
+                                    ")");
+}
+
+TaskState GroupState(const std::vector<TaskState>& shards) {
+  auto any = [&](TaskState s) {
+    return std::find(shards.begin(), shards.end(), s) != shards.end();
+  };
+  if (shards.empty()) return TaskState::kPending;
+  if (any(TaskState::kRunning)) return TaskState::kRunning;
+  if (any(TaskState::kPending)) return TaskState::kPending;
+  if (any(TaskState::kFailed)) return TaskState::kFailed;
+  if (any(TaskState::kCancelled)) return TaskState::kCancelled;
+  return TaskState::kSucceeded;
+}
+
+}  // namespace tq

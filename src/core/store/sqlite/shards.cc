@@ -1,0 +1,59 @@
+// Sharded work in the SQLite store (SPEC 12): a group's id taken from the tasks' sequence, its
+// shards inserted in one transaction, and a group's shards read back on their index.
+#include "core/store/sqlite/sqlite_store.h"
+#include "core/store/sqlite/statements.h"
+#include "core/store/sqlite/stored_bytes.h"
+#include "core/store/sqlite/task_rows.h"
+
+namespace tq {
+
+Result<ShardedSubmit> SqliteStore::SubmitShards(const Owner& owner, const TaskSpec& spec, int total,
+                                                WallMs now) {
+  if (spec.key)
+    return Status::Invalid("key", "key: sharded work cannot carry a key; submit it without one");
+  if (Status s = CheckShardCount("shards", total); !s.ok()) return s;
+  if (Status s = sqlite::CheckBytes(spec); !s.ok()) return s;
+  ShardedSubmit out;
+  Status status = Write([&]() -> Status {
+    out.ids.clear();
+    // sqlite_sequence has the tasks' row once any task was inserted; before, the group is id 1.
+    for (sqlite::Stmt* take : {&st_->bump_task_sequence, &st_->seed_task_sequence}) {
+      sqlite::Query q(*take);
+      Result<bool> row = q.Step();
+      if (!row.ok()) return row.status();
+      if (*row) {
+        out.group = q.Int(0);
+        break;
+      }
+    }
+    std::vector<TaskId> ended;  // dependency-failed at once: nobody can wait on them yet
+    TaskSpec shard = spec;
+    for (int i = 0; i < total; ++i) {
+      shard.shard = ShardOf{out.group, i, total};
+      bool new_queue = false;
+      Result<TaskId> id = InsertInTx(owner, shard, now, &ended, &new_queue);
+      if (!id.ok()) return id.status();
+      out.new_queue = out.new_queue || new_queue;
+      out.ids.push_back(*id);
+    }
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return out;
+}
+
+Result<std::vector<ShardState>> SqliteStore::ShardsOf(TaskId group) {
+  std::vector<ShardState> shards;
+  bool corrupt = false;
+  sqlite::Query q(st_->shards_of);
+  Status s = q.BindInt(group).ForEach([&] {
+    const std::optional<TaskState> state = StateFromName(q.Text(1));
+    corrupt = corrupt || !state;
+    shards.push_back({q.Int(0), state.value_or(TaskState::kPending)});
+  });
+  if (!s.ok()) return s;
+  if (corrupt) return sqlite::Error("read group " + std::to_string(group), "corrupt state");
+  return shards;
+}
+
+}  // namespace tq

@@ -1,0 +1,142 @@
+// Sharded work (SPEC 12) through the real tq and tqd: `tq submit --shards N` makes one group of N
+// tasks, each told its slice; the group's id is waited on, shown, cancelled and retried as one,
+// and its hooks run once, when every shard has ended.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+
+// The group's status as `tq status --json` gives it.
+nlohmann::json GroupJson(const TestDaemon& d, const std::string& group) {
+  const RunResult r = Tq(d, {"--json", "status", group});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  return nlohmann::json::parse(r.out);
+}
+
+// The ids of the group's shards, by index.
+std::vector<std::string> ShardIds(const TestDaemon& d, const std::string& group) {
+  std::vector<std::string> ids;
+  const nlohmann::json g = GroupJson(d, group);
+  for (const auto& shard : g["shards"]) ids.push_back(shard["id"].dump());
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("tq submit --shards N: N tasks, each with its index and the total, waited on as one") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string out = d.dir() + "/slices";
+  const RunResult r =
+      Tq(d, {"--json", "submit", "--shards", "4", "--on-finish",
+             "echo \"$TQ_TASK_ID $TQ_STATE\" >> " + Quoted(d.dir() + "/hook"), "--", "sh", "-c",
+             "echo \"$TQ_SHARD_INDEX/$TQ_SHARD_TOTAL\" >> " + Quoted(out)});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const nlohmann::json submitted = nlohmann::json::parse(r.out);
+  const std::string group = submitted["id"].dump();
+  REQUIRE(submitted["shards"].size() == 4);
+
+  REQUIRE(Tq(d, {"wait", group}).exit_code == 0);
+  std::vector<std::string> slices = FileLines(out);
+  std::sort(slices.begin(), slices.end());
+  CHECK(slices == std::vector<std::string>{"0/4", "1/4", "2/4", "3/4"});
+
+  const nlohmann::json g = GroupJson(d, group);
+  CHECK(g["id"].dump() == group);
+  CHECK(g["state"] == "succeeded");
+  CHECK(g["total"] == 4);
+  REQUIRE(g["shards"].size() == 4);
+  for (int i = 0; i < 4; ++i) {
+    CAPTURE(i);
+    CHECK(g["shards"][i]["index"] == i);
+    CHECK(g["shards"][i]["id"] == submitted["shards"][i]);
+    const nlohmann::json t = TaskJson(d, submitted["shards"][i].dump());
+    CHECK(t["shard"]["group"].dump() == group);
+    CHECK(t["shard"]["index"] == i);
+    CHECK(t["shard"]["total"] == 4);
+  }
+  // The group's hook ran once, told of the group.
+  REQUIRE(WaitFor([&] { return !FileLines(d.dir() + "/hook").empty(); }));
+  CHECK(FileLines(d.dir() + "/hook") == std::vector<std::string>{group + " succeeded"});
+
+  // Output is a shard's: the logs of a group name its shards.
+  const RunResult logs = Tq(d, {"logs", group});
+  CHECK(logs.exit_code == 2);
+  CHECK(logs.err.find(group + " is a group of 4 shards") != std::string::npos);
+  CHECK(Tq(d, {"logs", submitted["shards"][3].dump()}).exit_code == 0);
+
+  // The human status of the group and of one shard.
+  const RunResult human = Tq(d, {"status", group});
+  CHECK(human.out.find("4 (4 succeeded)") != std::string::npos);
+  const std::vector<std::string> ids = ShardIds(d, group);
+  REQUIRE(ids.size() == 4);
+  const RunResult shard = Tq(d, {"status", ids[2]});
+  CHECK(shard.out.find("index 2 of 4, group " + group) != std::string::npos);
+}
+
+TEST_CASE("a group fails when a shard fails, its hook runs once, and tq retry reruns only those") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string flag = d.dir() + "/fixed", hook = d.dir() + "/hook";
+  // Shard 1 fails until the flag exists.
+  const std::string group = Submit(
+      d, {"--shards", "3", "--on-failure",
+          "echo \"$TQ_TASK_ID $TQ_STATE $TQ_EXIT_CODE\" >> " + Quoted(hook), "--", "sh", "-c",
+          "echo run >> \"$0.$TQ_SHARD_INDEX\"; [ $TQ_SHARD_INDEX != 1 ] || [ -e " + Quoted(flag) +
+              " ] || exit 7",
+          d.dir() + "/runs"});
+  CHECK(Tq(d, {"wait", group}).exit_code == 7);
+  const nlohmann::json g = GroupJson(d, group);
+  CHECK(g["state"] == "failed");
+  CHECK(g["shards"][1]["state"] == "failed");
+  CHECK(g["shards"][1]["exit_code"] == 7);
+  REQUIRE(WaitFor([&] { return !FileLines(hook).empty(); }));
+  CHECK(FileLines(hook) == std::vector<std::string>{group + " failed 7"});
+
+  WriteFile(flag, "");
+  const RunResult retry = Tq(d, {"--json", "retry", group});
+  REQUIRE_MESSAGE(retry.exit_code == 0, retry.err);
+  CHECK(Tq(d, {"wait", group}).exit_code == 0);
+  CHECK(GroupJson(d, group)["state"] == "succeeded");
+  // Only the failed shard ran again.
+  CHECK(FileLines(d.dir() + "/runs.0").size() == 1);
+  CHECK(FileLines(d.dir() + "/runs.1").size() == 2);
+  CHECK(FileLines(d.dir() + "/runs.2").size() == 1);
+}
+
+TEST_CASE("tq cancel of a group cancels every shard that has not ended") {
+  TestDaemon d("max_running = 2\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string group = Submit(d, {"--shards", "5", "--", "sleep", "600"});
+  const std::vector<std::string> ids = ShardIds(d, group);
+  REQUIRE(ids.size() == 5);
+  REQUIRE(WaitFor([&] { return GroupJson(d, group)["state"] == "running"; }));
+  REQUIRE(Tq(d, {"cancel", group}).exit_code == 0);
+  REQUIRE(WaitFor([&] { return GroupJson(d, group)["state"] == "cancelled"; }));
+  for (const std::string& id : ids) CHECK(TaskState(d, id) == "cancelled");
+  CHECK(Tq(d, {"wait", group}).exit_code != 0);
+}
+
+TEST_CASE("--shards refuses a count out of range, a key and a batch, and changes nothing") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  for (const std::string n : {"0", "-1", "1001", "x"}) {
+    CAPTURE(n);
+    const RunResult r = Tq(d, {"submit", "--shards", n, "--", "true"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--shards") != std::string::npos);
+  }
+  const RunResult keyed = Tq(d, {"submit", "--shards", "2", "--key", "k", "--", "true"});
+  CHECK(keyed.exit_code == 2);
+  CHECK(keyed.err.find("--key") != std::string::npos);
+  CHECK(ListTasks(d).empty());
+  // A group id another user cannot see is not found, as a task's would be.
+  CHECK(Tq(d, {"status", "999999"}).exit_code == 4);
+}
