@@ -2,11 +2,14 @@
 // tasks, each told its slice; the group's id is waited on, shown, cancelled and retried as one,
 // and its hooks run once, when every shard has ended.
 #include <doctest/doctest.h>
+#include <pwd.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "support/skip.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -105,6 +108,10 @@ TEST_CASE("a group fails when a shard fails, its hook runs once, and tq retry re
   REQUIRE_MESSAGE(retry.exit_code == 0, retry.err);
   CHECK(Tq(d, {"wait", group}).exit_code == 0);
   CHECK(GroupJson(d, group)["state"] == "succeeded");
+  // A task after the group waits for every shard.
+  const std::string merge = Submit(d, {"--after", group, "--", "true"});
+  CHECK(Tq(d, {"wait", merge}).exit_code == 0);
+  CHECK(TaskJson(d, merge)["after"].size() == 3);
   // Only the failed shard ran again.
   CHECK(FileLines(d.dir() + "/runs.0").size() == 1);
   CHECK(FileLines(d.dir() + "/runs.1").size() == 2);
@@ -136,7 +143,53 @@ TEST_CASE("--shards refuses a count out of range, a key and a batch, and changes
   const RunResult keyed = Tq(d, {"submit", "--shards", "2", "--key", "k", "--", "true"});
   CHECK(keyed.exit_code == 2);
   CHECK(keyed.err.find("--key") != std::string::npos);
+  // 100 copies of 1 MiB of stdin would be 100 MiB in the store: over what a batch may bring.
+  const RunResult big =
+      Tq(d, {"submit", "--shards", "100", "--stdin", "--", "cat"}, std::string(1 << 20, 'x'));
+  CHECK(big.exit_code == 2);
+  CHECK(big.err.find("over the limit of 67108864 bytes") != std::string::npos);
   CHECK(ListTasks(d).empty());
   // A group id another user cannot see is not found, as a task's would be.
   CHECK(Tq(d, {"status", "999999"}).exit_code == 4);
+}
+
+TEST_CASE("shards after a task that failed fail at once, and the group's hook runs once") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string dep = Submit(d, {"--", "false"});
+  REQUIRE(Tq(d, {"wait", dep}).exit_code == 1);
+  const std::string hook = d.dir() + "/hook";
+  const std::string group =
+      Submit(d, {"--shards", "3", "--after", dep, "--on-failure",
+                 "echo \"$TQ_TASK_ID $TQ_REASON\" >> " + Quoted(hook), "--", "true"});
+  CHECK(GroupJson(d, group)["state"] == "failed");
+  REQUIRE(WaitFor([&] { return !FileLines(hook).empty(); }));
+  CHECK(FileLines(hook) == std::vector<std::string>{group + " dependency-failed"});
+}
+
+TEST_CASE("another user's group answers not found, and its shards' ids stay unknown") {
+  const passwd* pw = getpwnam("nobody");
+  if (geteuid() != 0 || pw == nullptr) {
+    TQ_SKIP("needs root and a 'nobody' user");
+  }
+  const RunAs nobody{pw->pw_uid, pw->pw_gid};
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string group = Submit(d, {"--shards", "2", "--delay", "1h", "--", "true"});
+  const std::vector<std::string> ids = ShardIds(d, group);
+  REQUIRE(ids.size() == 2);
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"status", group},
+                                               {"wait", group},
+                                               {"cancel", group},
+                                               {"retry", group},
+                                               {"logs", group},
+                                               {"logs", group, group},
+                                               {"submit", "--after", group, "--", "true"}}) {
+    CAPTURE(args[0]);
+    const RunResult r = TqAs(d, nobody, args);
+    CHECK(r.exit_code == 4);
+    CHECK(r.err.find("task " + group + " not found") != std::string::npos);
+    for (const std::string& id : ids) CHECK(r.err.find(id) == std::string::npos);
+  }
+  CHECK(GroupJson(d, group)["state"] == "pending");  // nothing was changed
 }

@@ -380,6 +380,14 @@ Result<SubmitRequest> SubmitFromJson(const Fields& j) {
       return Status::Invalid(
           "shards", "shards: sharded work cannot carry a key (key " + Quote(*r.spec.key) + ")");
     r.shards = static_cast<int>(*shards);
+    // Each shard stores its own copy of the command and stdin: as much as a batch may bring.
+    const size_t total = SubmitPayloadBytes(r) * static_cast<size_t>(r.shards);
+    if (total > kMaxBatchBytes)
+      return Status(ErrorCode::kLimit, "shards",
+                    "shards: " + std::to_string(r.shards) + " shards of " +
+                        SizeText(SubmitPayloadBytes(r)) + " each (command, environment and " +
+                        "stdin) come to " + SizeText(total) + ", over the limit of " +
+                        SizeText(kMaxBatchBytes) + " per request");
   }
   return r;
 }

@@ -85,7 +85,8 @@ struct ShardState {
 struct ShardedSubmit {
   TaskId group = 0;
   std::vector<TaskId> ids;
-  bool new_queue = false;  ///< the store knew no queue of this name before
+  bool new_queue = false;     ///< the store knew no queue of this name before
+  std::vector<TaskId> ended;  ///< shards failed at once: a dependency had failed already
 };
 
 /// One request of a group commit.

@@ -76,8 +76,10 @@ Result<Task> VisibleTask(RequestContext& ctx, const Owner& peer, TaskId id);
 Result<std::vector<Task>> VisibleTasks(RequestContext& ctx, const Owner& peer,
                                        const std::vector<TaskId>& ids);
 
-/// `ids` with each group's id (SPEC 12) replaced by its shards' ids, in order.
-std::vector<TaskId> WithShards(RequestContext& ctx, const std::vector<TaskId>& ids);
+/// `ids` with the id of each group (SPEC 12) that `peer` may see replaced by its shards' ids, in
+/// order.
+std::vector<TaskId> WithShards(RequestContext& ctx, const Owner& peer,
+                               const std::vector<TaskId>& ids);
 /// Whose tasks `peer` acts on when naming `user`, as one uid, or nullopt for everyone's. Naming
 /// no one, a user acts on their own tasks; so do root and admins unless `everyone_by_default`
 /// (a listing). Only those who see every task may name another user (kPermission saying they

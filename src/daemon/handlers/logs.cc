@@ -142,7 +142,7 @@ void HandleOneTaskLogs(RequestContext& ctx, ConnId conn, const Owner& peer, cons
 // logs of the tasks a selector names: as much of each one's latest attempt as fits, in turn.
 void HandleSelectedLogs(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r) {
   json body = json::object();
-  std::vector<TaskId> ids = WithShards(ctx, r.select.ids);
+  std::vector<TaskId> ids = WithShards(ctx, peer, r.select.ids);
   if (r.select.ByFilter()) {
     auto tasks = SelectedTasks(ctx, peer, r.select, AnyState(), "read the logs of");
     if (!tasks.ok()) {

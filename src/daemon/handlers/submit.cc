@@ -23,6 +23,7 @@ void SubmitShards(RequestContext& ctx, ConnId conn, const Owner& peer, const Tas
     shard.shard = ShardOf{out->group, static_cast<int>(i), shards};
     ctx.events.Created(out->ids[i], peer, shard);
   }
+  ctx.ended(out->ended);
   ctx.counters.submitted["submit"] += out->ids.size();
   ctx.dispatch.Schedule();
 }
@@ -44,6 +45,7 @@ void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const Sub
   }
   TaskSpec spec = r.spec;
   spec.retry = ctx.config->RetryFor(spec.queue, r.retry);
+  spec.after = WithShards(ctx, peer, spec.after);  // after a group: after every shard of it
   if (r.shards > 0) {
     SubmitShards(ctx, conn, peer, spec, r.shards);
     return;

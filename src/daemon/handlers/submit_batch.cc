@@ -34,6 +34,7 @@ void HandleSubmitBatch(RequestContext& ctx, ConnId conn, const Owner& peer,
     }
     specs.push_back(one.spec);
     specs.back().retry = ctx.config->RetryFor(one.spec.queue, one.retry);
+    specs.back().after = WithShards(ctx, peer, one.spec.after);
   }
   if (Status admitted = ctx.submits.Admit(peer, static_cast<int64_t>(specs.size()));
       !admitted.ok()) {

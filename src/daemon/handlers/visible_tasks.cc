@@ -53,12 +53,15 @@ Result<std::vector<Task>> VisibleTasks(RequestContext& ctx, const Owner& peer,
   return tasks;
 }
 
-std::vector<TaskId> WithShards(RequestContext& ctx, const std::vector<TaskId>& ids) {
+std::vector<TaskId> WithShards(RequestContext& ctx, const Owner& peer,
+                               const std::vector<TaskId>& ids) {
   std::vector<TaskId> out;
   for (TaskId id : ids) {
     auto shards = ctx.store.ShardsOf(id);
-    if (!shards.ok() || shards->empty()) {
-      out.push_back(id);  // a task's id, or one whose error its own read will tell
+    // A task's id, a group `peer` may not see (its shards' ids stay unknown) or one whose error
+    // its own read will tell, stays as it is.
+    if (!shards.ok() || shards->empty() || !VisibleTask(ctx, peer, shards->front().id).ok()) {
+      out.push_back(id);
       continue;
     }
     for (const ShardState& shard : *shards) out.push_back(shard.id);

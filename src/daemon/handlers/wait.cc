@@ -10,7 +10,7 @@ void HandleWait(RequestContext& ctx, ConnId conn, const Owner& peer, const WaitR
   }
   // Told first, so the client knows what it waits for, and for which ids to ask again after a
   // reconnect: what the filters matched, or the shards a group's id stands for.
-  if (r.select.ByFilter() || WithShards(ctx, r.select.ids) != r.select.ids)
+  if (r.select.ByFilter() || WithShards(ctx, peer, r.select.ids) != r.select.ids)
     ctx.server.Send(conn, OkResponse({{"selected", IdsOf(*tasks)}}));
   ctx.server.SetBusy(conn, true);
   ctx.waiters.Add(conn, Waiters::Kind::kStream, *tasks);

@@ -55,6 +55,32 @@ TEST_CASE("an empty program name is refused, empty later arguments are kept") {
   CHECK(CheckSubmit(Echo({"echo", ""})).ok());
 }
 
+TEST_CASE("shards: 1 to 1000, without a key, and N copies within what a batch may bring") {
+  SubmitRequest r = Echo({"true"});
+  for (int n : {1, 1000}) {
+    r.shards = n;
+    CHECK(CheckSubmit(r).ok());
+  }
+  for (int n : {-1, 1001}) {
+    CAPTURE(n);
+    r.shards = n;
+    const Status st = CheckSubmit(r);
+    CHECK(st.field() == "shards");
+    CHECK(st.message() == "shards: " + std::to_string(n) + " is not a shard count (1 to 1000)");
+  }
+  r.shards = 2;
+  r.spec.key = "k";
+  CHECK(CheckSubmit(r).field() == "shards");
+  r.spec.key.reset();
+  r.spec.stdin_data = std::string(kMaxStdinBytes, 'x');  // 8 copies pass 64 MiB
+  r.shards = 7;
+  CHECK(CheckSubmit(r).ok());
+  r.shards = 8;
+  const Status big = CheckSubmit(r);
+  CHECK(big.code() == ErrorCode::kLimit);
+  CHECK(big.field() == "shards");
+}
+
 TEST_CASE("queue, labels and key must be UTF-8 text: they travel as JSON strings") {
   SubmitRequest r = Echo();
   r.spec.labels = {"ok", "bad\xff"};
@@ -107,6 +133,8 @@ TEST_CASE("SubmitFields lists every field a submit request's wire form can carry
   j.update(SubmitToJson(r));
   r.spec.shell = std::nullopt;
   r.spec.stages = {{"a", {"true"}, std::nullopt, std::nullopt, {}}};
+  j.update(SubmitToJson(r));
+  r.shards = 2;  // (with a key tqd refuses it; here only the names count)
   j.update(SubmitToJson(r));
   const std::vector<std::string>& fields = SubmitFields();
   for (const auto& [name, value] : j.items()) {

@@ -26,12 +26,12 @@ Result<ShardedSubmit> SqliteStore::SubmitShards(const Owner& owner, const TaskSp
         break;
       }
     }
-    std::vector<TaskId> ended;  // dependency-failed at once: nobody can wait on them yet
+    out.ended.clear();
     TaskSpec shard = spec;
     for (int i = 0; i < total; ++i) {
       shard.shard = ShardOf{out.group, i, total};
       bool new_queue = false;
-      Result<TaskId> id = InsertInTx(owner, shard, now, &ended, &new_queue);
+      Result<TaskId> id = InsertInTx(owner, shard, now, &out.ended, &new_queue);
       if (!id.ok()) return id.status();
       out.new_queue = out.new_queue || new_queue;
       out.ids.push_back(*id);
