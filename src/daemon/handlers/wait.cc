@@ -1,6 +1,21 @@
+#include <algorithm>
+#include <unordered_set>
+
 #include "daemon/handlers/handlers.h"
 
 namespace tq {
+
+namespace {
+
+// Whether `ids` named a group (SPEC 12): its shards, found among `tasks`, stand in its place.
+bool NamesGroup(const std::vector<TaskId>& ids, const std::vector<Task>& tasks) {
+  const std::unordered_set<TaskId> named(ids.begin(), ids.end());
+  return std::any_of(tasks.begin(), tasks.end(), [&](const Task& t) {
+    return t.spec.shard && named.count(t.spec.shard->group) > 0;
+  });
+}
+
+}  // namespace
 
 void HandleWait(RequestContext& ctx, ConnId conn, const Owner& peer, const WaitRequest& r) {
   auto tasks = SelectedTasks(ctx, peer, r.select, AnyState(), "wait for");
@@ -10,7 +25,7 @@ void HandleWait(RequestContext& ctx, ConnId conn, const Owner& peer, const WaitR
   }
   // Told first, so the client knows what it waits for, and for which ids to ask again after a
   // reconnect: what the filters matched, or the shards a group's id stands for.
-  if (r.select.ByFilter() || WithShards(ctx, peer, r.select.ids) != r.select.ids)
+  if (r.select.ByFilter() || NamesGroup(r.select.ids, *tasks))
     ctx.server.Send(conn, OkResponse({{"selected", IdsOf(*tasks)}}));
   ctx.server.SetBusy(conn, true);
   ctx.waiters.Add(conn, Waiters::Kind::kStream, *tasks);
