@@ -236,6 +236,11 @@ class ConsoleInBrowser(unittest.TestCase):
     def find(self, css):
         return self.browser.find_elements(By.CSS_SELECTOR, css)
 
+    def text_of(self, css):
+        """The text of the first element `css` matches, or "" while the page has none."""
+        found = self.find(css)
+        return found[0].text if found else ""
+
     def row_state(self, task_id):
         """The state word in the tasks table's row of `task_id`, or None while it has none."""
         cells = self.find(f'#tasks tr[data-id="{task_id}"] .state')
@@ -328,9 +333,10 @@ class ConsoleInBrowser(unittest.TestCase):
         task = self.daemon.submit("echo boom-before-failing; echo on-stderr >&2; exit 3")
         wait_for(lambda: self.daemon.state_of(task) == "failed", f"task {task} failed")
         self.open(self.console, f"/tasks/{task}")
-        wait_for(lambda: "boom-before-failing" in self.find("#task-output")[0].text,
+        wait_for(lambda: "boom-before-failing" in self.text_of("#task-output"),
                  "the failed task's output on its page")
-        info = self.find("#task-info")[0].text
+        wait_for(lambda: "exit 3" in self.text_of("#task-info"), "the failed task's exit status")
+        info = self.text_of("#task-info")
         self.assertIn("failed", info)
         self.assertIn("exit 3", info)
         self.screenshot("task")
@@ -363,7 +369,7 @@ class ConsoleInBrowser(unittest.TestCase):
         self.open(self.console, "/")
         for queue in ("default", "reports", "backup"):
             wait_for(lambda: self.find(f'#queues tr[data-queue="{queue}"]'), f"queue {queue}")
-        wait_for(lambda: "1/1" in self.find('#queues tr[data-queue="backup"]')[0].text,
+        wait_for(lambda: "1/1" in self.text_of('#queues tr[data-queue="backup"]'),
                  "the backup queue's running task")
         wait_for(lambda: self.find('#queues tr[data-queue="reports"] a.state-failed'),
                  "the reports queue's failed task counted")
