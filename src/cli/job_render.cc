@@ -195,6 +195,9 @@ std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now, boo
   rows.push_back({"timeout", Duration(j, "timeout_ms", "none")});
   rows.push_back({"pending ttl", Duration(j, "pending_ttl_ms", "none")});
   rows.push_back({"retry", RetryText(j.value("retry", json()))});
+  if (j.value("shards", json()).is_number_integer())
+    rows.push_back({"shards", Dumped(j, "shards", "?") + " per run (TQ_SHARD_INDEX 0.." +
+                                  std::to_string(j["shards"].get<int64_t>() - 1) + ")"});
   rows.push_back({"overlap", Str(j, "overlap")});
   std::string misfire = Str(j, "misfire");
   if (misfire == "run_all") misfire += ", at most " + Dumped(j, "max_catch_up", "?");

@@ -1,6 +1,6 @@
-// Sharded work (SPEC 12) through the real tq and tqd: `tq submit --shards N` makes one group of N
-// tasks, each told its slice; the group's id is waited on, shown, cancelled and retried as one,
-// and its hooks run once, when every shard has ended.
+// Sharded work (SPEC 12) through the real tq and tqd: `tq submit --shards N` (and a job with
+// `shards = N`) makes one group of N tasks, each told its slice; the group's id is waited on,
+// shown, cancelled and retried as one, and its hooks run once, when every shard has ended.
 #include <doctest/doctest.h>
 #include <pwd.h>
 #include <unistd.h>
@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/jobs.h"
 #include "support/skip.h"
 #include "support/test_daemon.h"
 
@@ -29,6 +30,11 @@ std::vector<std::string> ShardIds(const TestDaemon& d, const std::string& group)
   const nlohmann::json g = GroupJson(d, group);
   for (const auto& shard : g["shards"]) ids.push_back(shard["id"].dump());
   return ids;
+}
+
+// The first line of `text`, without its newline: the id tq printed.
+std::string FirstLine(const std::string& text) {
+  return text.substr(0, text.find('\n'));
 }
 
 }  // namespace
@@ -192,4 +198,72 @@ TEST_CASE("another user's group answers not found, and its shards' ids stay unkn
     for (const std::string& id : ids) CHECK(r.err.find(id) == std::string::npos);
   }
   CHECK(GroupJson(d, group)["state"] == "pending");  // nothing was changed
+}
+
+TEST_CASE(
+    "a job with shards = 3 runs as one group: told its slices, one hook, one run to overlap") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string slices = d.dir() + "/slices", hook = d.dir() + "/hook", gate = d.dir() + "/go";
+  const nlohmann::json on_finish = "echo \"$TQ_TASK_ID $TQ_STATE\" >> " + Quoted(hook);
+  d.WriteJobFile("settle.toml",
+                 JobFile("settle", "0 3 * * *",
+                         "echo \"$TQ_SHARD_INDEX/$TQ_SHARD_TOTAL\" >> " + Quoted(slices) +
+                             "; while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done",
+                         {"shards = 3", "overlap = \"skip\"", "on_finish = " + on_finish.dump()}));
+  Reload(d);
+
+  const RunResult run = Tq(d, {"jobs", "run", "settle"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const std::string group = FirstLine(run.out);
+  const std::vector<std::string> ids = ShardIds(d, group);
+  REQUIRE(ids.size() == 3);
+  REQUIRE(WaitFor([&] { return !FileLines(slices).empty(); }));
+  // The group is one run: while it runs, overlap = skip makes no other.
+  const RunResult again = Tq(d, {"jobs", "run", "settle"});
+  CHECK(again.exit_code == 1);
+  CHECK_MESSAGE(again.err.find("skipped") != std::string::npos, again.err);
+
+  WriteFile(gate, "");
+  REQUIRE(Tq(d, {"wait", group}).exit_code == 0);
+  std::vector<std::string> told = FileLines(slices);
+  std::sort(told.begin(), told.end());
+  CHECK(told == std::vector<std::string>{"0/3", "1/3", "2/3"});
+  REQUIRE(WaitFor([&] { return !FileLines(hook).empty(); }));
+  CHECK(FileLines(hook) == std::vector<std::string>{group + " succeeded"});
+  for (const std::string& id : ids)
+    CHECK(TaskJson(d, id)["labels"] == nlohmann::json{"job:settle"});
+
+  // tq jobs tells of the group: its id and its outcome.
+  const nlohmann::json job = JobJson(d, "settle");
+  CHECK(job["last_task"].dump() == group);
+  CHECK(job["last_state"] == "succeeded");
+  const RunResult show_json = Tq(d, {"jobs", "show", "settle", "--json"});
+  REQUIRE_MESSAGE(show_json.exit_code == 0, show_json.err);
+  CHECK(nlohmann::json::parse(show_json.out)["shards"] == 3);
+  const RunResult show = Tq(d, {"jobs", "show", "settle"});
+  CHECK_MESSAGE(show.out.find("3 per run") != std::string::npos, show.out);
+  // Once it ended, the next run is made.
+  const RunResult next = Tq(d, {"jobs", "run", "settle"});
+  CHECK(next.exit_code == 0);
+  CHECK(FirstLine(next.out) != group);
+}
+
+TEST_CASE("a sharded job fires each time as one group") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  d.WriteJobFile("tick.toml", JobFile("tick", "* * * * * *", "true",
+                                      {"shards = 2", "misfire = \"skip\"", "overlap = \"allow\""}));
+  Reload(d);
+  REQUIRE(WaitFor([&] { return JobJson(d, "tick")["last_state"] == "succeeded"; }));
+  REQUIRE(Tq(d, {"jobs", "disable", "tick"}).exit_code == 0);
+  const std::string group = JobJson(d, "tick")["last_task"].dump();
+  const nlohmann::json g = GroupJson(d, group);
+  CHECK(g["total"] == 2);
+  CHECK(g["state"] == "succeeded");
+  // Every run of the job is a shard of a group of two.
+  for (const nlohmann::json& t : ListTasks(d, {"--label", "job:tick"})) {
+    CAPTURE(t.dump());
+    CHECK(t["shard"]["total"] == 2);
+  }
 }

@@ -74,6 +74,7 @@ struct JobDef {
   int64_t random_delay_ms = 0;  ///< each firing waits a uniform random 0..this before it is ready
   Resources resources;          ///< nice, ionice and limits, over its queue's
   UnitRequest use;              ///< units of tqd.toml's [resources] each run holds (SPEC 14)
+  int shards = 0;               ///< each run is a group of this many shards (SPEC 12); 0: a task
   NotifySpec notify;            ///< hooks and mail at the end of each of its runs (SPEC 7a)
   /// The dead man's switch: an alert when no run has succeeded for this long; 0: none.
   int64_t expect_success_within_ms = 0;

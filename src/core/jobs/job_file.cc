@@ -24,7 +24,7 @@ constexpr const char* kJobKeys =
     "queue, priority, timeout, pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, "
     "overlap, misfire, max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, "
     "core, on_failure, on_success, on_finish, mailto, mail_on, expect_success_within, enabled, "
-    "use";
+    "use, shards";
 constexpr int64_t kMaxCatchUp = 1000;                 // catch-up runs after one downtime
 constexpr size_t kMaxUserBytes = 255;                 // LOGIN_NAME_MAX without its NUL
 constexpr size_t kMaxExecString = kMaxArgStrlen - 1;  // one argument or "NAME=VALUE" for execve
@@ -329,6 +329,9 @@ class JobFileReader {
       s = ck_.Duration(key, line, v, &def.timeout_ms);
     } else if (name == "use") {
       s = Use(key, line, v, &def.use);
+    } else if (name == "shards") {
+      s = ck_.Int(key, line, v, 1, kMaxShards, &n);
+      def.shards = static_cast<int>(n);
     } else if (name == "pending_ttl") {
       s = ck_.Duration(key, line, v, &def.pending_ttl_ms);
     } else if (IsRetryKey(name)) {

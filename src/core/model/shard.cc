@@ -26,4 +26,23 @@ TaskState GroupState(const std::vector<TaskState>& shards) {
   return TaskState::kSucceeded;
 }
 
+void RunTally::Add(int64_t group, bool in_flight) {
+  if (group == 0) {
+    ++(in_flight ? in_flight_ : pending_);
+    return;
+  }
+  bool& flying = groups_[group];
+  flying = flying || in_flight;
+}
+
+int RunTally::pending() const {
+  int n = pending_;
+  for (const auto& [group, flying] : groups_) n += flying ? 0 : 1;
+  return n;
+}
+
+int RunTally::in_flight() const {
+  return in_flight_ + static_cast<int>(groups_.size()) - (pending() - pending_);
+}
+
 }  // namespace tq

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "core/model/status.h"
@@ -32,5 +33,20 @@ Status CheckShardCount(const char* field, int64_t shards);
 /// pending; once all have ended, failed if any failed, else cancelled if any was cancelled, else
 /// succeeded (expired shards had succeeded). kPending for no shards.
 TaskState GroupState(const std::vector<TaskState>& shards);
+
+/// Counts a job's unfinished runs as its overlap policy sees them: a task that is no shard is
+/// one run; the shards of a group together are one, in flight while any of them is.
+class RunTally {
+ public:
+  /// Adds one unfinished task: a shard of `group` (0: no shard), in flight or pending.
+  void Add(int64_t group, bool in_flight);
+  int pending() const;
+  int in_flight() const;
+
+ private:
+  int pending_ = 0;
+  int in_flight_ = 0;
+  std::map<int64_t, bool> groups_;  ///< each group seen: whether a shard of it is in flight
+};
 
 }  // namespace tq

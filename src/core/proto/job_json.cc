@@ -129,6 +129,7 @@ json JobInfoToJson(const JobInfo& info) {
                 {"overlap", OverlapName(d.overlap)},
                 {"misfire", MisfireName(d.misfire)},
                 {"max_catch_up", d.max_catch_up},
+                {"shards", d.shards == 0 ? json() : json(d.shards)},
                 {"max_lateness_ms", d.max_lateness_ms == 0 ? json() : json(d.max_lateness_ms)},
                 {"random_delay_ms", d.random_delay_ms == 0 ? json() : json(d.random_delay_ms)},
                 {"on_failure", d.notify.on_failure ? BytesToJson(*d.notify.on_failure) : json()},

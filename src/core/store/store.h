@@ -148,7 +148,8 @@ struct FireOutcome {
   /// False when nothing changed: (job, scheduled) is already recorded, `scheduled` is at or
   /// before the job's last firing, or (@reboot) this boot's firing is done.
   bool fired = false;
-  std::optional<TaskId> task;  ///< the task created, when Fire was given one
+  std::optional<TaskId> task;  ///< the task created, when Fire was given one; a group's id
+  std::vector<TaskId> shards;  ///< a sharded run's shards, by index
 };
 
 /// What the store keeps of a job between restarts (the definition itself lives in job files).
@@ -175,7 +176,13 @@ struct JobRecord {
 struct JobRuns {
   std::vector<TaskId> pending;
   std::vector<TaskId> running;
-  std::vector<TaskId> between_stages;  ///< pending at a later stage: started, so in flight
+  /// Pending, but its run has begun (a later stage, or a shard of a group a shard of which has
+  /// started): in flight.
+  std::vector<TaskId> between_stages;
+  /// The runs as overlap counts them: a sharded run (a group) is one run, in flight while any
+  /// of its shards is, else pending.
+  int pending_runs = 0;
+  int in_flight_runs = 0;
 };
 
 /// The last good text of a job file, kept so that a file that breaks keeps its jobs in force,
@@ -424,7 +431,9 @@ class Store {
 
   /// Records `firing` and makes its time the job's last firing, and when `spec` is given creates
   /// that task for `owner` (as Insert does) in the same transaction: no crash can fire one time
-  /// twice or record a firing without its task. Keeps only the firing rows that still matter
+  /// twice or record a firing without its task. A spec with `shard` set makes a group of
+  /// shard->total shards instead (as SubmitShards does; the store sets group and index), and
+  /// the job's last task is the group. Keeps only the firing rows that still matter
   /// (those with a task the store holds, and the latest one).
   virtual Result<FireOutcome> Fire(const Firing& firing, const Owner& owner,
                                    const std::optional<TaskSpec>& spec, WallMs now) = 0;

@@ -130,7 +130,7 @@ bool SameDefinition(const JobDef& a, const JobDef& b) {
                     j.cwd, j.env, j.stdin_data, j.queue, j.priority, j.timeout_ms, j.pending_ttl_ms,
                     j.overlap, j.misfire, j.max_catch_up, j.max_lateness_ms, j.random_delay_ms,
                     j.resources, j.notify, j.expect_success_within_ms, j.enabled, j.use, j.stages,
-                    j.retry);
+                    j.retry, j.shards);
   };
   return fields(a) == fields(b);
 }

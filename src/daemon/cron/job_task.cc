@@ -23,6 +23,7 @@ TaskSpec JobTaskSpec(const JobDef& job, const std::string& home, RetryPolicy ret
   spec.job = job.name;
   spec.job_exclusive = exclusive;
   spec.use = job.use;
+  if (job.shards > 0) spec.shard = ShardOf{0, 0, job.shards};  // Fire makes the group
   return spec;
 }
 

@@ -443,9 +443,9 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
   const std::string& name = j.def.name;
   auto runs = store().RunsOf(name);
   if (!runs.ok()) return runs.status();
-  const int in_flight = static_cast<int>(runs->running.size() + runs->between_stages.size());
+  // A sharded run (a group) counts as one run.
   const OverlapDecision d =
-      DecideOverlap(j.def.overlap, static_cast<int>(runs->pending.size()), in_flight, force);
+      DecideOverlap(j.def.overlap, runs->pending_runs, runs->in_flight_runs, force);
   JobRunOutcome out;
   out.action = d.action;
   const std::string when =
@@ -458,13 +458,14 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
     if (firing) ++daemon.counters().cron_firings["overlap"];
     firing_log.Log(spdlog::level::debug, "job " + name + ": " + when + ": no new run (" +
                                              OverlapActionName(d.action) + ": " +
-                                             std::to_string(runs->pending.size()) + " pending, " +
-                                             std::to_string(in_flight) + " running)");
+                                             std::to_string(runs->pending_runs) + " pending, " +
+                                             std::to_string(runs->in_flight_runs) + " running)");
     return out;
   }
   // A user's own job file makes that user's tasks: their limits apply as to a submit.
   if (name.find('/') != std::string::npos)
-    if (Status admitted = daemon.AdmitSubmits(j.user.owner, 1); !admitted.ok()) {
+    if (Status admitted = daemon.AdmitSubmits(j.user.owner, std::max(j.def.shards, 1));
+        !admitted.ok()) {
       spdlog::warn("job {}: {}: no run: {}", name, when, admitted.message());
       if (firing)
         if (auto fired = store().Fire(*firing, j.user.owner, std::nullopt, now); !fired.ok())
@@ -479,6 +480,7 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
   if (j.def.cwd.empty()) LogMissingHome(j);
   const TaskSpec spec = JobTaskSpec(
       j.def, j.user.home, daemon.RetryPolicyFor(j.def.queue, j.def.retry), not_before, d.exclusive);
+  std::vector<TaskId> shards;  // a sharded run's tasks; out.task is then the group
   if (firing) {
     auto fired = store().Fire(*firing, j.user.owner, spec, now);
     if (!fired.ok()) return fired.status();
@@ -487,15 +489,27 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
       return out;
     }
     out.task = fired->task;
+    shards = fired->shards;
     ++daemon.counters().cron_firings["run"];
+  } else if (spec.shard) {
+    auto group = store().SubmitShards(j.user.owner, spec, spec.shard->total, now);
+    if (!group.ok()) return group.status();
+    out.task = group->group;
+    shards = group->ids;
   } else {
     auto id = store().Insert(j.user.owner, spec, now);
     if (!id.ok()) return id.status();
     out.task = *id;
   }
-  if (out.task) {
+  if (out.task && shards.empty()) {
     ++daemon.counters().submitted["job"];
     daemon.events().Created(*out.task, j.user.owner, spec);
+  }
+  for (size_t i = 0; i < shards.size(); ++i) {
+    TaskSpec shard = spec;
+    shard.shard = ShardOf{*out.task, static_cast<int>(i), spec.shard->total};
+    ++daemon.counters().submitted["job"];
+    daemon.events().Created(shards[i], j.user.owner, shard);
   }
   if (d.action == OverlapAction::kReplace) {
     // The new run is exclusive: the store holds it until the old processes are gone.
@@ -505,7 +519,8 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
     for (TaskId old : runs->running) daemon.StopRunning(old, TaskReason::kSuperseded);
   }
   firing_log.Log(spdlog::level::info,
-                 "job " + name + ": " + when + ": task " + std::to_string(out.task.value_or(0)) +
+                 "job " + name + ": " + when + (shards.empty() ? ": task " : ": group ") +
+                     std::to_string(out.task.value_or(0)) +
                      (d.action == OverlapAction::kReplace ? " replaces the runs before it" : ""));
   daemon.ScheduleDispatch();
   return out;

@@ -244,6 +244,16 @@ TEST_CASE("job file: use asks for resource units, in a job or its defaults") {
   CHECK(MustParse(Job("")).jobs[0].use.empty());
 }
 
+TEST_CASE("job file: shards makes each run a group, in a job or its defaults") {
+  JobFile f = MustParse("[defaults]\nshards = 4\n" + Job("") +
+                        "[[job]]\nname = \"k\"\nschedule = \"@daily\"\ncommand = \"c\"\n"
+                        "shards = 1000\n");
+  REQUIRE(f.jobs.size() == 2);
+  CHECK(f.jobs[0].shards == 4);
+  CHECK(f.jobs[1].shards == 1000);
+  CHECK(MustParse(Job("")).jobs[0].shards == 0);
+}
+
 TEST_CASE("job file: refusals name the file, the line, the key and the reason") {
   const std::vector<Bad> cases = {
       {"syntax", "[[job]\n", "", "jobs.d/a.toml:1: "},
@@ -259,7 +269,7 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "command, shell, argv, stages, user, cwd, env, stdin, queue, priority, timeout, "
        "pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, "
        "max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, "
-       "on_success, on_finish, mailto, mail_on, expect_success_within, enabled, use)"},
+       "on_success, on_finish, mailto, mail_on, expect_success_within, enabled, use, shards)"},
       {"unknown defaults key", "[defaults]\nqeue = \"x\"\n", "defaults.qeue",
        "jobs.d/a.toml:2: defaults.qeue: unknown key (allowed in [defaults]: every job key but "
        "name and stages)"},
@@ -268,7 +278,7 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "dst, command, shell, argv, stages, user, cwd, env, stdin, queue, priority, timeout, "
        "pending_ttl, retries, backoff, retry_on_exit, no_retry_on_exit, overlap, misfire, "
        "max_catch_up, max_lateness, random_delay, nice, ionice, nofile, nproc, core, on_failure, "
-       "on_success, on_finish, mailto, mail_on, expect_success_within, enabled, use)"},
+       "on_success, on_finish, mailto, mail_on, expect_success_within, enabled, use, shards)"},
       {"nice out of range", Job("nice = -21"), "nice",
        "jobs.d/a.toml:5: nice: -21 is out of range (use an integer from -20 to 19)"},
       {"ionice unknown", Job("ionice = \"slow\""), "ionice",
@@ -412,6 +422,12 @@ TEST_CASE("job file: refusals name the file, the line, the key and the reason") 
        "jobs.d/a.toml:5: overlap: \"wait\" is not allowed (use skip, queue, allow or replace)"},
       {"bad misfire", Job("misfire = \"run-once\""), "misfire",
        "jobs.d/a.toml:5: misfire: \"run-once\" is not allowed (use skip, run_once or run_all)"},
+      {"shards zero", Job("shards = 0"), "shards",
+       "jobs.d/a.toml:5: shards: 0 is out of range (use an integer from 1 to 1000)"},
+      {"shards past the limit", Job("shards = 1001"), "shards",
+       "jobs.d/a.toml:5: shards: 1001 is out of range (use an integer from 1 to 1000)"},
+      {"shards not a number", Job("shards = \"6\""), "shards",
+       "jobs.d/a.toml:5: shards: \"6\" is not an integer (use an integer from 1 to 1000)"},
       {"max_catch_up zero", Job("max_catch_up = 0"), "max_catch_up",
        "jobs.d/a.toml:5: max_catch_up: 0 is out of range (use an integer from 1 to 1000)"},
       {"bad max_lateness", Job("max_lateness = true"), "max_lateness",
@@ -570,14 +586,15 @@ TEST_CASE("job file: jobs.example.toml loads with the jobs it documents") {
   for (const JobDef& j : r->jobs) names.push_back(j.name);
   CHECK(names == std::vector<std::string>{"nightly-report", "warm-cache", "queue-health",
                                           "mirror-sync", "berlin-backup", "rotate-logs",
-                                          "nightly-backup"});
+                                          "nightly-backup", "settle-orders"});
   for (const JobDef& j : r->jobs) CHECK(j.queue == "cron");  // from [defaults]
   CHECK(r->jobs[0].resources.nice == 10);
   CHECK(r->jobs[0].resources.memory_max == 2LL << 30);
   CHECK(r->jobs[0].notify.mailto == "ops@example.com");
   CHECK(r->jobs[0].notify.on_failure.has_value());
   CHECK(r->jobs[0].expect_success_within_ms == 26 * 3600 * 1000LL);
-  const JobDef& backup = r->jobs.back();
+  CHECK(r->jobs.back().shards == 6);
+  const JobDef& backup = r->jobs[r->jobs.size() - 2];
   REQUIRE(backup.stages.size() == 4);
   CHECK(backup.stages[2].retry.retries == std::optional<int>(5));
   CHECK_FALSE(backup.command.has_value());

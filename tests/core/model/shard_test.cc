@@ -1,4 +1,5 @@
-// Sharded work's pure decisions: the shard count's bounds and a group's state from its shards'.
+// Sharded work's pure decisions: the shard count's bounds, a group's state from its shards', and
+// a job's runs counted with a group as one.
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -43,6 +44,37 @@ TEST_CASE("a group's state from its shards' states") {
   for (const Case& c : cases) {
     CAPTURE(c.shards.size());
     CHECK(StateName(GroupState(c.shards)) == std::string(StateName(c.group)));
+  }
+}
+
+TEST_CASE("a job's runs as overlap counts them: a group is one run, in flight while a shard is") {
+  struct Task {
+    int64_t group;  // 0: no shard
+    bool in_flight;
+  };
+  struct Case {
+    const char* name;
+    std::vector<Task> tasks;
+    int pending;
+    int in_flight;
+  };
+  const Case cases[] = {
+      {"no runs", {}, 0, 0},
+      {"plain runs count one each", {{0, false}, {0, false}, {0, true}}, 2, 1},
+      {"a group all pending is one pending run", {{7, false}, {7, false}, {7, false}}, 1, 0},
+      {"a group with one shard in flight is one run in flight", {{7, false}, {7, true}}, 0, 1},
+      {"the flying shard may come last", {{7, true}, {7, false}, {7, false}}, 0, 1},
+      {"two groups and a plain run",
+       {{7, true}, {7, true}, {9, false}, {9, false}, {0, false}},
+       2,
+       1},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    RunTally tally;
+    for (const Task& t : c.tasks) tally.Add(t.group, t.in_flight);
+    CHECK(tally.pending() == c.pending);
+    CHECK(tally.in_flight() == c.in_flight);
   }
 }
 

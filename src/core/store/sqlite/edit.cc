@@ -67,6 +67,7 @@ Result<std::vector<TaskId>> SqliteStore::SetHeld(const std::vector<TaskId>& ids,
         if (!*row) continue;  // not unfinished and held by a user
         if (!q.IsNull(0) && q.Text(2) == StateName(TaskState::kPending)) run.job = q.Text(0);
         run.exclusive = q.Int(1) != 0;
+        if (!q.IsNull(3)) run.group = q.Int(3);
       }
       Result<bool> job_holds = MustHold(run, id);
       if (!job_holds.ok()) return job_holds.status();

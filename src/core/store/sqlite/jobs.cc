@@ -50,25 +50,25 @@ std::string JsonArray(const std::vector<std::string>& names) {
 
 // ---- the exclusive rule, inside a transaction ----
 
-Result<bool> SqliteStore::JobRunning(const std::string& job, TaskId except) {
+Result<bool> SqliteStore::JobRunning(const std::string& job, TaskId except, TaskId group) {
   sqlite::Query q(st_->job_running);
-  Result<bool> row = q.BindText(job).BindInt(except).Step();
+  Result<bool> row = q.BindText(job).BindInt(except).BindInt(group).Step();
   if (!row.ok()) return row.status();
   return *row;
 }
 
 Result<bool> SqliteStore::MustHold(const JobRun& run, TaskId id) {
   if (!run.job || !run.exclusive) return false;
-  return JobRunning(*run.job, id);
+  return JobRunning(*run.job, id, run.group);
 }
 
-Status SqliteStore::HoldRuns(const std::string& job) {
+Status SqliteStore::HoldRuns(const std::string& job, TaskId group) {
   sqlite::Query q(st_->hold_runs);
-  return q.BindText(job).Run();
+  return q.BindText(job).BindInt(group).Run();
 }
 
 Status SqliteStore::ReleaseRuns(const std::string& job, WallMs now) {
-  Result<bool> running = JobRunning(job, 0);
+  Result<bool> running = JobRunning(job, 0, 0);
   if (!running.ok()) return running.status();
   if (*running) return Status::Ok();
   sqlite::Query q(st_->release_runs);
@@ -81,6 +81,17 @@ Status SqliteStore::NoteJobTask(const std::optional<std::string>& job, TaskId id
   return q.BindText(*job).BindInt(id).Run();
 }
 
+Status SqliteStore::NoteJobSuccess(const std::string& job, TaskId group, WallMs now) {
+  if (group != 0) {
+    sqlite::Query q(st_->group_unsucceeded);
+    Result<bool> row = q.BindInt(group).Step();
+    if (!row.ok()) return row.status();
+    if (*row) return Status::Ok();  // a shard has yet to succeed, or did not
+  }
+  sqlite::Query q(st_->set_last_success);
+  return q.BindText(job).BindInt(now).Run();
+}
+
 // ---- firings ----
 
 Result<FireOutcome> SqliteStore::Fire(const Firing& firing, const Owner& owner,
@@ -90,6 +101,8 @@ Result<FireOutcome> SqliteStore::Fire(const Firing& firing, const Owner& owner,
   if (run) {
     run->job = firing.job;
     if (Status s = sqlite::CheckBytes(*run); !s.ok()) return s;
+    if (run->shard)
+      if (Status s = CheckShardCount("shards", run->shard->total); !s.ok()) return s;
   }
   const bool boot = !firing.boot_id.empty();
   FireOutcome out;
@@ -116,18 +129,26 @@ Result<FireOutcome> SqliteStore::Fire(const Firing& firing, const Owner& owner,
       sqlite::Query q(st_->drop_old_firings);
       if (Status s = q.BindText(firing.job).BindInt(firing.scheduled).Run(); !s.ok()) return s;
     }
-    if (run) {
+    // The firing's row names a task (its first shard for a group): it goes when that is purged.
+    std::optional<int64_t> first;
+    if (run && run->shard) {
+      ShardedSubmit group;
+      Status s = InsertShardsInTx(owner, *run, run->shard->total, now, &group);
+      if (!s.ok()) return s;
+      out.task = group.group;
+      out.shards = group.ids;
+      first = group.ids.front();
+    } else if (run) {
       std::vector<TaskId> ended;
       Result<TaskId> id = InsertInTx(owner, *run, now, &ended);
       if (!id.ok()) return id.status();
       out.task = *id;
+      first = *id;
     }
     {
       sqlite::Query q(st_->insert_firing);
       q.BindText(firing.job).BindInt(firing.scheduled).BindText(firing.boot_id);
-      std::optional<int64_t> task;
-      if (out.task) task = *out.task;
-      if (Status s = q.BindOptInt(task).Run(); !s.ok()) return s;
+      if (Status s = q.BindOptInt(first).Run(); !s.ok()) return s;
     }
     sqlite::Query q(boot ? st_->set_boot_fired : st_->set_last_fired);
     q.BindText(firing.job);
@@ -147,20 +168,26 @@ Result<FireOutcome> SqliteStore::Fire(const Firing& firing, const Owner& owner,
 
 Result<JobRuns> SqliteStore::RunsOf(const std::string& job) {
   JobRuns runs;
+  RunTally tally;
   sqlite::Query q(st_->runs_of);
   Status s = q.BindText(job).ForEach([&]() -> Status {
     std::optional<TaskState> state = StateFromName(q.Text(1));
+    bool in_flight = true;
     if (state == TaskState::kPending) {
-      (q.Int(2) != 0 ? runs.between_stages : runs.pending).push_back(q.Int(0));
+      in_flight = q.Int(2) != 0;
+      (in_flight ? runs.between_stages : runs.pending).push_back(q.Int(0));
     } else if (state == TaskState::kRunning) {
       runs.running.push_back(q.Int(0));
     } else {
       return sqlite::Error("read runs of job " + job,
                            "corrupt state of " + sqlite::TaskName(q.Int(0)));
     }
+    tally.Add(q.IsNull(3) ? 0 : q.Int(3), in_flight);
     return Status::Ok();
   });
   if (!s.ok()) return s;
+  runs.pending_runs = tally.pending();
+  runs.in_flight_runs = tally.in_flight();
   return runs;
 }
 

@@ -117,6 +117,7 @@ Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now,
   std::optional<int> number;
   Status status = Write([&]() -> Status {
     std::optional<std::string> job;
+    TaskId group = 0;
     {
       sqlite::Query q(st_->start_task);
       Result<bool> row = q.BindInt(id).Step();
@@ -124,10 +125,11 @@ Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now,
       if (!*row) return Status::Ok();  // not ready (any more): nothing changes
       number = static_cast<int>(q.Int(0));
       if (!q.IsNull(1)) job = q.Text(1);
+      if (!q.IsNull(2)) group = q.Int(2);
       if (Status s = q.Run(); !s.ok()) return s;  // finish the statement before the insert
     }
     if (job) {
-      if (Status s = HoldRuns(*job); !s.ok()) return s;
+      if (Status s = HoldRuns(*job, group); !s.ok()) return s;
     }
     sqlite::Query q(st_->insert_attempt);
     q.BindInt(id).BindInt(*number).BindInt(now);
@@ -165,6 +167,7 @@ Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& o
     }
     if (!q.IsNull(2)) run->job = q.Text(2);
     run->exclusive = q.Int(3) != 0;
+    if (!q.IsNull(4)) run->group = q.Int(4);
   }
   sqlite::Query q(st_->finish_attempt);
   q.BindInt(id).BindInt(attempt).BindInt(outcome.ended).BindInt(outcome.exit_code);
@@ -256,8 +259,7 @@ Result<std::vector<TaskId>> SqliteStore::FinishAttempt(TaskId id, int attempt,
       if (Status s = ReleaseRuns(*run.job, outcome.ended); !s.ok()) return s;
     }
     if (run.job && final_state == TaskState::kSucceeded) {
-      sqlite::Query q(st_->set_last_success);
-      if (Status s = q.BindText(*run.job).BindInt(outcome.ended).Run(); !s.ok()) return s;
+      if (Status s = NoteJobSuccess(*run.job, run.group, outcome.ended); !s.ok()) return s;
     }
     if (final_state == TaskState::kSucceeded) return ReleaseDependents(id, outcome.ended);
     return FailDependents(id, outcome.ended, &ended);
@@ -350,6 +352,7 @@ Status SqliteStore::RequeueInTx(TaskId id, WallMs now, std::optional<int> stage,
     if (state != TaskState::kFailed && state != TaskState::kCancelled) return Status::Ok();
     if (!q.IsNull(2)) run.job = q.Text(2);
     run.exclusive = q.Int(3) != 0;
+    if (!q.IsNull(4)) run.group = q.Int(4);
   }
   int deps_left = 0;
   {

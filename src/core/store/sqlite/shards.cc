@@ -14,32 +14,34 @@ Result<ShardedSubmit> SqliteStore::SubmitShards(const Owner& owner, const TaskSp
   if (Status s = CheckShardCount("shards", total); !s.ok()) return s;
   if (Status s = sqlite::CheckBytes(spec); !s.ok()) return s;
   ShardedSubmit out;
-  Status status = Write([&]() -> Status {
-    out.ids.clear();
-    // sqlite_sequence has the tasks' row once any task was inserted; before, the group is id 1.
-    for (sqlite::Stmt* take : {&st_->bump_task_sequence, &st_->seed_task_sequence}) {
-      sqlite::Query q(*take);
-      Result<bool> row = q.Step();
-      if (!row.ok()) return row.status();
-      if (*row) {
-        out.group = q.Int(0);
-        break;
-      }
-    }
-    out.ended.clear();
-    TaskSpec shard = spec;
-    for (int i = 0; i < total; ++i) {
-      shard.shard = ShardOf{out.group, i, total};
-      bool new_queue = false;
-      Result<TaskId> id = InsertInTx(owner, shard, now, &out.ended, &new_queue);
-      if (!id.ok()) return id.status();
-      out.new_queue = out.new_queue || new_queue;
-      out.ids.push_back(*id);
-    }
-    return Status::Ok();
-  });
+  Status status = Write([&] { return InsertShardsInTx(owner, spec, total, now, &out); });
   if (!status.ok()) return status;
   return out;
+}
+
+Status SqliteStore::InsertShardsInTx(const Owner& owner, const TaskSpec& spec, int total,
+                                     WallMs now, ShardedSubmit* out) {
+  *out = ShardedSubmit{};
+  // sqlite_sequence has the tasks' row once any task was inserted; before, the group is id 1.
+  for (sqlite::Stmt* take : {&st_->bump_task_sequence, &st_->seed_task_sequence}) {
+    sqlite::Query q(*take);
+    Result<bool> row = q.Step();
+    if (!row.ok()) return row.status();
+    if (*row) {
+      out->group = q.Int(0);
+      break;
+    }
+  }
+  TaskSpec shard = spec;
+  for (int i = 0; i < total; ++i) {
+    shard.shard = ShardOf{out->group, i, total};
+    bool new_queue = false;
+    Result<TaskId> id = InsertInTx(owner, shard, now, &out->ended, &new_queue);
+    if (!id.ok()) return id.status();
+    out->new_queue = out->new_queue || new_queue;
+    out->ids.push_back(*id);
+  }
+  return NoteJobTask(spec.job, out->group);
 }
 
 Result<std::vector<ShardState>> SqliteStore::ShardsOf(TaskId group) {

@@ -206,6 +206,7 @@ class SqliteStore : public Store {
   struct JobRun {
     std::optional<std::string> job;
     bool exclusive = false;
+    TaskId group = 0;  ///< its shard group (0: none): the group's shards never hold each other
   };
 
   /// Prepares every statement (sqlite_statements.cc); fails naming the first that does not.
@@ -251,6 +252,10 @@ class SqliteStore : public Store {
   /// `new_queue`, when given, says whether the store made its queue for it.
   Result<TaskId> InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
                             std::vector<TaskId>* ended, bool* new_queue = nullptr);
+  /// Inserts `total` shards of `spec` as a new group (SubmitShards and a sharded firing); a run
+  /// of a job makes the group the job's last task.
+  Status InsertShardsInTx(const Owner& owner, const TaskSpec& spec, int total, WallMs now,
+                          ShardedSubmit* out);
   /// Rewrites task `id`'s request (a keyed replace), dropping its attempts; `new_queue` as for
   /// InsertInTx.
   Status ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& spec, WallMs now,
@@ -291,19 +296,23 @@ class SqliteStore : public Store {
 
   // ---- cron jobs, inside a transaction (sqlite/jobs.cc) ----
 
-  /// True when a run of `job` other than task `except` is in flight (running, or pending part
-  /// way through its stages and not held by the job).
-  Result<bool> JobRunning(const std::string& job, TaskId except);
+  /// True when a run of `job` other than task `except` and the shards of `group` (0: none) is in
+  /// flight (running, or pending part way through its stages and not held by the job).
+  Result<bool> JobRunning(const std::string& job, TaskId except, TaskId group);
   /// Whether pending task `id` (0: not inserted yet), a run `run`, must be held: it is an
   /// exclusive run of a job and another run of its job is in flight.
   Result<bool> MustHold(const JobRun& run, TaskId id);
-  /// A run of `job` started: its exclusive pending runs are held.
-  Status HoldRuns(const std::string& job);
+  /// A run of `job` (a shard of `group`, 0: none) started: its exclusive pending runs, other
+  /// than that group's shards, are held.
+  Status HoldRuns(const std::string& job, TaskId group);
   /// A run of `job` stopped running: when none is in flight any more, its held runs are released,
   /// ready when due at `now` and free of dependencies.
   Status ReleaseRuns(const std::string& job, WallMs now);
   /// Makes task `id` the latest task of `job` (if any), when the store knows the job.
   Status NoteJobTask(const std::optional<std::string>& job, TaskId id);
+  /// A run of `job` (a shard of `group`, 0: none) succeeded at `now`: the job's last success,
+  /// once every shard of its group has succeeded.
+  Status NoteJobSuccess(const std::string& job, TaskId group, WallMs now);
 
   // ---- reads (sqlite_store.cc) ----
 

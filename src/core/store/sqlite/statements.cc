@@ -102,18 +102,27 @@ constexpr const char* kEndedDueSql =
 constexpr const char* kOldestEndedSql =
     "SELECT min(finished) FROM tasks INDEXED BY tasks_ended "
     "WHERE state IN ('failed', 'cancelled', 'expired')";
-// A job's runs: each repeats the index's condition, so tasks_job_runs applies.
+// A job's runs: each repeats the index's condition, so tasks_job_runs applies. A pending task's
+// run is in flight once it has begun: at a later stage, or a shard whose group has a shard that
+// started. The shards of one group are one run: they never hold each other (?3 of job_running,
+// ?2 of hold_runs: the group, 0 for none).
+#define TQ_PENDING_IN_FLIGHT                                                 \
+  "held <> 1 AND (stage > 0 OR (shard_group IS NOT NULL AND EXISTS (SELECT " \
+  "1 FROM tasks AS s WHERE s.shard_group = tasks.shard_group AND s.state <> 'pending')))"
 constexpr const char* kRunsOfSql =
-    "SELECT id, state, stage > 0 AND held <> 1 FROM tasks INDEXED BY tasks_job_runs "
+    "SELECT id, state, " TQ_PENDING_IN_FLIGHT
+    ", shard_group FROM tasks INDEXED BY tasks_job_runs "
     "WHERE job = ?1 AND state IN ('pending', 'running') ORDER BY state, id";
 constexpr const char* kJobRunningSql =
     "SELECT 1 FROM tasks INDEXED BY tasks_job_runs "
     "WHERE job = ?1 AND state IN ('pending', 'running') AND id <> ?2 "
-    "AND (state = 'running' OR (stage > 0 AND held <> 1)) LIMIT 1";
+    "AND (shard_group IS NULL OR shard_group <> ?3) "
+    "AND (state = 'running' OR (" TQ_PENDING_IN_FLIGHT ")) LIMIT 1";
+#undef TQ_PENDING_IN_FLIGHT
 constexpr const char* kHoldRunsSql =
     "UPDATE tasks INDEXED BY tasks_job_runs SET ready = 0, held = 1 "
     "WHERE job = ?1 AND state IN ('pending', 'running') AND state = 'pending' "
-    "AND job_exclusive = 1 AND held <> 2";
+    "AND job_exclusive = 1 AND held <> 2 AND (shard_group IS NULL OR shard_group <> ?2)";
 // tq update: a set parameter replaces the column; a new start time decides `ready` again.
 constexpr const char* kUpdateTaskSql =
     "UPDATE tasks SET priority = coalesce(?2, priority), base_priority = coalesce(?2, "
@@ -303,7 +312,8 @@ Status SqliteStore::Prepare() {
       {&S::start_task, "start attempt",
        "UPDATE tasks SET state = 'running', ready = 0, expires_at = NULL, "
        "attempt_count = attempt_count + 1 "
-       "WHERE id = ?1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job"},
+       "WHERE id = ?1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job, "
+       "shard_group"},
       {&S::insert_attempt, "insert attempt",
        "INSERT INTO attempts(task_id, number, started, units, stage) "
        "VALUES (?1, ?2, ?3, ?4, (SELECT stage FROM tasks WHERE id = ?1))"},
@@ -311,7 +321,7 @@ Status SqliteStore::Prepare() {
        "UPDATE attempts SET stop_reason = ?3, stop_task_reason = ?4, stop_requested = ?5 "
        "WHERE task_id = ?1 AND number = ?2 AND ended = 0 AND stop_reason = ''"},
       {&S::task_run_state, "read task state",
-       "SELECT state, attempt_count, job, job_exclusive FROM tasks WHERE id = ?1"},
+       "SELECT state, attempt_count, job, job_exclusive, shard_group FROM tasks WHERE id = ?1"},
       {&S::finish_attempt, "finish attempt",
        "UPDATE attempts SET ended = ?3, exit_code = ?4, signal = ?5, reason = ?6, "
        "user_cpu_us = ?7, system_cpu_us = ?8, max_rss_kb = ?9, pid = iif(?10 > 0, ?10, pid), "
@@ -358,7 +368,7 @@ Status SqliteStore::Prepare() {
        "UPDATE tasks SET held = 2, ready = 0 WHERE id = ?1 AND held <> 2 "
        "AND (state = 'pending' OR (state = 'running' AND stage + 1 < stages))"},
       {&S::held_run, "read held task",
-       "SELECT job, job_exclusive, state FROM tasks WHERE id = ?1 AND held = 2 "
+       "SELECT job, job_exclusive, state, shard_group FROM tasks WHERE id = ?1 AND held = 2 "
        "AND state IN ('pending', 'running')"},
       {&S::release_task, "release task",
        "UPDATE tasks SET held = ?2, "
@@ -406,7 +416,13 @@ Status SqliteStore::Prepare() {
        "SELECT j.job, j.first_seen, j.last_fired, j.boot_id, j.disabled, j.last_task, t.state, "
        "t.reason, t.exit_code, j.last_success, j.overdue_alerted, (SELECT max(f.scheduled) FROM "
        "job_firings AS f WHERE f.job = j.job AND f.task_id IS NOT NULL) FROM jobs AS j "
-       "LEFT JOIN tasks AS t ON t.id = j.last_task ORDER BY j.job"},
+       // A sharded run's outcome is its group's (GroupState): that of the shard that decides it.
+       "LEFT JOIN tasks AS t ON t.id = coalesce((SELECT s.id FROM tasks AS s "
+       "WHERE s.shard_group = j.last_task ORDER BY CASE s.state WHEN 'running' THEN 0 "
+       "WHEN 'pending' THEN 1 WHEN 'failed' THEN 2 WHEN 'cancelled' THEN 3 WHEN 'succeeded' "
+       "THEN 4 ELSE 5 END, s.id LIMIT 1), j.last_task) ORDER BY j.job"},
+      {&S::group_unsucceeded, "read a group's outcome",
+       "SELECT 1 FROM tasks WHERE shard_group = ?1 AND state <> 'succeeded' LIMIT 1"},
       {&S::set_last_success, "record a job's success",
        "UPDATE jobs SET last_success = max(coalesce(last_success, 0), ?2) WHERE job = ?1"},
       {&S::drop_idle_queues, "forget idle queues",

@@ -43,7 +43,8 @@ struct SqliteStore::Statements {
   sqlite::Stmt runs_of, job_running, hold_runs, release_runs, firing_exists, job_fired, insert_job,
       drop_old_firings, insert_firing, set_last_fired, set_boot_fired, set_last_task, job_records,
       set_job_disabled, job_files, save_job_file, forget_job_file, set_last_success,
-      set_overdue_alerted, forget_jobs, forget_firings, drop_idle_queues, active_queues_of;
+      group_unsucceeded, set_overdue_alerted, forget_jobs, forget_firings, drop_idle_queues,
+      active_queues_of;
 };
 
 /// The SQL of a planned (hot) query, exactly as the store prepares it.

@@ -140,7 +140,8 @@ Result<TaskId> SqliteStore::InsertInTx(const Owner& owner, const TaskSpec& spec,
     if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
     if (new_queue != nullptr) *new_queue = db_.Changes() > 0;
   }
-  Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive}, 0);
+  Result<bool> held =
+      MustHold(JobRun{spec.job, spec.job_exclusive, spec.shard ? spec.shard->group : 0}, 0);
   if (!held.ok()) return held.status();
   {
     const bool ready = deps_left == 0 && spec.not_before <= now && !*held;
@@ -187,7 +188,7 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
     if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
     if (new_queue != nullptr) *new_queue = db_.Changes() > 0;
   }
-  Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive}, id);
+  Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive, 0}, id);  // never a shard
   if (!held.ok()) return held.status();
   {
     const bool ready = deps_left == 0 && spec.not_before <= now && !*held && !user_held;

@@ -24,6 +24,7 @@ Status SqliteStore::UnstartAttempt(TaskId id, int attempt) {
       }
       if (!q.IsNull(2)) run.job = q.Text(2);
       run.exclusive = q.Int(3) != 0;
+      if (!q.IsNull(4)) run.group = q.Int(4);
     }
     Result<sqlite::Stmt> drop =
         sqlite::Stmt::Prepare(db_, "undo attempt",
