@@ -17,6 +17,7 @@ packages=(
   python3-prometheus-client          # the stats test parses tqd's metrics with a real parser
   groff-base                         # the man pages are linted with groff -ww
   libmicrohttpd-dev                  # the HTTP server of tq web
+  libpq-dev postgresql-15            # the PostgreSQL store, and a real server for its tests
   chromium chromium-driver python3-selenium  # tq web's tests in a real browser
   build-essential dpkg-dev debhelper lintian  # the Debian package (packaging/deb/build, tests/package)
 )

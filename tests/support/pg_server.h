@@ -1,0 +1,40 @@
+// A real PostgreSQL server for the tests of one process (SPEC 12): Debian's postgresql package,
+// initialised in a temporary directory on first use and run as "nobody" when the tests run as
+// root (PostgreSQL refuses root), listening on a Unix socket in that directory only, so test
+// processes never share one; stopped, and its directory removed, when the process exits.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+
+namespace tq::test {
+
+/// The process's PostgreSQL server.
+class PgServer {
+ public:
+  /// The server, started on the first call; nullptr when it cannot run here (PostgreSQL is not
+  /// installed, or it did not start), with the reason in `*why`.
+  static PgServer* Get(std::string* why);
+
+  /// libpq's conninfo of database `db` on the server.
+  std::string Conninfo(const std::string& db = "postgres") const;
+  /// Creates a database of its own for one test; returns its conninfo.
+  std::string FreshDatabase();
+
+  ~PgServer();
+  PgServer(const PgServer&) = delete;
+  PgServer& operator=(const PgServer&) = delete;
+
+ private:
+  PgServer() = default;
+  /// initdb, then the server; "" once it answers, else why not.
+  std::string Start();
+
+  std::string bin_dir_;  ///< PostgreSQL's programs
+  std::string dir_;      ///< the data directory's parent, the socket's and the log's directory
+  pid_t pid_ = 0;        ///< the postmaster
+  int databases_ = 0;    ///< databases made by FreshDatabase
+};
+
+}  // namespace tq::test
