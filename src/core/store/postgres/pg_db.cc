@@ -56,11 +56,7 @@ int64_t BigEndian(const char* p, int n) {
 }  // namespace
 
 Status Error(std::string_view what, std::string_view detail) {
-  std::string message = "store: ";
-  message.append(what);
-  message += " failed: ";
-  message.append(detail);
-  return Status::Internal(std::move(message)).WithFault(StoreFault::kPermanent);
+  return sql::StoreError(what, detail);
 }
 
 StoreFault FaultOfSqlState(std::string_view sqlstate) {
@@ -306,19 +302,6 @@ bool Query::IsNull(int col) const {
 int64_t Query::Changes() const {
   const char* n = result_ != nullptr ? PQcmdTuples(result_) : "";
   return n[0] != '\0' ? std::strtoll(n, nullptr, 10) : 0;
-}
-
-// ---- Transaction ----
-
-Status Transaction::Begin() {
-  Status s = db_.Begin();
-  open_ = s.ok();
-  return s;
-}
-
-Status Transaction::Commit() {
-  open_ = false;
-  return db_.Commit();
 }
 
 }  // namespace tq::pg

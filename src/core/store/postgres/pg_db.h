@@ -10,10 +10,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/model/status.h"
+#include "core/store/sql_support.h"
 
 struct pg_conn;
 struct pg_result;
@@ -120,20 +121,10 @@ class Query {
   Result<bool> Step();
   /// Runs the statement, ignoring rows.
   Status Run();
-  /// Steps through every remaining row calling `on_row()`, which returns void or a Status (a
-  /// failing Status stops the walk and is returned).
+  /// Steps through every remaining row calling `on_row()` (sql::ForEachRow).
   template <typename OnRow>
   Status ForEach(OnRow&& on_row) {
-    for (;;) {
-      Result<bool> row = Step();
-      if (!row.ok()) return row.status();
-      if (!*row) return Status::Ok();
-      if constexpr (std::is_void_v<decltype(on_row())>) {
-        on_row();
-      } else if (Status s = on_row(); !s.ok()) {
-        return s;
-      }
-    }
+    return sql::ForEachRow(*this, std::forward<OnRow>(on_row));
   }
 
   /// Reads column `col` (0-based) of the current row. Int reads NULL, and a column of a type
@@ -159,22 +150,6 @@ class Query {
 };
 
 /// A transaction that rolls back on destruction unless committed.
-class Transaction {
- public:
-  explicit Transaction(Db& db) : db_(db) {}
-  ~Transaction() {
-    if (open_) db_.Rollback();
-  }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-
-  Status Begin();
-  /// Commits; on failure the destructor rolls back.
-  Status Commit();
-
- private:
-  Db& db_;
-  bool open_ = false;
-};
+using Transaction = sql::ScopedTransaction<Db>;
 
 }  // namespace tq::pg

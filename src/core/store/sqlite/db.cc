@@ -28,11 +28,7 @@ Status StepOnce(sqlite3_stmt* stmt, std::string_view what) {
 }  // namespace
 
 Status Error(std::string_view what, std::string_view detail) {
-  std::string message = "store: ";
-  message.append(what);
-  message += " failed: ";
-  message.append(detail);
-  return Status::Internal(std::move(message)).WithFault(StoreFault::kPermanent);
+  return sql::StoreError(what, detail);
 }
 
 Status Error(std::string_view what, std::string_view detail, int rc) {
@@ -305,17 +301,5 @@ bool Query::IsNull(int col) const {
 }
 
 // ---- Transaction ----
-
-Status Transaction::Begin() {
-  Status status = db_.Begin();
-  open_ = status.ok();
-  return status;
-}
-
-Status Transaction::Commit() {
-  Status status = db_.Commit();
-  if (status.ok()) open_ = false;
-  return status;
-}
 
 }  // namespace tq::sqlite

@@ -10,9 +10,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <type_traits>
+#include <utility>
 
 #include "core/model/status.h"
+#include "core/store/sql_support.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -138,20 +139,10 @@ class Query {
   Result<bool> Step();
   /// Steps until done, ignoring rows.
   Status Run();
-  /// Steps through every remaining row calling `on_row()`, which returns void or a Status (a
-  /// failing Status stops the walk and is returned).
+  /// Steps through every remaining row calling `on_row()` (sql::ForEachRow).
   template <typename OnRow>
   Status ForEach(OnRow&& on_row) {
-    for (;;) {
-      Result<bool> row = Step();
-      if (!row.ok()) return row.status();
-      if (!*row) return Status::Ok();
-      if constexpr (std::is_void_v<decltype(on_row())>) {
-        on_row();
-      } else if (Status s = on_row(); !s.ok()) {
-        return s;
-      }
-    }
+    return sql::ForEachRow(*this, std::forward<OnRow>(on_row));
   }
 
   /// Reads column `col` (0-based) of the current row.
@@ -169,23 +160,6 @@ class Query {
 };
 
 /// A BEGIN IMMEDIATE transaction that rolls back on destruction unless committed.
-class Transaction {
- public:
-  explicit Transaction(Db& db) : db_(db) {}
-  ~Transaction() {
-    if (open_) db_.Rollback();
-  }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-
-  /// Opens the transaction, taking the write lock at once.
-  Status Begin();
-  /// Commits; on failure the destructor rolls back.
-  Status Commit();
-
- private:
-  Db& db_;
-  bool open_ = false;
-};
+using Transaction = sql::ScopedTransaction<Db>;
 
 }  // namespace tq::sqlite
