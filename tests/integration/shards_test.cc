@@ -269,3 +269,54 @@ TEST_CASE("a sharded job fires each time as one group") {
     CHECK(t["shard"]["total"] == 2);
   }
 }
+
+TEST_CASE("overlap = replace stops every shard of the running group before the new group runs") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string gate = d.dir() + "/go", hook = d.dir() + "/hook";
+  const nlohmann::json on_finish = "echo \"$TQ_TASK_ID $TQ_STATE\" >> " + Quoted(hook);
+  d.WriteJobFile(
+      "swap.toml",
+      JobFile("swap", "0 3 * * *", "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done",
+              {"shards = 2", "overlap = \"replace\"", "on_finish = " + on_finish.dump()}));
+  Reload(d);
+  const RunResult first = Tq(d, {"jobs", "run", "swap"});
+  REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+  const std::string old_group = FirstLine(first.out);
+  REQUIRE(WaitFor([&] { return GroupJson(d, old_group)["state"] == "running"; }));
+
+  const RunResult second = Tq(d, {"jobs", "run", "swap"});
+  REQUIRE_MESSAGE(second.exit_code == 0, second.err);
+  const std::string new_group = FirstLine(second.out);
+  CHECK(new_group != old_group);
+  // Every shard of the old group is stopped; the new group runs only after them.
+  CHECK(Tq(d, {"wait", old_group}).exit_code != 0);
+  const nlohmann::json old_json = GroupJson(d, old_group);
+  CHECK(old_json["state"] == "cancelled");
+  for (const auto& shard : old_json["shards"]) CHECK(shard["state"] == "cancelled");
+  WriteFile(gate, "");
+  REQUIRE(Tq(d, {"wait", new_group}).exit_code == 0);
+  // Times as RFC 3339 text that sorts: milliseconds always written.
+  const auto sortable = [](std::string t) {
+    if (t.find('.') == std::string::npos) t.insert(t.size() - 1, ".000");
+    return t;
+  };
+  std::string old_end;
+  for (const auto& shard : old_json["shards"]) {
+    const nlohmann::json task = TaskJson(d, shard["id"].dump());
+    for (const auto& a : task["attempt_log"])
+      old_end = std::max(old_end, sortable(a["ended"].get<std::string>()));
+  }
+  const nlohmann::json new_json = GroupJson(d, new_group);
+  for (const auto& shard : new_json["shards"]) {
+    const nlohmann::json attempts = TaskJson(d, shard["id"].dump())["attempt_log"];
+    REQUIRE(attempts.size() == 1);
+    CHECK(sortable(attempts[0]["started"].get<std::string>()) >= old_end);
+  }
+  REQUIRE(WaitFor([&] { return FileLines(hook).size() == 2; }));
+  std::vector<std::string> told = FileLines(hook);
+  std::sort(told.begin(), told.end());
+  std::vector<std::string> want = {old_group + " cancelled", new_group + " succeeded"};
+  std::sort(want.begin(), want.end());
+  CHECK(told == want);
+}
