@@ -42,7 +42,9 @@ int RunTally::pending() const {
 }
 
 int RunTally::in_flight() const {
-  return in_flight_ + static_cast<int>(groups_.size()) - (pending() - pending_);
+  int n = in_flight_;
+  for (const auto& [group, flying] : groups_) n += flying ? 1 : 0;
+  return n;
 }
 
 }  // namespace tq

@@ -73,6 +73,10 @@ StoreFault FaultOfSqlState(std::string_view sqlstate) {
 
 // ---- Db ----
 
+void Db::Closer::operator()(pg_conn* conn) const {
+  PQfinish(conn);
+}
+
 Db::Db(pg_conn* conn) : conn_(conn), connection_(next_connection++) {}
 
 Result<Db> Db::Open(const std::string& conninfo) {
@@ -88,37 +92,16 @@ Result<Db> Db::Open(const std::string& conninfo) {
   return Db(conn);
 }
 
-Db::Db(Db&& other) noexcept
-    : conn_(std::exchange(other.conn_, nullptr)),
-      connection_(other.connection_),
-      lost_(other.lost_),
-      in_transaction_(other.in_transaction_) {}
-
-Db& Db::operator=(Db&& other) noexcept {
-  if (this != &other) {
-    if (conn_ != nullptr) PQfinish(conn_);
-    conn_ = std::exchange(other.conn_, nullptr);
-    connection_ = other.connection_;
-    lost_ = other.lost_;
-    in_transaction_ = other.in_transaction_;
-  }
-  return *this;
-}
-
-Db::~Db() {
-  if (conn_ != nullptr) PQfinish(conn_);
-}
-
 Status Db::Ready(std::string_view what) {
-  if (!lost_ && PQstatus(conn_) == CONNECTION_OK) return Status::Ok();
+  if (!lost_ && PQstatus(conn_.get()) == CONNECTION_OK) return Status::Ok();
   if (in_transaction_) {
     return Error(what, "the connection to the server was lost inside a transaction")
         .WithFault(StoreFault::kTransient);
   }
-  PQreset(conn_);
-  if (PQstatus(conn_) != CONNECTION_OK) {
+  PQreset(conn_.get());
+  if (PQstatus(conn_.get()) != CONNECTION_OK) {
     lost_ = true;
-    return Error(what, FirstLine(PQerrorMessage(conn_))).WithFault(StoreFault::kTransient);
+    return Error(what, FirstLine(PQerrorMessage(conn_.get()))).WithFault(StoreFault::kTransient);
   }
   lost_ = false;
   connection_ = next_connection++;
@@ -129,8 +112,8 @@ Status Db::Failure(std::string_view what, const pg_result* result) {
   const char* state = result != nullptr ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
   const char* primary =
       result != nullptr ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
-  std::string message = primary != nullptr ? primary : FirstLine(PQerrorMessage(conn_));
-  if (PQstatus(conn_) != CONNECTION_OK) {
+  std::string message = primary != nullptr ? primary : FirstLine(PQerrorMessage(conn_.get()));
+  if (PQstatus(conn_.get()) != CONNECTION_OK) {
     lost_ = true;
     return Error(what, message).WithFault(StoreFault::kTransient);
   }
@@ -139,7 +122,7 @@ Status Db::Failure(std::string_view what, const pg_result* result) {
 
 Status Db::Exec(std::string_view what, const std::string& sql) {
   if (Status s = Ready(what); !s.ok()) return s;
-  PGresult* result = PQexec(conn_, sql.c_str());
+  PGresult* result = PQexec(conn_.get(), sql.c_str());
   const ExecStatusType st = PQresultStatus(result);
   Status status =
       st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
@@ -155,7 +138,7 @@ Status Db::Begin() {
 
 Status Db::Commit() {
   if (Status s = Ready("commit"); !s.ok()) return s;
-  PGresult* result = PQexec(conn_, "COMMIT");
+  PGresult* result = PQexec(conn_.get(), "COMMIT");
   Status status = Status::Ok();
   if (PQresultStatus(result) != PGRES_COMMAND_OK) {
     status = Failure("commit", result);
@@ -171,12 +154,13 @@ Status Db::Commit() {
 void Db::Rollback() {
   const bool open = in_transaction_;
   in_transaction_ = false;
-  if (open && !lost_ && PQstatus(conn_) == CONNECTION_OK) PQclear(PQexec(conn_, "ROLLBACK"));
+  if (open && !lost_ && PQstatus(conn_.get()) == CONNECTION_OK)
+    PQclear(PQexec(conn_.get(), "ROLLBACK"));
 }
 
 bool Db::InTransaction() const {
-  if (!in_transaction_ || lost_ || PQstatus(conn_) != CONNECTION_OK) return false;
-  const PGTransactionStatusType st = PQtransactionStatus(conn_);
+  if (!in_transaction_ || lost_ || PQstatus(conn_.get()) != CONNECTION_OK) return false;
+  const PGTransactionStatusType st = PQtransactionStatus(conn_.get());
   return st == PQTRANS_INTRANS || st == PQTRANS_INERROR;
 }
 
@@ -193,7 +177,7 @@ Status Db::ReleaseSavepoint() {
 }
 
 int Db::backend_pid() const {
-  return conn_ != nullptr && !lost_ ? PQbackendPID(conn_) : 0;
+  return conn_ != nullptr && !lost_ ? PQbackendPID(conn_.get()) : 0;
 }
 
 // ---- Stmt ----
@@ -211,41 +195,36 @@ Query::~Query() {
   PQclear(result_);
 }
 
-Query& Query::BindInt(int64_t value) {
-  values_.emplace_back(std::to_string(value));
-  binary_.push_back(0);
+Query& Query::Bind(std::optional<std::string> value, bool binary) {
+  values_.push_back(std::move(value));
+  binary_.push_back(binary ? 1 : 0);
   return *this;
+}
+
+Query& Query::BindInt(int64_t value) {
+  return Bind(std::to_string(value), false);
 }
 
 Query& Query::BindText(std::string_view value) {
-  values_.emplace_back(std::string(value));
-  binary_.push_back(0);
-  return *this;
+  return Bind(std::string(value), false);
 }
 
 Query& Query::BindBytes(std::string_view value) {
-  values_.emplace_back(std::string(value));
-  binary_.push_back(1);
-  return *this;
+  return Bind(std::string(value), true);
 }
 
 Query& Query::BindOptInt(const std::optional<int64_t>& value) {
-  if (value) return BindInt(*value);
-  values_.emplace_back(std::nullopt);
-  binary_.push_back(0);
-  return *this;
+  return value ? BindInt(*value) : Bind(std::nullopt, false);
 }
 
 Query& Query::BindOptBytes(const std::optional<std::string>& value) {
-  if (value) return BindBytes(*value);
-  values_.emplace_back(std::nullopt);
-  binary_.push_back(1);
-  return *this;
+  return Bind(value, true);
 }
 
 Status Query::Prepare() {
   if (stmt_.prepared_on_ == db_.connection()) return Status::Ok();
-  PGresult* result = PQprepare(db_.conn_, stmt_.name_.c_str(), stmt_.sql_.c_str(), 0, nullptr);
+  PGresult* result =
+      PQprepare(db_.conn_.get(), stmt_.name_.c_str(), stmt_.sql_.c_str(), 0, nullptr);
   Status status = PQresultStatus(result) == PGRES_COMMAND_OK
                       ? Status::Ok()
                       : db_.Failure("prepare " + stmt_.what_, result);
@@ -263,7 +242,7 @@ Status Query::Execute() {
     values.push_back(v ? v->data() : nullptr);
     lengths.push_back(v ? static_cast<int>(v->size()) : 0);
   }
-  result_ = PQexecPrepared(db_.conn_, stmt_.name_.c_str(), static_cast<int>(values.size()),
+  result_ = PQexecPrepared(db_.conn_.get(), stmt_.name_.c_str(), static_cast<int>(values.size()),
                            values.data(), lengths.data(), binary_.data(), 1);
   const ExecStatusType st = PQresultStatus(result_);
   if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return Status::Ok();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,11 +39,8 @@ class Db {
   /// Refused or unreachable: a transient fault; bad credentials or database: permanent.
   static Result<Db> Open(const std::string& conninfo);
 
-  Db(Db&& other) noexcept;
-  Db& operator=(Db&& other) noexcept;
-  Db(const Db&) = delete;
-  Db& operator=(const Db&) = delete;
-  ~Db();
+  Db(Db&& other) noexcept = default;
+  Db& operator=(Db&& other) noexcept = default;
 
   /// Runs `sql` (one or more statements without parameters; rows are ignored).
   Status Exec(std::string_view what, const std::string& sql);
@@ -74,7 +72,11 @@ class Db {
   /// connection so the next call connects again.
   Status Failure(std::string_view what, const pg_result* result);
 
-  pg_conn* conn_ = nullptr;
+  /// Closes a connection (PQfinish).
+  struct Closer {
+    void operator()(pg_conn* conn) const;
+  };
+  std::unique_ptr<pg_conn, Closer> conn_;
   uint64_t connection_ = 0;
   bool lost_ = false;            ///< the connection broke: the next call connects again
   bool in_transaction_ = false;  ///< between Begin and Commit or Rollback
@@ -136,6 +138,8 @@ class Query {
   int64_t Changes() const;
 
  private:
+  /// Appends a parameter: NULL when absent; bytes sent as binary, or as text.
+  Query& Bind(std::optional<std::string> value, bool binary);
   /// Prepares the statement on this connection when it is not yet.
   Status Prepare();
   /// Sends the statement with its parameters and keeps the result.
