@@ -236,6 +236,16 @@ class ConsoleInBrowser(unittest.TestCase):
     def find(self, css):
         return self.browser.find_elements(By.CSS_SELECTOR, css)
 
+    def click(self, css, what):
+        """Clicks the first element `css` matches once the page has one, finding it again when
+        the page redrew it between the find and the click."""
+        def found_and_clicked():
+            found = self.find(css)
+            if found:
+                found[0].click()
+            return bool(found)
+        wait_for(found_and_clicked, what)
+
     def text_of(self, css):
         """The text of the first element `css` matches, or "" while the page has none."""
         found = self.find(css)
@@ -300,14 +310,10 @@ class ConsoleInBrowser(unittest.TestCase):
         task = self.daemon.submit("sleep 600")
         wait_for(lambda: self.daemon.state_of(task) == "running", f"task {task} running")
         self.open(self.console, f"/tasks/{task}")
-        button = wait_for(lambda: self.find('#task-info button[data-action="cancel"]'),
-                          "the cancel button")[0]
-        button.click()
+        self.click('#task-info button[data-action="cancel"]', "the cancel button")
         wait_for(lambda: self.daemon.state_of(task) == "cancelled",
                  f"tq status to say task {task} is cancelled")
-        retry = wait_for(lambda: self.find('#task-info button[data-action="retry"]'),
-                         "the retry button")[0]
-        retry.click()
+        self.click('#task-info button[data-action="retry"]', "the retry button")
         wait_for(lambda: self.daemon.state_of(task) == "running",
                  f"tq status to say task {task} runs again")
         self.daemon.tq(["cancel", str(task)])
@@ -319,7 +325,7 @@ class ConsoleInBrowser(unittest.TestCase):
             wait_for(lambda: self.daemon.state_of(task) == "succeeded", f"task {task} succeeded")
         self.open(self.console, "/tasks?state=succeeded&text=BULK-CLEAN")
         wait_for(lambda: len(self.find("#tasks tr[data-id]")) == 2, "the two matching tasks")
-        self.find('button[data-action="clean-matching"]')[0].click()
+        self.click('button[data-action="clean-matching"]', "the clean-matching button")
         alert = wait_for(lambda: self.browser.switch_to.alert, "the confirmation")
         self.assertIn("clean 2 succeeded task(s)", alert.text)
         alert.accept()
@@ -347,11 +353,10 @@ class ConsoleInBrowser(unittest.TestCase):
                                    "job:nightly-report"]).stdout.splitlines()
         before = len(runs())
         self.open(self.console, "/jobs")
-        button = wait_for(
-            lambda: self.find('#jobs tr[data-job="nightly-report"] button[data-action="run"]'),
-            "the run-now button")[0]
-        self.assertIn("every day", self.find('#jobs tr[data-job="nightly-report"]')[0].text)
-        button.click()
+        run_now = '#jobs tr[data-job="nightly-report"] button[data-action="run"]'
+        wait_for(lambda: self.find(run_now), "the run-now button")
+        self.assertIn("every day", self.text_of('#jobs tr[data-job="nightly-report"]'))
+        self.click(run_now, "the run-now button")
         wait_for(lambda: len(runs()) == before + 1, "a run of nightly-report")
         # The run appears in the job's strip of last runs.
         wait_for(lambda: self.find('#jobs tr[data-job="nightly-report"] .strip a'),

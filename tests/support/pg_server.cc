@@ -74,6 +74,10 @@ std::string Tail(const std::string& path) {
 
 }  // namespace
 
+bool PgServer::Installed() {
+  return !FindBinDir().empty();
+}
+
 PgServer* PgServer::Get(std::string* why) {
   static std::unique_ptr<PgServer> server;
   static std::string failure;
@@ -123,14 +127,29 @@ std::string PgServer::Conninfo(const std::string& db) const {
   return "host=" + dir_ + " port=" + kPort + " user=tq dbname=" + db;
 }
 
-std::string PgServer::FreshDatabase() {
-  const std::string name = "t" + std::to_string(++databases_);
-  PGconn* conn = PQconnectdb(Conninfo().c_str());
-  PGresult* r = PQexec(conn, ("CREATE DATABASE " + name).c_str());
+namespace {
+// Runs `sql` on database "postgres" of the server at `conninfo`; true when it succeeded.
+bool Run(const std::string& conninfo, const std::string& sql) {
+  PGconn* conn = PQconnectdb(conninfo.c_str());
+  PGresult* r = PQexec(conn, sql.c_str());
   const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
   PQclear(r);
   PQfinish(conn);
-  return ok ? Conninfo(name) : "";
+  return ok;
+}
+}  // namespace
+
+std::string PgServer::FreshDatabase() {
+  const std::string name = "t" + std::to_string(++databases_);
+  return Run(Conninfo(), "CREATE DATABASE " + name) ? Conninfo(name) : "";
+}
+
+std::string PgServer::FreshSchema() {
+  const std::string name = "s" + std::to_string(++schemas_);
+  return Run(Conninfo(), "CREATE SCHEMA " + name)
+             ? "postgresql://tq@/postgres?host=" + dir_ + "&port=" + kPort +
+                   "&options=-c%20search_path%3D" + name
+             : "";
 }
 
 PgServer::~PgServer() {

@@ -13,14 +13,19 @@ namespace tq::test {
 /// The process's PostgreSQL server.
 class PgServer {
  public:
+  /// True when PostgreSQL's server is installed here (the tests that need it may run).
+  static bool Installed();
   /// The server, started on the first call; nullptr when it cannot run here (PostgreSQL is not
   /// installed, or it did not start), with the reason in `*why`.
   static PgServer* Get(std::string* why);
 
   /// libpq's conninfo of database `db` on the server.
   std::string Conninfo(const std::string& db = "postgres") const;
-  /// Creates a database of its own for one test; returns its conninfo.
+  /// Creates a database of its own for one test; returns its conninfo ("" when that failed).
   std::string FreshDatabase();
+  /// Creates a schema of its own in database "postgres" for one test; returns the URI of a
+  /// session that works in it ("postgresql://...", "" when that failed).
+  std::string FreshSchema();
 
   ~PgServer();
   PgServer(const PgServer&) = delete;
@@ -35,6 +40,7 @@ class PgServer {
   std::string dir_;      ///< the data directory's parent, the socket's and the log's directory
   pid_t pid_ = 0;        ///< the postmaster
   int databases_ = 0;    ///< databases made by FreshDatabase
+  int schemas_ = 0;      ///< schemas made by FreshSchema
 };
 
 }  // namespace tq::test

@@ -4,14 +4,19 @@
 #include <libpq-fe.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace tq::pg {
 
 namespace {
 
-// Type OIDs of the binary results Query::Int reads (pg_type.h is not among libpq's headers).
+// Type OIDs (pg_type.h is not among libpq's headers): of the integer results Int reads, and of
+// the parameters Prepare declares bigint.
 constexpr Oid kBoolOid = 16;
 constexpr Oid kInt8Oid = 20;
 constexpr Oid kInt2Oid = 21;
@@ -55,10 +60,6 @@ int64_t BigEndian(const char* p, int n) {
 
 }  // namespace
 
-Status Error(std::string_view what, std::string_view detail) {
-  return sql::StoreError(what, detail);
-}
-
 StoreFault FaultOfSqlState(std::string_view sqlstate) {
   if (sqlstate.size() != 5) return StoreFault::kPermanent;
   const std::string_view cls = sqlstate.substr(0, 2);
@@ -79,33 +80,47 @@ void Db::Closer::operator()(pg_conn* conn) const {
 
 Db::Db(pg_conn* conn) : conn_(conn), connection_(next_connection++) {}
 
-Result<Db> Db::Open(const std::string& conninfo) {
+Db::~Db() = default;
+
+Result<std::unique_ptr<Db>> Db::Open(const std::string& conninfo) {
   PGconn* conn = PQconnectdb(conninfo.c_str());
-  if (conn == nullptr) return Error("connect", "out of memory").WithFault(StoreFault::kTransient);
+  if (conn == nullptr)
+    return sql::StoreError("connect", "out of memory").WithFault(StoreFault::kTransient);
   if (PQstatus(conn) != CONNECTION_OK) {
     // libpq gives no SQLSTATE for a failed connection: the server may be down or starting, so
     // trying again may help.
-    Status status = Error("connect", FirstLine(PQerrorMessage(conn)));
+    Status status = sql::StoreError("connect", FirstLine(PQerrorMessage(conn)));
     PQfinish(conn);
     return std::move(status).WithFault(StoreFault::kTransient);
   }
-  return Db(conn);
+  return std::unique_ptr<Db>(new Db(conn));
 }
 
 Status Db::Ready(std::string_view what) {
   if (!lost_ && PQstatus(conn_.get()) == CONNECTION_OK) return Status::Ok();
   if (in_transaction_) {
-    return Error(what, "the connection to the server was lost inside a transaction")
+    return sql::StoreError(what, "the connection to the server was lost inside a transaction")
         .WithFault(StoreFault::kTransient);
   }
   PQreset(conn_.get());
   if (PQstatus(conn_.get()) != CONNECTION_OK) {
     lost_ = true;
-    return Error(what, FirstLine(PQerrorMessage(conn_.get()))).WithFault(StoreFault::kTransient);
+    return sql::StoreError(what, FirstLine(PQerrorMessage(conn_.get())))
+        .WithFault(StoreFault::kTransient);
   }
   lost_ = false;
   connection_ = next_connection++;
-  return Status::Ok();
+  if (on_connect_.empty()) return Status::Ok();
+  PGresult* result = PQexec(conn_.get(), on_connect_.c_str());
+  Status status = PQresultStatus(result) == PGRES_COMMAND_OK ? Status::Ok() : Failure(what, result);
+  PQclear(result);
+  if (!status.ok()) lost_ = true;  // set up again on the next call
+  return status;
+}
+
+Status Db::OnConnect(std::string sql) {
+  on_connect_ = std::move(sql);
+  return Exec("set up the session", on_connect_);
 }
 
 Status Db::Failure(std::string_view what, const pg_result* result) {
@@ -115,9 +130,9 @@ Status Db::Failure(std::string_view what, const pg_result* result) {
   std::string message = primary != nullptr ? primary : FirstLine(PQerrorMessage(conn_.get()));
   if (PQstatus(conn_.get()) != CONNECTION_OK) {
     lost_ = true;
-    return Error(what, message).WithFault(StoreFault::kTransient);
+    return sql::StoreError(what, message).WithFault(StoreFault::kTransient);
   }
-  return Error(what, message).WithFault(FaultOfSqlState(state != nullptr ? state : ""));
+  return sql::StoreError(what, message).WithFault(FaultOfSqlState(state != nullptr ? state : ""));
 }
 
 Status Db::Exec(std::string_view what, const std::string& sql) {
@@ -131,12 +146,16 @@ Status Db::Exec(std::string_view what, const std::string& sql) {
 }
 
 Status Db::Begin() {
-  if (Status s = Exec("begin", "BEGIN"); !s.ok()) return s;
-  in_transaction_ = true;
-  return Status::Ok();
+  Status status = Exec("begin", begin_sql_);
+  if (status.ok()) {
+    in_transaction_ = true;
+  } else if (!lost_ && PQtransactionStatus(conn_.get()) != PQTRANS_IDLE) {
+    PQclear(PQexec(conn_.get(), "ROLLBACK"));  // BEGIN went through, what followed did not
+  }
+  return status;
 }
 
-Status Db::Commit() {
+Status Db::CommitNow() {
   if (Status s = Ready("commit"); !s.ok()) return s;
   PGresult* result = PQexec(conn_.get(), "COMMIT");
   Status status = Status::Ok();
@@ -144,7 +163,7 @@ Status Db::Commit() {
     status = Failure("commit", result);
   } else if (std::strcmp(PQcmdStatus(result), "ROLLBACK") == 0) {
     // COMMIT of a transaction a failed statement aborted rolls it back instead.
-    status = Error("commit", "the transaction was aborted by an earlier error");
+    status = sql::StoreError("commit", "the transaction was aborted by an earlier error");
   }
   PQclear(result);
   in_transaction_ = false;
@@ -180,107 +199,149 @@ int Db::backend_pid() const {
   return conn_ != nullptr && !lost_ ? PQbackendPID(conn_.get()) : 0;
 }
 
-// ---- Stmt ----
+// ---- statements ----
 
-Stmt::Stmt(std::string what, std::string sql)
-    : what_(std::move(what)),
-      sql_(std::move(sql)),
-      name_("tq_" + std::to_string(next_statement++)) {}
-
-// ---- Query ----
-
-Query::Query(Db& db, Stmt& stmt) : db_(db), stmt_(stmt) {}
-
-Query::~Query() {
-  PQclear(result_);
-}
-
-Query& Query::Bind(std::optional<std::string> value, bool binary) {
-  values_.push_back(std::move(value));
-  binary_.push_back(binary ? 1 : 0);
-  return *this;
-}
-
-Query& Query::BindInt(int64_t value) {
-  return Bind(std::to_string(value), false);
-}
-
-Query& Query::BindText(std::string_view value) {
-  return Bind(std::string(value), false);
-}
-
-Query& Query::BindBytes(std::string_view value) {
-  return Bind(std::string(value), true);
-}
-
-Query& Query::BindOptInt(const std::optional<int64_t>& value) {
-  return value ? BindInt(*value) : Bind(std::nullopt, false);
-}
-
-Query& Query::BindOptBytes(const std::optional<std::string>& value) {
-  return Bind(value, true);
-}
-
-Status Query::Prepare() {
-  if (stmt_.prepared_on_ == db_.connection()) return Status::Ok();
-  PGresult* result =
-      PQprepare(db_.conn_.get(), stmt_.name_.c_str(), stmt_.sql_.c_str(), 0, nullptr);
-  Status status = PQresultStatus(result) == PGRES_COMMAND_OK
-                      ? Status::Ok()
-                      : db_.Failure("prepare " + stmt_.what_, result);
-  PQclear(result);
-  if (status.ok()) stmt_.prepared_on_ = db_.connection();
-  return status;
-}
-
-Status Query::Execute() {
-  if (Status s = db_.Ready(stmt_.what_); !s.ok()) return s;
-  if (Status s = Prepare(); !s.ok()) return s;
-  std::vector<const char*> values;
-  std::vector<int> lengths;
-  for (const std::optional<std::string>& v : values_) {
-    values.push_back(v ? v->data() : nullptr);
-    lengths.push_back(v ? static_cast<int>(v->size()) : 0);
+// A statement prepared by name on each connection it runs on (again after a reconnect, with the
+// parameter types the first preparation settled).
+class PgStatement : public sql::Statement {
+ public:
+  PgStatement(Db& db, std::string what, std::string sql)
+      : db_(db),
+        what_(std::move(what)),
+        sql_(std::move(sql)),
+        name_("tq_" + std::to_string(next_statement++)) {}
+  ~PgStatement() override {
+    PQclear(result_);
+    if (prepared_on_ == db_.connection() && !db_.lost_)
+      PQclear(PQexec(db_.conn_.get(), ("DEALLOCATE " + name_).c_str()));
   }
-  result_ = PQexecPrepared(db_.conn_.get(), stmt_.name_.c_str(), static_cast<int>(values.size()),
-                           values.data(), lengths.data(), binary_.data(), 1);
-  const ExecStatusType st = PQresultStatus(result_);
-  if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) return Status::Ok();
-  return db_.Failure(stmt_.what_, result_);
-}
+  PgStatement(const PgStatement&) = delete;
+  PgStatement& operator=(const PgStatement&) = delete;
 
-Result<bool> Query::Step() {
-  if (result_ == nullptr) {
-    if (Status s = Execute(); !s.ok()) return s;
+  /// Prepares the statement on the current connection when it is not yet. The first time,
+  /// parameters the server takes as smallint or integer are declared bigint.
+  Status Prepare() {
+    if (prepared_on_ == db_.connection()) return Status::Ok();
+    if (Status s = PrepareAs(types_); !s.ok()) return s;
+    if (!typed_) {
+      PGresult* described = PQdescribePrepared(db_.conn_.get(), name_.c_str());
+      if (PQresultStatus(described) != PGRES_COMMAND_OK) {
+        Status status = db_.Failure("prepare " + what_, described);
+        PQclear(described);
+        return status;
+      }
+      bool narrow = false;
+      for (int i = 0; i < PQnparams(described); ++i) {
+        Oid type = PQparamtype(described, i);
+        if (type == kInt2Oid || type == kInt4Oid) {
+          type = kInt8Oid;
+          narrow = true;
+        }
+        types_.push_back(type);
+      }
+      PQclear(described);
+      typed_ = true;
+      if (narrow) {
+        if (Status s = db_.Exec("prepare " + what_, "DEALLOCATE " + name_); !s.ok()) return s;
+        return PrepareAs(types_);
+      }
+    }
+    return Status::Ok();
   }
-  if (PQresultStatus(result_) != PGRES_TUPLES_OK) return false;
-  return ++row_ < PQntuples(result_);
-}
 
-Status Query::Run() {
-  Result<bool> row = Step();
-  return row.ok() ? Status::Ok() : row.status();
-}
+  void BindInt(int64_t value) override { Bind(std::to_string(value), false); }
+  void BindText(std::string_view value) override { Bind(std::string(value), true); }
+  void BindBlob(std::string_view value) override { Bind(std::string(value), true); }
+  void BindNull() override { Bind(std::nullopt, false); }
+  // An array literal: {"a","b\"c"}.
+  void BindTextList(const std::vector<std::string>& values) override {
+    Bind(sql::QuotedList(values, '{', '}'), false);
+  }
 
-int64_t Query::Int(int col) const {
-  if (PQgetisnull(result_, row_, col)) return 0;
-  const Oid type = PQftype(result_, col);
-  if (type != kInt8Oid && type != kInt4Oid && type != kInt2Oid && type != kBoolOid) return 0;
-  return BigEndian(PQgetvalue(result_, row_, col), PQgetlength(result_, row_, col));
-}
+  Result<bool> Step() override {
+    if (result_ == nullptr) {
+      if (Status s = Execute(); !s.ok()) return s;
+    }
+    if (PQresultStatus(result_) != PGRES_TUPLES_OK) return false;
+    return ++row_ < PQntuples(result_);
+  }
+  int64_t Int(int col) const override {
+    if (PQgetisnull(result_, row_, col)) return 0;
+    const Oid type = PQftype(result_, col);
+    if (type != kInt8Oid && type != kInt4Oid && type != kInt2Oid && type != kBoolOid) return 0;
+    return BigEndian(PQgetvalue(result_, row_, col), PQgetlength(result_, row_, col));
+  }
+  std::string Text(int col) const override { return Bytes(col); }
+  std::string Blob(int col) const override { return Bytes(col); }
+  bool IsNull(int col) const override { return PQgetisnull(result_, row_, col) != 0; }
 
-std::string Query::Bytes(int col) const {
-  return std::string(PQgetvalue(result_, row_, col),
-                     static_cast<size_t>(PQgetlength(result_, row_, col)));
-}
+  void Reset() override {
+    PQclear(result_);
+    result_ = nullptr;
+    row_ = -1;
+    values_.clear();
+    binary_.clear();
+  }
 
-bool Query::IsNull(int col) const {
-  return PQgetisnull(result_, row_, col) != 0;
-}
+ private:
+  // Appends a parameter: NULL when absent; bytes sent as binary, or as text.
+  void Bind(std::optional<std::string> value, bool binary) {
+    values_.push_back(std::move(value));
+    binary_.push_back(binary ? 1 : 0);
+  }
+  std::string Bytes(int col) const {
+    return std::string(PQgetvalue(result_, row_, col),
+                       static_cast<size_t>(PQgetlength(result_, row_, col)));
+  }
+  // PQprepare with `types` (none: the server infers them all).
+  Status PrepareAs(const std::vector<Oid>& types) {
+    PGresult* result =
+        PQprepare(db_.conn_.get(), name_.c_str(), sql_.c_str(), static_cast<int>(types.size()),
+                  types.empty() ? nullptr : types.data());
+    Status status = PQresultStatus(result) == PGRES_COMMAND_OK
+                        ? Status::Ok()
+                        : db_.Failure("prepare " + what_, result);
+    PQclear(result);
+    if (status.ok()) prepared_on_ = db_.connection();
+    return status;
+  }
+  // Sends the statement with its parameters and keeps the result.
+  Status Execute() {
+    if (Status s = db_.Ready(what_); !s.ok()) return s;
+    if (Status s = Prepare(); !s.ok()) return s;
+    std::vector<const char*> values;
+    std::vector<int> lengths;
+    for (const std::optional<std::string>& v : values_) {
+      values.push_back(v ? v->data() : nullptr);
+      lengths.push_back(v ? static_cast<int>(v->size()) : 0);
+    }
+    result_ = PQexecPrepared(db_.conn_.get(), name_.c_str(), static_cast<int>(values.size()),
+                             values.data(), lengths.data(), binary_.data(), 1);
+    const ExecStatusType st = PQresultStatus(result_);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return db_.Failure(what_, result_);
+    const char* n = PQcmdTuples(result_);
+    db_.changes_ = n[0] != '\0' ? std::strtoll(n, nullptr, 10) : 0;
+    return Status::Ok();
+  }
 
-int64_t Query::Changes() const {
-  const char* n = result_ != nullptr ? PQcmdTuples(result_) : "";
-  return n[0] != '\0' ? std::strtoll(n, nullptr, 10) : 0;
+  Db& db_;
+  std::string what_;
+  std::string sql_;
+  std::string name_;          ///< its name on the server, unique in the process
+  uint64_t prepared_on_ = 0;  ///< the connection it is prepared on (Db::connection); 0: none
+  bool typed_ = false;        ///< types_ is settled
+  std::vector<Oid> types_;    ///< its parameters' types, once settled
+  std::vector<std::optional<std::string>> values_;
+  std::vector<int> binary_;
+  pg_result* result_ = nullptr;
+  int row_ = -1;
+};
+
+Result<sql::Stmt> Db::Prepare(std::string what, const std::string& sql) {
+  auto stmt = std::make_unique<PgStatement>(*this, std::move(what), sql);
+  if (Status s = Ready("prepare"); !s.ok()) return s;
+  if (Status s = stmt->Prepare(); !s.ok()) return s;
+  return sql::Stmt(std::move(stmt));
 }
 
 }  // namespace tq::pg

@@ -2,8 +2,10 @@
 
 #include <sqlite3.h>
 
-#include <chrono>
+#include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace tq::sqlite {
 
@@ -27,12 +29,8 @@ Status StepOnce(sqlite3_stmt* stmt, std::string_view what) {
 }
 }  // namespace
 
-Status Error(std::string_view what, std::string_view detail) {
-  return sql::StoreError(what, detail);
-}
-
 Status Error(std::string_view what, std::string_view detail, int rc) {
-  return Error(what, detail).WithFault(FaultOf(rc));
+  return sql::StoreError(what, detail).WithFault(FaultOf(rc));
 }
 
 StoreFault FaultOf(int rc) {
@@ -84,7 +82,8 @@ Result<Db> Db::Open(const std::string& path) {
 }
 
 Db::Db(Db&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)),
+    : sql::Connection(std::move(other)),
+      db_(std::exchange(other.db_, nullptr)),
       begin_(std::exchange(other.begin_, nullptr)),
       commit_(std::exchange(other.commit_, nullptr)),
       rollback_(std::exchange(other.rollback_, nullptr)),
@@ -95,6 +94,7 @@ Db::Db(Db&& other) noexcept
 Db& Db::operator=(Db&& other) noexcept {
   if (this != &other) {
     Close();
+    sql::Connection::operator=(std::move(other));
     db_ = std::exchange(other.db_, nullptr);
     begin_ = std::exchange(other.begin_, nullptr);
     commit_ = std::exchange(other.commit_, nullptr);
@@ -133,34 +133,11 @@ Status Db::Exec(std::string_view what, const std::string& sql) {
   return Status::Ok();
 }
 
-Result<int64_t> Db::QueryInt(std::string_view what, const std::string& sql) {
-  Result<Stmt> stmt = Stmt::Prepare(*this, std::string(what), sql);
-  if (!stmt.ok()) return stmt.status();
-  Query q(*stmt);
-  Result<bool> row = q.Step();
-  if (!row.ok()) return row.status();
-  return *row ? q.Int(0) : int64_t{0};
-}
-
-Result<std::string> Db::QueryText(std::string_view what, const std::string& sql) {
-  Result<Stmt> stmt = Stmt::Prepare(*this, std::string(what), sql);
-  if (!stmt.ok()) return stmt.status();
-  Query q(*stmt);
-  Result<bool> row = q.Step();
-  if (!row.ok()) return row.status();
-  return *row ? q.Text(0) : std::string();
-}
-
 Status Db::Begin() {
   return StepOnce(begin_, "begin transaction");
 }
-Status Db::Commit() {
-  const auto start = std::chrono::steady_clock::now();
-  Status status = StepOnce(commit_, "commit");
-  if (status.ok() && observe_commit_)
-    observe_commit_(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  return status;
+Status Db::CommitNow() {
+  return StepOnce(commit_, "commit");
 }
 
 void Db::Rollback() {
@@ -181,125 +158,108 @@ Status Db::ReleaseSavepoint() {
   return StepOnce(release_, "release savepoint");
 }
 
-int64_t Db::LastInsertRowid() const {
-  return sqlite3_last_insert_rowid(db_);
-}
-int Db::Changes() const {
+int64_t Db::Changes() const {
   return sqlite3_changes(db_);
 }
 
-// ---- Stmt ----
+// ---- statements ----
 
-Result<Stmt> Stmt::Prepare(Db& db, std::string what, const std::string& sql) {
-  Stmt stmt;
-  if (sqlite3_prepare_v3(db.handle(), sql.c_str(), static_cast<int>(sql.size()),
-                         SQLITE_PREPARE_PERSISTENT, &stmt.stmt_, nullptr) != SQLITE_OK) {
-    return Error("prepare " + what, sqlite3_errmsg(db.handle()), sqlite3_errcode(db.handle()));
+namespace {
+
+// A prepared SQLite statement. SQLite reads "$1" as a parameter named "$1" (several uses of one
+// name share its slot), so the slot of each $k is looked up once, at prepare.
+class SqliteStatement : public sql::Statement {
+ public:
+  SqliteStatement(sqlite3_stmt* stmt, std::string what, std::vector<int> slots)
+      : stmt_(stmt), what_(std::move(what)), slots_(std::move(slots)) {}
+  ~SqliteStatement() override { sqlite3_finalize(stmt_); }
+  SqliteStatement(const SqliteStatement&) = delete;
+  SqliteStatement& operator=(const SqliteStatement&) = delete;
+
+  void BindInt(int64_t value) override { Check(sqlite3_bind_int64(stmt_, NextSlot(), value)); }
+  void BindText(std::string_view value) override {
+    Check(sqlite3_bind_text64(stmt_, NextSlot(), NonNull(value), value.size(), SQLITE_TRANSIENT,
+                              SQLITE_UTF8));
   }
-  stmt.what_ = std::move(what);
-  return stmt;
-}
-
-Stmt::Stmt(Stmt&& other) noexcept
-    : stmt_(std::exchange(other.stmt_, nullptr)), what_(std::move(other.what_)) {}
-
-Stmt& Stmt::operator=(Stmt&& other) noexcept {
-  if (this != &other) {
-    sqlite3_finalize(stmt_);
-    stmt_ = std::exchange(other.stmt_, nullptr);
-    what_ = std::move(other.what_);
+  void BindBlob(std::string_view value) override {
+    Check(sqlite3_bind_blob64(stmt_, NextSlot(), NonNull(value), value.size(), SQLITE_TRANSIENT));
   }
-  return *this;
-}
-
-Stmt::~Stmt() {
-  sqlite3_finalize(stmt_);
-}
-
-// ---- Query ----
-
-Query::Query(Stmt& stmt) : stmt_(stmt) {}
-
-Query::~Query() {
-  sqlite3_reset(stmt_.stmt_);
-  sqlite3_clear_bindings(stmt_.stmt_);
-}
-
-Query& Query::BindInt(int64_t value) {
-  int rc = sqlite3_bind_int64(stmt_.stmt_, next_param_++, value);
-  if (bind_error_ == SQLITE_OK) bind_error_ = rc;
-  return *this;
-}
-
-Query& Query::BindText(std::string_view value) {
-  int rc = sqlite3_bind_text64(stmt_.stmt_, next_param_++, NonNull(value), value.size(),
-                               SQLITE_TRANSIENT, SQLITE_UTF8);
-  if (bind_error_ == SQLITE_OK) bind_error_ = rc;
-  return *this;
-}
-
-Query& Query::BindBlob(std::string_view value) {
-  int rc = sqlite3_bind_blob64(stmt_.stmt_, next_param_++, NonNull(value), value.size(),
-                               SQLITE_TRANSIENT);
-  if (bind_error_ == SQLITE_OK) bind_error_ = rc;
-  return *this;
-}
-
-Query& Query::BindOptBlob(const std::optional<std::string>& value) {
-  if (value) return BindBlob(*value);
-  return BindNull();
-}
-
-Query& Query::BindOptText(const std::optional<std::string>& value) {
-  if (value) return BindText(*value);
-  return BindNull();
-}
-
-Query& Query::BindOptInt(const std::optional<int64_t>& value) {
-  if (value) return BindInt(*value);
-  return BindNull();
-}
-
-Query& Query::BindNull() {
-  int rc = sqlite3_bind_null(stmt_.stmt_, next_param_++);
-  if (bind_error_ == SQLITE_OK) bind_error_ = rc;
-  return *this;
-}
-
-Result<bool> Query::Step() {
-  if (bind_error_ != SQLITE_OK) {
-    return Error(stmt_.what_, std::string("bind: ") + sqlite3_errstr(bind_error_), bind_error_);
+  void BindNull() override { Check(sqlite3_bind_null(stmt_, NextSlot())); }
+  // A JSON array of strings, for json_each.
+  void BindTextList(const std::vector<std::string>& values) override {
+    BindText(sql::QuotedList(values, '[', ']'));
   }
-  int rc = sqlite3_step(stmt_.stmt_);
-  if (rc == SQLITE_ROW) return true;
-  if (rc == SQLITE_DONE) return false;
-  return StepError(stmt_.stmt_, stmt_.what_);
-}
 
-Status Query::Run() {
-  return ForEach([] {});
-}
+  Result<bool> Step() override {
+    if (bind_error_ != SQLITE_OK)
+      return Error(what_, std::string("bind: ") + sqlite3_errstr(bind_error_), bind_error_);
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    return StepError(stmt_, what_);
+  }
+  int64_t Int(int col) const override { return sqlite3_column_int64(stmt_, col); }
+  std::string Text(int col) const override {
+    const unsigned char* p = sqlite3_column_text(stmt_, col);
+    int n = sqlite3_column_bytes(stmt_, col);
+    return p != nullptr ? std::string(reinterpret_cast<const char*>(p), n) : std::string();
+  }
+  std::string Blob(int col) const override {
+    const void* p = sqlite3_column_blob(stmt_, col);
+    int n = sqlite3_column_bytes(stmt_, col);
+    return p != nullptr ? std::string(static_cast<const char*>(p), n) : std::string();
+  }
+  bool IsNull(int col) const override { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
-int64_t Query::Int(int col) const {
-  return sqlite3_column_int64(stmt_.stmt_, col);
-}
+  void Reset() override {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    next_ = 0;
+    bind_error_ = SQLITE_OK;
+  }
 
-std::string Query::Text(int col) const {
-  const unsigned char* p = sqlite3_column_text(stmt_.stmt_, col);
-  int n = sqlite3_column_bytes(stmt_.stmt_, col);
-  return p != nullptr ? std::string(reinterpret_cast<const char*>(p), n) : std::string();
-}
+ private:
+  int NextSlot() {
+    const size_t k = next_++;
+    return k < slots_.size() ? slots_[k] : static_cast<int>(k) + 1;
+  }
+  void Check(int rc) {
+    if (bind_error_ == SQLITE_OK) bind_error_ = rc;
+  }
 
-std::string Query::Blob(int col) const {
-  const void* p = sqlite3_column_blob(stmt_.stmt_, col);
-  int n = sqlite3_column_bytes(stmt_.stmt_, col);
-  return p != nullptr ? std::string(static_cast<const char*>(p), n) : std::string();
-}
+  sqlite3_stmt* stmt_;
+  std::string what_;
+  std::vector<int> slots_;  ///< the slot of $1, $2, ...
+  size_t next_ = 0;
+  int bind_error_ = SQLITE_OK;
+};
 
-bool Query::IsNull(int col) const {
-  return sqlite3_column_type(stmt_.stmt_, col) == SQLITE_NULL;
-}
+}  // namespace
 
-// ---- Transaction ----
+Result<sql::Stmt> Db::Prepare(std::string what, const std::string& sql) {
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v3(db_, sql.c_str(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                         &raw, nullptr) != SQLITE_OK) {
+    return Error("prepare " + what, sqlite3_errmsg(db_), sqlite3_errcode(db_));
+  }
+  // Slots of $1 .. $n; a statement with ? or ?N parameters binds them by position.
+  std::vector<int> slots;
+  const int n = sqlite3_bind_parameter_count(raw);
+  for (int k = 1; k <= n; ++k) {
+    const char* name = sqlite3_bind_parameter_name(raw, k);
+    if (name == nullptr || name[0] != '$') {
+      slots.push_back(k);
+      continue;
+    }
+    const int slot = sqlite3_bind_parameter_index(raw, ("$" + std::to_string(k)).c_str());
+    if (slot == 0) {
+      sqlite3_finalize(raw);
+      return sql::StoreError("prepare " + what, "parameters are not numbered $1 to $" +
+                                                    std::to_string(n) + " without a gap");
+    }
+    slots.push_back(slot);
+  }
+  return sql::Stmt(std::make_unique<SqliteStatement>(raw, std::move(what), std::move(slots)));
+}
 
 }  // namespace tq::sqlite

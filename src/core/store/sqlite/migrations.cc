@@ -349,7 +349,7 @@ bool IsFileBacked(const std::string& path) {
 }
 
 Status IoError(const std::string& what, const std::string& file) {
-  return sqlite::Error(what + " " + file, std::strerror(errno));
+  return sql::StoreError(what + " " + file, std::strerror(errno));
 }
 
 Status FsyncPath(const std::string& file, int flags) {
@@ -367,10 +367,9 @@ Status Backup(sqlite::Db& db, const std::string& path, int version) {
   const std::string tmp_path = final_path + ".tmp";
   ::unlink(tmp_path.c_str());  // VACUUM INTO refuses an existing non-empty file
   {
-    Result<sqlite::Stmt> vacuum =
-        sqlite::Stmt::Prepare(db, "backup to " + final_path, "VACUUM INTO ?");
+    Result<sql::Stmt> vacuum = db.Prepare("backup to " + final_path, "VACUUM INTO ?");
     if (!vacuum.ok()) return vacuum.status();
-    sqlite::Query q(*vacuum);
+    sql::Query q(*vacuum);
     if (Status s = q.BindText(tmp_path).Run(); !s.ok()) return s;
   }
   if (Status s = FsyncPath(tmp_path, O_RDONLY); !s.ok()) return s;
@@ -383,13 +382,13 @@ Status Backup(sqlite::Db& db, const std::string& path, int version) {
 Status CheckForeignKeys(sqlite::Db& db, const std::string& what) {
   Result<std::string> table = db.QueryText(what, "PRAGMA foreign_key_check");
   if (!table.ok()) return table.status();
-  if (!table->empty()) return sqlite::Error(what, "foreign key violation in table " + *table);
+  if (!table->empty()) return sql::StoreError(what, "foreign key violation in table " + *table);
   return Status::Ok();
 }
 
 Status RunMigration(sqlite::Db& db, const Migration& m) {
   const std::string what = "migration to v" + std::to_string(m.version);
-  sqlite::Transaction tx(db);
+  sql::Transaction tx(db);
   if (Status s = tx.Begin(); !s.ok()) return s;
   if (Status s = db.Exec(what, m.sql); !s.ok()) return s;
   if (Status s = db.Exec(what, "PRAGMA user_version = " + std::to_string(m.version)); !s.ok()) {
@@ -429,7 +428,7 @@ std::string BackupPath(const std::string& path, int version) {
 Status Migrate(sqlite::Db& db, const std::string& path, int target) {
   const int current = CurrentSchemaVersion();
   if (target < 1 || target > current) {
-    return sqlite::Error("migrate", "no schema version " + std::to_string(target));
+    return sql::StoreError("migrate", "no schema version " + std::to_string(target));
   }
   Result<int64_t> version = db.QueryInt("read schema version", "PRAGMA user_version");
   if (!version.ok()) return version.status();

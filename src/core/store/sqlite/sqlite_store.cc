@@ -1,43 +1,17 @@
-// The SQLite store's connection and reads: opening (pragmas, migration, statements), Get and List,
-// the queues and their run-time settings, the running attempts, and the query plans tests check.
+// The SQLite store's own part: opening a file (pragmas, migration, statements), and the query
+// plans and growth limit tests check.
 #include "core/store/sqlite/sqlite_store.h"
 
-#include <algorithm>
-#include <cstdint>
-#include <optional>
+#include <memory>
 #include <string>
 #include <utility>
 
-#include "core/model/quote.h"
+#include "core/store/sql/statements.h"
+#include "core/store/sqlite/db.h"
 #include "core/store/sqlite/migrations.h"
 #include "core/store/sqlite/open.h"
-#include "core/store/sqlite/statements.h"
-#include "core/store/sqlite/task_rows.h"
 
 namespace tq {
-
-namespace {
-
-using sqlite::TaskName;
-
-// List: one statement per combination of filters, prepared on first use.
-enum ListFilterBit { kByOwner = 1, kByState = 2, kByQueue = 4, kByLabel = 8 };
-std::string ListSql(int mask) {
-  std::string sql = sqlite::TaskSelect(false) + "WHERE 1";
-  if (mask & kByOwner) sql += " AND t.owner_uid = ?";
-  if (mask & kByState) sql += " AND t.state = ?";
-  if (mask & kByQueue) sql += " AND t.queue = ?";
-  if (mask & kByLabel) sql += " AND t.id IN (SELECT task_id FROM task_labels WHERE label = ?)";
-  return sql + " AND t.id < ? ORDER BY t.id DESC LIMIT ?";  // id < before_id: the next page
-}
-
-}  // namespace
-
-// ---- open ----
-
-SqliteStore::SqliteStore(sqlite::Db db) : db_(std::move(db)), st_(std::make_unique<Statements>()) {}
-
-SqliteStore::~SqliteStore() = default;
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::Open(const std::string& path,
                                                        bool durability_full) {
@@ -48,14 +22,15 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::Open(const std::string& path,
   Result<std::string> mode = db->QueryText("enable WAL", "PRAGMA journal_mode = WAL");
   if (!mode.ok()) return mode.status();
   if (*mode != "wal" && *mode != "memory") {
-    return sqlite::Error("enable WAL", "journal mode is still " + *mode);
+    return sql::StoreError("enable WAL", "journal mode is still " + *mode);
   }
   const char* sync = durability_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL";
   if (Status s = db->Exec("set synchronous", sync); !s.ok()) return s;
   if (Status s = Migrate(*db, path); !s.ok()) return s;
   if (Status s = db->Exec("enable foreign keys", "PRAGMA foreign_keys = ON"); !s.ok()) return s;
 
-  std::unique_ptr<SqliteStore> store(new SqliteStore(std::move(*db)));
+  std::unique_ptr<SqliteStore> store(
+      new SqliteStore(std::make_unique<sqlite::Db>(std::move(*db)), sql::Dialect::kSqlite));
   if (Status s = store->Prepare(); !s.ok()) return s;
   return store;
 }
@@ -66,285 +41,11 @@ Result<std::unique_ptr<Store>> OpenSqliteStore(const std::string& path, bool dur
   return std::unique_ptr<Store>(std::move(*store));
 }
 
-// ---- tasks ----
-
-Status SqliteStore::LoadLists(Task& task, bool with_attempts) {
-  if (!task.spec.stages.empty()) {  // ReadTask made as many as the row counts
-    size_t read = 0;
-    sqlite::Query q(st_->task_stages);
-    Status s = q.BindInt(task.id).ForEach([&]() -> Status {
-      if (read >= task.spec.stages.size() || q.Int(0) != static_cast<int64_t>(read) ||
-          !sqlite::ReadStage(q, &task.spec.stages[read]))
-        return sqlite::Error("read stages of " + TaskName(task.id), "corrupt stage");
-      ++read;
-      return Status::Ok();
-    });
-    if (!s.ok()) return s;
-    if (read != task.spec.stages.size())
-      return sqlite::Error("read stages of " + TaskName(task.id), "missing stages");
-  }
-  {
-    sqlite::Query q(st_->task_labels);
-    Status s = q.BindInt(task.id).ForEach([&] { task.spec.labels.push_back(q.Text(0)); });
-    if (!s.ok()) return s;
-  }
-  {
-    sqlite::Query q(st_->task_deps);
-    Status s = q.BindInt(task.id).ForEach([&] { task.spec.after.push_back(q.Int(0)); });
-    if (!s.ok()) return s;
-  }
-  if (!with_attempts) return Status::Ok();
-  sqlite::Query q(st_->task_attempts);
-  return q.BindInt(task.id).ForEach([&]() -> Status {
-    Attempt a;
-    if (!sqlite::ReadAttempt(q, &a)) {
-      return sqlite::Error("read attempts of " + TaskName(task.id), "corrupt reason or units");
-    }
-    task.attempts.push_back(a);
-    return Status::Ok();
-  });
-}
-
-Result<Task> SqliteStore::Get(TaskId id) {
-  return GetWith(st_->get_task, id);
-}
-
-Result<Task> SqliteStore::GetSummary(TaskId id) {
-  return GetWith(st_->get_task_summary, id);
-}
-
-Result<Task> SqliteStore::GetWith(sqlite::Stmt& stmt, TaskId id) {
-  Result<Task> task = Status::NotFound(TaskName(id) + " not found");
-  {
-    sqlite::Query q(stmt);
-    Result<bool> row = q.BindInt(id).Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return task;
-    task = sqlite::ReadTask(q);
-    if (!task.ok()) return task;
-  }
-  if (Status s = LoadLists(*task, true); !s.ok()) return s;
-  return task;
-}
-
-Result<sqlite::Stmt*> SqliteStore::ListStatement(const ListFilter& filter) {
-  int mask = (filter.owner_uid ? kByOwner : 0) | (filter.state ? kByState : 0) |
-             (filter.queue ? kByQueue : 0) | (filter.label ? kByLabel : 0);
-  sqlite::Stmt& stmt = st_->list[mask];
-  if (!stmt.prepared()) {
-    Result<sqlite::Stmt> prepared = sqlite::Stmt::Prepare(db_, "list tasks", ListSql(mask));
-    if (!prepared.ok()) return prepared.status();
-    stmt = std::move(*prepared);
-  }
-  return &stmt;
-}
-
-Result<std::vector<Task>> SqliteStore::List(const ListFilter& filter) {
-  Result<sqlite::Stmt*> stmt = ListStatement(filter);
-  if (!stmt.ok()) return stmt.status();
-  std::vector<Task> tasks;
-  {
-    sqlite::Query q(**stmt);
-    if (filter.owner_uid) q.BindInt(*filter.owner_uid);
-    if (filter.state) q.BindText(StateName(*filter.state));
-    if (filter.queue) q.BindText(*filter.queue);
-    if (filter.label) q.BindText(*filter.label);
-    q.BindInt(filter.before_id ? *filter.before_id : INT64_MAX);
-    q.BindInt(filter.limit > 0 ? filter.limit : -1);  // LIMIT -1: no limit
-    Status s = q.ForEach([&]() -> Status {
-      Result<Task> task = sqlite::ReadTask(q);
-      if (!task.ok()) return task.status();
-      tasks.push_back(std::move(*task));
-      return Status::Ok();
-    });
-    if (!s.ok()) return s;
-  }
-  for (Task& task : tasks) {
-    if (Status s = LoadLists(task, false); !s.ok()) return s;
-  }
-  return tasks;
-}
-
-// ---- queues ----
-
-namespace {
-// Reads the rows of `stmt` (name, paused, concurrency) as queue states.
-Result<std::vector<QueueState>> ReadQueueStates(sqlite::Stmt& stmt) {
-  std::vector<QueueState> queues;
-  sqlite::Query q(stmt);
-  Status s = q.ForEach([&] {
-    QueueState state;
-    state.name = q.Text(0);
-    state.paused = q.Int(1) != 0;
-    if (!q.IsNull(2)) state.concurrency = static_cast<int>(q.Int(2));
-    if (!q.IsNull(3)) state.priority_mix = PriorityMixNamed(q.Text(3));
-    state.added = q.Int(4) != 0;
-    queues.push_back(std::move(state));
-  });
-  if (!s.ok()) return s;
-  return queues;
-}
-}  // namespace
-
-Result<std::vector<QueueState>> SqliteStore::QueueStates() {
-  return ReadQueueStates(st_->queue_states);
-}
-
-Result<std::vector<QueueState>> SqliteStore::ReadyQueues() {
-  return ReadQueueStates(st_->ready_queues);
-}
-
-Status SqliteStore::SetQueuePaused(const std::string& queue, bool paused) {
-  return Write([&]() -> Status {
-    sqlite::Query q(st_->set_queue_paused);
-    return q.BindText(queue).BindInt(paused ? 1 : 0).Run();
-  });
-}
-
-Status SqliteStore::SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) {
-  if (concurrency && *concurrency < 0) {
-    return Status::Invalid("concurrency", "concurrency " + std::to_string(*concurrency) +
-                                              " of queue " + queue + " is negative");
-  }
-  return Write([&]() -> Status {
-    sqlite::Query q(st_->set_queue_concurrency);
-    std::optional<int64_t> value;
-    if (concurrency) value = *concurrency;
-    return q.BindText(queue).BindOptInt(value).Run();
-  });
-}
-
-Status SqliteStore::SetQueuePriorityMix(const std::string& queue, std::optional<PriorityMix> mix) {
-  return Write([&]() -> Status {
-    sqlite::Query q(st_->set_queue_priority_mix);
-    std::optional<std::string> name;
-    if (mix) name = PriorityMixName(*mix);
-    return q.BindText(queue).BindOptText(name).Run();
-  });
-}
-
-Status SqliteStore::AddQueue(const QueueState& queue) {
-  return Write([&]() -> Status {
-    sqlite::Query exists(st_->queue_exists);
-    Result<bool> row = exists.BindText(queue.name).Step();
-    if (!row.ok()) return row.status();
-    if (*row) return Status::Invalid("name", "queue " + Quote(queue.name) + " exists already");
-    sqlite::Query q(st_->add_queue);
-    std::optional<int64_t> concurrency;
-    if (queue.concurrency) concurrency = *queue.concurrency;
-    std::optional<std::string> mix;
-    if (queue.priority_mix) mix = PriorityMixName(*queue.priority_mix);
-    q.BindText(queue.name).BindInt(queue.paused ? 1 : 0).BindOptInt(concurrency);
-    return q.BindOptText(mix).BindInt(queue.added ? 1 : 0).Run();
-  });
-}
-
-// ---- running ----
-
-Result<std::vector<RunningAttempt>> SqliteStore::RunningAttempts() {
-  std::vector<RunningAttempt> running;
-  sqlite::Query q(st_->running_attempts);
-  Status s = q.ForEach([&] {
-    RunningAttempt a;
-    a.task_id = q.Int(0);
-    a.number = static_cast<int>(q.Int(1));
-    a.timeout_ms = q.Int(2);
-    a.started = q.Int(3);
-    auto attempt_reason = AttemptReasonFromName(q.Text(4));
-    auto task_reason = TaskReasonFromName(q.Text(5));
-    if (attempt_reason && *attempt_reason != AttemptReason::kNone && task_reason)
-      a.stop = StopRequest{*attempt_reason, *task_reason, q.Int(6)};
-    a.keep_background = q.Int(7) != 0;
-    running.push_back(std::move(a));
-  });
-  if (!s.ok()) return s;
-  return running;
-}
-
-Result<std::map<std::string, int>> SqliteStore::RunningCounts() {
-  std::map<std::string, int> counts;
-  sqlite::Query q(st_->running_counts);
-  Status s = q.ForEach([&] { counts[q.Text(0)] = static_cast<int>(q.Int(1)); });
-  if (!s.ok()) return s;
-  return counts;
-}
-
-Status SqliteStore::WriteTogether(const std::function<Status()>& body) {
-  if (together_) return Status::Internal("WriteTogether: already inside one");
-  sqlite::Transaction tx(db_);
-  if (Status s = tx.Begin(); !s.ok()) return s;
-  together_ = true;
-  Status s = body();
-  together_ = false;
-  if (!s.ok()) return s;  // tx rolls back
-  if (!db_.InTransaction())
-    return Status(ErrorCode::kInternal, "", "the shared transaction was rolled back");
-  return tx.Commit();
-}
-
-Result<std::vector<std::string>> SqliteStore::ActiveQueuesOf(uint32_t owner_uid) {
-  std::vector<std::string> queues;
-  sqlite::Query q(st_->active_queues_of);
-  Status s = q.BindInt(owner_uid).ForEach([&] { queues.push_back(q.Text(0)); });
-  if (!s.ok()) return s;
-  return queues;
-}
-
-Result<std::vector<TaskCount>> SqliteStore::TaskCounts() {
-  std::vector<TaskCount> counts;
-  sqlite::Query q(st_->task_counts);
-  Status s = q.ForEach([&]() -> Status {
-    std::optional<TaskState> state = StateFromName(q.Text(1));
-    if (!state) return sqlite::Error("count tasks of queue " + q.Text(0), "corrupt state");
-    counts.push_back({q.Text(0), *state, q.Int(2)});
-    return Status::Ok();
-  });
-  if (!s.ok()) return s;
-  // By queue (as the query returns them), then in TaskState's order rather than by name.
-  std::stable_sort(counts.begin(), counts.end(), [](const TaskCount& a, const TaskCount& b) {
-    return a.queue == b.queue ? a.state < b.state : a.queue < b.queue;
-  });
-  return counts;
-}
-
-Result<std::map<uint32_t, int>> SqliteStore::RunningByOwner() {
-  std::map<uint32_t, int> counts;
-  sqlite::Query q(st_->running_by_owner);
-  Status s =
-      q.ForEach([&] { counts[static_cast<uint32_t>(q.Int(0))] = static_cast<int>(q.Int(1)); });
-  if (!s.ok()) return s;
-  return counts;
-}
-
-Result<int64_t> SqliteStore::PendingOf(uint32_t owner_uid) {
-  sqlite::Query q(st_->pending_of_owner);
-  Result<bool> row = q.BindInt(owner_uid).Step();
-  if (!row.ok()) return row.status();
-  return *row ? q.Int(0) : 0;
-}
-
-Result<int64_t> SqliteStore::OutputOf(uint32_t owner_uid) {
-  sqlite::Query q(st_->output_of_owner);
-  Result<bool> row = q.BindInt(owner_uid).Step();
-  if (!row.ok()) return row.status();
-  return *row ? q.Int(0) : 0;
-}
-
-Result<std::optional<WallMs>> SqliteStore::QueryMin(sqlite::Stmt& stmt) {
-  sqlite::Query q(stmt);
-  Result<bool> row = q.Step();
-  if (!row.ok()) return row.status();
-  if (!*row || q.IsNull(0)) return std::optional<WallMs>();
-  return std::optional<WallMs>(q.Int(0));
-}
-
-// ---- for tests ----
-
 Result<std::string> SqliteStore::QueryPlan(PlannedQuery query) {
-  Result<sqlite::Stmt> stmt = sqlite::Stmt::Prepare(
-      db_, "explain query plan", std::string("EXPLAIN QUERY PLAN ") + PlannedSql(query));
+  Result<sql::Stmt> stmt = db().Prepare(
+      "explain query plan", "EXPLAIN QUERY PLAN " + PlannedSql(sql::Dialect::kSqlite, query));
   if (!stmt.ok()) return stmt.status();
-  sqlite::Query q(*stmt);
+  sql::Query q(*stmt);
   std::string plan;
   // Columns: id, parent, notused, detail.
   if (Status s = q.ForEach([&] { plan += q.Text(3) + "\n"; }); !s.ok()) return s;
@@ -352,9 +53,9 @@ Result<std::string> SqliteStore::QueryPlan(PlannedQuery query) {
 }
 
 Status SqliteStore::LimitGrowth(int64_t pages) {
-  Result<int64_t> used = db_.QueryInt("read page count", "PRAGMA page_count");
+  Result<int64_t> used = db().QueryInt("read page count", "PRAGMA page_count");
   if (!used.ok()) return used.status();
-  return db_.Exec("limit page count", "PRAGMA max_page_count = " + std::to_string(*used + pages));
+  return db().Exec("limit page count", "PRAGMA max_page_count = " + std::to_string(*used + pages));
 }
 
 }  // namespace tq

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,25 +17,36 @@
 namespace tq::pg {
 namespace {
 
-// A connection to a database of its own on the process's server, or nullopt with why in *why.
-std::optional<Db> FreshDb(std::string* why) {
+using sql::Query;
+using sql::Stmt;
+using sql::Transaction;
+
+// A connection to a database of its own on the process's server, or null with why in *why.
+std::unique_ptr<Db> FreshDb(std::string* why) {
   test::PgServer* server = test::PgServer::Get(why);
-  if (server == nullptr) return std::nullopt;
+  if (server == nullptr) return nullptr;
   const std::string conninfo = server->FreshDatabase();
   REQUIRE_FALSE(conninfo.empty());
-  Result<Db> db = Db::Open(conninfo);
+  Result<std::unique_ptr<Db>> db = Db::Open(conninfo);
   REQUIRE_MESSAGE(db.ok(), db.status().message());
   return std::move(*db);
 }
 
+// `sql` prepared on `db`, which must succeed.
+Stmt Prepared(Db& db, const std::string& what, const std::string& sql) {
+  Result<Stmt> stmt = db.Prepare(what, sql);
+  REQUIRE_MESSAGE(stmt.ok(), stmt.status().message());
+  return std::move(*stmt);
+}
+
 // The rows of `sql` (no parameters), each column read as bytes ("NULL" for a null).
 std::vector<std::vector<std::string>> Rows(Db& db, const std::string& sql, int columns) {
-  Stmt stmt("read", sql);
-  Query q(db, stmt);
+  Stmt stmt = Prepared(db, "read", sql);
+  Query q(stmt);
   std::vector<std::vector<std::string>> rows;
   Status s = q.ForEach([&] {
     std::vector<std::string> row;
-    for (int c = 0; c < columns; ++c) row.push_back(q.IsNull(c) ? "NULL" : q.Bytes(c));
+    for (int c = 0; c < columns; ++c) row.push_back(q.IsNull(c) ? "NULL" : q.Blob(c));
     rows.push_back(row);
   });
   REQUIRE_MESSAGE(s.ok(), s.message());
@@ -74,80 +86,104 @@ TEST_CASE("FaultOfSqlState: what passes by trying again and what does not") {
 
 TEST_CASE("pg: any bytes and any 64-bit integer go in and come back unchanged") {
   std::string why;
-  std::optional<Db> db = FreshDb(&why);
+  std::unique_ptr<Db> db = FreshDb(&why);
   if (!db) TQ_SKIP(why);
   REQUIRE(db->Exec("create", "CREATE TABLE t (n bigint, b bytea, s text)").ok());
   const std::string odd("\0\xff\xfe caf\xe9\n", 10);
   const std::vector<std::optional<std::string>> bytes = {odd, std::string(), std::nullopt};
   const int64_t ints[] = {std::numeric_limits<int64_t>::min(), -1,
                           std::numeric_limits<int64_t>::max()};
-  Stmt insert("insert row", "INSERT INTO t (n, b, s) VALUES ($1, $2, $3)");
+  Stmt insert = Prepared(*db, "insert row", "INSERT INTO t (n, b, s) VALUES ($1, $2, $3)");
   for (int i = 0; i < 3; ++i) {
-    Query q(*db, insert);
-    REQUIRE(q.BindInt(ints[i])
-                .BindOptBytes(bytes[i])
-                .BindText("state-" + std::to_string(i))
-                .Run()
-                .ok());
-    CHECK(q.Changes() == 1);
+    Query q(insert);
+    REQUIRE(
+        q.BindInt(ints[i]).BindOptBlob(bytes[i]).BindText("state-" + std::to_string(i)).Run().ok());
+    CHECK(db->Changes() == 1);
   }
-  Stmt read("read rows", "SELECT n, b, s, n > 0 FROM t WHERE n >= $1 ORDER BY n");
-  Query q(*db, read);
+  Stmt read = Prepared(*db, "read rows", "SELECT n, b, s, n > 0 FROM t WHERE n >= $1 ORDER BY n");
+  Query q(read);
   q.BindOptInt(std::numeric_limits<int64_t>::min());
   std::vector<int64_t> got_ints;
   std::vector<std::optional<std::string>> got_bytes;
   REQUIRE(q.ForEach([&] {
              got_ints.push_back(q.Int(0));
              got_bytes.push_back(q.IsNull(1) ? std::nullopt
-                                             : std::optional<std::string>(q.Bytes(1)));
-             CHECK(q.Bytes(2).rfind("state-", 0) == 0);
+                                             : std::optional<std::string>(q.Blob(1)));
+             CHECK(q.Blob(2).rfind("state-", 0) == 0);
              CHECK(q.Int(3) == (q.Int(0) > 0 ? 1 : 0));  // a boolean reads as 0 or 1
            }).ok());
   CHECK(got_ints == std::vector<int64_t>(std::begin(ints), std::end(ints)));
   CHECK(got_bytes == bytes);
 
   // A statement that fails as it runs fails whole, naming what failed.
-  Stmt narrow("narrow rows", "SELECT n::int2 FROM t");
-  const Status s = Query(*db, narrow).Run();
+  Stmt narrow = Prepared(*db, "narrow rows", "SELECT n::int2 FROM t");
+  const Status s = Query(narrow).Run();
   CHECK(s.message() == "store: narrow rows failed: smallint out of range");
   CHECK(s.fault() == StoreFault::kPermanent);
 
-  Stmt update("update rows", "UPDATE t SET s = $1");
-  Query u(*db, update);
+  Stmt update = Prepared(*db, "update rows", "UPDATE t SET s = $1");
+  Query u(update);
   REQUIRE(u.BindText("x").Run().ok());
-  CHECK(u.Changes() == 3);
+  CHECK(db->Changes() == 3);
+}
+
+TEST_CASE("pg: a parameter PostgreSQL would take as a small integer takes 64-bit values") {
+  std::string why;
+  std::unique_ptr<Db> db = FreshDb(&why);
+  if (!db) TQ_SKIP(why);
+  Stmt pick = Prepared(*db, "pick", "SELECT CASE WHEN $1 > 0 THEN $1 ELSE 0 END");
+  Query q(pick);
+  Result<bool> row = q.BindInt(std::numeric_limits<int64_t>::max()).Step();
+  REQUIRE_MESSAGE(row.ok(), row.status().message());
+  REQUIRE(*row);
+  CHECK(q.Int(0) == std::numeric_limits<int64_t>::max());
+}
+
+TEST_CASE("pg: a list of texts binds as an array, quotes and backslashes included") {
+  std::string why;
+  std::unique_ptr<Db> db = FreshDb(&why);
+  if (!db) TQ_SKIP(why);
+  Stmt in = Prepared(*db, "member", "SELECT $1 <> ALL (CAST($2 AS text[]))");
+  const std::vector<std::string> list = {"gpu=2", "a\"b", "c\\d", ""};
+  for (const std::string& value : list) {
+    Query q(in);
+    REQUIRE(q.BindText(value).BindTextList(list).Step().ok());
+    CHECK(q.Int(0) == 0);  // a member
+  }
+  Query q(in);
+  REQUIRE(q.BindText("a").BindTextList(list).Step().ok());
+  CHECK(q.Int(0) == 1);
 }
 
 TEST_CASE("pg: a refused statement is a permanent fault naming what failed, never the value") {
   std::string why;
-  std::optional<Db> db = FreshDb(&why);
+  std::unique_ptr<Db> db = FreshDb(&why);
   if (!db) TQ_SKIP(why);
   REQUIRE(db->Exec("create", "CREATE TABLE k (key bytea PRIMARY KEY)").ok());
-  Stmt insert("insert key", "INSERT INTO k (key) VALUES ($1)");
-  REQUIRE(Query(*db, insert).BindBytes("secret-value").Run().ok());
-  const Status dup = Query(*db, insert).BindBytes("secret-value").Run();
+  Stmt insert = Prepared(*db, "insert key", "INSERT INTO k (key) VALUES ($1)");
+  REQUIRE(Query(insert).BindBlob("secret-value").Run().ok());
+  const Status dup = Query(insert).BindBlob("secret-value").Run();
   REQUIRE_FALSE(dup.ok());
   CHECK(dup.fault() == StoreFault::kPermanent);
   CHECK(dup.message() ==
         "store: insert key failed: duplicate key value violates unique "
         "constraint \"k_pkey\"");
 
-  Stmt missing("read nothing", "SELECT x FROM no_such_table");
-  const Status none = Query(*db, missing).Run();
+  const Status none = db->Prepare("read nothing", "SELECT x FROM no_such_table").status();
   CHECK(none.fault() == StoreFault::kPermanent);
   CHECK(none.message().find("store: prepare read nothing failed: relation \"no_such_table\"") == 0);
 }
 
 TEST_CASE("pg: a transaction commits or rolls back whole, and a savepoint undoes one item") {
   std::string why;
-  std::optional<Db> db = FreshDb(&why);
+  std::unique_ptr<Db> db = FreshDb(&why);
   if (!db) TQ_SKIP(why);
   REQUIRE(db->Exec("create", "CREATE TABLE k (key bytea PRIMARY KEY)").ok());
-  Stmt insert("insert key", "INSERT INTO k (key) VALUES ($1)");
+  Stmt insert = Prepared(*db, "insert key", "INSERT INTO k (key) VALUES ($1)");
   {
     Transaction tx(*db);
     REQUIRE(tx.Begin().ok());
-    REQUIRE(Query(*db, insert).BindBytes("a").Run().ok());
+    REQUIRE(Query(insert).BindBlob("a").Run().ok());
     CHECK(db->InTransaction());
   }  // rolled back
   CHECK_FALSE(db->InTransaction());
@@ -156,13 +192,13 @@ TEST_CASE("pg: a transaction commits or rolls back whole, and a savepoint undoes
   {
     Transaction tx(*db);
     REQUIRE(tx.Begin().ok());
-    REQUIRE(Query(*db, insert).BindBytes("a").Run().ok());
+    REQUIRE(Query(insert).BindBlob("a").Run().ok());
     REQUIRE(db->Savepoint().ok());
-    CHECK_FALSE(Query(*db, insert).BindBytes("a").Run().ok());
+    CHECK_FALSE(Query(insert).BindBlob("a").Run().ok());
     CHECK(db->InTransaction());  // aborted, but open until rolled back to the savepoint
     REQUIRE(db->RollbackToSavepoint().ok());
     REQUIRE(db->ReleaseSavepoint().ok());
-    REQUIRE(Query(*db, insert).BindBytes("b").Run().ok());
+    REQUIRE(Query(insert).BindBlob("b").Run().ok());
     REQUIRE(tx.Commit().ok());
   }
   CHECK(Rows(*db, "SELECT key FROM k ORDER BY key", 1) ==
@@ -171,8 +207,8 @@ TEST_CASE("pg: a transaction commits or rolls back whole, and a savepoint undoes
   // A failed statement without a savepoint spoils the transaction: its COMMIT fails.
   Transaction tx(*db);
   REQUIRE(tx.Begin().ok());
-  REQUIRE(Query(*db, insert).BindBytes("c").Run().ok());
-  CHECK_FALSE(Query(*db, insert).BindBytes("a").Run().ok());
+  REQUIRE(Query(insert).BindBlob("c").Run().ok());
+  CHECK_FALSE(Query(insert).BindBlob("a").Run().ok());
   const Status commit = tx.Commit();
   CHECK(commit.message() ==
         "store: commit failed: the transaction was aborted by an earlier error");
@@ -181,46 +217,47 @@ TEST_CASE("pg: a transaction commits or rolls back whole, and a savepoint undoes
 
 TEST_CASE("pg: a lost connection is a transient fault, and the next call connects again") {
   std::string why;
-  std::optional<Db> db = FreshDb(&why);
+  std::unique_ptr<Db> db = FreshDb(&why);
   if (!db) TQ_SKIP(why);
-  Result<Db> killer = Db::Open(test::PgServer::Get(&why)->Conninfo());
+  Result<std::unique_ptr<Db>> killer = Db::Open(test::PgServer::Get(&why)->Conninfo());
   REQUIRE(killer.ok());
   const auto terminate = [&] {
-    Stmt kill("terminate", "SELECT pg_terminate_backend($1::int, 10000)");
-    REQUIRE(Query(*killer, kill).BindInt(db->backend_pid()).Run().ok());
+    Stmt kill = Prepared(**killer, "terminate", "SELECT pg_terminate_backend($1::int, 10000)");
+    REQUIRE(Query(kill).BindInt(db->backend_pid()).Run().ok());
   };
   REQUIRE(db->Exec("create", "CREATE TABLE k (key bytea PRIMARY KEY)").ok());
-  Stmt insert("insert key", "INSERT INTO k (key) VALUES ($1)");
-  REQUIRE(Query(*db, insert).BindBytes("a").Run().ok());
+  Stmt insert = Prepared(*db, "insert key", "INSERT INTO k (key) VALUES ($1)");
+  REQUIRE(Query(insert).BindBlob("a").Run().ok());
   const uint64_t first = db->connection();
 
   terminate();
-  const Status lost = Query(*db, insert).BindBytes("b").Run();
+  const Status lost = Query(insert).BindBlob("b").Run();
   REQUIRE_FALSE(lost.ok());
   CHECK(lost.fault() == StoreFault::kTransient);
   // The next call connects again and prepares the statement again on the new connection.
-  REQUIRE(Query(*db, insert).BindBytes("b").Run().ok());
+  REQUIRE(Query(insert).BindBlob("b").Run().ok());
   CHECK(db->connection() != first);
 
   // Inside a transaction, nothing runs on a new connection until the transaction is given up:
   // its first statements are gone with the old one.
   Transaction tx(*db);
   REQUIRE(tx.Begin().ok());
-  REQUIRE(Query(*db, insert).BindBytes("c").Run().ok());
+  REQUIRE(Query(insert).BindBlob("c").Run().ok());
   terminate();
-  CHECK(Query(*db, insert).BindBytes("d").Run().fault() == StoreFault::kTransient);
-  const Status refused = Query(*db, insert).BindBytes("d").Run();
+  CHECK(Query(insert).BindBlob("d").Run().fault() == StoreFault::kTransient);
+  const Status refused = Query(insert).BindBlob("d").Run();
   CHECK(refused.fault() == StoreFault::kTransient);
   CHECK(refused.message().find("lost inside a transaction") != std::string::npos);
   CHECK_FALSE(db->InTransaction());
   db->Rollback();
-  REQUIRE(Query(*db, insert).BindBytes("e").Run().ok());
+  REQUIRE(Query(insert).BindBlob("e").Run().ok());
   CHECK(Rows(*db, "SELECT key FROM k ORDER BY key", 1) ==
         std::vector<std::vector<std::string>>{{"a"}, {"b"}, {"e"}});
 }
 
 TEST_CASE("pg: a server that is not there is a transient fault") {
-  const Result<Db> db = Db::Open("host=/nonexistent-tq-dir port=5432 user=tq dbname=tq");
+  const Result<std::unique_ptr<Db>> db =
+      Db::Open("host=/nonexistent-tq-dir port=5432 user=tq dbname=tq");
   REQUIRE_FALSE(db.ok());
   CHECK(db.status().fault() == StoreFault::kTransient);
   CHECK(db.status().message().find("store: connect failed: ") == 0);

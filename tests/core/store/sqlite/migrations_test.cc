@@ -49,9 +49,9 @@ int64_t QueryInt(const std::string& path, const std::string& sql) {
 }
 
 std::vector<std::string> Rows(sqlite::Db& db, const std::string& sql) {
-  Result<sqlite::Stmt> stmt = sqlite::Stmt::Prepare(db, "rows", sql);
+  Result<sql::Stmt> stmt = db.Prepare("rows", sql);
   REQUIRE_MESSAGE(stmt.ok(), stmt.status().message());
-  sqlite::Query q(*stmt);
+  sql::Query q(*stmt);
   std::vector<std::string> rows;
   for (;;) {
     Result<bool> row = q.Step();

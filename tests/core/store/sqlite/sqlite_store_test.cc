@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/store/sql/stored_bytes.h"
 #include "core/store/sqlite/db.h"
-#include "core/store/sqlite/stored_bytes.h"
 #include "core/store/sqlite/test_util.h"
 #include "support/temp_dir.h"
 
@@ -105,15 +105,15 @@ TEST_CASE("exit-code lists round-trip through their text form") {
   } kCases[] = {{{}, ""}, {{75}, "75"}, {{75, 0, -1, 255}, "75,0,-1,255"}};
   for (const auto& c : kCases) {
     CAPTURE(c.text);
-    CHECK(sqlite::EncodeInts(c.codes) == c.text);
+    CHECK(sql::EncodeInts(c.codes) == c.text);
     std::vector<int> back{99};
-    REQUIRE(sqlite::DecodeInts(c.text, &back));
+    REQUIRE(sql::DecodeInts(c.text, &back));
     CHECK(back == c.codes);
   }
   for (const char* bad : {",", "1,", ",1", "1,,2", " 1", "1 ", "x", "+1", "99999999999", "1;2"}) {
     CAPTURE(bad);
     std::vector<int> out;
-    CHECK_FALSE(sqlite::DecodeInts(bad, &out));
+    CHECK_FALSE(sql::DecodeInts(bad, &out));
   }
 }
 

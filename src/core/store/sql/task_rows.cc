@@ -1,12 +1,12 @@
-#include "core/store/sqlite/task_rows.h"
+#include "core/store/sql/task_rows.h"
 
 #include <iterator>
 
 #include "core/model/saturating.h"
-#include "core/store/sqlite/db.h"
-#include "core/store/sqlite/stored_bytes.h"
+#include "core/store/sql/connection.h"
+#include "core/store/sql/stored_bytes.h"
 
-namespace tq::sqlite {
+namespace tq::sql {
 
 namespace {
 
@@ -119,7 +119,7 @@ std::string RequestParams() {
   std::string out;
   for (int i = 1; i <= RequestColumnCount(); ++i) {
     if (i > 1) out += ", ";
-    out += "?" + std::to_string(i);
+    out += "$" + std::to_string(i);
   }
   return out;
 }
@@ -164,7 +164,7 @@ Result<Task> ReadTask(const Query& q) {
   Task t;
   t.id = q.Int(kId);
   auto corrupt = [&t](const char* what) {
-    return Error("read " + TaskName(t.id), std::string("corrupt ") + what);
+    return StoreError("read " + TaskName(t.id), std::string("corrupt ") + what);
   };
   t.owner.uid = static_cast<uint32_t>(q.Int(kOwnerUid));
   t.owner.gid = static_cast<uint32_t>(q.Int(kOwnerGid));
@@ -241,7 +241,7 @@ Result<Task> ReadTask(const Query& q) {
 std::string StageSelect() {
   return "SELECT pos, name, argv, shell, timeout_ms, retries, backoff, backoff_base_ms, "
          "backoff_max_ms, jitter, retry_on_exit, no_retry_on_exit FROM task_stages "
-         "WHERE task_id = ?1 ORDER BY pos";
+         "WHERE task_id = $1 ORDER BY pos";
 }
 
 bool ReadStage(const Query& q, StageSpec* out) {
@@ -282,7 +282,7 @@ void BindStage(Query& q, TaskId id, size_t pos, const StageSpec& s) {
 std::string AttemptSelect() {
   return "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, user_cpu_us, "
          "system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units, stage FROM attempts "
-         "WHERE task_id = ?1 "
+         "WHERE task_id = $1 "
          "ORDER BY number";
 }
 
@@ -312,4 +312,4 @@ bool ReadAttempt(const Query& q, Attempt* out) {
   return true;
 }
 
-}  // namespace tq::sqlite
+}  // namespace tq::sql

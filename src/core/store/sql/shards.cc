@@ -1,30 +1,31 @@
-// Sharded work in the SQLite store (SPEC 12): a group's id taken from the tasks' sequence, its
+// Sharded work in the SQL store (SPEC 12): a group's id taken from the tasks' sequence, its
 // shards inserted in one transaction, and a group's shards read back on their index.
-#include "core/store/sqlite/sqlite_store.h"
-#include "core/store/sqlite/statements.h"
-#include "core/store/sqlite/stored_bytes.h"
-#include "core/store/sqlite/task_rows.h"
+#include "core/store/sql/sql_store.h"
+#include "core/store/sql/statements.h"
+#include "core/store/sql/stored_bytes.h"
+#include "core/store/sql/task_rows.h"
 
 namespace tq {
 
-Result<ShardedSubmit> SqliteStore::SubmitShards(const Owner& owner, const TaskSpec& spec, int total,
-                                                WallMs now) {
+Result<ShardedSubmit> SqlStore::SubmitShards(const Owner& owner, const TaskSpec& spec, int total,
+                                             WallMs now) {
   if (spec.key)
     return Status::Invalid("key", "key: sharded work cannot carry a key; submit it without one");
   if (Status s = CheckShardCount("shards", total); !s.ok()) return s;
-  if (Status s = sqlite::CheckBytes(spec); !s.ok()) return s;
+  if (Status s = sql::CheckBytes(spec); !s.ok()) return s;
   ShardedSubmit out;
   Status status = Write([&] { return InsertShardsInTx(owner, spec, total, now, &out); });
   if (!status.ok()) return status;
   return out;
 }
 
-Status SqliteStore::InsertShardsInTx(const Owner& owner, const TaskSpec& spec, int total,
-                                     WallMs now, ShardedSubmit* out) {
+Status SqlStore::InsertShardsInTx(const Owner& owner, const TaskSpec& spec, int total, WallMs now,
+                                  ShardedSubmit* out) {
   *out = ShardedSubmit{};
-  // sqlite_sequence has the tasks' row once any task was inserted; before, the group is id 1.
-  for (sqlite::Stmt* take : {&st_->bump_task_sequence, &st_->seed_task_sequence}) {
-    sqlite::Query q(*take);
+  // The first statement that gives a row gives the id (in SQLite, sqlite_sequence has the
+  // tasks' row once any task was inserted; before, the group is id 1).
+  for (sql::Stmt* take : {&st_->next_task_id, &st_->first_task_id}) {
+    sql::Query q(*take);
     Result<bool> row = q.Step();
     if (!row.ok()) return row.status();
     if (*row) {
@@ -44,17 +45,17 @@ Status SqliteStore::InsertShardsInTx(const Owner& owner, const TaskSpec& spec, i
   return NoteJobTask(spec.job, out->group);
 }
 
-Result<std::vector<ShardState>> SqliteStore::ShardsOf(TaskId group) {
+Result<std::vector<ShardState>> SqlStore::ShardsOf(TaskId group) {
   std::vector<ShardState> shards;
   bool corrupt = false;
-  sqlite::Query q(st_->shards_of);
+  sql::Query q(st_->shards_of);
   Status s = q.BindInt(group).ForEach([&] {
     const std::optional<TaskState> state = StateFromName(q.Text(1));
     corrupt = corrupt || !state;
     shards.push_back({q.Int(0), state.value_or(TaskState::kPending)});
   });
   if (!s.ok()) return s;
-  if (corrupt) return sqlite::Error("read group " + std::to_string(group), "corrupt state");
+  if (corrupt) return sql::StoreError("read group " + std::to_string(group), "corrupt state");
   return shards;
 }
 

@@ -1,18 +1,18 @@
-// The SQLite store's edits of pending tasks: `tq update` (UpdatePending), `tq hold` and
+// The SQL store's edits of pending tasks: `tq update` (UpdatePending), `tq hold` and
 // `tq release` (SetHeld).
-#include "core/store/sqlite/sqlite_store.h"
-#include "core/store/sqlite/statements.h"
-#include "core/store/sqlite/task_rows.h"
+#include "core/store/sql/sql_store.h"
+#include "core/store/sql/statements.h"
+#include "core/store/sql/task_rows.h"
 
 namespace tq {
 
-using sqlite::TaskName;
+using sql::TaskName;
 
-Result<bool> SqliteStore::UpdatePending(TaskId id, const TaskChanges& c, WallMs now) {
+Result<bool> SqlStore::UpdatePending(TaskId id, const TaskChanges& c, WallMs now) {
   bool new_queue = false;
   Status status = Write([&]() -> Status {
     {
-      sqlite::Query q(st_->task_env_hash);
+      sql::Query q(st_->task_env_hash);
       Result<bool> row = q.BindInt(id).Step();
       if (!row.ok()) return row.status();
       if (!*row) return Status::NotFound(TaskName(id) + " not found");
@@ -21,21 +21,21 @@ Result<bool> SqliteStore::UpdatePending(TaskId id, const TaskChanges& c, WallMs 
                                             "; only a pending task can be changed");
     }
     if (c.queue) {
-      sqlite::Query q(st_->insert_queue);
+      sql::Query q(st_->insert_queue);
       if (Status s = q.BindText(*c.queue).Run(); !s.ok()) return s;
-      new_queue = db_.Changes() > 0;
+      new_queue = db_->Changes() > 0;
     }
     {
-      sqlite::Query q(st_->update_task);
+      sql::Query q(st_->update_task);
       q.BindInt(id).BindOptInt(c.priority).BindOptText(c.queue).BindOptInt(c.not_before);
       q.BindOptInt(c.timeout_ms).BindOptInt(c.retries).BindInt(now);
       if (Status s = q.Run(); !s.ok()) return s;
     }
     if (c.labels) {
-      sqlite::Query drop(st_->delete_labels);
+      sql::Query drop(st_->delete_labels);
       if (Status s = drop.BindInt(id).Run(); !s.ok()) return s;
       for (size_t pos = 0; pos < c.labels->size(); ++pos) {
-        sqlite::Query q(st_->insert_label);
+        sql::Query q(st_->insert_label);
         q.BindInt(id).BindInt(static_cast<int64_t>(pos)).BindText((*c.labels)[pos]);
         if (Status s = q.Run(); !s.ok()) return s;
       }
@@ -46,22 +46,22 @@ Result<bool> SqliteStore::UpdatePending(TaskId id, const TaskChanges& c, WallMs 
   return new_queue;
 }
 
-Result<std::vector<TaskId>> SqliteStore::SetHeld(const std::vector<TaskId>& ids, bool hold,
-                                                 WallMs now) {
+Result<std::vector<TaskId>> SqlStore::SetHeld(const std::vector<TaskId>& ids, bool hold,
+                                              WallMs now) {
   std::vector<TaskId> changed;
   Status status = Write([&]() -> Status {
     for (TaskId id : ids) {
       if (hold) {
-        sqlite::Query q(st_->hold_task);
+        sql::Query q(st_->hold_task);
         if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
-        if (db_.Changes() > 0) changed.push_back(id);
+        if (db_->Changes() > 0) changed.push_back(id);
         continue;
       }
       // Released, an exclusive run of a job stays held by the job while another run is in
       // flight; a running task (its next stage held) is simply no longer held.
       JobRun run;
       {
-        sqlite::Query q(st_->held_run);
+        sql::Query q(st_->held_run);
         Result<bool> row = q.BindInt(id).Step();
         if (!row.ok()) return row.status();
         if (!*row) continue;  // not unfinished and held by a user
@@ -71,8 +71,8 @@ Result<std::vector<TaskId>> SqliteStore::SetHeld(const std::vector<TaskId>& ids,
       }
       Result<bool> job_holds = MustHold(run, id);
       if (!job_holds.ok()) return job_holds.status();
-      sqlite::Query q(st_->release_task);
-      q.BindInt(id).BindInt(*job_holds ? sqlite::kHeldByJob : 0).BindInt(now);
+      sql::Query q(st_->release_task);
+      q.BindInt(id).BindInt(*job_holds ? sql::kHeldByJob : 0).BindInt(now);
       if (Status s = q.Run(); !s.ok()) return s;
       changed.push_back(id);
     }

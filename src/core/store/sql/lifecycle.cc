@@ -1,4 +1,4 @@
-// A task's life in the SQLite store after submit: the ready set the chooser draws from, starting
+// A task's life in the SQL store after submit: the ready set the chooser draws from, starting
 // and closing attempts, retries (back to pending with a later not_before), ending pending tasks,
 // `tq retry`, and the failure of dependents: a task that ends failed or cancelled fails every
 // pending task waiting for it, transitively, in the same transaction.
@@ -7,55 +7,43 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/store/sqlite/sqlite_store.h"
-#include "core/store/sqlite/statements.h"
-#include "core/store/sqlite/task_rows.h"
+#include "core/store/sql/sql_store.h"
+#include "core/store/sql/statements.h"
+#include "core/store/sql/task_rows.h"
 
 namespace tq {
 
 namespace {
-using sqlite::TaskName;
+using sql::TaskName;
 }  // namespace
 
 // ---- the ready set ----
 
-Result<std::vector<uint32_t>> SqliteStore::ReadyOwners(const std::string& queue) {
+Result<std::vector<uint32_t>> SqlStore::ReadyOwners(const std::string& queue) {
   std::vector<uint32_t> owners;
-  sqlite::Query q(st_->ready_owners);
+  sql::Query q(st_->ready_owners);
   q.BindText(queue);
   Status s = q.ForEach([&] { owners.push_back(static_cast<uint32_t>(q.Int(0))); });
   if (!s.ok()) return s;
   return owners;
 }
 
-Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queue,
-                                                         uint32_t owner_uid, ReadyOrder order,
-                                                         const std::vector<std::string>& unfit) {
+Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, uint32_t owner_uid,
+                                                      ReadyOrder order,
+                                                      const std::vector<std::string>& unfit) {
   const bool high = order == ReadyOrder::kHighestPriority;
   // Without requests to pass over, the plain queries: the common case pays nothing for units.
-  sqlite::Query q(unfit.empty() ? (high ? st_->first_ready_priority : st_->first_ready_oldest)
-                                : (high ? st_->first_fitting_priority : st_->first_fitting_oldest));
+  sql::Query q(unfit.empty() ? (high ? st_->first_ready_priority : st_->first_ready_oldest)
+                             : (high ? st_->first_fitting_priority : st_->first_fitting_oldest));
   q.BindText(queue).BindInt(owner_uid);
-  if (!unfit.empty()) {
-    std::string array = "[";
-    for (const std::string& request : unfit) {
-      array += array.size() > 1 ? ",\"" : "\"";
-      for (char c : request) {
-        if (c == '"' || c == '\\') array += '\\';
-        array += c;
-      }
-      array += '"';
-    }
-    q.BindText(array + "]");
-  }
+  if (!unfit.empty()) q.BindTextList(unfit);
   Result<bool> row = q.Step();
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<Candidate>();
   return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1)), owner_uid});
 }
 
-Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queue,
-                                                         ReadyOrder order) {
+Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, ReadyOrder order) {
   auto owners = ReadyOwners(queue);
   if (!owners.ok()) return owners.status();
   std::optional<Candidate> best;
@@ -73,20 +61,20 @@ Result<std::optional<Candidate>> SqliteStore::FirstReady(const std::string& queu
   return best;
 }
 
-Result<std::vector<std::string>> SqliteStore::ReadyUnitRequests() {
+Result<std::vector<std::string>> SqlStore::ReadyUnitRequests() {
   std::vector<std::string> requests;
-  sqlite::Query q(st_->ready_uses);
+  sql::Query q(st_->ready_uses);
   Status s = q.ForEach([&] { requests.push_back(q.Text(0)); });
   if (!s.ok()) return s;
   return requests;
 }
 
-Result<std::vector<UnitHolder>> SqliteStore::HeldUnits() {
+Result<std::vector<UnitHolder>> SqlStore::HeldUnits() {
   std::vector<UnitHolder> holders;
-  sqlite::Query q(st_->held_units);
+  sql::Query q(st_->held_units);
   Status s = q.ForEach([&]() -> Status {
     std::optional<UnitGrant> units = DecodeUnitGrant(q.Text(2));
-    if (!units) return sqlite::Error("read the units of " + TaskName(q.Int(0)), "corrupt units");
+    if (!units) return sql::StoreError("read the units of " + TaskName(q.Int(0)), "corrupt units");
     holders.push_back({q.Int(0), static_cast<uint32_t>(q.Int(1)), std::move(*units)});
     return Status::Ok();
   });
@@ -94,32 +82,31 @@ Result<std::vector<UnitHolder>> SqliteStore::HeldUnits() {
   return holders;
 }
 
-Result<int> SqliteStore::PromoteDue(WallMs now, int limit) {
+Result<int> SqlStore::PromoteDue(WallMs now, int limit) {
   int promoted = 0;
   Status status = Write([&]() -> Status {
-    sqlite::Query q(st_->promote_due);
+    sql::Query q(st_->promote_due);
     if (Status s = q.BindInt(now).BindInt(limit).Run(); !s.ok()) return s;
-    promoted = db_.Changes();
+    promoted = db_->Changes();
     return Status::Ok();
   });
   if (!status.ok()) return status;
   return promoted;
 }
 
-Result<std::optional<WallMs>> SqliteStore::NextDue() {
+Result<std::optional<WallMs>> SqlStore::NextDue() {
   return QueryMin(st_->next_due);
 }
 
 // ---- attempts ----
 
-Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now,
-                                                     const UnitGrant& units) {
+Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const UnitGrant& units) {
   std::optional<int> number;
   Status status = Write([&]() -> Status {
     std::optional<std::string> job;
     TaskId group = 0;
     {
-      sqlite::Query q(st_->start_task);
+      sql::Query q(st_->start_task);
       Result<bool> row = q.BindInt(id).Step();
       if (!row.ok()) return row.status();
       if (!*row) return Status::Ok();  // not ready (any more): nothing changes
@@ -131,7 +118,7 @@ Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now,
     if (job) {
       if (Status s = HoldRuns(*job, group); !s.ok()) return s;
     }
-    sqlite::Query q(st_->insert_attempt);
+    sql::Query q(st_->insert_attempt);
     q.BindInt(id).BindInt(*number).BindInt(now);
     return q
         .BindOptText(units.empty() ? std::nullopt
@@ -142,9 +129,9 @@ Result<std::optional<int>> SqliteStore::StartAttempt(TaskId id, WallMs now,
   return number;
 }
 
-Status SqliteStore::RecordStop(TaskId id, int attempt, const StopRequest& stop) {
+Status SqlStore::RecordStop(TaskId id, int attempt, const StopRequest& stop) {
   return Write([&]() -> Status {
-    sqlite::Query q(st_->record_stop);
+    sql::Query q(st_->record_stop);
     return q.BindInt(id)
         .BindInt(attempt)
         .BindText(AttemptReasonName(stop.attempt_reason))
@@ -154,10 +141,9 @@ Status SqliteStore::RecordStop(TaskId id, int attempt, const StopRequest& stop) 
   });
 }
 
-Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
-                                 JobRun* run) {
+Status SqlStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome, JobRun* run) {
   {
-    sqlite::Query q(st_->task_run_state);
+    sql::Query q(st_->task_run_state);
     Result<bool> row = q.BindInt(id).Step();
     if (!row.ok()) return row.status();
     if (!*row) return Status::NotFound(TaskName(id) + " not found");
@@ -169,7 +155,7 @@ Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& o
     run->exclusive = q.Int(3) != 0;
     if (!q.IsNull(4)) run->group = q.Int(4);
   }
-  sqlite::Query q(st_->finish_attempt);
+  sql::Query q(st_->finish_attempt);
   q.BindInt(id).BindInt(attempt).BindInt(outcome.ended).BindInt(outcome.exit_code);
   q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
   q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
@@ -180,16 +166,16 @@ Status SqliteStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& o
 
 // ---- dependents ----
 
-Status SqliteStore::ReleaseDependents(TaskId id, WallMs now) {
+Status SqlStore::ReleaseDependents(TaskId id, WallMs now) {
   {
-    sqlite::Query q(st_->dependents_decrement);
+    sql::Query q(st_->dependents_decrement);
     if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
   }
-  sqlite::Query q(st_->dependents_ready);
+  sql::Query q(st_->dependents_ready);
   return q.BindInt(id).BindInt(now).Run();
 }
 
-Status SqliteStore::FailDependents(TaskId id, WallMs now, std::vector<TaskId>* ended) {
+Status SqlStore::FailDependents(TaskId id, WallMs now, std::vector<TaskId>* ended) {
   // Breadth-first over pending dependents. Ids of dependencies point backwards except after a
   // keyed replace, and replace refuses cycles; `seen` still guarantees the walk ends.
   std::vector<TaskId> frontier{id};
@@ -197,18 +183,18 @@ Status SqliteStore::FailDependents(TaskId id, WallMs now, std::vector<TaskId>* e
   for (size_t i = 0; i < frontier.size(); ++i) {
     std::vector<TaskId> dependents;
     {
-      sqlite::Query q(st_->pending_dependents);
+      sql::Query q(st_->pending_dependents);
       Status s = q.BindInt(frontier[i]).ForEach([&] { dependents.push_back(q.Int(0)); });
       if (!s.ok()) return s;
     }
     std::sort(dependents.begin(), dependents.end());  // oldest first
     for (TaskId dependent : dependents) {
       if (!seen.insert(dependent).second) continue;
-      sqlite::Query q(st_->end_pending);
+      sql::Query q(st_->end_pending);
       q.BindInt(dependent).BindText(StateName(TaskState::kFailed));
       q.BindText(TaskReasonName(TaskReason::kDependencyFailed)).BindInt(now);
       if (Status s = q.Run(); !s.ok()) return s;
-      if (db_.Changes() == 0) continue;
+      if (db_->Changes() == 0) continue;
       ended->push_back(dependent);
       frontier.push_back(dependent);
     }
@@ -216,11 +202,11 @@ Status SqliteStore::FailDependents(TaskId id, WallMs now, std::vector<TaskId>* e
   return Status::Ok();
 }
 
-Status SqliteStore::EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
-                                   std::vector<TaskId>* ended) {
+Status SqlStore::EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
+                                std::vector<TaskId>* ended) {
   std::optional<std::string> job;
   {
-    sqlite::Query q(st_->end_pending);
+    sql::Query q(st_->end_pending);
     q.BindInt(id).BindText(StateName(final_state)).BindText(TaskReasonName(reason)).BindInt(now);
     Result<bool> row = q.Step();
     if (!row.ok()) return row.status();
@@ -237,9 +223,9 @@ Status SqliteStore::EndPendingInTx(TaskId id, TaskState final_state, TaskReason 
 
 // ---- ends ----
 
-Result<std::vector<TaskId>> SqliteStore::FinishAttempt(TaskId id, int attempt,
-                                                       const AttemptOutcome& outcome,
-                                                       TaskState final_state, TaskReason reason) {
+Result<std::vector<TaskId>> SqlStore::FinishAttempt(TaskId id, int attempt,
+                                                    const AttemptOutcome& outcome,
+                                                    TaskState final_state, TaskReason reason) {
   if (final_state != TaskState::kSucceeded && final_state != TaskState::kFailed &&
       final_state != TaskState::kCancelled) {
     return Status::Invalid(
@@ -250,7 +236,7 @@ Result<std::vector<TaskId>> SqliteStore::FinishAttempt(TaskId id, int attempt,
     JobRun run;
     if (Status s = CloseAttempt(id, attempt, outcome, &run); !s.ok()) return s;
     {
-      sqlite::Query q(st_->finish_task);
+      sql::Query q(st_->finish_task);
       q.BindInt(id).BindText(StateName(final_state)).BindText(TaskReasonName(reason));
       q.BindInt(outcome.exit_code).BindInt(outcome.signal).BindInt(outcome.ended);
       if (Status s = q.Run(); !s.ok()) return s;
@@ -268,17 +254,17 @@ Result<std::vector<TaskId>> SqliteStore::FinishAttempt(TaskId id, int attempt,
   return ended;
 }
 
-Status SqliteStore::RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome,
-                               WallMs not_before, int priority) {
+Status SqlStore::RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome,
+                            WallMs not_before, int priority) {
   return Write([&] { return ReopenAfter(id, attempt, outcome, not_before, priority); });
 }
 
-Status SqliteStore::AdvanceStage(TaskId id, int attempt, const AttemptOutcome& outcome) {
+Status SqlStore::AdvanceStage(TaskId id, int attempt, const AttemptOutcome& outcome) {
   return Write([&] { return ReopenAfter(id, attempt, outcome, outcome.ended, std::nullopt); });
 }
 
-Status SqliteStore::ReopenAfter(TaskId id, int attempt, const AttemptOutcome& outcome,
-                                WallMs not_before, std::optional<int> retry_priority) {
+Status SqlStore::ReopenAfter(TaskId id, int attempt, const AttemptOutcome& outcome,
+                             WallMs not_before, std::optional<int> retry_priority) {
   JobRun run;
   if (Status s = CloseAttempt(id, attempt, outcome, &run); !s.ok()) return s;
   Result<bool> held = MustHold(run, id);
@@ -288,21 +274,21 @@ Status SqliteStore::ReopenAfter(TaskId id, int attempt, const AttemptOutcome& ou
   // its job's running run instead.
   const bool ready = !*held && not_before <= outcome.ended;
   {
-    sqlite::Query q(retry_priority ? st_->retry_task : st_->advance_task);
+    sql::Query q(retry_priority ? st_->retry_task : st_->advance_task);
     q.BindInt(id);
     if (retry_priority) q.BindInt(*retry_priority);
     q.BindInt(not_before).BindInt(ready ? 1 : 0);
     q.BindInt(outcome.exit_code).BindInt(outcome.signal).BindInt(*held ? 1 : 0);
     if (Status s = q.Run(); !s.ok()) return s;
-    if (!retry_priority && db_.Changes() == 0)
+    if (!retry_priority && db_->Changes() == 0)
       return Status::Invalid("stage", TaskName(id) + " has no stage after the one that ran");
   }
   return run.job ? ReleaseRuns(*run.job, outcome.ended) : Status::Ok();
 }
 
-Result<std::vector<TaskId>> SqliteStore::EndPendingAll(const std::vector<TaskId>& ids,
-                                                       TaskState final_state, TaskReason reason,
-                                                       WallMs now) {
+Result<std::vector<TaskId>> SqlStore::EndPendingAll(const std::vector<TaskId>& ids,
+                                                    TaskState final_state, TaskReason reason,
+                                                    WallMs now) {
   if (final_state != TaskState::kCancelled && final_state != TaskState::kFailed) {
     return Status::Invalid("state",
                            std::string("a pending task cannot end ") + StateName(final_state));
@@ -319,8 +305,8 @@ Result<std::vector<TaskId>> SqliteStore::EndPendingAll(const std::vector<TaskId>
   return ended;
 }
 
-Result<std::vector<TaskId>> SqliteStore::EndPending(TaskId id, TaskState final_state,
-                                                    TaskReason reason, WallMs now) {
+Result<std::vector<TaskId>> SqlStore::EndPending(TaskId id, TaskState final_state,
+                                                 TaskReason reason, WallMs now) {
   if (final_state != TaskState::kCancelled && final_state != TaskState::kFailed) {
     return Status::Invalid("state",
                            std::string("a pending task cannot end ") + StateName(final_state));
@@ -329,7 +315,7 @@ Result<std::vector<TaskId>> SqliteStore::EndPending(TaskId id, TaskState final_s
   Status status = Write([&]() -> Status {
     if (Status s = EndPendingInTx(id, final_state, reason, now, &ended); !s.ok()) return s;
     if (!ended.empty()) return Status::Ok();
-    sqlite::Query q(st_->task_exists);
+    sql::Query q(st_->task_exists);
     Result<bool> row = q.BindInt(id).Step();
     if (!row.ok()) return row.status();
     return *row ? Status::Ok() : Status::NotFound(TaskName(id) + " not found");
@@ -340,11 +326,11 @@ Result<std::vector<TaskId>> SqliteStore::EndPending(TaskId id, TaskState final_s
 
 // ---- tq retry ----
 
-Status SqliteStore::RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bool* requeued) {
+Status SqlStore::RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bool* requeued) {
   *requeued = false;
   JobRun run;
   {
-    sqlite::Query q(st_->task_run_state);
+    sql::Query q(st_->task_run_state);
     Result<bool> row = q.BindInt(id).Step();
     if (!row.ok()) return row.status();
     if (!*row) return Status::NotFound(TaskName(id) + " not found");
@@ -356,41 +342,41 @@ Status SqliteStore::RequeueInTx(TaskId id, WallMs now, std::optional<int> stage,
   }
   int deps_left = 0;
   {
-    sqlite::Query q(st_->dep_states);
+    sql::Query q(st_->dep_states);
     Status s = q.BindInt(id).ForEach([&]() -> Status {
       std::optional<TaskState> state = StateFromName(q.Text(1));
-      if (!state) return sqlite::Error("read " + TaskName(q.Int(0)), "corrupt state");
-      if (sqlite::DepFailed(*state)) {
+      if (!state) return sql::StoreError("read " + TaskName(q.Int(0)), "corrupt state");
+      if (sql::DepFailed(*state)) {
         return Status::Invalid("after", TaskName(id) + " waits for " + TaskName(q.Int(0)) +
                                             ", which " + StateName(*state) +
                                             ": retry that one first");
       }
-      if (!sqlite::DepDone(*state)) ++deps_left;
+      if (!sql::DepDone(*state)) ++deps_left;
       return Status::Ok();
     });
     if (!s.ok()) return s;
   }
   Result<bool> held = MustHold(run, id);
   if (!held.ok()) return held.status();
-  sqlite::Query q(st_->requeue_task);
+  sql::Query q(st_->requeue_task);
   q.BindInt(id).BindInt(now).BindInt(deps_left).BindInt(deps_left == 0 && !*held ? 1 : 0);
   q.BindInt(*held ? 1 : 0).BindOptInt(stage ? std::optional<int64_t>(*stage) : std::nullopt);
   if (Status s = q.Run(); !s.ok()) return s;
-  *requeued = db_.Changes() > 0;
-  sqlite::Query queue(st_->recreate_queue);  // `tq queue delete` may have removed it
+  *requeued = db_->Changes() > 0;
+  sql::Query queue(st_->recreate_queue);  // `tq queue delete` may have removed it
   return *requeued ? queue.BindInt(id).Run() : Status::Ok();
 }
 
-Result<bool> SqliteStore::Requeue(TaskId id, WallMs now) {
+Result<bool> SqlStore::Requeue(TaskId id, WallMs now) {
   bool requeued = false;
   Status status = Write([&] { return RequeueInTx(id, now, std::nullopt, &requeued); });
   if (!status.ok()) return status;
   return requeued;
 }
 
-Result<std::vector<TaskId>> SqliteStore::RequeueAll(const std::vector<TaskId>& ids, WallMs now,
-                                                    bool skip_blocked,
-                                                    const std::map<TaskId, int>& restart_at) {
+Result<std::vector<TaskId>> SqlStore::RequeueAll(const std::vector<TaskId>& ids, WallMs now,
+                                                 bool skip_blocked,
+                                                 const std::map<TaskId, int>& restart_at) {
   std::vector<TaskId> requeued;
   Status status = Write([&]() -> Status {
     for (TaskId id : ids) {
@@ -410,13 +396,13 @@ Result<std::vector<TaskId>> SqliteStore::RequeueAll(const std::vector<TaskId>& i
   return requeued;
 }
 
-Result<int> SqliteStore::FailedSinceQueued(TaskId id) {
+Result<int> SqlStore::FailedSinceQueued(TaskId id) {
   // attempt_count - queued_attempts: the attempts opened since the task was submitted, replaced
   // or re-queued. An attempt that succeeds or is cancelled ends the task, so every one of them
   // failed except possibly a last one still running; while the daemon decides on a retry (the
   // attempt running or just closed by RetryLater/FinishAttempt) the count includes that attempt,
   // as ShouldRetry expects.
-  sqlite::Query q(st_->failed_since_queued);
+  sql::Query q(st_->failed_since_queued);
   Result<bool> row = q.BindInt(id).Step();
   if (!row.ok()) return row.status();
   if (!*row) return Status::NotFound(TaskName(id) + " not found");

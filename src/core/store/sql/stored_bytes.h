@@ -1,4 +1,4 @@
-// How the SQLite store lays out values that are not plain columns: a list of byte strings as one
+// How the SQL store lays out values that are not plain columns: a list of byte strings as one
 // BLOB of NUL-terminated elements, an environment keyed by a hex FNV-1a 64 digest of that BLOB,
 // and a list of integers (exit codes) as decimal text separated by commas. All are persistent
 // formats (old databases hold them): never change them, add a migration instead.
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tq::sqlite {
+namespace tq::sql {
 
 /// Each element followed by a NUL byte: an empty element survives, no elements is "".
 std::string EncodeList(const std::vector<std::string>& items);
@@ -35,4 +35,4 @@ uint64_t Fnv1a64(std::string_view data, uint64_t salt = 0);
 /// The envs key of an encoded environment: Fnv1a64 as 16 lower-case hex digits.
 std::string EnvKey(std::string_view data, uint64_t salt = 0);
 
-}  // namespace tq::sqlite
+}  // namespace tq::sql

@@ -1,13 +1,12 @@
-// The cron jobs' part of the SQLite store (SPEC 7): firings, each (job, scheduled) at most once
+// The cron jobs' part of the SQL store (SPEC 7): firings, each (job, scheduled) at most once
 // and recorded with its task in one transaction; the job records (`tq jobs`); the last good job
 // files; and the rule that holds a job's exclusive runs while another run of it is running.
-#include <cstdio>
 #include <string>
 #include <vector>
 
-#include "core/store/sqlite/sqlite_store.h"
-#include "core/store/sqlite/statements.h"
-#include "core/store/sqlite/task_rows.h"
+#include "core/store/sql/sql_store.h"
+#include "core/store/sql/statements.h"
+#include "core/store/sql/task_rows.h"
 
 namespace tq {
 
@@ -16,91 +15,68 @@ namespace {
 // Refuses each of `jobs` that CheckJobName refuses, naming its position.
 Status CheckJobNames(const std::vector<std::string>& jobs) {
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (Status s = sqlite::CheckJobName(jobs[i]); !s.ok()) {
+    if (Status s = sql::CheckJobName(jobs[i]); !s.ok()) {
       return Status::Invalid("job", "job " + std::to_string(i + 1) + ": " + s.message());
     }
   }
   return Status::Ok();
 }
 
-// `names` as a JSON array of strings, for json_each.
-std::string JsonArray(const std::vector<std::string>& names) {
-  std::string out = "[";
-  for (const std::string& name : names) {
-    if (out.size() > 1) out += ',';
-    out += '"';
-    for (unsigned char c : name) {
-      if (c == '"' || c == '\\') {
-        out += '\\';
-        out += static_cast<char>(c);
-      } else if (c < 0x20) {
-        char esc[8];
-        std::snprintf(esc, sizeof esc, "\\u%04x", c);
-        out += esc;
-      } else {
-        out += static_cast<char>(c);
-      }
-    }
-    out += '"';
-  }
-  return out + "]";
-}
-
 }  // namespace
 
 // ---- the exclusive rule, inside a transaction ----
 
-Result<bool> SqliteStore::JobRunning(const std::string& job, TaskId except, TaskId group) {
-  sqlite::Query q(st_->job_running);
+Result<bool> SqlStore::JobRunning(const std::string& job, TaskId except, TaskId group) {
+  sql::Query q(st_->job_running);
   Result<bool> row = q.BindText(job).BindInt(except).BindInt(group).Step();
   if (!row.ok()) return row.status();
   return *row;
 }
 
-Result<bool> SqliteStore::MustHold(const JobRun& run, TaskId id) {
+Result<bool> SqlStore::MustHold(const JobRun& run, TaskId id) {
   if (!run.job || !run.exclusive) return false;
   return JobRunning(*run.job, id, run.group);
 }
 
-Status SqliteStore::HoldRuns(const std::string& job, TaskId group) {
-  sqlite::Query q(st_->hold_runs);
+Status SqlStore::HoldRuns(const std::string& job, TaskId group) {
+  sql::Query q(st_->hold_runs);
   return q.BindText(job).BindInt(group).Run();
 }
 
-Status SqliteStore::ReleaseRuns(const std::string& job, WallMs now) {
+Status SqlStore::ReleaseRuns(const std::string& job, WallMs now) {
   Result<bool> running = JobRunning(job, 0, 0);
   if (!running.ok()) return running.status();
   if (*running) return Status::Ok();
-  sqlite::Query q(st_->release_runs);
+  sql::Query q(st_->release_runs);
   return q.BindText(job).BindInt(now).Run();
 }
 
-Status SqliteStore::NoteJobTask(const std::optional<std::string>& job, TaskId id) {
+Status SqlStore::NoteJobTask(const std::optional<std::string>& job, TaskId id) {
   if (!job) return Status::Ok();
-  sqlite::Query q(st_->set_last_task);
+  sql::Query q(st_->set_last_task);
   return q.BindText(*job).BindInt(id).Run();
 }
 
-Status SqliteStore::NoteJobSuccess(const std::string& job, TaskId group, WallMs now) {
+Status SqlStore::NoteJobSuccess(const std::string& job, TaskId group, WallMs now) {
   if (group != 0) {
-    sqlite::Query q(st_->group_unsucceeded);
+    sql::Query q(st_->group_unsucceeded);
     Result<bool> row = q.BindInt(group).Step();
     if (!row.ok()) return row.status();
     if (*row) return Status::Ok();  // a shard has yet to succeed, or did not
   }
-  sqlite::Query q(st_->set_last_success);
+  sql::Query q(st_->set_last_success);
   return q.BindText(job).BindInt(now).Run();
 }
 
 // ---- firings ----
 
-Result<FireOutcome> SqliteStore::Fire(const Firing& firing, const Owner& owner,
-                                      const std::optional<TaskSpec>& spec, WallMs now) {
-  if (Status s = sqlite::CheckJobName(firing.job); !s.ok()) return s;
+Result<FireOutcome> SqlStore::Fire(const Firing& firing, const Owner& owner,
+                                   const std::optional<TaskSpec>& spec, WallMs now) {
+  if (Status s = sql::CheckJobName(firing.job); !s.ok()) return s;
   std::optional<TaskSpec> run = spec;
   if (run) {
     run->job = firing.job;
-    if (Status s = sqlite::CheckBytes(*run); !s.ok()) return s;
+    if (Status s = sql::CheckBytes(*run); !s.ok()) return s;
     if (run->shard)
       if (Status s = CheckShardCount("shards", run->shard->total); !s.ok()) return s;
   }
@@ -108,25 +84,25 @@ Result<FireOutcome> SqliteStore::Fire(const Firing& firing, const Owner& owner,
   FireOutcome out;
   Status status = Write([&]() -> Status {
     {
-      sqlite::Query q(st_->firing_exists);
+      sql::Query q(st_->firing_exists);
       Result<bool> row = q.BindText(firing.job).BindInt(firing.scheduled).Step();
       if (!row.ok()) return row.status();
       if (*row) return Status::Ok();  // this time fired already
     }
     {
-      sqlite::Query q(st_->job_fired);
+      sql::Query q(st_->job_fired);
       Result<bool> row = q.BindText(firing.job).Step();
       if (!row.ok()) return row.status();
       if (*row && !q.IsNull(0) && firing.scheduled <= q.Int(0)) return Status::Ok();
       if (*row && boot && q.Text(1) == firing.boot_id) return Status::Ok();
     }
     {
-      sqlite::Query q(st_->insert_job);
+      sql::Query q(st_->insert_job);
       if (Status s = q.BindText(firing.job).BindInt(now).Run(); !s.ok()) return s;
     }
     {
       // Only the firings with a task, and the latest, are worth keeping.
-      sqlite::Query q(st_->drop_old_firings);
+      sql::Query q(st_->drop_old_firings);
       if (Status s = q.BindText(firing.job).BindInt(firing.scheduled).Run(); !s.ok()) return s;
     }
     // The firing's row names a task (its first shard for a group): it goes when that is purged.
@@ -146,11 +122,11 @@ Result<FireOutcome> SqliteStore::Fire(const Firing& firing, const Owner& owner,
       first = *id;
     }
     {
-      sqlite::Query q(st_->insert_firing);
+      sql::Query q(st_->insert_firing);
       q.BindText(firing.job).BindInt(firing.scheduled).BindText(firing.boot_id);
       if (Status s = q.BindOptInt(first).Run(); !s.ok()) return s;
     }
-    sqlite::Query q(boot ? st_->set_boot_fired : st_->set_last_fired);
+    sql::Query q(boot ? st_->set_boot_fired : st_->set_last_fired);
     q.BindText(firing.job);
     if (boot) {
       q.BindText(firing.boot_id);
@@ -166,10 +142,10 @@ Result<FireOutcome> SqliteStore::Fire(const Firing& firing, const Owner& owner,
   return out;
 }
 
-Result<JobRuns> SqliteStore::RunsOf(const std::string& job) {
+Result<JobRuns> SqlStore::RunsOf(const std::string& job) {
   JobRuns runs;
   RunTally tally;
-  sqlite::Query q(st_->runs_of);
+  sql::Query q(st_->runs_of);
   Status s = q.BindText(job).ForEach([&]() -> Status {
     std::optional<TaskState> state = StateFromName(q.Text(1));
     bool in_flight = true;
@@ -179,8 +155,8 @@ Result<JobRuns> SqliteStore::RunsOf(const std::string& job) {
     } else if (state == TaskState::kRunning) {
       runs.running.push_back(q.Int(0));
     } else {
-      return sqlite::Error("read runs of job " + job,
-                           "corrupt state of " + sqlite::TaskName(q.Int(0)));
+      return sql::StoreError("read runs of job " + job,
+                             "corrupt state of " + sql::TaskName(q.Int(0)));
     }
     tally.Add(q.IsNull(3) ? 0 : q.Int(3), in_flight);
     return Status::Ok();
@@ -193,9 +169,9 @@ Result<JobRuns> SqliteStore::RunsOf(const std::string& job) {
 
 // ---- job records ----
 
-Result<std::vector<JobRecord>> SqliteStore::JobRecords() {
+Result<std::vector<JobRecord>> SqlStore::JobRecords() {
   std::vector<JobRecord> records;
-  sqlite::Query q(st_->job_records);
+  sql::Query q(st_->job_records);
   Status s = q.ForEach([&]() -> Status {
     JobRecord r;
     r.job = q.Text(0);
@@ -208,8 +184,8 @@ Result<std::vector<JobRecord>> SqliteStore::JobRecords() {
       r.last_state = StateFromName(q.Text(6));
       std::optional<TaskReason> reason = TaskReasonFromName(q.Text(7));
       if (!r.last_state || !reason) {
-        return sqlite::Error("read job " + r.job,
-                             "corrupt state of " + sqlite::TaskName(*r.last_task));
+        return sql::StoreError("read job " + r.job,
+                               "corrupt state of " + sql::TaskName(*r.last_task));
       }
       r.last_reason = *reason;
       r.last_exit_code = static_cast<int>(q.Int(8));
@@ -224,59 +200,60 @@ Result<std::vector<JobRecord>> SqliteStore::JobRecords() {
   return records;
 }
 
-Status SqliteStore::AddJobs(const std::vector<std::string>& jobs, WallMs now) {
+Status SqlStore::AddJobs(const std::vector<std::string>& jobs, WallMs now) {
   if (Status s = CheckJobNames(jobs); !s.ok()) return s;
   return Write([&]() -> Status {
     for (const std::string& job : jobs) {
-      sqlite::Query q(st_->insert_job);
+      sql::Query q(st_->insert_job);
       if (Status s = q.BindText(job).BindInt(now).Run(); !s.ok()) return s;
     }
     return Status::Ok();
   });
 }
 
-Status SqliteStore::ForgetJobs(const std::vector<std::string>& jobs) {
+Status SqlStore::ForgetJobs(const std::vector<std::string>& jobs) {
   if (jobs.empty()) return Status::Ok();
   if (Status s = CheckJobNames(jobs); !s.ok()) return s;
-  const std::string names = JsonArray(jobs);
   return Write([&]() -> Status {
-    for (sqlite::Stmt* stmt : {&st_->forget_jobs, &st_->forget_firings}) {
-      sqlite::Query q(*stmt);
-      if (Status s = q.BindText(names).Run(); !s.ok()) return s;
+    for (const std::string& job : jobs) {
+      for (sql::Stmt* stmt : {&st_->forget_job, &st_->forget_firings}) {
+        sql::Query q(*stmt);
+        if (Status s = q.BindText(job).Run(); !s.ok()) return s;
+      }
     }
     return Status::Ok();
   });
 }
 
-Status SqliteStore::SetJobDisabled(const std::string& job, bool disabled) {
+Status SqlStore::SetJobDisabled(const std::string& job, bool disabled) {
   return Write([&]() -> Status {
-    sqlite::Query q(st_->set_job_disabled);
+    sql::Query q(st_->set_job_disabled);
     if (Status s = q.BindText(job).BindInt(disabled ? 1 : 0).Run(); !s.ok()) return s;
-    if (db_.Changes() == 0) {
+    if (db_->Changes() == 0) {
       return Status(ErrorCode::kNotFound, "job", "job " + job + " is not known to the store");
     }
     return Status::Ok();
   });
 }
 
-Status SqliteStore::SetJobOverdueAlerted(const std::string& job, WallMs since) {
+Status SqlStore::SetJobOverdueAlerted(const std::string& job, WallMs since) {
   return Write([&]() -> Status {
-    sqlite::Query q(st_->set_overdue_alerted);
+    sql::Query q(st_->set_overdue_alerted);
     return q.BindText(job).BindInt(since).Run();
   });
 }
 
 // ---- job files ----
 
-Result<std::vector<StoredJobFile>> SqliteStore::JobFiles() {
+Result<std::vector<StoredJobFile>> SqlStore::JobFiles() {
   std::vector<StoredJobFile> files;
-  sqlite::Query q(st_->job_files);
+  sql::Query q(st_->job_files);
   Status s = q.ForEach([&] { files.push_back(StoredJobFile{q.Text(0), q.Blob(1), q.Int(2)}); });
   if (!s.ok()) return s;
   return files;
 }
 
-Status SqliteStore::SaveJobFiles(const std::vector<StoredJobFile>& files) {
+Status SqlStore::SaveJobFiles(const std::vector<StoredJobFile>& files) {
   for (size_t i = 0; i < files.size(); ++i) {
     if (files[i].path.empty()) {
       return Status::Invalid("path", "job file " + std::to_string(i + 1) + " has no path");
@@ -284,7 +261,7 @@ Status SqliteStore::SaveJobFiles(const std::vector<StoredJobFile>& files) {
   }
   return Write([&]() -> Status {
     for (const StoredJobFile& file : files) {
-      sqlite::Query q(st_->save_job_file);
+      sql::Query q(st_->save_job_file);
       if (Status s = q.BindText(file.path).BindBlob(file.text).BindInt(file.saved).Run(); !s.ok()) {
         return s;
       }
@@ -293,10 +270,10 @@ Status SqliteStore::SaveJobFiles(const std::vector<StoredJobFile>& files) {
   });
 }
 
-Status SqliteStore::ForgetJobFiles(const std::vector<std::string>& paths) {
+Status SqlStore::ForgetJobFiles(const std::vector<std::string>& paths) {
   return Write([&]() -> Status {
     for (const std::string& path : paths) {
-      sqlite::Query q(st_->forget_job_file);
+      sql::Query q(st_->forget_job_file);
       if (Status s = q.BindText(path).Run(); !s.ok()) return s;
     }
     return Status::Ok();

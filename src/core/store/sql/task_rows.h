@@ -1,6 +1,6 @@
-// How a task maps to a row of the SQLite store's `tasks` table (see migrations.cc):
+// How a task maps to a row of the SQL store's `tasks` table (see the schemas):
 // the request columns a submit writes and a keyed replace rewrites, how a TaskSpec binds to them,
-// and how a selected row reads back into a Task. Internal to the SQLite store.
+// and how a selected row reads back into a Task. Internal to the SQL store.
 #pragma once
 
 #include <optional>
@@ -10,7 +10,7 @@
 #include "core/model/status.h"
 #include "core/model/task.h"
 
-namespace tq::sqlite {
+namespace tq::sql {
 
 class Query;
 
@@ -38,9 +38,9 @@ std::optional<WallMs> PendingDeadline(const TaskSpec& spec, WallMs now);
 
 /// The request columns, comma-separated, in the order BindRequest binds them.
 std::string RequestColumns();
-/// How many columns RequestColumns names (BindRequest binds ?1 .. ?RequestColumnCount()).
+/// How many columns RequestColumns names (BindRequest binds $1 .. $RequestColumnCount()).
 int RequestColumnCount();
-/// "?1, ?2, ..." for every request column.
+/// "$1, $2, ..." for every request column.
 std::string RequestParams();
 /// Binds `spec`'s request columns in RequestColumns order; `env_key` names its stored
 /// environment. Both `priority` and `base_priority` take spec.priority.
@@ -68,4 +68,4 @@ std::string AttemptSelect();
 /// corrupt.
 bool ReadAttempt(const Query& q, Attempt* out);
 
-}  // namespace tq::sqlite
+}  // namespace tq::sql

@@ -1,5 +1,5 @@
-// Submitting to the SQLite store: Insert, the keyed Submit of SPEC 3 (the pure DecideKeyedSubmit
-// applied inside one BEGIN IMMEDIATE transaction, so racing submits of one key and version end
+// Submitting to the SQL store: Insert, the keyed Submit of SPEC 3 (the pure DecideKeyedSubmit
+// applied inside one write transaction, so racing submits of one key and version end
 // with exactly one task), the keyed replace, and the all-or-nothing SubmitBatch.
 #include <algorithm>
 #include <string>
@@ -8,16 +8,16 @@
 #include <vector>
 
 #include "core/policy/submit_key.h"
-#include "core/store/sqlite/sqlite_store.h"
-#include "core/store/sqlite/statements.h"
-#include "core/store/sqlite/stored_bytes.h"
-#include "core/store/sqlite/task_rows.h"
+#include "core/store/sql/sql_store.h"
+#include "core/store/sql/statements.h"
+#include "core/store/sql/stored_bytes.h"
+#include "core/store/sql/task_rows.h"
 
 namespace tq {
 
 namespace {
 
-using sqlite::TaskName;
+using sql::TaskName;
 
 constexpr uint64_t kMaxEnvSalt = 16;  // collisions of a 64-bit hash: one salt is already rare
 
@@ -40,12 +40,12 @@ Status ForEntry(size_t index, const Status& s) {
 
 // ---- pieces, inside a transaction ----
 
-Status SqliteStore::CheckDeps(const Owner& owner, const std::vector<TaskId>& deps, int* deps_left,
-                              bool* dep_failed) {
+Status SqlStore::CheckDeps(const Owner& owner, const std::vector<TaskId>& deps, int* deps_left,
+                           bool* dep_failed) {
   *deps_left = 0;
   *dep_failed = false;
   for (TaskId dep : deps) {
-    sqlite::Query q(st_->dep_owner_state);
+    sql::Query q(st_->dep_owner_state);
     Result<bool> row = q.BindInt(dep).Step();
     if (!row.ok()) return row.status();
     // Another owner's task answers exactly like a missing one, so ids cannot be probed.
@@ -53,14 +53,14 @@ Status SqliteStore::CheckDeps(const Owner& owner, const std::vector<TaskId>& dep
       return Status(ErrorCode::kNotFound, "after", TaskName(dep) + " not found");
     }
     std::optional<TaskState> state = StateFromName(q.Text(1));
-    if (!state) return sqlite::Error("read " + TaskName(dep), "corrupt state");
-    if (!sqlite::DepDone(*state)) ++*deps_left;
-    if (sqlite::DepFailed(*state)) *dep_failed = true;
+    if (!state) return sql::StoreError("read " + TaskName(dep), "corrupt state");
+    if (!sql::DepDone(*state)) ++*deps_left;
+    if (sql::DepFailed(*state)) *dep_failed = true;
   }
   return Status::Ok();
 }
 
-Status SqliteStore::CheckNoCycle(TaskId id, const std::vector<TaskId>& deps) {
+Status SqlStore::CheckNoCycle(TaskId id, const std::vector<TaskId>& deps) {
   // Breadth-first through task -> dependency edges, remembering which of `deps` led there.
   std::vector<std::pair<TaskId, TaskId>> frontier;  // (task, the dep it was reached from)
   std::unordered_set<TaskId> seen;
@@ -75,7 +75,7 @@ Status SqliteStore::CheckNoCycle(TaskId id, const std::vector<TaskId>& deps) {
                                                    : TaskName(origin) + " already waits for " +
                                                          TaskName(id) + ": a cycle");
     }
-    sqlite::Query q(st_->deps_of);
+    sql::Query q(st_->deps_of);
     Status s = q.BindInt(task).ForEach([&] {
       TaskId next = q.Int(0);
       if (seen.insert(next).second) frontier.emplace_back(next, origin);
@@ -85,11 +85,11 @@ Status SqliteStore::CheckNoCycle(TaskId id, const std::vector<TaskId>& deps) {
   return Status::Ok();
 }
 
-Result<std::string> SqliteStore::StoreEnv(const std::string& data) {
+Result<std::string> SqlStore::StoreEnv(const std::string& data) {
   for (uint64_t salt = 0; salt <= kMaxEnvSalt; ++salt) {
-    std::string key = sqlite::EnvKey(data, salt);
+    std::string key = sql::EnvKey(data, salt);
     {
-      sqlite::Query q(st_->env_by_hash);
+      sql::Query q(st_->env_by_hash);
       Result<bool> row = q.BindText(key).Step();
       if (!row.ok()) return row.status();
       if (*row) {
@@ -97,61 +97,65 @@ Result<std::string> SqliteStore::StoreEnv(const std::string& data) {
         continue;  // a collision: try the next salt
       }
     }
-    sqlite::Query insert(st_->insert_env);
+    sql::Query insert(st_->insert_env);
     if (Status s = insert.BindText(key).BindBlob(data).Run(); !s.ok()) return s;
     return key;
   }
-  return sqlite::Error("insert env", "too many hash collisions");
+  return sql::StoreError("insert env", "too many hash collisions");
 }
 
-Status SqliteStore::DropEnvIfUnused(const std::string& key) {
-  sqlite::Query q(st_->drop_env_if_unused);
+Status SqlStore::DropEnvIfUnused(const std::string& key) {
+  sql::Query q(st_->drop_env_if_unused);
   return q.BindText(key).Run();
 }
 
-Status SqliteStore::InsertRows(TaskId id, const TaskSpec& spec, const std::vector<TaskId>& deps) {
+Status SqlStore::InsertRows(TaskId id, const TaskSpec& spec, const std::vector<TaskId>& deps) {
   for (size_t pos = 0; pos < spec.stages.size(); ++pos) {
-    sqlite::Query q(st_->insert_stage);
-    sqlite::BindStage(q, id, pos, spec.stages[pos]);
+    sql::Query q(st_->insert_stage);
+    sql::BindStage(q, id, pos, spec.stages[pos]);
     if (Status s = q.Run(); !s.ok()) return s;
   }
   for (size_t pos = 0; pos < spec.labels.size(); ++pos) {
-    sqlite::Query q(st_->insert_label);
+    sql::Query q(st_->insert_label);
     q.BindInt(id).BindInt(static_cast<int64_t>(pos)).BindText(spec.labels[pos]);
     if (Status s = q.Run(); !s.ok()) return s;
   }
   for (TaskId dep : deps) {
-    sqlite::Query q(st_->insert_dep);
+    sql::Query q(st_->insert_dep);
     if (Status s = q.BindInt(id).BindInt(dep).Run(); !s.ok()) return s;
   }
   return Status::Ok();
 }
 
-Result<TaskId> SqliteStore::InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
-                                       std::vector<TaskId>* ended, bool* new_queue) {
+Result<TaskId> SqlStore::InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
+                                    std::vector<TaskId>* ended, bool* new_queue) {
   const std::vector<TaskId> deps = DistinctDeps(spec.after);
   int deps_left = 0;
   bool dep_failed = false;
   if (Status s = CheckDeps(owner, deps, &deps_left, &dep_failed); !s.ok()) return s;
-  Result<std::string> env_key = StoreEnv(sqlite::EncodeList(spec.env));
+  Result<std::string> env_key = StoreEnv(sql::EncodeList(spec.env));
   if (!env_key.ok()) return env_key.status();
   {
-    sqlite::Query q(st_->insert_queue);
+    sql::Query q(st_->insert_queue);
     if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
-    if (new_queue != nullptr) *new_queue = db_.Changes() > 0;
+    if (new_queue != nullptr) *new_queue = db_->Changes() > 0;
   }
   Result<bool> held =
       MustHold(JobRun{spec.job, spec.job_exclusive, spec.shard ? spec.shard->group : 0}, 0);
   if (!held.ok()) return held.status();
+  TaskId id = 0;
   {
     const bool ready = deps_left == 0 && spec.not_before <= now && !*held;
-    sqlite::Query q(st_->insert_task);
-    sqlite::BindRequest(q, spec, *env_key);
+    sql::Query q(st_->insert_task);
+    sql::BindRequest(q, spec, *env_key);
     q.BindInt(owner.uid).BindInt(owner.gid).BindText(owner.name).BindInt(now);
-    q.BindOptInt(sqlite::PendingDeadline(spec, now)).BindInt(ready ? 1 : 0).BindInt(deps_left);
-    if (Status s = q.BindInt(*held ? 1 : 0).Run(); !s.ok()) return s;
+    q.BindOptInt(sql::PendingDeadline(spec, now)).BindInt(ready ? 1 : 0).BindInt(deps_left);
+    Result<bool> row = q.BindInt(*held ? 1 : 0).Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return sql::StoreError("insert task", "no id returned");
+    id = q.Int(0);
+    if (Status s = q.Run(); !s.ok()) return s;  // finish the statement
   }
-  const TaskId id = db_.LastInsertRowid();
   if (Status s = InsertRows(id, spec, deps); !s.ok()) return s;
   if (Status s = NoteJobTask(spec.job, id); !s.ok()) return s;
   if (dep_failed) {
@@ -161,8 +165,8 @@ Result<TaskId> SqliteStore::InsertInTx(const Owner& owner, const TaskSpec& spec,
   return id;
 }
 
-Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& spec, WallMs now,
-                                std::vector<TaskId>* ended, bool* new_queue) {
+Status SqlStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& spec, WallMs now,
+                             std::vector<TaskId>* ended, bool* new_queue) {
   const std::vector<TaskId> deps = DistinctDeps(spec.after);
   int deps_left = 0;
   bool dep_failed = false;
@@ -172,43 +176,43 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
   std::optional<TaskState> old_state;
   bool user_held = false;  // a hold of `tq hold` outlasts the replace
   {
-    sqlite::Query q(st_->task_env_hash);
+    sql::Query q(st_->task_env_hash);
     Result<bool> row = q.BindInt(id).Step();
     if (!row.ok()) return row.status();
     if (!*row) return Status::NotFound(TaskName(id) + " not found");
     old_env = q.Text(0);
     old_state = StateFromName(q.Text(1));
-    if (!old_state) return sqlite::Error("read " + TaskName(id), "corrupt state");
-    user_held = q.Int(2) == sqlite::kHeldByUser;
+    if (!old_state) return sql::StoreError("read " + TaskName(id), "corrupt state");
+    user_held = q.Int(2) == sql::kHeldByUser;
   }
-  Result<std::string> env_key = StoreEnv(sqlite::EncodeList(spec.env));
+  Result<std::string> env_key = StoreEnv(sql::EncodeList(spec.env));
   if (!env_key.ok()) return env_key.status();
   {
-    sqlite::Query q(st_->insert_queue);
+    sql::Query q(st_->insert_queue);
     if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
-    if (new_queue != nullptr) *new_queue = db_.Changes() > 0;
+    if (new_queue != nullptr) *new_queue = db_->Changes() > 0;
   }
   Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive, 0}, id);  // never a shard
   if (!held.ok()) return held.status();
   {
     const bool ready = deps_left == 0 && spec.not_before <= now && !*held && !user_held;
-    const int held_value = user_held ? sqlite::kHeldByUser : *held ? sqlite::kHeldByJob : 0;
-    sqlite::Query q(st_->replace_task);
-    sqlite::BindRequest(q, spec, *env_key);
-    q.BindInt(now).BindOptInt(sqlite::PendingDeadline(spec, now)).BindInt(ready ? 1 : 0);
+    const int held_value = user_held ? sql::kHeldByUser : *held ? sql::kHeldByJob : 0;
+    sql::Query q(st_->replace_task);
+    sql::BindRequest(q, spec, *env_key);
+    q.BindInt(now).BindOptInt(sql::PendingDeadline(spec, now)).BindInt(ready ? 1 : 0);
     q.BindInt(deps_left).BindInt(id).BindInt(held_value);
     if (Status s = q.Run(); !s.ok()) return s;
   }
   if (Status s = NoteJobTask(spec.job, id); !s.ok()) return s;
-  for (sqlite::Stmt* stmt :
+  for (sql::Stmt* stmt :
        {&st_->delete_attempts, &st_->delete_labels, &st_->delete_deps, &st_->delete_stages}) {
-    sqlite::Query q(*stmt);
+    sql::Query q(*stmt);
     if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
   }
   if (Status s = InsertRows(id, spec, deps); !s.ok()) return s;
-  if (sqlite::DepDone(*old_state)) {
+  if (sql::DepDone(*old_state)) {
     // An expired task runs again: whatever still waits on it waits for the new run too.
-    sqlite::Query q(st_->reblock_dependents);
+    sql::Query q(st_->reblock_dependents);
     if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
   }
   if (old_env != *env_key) {
@@ -220,8 +224,8 @@ Status SqliteStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& s
   return Status::Ok();
 }
 
-Status SqliteStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
-                               bool supersede_running, SubmitOutcome* out) {
+Status SqlStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
+                            bool supersede_running, SubmitOutcome* out) {
   if (!spec.key) {
     Result<TaskId> id = InsertInTx(owner, spec, now, &out->ended, &out->new_queue);
     if (!id.ok()) return id.status();
@@ -231,10 +235,10 @@ Status SqliteStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs 
   }
   std::vector<KeyedTask> same_key;
   {
-    sqlite::Query q(st_->key_lookup);
+    sql::Query q(st_->key_lookup);
     Status s = q.BindInt(owner.uid).BindText(*spec.key).ForEach([&]() -> Status {
       std::optional<TaskState> state = StateFromName(q.Text(2));
-      if (!state) return sqlite::Error("read " + TaskName(q.Int(0)), "corrupt state");
+      if (!state) return sql::StoreError("read " + TaskName(q.Int(0)), "corrupt state");
       same_key.push_back(KeyedTask{q.Int(0), q.Int(1), *state});
       return Status::Ok();
     });
@@ -275,8 +279,8 @@ Status SqliteStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs 
 
 // ---- the interface ----
 
-Result<TaskId> SqliteStore::Insert(const Owner& owner, const TaskSpec& spec, WallMs now) {
-  if (Status s = sqlite::CheckBytes(spec); !s.ok()) return s;
+Result<TaskId> SqlStore::Insert(const Owner& owner, const TaskSpec& spec, WallMs now) {
+  if (Status s = sql::CheckBytes(spec); !s.ok()) return s;
   TaskId id = 0;
   Status status = Write([&]() -> Status {
     std::vector<TaskId> ended;
@@ -289,42 +293,41 @@ Result<TaskId> SqliteStore::Insert(const Owner& owner, const TaskSpec& spec, Wal
   return id;
 }
 
-Result<SubmitOutcome> SqliteStore::Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
-                                          bool supersede_running) {
-  if (Status s = sqlite::CheckBytes(spec); !s.ok()) return s;
+Result<SubmitOutcome> SqlStore::Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
+                                       bool supersede_running) {
+  if (Status s = sql::CheckBytes(spec); !s.ok()) return s;
   SubmitOutcome out;
   Status status = Write([&]() { return SubmitInTx(owner, spec, now, supersede_running, &out); });
   if (!status.ok()) return status;
   return out;
 }
 
-Status SqliteStore::SubmitInGroup(const SubmitItem& item, WallMs now,
-                                  Result<SubmitOutcome>* result) {
-  if (Status s = db_.Savepoint(); !s.ok()) return s;
+Status SqlStore::SubmitInGroup(const SubmitItem& item, WallMs now, Result<SubmitOutcome>* result) {
+  if (Status s = db_->Savepoint(); !s.ok()) return s;
   SubmitOutcome out;
   if (Status s = SubmitInTx(item.owner, item.spec, now, item.supersede_running, &out); !s.ok()) {
-    // SQLite may have rolled the whole transaction back by itself (a full disk, an I/O error):
+    // The database may have given the whole transaction up (a full disk, an I/O error):
     // then every request before this one is gone too, and nothing may run in autocommit.
-    if (!db_.InTransaction()) return s;
-    if (Status r = db_.RollbackToSavepoint(); !r.ok()) return r;
+    if (!db_->InTransaction()) return s;
+    if (Status r = db_->RollbackToSavepoint(); !r.ok()) return r;
     *result = s;
   } else {
     *result = std::move(out);
   }
-  return db_.ReleaseSavepoint();
+  return db_->ReleaseSavepoint();
 }
 
-std::vector<Result<SubmitOutcome>> SqliteStore::SubmitGroup(const std::vector<SubmitItem>& items,
-                                                            WallMs now) {
+std::vector<Result<SubmitOutcome>> SqlStore::SubmitGroup(const std::vector<SubmitItem>& items,
+                                                         WallMs now) {
   auto all = [&](const Status& s) { return std::vector<Result<SubmitOutcome>>(items.size(), s); };
   std::vector<Result<SubmitOutcome>> results(items.size(), Status::Internal("not submitted"));
   // Inside WriteTogether the group is part of that transaction, which commits it.
-  sqlite::Transaction tx(db_);
-  if (together_ && !db_.InTransaction())
+  sql::Transaction tx(*db_);
+  if (together_ && !db_->InTransaction())
     return all(Status(ErrorCode::kInternal, "", "the shared transaction was rolled back"));
   if (Status s = together_ ? Status::Ok() : tx.Begin(); !s.ok()) return all(s);
   for (size_t i = 0; i < items.size(); ++i) {
-    if (Status s = sqlite::CheckBytes(items[i].spec); !s.ok()) {
+    if (Status s = sql::CheckBytes(items[i].spec); !s.ok()) {
       results[i] = s;
       continue;
     }
@@ -335,16 +338,15 @@ std::vector<Result<SubmitOutcome>> SqliteStore::SubmitGroup(const std::vector<Su
   return results;
 }
 
-Result<std::vector<TaskId>> SqliteStore::SubmitBatch(const Owner& owner,
-                                                     const std::vector<TaskSpec>& specs,
-                                                     WallMs now) {
+Result<std::vector<TaskId>> SqlStore::SubmitBatch(const Owner& owner,
+                                                  const std::vector<TaskSpec>& specs, WallMs now) {
   for (size_t i = 0; i < specs.size(); ++i) {
     if (specs[i].key) {
       return ForEntry(i, Status::Invalid("key",
                                          "a batch cannot carry keys; submit keyed tasks "
                                          "one at a time"));
     }
-    if (Status s = sqlite::CheckBytes(specs[i]); !s.ok()) return ForEntry(i, s);
+    if (Status s = sql::CheckBytes(specs[i]); !s.ok()) return ForEntry(i, s);
   }
   std::vector<TaskId> ids;
   Status status = Write([&]() -> Status {

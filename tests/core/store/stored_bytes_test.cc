@@ -1,11 +1,11 @@
-#include "core/store/sqlite/stored_bytes.h"
+#include "core/store/sql/stored_bytes.h"
 
 #include <doctest/doctest.h>
 
 #include <string>
 #include <vector>
 
-namespace tq::sqlite {
+namespace tq::sql {
 namespace {
 
 TEST_CASE("byte-string lists round-trip through their BLOB form") {
@@ -48,4 +48,4 @@ TEST_CASE("the env digest is FNV-1a 64, stable, and salted apart") {
 }
 
 }  // namespace
-}  // namespace tq::sqlite
+}  // namespace tq::sql

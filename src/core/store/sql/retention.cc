@@ -1,23 +1,23 @@
-// Time-driven sweeps of the SQLite store, each a small batch bounded by `limit` walking one
+// Time-driven sweeps of the SQL store, each a small batch bounded by `limit` walking one
 // partial index: pending tasks whose pending_ttl ran out fail (SPEC 6), succeeded tasks past
 // success_retention become expired, and ended tasks past purge_after are deleted (SPEC 2).
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "core/store/sqlite/sqlite_store.h"
-#include "core/store/sqlite/statements.h"
-#include "core/store/sqlite/task_rows.h"
+#include "core/store/sql/sql_store.h"
+#include "core/store/sql/statements.h"
+#include "core/store/sql/task_rows.h"
 
 namespace tq {
 
-Result<std::vector<TaskId>> SqliteStore::ExpirePendingTtl(WallMs now, int limit) {
+Result<std::vector<TaskId>> SqlStore::ExpirePendingTtl(WallMs now, int limit) {
   std::vector<TaskId> ended;
   if (limit <= 0) return ended;
   Status status = Write([&]() -> Status {
     std::vector<TaskId> due;
     {
-      sqlite::Query q(st_->pending_ttl_due);
+      sql::Query q(st_->pending_ttl_due);
       Status s = q.BindInt(now).BindInt(limit).ForEach([&] { due.push_back(q.Int(0)); });
       if (!s.ok()) return s;
     }
@@ -32,22 +32,22 @@ Result<std::vector<TaskId>> SqliteStore::ExpirePendingTtl(WallMs now, int limit)
   return ended;
 }
 
-Result<std::optional<WallMs>> SqliteStore::NextPendingTtl() {
+Result<std::optional<WallMs>> SqlStore::NextPendingTtl() {
   return QueryMin(st_->next_pending_ttl);
 }
 
-Result<std::vector<TaskId>> SqliteStore::ExpireSucceeded(WallMs cutoff, int limit) {
+Result<std::vector<TaskId>> SqlStore::ExpireSucceeded(WallMs cutoff, int limit) {
   std::vector<TaskId> expired;
   if (limit <= 0) return expired;
   Status status = Write([&]() -> Status {
     {
-      sqlite::Query q(st_->succeeded_due);
+      sql::Query q(st_->succeeded_due);
       Status s = q.BindInt(cutoff).BindInt(limit).ForEach([&] { expired.push_back(q.Int(0)); });
       if (!s.ok()) return s;
     }
     // Dependents are untouched: expired satisfies a dependency as succeeded did.
     for (TaskId id : expired) {
-      sqlite::Query q(st_->expire_task);
+      sql::Query q(st_->expire_task);
       if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
     }
     return Status::Ok();
@@ -56,13 +56,13 @@ Result<std::vector<TaskId>> SqliteStore::ExpireSucceeded(WallMs cutoff, int limi
   return expired;
 }
 
-Result<std::vector<TaskId>> SqliteStore::PurgeEnded(WallMs cutoff, int limit) {
+Result<std::vector<TaskId>> SqlStore::PurgeEnded(WallMs cutoff, int limit) {
   std::vector<TaskId> purged;
   if (limit <= 0) return purged;
   Status status = Write([&]() -> Status {
     std::vector<std::string> envs;
     {
-      sqlite::Query q(st_->ended_due);
+      sql::Query q(st_->ended_due);
       Status s = q.BindInt(cutoff).BindInt(limit).ForEach([&] {
         purged.push_back(q.Int(0));
         envs.push_back(q.Text(1));
@@ -75,13 +75,13 @@ Result<std::vector<TaskId>> SqliteStore::PurgeEnded(WallMs cutoff, int limit) {
   return purged;
 }
 
-Result<RemovedTasks> SqliteStore::RemoveFinished(const std::vector<TaskId>& ids) {
+Result<RemovedTasks> SqlStore::RemoveFinished(const std::vector<TaskId>& ids) {
   RemovedTasks removed;
   Status status = Write([&]() -> Status {
     removed = RemovedTasks{};
     std::vector<std::string> envs;
     for (TaskId id : ids) {
-      sqlite::Query q(st_->finished_task);
+      sql::Query q(st_->finished_task);
       auto row = q.BindInt(id).Step();
       if (!row.ok()) return row.status();
       if (!*row) continue;  // not finished, or gone
@@ -95,12 +95,12 @@ Result<RemovedTasks> SqliteStore::RemoveFinished(const std::vector<TaskId>& ids)
   return removed;
 }
 
-Status SqliteStore::DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<std::string> envs) {
+Status SqlStore::DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<std::string> envs) {
   // Attempts, labels and dependency edges go with the row (ON DELETE CASCADE). A pending task
   // never waits for a finished one: succeeded and expired ones no longer count in deps_left, and
   // the dependents of a failed or cancelled one failed with it.
   for (TaskId id : ids) {
-    sqlite::Query q(st_->delete_task);
+    sql::Query q(st_->delete_task);
     if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
   }
   std::sort(envs.begin(), envs.end());
@@ -109,15 +109,15 @@ Status SqliteStore::DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<
     if (Status s = DropEnvIfUnused(env); !s.ok()) return s;
   }
   if (ids.empty()) return Status::Ok();
-  sqlite::Query q(st_->drop_idle_queues);
+  sql::Query q(st_->drop_idle_queues);
   return q.Run();
 }
 
-Result<std::optional<WallMs>> SqliteStore::OldestSucceeded() {
+Result<std::optional<WallMs>> SqlStore::OldestSucceeded() {
   return QueryMin(st_->oldest_succeeded);
 }
 
-Result<std::optional<WallMs>> SqliteStore::OldestEnded() {
+Result<std::optional<WallMs>> SqlStore::OldestEnded() {
   return QueryMin(st_->oldest_ended);
 }
 

@@ -1,10 +1,10 @@
-#include "core/store/sqlite/stored_bytes.h"
+#include "core/store/sql/stored_bytes.h"
 
 #include <charconv>
 #include <cinttypes>
 #include <cstdio>
 
-namespace tq::sqlite {
+namespace tq::sql {
 
 std::string EncodeList(const std::vector<std::string>& items) {
   std::string out;
@@ -76,4 +76,4 @@ std::string EnvKey(std::string_view data, uint64_t salt) {
   return buf;
 }
 
-}  // namespace tq::sqlite
+}  // namespace tq::sql

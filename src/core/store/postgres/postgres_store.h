@@ -1,0 +1,28 @@
+// The PostgreSQL store (SPEC 12): the SQL store (sql/sql_store.h) over one PostgreSQL database,
+// for several hosts sharing one queue. What PostgreSQL adds: the connection (pg_db.*), the
+// schema (schema.*), and the lock that orders the store's writes as SQLite's BEGIN IMMEDIATE
+// does (one write transaction at a time per schema; reads never wait for it).
+// OpenPostgresStore (open.h) is the one name the daemon needs.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/store/sql/sql_store.h"
+
+namespace tq {
+
+/// The PostgreSQL store.
+class PostgresStore : public SqlStore {
+ public:
+  /// Connects with libpq's `conninfo` and brings the schema (search_path's first) to the current
+  /// version; `durability_full` waits for each commit to reach the server's disk
+  /// (synchronous_commit = on), else a server crash may lose the last commits, never more.
+  static Result<std::unique_ptr<PostgresStore>> Open(const std::string& conninfo,
+                                                     bool durability_full);
+
+ private:
+  using SqlStore::SqlStore;
+};
+
+}  // namespace tq

@@ -1,0 +1,338 @@
+// The Store over SQL, written once for both databases: SQLite (sqlite/, the embedded default)
+// and PostgreSQL (postgres/, several hosts). One connection owned by the daemon's single
+// event-loop thread; statements are prepared once at open and reused; every write is one
+// transaction, and writes of one store never interleave.
+//
+// Layout (the schema: sqlite/migrations.cc, postgres/schema.cc): tasks carry a `ready` flag and
+// a `deps_left` counter kept up to date by every write that changes a task's state, so
+// FirstReady, PromoteDue and NextDue each walk one partial index; the pending_ttl and retention
+// sweeps walk their own partial indexes. task_counts holds how many tasks each (queue, state) pair
+// has, kept by triggers on tasks (a pair with none has no row), so TaskCounts reads a handful of
+// rows whatever the tasks. Environments are stored once per distinct content in `envs`, keyed by a
+// stable digest. Byte strings round-trip exactly (SQLite BLOB or TEXT, PostgreSQL bytea).
+//
+// The implementation is split by idea, all members of SqlStore:
+//   sql_store.cc     transactions, reads, queues, running attempts
+//   connection.*     what a connection layer gives (sqlite/db.*, postgres/pg_db.*)
+//   statements.*     every SQL statement, prepared once, in the two dialects
+//   task_rows.*      how a task's request and state map to a `tasks` row
+//   stored_bytes.*   lists, environments and exit codes as stored values
+//   submit.cc        Insert, Submit (SPEC 3), SubmitBatch
+//   shards.cc        SubmitShards, ShardsOf (SPEC 12)
+//   lifecycle.cc     the ready set, attempts, retries, ends and dependency failure
+//   unstart.cc       undoing an attempt whose supervisor never started
+//   queue_admin.cc   queue pause, concurrency and delete
+//   edit.cc          changing a pending task, holding and releasing it
+//   retention.cc     pending_ttl, success retention and purge
+//   jobs.cc          cron jobs: firings, job records, job files, holding exclusive runs
+//
+// Choices where the interface leaves room, by design:
+// - List leaves `attempts`, `spec.env` and `spec.stdin_data` empty (they can be large); use Get
+//   for the whole task.
+// - Duplicate ids in spec.after are stored once; Get returns the distinct ids in submit order.
+// - spec.priority is the submitted priority; a retry's demotion (RetryLater's `priority`) only
+//   changes the order the chooser sees (Candidate::priority), and Requeue restores it.
+// - A dependency that already failed or was cancelled does not leave a new task waiting forever:
+//   Insert, Submit and SubmitBatch store the task and fail it at once with reason
+//   dependency-failed (Submit lists it in `ended`). The same happens to a replaced request.
+// - A replace (SPEC 3) rewrites the request, stamps `created` with the time of the replacing
+//   submit, and refuses an `after` that would make the task wait for itself (a cycle: a replaced
+//   task keeps its older id, so its new dependencies may be newer than it).
+// - Insert stores spec.key as given, without the SPEC 3 decision; keyed requests go through
+//   Submit.
+// - SubmitBatch refuses keyed specs (field "key"): the keyed decision can end or supersede other
+//   tasks, which its result cannot report. Its errors start with "entry N: " (1-based).
+// - Requeue refuses (kInvalid, field "after") a task whose dependency is failed or cancelled:
+//   re-queue dependencies first (ascending ids), or it would wait forever.
+// - ExpireSucceeded keeps `finished`, so purge_after counts from the end of the run.
+// - RetryLater and Requeue set spec.not_before to the next earliest start (the retry time, or
+//   the re-queue time), so Get shows when a waiting retry is due.
+// - A task's pending_ttl runs from submit (or replace, or Requeue) until its first start; a task
+//   waiting between retries has started and never expires for it.
+// - `held` is 1 (kHeldByJob) for the exclusive run below, 2 (kHeldByUser) for a task `tq hold`
+//   keeps; either keeps it not ready and outside tasks_delayed. A user's hold outlasts the job's,
+//   a keyed replace, retries and stage moves; releasing it leaves the job's hold if that still
+//   applies. A running task with a stage after the current one may be held too: it stays
+//   running, and is pending held when its stage ends; its final end clears the hold.
+// - A run of a job is in flight while running, and while pending at a stage after the first
+//   unless the job holds it (it started and is part way through). An exclusive run of a job is
+//   `held` (not ready, outside tasks_delayed) while another run of its job is in flight,
+//   whatever else it waits for; when the last run in flight stops or ends its held runs
+//   are released: ready if due and free of dependencies, else waiting as any task would. After
+//   UnstartAttempt "due" means due when the undone attempt started; later ones go through
+//   PromoteDue.
+// - Fire makes the store know a job it did not know (first_seen = `now`). A boot firing (boot_id
+//   set) records the boot, not a last firing time. A job name is any bytes but NUL, not empty.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/store/sql/connection.h"
+#include "core/store/store.h"
+
+namespace tq {
+
+namespace sql {
+/// How the two databases spell what SQL leaves to each (statements.cc).
+enum class Dialect { kSqlite, kPostgres };
+}  // namespace sql
+
+/// The store over an SQL connection. Never throws; every failure of the database is
+/// Status::Internal("store: <what> failed: <message>"), and no message carries environment
+/// values.
+class SqlStore : public Store {
+ public:
+  ~SqlStore() override;
+
+  Result<SubmitOutcome> Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
+                               bool supersede_running) override;
+  std::vector<Result<SubmitOutcome>> SubmitGroup(const std::vector<SubmitItem>& items,
+                                                 WallMs now) override;
+  Result<std::vector<TaskId>> SubmitBatch(const Owner& owner, const std::vector<TaskSpec>& specs,
+                                          WallMs now) override;
+  Result<ShardedSubmit> SubmitShards(const Owner& owner, const TaskSpec& spec, int total,
+                                     WallMs now) override;
+  Result<std::vector<ShardState>> ShardsOf(TaskId group) override;
+  Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) override;
+  Result<Task> Get(TaskId id) override;
+  Result<Task> GetSummary(TaskId id) override;
+  Result<std::vector<Task>> List(const ListFilter& filter) override;
+  Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) override;
+  Result<std::optional<Candidate>> FirstReady(const std::string& queue, uint32_t owner_uid,
+                                              ReadyOrder order,
+                                              const std::vector<std::string>& unfit) override;
+  Result<std::vector<std::string>> ReadyUnitRequests() override;
+  Result<std::vector<UnitHolder>> HeldUnits() override;
+  Result<std::optional<Candidate>> FirstReady(const std::string& queue, ReadyOrder order) override;
+  Result<int> PromoteDue(WallMs now, int limit) override;
+  Result<std::optional<WallMs>> NextDue() override;
+  Result<std::optional<int>> StartAttempt(TaskId id, WallMs now, const UnitGrant& units) override;
+  Status RecordStop(TaskId id, int attempt, const StopRequest& stop) override;
+  Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
+                                            TaskState final_state, TaskReason reason) override;
+  Status RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome, WallMs not_before,
+                    int priority) override;
+  Status AdvanceStage(TaskId id, int attempt, const AttemptOutcome& outcome) override;
+  Result<std::vector<TaskId>> EndPending(TaskId id, TaskState final_state, TaskReason reason,
+                                         WallMs now) override;
+  Result<std::vector<TaskId>> EndPendingAll(const std::vector<TaskId>& ids, TaskState final_state,
+                                            TaskReason reason, WallMs now) override;
+  Result<bool> UpdatePending(TaskId id, const TaskChanges& changes, WallMs now) override;
+  Result<std::vector<TaskId>> SetHeld(const std::vector<TaskId>& ids, bool hold,
+                                      WallMs now) override;
+  Result<bool> Requeue(TaskId id, WallMs now) override;
+  Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
+                                         bool skip_blocked,
+                                         const std::map<TaskId, int>& restart_at) override;
+  Result<int> FailedSinceQueued(TaskId id) override;
+  Result<std::vector<TaskId>> ExpirePendingTtl(WallMs now, int limit) override;
+  Result<std::optional<WallMs>> NextPendingTtl() override;
+  Result<std::vector<TaskId>> ExpireSucceeded(WallMs cutoff, int limit) override;
+  Result<std::vector<TaskId>> PurgeEnded(WallMs cutoff, int limit) override;
+  Result<RemovedTasks> RemoveFinished(const std::vector<TaskId>& ids) override;
+  Result<std::optional<WallMs>> OldestSucceeded() override;
+  Result<std::optional<WallMs>> OldestEnded() override;
+  Status WriteTogether(const std::function<Status()>& body) override;
+  Result<std::vector<QueueState>> QueueStates() override;
+  Result<std::vector<std::string>> ActiveQueuesOf(uint32_t owner_uid) override;
+  Result<std::vector<QueueState>> ReadyQueues() override;
+  Status SetQueuePaused(const std::string& queue, bool paused) override;
+  Status SetQueueConcurrency(const std::string& queue, std::optional<int> concurrency) override;
+  Status SetQueuePriorityMix(const std::string& queue, std::optional<PriorityMix> mix) override;
+  Status AddQueue(const QueueState& queue) override;
+  Result<std::vector<RunningAttempt>> RunningAttempts() override;
+  Result<std::map<std::string, int>> RunningCounts() override;
+  Result<std::vector<TaskCount>> TaskCounts() override;
+  void ObserveCommits(std::function<void(double seconds)> observe) override {
+    db_->ObserveCommits(std::move(observe));
+  }
+  Result<std::map<uint32_t, int>> RunningByOwner() override;
+  Result<int64_t> PendingOf(uint32_t owner_uid) override;
+  Result<int64_t> OutputOf(uint32_t owner_uid) override;
+  Status UnstartAttempt(TaskId id, int attempt) override;  // unstart.cc
+  Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) override;
+  Status DeleteQueue(const std::string& queue) override;
+  // Cron jobs: jobs.cc.
+  Result<FireOutcome> Fire(const Firing& firing, const Owner& owner,
+                           const std::optional<TaskSpec>& spec, WallMs now) override;
+  Result<JobRuns> RunsOf(const std::string& job) override;
+  Result<std::vector<JobRecord>> JobRecords() override;
+  Status AddJobs(const std::vector<std::string>& jobs, WallMs now) override;
+  Status ForgetJobs(const std::vector<std::string>& jobs) override;
+  Status SetJobDisabled(const std::string& job, bool disabled) override;
+  Status SetJobOverdueAlerted(const std::string& job, WallMs since) override;
+  Result<std::vector<StoredJobFile>> JobFiles() override;
+  Status SaveJobFiles(const std::vector<StoredJobFile>& files) override;
+  Status ForgetJobFiles(const std::vector<std::string>& paths) override;
+
+  /// The hot queries whose plans must stay on their partial indexes.
+  enum class PlannedQuery {
+    kFirstReadyByPriority,
+    kFirstReadyOldest,
+    kReadyQueues,
+    kReadyOwners,
+    kPendingOfOwner,
+    kPromoteDue,
+    kNextDue,
+    kKeyLookup,
+    kPendingTtlDue,
+    kNextPendingTtl,
+    kSucceededDue,
+    kOldestSucceeded,
+    kEndedDue,
+    kOldestEnded,
+    kRunsOf,
+    kJobRunning,
+    kHoldRuns,
+    kReleaseRuns,
+    kPendingDependents,
+    kFirstFittingByPriority,
+    kFirstFittingOldest,
+    kReadyUnitRequests,
+    kHeldUnits,
+  };
+
+ protected:
+  /// A store over `db`, whose schema is current, with statements in `dialect`; call Prepare.
+  SqlStore(std::unique_ptr<sql::Connection> db, sql::Dialect dialect);
+  /// Prepares every statement (statements.cc); fails naming the first that does not.
+  Status Prepare();
+  /// The connection, for what one database adds.
+  sql::Connection& db() { return *db_; }
+  sql::Dialect dialect() const { return dialect_; }
+
+ private:
+  struct Statements;
+
+  /// The job a task is a run of, and whether it is an exclusive run.
+  struct JobRun {
+    std::optional<std::string> job;
+    bool exclusive = false;
+    TaskId group = 0;  ///< its shard group (0: none): the group's shards never hold each other
+  };
+
+  /// Runs `body` inside one write transaction, rolling back when it or the commit fails.
+  /// Inside WriteTogether, under a savepoint of its transaction instead.
+  template <typename Body>
+  Status Write(Body&& body) {
+    if (together_) return WriteInShared(body);
+    sql::Transaction tx(*db_);
+    if (Status s = tx.Begin(); !s.ok()) return s;
+    if (Status s = body(); !s.ok()) return s;  // tx rolls back
+    return tx.Commit();
+  }
+  /// Write's body under a savepoint of WriteTogether's transaction.
+  template <typename Body>
+  Status WriteInShared(Body&& body) {
+    if (!db_->InTransaction())  // the database gave it up (a full disk, an I/O error)
+      return Status(ErrorCode::kInternal, "", "the shared transaction was rolled back");
+    if (Status s = db_->Savepoint(); !s.ok()) return s;
+    if (Status s = body(); !s.ok()) {
+      if (db_->InTransaction() && db_->RollbackToSavepoint().ok()) (void)db_->ReleaseSavepoint();
+      return s;
+    }
+    return db_->ReleaseSavepoint();
+  }
+
+  // ---- inside a transaction (submit.cc) ----
+
+  /// Checks that every id in `deps` is one of `owner`'s tasks; counts those not yet done and
+  /// tells whether one failed or was cancelled.
+  Status CheckDeps(const Owner& owner, const std::vector<TaskId>& deps, int* deps_left,
+                   bool* dep_failed);
+  /// Refuses `deps` for task `id` when one of them already waits, directly or not, for `id`.
+  Status CheckNoCycle(TaskId id, const std::vector<TaskId>& deps);
+  /// The envs key of the encoded environment `data`, stored once per distinct content.
+  Result<std::string> StoreEnv(const std::string& data);
+  /// Deletes the environment `key` when no task refers to it any more.
+  Status DropEnvIfUnused(const std::string& key);
+  /// Inserts task `id`'s labels and dependency edges.
+  Status InsertRows(TaskId id, const TaskSpec& spec, const std::vector<TaskId>& deps);
+  /// Inserts a new task; one whose dependency failed ends at once (its id joins `ended`).
+  /// `new_queue`, when given, says whether the store made its queue for it.
+  Result<TaskId> InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
+                            std::vector<TaskId>* ended, bool* new_queue = nullptr);
+  /// Inserts `total` shards of `spec` as a new group (SubmitShards and a sharded firing); a run
+  /// of a job makes the group the job's last task.
+  Status InsertShardsInTx(const Owner& owner, const TaskSpec& spec, int total, WallMs now,
+                          ShardedSubmit* out);
+  /// Rewrites task `id`'s request (a keyed replace), dropping its attempts; `new_queue` as for
+  /// InsertInTx.
+  Status ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& spec, WallMs now,
+                     std::vector<TaskId>* ended, bool* new_queue = nullptr);
+  /// The whole of Submit, inside the caller's transaction.
+  Status SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now, bool supersede_running,
+                    SubmitOutcome* out);
+  /// One request of SubmitGroup under its own savepoint: a refusal undoes it alone and lands in
+  /// `result`; an error is returned when the group's transaction can no longer be trusted (the
+  /// database gave it up, or the savepoint failed), and then nothing of the group may be kept.
+  Status SubmitInGroup(const SubmitItem& item, WallMs now, Result<SubmitOutcome>* result);
+
+  // ---- inside a transaction (lifecycle.cc) ----
+
+  /// Counts down the pending dependents of `id`, which succeeded at `now`; readies those free.
+  Status ReleaseDependents(TaskId id, WallMs now);
+  /// Fails, with reason dependency-failed at `now`, every pending task that waits directly or
+  /// transitively for `id`; appends them to `ended` in breadth-first order.
+  Status FailDependents(TaskId id, WallMs now, std::vector<TaskId>* ended);
+  /// Deletes tasks `ids` (finished ones: no dependent waits for them) with their attempts,
+  /// labels and edges, then the environments in `envs` no task uses any more and the queues
+  /// they leave idle (retention.cc).
+  Status DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<std::string> envs);
+  /// Ends pending task `id`; when it was pending appends it and the dependents this fails.
+  Status EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
+                        std::vector<TaskId>* ended);
+  /// Makes failed or cancelled task `id` pending again (Requeue), at stage `stage` when given;
+  /// `requeued` tells whether it was. kInvalid (field "after") before any write when a
+  /// dependency is failed or cancelled.
+  Status RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bool* requeued);
+  /// Closes running attempt `attempt` of task `id` and makes the task pending again, due at
+  /// `not_before`: a retry at `retry_priority` when given, else its next stage (SPEC 13).
+  Status ReopenAfter(TaskId id, int attempt, const AttemptOutcome& outcome, WallMs not_before,
+                     std::optional<int> retry_priority);
+  /// Closes attempt `attempt` of running task `id` with `outcome`; kInvalid when the task is not
+  /// running that attempt. Sets `run` to the job the task is a run of.
+  Status CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome, JobRun* run);
+
+  // ---- cron jobs, inside a transaction (jobs.cc) ----
+
+  /// True when a run of `job` other than task `except` and the shards of `group` (0: none) is in
+  /// flight (running, or pending part way through its stages and not held by the job).
+  Result<bool> JobRunning(const std::string& job, TaskId except, TaskId group);
+  /// Whether pending task `id` (0: not inserted yet), a run `run`, must be held: it is an
+  /// exclusive run of a job and another run of its job is in flight.
+  Result<bool> MustHold(const JobRun& run, TaskId id);
+  /// A run of `job` (a shard of `group`, 0: none) started: its exclusive pending runs, other
+  /// than that group's shards, are held.
+  Status HoldRuns(const std::string& job, TaskId group);
+  /// A run of `job` stopped running: when none is in flight any more, its held runs are released,
+  /// ready when due at `now` and free of dependencies.
+  Status ReleaseRuns(const std::string& job, WallMs now);
+  /// Makes task `id` the latest task of `job` (if any), when the store knows the job.
+  Status NoteJobTask(const std::optional<std::string>& job, TaskId id);
+  /// A run of `job` (a shard of `group`, 0: none) succeeded at `now`: the job's last success,
+  /// once every shard of its group has succeeded.
+  Status NoteJobSuccess(const std::string& job, TaskId group, WallMs now);
+
+  // ---- reads (sql_store.cc) ----
+
+  /// Fills `task`'s stages, labels and dependencies, and its attempts when `with_attempts`.
+  Status LoadLists(Task& task, bool with_attempts);
+  // The task `stmt` (get_task or get_task_summary) reads for `id`, with its lists.
+  Result<Task> GetWith(sql::Stmt& stmt, TaskId id);
+  /// The List statement for the filters `filter` sets, prepared on first use.
+  Result<sql::Stmt*> ListStatement(const ListFilter& filter);
+  /// Runs a `SELECT min(...)` statement: nullopt when it is NULL.
+  Result<std::optional<WallMs>> QueryMin(sql::Stmt& stmt);
+
+  std::unique_ptr<sql::Connection> db_;  // declared first: destroyed after the statements
+  sql::Dialect dialect_;
+  std::unique_ptr<Statements> st_;
+  bool together_ = false;  ///< inside WriteTogether: each Write is a savepoint of its transaction
+};
+
+}  // namespace tq

@@ -1,0 +1,522 @@
+// The SQL of the SQL store, written once for both databases; where they differ the dialect
+// (SqlStore::dialect) decides. SQLite plans without statistics, so its hot queries name their
+// partial index (INDEXED BY) and CROSS JOIN fixes which table is walked first; if an index is
+// missing or its condition no longer matches the query's literal terms, prepare fails loudly at
+// open instead of the query silently scanning. PostgreSQL plans by statistics and takes no hints.
+// Parameters are $1, $2, ...; integers are 64-bit everywhere.
+#include "core/store/sql/statements.h"
+
+#include <string>
+#include <utility>
+
+#include "core/store/sql/task_rows.h"
+
+namespace tq {
+
+namespace {
+
+using sql::Dialect;
+
+// The hint that makes SQLite walk `index` (nothing in PostgreSQL).
+std::string Use(Dialect d, const char* index) {
+  return d == Dialect::kSqlite ? std::string(" INDEXED BY ") + index : std::string();
+}
+
+// A join whose left side SQLite must walk first.
+const char* LeftFirst(Dialect d) {
+  return d == Dialect::kSqlite ? " CROSS JOIN " : " JOIN ";
+}
+
+// `uses` is not among the texts of list parameter $3 (Query::BindTextList). SQLite makes the
+// list a set once per run, so each passed-over task costs a lookup, however long it is.
+const char* UsesNotInList3(Dialect d) {
+  return d == Dialect::kSqlite ? "uses NOT IN (SELECT value FROM json_each($3))"
+                               : "uses <> ALL (CAST($3 AS text[]))";
+}
+
+std::string FirstReadyByPrioritySql(Dialect d) {
+  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") +
+         " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 ORDER BY priority, id LIMIT 1";
+}
+std::string FirstReadyOldestSql(Dialect d) {
+  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") +
+         " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 ORDER BY id LIMIT 1";
+}
+// The same, passing over the tasks whose request (`uses`) is in $3, the requests whose units are
+// not free now (SPEC 14).
+std::string FirstFittingByPrioritySql(Dialect d) {
+  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") +
+         " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 AND (uses IS NULL OR " +
+         UsesNotInList3(d) + ") ORDER BY priority, id LIMIT 1";
+}
+std::string FirstFittingOldestSql(Dialect d) {
+  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") +
+         " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 AND (uses IS NULL OR " +
+         UsesNotInList3(d) + ") ORDER BY id LIMIT 1";
+}
+// Each step finds the next request after the last one among the ready tasks that ask for units:
+// the cost grows with the different requests, never with their tasks.
+std::string ReadyUsesSql(Dialect d) {
+  const std::string from = " FROM tasks" + Use(d, "tasks_ready_uses");
+  return "WITH RECURSIVE u(uses) AS (SELECT (SELECT min(uses)" + from +
+         " WHERE ready = 1 AND uses IS NOT NULL) UNION ALL SELECT (SELECT min(uses)" + from +
+         " WHERE ready = 1 AND uses IS NOT NULL AND uses > u.uses) FROM u WHERE u.uses IS NOT "
+         "NULL) SELECT uses FROM u WHERE uses IS NOT NULL";
+}
+// The units the running attempts hold: O(running attempts).
+std::string HeldUnitsSql(Dialect d) {
+  return "SELECT t.id, t.owner_uid, a.units FROM tasks AS t" + Use(d, "tasks_by_state") +
+         LeftFirst(d) +
+         "attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
+         "WHERE t.state = 'running' AND a.units IS NOT NULL ORDER BY t.id";
+}
+// Each step finds the next owner after the last one in the queue's part of the ready index: the
+// cost grows with the owners that have ready tasks there, never with their tasks.
+std::string ReadyOwnersSql(Dialect d) {
+  const std::string from = " FROM tasks" + Use(d, "tasks_ready_by_id");
+  return "WITH RECURSIVE o(uid) AS (SELECT (SELECT min(owner_uid)" + from +
+         " WHERE ready = 1 AND queue = $1) UNION ALL SELECT (SELECT min(owner_uid)" + from +
+         " WHERE ready = 1 AND queue = $1 AND owner_uid > o.uid) FROM o WHERE o.uid IS NOT NULL) "
+         "SELECT uid FROM o WHERE uid IS NOT NULL";
+}
+std::string PendingOfOwnerSql(Dialect d) {
+  return "SELECT count(*) FROM tasks" + Use(d, "tasks_pending_by_owner") +
+         " WHERE state = 'pending' AND owner_uid = $1";
+}
+// Each step finds the next queue name after the last one in the ready index: the cost grows with
+// the queues that hold ready tasks, never with the idle ones. (ORDER BY ... LIMIT 1 rather than
+// min(): PostgreSQL has no min() of bytes.)
+std::string ReadyQueuesSql(Dialect d) {
+  const std::string from = " FROM tasks" + Use(d, "tasks_ready_by_id");
+  return "WITH RECURSIVE ready(name) AS (SELECT (SELECT queue" + from +
+         " WHERE ready = 1 ORDER BY queue LIMIT 1) UNION ALL SELECT (SELECT queue" + from +
+         " WHERE ready = 1 AND queue > ready.name ORDER BY queue LIMIT 1) FROM ready "
+         "WHERE ready.name IS NOT NULL) "
+         "SELECT r.name, coalesce(q.paused, 0), q.concurrency, q.priority_mix, "
+         "coalesce(q.added, 0) FROM ready AS r LEFT JOIN queues AS q ON q.name = r.name "
+         "WHERE r.name IS NOT NULL" +
+         // SQLite's join keeps the recursion's order (by name); PostgreSQL's may not.
+         (d == Dialect::kPostgres ? " ORDER BY r.name" : "");
+}
+std::string PromoteDueSql(Dialect d) {
+  return "UPDATE tasks SET ready = 1 WHERE id IN (SELECT id FROM tasks" + Use(d, "tasks_delayed") +
+         " WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND held = 0 AND "
+         "not_before <= $1 ORDER BY not_before LIMIT $2)";
+}
+std::string NextDueSql(Dialect d) {
+  return "SELECT min(not_before) FROM tasks" + Use(d, "tasks_delayed") +
+         " WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND held = 0";
+}
+std::string KeyLookupSql(Dialect d) {
+  return "SELECT id, version, state FROM tasks" + Use(d, "tasks_by_key") +
+         " WHERE owner_uid = $1 AND task_key = $2";
+}
+std::string PendingTtlDueSql(Dialect d) {
+  return "SELECT id FROM tasks" + Use(d, "tasks_pending_ttl") +
+         " WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= $1 "
+         "ORDER BY expires_at, id LIMIT $2";
+}
+std::string NextPendingTtlSql(Dialect d) {
+  return "SELECT min(expires_at) FROM tasks" + Use(d, "tasks_pending_ttl") +
+         " WHERE state = 'pending' AND expires_at IS NOT NULL";
+}
+std::string SucceededDueSql(Dialect d) {
+  return "SELECT id FROM tasks" + Use(d, "tasks_succeeded") +
+         " WHERE state = 'succeeded' AND finished <= $1 ORDER BY finished, id LIMIT $2";
+}
+std::string OldestSucceededSql(Dialect d) {
+  return "SELECT min(finished) FROM tasks" + Use(d, "tasks_succeeded") +
+         " WHERE state = 'succeeded'";
+}
+// The edges of the one task are the outer loop: joined the other way, SQLite walks every pending
+// task (tasks_by_state) for each task that fails or is cancelled.
+std::string PendingDependentsSql(Dialect d) {
+  return "SELECT t.id FROM task_deps AS d" + Use(d, "task_deps_by_dep") + LeftFirst(d) +
+         "tasks AS t ON t.id = d.task_id WHERE d.dep_id = $1 AND t.state = 'pending'";
+}
+std::string EndedDueSql(Dialect d) {
+  return "SELECT id, env_hash FROM tasks" + Use(d, "tasks_ended") +
+         " WHERE state IN ('failed', 'cancelled', 'expired') AND finished <= $1 "
+         "ORDER BY finished, id LIMIT $2";
+}
+std::string OldestEndedSql(Dialect d) {
+  return "SELECT min(finished) FROM tasks" + Use(d, "tasks_ended") +
+         " WHERE state IN ('failed', 'cancelled', 'expired')";
+}
+// A job's runs: each repeats the index's condition, so tasks_job_runs applies. A pending task's
+// run is in flight once it has begun: at a later stage, or a shard whose group has a shard that
+// started. The shards of one group are one run: they never hold each other ($3 of job_running,
+// $2 of hold_runs: the group, 0 for none).
+#define TQ_PENDING_IN_FLIGHT                                                 \
+  "held <> 1 AND (stage > 0 OR (shard_group IS NOT NULL AND EXISTS (SELECT " \
+  "1 FROM tasks AS s WHERE s.shard_group = tasks.shard_group AND s.state <> 'pending')))"
+std::string RunsOfSql(Dialect d) {
+  return "SELECT id, state, " TQ_PENDING_IN_FLIGHT ", shard_group FROM tasks" +
+         Use(d, "tasks_job_runs") +
+         " WHERE job = $1 AND state IN ('pending', 'running') ORDER BY state, id";
+}
+std::string JobRunningSql(Dialect d) {
+  return "SELECT 1 FROM tasks" + Use(d, "tasks_job_runs") +
+         " WHERE job = $1 AND state IN ('pending', 'running') AND id <> $2 "
+         "AND (shard_group IS NULL OR shard_group <> $3) "
+         "AND (state = 'running' OR (" TQ_PENDING_IN_FLIGHT ")) LIMIT 1";
+}
+#undef TQ_PENDING_IN_FLIGHT
+std::string HoldRunsSql(Dialect d) {
+  return "UPDATE tasks" + Use(d, "tasks_job_runs") +
+         " SET ready = 0, held = 1 WHERE job = $1 AND state IN ('pending', 'running') "
+         "AND state = 'pending' AND job_exclusive = 1 AND held <> 2 "
+         "AND (shard_group IS NULL OR shard_group <> $2)";
+}
+std::string ReleaseRunsSql(Dialect d) {
+  return "UPDATE tasks" + Use(d, "tasks_job_runs") +
+         " SET held = 0, ready = CASE WHEN deps_left = 0 AND not_before <= $2 THEN 1 ELSE 0 END "
+         "WHERE job = $1 AND state IN ('pending', 'running') AND state = 'pending' AND held = 1";
+}
+// tq update: a set parameter replaces the column; a new start time decides `ready` again.
+constexpr const char* kUpdateTaskSql =
+    "UPDATE tasks SET priority = coalesce($2, priority), base_priority = coalesce($2, "
+    "base_priority), queue = coalesce($3, queue), not_before = coalesce($4, not_before), "
+    "timeout_ms = coalesce($5, timeout_ms), retries = coalesce($6, retries), "
+    "ready = CASE WHEN deps_left = 0 AND held = 0 AND coalesce($4, not_before) <= $7 THEN 1 "
+    "ELSE 0 END WHERE id = $1 AND state = 'pending'";
+
+std::string InsertTaskSql() {
+  const int n = sql::RequestColumnCount();
+  auto p = [n](int i) { return "$" + std::to_string(n + i); };
+  return "INSERT INTO tasks(" + sql::RequestColumns() +
+         ", owner_uid, owner_gid, owner_name, created, expires_at, ready, deps_left, held, state) "
+         "VALUES (" +
+         sql::RequestParams() + ", " + p(1) + ", " + p(2) + ", " + p(3) + ", " + p(4) + ", " +
+         p(5) + ", " + p(6) + ", " + p(7) + ", " + p(8) + ", 'pending') RETURNING id";
+}
+
+// A keyed replace: a fresh request in the same row, pending with no attempts.
+std::string ReplaceTaskSql() {
+  const int n = sql::RequestColumnCount();
+  auto p = [n](int i) { return "$" + std::to_string(n + i); };
+  return "UPDATE tasks SET (" + sql::RequestColumns() + ") = (" + sql::RequestParams() +
+         "), created = " + p(1) + ", expires_at = " + p(2) + ", ready = " + p(3) +
+         ", deps_left = " + p(4) + ", held = " + p(6) +
+         ", state = 'pending', reason = '', attempt_count = 0, queued_attempts = 0, stage = 0, "
+         "exit_code = -1, signal = 0, finished = 0 WHERE id = " +
+         p(5);
+}
+
+}  // namespace
+
+std::string PlannedSql(sql::Dialect d, SqlStore::PlannedQuery query) {
+  using Q = SqlStore::PlannedQuery;
+  switch (query) {
+    case Q::kFirstReadyByPriority:
+      return FirstReadyByPrioritySql(d);
+    case Q::kFirstReadyOldest:
+      return FirstReadyOldestSql(d);
+    case Q::kReadyQueues:
+      return ReadyQueuesSql(d);
+    case Q::kReadyOwners:
+      return ReadyOwnersSql(d);
+    case Q::kPendingOfOwner:
+      return PendingOfOwnerSql(d);
+    case Q::kPromoteDue:
+      return PromoteDueSql(d);
+    case Q::kNextDue:
+      return NextDueSql(d);
+    case Q::kKeyLookup:
+      return KeyLookupSql(d);
+    case Q::kPendingTtlDue:
+      return PendingTtlDueSql(d);
+    case Q::kNextPendingTtl:
+      return NextPendingTtlSql(d);
+    case Q::kSucceededDue:
+      return SucceededDueSql(d);
+    case Q::kOldestSucceeded:
+      return OldestSucceededSql(d);
+    case Q::kEndedDue:
+      return EndedDueSql(d);
+    case Q::kOldestEnded:
+      return OldestEndedSql(d);
+    case Q::kRunsOf:
+      return RunsOfSql(d);
+    case Q::kJobRunning:
+      return JobRunningSql(d);
+    case Q::kHoldRuns:
+      return HoldRunsSql(d);
+    case Q::kReleaseRuns:
+      return ReleaseRunsSql(d);
+    case Q::kPendingDependents:
+      return PendingDependentsSql(d);
+    case Q::kFirstFittingByPriority:
+      return FirstFittingByPrioritySql(d);
+    case Q::kFirstFittingOldest:
+      return FirstFittingOldestSql(d);
+    case Q::kReadyUnitRequests:
+      return ReadyUsesSql(d);
+    case Q::kHeldUnits:
+      return HeldUnitsSql(d);
+  }
+  return NextDueSql(d);
+}
+
+Status SqlStore::Prepare() {
+  using S = Statements;
+  const Dialect d = dialect_;
+  using sql::StageSelect;
+  using sql::TaskSelect;
+  const struct {
+    sql::Stmt S::*stmt;
+    const char* what;
+    std::string sql;
+  } kTable[] = {
+      // submit
+      {&S::dep_owner_state, "read dependency", "SELECT owner_uid, state FROM tasks WHERE id = $1"},
+      {&S::deps_of, "read dependencies", "SELECT dep_id FROM task_deps WHERE task_id = $1"},
+      {&S::env_by_hash, "read env", "SELECT data FROM envs WHERE hash = $1"},
+      {&S::insert_env, "insert env", "INSERT INTO envs(hash, data) VALUES ($1, $2)"},
+      {&S::drop_env_if_unused, "drop env",
+       "DELETE FROM envs WHERE hash = $1 AND NOT EXISTS "
+       "(SELECT 1 FROM tasks" +
+           Use(d, "tasks_by_env") + " WHERE env_hash = $1)"},
+      {&S::insert_queue, "insert queue",
+       "INSERT INTO queues(name) VALUES ($1) ON CONFLICT DO NOTHING"},
+      {&S::insert_task, "insert task", InsertTaskSql()},
+      {&S::insert_label, "insert label",
+       "INSERT INTO task_labels(task_id, pos, label) VALUES ($1, $2, $3)"},
+      {&S::insert_dep, "insert dependency",
+       "INSERT INTO task_deps(task_id, dep_id) VALUES ($1, $2)"},
+      {&S::key_lookup, "read keyed tasks", KeyLookupSql(d)},
+      {&S::task_env_hash, "read task", "SELECT env_hash, state, held FROM tasks WHERE id = $1"},
+      {&S::replace_task, "replace task", ReplaceTaskSql()},
+      {&S::delete_attempts, "drop attempts", "DELETE FROM attempts WHERE task_id = $1"},
+      {&S::delete_labels, "drop labels", "DELETE FROM task_labels WHERE task_id = $1"},
+      {&S::delete_deps, "drop dependencies", "DELETE FROM task_deps WHERE task_id = $1"},
+      {&S::insert_stage, "insert stage",
+       "INSERT INTO task_stages(task_id, pos, name, argv, shell, timeout_ms, retries, backoff, "
+       "backoff_base_ms, backoff_max_ms, jitter, retry_on_exit, no_retry_on_exit) "
+       "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"},
+      {&S::delete_stages, "drop stages", "DELETE FROM task_stages WHERE task_id = $1"},
+      // A group's id is the next id of the tasks' sequence, taken so that no task gets it.
+      {&S::next_task_id, "take an id for a group",
+       d == Dialect::kSqlite
+           ? "UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'tasks' RETURNING seq"
+           : "SELECT nextval('tasks_id_seq')"},
+      {&S::first_task_id, "take an id for a group",  // PostgreSQL's sequence always answers
+       d == Dialect::kSqlite
+           ? "INSERT INTO sqlite_sequence(name, seq) VALUES ('tasks', 1) RETURNING seq"
+           : "SELECT nextval('tasks_id_seq')"},
+      {&S::shards_of, "list a group's shards",
+       "SELECT id, state FROM tasks" + Use(d, "tasks_shard_group") +
+           " WHERE shard_group = $1 "
+           "ORDER BY shard_index"},
+      {&S::reblock_dependents, "hold dependents",
+       "UPDATE tasks SET deps_left = deps_left + 1, ready = 0 WHERE state = 'pending' "
+       "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = $1)"},
+      // reads
+      {&S::get_task, "get task",
+       TaskSelect(true) + "JOIN envs AS e ON e.hash = t.env_hash WHERE t.id = $1"},
+      {&S::get_task_summary, "get task", TaskSelect(false) + "WHERE t.id = $1"},
+      {&S::task_stages, "read stages", StageSelect()},
+      {&S::task_labels, "read labels",
+       "SELECT label FROM task_labels WHERE task_id = $1 ORDER BY pos"},
+      {&S::task_deps, "read dependencies",
+       "SELECT dep_id FROM task_deps WHERE task_id = $1 ORDER BY rowid"},
+      {&S::task_attempts, "read attempts", sql::AttemptSelect()},
+      {&S::queue_states, "list queues",
+       "SELECT name, paused, concurrency, priority_mix, added FROM queues ORDER BY name"},
+      {&S::set_queue_paused, "pause queue",
+       "INSERT INTO queues(name, paused) VALUES ($1, $2) "
+       "ON CONFLICT(name) DO UPDATE SET paused = excluded.paused"},
+      {&S::set_queue_concurrency, "set queue concurrency",
+       "INSERT INTO queues(name, concurrency) VALUES ($1, $2) "
+       "ON CONFLICT(name) DO UPDATE SET concurrency = excluded.concurrency"},
+      {&S::set_queue_priority_mix, "set queue priority mix",
+       "INSERT INTO queues(name, priority_mix) VALUES ($1, $2) "
+       "ON CONFLICT(name) DO UPDATE SET priority_mix = excluded.priority_mix"},
+      {&S::queue_exists, "read queue", "SELECT 1 FROM queues WHERE name = $1"},
+      {&S::add_queue, "add queue",
+       "INSERT INTO queues(name, paused, concurrency, priority_mix, added) "
+       "VALUES ($1, $2, $3, $4, $5)"},
+      {&S::running_attempts, "list running attempts",
+       "SELECT a.task_id, a.number, coalesce(s.timeout_ms, t.timeout_ms), a.started, "
+       "a.stop_reason, a.stop_task_reason, a.stop_requested, t.keep_background "
+       "FROM tasks AS t "
+       "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
+       "LEFT JOIN task_stages AS s ON s.task_id = t.id AND s.pos = t.stage "
+       "WHERE t.state = 'running' ORDER BY t.id"},
+      {&S::running_counts, "count running attempts",
+       "SELECT queue, count(*) FROM tasks WHERE state = 'running' GROUP BY queue"},
+      {&S::task_counts, "count tasks per queue and state",
+       "SELECT queue, state, n FROM task_counts ORDER BY queue, state"},
+      {&S::running_by_owner, "count running attempts per user",
+       "SELECT owner_uid, count(*) FROM tasks WHERE state = 'running' GROUP BY owner_uid"},
+      {&S::pending_of_owner, "count a user's pending tasks", PendingOfOwnerSql(d)},
+      {&S::output_of_owner, "read a user's kept output",
+       "SELECT bytes FROM owner_output WHERE owner_uid = $1"},
+      // the ready set and attempts
+      {&S::first_ready_priority, "first ready task", FirstReadyByPrioritySql(d)},
+      {&S::first_ready_oldest, "first ready task", FirstReadyOldestSql(d)},
+      {&S::ready_queues, "list queues with ready tasks", ReadyQueuesSql(d)},
+      {&S::ready_owners, "list users with ready tasks", ReadyOwnersSql(d)},
+      {&S::first_fitting_priority, "first ready task with free units",
+       FirstFittingByPrioritySql(d)},
+      {&S::first_fitting_oldest, "first ready task with free units", FirstFittingOldestSql(d)},
+      {&S::ready_uses, "list the unit requests of ready tasks", ReadyUsesSql(d)},
+      {&S::held_units, "list the units running tasks hold", HeldUnitsSql(d)},
+      {&S::promote_due, "promote due tasks", PromoteDueSql(d)},
+      {&S::next_due, "next due time", NextDueSql(d)},
+      {&S::start_task, "start attempt",
+       "UPDATE tasks SET state = 'running', ready = 0, expires_at = NULL, "
+       "attempt_count = attempt_count + 1 "
+       "WHERE id = $1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job, "
+       "shard_group"},
+      {&S::insert_attempt, "insert attempt",
+       "INSERT INTO attempts(task_id, number, started, units, stage) "
+       "VALUES ($1, $2, $3, $4, (SELECT stage FROM tasks WHERE id = $1))"},
+      {&S::record_stop, "record a stop request",
+       "UPDATE attempts SET stop_reason = $3, stop_task_reason = $4, stop_requested = $5 "
+       "WHERE task_id = $1 AND number = $2 AND ended = 0 AND stop_reason = ''"},
+      {&S::task_run_state, "read task state",
+       "SELECT state, attempt_count, job, job_exclusive, shard_group FROM tasks WHERE id = $1"},
+      {&S::finish_attempt, "finish attempt",
+       "UPDATE attempts SET ended = $3, exit_code = $4, signal = $5, reason = $6, "
+       "user_cpu_us = $7, system_cpu_us = $8, max_rss_kb = $9, "
+       "pid = CASE WHEN $10 > 0 THEN $10 ELSE pid END, "
+       "detail = $11, output_bytes = $12, memory_peak_bytes = $13, "
+       "shim_pid = CASE WHEN $14 > 0 THEN $14 ELSE shim_pid END WHERE task_id = $1 AND number = "
+       "$2"},
+      {&S::finish_task, "finish task",
+       "UPDATE tasks SET state = $2, reason = $3, exit_code = $4, signal = $5, finished = $6, "
+       "ready = 0, held = 0 WHERE id = $1"},
+      {&S::retry_task, "retry task",
+       "UPDATE tasks SET state = 'pending', priority = $2, not_before = $3, "
+       "ready = CASE WHEN held = 2 THEN 0 ELSE $4 END, exit_code = $5, signal = $6, "
+       "held = CASE WHEN held = 2 THEN 2 ELSE $7 END "
+       "WHERE id = $1"},
+      {&S::advance_task, "advance to the next stage",
+       "UPDATE tasks SET state = 'pending', stage = stage + 1, priority = base_priority, "
+       "not_before = CASE WHEN not_before < $2 THEN not_before ELSE $2 END, "
+       "ready = CASE WHEN held = 2 THEN 0 ELSE $3 END, exit_code = $4, signal = $5, "
+       "held = CASE WHEN held = 2 THEN 2 ELSE $6 END, queued_attempts = attempt_count "
+       "WHERE id = $1 AND stage + 1 < stages"},
+      {&S::dependents_decrement, "release dependents",
+       "UPDATE tasks SET deps_left = deps_left - 1 WHERE state = 'pending' AND deps_left > 0 "
+       "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = $1)"},
+      {&S::dependents_ready, "release dependents",
+       "UPDATE tasks SET ready = 1 WHERE state = 'pending' AND ready = 0 AND deps_left = 0 "
+       "AND held = 0 AND not_before <= $2 AND id IN (SELECT task_id FROM task_deps WHERE dep_id = "
+       "$1)"},
+      {&S::pending_dependents, "read dependents", PendingDependentsSql(d)},
+      {&S::end_pending, "end pending task",
+       "UPDATE tasks SET state = $2, reason = $3, finished = $4, ready = 0, held = 0 "
+       "WHERE id = $1 AND state = 'pending' RETURNING job"},
+      {&S::task_exists, "read task", "SELECT 1 FROM tasks WHERE id = $1"},
+      {&S::dep_states, "read dependencies",
+       "SELECT d.dep_id, t.state FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "
+       "WHERE d.task_id = $1 ORDER BY d.rowid"},
+      {&S::requeue_task, "requeue task",
+       "UPDATE tasks SET state = 'pending', reason = '', finished = 0, priority = base_priority, "
+       "not_before = $2, queued_attempts = attempt_count, "
+       // The ttl's deadline, at most the largest time (as PendingDeadline).
+       "expires_at = CASE WHEN pending_ttl_ms <= 0 THEN NULL "
+       "WHEN pending_ttl_ms > 9223372036854775807 - $2 THEN 9223372036854775807 "
+       "ELSE $2 + pending_ttl_ms END, deps_left = $3, "
+       "ready = $4, held = $5, stage = coalesce($6, stage) "
+       "WHERE id = $1 AND state IN ('failed', 'cancelled')"},
+      {&S::failed_since_queued, "count failed attempts",
+       "SELECT attempt_count - queued_attempts FROM tasks WHERE id = $1"},
+      // editing pending tasks
+      {&S::update_task, "update task", kUpdateTaskSql},
+      {&S::hold_task, "hold task",
+       "UPDATE tasks SET held = 2, ready = 0 WHERE id = $1 AND held <> 2 "
+       "AND (state = 'pending' OR (state = 'running' AND stage + 1 < stages))"},
+      {&S::held_run, "read held task",
+       "SELECT job, job_exclusive, state, shard_group FROM tasks WHERE id = $1 AND held = 2 "
+       "AND state IN ('pending', 'running')"},
+      {&S::release_task, "release task",
+       "UPDATE tasks SET held = $2, "
+       "ready = CASE WHEN state = 'pending' AND CAST($2 AS BIGINT) = 0 AND deps_left = 0 "
+       "AND not_before <= $3 "
+       "THEN 1 ELSE 0 END "
+       "WHERE id = $1 AND state IN ('pending', 'running') AND held = 2"},
+      // retention
+      {&S::pending_ttl_due, "read expired pending tasks", PendingTtlDueSql(d)},
+      {&S::next_pending_ttl, "next pending ttl", NextPendingTtlSql(d)},
+      {&S::succeeded_due, "read succeeded tasks", SucceededDueSql(d)},
+      {&S::expire_task, "expire task",
+       "UPDATE tasks SET state = 'expired' WHERE id = $1 AND state = 'succeeded'"},
+      {&S::oldest_succeeded, "oldest succeeded task", OldestSucceededSql(d)},
+      {&S::ended_due, "read ended tasks", EndedDueSql(d)},
+      {&S::delete_task, "purge task", "DELETE FROM tasks WHERE id = $1"},
+      {&S::oldest_ended, "oldest ended task", OldestEndedSql(d)},
+      {&S::finished_task, "read finished task",
+       "SELECT env_hash, (SELECT CAST(coalesce(sum(output_bytes), 0) AS BIGINT) FROM attempts "
+       "WHERE task_id = $1) "
+       "FROM tasks WHERE id = $1 AND state IN ('succeeded', 'failed', 'cancelled', 'expired')"},
+      // what a pending task waits for, deleting queues
+      {&S::unfinished_deps, "read unfinished dependencies",
+       "SELECT d.dep_id FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "
+       "WHERE d.task_id = $1 AND t.state NOT IN ('succeeded', 'expired') ORDER BY d.rowid"},
+      {&S::queue_busy, "find a queue's unfinished tasks",
+       "SELECT 1 FROM tasks WHERE state IN ('pending', 'running') AND queue = $1 LIMIT 1"},
+      {&S::delete_queue, "delete queue", "DELETE FROM queues WHERE name = $1"},
+      {&S::recreate_queue, "insert queue",
+       "INSERT INTO queues(name) SELECT queue FROM tasks WHERE id = $1 ON CONFLICT DO NOTHING"},
+      // cron jobs (jobs.cc)
+      {&S::runs_of, "read a job's runs", RunsOfSql(d)},
+      {&S::job_running, "find a job's running run", JobRunningSql(d)},
+      {&S::hold_runs, "hold a job's exclusive runs", HoldRunsSql(d)},
+      {&S::release_runs, "release a job's held runs", ReleaseRunsSql(d)},
+      {&S::firing_exists, "read firing",
+       "SELECT 1 FROM job_firings WHERE job = $1 AND scheduled = $2"},
+      {&S::job_fired, "read job", "SELECT last_fired, boot_id FROM jobs WHERE job = $1"},
+      {&S::insert_job, "insert job",
+       "INSERT INTO jobs(job, first_seen) VALUES ($1, $2) ON CONFLICT DO NOTHING"},
+      {&S::drop_old_firings, "drop old firings",
+       "DELETE FROM job_firings WHERE job = $1 AND scheduled < $2 AND task_id IS NULL"},
+      {&S::insert_firing, "record firing",
+       "INSERT INTO job_firings(job, scheduled, boot_id, task_id) VALUES ($1, $2, $3, $4)"},
+      {&S::set_last_fired, "record firing", "UPDATE jobs SET last_fired = $2 WHERE job = $1"},
+      {&S::set_boot_fired, "record firing", "UPDATE jobs SET boot_id = $2 WHERE job = $1"},
+      {&S::set_last_task, "record a job's task", "UPDATE jobs SET last_task = $2 WHERE job = $1"},
+      {&S::job_records, "list jobs",
+       "SELECT j.job, j.first_seen, j.last_fired, j.boot_id, j.disabled, j.last_task, t.state, "
+       "t.reason, t.exit_code, j.last_success, j.overdue_alerted, (SELECT max(f.scheduled) FROM "
+       "job_firings AS f WHERE f.job = j.job AND f.task_id IS NOT NULL) FROM jobs AS j "
+       // A sharded run's outcome is its group's (GroupState): that of the shard that decides it.
+       "LEFT JOIN tasks AS t ON t.id = coalesce((SELECT s.id FROM tasks AS s "
+       "WHERE s.shard_group = j.last_task ORDER BY CASE s.state WHEN 'running' THEN 0 "
+       "WHEN 'pending' THEN 1 WHEN 'failed' THEN 2 WHEN 'cancelled' THEN 3 WHEN 'succeeded' "
+       "THEN 4 ELSE 5 END, s.id LIMIT 1), j.last_task) ORDER BY j.job"},
+      {&S::group_unsucceeded, "read a group's outcome",
+       "SELECT 1 FROM tasks WHERE shard_group = $1 AND state <> 'succeeded' LIMIT 1"},
+      {&S::set_last_success, "record a job's success",
+       "UPDATE jobs SET last_success = CASE WHEN last_success > $2 THEN last_success ELSE $2 END "
+       "WHERE job = $1"},
+      {&S::drop_idle_queues, "forget idle queues",
+       "DELETE FROM queues WHERE paused = 0 AND concurrency IS NULL AND priority_mix IS NULL "
+       "AND added = 0 AND name NOT IN (SELECT queue FROM task_counts)"},
+      {&S::active_queues_of, "list a user's queues",
+       "SELECT DISTINCT queue FROM tasks WHERE owner_uid = $1 AND state IN ('pending', "
+       "'running') ORDER BY queue"},
+      {&S::forget_job, "forget jobs",
+       "DELETE FROM jobs WHERE job = $1 AND NOT EXISTS (SELECT 1 FROM tasks WHERE job = $1)"},
+      {&S::forget_firings, "forget jobs",
+       "DELETE FROM job_firings WHERE job = $1 AND NOT EXISTS (SELECT 1 FROM jobs WHERE job = $1)"},
+      {&S::set_overdue_alerted, "record a job's overdue alert",
+       "UPDATE jobs SET overdue_alerted = $2 WHERE job = $1"},
+      {&S::set_job_disabled, "disable job", "UPDATE jobs SET disabled = $2 WHERE job = $1"},
+      {&S::job_files, "read job files", "SELECT path, text, saved FROM job_files ORDER BY path"},
+      {&S::save_job_file, "save job file",
+       "INSERT INTO job_files(path, text, saved) VALUES ($1, $2, $3) "
+       "ON CONFLICT(path) DO UPDATE SET text = excluded.text, saved = excluded.saved"},
+      {&S::forget_job_file, "forget job file", "DELETE FROM job_files WHERE path = $1"},
+  };
+  for (const auto& entry : kTable) {
+    Result<sql::Stmt> stmt = db_->Prepare(entry.what, entry.sql);
+    if (!stmt.ok()) return stmt.status();
+    (*st_).*entry.stmt = std::move(*stmt);
+  }
+  return Status::Ok();
+}
+
+}  // namespace tq

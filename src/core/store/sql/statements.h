@@ -1,0 +1,53 @@
+// Every SQL statement of the SQL store, prepared once at open (SqlStore::Prepare) and reused
+// for the connection's lifetime. Internal to the SQL store and its two databases' own parts.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "core/store/sql/connection.h"
+#include "core/store/sql/sql_store.h"
+
+namespace tq {
+
+/// The prepared statements, one member per statement; the SQL is in statements.cc.
+struct SqlStore::Statements {
+  // submit
+  sql::Stmt dep_owner_state, deps_of, env_by_hash, insert_env, drop_env_if_unused, insert_queue,
+      insert_task, insert_label, insert_dep, key_lookup, task_env_hash, replace_task,
+      delete_attempts, delete_labels, delete_deps, reblock_dependents, insert_stage, delete_stages;
+  // sharded work (shards.cc)
+  sql::Stmt next_task_id, first_task_id, shards_of;
+  // reads
+  sql::Stmt get_task, get_task_summary, task_stages, task_labels, task_deps, task_attempts,
+      queue_states, set_queue_paused, set_queue_concurrency, set_queue_priority_mix, add_queue,
+      queue_exists, running_attempts, running_counts, task_counts, running_by_owner,
+      pending_of_owner, output_of_owner;
+  std::array<sql::Stmt, 16> list;  // by filter mask, prepared on first use
+  // the ready set and attempts
+  sql::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,
+      next_due;
+  // resource units (SPEC 14): the ready set without the tasks whose units are not free
+  sql::Stmt first_fitting_priority, first_fitting_oldest, ready_uses, held_units;
+  sql::Stmt start_task, insert_attempt, record_stop, task_run_state, finish_attempt, finish_task,
+      retry_task, advance_task, dependents_decrement, dependents_ready, pending_dependents,
+      end_pending, task_exists, dep_states, requeue_task, failed_since_queued;
+  // editing pending tasks (edit.cc)
+  sql::Stmt update_task, hold_task, held_run, release_task;
+  // retention
+  sql::Stmt pending_ttl_due, next_pending_ttl, succeeded_due, expire_task, oldest_succeeded,
+      ended_due, delete_task, oldest_ended, finished_task;
+  // what a pending task waits for, deleting queues (queue_admin.cc)
+  sql::Stmt unfinished_deps, queue_busy, delete_queue, recreate_queue;
+  // cron jobs (jobs.cc)
+  sql::Stmt runs_of, job_running, hold_runs, release_runs, firing_exists, job_fired, insert_job,
+      drop_old_firings, insert_firing, set_last_fired, set_boot_fired, set_last_task, job_records,
+      set_job_disabled, job_files, save_job_file, forget_job_file, set_last_success,
+      group_unsucceeded, set_overdue_alerted, forget_job, forget_firings, drop_idle_queues,
+      active_queues_of;
+};
+
+/// The SQL of a planned (hot) query in `dialect`, exactly as the store prepares it.
+std::string PlannedSql(sql::Dialect dialect, SqlStore::PlannedQuery query);
+
+}  // namespace tq
