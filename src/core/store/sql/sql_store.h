@@ -203,7 +203,6 @@ class SqlStore : public Store {
   Status Prepare();
   /// The connection, for what one database adds.
   sql::Connection& db() { return *db_; }
-  sql::Dialect dialect() const { return dialect_; }
 
  private:
   struct Statements;

@@ -42,12 +42,11 @@ Status SqlStore::UnstartAttempt(TaskId id, int attempt) {
     // (of a running task's next stage) stays.
     Result<bool> held = MustHold(run, id);
     if (!held.ok()) return held.status();
-    Result<sql::Stmt> back =
-        db_->Prepare("return task to pending",
-                     "UPDATE tasks SET state = 'pending', "
-                     "ready = CASE WHEN held = 2 THEN 0 ELSE CAST($2 AS BIGINT) END, "
-                     "held = CASE WHEN held = 2 THEN 2 ELSE CAST($3 AS BIGINT) END, "
-                     "attempt_count = attempt_count - 1 WHERE id = $1");
+    Result<sql::Stmt> back = db_->Prepare("return task to pending",
+                                          "UPDATE tasks SET state = 'pending', "
+                                          "ready = CASE WHEN held = 2 THEN 0 ELSE $2 END, "
+                                          "held = CASE WHEN held = 2 THEN 2 ELSE $3 END, "
+                                          "attempt_count = attempt_count - 1 WHERE id = $1");
     if (!back.ok()) return back.status();
     sql::Query q(*back);
     if (Status s = q.BindInt(id).BindInt(*held ? 0 : 1).BindInt(*held ? 1 : 0).Run(); !s.ok()) {
