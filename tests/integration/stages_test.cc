@@ -290,7 +290,8 @@ TEST_CASE("kill -9 of the shim during a stage: that stage is retried by its poli
                                     "sh",
                                     "-c",
                                     Append(log, "three")});
-  REQUIRE(WaitFor([&] { return Words(log) == "one two"; }));
+  // The kill comes once the stage has marked its first run, or the retry would run it as a first.
+  REQUIRE(WaitFor([&] { return Words(log) == "one two" && access(once.c_str(), F_OK) == 0; }));
   long long shim = -1;
   REQUIRE(WaitFor([&] { return (shim = RecordField(RecordPath(d, id, 2), "shim_pid")) > 0; }));
   REQUIRE(kill(static_cast<pid_t>(shim), SIGKILL) == 0);
@@ -302,7 +303,8 @@ TEST_CASE("kill -9 of the shim during a stage: that stage is retried by its poli
   CHECK(TaskJson(d, id)["attempt_log"][1]["reason"] == "lost");
 }
 
-TEST_CASE("a stage that removes its context gets a new one, and one replaced by a link is refused") {
+TEST_CASE(
+    "a stage that removes its context gets a new one, and one replaced by a link is refused") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string target = d.dir() + "/target";
