@@ -94,7 +94,8 @@ int Run(int argc, char** argv) {
       tq::AddQueue(app, g),      tq::AddJobs(app, g),      tq::AddReload(app, g),
       tq::AddCron(app, g),       tq::AddStats(app, g),     tq::AddEvents(app, g),
       tq::AddClean(app, g),      tq::AddUpdate(app, g),    tq::AddHold(app, g, false),
-      tq::AddHold(app, g, true), tq::AddResources(app, g), tq::AddWeb(app, g),
+      tq::AddHold(app, g, true), tq::AddResources(app, g), tq::AddHosts(app, g),
+      tq::AddWeb(app, g),
   };
   // Set after the subcommands exist, so they do not inherit it: only `submit` takes a command.
   app.prefix_command();

@@ -15,9 +15,11 @@
 #include "core/metrics/prometheus.h"
 #include "core/model/stage_progress.h"
 #include "core/proto/protocol.h"
+#include "core/store/postgres/open.h"
 #include "core/store/sqlite/open.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/host/boot_id.h"
+#include "daemon/host/host_name.h"
 #include "daemon/host/make_dirs.h"
 #include "daemon/host/private_files.h"
 #include "daemon/host/store_metrics.h"
@@ -55,6 +57,7 @@ Status Daemon::PrepareState() {
   if (st.ok()) st = lock_.Acquire(options_.state_dir);
   if (st.ok()) st = files_.Prepare();
   if (st.ok()) st = spool_.Prepare();
+  if (!options_.config->store.empty()) return st;  // no SQLite file beside a shared store
   // SQLite gives its -wal and -shm files the mode of the database file.
   if (st.ok()) st = MakePrivateFile(options_.state_dir + "/tq.db");
   for (const char* extra : {"/tq.db-wal", "/tq.db-shm"})
@@ -85,10 +88,19 @@ Result<Dispatcher::MakeRunner> Daemon::PrepareRunner() {
 
 Status Daemon::Open() {
   if (Status st = PrepareState(); !st.ok()) return st;
-  auto store = OpenSqliteStore(options_.state_dir + "/tq.db", options_.config->durability_full);
+  const Config& config = *options_.config;
+  auto store = config.store.empty()
+                   ? OpenSqliteStore(options_.state_dir + "/tq.db", config.durability_full)
+                   : OpenPostgresStore(config.store, config.durability_full);
   if (!store.ok()) return store.status();
   store_ = std::move(*store);
   started_ = clock_.WallNow();
+  Result<std::string> host = ThisHostName(config);
+  if (!host.ok()) return host.status();
+  // Before the running attempts are read: they are the ones this host started.
+  if (Status st = store_->JoinHost(*host, TQ_VERSION, config.max_running, started_); !st.ok())
+    return st;
+  spdlog::info("store: {}, as host {}", config.store.empty() ? "SQLite" : "PostgreSQL", *host);
   store_->ObserveCommits([this](double seconds) { counters_.commit.Observe(seconds); });
 
   server_ = std::make_unique<Server>(loop_, clock_, options_.server_limits);
@@ -157,6 +169,11 @@ Status Daemon::Open() {
   scheduler_ = std::make_unique<Scheduler>(
       *this, loop_, options_.jobs_dir, options_.boot_id.empty() ? ReadBootId() : options_.boot_id);
   scheduler_->Start();
+  if (!config.store.empty()) {
+    KillPassedOn();
+    KeepLease(*host);
+    PollSharedStore();
+  }
   if (notifier_) {
     overdue_ = std::make_unique<OverdueWatch>(loop_, clock_, *store_, *scheduler_, *notifier_,
                                               counters_.overdue_alerts);
@@ -166,7 +183,7 @@ Status Daemon::Open() {
       RequestContext{*store_, clock_, options_.config, *server_, *waiters_, *events_, *scheduler_,
                      files_, access_, *dispatch_, *submits_, limits_, spool_, counters_,
                      [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
-                     [this] { return ReloadConfig(); }, [this] { return Metrics(); }});
+                     [this] { return ReloadConfig(); }, [this] { return Metrics(); }, *host});
   return Status::Ok();
 }
 
@@ -307,6 +324,44 @@ void Daemon::SampleHistory() {
   loop_.AddTimer(clock_.MonoNow() + kMinuteMs, [this] { SampleHistory(); });
   if (auto snapshot = Metrics(); snapshot.ok())  // else a gap; the store said why
     history_.Observe(SampleOf(*snapshot, clock_.WallNow()));
+}
+
+void Daemon::KeepLease(const std::string& host) {
+  HostLease::Callbacks callbacks{
+      [this, host] {
+        KillPassedOn();
+        Status joined =
+            store_->JoinHost(host, TQ_VERSION, options_.config->max_running, clock_.WallNow());
+        if (!joined.ok())  // the next heartbeat finds it fenced still, and it tries again
+          spdlog::error("host {} could not join the store again: {}", host, joined.message());
+      },
+      [this](const std::string& silent, const std::vector<RunningAttempt>& attempts) {
+        dispatch_->EndRescued(silent, attempts);
+      }};
+  lease_ = std::make_unique<HostLease>(loop_, clock_, *store_, options_.config, host,
+                                       std::move(callbacks));
+  lease_->Start();
+}
+
+void Daemon::PollSharedStore() {
+  constexpr MonoMs kPollMs = 1000;  // how late a host may see another host's submit or end
+  loop_.AddTimer(clock_.MonoNow() + kPollMs, [this] { PollSharedStore(); });
+  dispatch_->Schedule();
+  dispatch_->StopAskedElsewhere();
+  for (TaskId id : waiters_->Awaited()) {
+    auto task = store_->Get(id);
+    if (task.ok() && IsTerminal(task->state)) waiters_->OnTerminal(*task);
+  }
+}
+
+void Daemon::KillPassedOn() {
+  auto passed = store_->PassedOnAttempts();
+  if (!passed.ok()) {
+    spdlog::error("the attempts passed to other hosts cannot be read: {}",
+                  passed.status().message());
+    return;
+  }
+  for (const auto& [id, attempt] : *passed) dispatch_->runner().KillOrphan(id, attempt);
 }
 
 void Daemon::JobsChanged() {

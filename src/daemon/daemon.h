@@ -19,6 +19,7 @@
 #include "daemon/cron/scheduler.h"
 #include "daemon/handlers/request_context.h"
 #include "daemon/host/event_loop.h"
+#include "daemon/host/host_lease.h"
 #include "daemon/host/metrics_textfile.h"
 #include "daemon/host/service_manager.h"
 #include "daemon/host/state_lock.h"
@@ -131,6 +132,16 @@ class Daemon final : public CronHost {
   Result<MetricsSnapshot> Metrics();
   /// Adds the totals now to the history, and does so again in a minute.
   void SampleHistory();
+  /// With a shared store, keeps this host's lease as `host`, ends the attempts it rescues from
+  /// silent hosts, and kills what it runs and joins again when another host fenced it.
+  void KeepLease(const std::string& host);
+  /// With a shared store, every second: runs a turn of dispatch (the other hosts' submits and
+  /// ends are seen there), stops what other hosts asked to stop, and answers the waiters of tasks
+  /// another host ended.
+  void PollSharedStore();
+  /// KILLs what still runs here of the attempts this host started that passed to another host
+  /// (SPEC 12): after a fence, and at start with a shared store.
+  void KillPassedOn();
 
   DaemonOptions options_;
   const Clock& clock_;
@@ -159,6 +170,7 @@ class Daemon final : public CronHost {
   std::unique_ptr<OverdueWatch> overdue_;      ///< the jobs' dead man's switches, with notifier_
   std::unique_ptr<RequestContext> requests_;   ///< what the handlers see, once all is open
   std::unique_ptr<MetricsTextfile> textfile_;  ///< with metrics_textfile in tqd.toml
+  std::unique_ptr<HostLease> lease_;           ///< with a shared store (PostgreSQL)
   ServiceManager service_;  ///< READY, STATUS, RELOADING, STOPPING and WATCHDOG to systemd
   int signal_fd_ = -1;
 };

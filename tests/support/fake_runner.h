@@ -49,6 +49,13 @@ class FakeRunner : public Runner {
     return true;
   }
 
+  int RunningHere() const override { return static_cast<int>(running_.size()); }
+
+  void KillOrphan(TaskId id, int attempt) override { orphans_killed.emplace_back(id, attempt); }
+
+  /// The attempts KillOrphan was asked to kill, in order.
+  std::vector<std::pair<TaskId, int>> orphans_killed;
+
   /// Ends the running attempt of `id` with `outcome`, as its supervisor's end would.
   void Finish(TaskId id, AttemptOutcome outcome) {
     const Attempt r = running_.at(id);

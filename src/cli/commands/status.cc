@@ -68,6 +68,9 @@ void PrintTask(const nlohmann::json& t) {
   head.push_back({"timeout", t["timeout_ms"].is_number()
                                  ? FormatDuration(t["timeout_ms"].get<int64_t>())
                                  : std::string("none")});
+  // The host of its latest attempt (SPEC 12): where it runs or last ran.
+  if (const auto& log = t["attempt_log"]; !log.empty() && log.back()["host"].is_string())
+    head.push_back({"host", log.back()["host"].get<std::string>()});
   if (t["state"] == "running") {
     const auto& log = t["attempt_log"];
     if (!log.empty() && log.back().value("pid", 0) > 0)

@@ -5,7 +5,7 @@
 
 # The subcommands and long flags of each command; the global flags of "tq" work at any level.
 declare -gA _tq_subcommands=(
-  [tq]="submit status list wait cancel logs ping version retry clean update hold release resources queue jobs reload cron stats events web"
+  [tq]="submit status list wait cancel logs ping version retry clean update hold release resources hosts queue jobs reload cron stats events web"
   [tq queue]="list add pause resume delete set"
   [tq jobs]="show run enable disable check install cat remove edit"
   [tq cron]="next import"

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/config/toml_check.h"
+#include "core/model/host_name.h"
 #include "core/model/name_text.h"
 #include "core/model/quote.h"
 
@@ -25,10 +26,10 @@ constexpr size_t kMaxConfigBytes = 1 << 20;
 constexpr size_t kMaxSocketPath = sizeof(sockaddr_un{}.sun_path) - 1;
 
 constexpr const char* kTopKeys =
-    "max_running, output_max, kill_grace, high_share, durability, socket, state_dir, jobs_dir, "
-    "success_retention, purge_after, admin_group, allow_users, deny_users, cgroup, "
-    "metrics_textfile, metrics_interval, sendmail, hook_timeout, [queues.NAME], "
-    "[user_limits], [users.NAME], [resources]";
+    "max_running, output_max, kill_grace, high_share, durability, store, host, host_lease, "
+    "socket, state_dir, jobs_dir, success_retention, purge_after, admin_group, allow_users, "
+    "deny_users, cgroup, metrics_textfile, metrics_interval, sendmail, hook_timeout, "
+    "[queues.NAME], [user_limits], [users.NAME], [resources]";
 constexpr const char* kLimitKeys =
     "max_pending, submit_rate, submit_burst, max_running, output_bytes";
 constexpr const char* kQueueKeys =
@@ -266,6 +267,30 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
       return ck.Error(key, line, DescribeToml(v) + " is not allowed (use \"full\" or \"normal\")");
     }
     cfg->durability_full = str->get() == "full";
+  } else if (key == "store") {
+    // The value may carry a password: a refusal never quotes it.
+    const auto* str = v.as_string();
+    const std::string value = str != nullptr ? str->get() : "";
+    if (value != "sqlite" && value.rfind("postgresql://", 0) != 0 &&
+        value.rfind("postgres://", 0) != 0) {
+      return ck.Error(key, line,
+                      "the value is neither \"sqlite\" nor a PostgreSQL URI (use \"sqlite\" or, "
+                      "e.g., \"postgresql:///tq?host=/run/postgresql\")");
+    }
+    cfg->store = value == "sqlite" ? "" : value;
+  } else if (key == "host") {
+    const auto* str = v.as_string();
+    if (str == nullptr)
+      return ck.Error(key, line, DescribeToml(v) + " is not allowed (use a host name)");
+    if (Status s = CheckHostName("host", str->get()); !s.ok())
+      return ck.Error(key, line, s.message());
+    cfg->host = str->get();
+  } else if (key == "host_lease") {
+    Status s = ck.Duration(key, line, v, &cfg->host_lease_ms);
+    if (s.ok() && (cfg->host_lease_ms < 3000 || cfg->host_lease_ms > 3600000))
+      return ck.Error(
+          key, line, DescribeToml(v) + " is out of range (use a duration from 3s to 1h, e.g. 30s)");
+    return s;
   } else if (key == "socket") {
     return ck.Path(key, line, v, kMaxSocketPath, &cfg->socket);
   } else if (key == "state_dir") {

@@ -52,6 +52,14 @@ struct Config {
   /// How long failed, cancelled and expired tasks stay listed before their rows and output are
   /// purged: a week of history, as a weekly look at failures needs.
   int64_t purge_after_ms = 7 * 24 * 3600 * 1000LL;
+  /// Where tasks are kept: "" for SQLite in the state directory (one host), or a PostgreSQL
+  /// URI shared by several hosts (SPEC 12). Read at start only.
+  std::string store;
+  /// This tqd's name in the store (SPEC 12): "" for the machine's hostname. Read at start only.
+  std::string host;
+  /// With a shared store, how long a host may go without a heartbeat before another host fences
+  /// it and rescues its running attempts (SPEC 12); each host beats every third of it.
+  int64_t host_lease_ms = 30 * 1000;
   /// Socket path; "" = the mode's default (paths.h).
   std::string socket;
   /// State directory; "" = the mode's default (paths.h).

@@ -22,6 +22,9 @@ const std::vector<Key>& Keys() {
       {"kill_grace", false, [](auto& a, auto& b) { return a.kill_grace_ms == b.kill_grace_ms; }},
       {"high_share", false, [](auto& a, auto& b) { return a.high_share == b.high_share; }},
       {"durability", true, [](auto& a, auto& b) { return a.durability_full == b.durability_full; }},
+      {"store", true, [](auto& a, auto& b) { return a.store == b.store; }},
+      {"host", true, [](auto& a, auto& b) { return a.host == b.host; }},
+      {"host_lease", false, [](auto& a, auto& b) { return a.host_lease_ms == b.host_lease_ms; }},
       {"success_retention", false,
        [](auto& a, auto& b) { return a.success_retention_ms == b.success_retention_ms; }},
       {"purge_after", false, [](auto& a, auto& b) { return a.purge_after_ms == b.purge_after_ms; }},
@@ -77,6 +80,8 @@ ConfigDiff DiffConfig(const Config& running, const Config& read) {
 Config InForce(const Config& running, const Config& read) {
   Config out = read;
   out.durability_full = running.durability_full;
+  out.store = running.store;
+  out.host = running.host;
   out.socket = running.socket;
   out.state_dir = running.state_dir;
   out.jobs_dir = running.jobs_dir;

@@ -115,6 +115,7 @@ struct Attempt {
   std::string detail;  ///< why it could not start (spawn-failed), e.g. "cwd /x: No such file..."
   UnitGrant units;     ///< the resource units it held (SPEC 14)
   int stage = 0;       ///< the index of the stage it ran (0 for a task without stages)
+  std::string host;    ///< the host whose attempt it is (SPEC 12); "" before hosts were kept
 };
 
 /// A task as the store holds it.

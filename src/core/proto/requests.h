@@ -14,6 +14,7 @@
 #include "core/proto/requests/crontab.h"
 #include "core/proto/requests/events.h"
 #include "core/proto/requests/hold.h"
+#include "core/proto/requests/hosts.h"
 #include "core/proto/requests/job_enable.h"
 #include "core/proto/requests/job_run.h"
 #include "core/proto/requests/jobs.h"
@@ -65,6 +66,7 @@ inline constexpr std::tuple kCodecs{
     Codec<CrontabRequest>{"crontab", DecodeCrontab, EncodeCrontab},
     Codec<StatsRequest>{"stats", DecodeStats, EncodeStats},
     Codec<ResourcesRequest>{"resources", DecodeResources, EncodeResources},
+    Codec<HostsRequest>{"hosts", DecodeHosts, EncodeHosts},
     Codec<EventsRequest>{"events", DecodeEvents, EncodeEvents},
     Codec<PingRequest>{"ping", DecodePing, EncodePing},
 };

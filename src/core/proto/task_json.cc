@@ -65,7 +65,8 @@ json TaskToJson(const Task& t) {
         {"max_rss_kb", a.max_rss_kb},
         {"memory_peak_bytes", a.memory_peak_bytes},
         {"detail", a.detail.empty() ? json() : json(a.detail)},
-        {"units", a.units.empty() ? json() : json(a.units)}};
+        {"units", a.units.empty() ? json() : json(a.units)},
+        {"host", a.host.empty() ? json() : json(a.host)}};
     if (!t.spec.stages.empty()) ja["stage"] = StageName(t.spec, a.stage);
     attempts.push_back(std::move(ja));
   }

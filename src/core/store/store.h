@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/model/clock.h"
@@ -59,9 +60,9 @@ struct AttemptOutcome {
   int64_t system_cpu_us = 0;
   int64_t max_rss_kb = 0;
   int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory (memory.peak); 0: unknown
-  std::string detail;             ///< why it could not start (spawn-failed); "" otherwise
-  int64_t output_bytes = 0;       ///< the size of the output files it left (stdout and stderr)
-  bool never_started = false;     ///< no supervisor ever ran: the attempt is undone, not lost
+  std::string detail;  ///< why it could not start (spawn-failed), or the host it was lost with
+  int64_t output_bytes = 0;    ///< the size of the output files it left (stdout and stderr)
+  bool never_started = false;  ///< no supervisor ever ran: the attempt is undone, not lost
 };
 
 /// What a submit did (SPEC 3); for a keyed submit, also the older versions it ends.
@@ -128,6 +129,18 @@ struct RunningAttempt {
   WallMs started = 0;      ///< when the attempt started, to re-arm its timeout after a restart
   std::optional<StopRequest> stop;  ///< a stop already asked of it, if any
   bool keep_background = false;     ///< its task keeps what it leaves running
+};
+
+/// A tqd that shares the store (SPEC 12), as its row in the store says.
+struct HostRecord {
+  std::string name;      ///< tqd.toml's `host`, else the machine's hostname
+  std::string version;   ///< the tqd version it runs
+  int64_t epoch = 0;     ///< how many times it joined or was fenced: its attempts' fencing number
+  int64_t beats = 0;     ///< heartbeats since it joined (stops when it does); -1 once fenced
+  WallMs started = 0;    ///< when it joined, on its clock
+  WallMs heartbeat = 0;  ///< its last heartbeat, on its clock
+  int max_running = 0;   ///< its max_running
+  int running = 0;       ///< attempts the store holds as running on it
 };
 
 /// What RemoveFinished removed.
@@ -275,20 +288,22 @@ class Store {
   virtual Result<std::optional<WallMs>> NextDue() = 0;
 
   /// Moves a ready pending task to running and opens attempt number attempt_count+1 holding
-  /// `units`, in one conditional update; nullopt if the task was no longer ready (it never
-  /// starts twice).
+  /// `units` on the joined host, in one conditional update; nullopt if the task was no longer
+  /// ready (it never starts twice); an error, changing nothing, when the joined host was fenced.
   virtual Result<std::optional<int>> StartAttempt(TaskId id, WallMs now,
                                                   const UnitGrant& units) = 0;
 
   /// Records a stop asked of a running attempt. The first request wins: a later one (a timeout
-  /// during a cancel's grace) changes nothing, and so does one for an attempt that has ended.
+  /// during a cancel's grace) changes nothing, and so does one for an attempt that has ended. Any
+  /// host may record it: the host that runs the attempt acts on it (SPEC 12).
   virtual Status RecordStop(TaskId id, int attempt, const StopRequest& stop) = 0;
 
   /// Closes a running attempt with `outcome` (keeping its pid when outcome.pid is 0) and moves
   /// the task to `final_state` with `reason`. Dependents of a task that succeeded become ready
   /// when nothing else holds them; pending dependents of a task that failed or was cancelled fail
   /// at once with reason dependency-failed, transitively. Returns every task this made terminal
-  /// besides `id`.
+  /// besides `id`. kInvalid naming the attempt, changing nothing, when it passed to another host
+  /// that fenced the joined one (its fencing number is stale).
   virtual Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt,
                                                     const AttemptOutcome& outcome,
                                                     TaskState final_state, TaskReason reason) = 0;
@@ -388,7 +403,7 @@ class Store {
   /// when the store has it already.
   virtual Status AddQueue(const QueueState& queue) = 0;
 
-  /// Every attempt the store holds as running.
+  /// Every attempt the store holds as running on the joined host.
   virtual Result<std::vector<RunningAttempt>> RunningAttempts() = 0;
   /// How many attempts the store holds as running, per queue (a queue with none is absent):
   /// where the caps (max_running, a queue's concurrency) are counted. An attempt whose end could
@@ -421,6 +436,35 @@ class Store {
   /// store does not hold it, kInvalid while a task of it is pending or running. Finished tasks
   /// keep their queue's name; `tq retry` of one creates the queue again.
   virtual Status DeleteQueue(const std::string& queue) = 0;
+
+  // Hosts (SPEC 12). A store acts for the host it joined as: the attempts it starts carry that
+  // host and its epoch (their fencing number), and RunningAttempts lists that host's only. A store
+  // that joined no host acts for the host "" (one host, and tests).
+
+  /// Joins as `host`: makes its row, or takes it over with the next epoch (a restart, or a return
+  /// after being fenced), with no beats and `now` as its start and heartbeat. The host takes over
+  /// the attempts not ended of host "" (started before hosts were kept) and, in a store only one
+  /// machine can open (SQLite), those of every other name too (the machine was renamed).
+  virtual Status JoinHost(const std::string& host, const std::string& version, int max_running,
+                          WallMs now) = 0;
+  /// Records a heartbeat of the joined host (beats + 1, heartbeat `now`); false when its epoch
+  /// moved on (another host fenced it): its attempts are no longer its own, and it must end the
+  /// tasks it still runs and join again. Nothing for a store that joined no host (true).
+  virtual Result<bool> Heartbeat(int max_running, WallMs now) = 0;
+  /// Every host the store knows, by name, with the attempts each runs: one query.
+  virtual Result<std::vector<HostRecord>> Hosts() = 0;
+  /// Fences `host` if it has beaten no more since the caller saw `beats` (it is silent): its
+  /// epoch moves on and its beats become -1, so it starts nothing more, is fenced only once, and
+  /// learns at its next heartbeat that it was fenced. Its running attempts pass to the joined host
+  /// (which holds no shim of theirs) and are returned, for the caller to end as lost by their
+  /// policy. nullopt, changing nothing, when it beat since, is unknown or the joined host, or the
+  /// caller joined none or was fenced itself.
+  virtual Result<std::optional<std::vector<RunningAttempt>>> FenceHost(const std::string& host,
+                                                                       int64_t beats) = 0;
+  /// The attempts the joined host started that passed to another host when it was fenced, as
+  /// (task, attempt number), oldest first: their processes may still run on this machine, to be
+  /// killed. Kept until their tasks are purged.
+  virtual Result<std::vector<std::pair<TaskId, int>>> PassedOnAttempts() = 0;
 
   // Cron jobs (SPEC 7). A task whose spec.job is set is a run of that job: an indexed column,
   // never a label scan. Any task inserted with spec.job becomes that job's last_task (when the

@@ -1,9 +1,11 @@
 // What a request handler may use of the daemon: the store, the caller's access, the server that
-// answers, the waiters and the events feed, the scheduler, dispatch, and the daemon's counts.
-// The daemon makes one once its parts are open; handlers see nothing else of it.
+// answers, the waiters and the events feed, the scheduler, dispatch, the daemon's counts and
+// the name it joined the store as. The daemon makes one once its parts are open; handlers see
+// nothing else of it.
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/config/config.h"
@@ -47,6 +49,8 @@ struct RequestContext {
   std::function<Result<ConfigDiff>()> reload_config;
   /// The store's counts now with the daemon's counters: `tq stats`.
   std::function<Result<MetricsSnapshot>()> metrics;
+  /// The name this tqd joined the store as (SPEC 12): the host `tq hosts` marks as answering.
+  std::string host;
 };
 
 }  // namespace tq

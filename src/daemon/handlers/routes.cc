@@ -31,6 +31,7 @@ void HandleCrontab(RequestContext& ctx, ConnId conn, const Owner& peer, const Cr
 void HandleStats(RequestContext& ctx, ConnId conn, const Owner& peer, const StatsRequest& r);
 void HandleResources(RequestContext& ctx, ConnId conn, const Owner& peer,
                      const ResourcesRequest& r);
+void HandleHosts(RequestContext& ctx, ConnId conn, const Owner& peer, const HostsRequest& r);
 void HandleEvents(RequestContext& ctx, ConnId conn, const Owner& peer, const EventsRequest& r);
 void HandlePing(RequestContext& ctx, ConnId conn, const Owner& peer, const PingRequest& r);
 
@@ -72,6 +73,7 @@ constexpr std::tuple kRoutes{
     Route<CrontabRequest>{AnyUser, HandleCrontab},      // one's own; another's for root only
     Route<StatsRequest>{AnyUser, HandleStats},          // counts only: no task, command or user
     Route<ResourcesRequest>{AnyUser, HandleResources},  // the holders the caller may see
+    Route<HostsRequest>{AnyUser, HandleHosts},          // names no task, command or user
     Route<EventsRequest>{AnyUser, HandleEvents},
     Route<PingRequest>{AnyUser, HandlePing},
 };

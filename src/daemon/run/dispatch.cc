@@ -257,7 +257,11 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
       spdlog::error("{}", running.status().message());
       break;
     }
-    if (RunningCount(*running, std::nullopt) >= parts_.config->max_running) break;
+    // max_running is this host's: with a shared store, the store's counts are the cluster's.
+    const int here = parts_.config->store.empty()
+                         ? RunningCount(*running, std::nullopt)
+                         : runner_->RunningHere() + static_cast<int>(claims.size());
+    if (here >= parts_.config->max_running) break;
     std::vector<OpenQueue> open;
     for (const QueueState& q : *queues) {
       const int cap = QueueCap(q, *parts_.config);
@@ -436,6 +440,18 @@ Result<StageEnvironment> Dispatcher::StageEnvironmentOf(const Task& task,
   return env;
 }
 
+void Dispatcher::EndRescued(const std::string& host, const std::vector<RunningAttempt>& attempts) {
+  for (const RunningAttempt& a : attempts) {
+    AttemptOutcome outcome;
+    outcome.ended = parts_.clock.WallNow();
+    outcome.reason = AttemptReason::kLost;
+    outcome.detail = "lost with host " + host + ", silent past host_lease";
+    spdlog::warn("task {} attempt {}: lost with host {}, silent past host_lease", a.task_id,
+                 a.number, host);
+    OnAttemptFinished(a.task_id, a.number, outcome, a.stop);
+  }
+}
+
 void Dispatcher::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                                    const std::optional<StopRequest>& stop) {
   ends_.push_back(AttemptEnd{id, attempt, outcome, stop});
@@ -525,7 +541,27 @@ bool Dispatcher::EndPending(const std::vector<TaskId>& ids, TaskState state, Tas
 }
 
 void Dispatcher::StopRunning(TaskId id, TaskReason reason, const StopSignal& how) {
-  runner_->Terminate(id, AttemptReason::kCancelled, reason, how);
+  if (runner_->Terminate(id, AttemptReason::kCancelled, reason, how)) return;
+  if (parts_.config->store.empty()) return;
+  // Running on another host, which acts on the stop the store keeps.
+  auto task = parts_.store.Get(id);
+  if (!task.ok() || task->state != TaskState::kRunning) return;
+  const StopRequest stop{AttemptReason::kCancelled, reason, parts_.clock.WallNow()};
+  if (Status st = parts_.store.RecordStop(id, task->attempt_count, stop); !st.ok())
+    spdlog::error("task {}: the stop for its host is not stored: {}", id, st.message());
+}
+
+void Dispatcher::StopAskedElsewhere() {
+  auto running = parts_.store.RunningAttempts();
+  if (!running.ok()) return;  // the next poll tries again
+  std::set<std::pair<TaskId, int>> asked;
+  for (const RunningAttempt& a : *running) {
+    if (!a.stop) continue;
+    asked.insert({a.task_id, a.number});
+    if (stops_acted_.count({a.task_id, a.number}) == 0)
+      runner_->Terminate(a.task_id, a.stop->attempt_reason, a.stop->task_reason, StopSignal{});
+  }
+  stops_acted_ = std::move(asked);
 }
 
 void Dispatcher::RemoveTaskFiles(const std::vector<TaskId>& ids) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -105,8 +106,14 @@ class Dispatcher {
   /// the store could not take a batch (end_failed is told the error for each of its tasks).
   bool EndPending(const std::vector<TaskId>& ids, TaskState state, TaskReason reason);
   /// Stops a running task as `how` says; when it has ended it is cancelled with `reason`
-  /// (cancelled or superseded).
+  /// (cancelled or superseded). With a shared store, a task running on another host is asked
+  /// to stop through the store, and stops at that host's next poll (TERM, KILL after the grace).
   void StopRunning(TaskId id, TaskReason reason, const StopSignal& how = StopSignal{});
+  /// With a shared store: stops the attempts this host runs that another host asked to stop.
+  void StopAskedElsewhere();
+  /// Ends as lost the running `attempts` that passed to this host when it fenced silent host
+  /// `host` (SPEC 12): each is retried or ended by its policy, as one whose supervisor vanished.
+  void EndRescued(const std::string& host, const std::vector<RunningAttempt>& attempts);
   /// The nice, ionice and limits of `task`: its queue's, with its job's own over them.
   Resources ResourcesOf(const Task& task) const;
   /// Removes the files of tasks the store no longer holds (purged, cleaned), logging what
@@ -164,6 +171,8 @@ class Dispatcher {
   /// What others do in the next turn's transaction, and are told after it (JoinNextTurn).
   std::vector<std::pair<std::function<void()>, std::function<void(const Status&)>>> guests_;
   UnstoredEnds unstored_ends_;
+  /// The running attempts whose stop, asked by another host, this host acted on.
+  std::set<std::pair<TaskId, int>> stops_acted_;
   Watcher watcher_;
   std::mt19937_64 rng_;
   ServedLog served_;  ///< when each owner last had a task started: the chooser's fairness

@@ -437,6 +437,23 @@ bool Executor::Terminate(TaskId id, AttemptReason why, TaskReason task_reason,
   return true;
 }
 
+void Executor::KillOrphan(TaskId id, int attempt) {
+  const std::string path = files_.StatusRecord(id, attempt);
+  if (!ShimRecordLocked(path)) return;  // its shim is gone
+  auto record = ReadShimRecord(path);
+  if (!record.ok() || record->finished || record->shim_pid <= 0) return;
+  const int pidfd = PidfdOpen(record->shim_pid);
+  if (pidfd < 0) return;
+  // As in TryAttach: the start time is checked once the pidfd names the process.
+  if (SameShim(*record, record->shim_pid, boot_id_) && ShimRecordLocked(path)) {
+    spdlog::warn("task {} attempt {}: it passed to another host, yet it still ran here: KILL now",
+                 id, attempt);
+    if (PidfdSendSignal(pidfd, TQ_SHIM_SIG_KILL) != 0 && errno != ESRCH)
+      spdlog::warn("signalling the shim of task {} failed: {}", id, strerror(errno));
+  }
+  close(pidfd);
+}
+
 void Executor::SignalStop(Running& r) {
   if (r.how.kill_now) {
     Signal(r, TQ_SHIM_SIG_KILL);

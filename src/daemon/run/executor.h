@@ -54,6 +54,10 @@ class Executor : public Runner {
   /// `task_reason` is the task's if it ends here. False if `id` is not running.
   bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason,
                  const StopSignal& how) override;
+  int RunningHere() const override { return static_cast<int>(running_.size()); }
+  /// Sends TQ_SHIM_SIG_KILL to the attempt's shim when its status record is held by the very
+  /// shim that ran it.
+  void KillOrphan(TaskId id, int attempt) override;
 
  private:
   /// One supervised attempt.

@@ -70,6 +70,11 @@ class Runner {
   /// `kill_now` still KILLs at once). False if `id` is not running.
   virtual bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason,
                          const StopSignal& how) = 0;
+  /// How many attempts it runs now: what runs on this host.
+  virtual int RunningHere() const = 0;
+  /// KILLs what still runs of attempt `attempt` of `id`, one this host started that passed to
+  /// another host (SPEC 12), if its supervisor still runs here; tells nothing of its end.
+  virtual void KillOrphan(TaskId id, int attempt) = 0;
 };
 
 }  // namespace tq

@@ -64,6 +64,13 @@ void Waiters::Fail(TaskId id, const Status& why) {
   }
 }
 
+std::vector<TaskId> Waiters::Awaited() const {
+  std::vector<TaskId> ids;
+  for (auto it = by_task_.begin(); it != by_task_.end(); it = by_task_.upper_bound(it->first))
+    ids.push_back(it->first);
+  return ids;
+}
+
 void Waiters::Drop(ConnId conn) {
   auto it = entries_.find(conn);
   if (it == entries_.end()) return;

@@ -41,6 +41,8 @@ class Waiters {
   void Drop(ConnId conn);
   /// Connections still waiting for some task.
   size_t Count() const { return entries_.size(); }
+  /// The tasks some connection waits for, each once, in id order.
+  std::vector<TaskId> Awaited() const;
 
  private:
   struct Entry {

@@ -53,6 +53,12 @@ TEST_CASE("a reload names the keys it changes and those that need a restart") {
        "max_running = 9\n",
        {"max_running"},
        {"durability", "socket", "state_dir"}},
+      {"the store and the host name need a restart",
+       "",
+       "store = \"postgresql:///tq\"\nhost = \"web-2\"\n",
+       {},
+       {"store", "host"}},
+      {"a host's lease applies at once", "", "host_lease = \"10s\"\n", {"host_lease"}, {}},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
@@ -64,10 +70,13 @@ TEST_CASE("a reload names the keys it changes and those that need a restart") {
 
 TEST_CASE("what a reload puts in force keeps what needs a restart as it runs") {
   const Config running = Parsed("socket = \"/run/a.sock\"\nmax_running = 2\n");
-  const Config read =
-      Parsed("socket = \"/run/b.sock\"\nmax_running = 5\ndurability = \"normal\"\n");
+  const Config read = Parsed(
+      "socket = \"/run/b.sock\"\nmax_running = 5\ndurability = \"normal\"\n"
+      "store = \"postgresql:///tq\"\nhost = \"web-2\"\n");
   const Config in_force = InForce(running, read);
   CHECK(in_force.socket == "/run/a.sock");
+  CHECK(in_force.store.empty());
+  CHECK(in_force.host.empty());
   CHECK(in_force.durability_full);
   CHECK(in_force.max_running == 5);
   CHECK(DiffConfig(in_force, read).changed.empty());

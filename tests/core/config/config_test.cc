@@ -65,6 +65,23 @@ concurrency = 8
   CHECK(c.queues.at("io_bound").concurrency == 8);
 }
 
+TEST_CASE("config: the store and the host name") {
+  Config c = MustParse("");
+  CHECK(c.store.empty());  // SQLite in the state directory
+  CHECK(c.host.empty());   // the machine's hostname
+  c = MustParse("store = \"sqlite\"\nhost = \"web-1.example_2\"\n");
+  CHECK(c.store.empty());
+  CHECK(c.host == "web-1.example_2");
+  for (const char* uri : {"postgresql:///tq?host=/run/postgresql", "postgres://db.example/tq"}) {
+    CAPTURE(uri);
+    CHECK(MustParse(std::string("store = \"") + uri + "\"\n").store == uri);
+  }
+  // A refused value may carry a password: the refusal never quotes it.
+  Result<Config> r = ParseConfig("store = \"mysql://root:hunter2@db\"\n", "tqd.toml");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.status().message().find("hunter2") == std::string::npos);
+}
+
 TEST_CASE("config: retention and per-queue retry defaults") {
   auto c = ParseConfig(
       "success_retention = \"2h\"\npurge_after = \"3d\"\n"
@@ -138,9 +155,22 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
   const Case cases[] = {
       {"max_running = 4\n\nmax_runing = 4\n", "max_runing",
        "tqd.toml:3: max_runing: unknown key (allowed: max_running, output_max, kill_grace, "
-       "high_share, durability, socket, state_dir, jobs_dir, success_retention, purge_after, "
-       "admin_group, allow_users, deny_users, cgroup, metrics_textfile, metrics_interval, "
-       "sendmail, hook_timeout, [queues.NAME], [user_limits], [users.NAME], [resources])"},
+       "high_share, durability, store, host, host_lease, socket, state_dir, jobs_dir, "
+       "success_retention, purge_after, admin_group, allow_users, deny_users, cgroup, "
+       "metrics_textfile, metrics_interval, sendmail, hook_timeout, [queues.NAME], "
+       "[user_limits], [users.NAME], [resources])"},
+      {"store = 1\n", "store",
+       "tqd.toml:1: store: the value is neither \"sqlite\" nor a PostgreSQL URI (use \"sqlite\" "
+       "or, e.g., \"postgresql:///tq?host=/run/postgresql\")"},
+      {"store = \"mysql://root:hunter2@db\"\n", "store", "tqd.toml:1: store: the value is neither"},
+      {"host = \"web 1\"\n", "host",
+       "tqd.toml:1: host: host name \"web 1\" is not allowed (use 1 to 64 letters, digits, '.', "
+       "'_' and '-', not starting with '.' or '-')"},
+      {"host = 7\n", "host", "tqd.toml:1: host: 7 is not allowed (use a host name)"},
+      {"host_lease = \"1s\"\n", "host_lease",
+       "tqd.toml:1: host_lease: \"1s\" is out of range (use a duration from 3s to 1h, e.g. 30s)"},
+      {"host_lease = \"2h\"\n", "host_lease", "is out of range"},
+      {"host = \"-web\"\n", "host", "host name \"-web\" is not allowed"},
       {"[user_limits]\nmax_pending = 0\n", "user_limits.max_pending",
        "tqd.toml:2: user_limits.max_pending: 0 is out of range (use an integer from 1 to "},
       {"[user_limits]\nsubmit_rate = 0\n", "user_limits.submit_rate",

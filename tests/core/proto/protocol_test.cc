@@ -454,6 +454,7 @@ TEST_CASE(
       {CrontabRequest{}, "crontab"},
       {StatsRequest{}, "stats"},
       {ResourcesRequest{}, "resources"},
+      {HostsRequest{}, "hosts"},
       {EventsRequest{}, "events"},
       {PingRequest{}, "ping"}};
   CHECK(cases.size() == std::variant_size_v<Request>);
@@ -467,7 +468,7 @@ TEST_CASE(
   CHECK(r.status().message() ==
         "type: \"frobnicate\" is not a request (submit submit_batch status list wait cancel "
         "retry clean logs update hold queue jobs job_run job_enable reload crontab stats resources "
-        "events ping)");
+        "hosts events ping)");
 }
 
 TEST_CASE("a request may say for whom it is sent (as_user), as a user name") {

@@ -15,10 +15,15 @@
 
 namespace tq::test {
 
-/// A backend of the conformance suite: its name and how to make a fresh, empty store of it.
+/// Two stores over one database, as the tqd of two hosts open it.
+using StorePair = std::pair<std::unique_ptr<Store>, std::unique_ptr<Store>>;
+
+/// A backend of the conformance suite: its name and how to make a fresh, empty store of it, and
+/// two stores over one fresh, empty database.
 struct StoreBackend {
   std::string name;
   std::function<std::unique_ptr<Store>()> make;
+  std::function<StorePair()> make_pair;
 };
 
 /// Every registered backend, in registration order.
@@ -28,8 +33,9 @@ inline std::vector<StoreBackend>& StoreBackends() {
 }
 
 /// Registers a backend; call it from a static initialiser (the result is only for that).
-inline bool RegisterStoreBackend(std::string name, std::function<std::unique_ptr<Store>()> make) {
-  StoreBackends().push_back({std::move(name), std::move(make)});
+inline bool RegisterStoreBackend(std::string name, std::function<std::unique_ptr<Store>()> make,
+                                 std::function<StorePair()> make_pair) {
+  StoreBackends().push_back({std::move(name), std::move(make), std::move(make_pair)});
   return true;
 }
 
@@ -45,6 +51,15 @@ inline std::unique_ptr<Store> OpenStore() {
   std::unique_ptr<Store> store = CurrentBackend()->make();
   REQUIRE(store != nullptr);
   return store;
+}
+
+/// Two stores over one fresh, empty database of the backend under test; REQUIREs them.
+inline StorePair OpenStorePair() {
+  REQUIRE(CurrentBackend() != nullptr);
+  StorePair stores = CurrentBackend()->make_pair();
+  REQUIRE(stores.first != nullptr);
+  REQUIRE(stores.second != nullptr);
+  return stores;
 }
 
 /// Runs `body` once per backend, each in a subcase named after it.

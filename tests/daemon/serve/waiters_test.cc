@@ -1,4 +1,5 @@
-// Waiters: a task whose end cannot be read answers its waiters with an error, never silence.
+// Waiters: a task whose end cannot be read answers its waiters with an error, never silence;
+// what is awaited is listed for a shared store's poll.
 #include "daemon/serve/waiters.h"
 
 #include <doctest/doctest.h>
@@ -47,6 +48,20 @@ TEST_CASE("Fail answers every waiter of the task with the error and forgets them
   CHECK(sent[2].conn == 3);
   CHECK(sent[3].conn == 3);
   CHECK(sent[3].last);
+}
+
+TEST_CASE("Awaited lists each waited task once, and forgets those answered or dropped") {
+  Waiters waiters([](ConnId, const nlohmann::json&, bool) {});
+  CHECK(waiters.Awaited().empty());
+  waiters.Add(1, Waiters::Kind::kCollect, {Pending(9), Pending(7)});
+  waiters.Add(2, Waiters::Kind::kStream, {Pending(7), Pending(8)});
+  CHECK(waiters.Awaited() == std::vector<TaskId>{7, 8, 9});
+  Task ended = Pending(7);
+  ended.state = TaskState::kSucceeded;
+  waiters.OnTerminal(ended);
+  CHECK(waiters.Awaited() == std::vector<TaskId>{8, 9});
+  waiters.Drop(2);
+  CHECK(waiters.Awaited() == std::vector<TaskId>{9});
 }
 
 }  // namespace

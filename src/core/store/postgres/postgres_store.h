@@ -1,7 +1,8 @@
 // The PostgreSQL store (SPEC 12): the SQL store (sql/sql_store.h) over one PostgreSQL database,
 // for several hosts sharing one queue. What PostgreSQL adds: the connection (pg_db.*), the
 // schema (schema.*), and the lock that orders the store's writes as SQLite's BEGIN IMMEDIATE
-// does (one write transaction at a time per schema; reads never wait for it).
+// does (one write transaction at a time per schema; reads never wait for it), and one tqd per
+// host name.
 // OpenPostgresStore (open.h) is the one name the daemon needs.
 #pragma once
 
@@ -12,9 +13,18 @@
 
 namespace tq {
 
+namespace pg {
+class Db;
+}
+
 /// The PostgreSQL store.
 class PostgresStore : public SqlStore {
  public:
+  /// As SqlStore's, and one tqd per host name: a second session joining as the same host is
+  /// refused ("another tqd is host NAME on this store").
+  Status JoinHost(const std::string& host, const std::string& version, int max_running,
+                  WallMs now) override;
+
   /// Connects with libpq's `conninfo` and brings the schema (search_path's first) to the current
   /// version; `durability_full` waits for each commit to reach the server's disk
   /// (synchronous_commit = on), else a server crash may lose the last commits, never more.
@@ -22,7 +32,10 @@ class PostgresStore : public SqlStore {
                                                      bool durability_full);
 
  private:
-  using SqlStore::SqlStore;
+  /// A store over `db` whose every new connection runs `session` first.
+  PostgresStore(std::unique_ptr<pg::Db> db, std::string session);
+
+  std::string session_;  ///< the session's settings, run again on every new connection
 };
 
 }  // namespace tq

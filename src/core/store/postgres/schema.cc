@@ -243,8 +243,26 @@ CREATE TRIGGER tasks_recounted AFTER UPDATE OF state, queue ON tasks FOR EACH RO
   EXECUTE FUNCTION tq_tasks_recounted();
 )sql";
 
+// v2, hosts (SPEC 12): SQLite's v15 (sqlite/migrations.cc).
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE hosts (
+  name text COLLATE "C" PRIMARY KEY,
+  version text COLLATE "C" NOT NULL,
+  epoch bigint NOT NULL,
+  beats bigint NOT NULL DEFAULT 0,
+  started bigint NOT NULL,
+  heartbeat bigint NOT NULL,
+  max_running bigint NOT NULL
+);
+ALTER TABLE attempts ADD COLUMN host text COLLATE "C" NOT NULL DEFAULT '';
+ALTER TABLE attempts ADD COLUMN holder text COLLATE "C" NOT NULL DEFAULT '';
+ALTER TABLE attempts ADD COLUMN fence bigint NOT NULL DEFAULT 0;
+CREATE INDEX attempts_open_by_holder ON attempts(holder, task_id) WHERE ended = 0;
+CREATE INDEX attempts_passed_on ON attempts(host, task_id, number) WHERE holder <> host;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
-constexpr const char* kSchemas[] = {kSchemaV1};
+constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2};
 
 // Two tqd migrating the same schema at once take turns on this lock (per schema).
 constexpr const char* kMigrationLock =

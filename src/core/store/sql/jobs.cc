@@ -2,6 +2,7 @@
 // and recorded with its task in one transaction; the job records (`tq jobs`); the last good job
 // files; and the rule that holds a job's exclusive runs while another run of it is running.
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "core/store/sql/sql_store.h"
@@ -215,7 +216,11 @@ Status SqlStore::ForgetJobs(const std::vector<std::string>& jobs) {
   if (jobs.empty()) return Status::Ok();
   if (Status s = CheckJobNames(jobs); !s.ok()) return s;
   return Write([&]() -> Status {
+    std::unordered_set<std::string> kept;  // jobs whose tasks the store still holds
+    sql::Query with_tasks(st_->jobs_with_tasks);
+    if (Status s = with_tasks.ForEach([&] { kept.insert(with_tasks.Text(0)); }); !s.ok()) return s;
     for (const std::string& job : jobs) {
+      if (kept.contains(job)) continue;
       for (sql::Stmt* stmt : {&st_->forget_job, &st_->forget_firings}) {
         sql::Query q(*stmt);
         if (Status s = q.BindText(job).Run(); !s.ok()) return s;

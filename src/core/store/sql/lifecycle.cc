@@ -103,6 +103,15 @@ Result<std::optional<WallMs>> SqlStore::NextDue() {
 Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const UnitGrant& units) {
   std::optional<int> number;
   Status status = Write([&]() -> Status {
+    if (epoch_ != 0) {  // a fenced host starts nothing more
+      sql::Query q(st_->host_current);
+      Result<bool> current = q.BindText(host_).BindInt(epoch_).Step();
+      if (!current.ok()) return current.status();
+      if (!*current)
+        return sql::StoreError("start attempt", "host " + host_ +
+                                                    " was fenced by another host: it starts "
+                                                    "nothing until it joins again");
+    }
     std::optional<std::string> job;
     TaskId group = 0;
     {
@@ -123,6 +132,8 @@ Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const U
     return q
         .BindOptText(units.empty() ? std::nullopt
                                    : std::optional<std::string>(EncodeUnitGrant(units)))
+        .BindText(host_)
+        .BindInt(epoch_)
         .Run();
   });
   if (!status.ok()) return status;
@@ -160,8 +171,13 @@ Status SqlStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outc
   q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
   q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
   q.BindInt(outcome.pid).BindText(outcome.detail).BindInt(outcome.output_bytes);
-  q.BindInt(outcome.memory_peak_bytes).BindInt(outcome.shim_pid);
-  return q.Run();
+  q.BindInt(outcome.memory_peak_bytes).BindInt(outcome.shim_pid).BindText(host_).BindInt(epoch_);
+  if (Status s = q.Run(); !s.ok()) return s;
+  if (db_->Changes() == 0)  // its fencing number is stale: the attempt passed to its rescuer
+    return Status::Invalid("attempt", TaskName(id) + " attempt " + std::to_string(attempt) +
+                                          " passed to another host when host " + host_ +
+                                          " was fenced: its end is not recorded");
+  return Status::Ok();
 }
 
 // ---- dependents ----

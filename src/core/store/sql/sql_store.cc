@@ -216,9 +216,13 @@ Status SqlStore::AddQueue(const QueueState& queue) {
 // ---- running ----
 
 Result<std::vector<RunningAttempt>> SqlStore::RunningAttempts() {
+  return RunningAttemptsOf(host_);
+}
+
+Result<std::vector<RunningAttempt>> SqlStore::RunningAttemptsOf(const std::string& host) {
   std::vector<RunningAttempt> running;
   sql::Query q(st_->running_attempts);
-  Status s = q.ForEach([&] {
+  Status s = q.BindText(host).ForEach([&] {
     RunningAttempt a;
     a.task_id = q.Int(0);
     a.number = static_cast<int>(q.Int(1));

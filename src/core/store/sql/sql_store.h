@@ -25,6 +25,7 @@
 //   edit.cc          changing a pending task, holding and releasing it
 //   retention.cc     pending_ttl, success retention and purge
 //   jobs.cc          cron jobs: firings, job records, job files, holding exclusive runs
+//   hosts.cc         hosts: joining, heartbeats, fencing a silent host (SPEC 12)
 //
 // Choices where the interface leaves room, by design:
 // - List leaves `attempts`, `spec.env` and `spec.stdin_data` empty (they can be large); use Get
@@ -168,6 +169,14 @@ class SqlStore : public Store {
   Result<std::vector<StoredJobFile>> JobFiles() override;
   Status SaveJobFiles(const std::vector<StoredJobFile>& files) override;
   Status ForgetJobFiles(const std::vector<std::string>& paths) override;
+  // Hosts: hosts.cc.
+  Status JoinHost(const std::string& host, const std::string& version, int max_running,
+                  WallMs now) override;
+  Result<bool> Heartbeat(int max_running, WallMs now) override;
+  Result<std::vector<HostRecord>> Hosts() override;
+  Result<std::optional<std::vector<RunningAttempt>>> FenceHost(const std::string& host,
+                                                               int64_t beats) override;
+  Result<std::vector<std::pair<TaskId, int>>> PassedOnAttempts() override;
 
   /// The hot queries whose plans must stay on their partial indexes.
   enum class PlannedQuery {
@@ -325,6 +334,8 @@ class SqlStore : public Store {
   Result<Task> GetWith(sql::Stmt& stmt, TaskId id);
   /// The List statement for the filters `filter` sets, prepared on first use.
   Result<sql::Stmt*> ListStatement(const ListFilter& filter);
+  /// The attempts the store holds as running on `host`.
+  Result<std::vector<RunningAttempt>> RunningAttemptsOf(const std::string& host);
   /// Runs a `SELECT min(...)` statement: nullopt when it is NULL.
   Result<std::optional<WallMs>> QueryMin(sql::Stmt& stmt);
 
@@ -332,6 +343,8 @@ class SqlStore : public Store {
   sql::Dialect dialect_;
   std::unique_ptr<Statements> st_;
   bool together_ = false;  ///< inside WriteTogether: each Write is a savepoint of its transaction
+  std::string host_;       ///< the host it joined as ("" before JoinHost)
+  int64_t epoch_ = 0;      ///< that host's epoch when it joined (0: joined none)
 };
 
 }  // namespace tq

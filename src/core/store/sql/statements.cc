@@ -342,7 +342,7 @@ Status SqlStore::Prepare() {
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
        "LEFT JOIN task_stages AS s ON s.task_id = t.id AND s.pos = t.stage "
-       "WHERE t.state = 'running' ORDER BY t.id"},
+       "WHERE t.state = 'running' AND a.holder = $1 ORDER BY t.id"},
       {&S::running_counts, "count running attempts",
        "SELECT queue, count(*) FROM tasks WHERE state = 'running' GROUP BY queue"},
       {&S::task_counts, "count tasks per queue and state",
@@ -370,8 +370,8 @@ Status SqlStore::Prepare() {
        "WHERE id = $1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job, "
        "shard_group"},
       {&S::insert_attempt, "insert attempt",
-       "INSERT INTO attempts(task_id, number, started, units, stage) "
-       "VALUES ($1, $2, $3, $4, (SELECT stage FROM tasks WHERE id = $1))"},
+       "INSERT INTO attempts(task_id, number, started, units, stage, host, holder, fence) "
+       "VALUES ($1, $2, $3, $4, (SELECT stage FROM tasks WHERE id = $1), $5, $5, $6)"},
       {&S::record_stop, "record a stop request",
        "UPDATE attempts SET stop_reason = $3, stop_task_reason = $4, stop_requested = $5 "
        "WHERE task_id = $1 AND number = $2 AND ended = 0 AND stop_reason = ''"},
@@ -382,8 +382,8 @@ Status SqlStore::Prepare() {
        "user_cpu_us = $7, system_cpu_us = $8, max_rss_kb = $9, "
        "pid = CASE WHEN $10 > 0 THEN $10 ELSE pid END, "
        "detail = $11, output_bytes = $12, memory_peak_bytes = $13, "
-       "shim_pid = CASE WHEN $14 > 0 THEN $14 ELSE shim_pid END WHERE task_id = $1 AND number = "
-       "$2"},
+       "shim_pid = CASE WHEN $14 > 0 THEN $14 ELSE shim_pid END "
+       "WHERE task_id = $1 AND number = $2 AND holder = $15 AND fence = $16"},
       {&S::finish_task, "finish task",
        "UPDATE tasks SET state = $2, reason = $3, exit_code = $4, signal = $5, finished = $6, "
        "ready = 0, held = 0 WHERE id = $1"},
@@ -498,10 +498,39 @@ Status SqlStore::Prepare() {
       {&S::active_queues_of, "list a user's queues",
        "SELECT DISTINCT queue FROM tasks WHERE owner_uid = $1 AND state IN ('pending', "
        "'running') ORDER BY queue"},
-      {&S::forget_job, "forget jobs",
-       "DELETE FROM jobs WHERE job = $1 AND NOT EXISTS (SELECT 1 FROM tasks WHERE job = $1)"},
-      {&S::forget_firings, "forget jobs",
-       "DELETE FROM job_firings WHERE job = $1 AND NOT EXISTS (SELECT 1 FROM jobs WHERE job = $1)"},
+      // hosts (hosts.cc)
+      {&S::join_host, "join as a host",
+       "INSERT INTO hosts(name, version, epoch, beats, started, heartbeat, max_running) "
+       "VALUES ($1, $2, 1, 0, $3, $3, $4) "
+       "ON CONFLICT(name) DO UPDATE SET version = excluded.version, epoch = hosts.epoch + 1, "
+       "beats = 0, started = excluded.started, heartbeat = excluded.heartbeat, "
+       "max_running = excluded.max_running RETURNING epoch"},
+      {&S::adopt_attempts, "join as a host",
+       d == Dialect::kSqlite  // one machine opens the file: every open attempt is its own
+           ? "UPDATE attempts SET host = $1, holder = $1, fence = $2 WHERE ended = 0"
+           : "UPDATE attempts SET host = CASE WHEN host = '' THEN $1 ELSE host END, "
+             "holder = $1, fence = $2 WHERE ended = 0 AND holder IN ($1, '')"},
+      {&S::host_current, "read the host's epoch",
+       "SELECT 1 FROM hosts WHERE name = $1 AND epoch = $2"},
+      {&S::heartbeat, "record a heartbeat",
+       "UPDATE hosts SET beats = beats + 1, heartbeat = $3, max_running = $4 "
+       "WHERE name = $1 AND epoch = $2"},
+      {&S::hosts, "list hosts",
+       "SELECT h.name, h.version, h.epoch, h.beats, h.started, h.heartbeat, h.max_running, "
+       "(SELECT count(*) FROM attempts AS a WHERE a.holder = h.name AND a.ended = 0) "
+       "FROM hosts AS h ORDER BY h.name"},
+      {&S::fence_host, "fence a host",
+       "UPDATE hosts SET epoch = epoch + 1, beats = -1 "
+       "WHERE name = $1 AND beats = $2 AND beats >= 0 AND name <> $3 "
+       "AND EXISTS (SELECT 1 FROM hosts AS me WHERE me.name = $3 AND me.epoch = $4)"},
+      {&S::take_attempts, "take a fenced host's attempts",
+       "UPDATE attempts SET holder = $2, fence = $3 WHERE holder = $1 AND ended = 0"},
+      {&S::passed_on, "list attempts passed to other hosts",
+       "SELECT task_id, number FROM attempts WHERE host = $1 AND holder <> host "
+       "ORDER BY task_id, number"},
+      {&S::jobs_with_tasks, "forget jobs", "SELECT DISTINCT job FROM tasks WHERE job IS NOT NULL"},
+      {&S::forget_job, "forget jobs", "DELETE FROM jobs WHERE job = $1"},
+      {&S::forget_firings, "forget jobs", "DELETE FROM job_firings WHERE job = $1"},
       {&S::set_overdue_alerted, "record a job's overdue alert",
        "UPDATE jobs SET overdue_alerted = $2 WHERE job = $1"},
       {&S::set_job_disabled, "disable job", "UPDATE jobs SET disabled = $2 WHERE job = $1"},

@@ -43,8 +43,11 @@ struct SqlStore::Statements {
   sql::Stmt runs_of, job_running, hold_runs, release_runs, firing_exists, job_fired, insert_job,
       drop_old_firings, insert_firing, set_last_fired, set_boot_fired, set_last_task, job_records,
       set_job_disabled, job_files, save_job_file, forget_job_file, set_last_success,
-      group_unsucceeded, set_overdue_alerted, forget_job, forget_firings, drop_idle_queues,
-      active_queues_of;
+      group_unsucceeded, set_overdue_alerted, jobs_with_tasks, forget_job, forget_firings,
+      drop_idle_queues, active_queues_of;
+  // hosts (hosts.cc)
+  sql::Stmt join_host, adopt_attempts, host_current, heartbeat, hosts, fence_host, take_attempts,
+      passed_on;
 };
 
 /// The SQL of a planned (hot) query in `dialect`, exactly as the store prepares it.

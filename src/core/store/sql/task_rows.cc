@@ -281,7 +281,7 @@ void BindStage(Query& q, TaskId id, size_t pos, const StageSpec& s) {
 
 std::string AttemptSelect() {
   return "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, user_cpu_us, "
-         "system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units, stage FROM attempts "
+         "system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units, stage, host FROM attempts "
          "WHERE task_id = $1 "
          "ORDER BY number";
 }
@@ -309,6 +309,7 @@ bool ReadAttempt(const Query& q, Attempt* out) {
     a.units = std::move(*units);
   }
   a.stage = static_cast<int>(q.Int(14));
+  a.host = q.Text(15);
   return true;
 }
 

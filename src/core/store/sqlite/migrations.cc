@@ -337,11 +337,35 @@ ALTER TABLE tasks ADD COLUMN shard_total INTEGER;
 CREATE INDEX tasks_shard_group ON tasks(shard_group, shard_index) WHERE shard_group IS NOT NULL;
 )sql";
 
+// v15, hosts (SPEC 12): a row per tqd that shares the store (its epoch, the fencing number of
+// the attempts it starts, moves on when it joins again or is fenced; its beats count its
+// heartbeats). Each attempt keeps the host it ran on and its holder, the host that may record
+// its end, with the holder's epoch as its fence: a rescuer becomes the holder. Attempts not
+// ended are indexed by holder, so a host's running attempts are found without a scan, and those
+// passed on by their host, so a host that returns finds what it must kill. Attempts from before
+// have host and holder "".
+constexpr const char* kSchemaV15 = R"sql(
+CREATE TABLE hosts (
+  name TEXT PRIMARY KEY,
+  version TEXT NOT NULL,
+  epoch INTEGER NOT NULL,
+  beats INTEGER NOT NULL DEFAULT 0,
+  started INTEGER NOT NULL,
+  heartbeat INTEGER NOT NULL,
+  max_running INTEGER NOT NULL
+) WITHOUT ROWID;
+ALTER TABLE attempts ADD COLUMN host TEXT NOT NULL DEFAULT '';
+ALTER TABLE attempts ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+ALTER TABLE attempts ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX attempts_open_by_holder ON attempts(holder, task_id) WHERE ended = 0;
+CREATE INDEX attempts_passed_on ON attempts(host, task_id, number) WHERE holder <> host;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},   {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},   {5, kSchemaV5},
     {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},   {9, kSchemaV9},   {10, kSchemaV10},
-    {11, kSchemaV11}, {12, kSchemaV12}, {13, kSchemaV13}, {14, kSchemaV14},
+    {11, kSchemaV11}, {12, kSchemaV12}, {13, kSchemaV13}, {14, kSchemaV14}, {15, kSchemaV15},
 };
 
 bool IsFileBacked(const std::string& path) {

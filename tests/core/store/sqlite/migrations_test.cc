@@ -714,5 +714,34 @@ TEST_CASE("a v13 database migrates to v14: its tasks are no shards, and a group 
   CHECK(group->ids.front() > group->group);
 }
 
+TEST_CASE("a v14 database migrates to v15: its running attempts become the first host's") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 14);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+  }
+  // The fixture's task 3 runs (attempt 1, not ended).
+  REQUIRE(QueryInt(path, "SELECT count(*) FROM tasks WHERE state = 'running'") == 1);
+  const TaskId running = QueryInt(path, "SELECT id FROM tasks WHERE state = 'running'");
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(QueryInt(BackupPath(path, 14), "PRAGMA user_version") == 14);
+  REQUIRE(store.JoinHost("web-1", "0.1.0", 2, 2000).ok());
+  Result<std::vector<RunningAttempt>> attempts = store.RunningAttempts();
+  REQUIRE(attempts.ok());
+  REQUIRE(attempts->size() == 1);
+  CHECK((*attempts)[0].task_id == running);
+  Result<std::vector<HostRecord>> hosts = store.Hosts();
+  REQUIRE(hosts.ok());
+  REQUIRE(hosts->size() == 1);
+  CHECK((*hosts)[0].name == "web-1");
+  CHECK((*hosts)[0].running == 1);
+}
+
 }  // namespace
 }  // namespace tq

@@ -1,0 +1,96 @@
+// The SQL store's hosts (SPEC 12): joining as a host, heartbeats, the hosts list, and fencing a
+// silent host so its running attempts pass to the host that rescues them.
+#include "core/model/host_name.h"
+#include "core/store/sql/sql_store.h"
+#include "core/store/sql/statements.h"
+
+namespace tq {
+
+Status SqlStore::JoinHost(const std::string& host, const std::string& version, int max_running,
+                          WallMs now) {
+  if (Status s = CheckHostName("host", host); !s.ok()) return s;
+  int64_t epoch = 0;
+  Status status = Write([&]() -> Status {
+    {
+      sql::Query q(st_->join_host);
+      Result<bool> row =
+          q.BindText(host).BindText(version).BindInt(now).BindInt(max_running).Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return sql::StoreError("join as host " + host, "no epoch returned");
+      epoch = q.Int(0);
+      if (Status s = q.Run(); !s.ok()) return s;
+    }
+    sql::Query q(st_->adopt_attempts);
+    return q.BindText(host).BindInt(epoch).Run();
+  });
+  if (!status.ok()) return status;
+  host_ = host;
+  epoch_ = epoch;
+  return Status::Ok();
+}
+
+Result<bool> SqlStore::Heartbeat(int max_running, WallMs now) {
+  if (epoch_ == 0) return true;  // joined no host
+  bool current = false;
+  Status status = Write([&]() -> Status {
+    sql::Query q(st_->heartbeat);
+    if (Status s = q.BindText(host_).BindInt(epoch_).BindInt(now).BindInt(max_running).Run();
+        !s.ok())
+      return s;
+    current = db_->Changes() > 0;
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return current;
+}
+
+Result<std::vector<HostRecord>> SqlStore::Hosts() {
+  std::vector<HostRecord> hosts;
+  sql::Query q(st_->hosts);
+  Status s = q.ForEach([&] {
+    HostRecord h;
+    h.name = q.Text(0);
+    h.version = q.Text(1);
+    h.epoch = q.Int(2);
+    h.beats = q.Int(3);
+    h.started = q.Int(4);
+    h.heartbeat = q.Int(5);
+    h.max_running = static_cast<int>(q.Int(6));
+    h.running = static_cast<int>(q.Int(7));
+    hosts.push_back(std::move(h));
+  });
+  if (!s.ok()) return s;
+  return hosts;
+}
+
+Result<std::optional<std::vector<RunningAttempt>>> SqlStore::FenceHost(const std::string& host,
+                                                                       int64_t beats) {
+  std::optional<std::vector<RunningAttempt>> taken;
+  Status status = Write([&]() -> Status {
+    {
+      sql::Query q(st_->fence_host);
+      if (Status s = q.BindText(host).BindInt(beats).BindText(host_).BindInt(epoch_).Run(); !s.ok())
+        return s;
+      if (db_->Changes() == 0) return Status::Ok();  // it beat since, or is ours, or is unknown
+    }
+    Result<std::vector<RunningAttempt>> running = RunningAttemptsOf(host);
+    if (!running.ok()) return running.status();
+    sql::Query q(st_->take_attempts);
+    if (Status s = q.BindText(host).BindText(host_).BindInt(epoch_).Run(); !s.ok()) return s;
+    taken = std::move(*running);
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return taken;
+}
+
+Result<std::vector<std::pair<TaskId, int>>> SqlStore::PassedOnAttempts() {
+  std::vector<std::pair<TaskId, int>> passed;
+  sql::Query q(st_->passed_on);
+  Status s =
+      q.BindText(host_).ForEach([&] { passed.emplace_back(q.Int(0), static_cast<int>(q.Int(1))); });
+  if (!s.ok()) return s;
+  return passed;
+}
+
+}  // namespace tq

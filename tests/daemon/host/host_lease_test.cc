@@ -1,0 +1,112 @@
+#include "daemon/host/host_lease.h"
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/store/sqlite/open.h"
+#include "core/store/test_util.h"
+#include "support/fake_clock.h"
+#include "support/temp_dir.h"
+
+namespace tq {
+namespace {
+
+constexpr int64_t kLeaseMs = 3000;
+
+// Two hosts, "a" and "b", on one store file, each with its own lease on one loop and clock.
+struct Fixture {
+  TempDir dir{"host-lease"};
+  FakeClock clock;
+  EventLoop loop{clock};
+  ConfigPtr config;
+  std::unique_ptr<Store> a_store, b_store;
+  std::unique_ptr<HostLease> a, b;
+  std::vector<std::pair<std::string, std::vector<RunningAttempt>>> rescued_by_a;
+  int b_fenced = 0;
+
+  Fixture() {
+    Config c;
+    c.host_lease_ms = kLeaseMs;
+    config = std::make_shared<const Config>(c);
+    a_store = Open("a");
+    b_store = Open("b");
+    a = std::make_unique<HostLease>(
+        loop, clock, *a_store, config, "a",
+        HostLease::Callbacks{
+            [] { FAIL("a was fenced"); },
+            [this](const std::string& host, const std::vector<RunningAttempt>& attempts) {
+              rescued_by_a.emplace_back(host, attempts);
+            }});
+  }
+
+  std::unique_ptr<Store> Open(const std::string& host) {
+    auto store = OpenSqliteStore((dir.path / "tq.db").string(), /*durability_full=*/false);
+    REQUIRE_MESSAGE(store.ok(), store.status().message());
+    Status joined = (*store)->JoinHost(host, "0.1.0", 2, clock.WallNow());
+    REQUIRE_MESSAGE(joined.ok(), joined.message());
+    return std::move(*store);
+  }
+
+  // b's lease, beating from now on and telling of its fence.
+  void StartB() {
+    b = std::make_unique<HostLease>(
+        loop, clock, *b_store, config, "b",
+        HostLease::Callbacks{[this] { ++b_fenced; },
+                             [](const std::string&, const auto&) { FAIL("b rescued a host"); }});
+    b->Start();
+  }
+
+  void Pass(int64_t ms) {
+    clock.Advance(ms);
+    loop.RunReady();
+  }
+};
+
+TEST_CASE("host lease: a host silent for a whole lease is fenced and its attempts rescued") {
+  Fixture f;
+  const TaskId id = test::MustInsert(*f.b_store, test::kAlice, test::Spec({"x"}));
+  test::MustStart(*f.b_store, id, f.clock.WallNow());
+  f.a->Start();  // a first sees b's count now, and beats every third of the lease
+  f.Pass(kLeaseMs / 3);
+  f.Pass(kLeaseMs / 3);
+  CHECK(f.rescued_by_a.empty());  // two thirds of a lease
+  f.Pass(kLeaseMs / 3);
+  REQUIRE(f.rescued_by_a.size() == 1);
+  CHECK(f.rescued_by_a[0].first == "b");
+  REQUIRE(f.rescued_by_a[0].second.size() == 1);
+  CHECK(f.rescued_by_a[0].second[0].task_id == id);
+  for (int i = 0; i < 6; ++i) f.Pass(kLeaseMs / 3);
+  CHECK(f.rescued_by_a.size() == 1);  // fenced once
+}
+
+TEST_CASE("host lease: a beating host is never fenced, whatever the wall clock does") {
+  Fixture f;
+  f.StartB();
+  f.a->Start();
+  for (int i = 0; i < 10; ++i) {
+    f.clock.StepWall(i % 2 == 0 ? 3'600'000 : -7'200'000);  // steps of an hour either way
+    f.Pass(kLeaseMs / 3);
+  }
+  CHECK(f.rescued_by_a.empty());
+  CHECK(f.b_fenced == 0);
+}
+
+TEST_CASE("host lease: a host that stops beating is fenced, and learns it when it beats again") {
+  Fixture f;
+  f.StartB();
+  f.a->Start();
+  for (int i = 0; i < 3; ++i) f.Pass(kLeaseMs / 3);
+  REQUIRE(f.rescued_by_a.empty());
+  f.b.reset();  // b stops, as a stopped process would
+  for (int i = 0; i < 5; ++i) f.Pass(kLeaseMs / 3);
+  REQUIRE(f.rescued_by_a.size() == 1);
+  CHECK(f.rescued_by_a[0].second.empty());
+  f.StartB();  // b runs again: its first beat finds it fenced
+  CHECK(f.b_fenced == 1);
+}
+
+}  // namespace
+}  // namespace tq
