@@ -39,10 +39,8 @@ std::multiset<std::string> RunningHosts(TestDaemon& d, const std::vector<std::st
 
 TEST_CASE("hosts: a task submitted on a full host runs on another, each host within its cap") {
   std::string why;
-  tq::test::PgServer* pg = tq::test::PgServer::Get(&why);
-  if (pg == nullptr) TQ_SKIP(why);
-  const std::string uri = pg->FreshSchema();
-  REQUIRE_FALSE(uri.empty());
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
   TestDaemon a(OneSlotHost(uri, "a"));
   TQ_LOG_ON_FAILURE(a);
   TestDaemon b(OneSlotHost(uri, "b"));
@@ -61,10 +59,8 @@ TEST_CASE("hosts: a task submitted on a full host runs on another, each host wit
 
 TEST_CASE("hosts: a queue's concurrency counts the tasks running on every host") {
   std::string why;
-  tq::test::PgServer* pg = tq::test::PgServer::Get(&why);
-  if (pg == nullptr) TQ_SKIP(why);
-  const std::string uri = pg->FreshSchema();
-  REQUIRE_FALSE(uri.empty());
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
   const std::string queue = "[queues.one]\nconcurrency = 1\n";
   TestDaemon a(OneSlotHost(uri, "a", queue));
   TQ_LOG_ON_FAILURE(a);
@@ -90,10 +86,8 @@ TEST_CASE("hosts: a queue's concurrency counts the tasks running on every host")
 
 TEST_CASE("hosts: tq wait and tq cancel on one host reach a task running on another") {
   std::string why;
-  tq::test::PgServer* pg = tq::test::PgServer::Get(&why);
-  if (pg == nullptr) TQ_SKIP(why);
-  const std::string uri = pg->FreshSchema();
-  REQUIRE_FALSE(uri.empty());
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
   TestDaemon a(OneSlotHost(uri, "a"));
   TQ_LOG_ON_FAILURE(a);
   TestDaemon b(OneSlotHost(uri, "b"));

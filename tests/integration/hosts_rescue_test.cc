@@ -78,21 +78,11 @@ struct TwoHosts {
   TestDaemon a;
 };
 
-// A fresh schema on the test process's PostgreSQL; "" with the reason in `why` when PostgreSQL
-// cannot run here.
-std::string FreshStore(std::string* why) {
-  tq::test::PgServer* pg = tq::test::PgServer::Get(why);
-  if (pg == nullptr) return "";
-  const std::string uri = pg->FreshSchema();
-  REQUIRE_FALSE(uri.empty());
-  return uri;
-}
-
 }  // namespace
 
 TEST_CASE("hosts: a host killed with -9 has its task rescued after the lease, then killed there") {
   std::string why;
-  const std::string uri = FreshStore(&why);
+  const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);
   TwoHosts h(uri);
   TQ_LOG_ON_FAILURE(h.b);
@@ -116,7 +106,7 @@ TEST_CASE("hosts: a host killed with -9 has its task rescued after the lease, th
 
 TEST_CASE("hosts: a host stopped past its lease is fenced: it records nothing and kills its copy") {
   std::string why;
-  const std::string uri = FreshStore(&why);
+  const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);
   TwoHosts h(uri);
   TQ_LOG_ON_FAILURE(h.b);

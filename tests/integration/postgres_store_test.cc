@@ -20,11 +20,8 @@ namespace {
 // A fresh schema on the test process's PostgreSQL, as a tqd.toml `store` line; "" with the
 // reason in `why` when PostgreSQL cannot run here.
 std::string StoreLine(std::string* why) {
-  tq::test::PgServer* pg = tq::test::PgServer::Get(why);
-  if (pg == nullptr) return "";
-  const std::string uri = pg->FreshSchema();
-  REQUIRE_FALSE(uri.empty());
-  return "store = " + Quoted(uri) + "\n";
+  const std::string uri = tq::test::FreshSchemaUri(why);
+  return uri.empty() ? "" : "store = " + Quoted(uri) + "\n";
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "support/pg_server.h"
 
+#include <doctest/doctest.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <libpq-fe.h>
@@ -159,6 +160,14 @@ PgServer::~PgServer() {
   }
   std::error_code ec;
   if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+}
+
+std::string FreshSchemaUri(std::string* why) {
+  PgServer* pg = PgServer::Get(why);
+  if (pg == nullptr) return "";
+  const std::string uri = pg->FreshSchema();
+  REQUIRE_FALSE(uri.empty());
+  return uri;
 }
 
 }  // namespace tq::test

@@ -43,4 +43,8 @@ class PgServer {
   int schemas_ = 0;      ///< schemas made by FreshSchema
 };
 
+/// A fresh schema on the process's server for one test, as the URI of a session that works in
+/// it; "" when the server cannot run here, with the reason in `*why`. REQUIREs that it is made.
+std::string FreshSchemaUri(std::string* why);
+
 }  // namespace tq::test
