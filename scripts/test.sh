@@ -62,6 +62,18 @@ suite() {  # build-dir
 }
 
 phase "install packages" scripts/deps.sh
+
+# ccache's default 5 GB holds less than the four build trees of one version (release,
+# sanitizers, fuzzers, package): it evicted the oldest objects, the precompiled headers that
+# every test file's object depends on among them, so a clean clone compiled most files again.
+if command -v ccache >/dev/null; then
+  limit=$(ccache --get-config max_size)
+  case $limit in
+    0 | 0.0 | *T) ;;  # no limit, or terabytes
+    *G) [ "${limit%%.*}" -ge 20 ] || ccache --max-size 20G >/dev/null ;;
+    *) ccache --max-size 20G >/dev/null ;;  # megabytes
+  esac
+fi
 phase "build (release)" build build
 phase "tests (release)" suite build
 [ "$all" = 1 ] || exit 0

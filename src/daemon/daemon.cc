@@ -101,6 +101,7 @@ Status Daemon::Open() {
   if (Status st = store_->JoinHost(*host, TQ_VERSION, config.max_running, started_); !st.ok())
     return st;
   spdlog::info("store: {}, as host {}", config.store.empty() ? "SQLite" : "PostgreSQL", *host);
+  host_ = *host;
   store_->ObserveCommits([this](double seconds) { counters_.commit.Observe(seconds); });
 
   server_ = std::make_unique<Server>(loop_, clock_, options_.server_limits);
@@ -123,21 +124,23 @@ Status Daemon::Open() {
 
   auto make_runner = PrepareRunner();
   if (!make_runner.ok()) return make_runner.status();
-  DispatchEvents told{[this](const Task& task, int attempt) { events_->Started(task, attempt); },
-                      [this](const Task& task, int attempt, const AttemptOutcome& outcome) {
-                        events_->Retrying(task, attempt, outcome);
-                      },
-                      [this](const Task& task, int attempt, const AttemptOutcome& outcome) {
-                        ++counters_.stages_finished[StageStateName(StageState::kSucceeded)];
-                        events_->Advanced(task, attempt, outcome);
-                      },
-                      [this](TaskId id) { events_->Reread({id}, "unstarted"); },
-                      [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
-                      [this](TaskId id, const Status& why) { waiters_->Fail(id, why); },
-                      [this] { service_.StatusChanged(); },
-                      [this](const std::string& job) {
-                        return scheduler_ ? scheduler_->Definition(job) : nullptr;
-                      }};
+  DispatchEvents told{
+      [this](const Task& task, int attempt) { events_->Started(task, attempt); },
+      [this](const Task& task, int attempt, const AttemptOutcome& outcome) {
+        events_->Retrying(task, attempt, outcome);
+      },
+      [this](const Task& task, int attempt, const AttemptOutcome& outcome) {
+        ++counters_.stages_finished[StageStateName(StageState::kSucceeded)];
+        events_->Advanced(task, attempt, outcome);
+      },
+      [this](TaskId id) { events_->Reread({id}, "unstarted"); },
+      [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
+      [this](TaskId id, const Status& why) { waiters_->Fail(id, why); },
+      [this] { service_.StatusChanged(); },
+      [this](const std::string& job) { return scheduler_ ? scheduler_->Definition(job) : nullptr; },
+      [this] {
+        if (wakeups_) wakeups_->Announce();
+      }};
   dispatch_ = std::make_unique<Dispatcher>(
       DispatchParts{loop_, clock_, *store_, options_.config, files_, access_, limits_,
                     lookup_holds_, counters_, options_.run_as},
@@ -172,6 +175,8 @@ Status Daemon::Open() {
   if (!config.store.empty()) {
     KillPassedOn();
     KeepLease(*host);
+    wakeups_ = std::make_unique<StoreWakeups>(loop_, clock_, config.store, [this] { Look(); });
+    wakeups_->Start();
     PollSharedStore();
   }
   if (notifier_) {
@@ -274,6 +279,7 @@ void Daemon::OnFrame(ConnId conn, const Owner& peer, const std::string& payload)
 
 void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
   service_.StatusChanged();
+  if (wakeups_) wakeups_->Announce();  // their waiters and dependents may be on other hosts
   std::set<TaskId> groups;  // of the shards that ended: told of once, when all have ended
   for (TaskId id : ids) {
     auto task = store_->Get(id);
@@ -346,6 +352,11 @@ void Daemon::KeepLease(const std::string& host) {
 void Daemon::PollSharedStore() {
   constexpr MonoMs kPollMs = 1000;  // how late a host may see another host's submit or end
   loop_.AddTimer(clock_.MonoNow() + kPollMs, [this] { PollSharedStore(); });
+  Look();
+  scheduler_->FollowStore();
+}
+
+void Daemon::Look() {
   dispatch_->Schedule();
   dispatch_->StopAskedElsewhere();
   for (TaskId id : waiters_->Awaited()) {
@@ -369,7 +380,8 @@ void Daemon::JobsChanged() {
 }
 
 Result<MetricsSnapshot> Daemon::Metrics() {
-  auto s = StoreMetrics(*store_, *options_.config, options_.state_dir + "/tq.db");
+  auto s = StoreMetrics(*store_, *options_.config, options_.state_dir + "/tq.db", host_,
+                        clock_.WallNow());
   if (!s.ok()) return s;
   s->started = started_;
   s->counters = counters_;

@@ -23,6 +23,7 @@
 #include "daemon/host/metrics_textfile.h"
 #include "daemon/host/service_manager.h"
 #include "daemon/host/state_lock.h"
+#include "daemon/host/store_wakeups.h"
 #include "daemon/notify/hook_runner.h"
 #include "daemon/notify/notifier.h"
 #include "daemon/run/dispatch.h"
@@ -122,8 +123,8 @@ class Daemon final : public CronHost {
   Result<Dispatcher::MakeRunner> PrepareRunner();
   void OnFrame(ConnId conn, const Owner& peer, const std::string& payload);
   void OnSignal();
-  /// Tells the waiters, the followers of events and the tasks' hooks and mail that `ids`
-  /// reached a terminal state.
+  /// Tells the waiters, the followers of events, the tasks' hooks and mail, and the other hosts
+  /// of a shared store that `ids` reached a terminal state.
   void NotifyTerminal(const std::vector<TaskId>& ids);
   /// Tells group `group`'s hooks and mail of its end once every shard has ended (SPEC 12).
   void GroupMayHaveEnded(TaskId group);
@@ -135,10 +136,13 @@ class Daemon final : public CronHost {
   /// With a shared store, keeps this host's lease as `host`, ends the attempts it rescues from
   /// silent hosts, and kills what it runs and joins again when another host fenced it.
   void KeepLease(const std::string& host);
-  /// With a shared store, every second: runs a turn of dispatch (the other hosts' submits and
-  /// ends are seen there), stops what other hosts asked to stop, and answers the waiters of tasks
-  /// another host ended.
+  /// With a shared store, every second (the fallback of the wake-ups): Look, and takes the jobs'
+  /// enable and disable made through other hosts.
   void PollSharedStore();
+  /// With a shared store, when another host changed it: runs a turn of dispatch (the other hosts'
+  /// submits and ends are seen there), stops what other hosts asked to stop, and answers the
+  /// waiters of tasks another host ended.
+  void Look();
   /// KILLs what still runs here of the attempts this host started that passed to another host
   /// (SPEC 12): after a fence, and at start with a shared store.
   void KillPassedOn();
@@ -155,6 +159,7 @@ class Daemon final : public CronHost {
   DaemonCounters counters_;
   MinuteHistory history_;  ///< the last hour of counters_, for the console's charts
   WallMs started_ = 0;
+  std::string host_;  ///< the name this tqd joined the store as
   std::unique_ptr<Store> store_;
   std::unique_ptr<ShimSpawner> spawner_;
   std::optional<TaskCgroups> cgroups_;  ///< where tasks get a cgroup each; none: no cgroups
@@ -171,6 +176,7 @@ class Daemon final : public CronHost {
   std::unique_ptr<RequestContext> requests_;   ///< what the handlers see, once all is open
   std::unique_ptr<MetricsTextfile> textfile_;  ///< with metrics_textfile in tqd.toml
   std::unique_ptr<HostLease> lease_;           ///< with a shared store (PostgreSQL)
+  std::unique_ptr<StoreWakeups> wakeups_;      ///< with a shared store (PostgreSQL)
   ServiceManager service_;  ///< READY, STATUS, RELOADING, STOPPING and WATCHDOG to systemd
   int signal_fd_ = -1;
 };

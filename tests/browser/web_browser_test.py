@@ -382,6 +382,19 @@ class ConsoleInBrowser(unittest.TestCase):
         self.screenshot("overview")
         self.daemon.tq(["cancel", str(running), str(later)])
 
+    def test_hosts_page_lists_this_host_live(self):
+        hosts = json.loads(self.daemon.tq(["hosts", "--json"]).stdout)["hosts"]
+        self.assertEqual(len(hosts), 1)
+        name = hosts[0]["name"]
+        self.open(self.console, "/")
+        self.click('header nav a[href="/hosts"]', "the Hosts link")
+        cell = f'#hosts tr[data-host="{name}"]'
+        wait_for(lambda: self.find(cell), f"host {name}")
+        self.assertEqual(self.find(cell)[0].get_attribute("data-state"), "live")
+        self.assertIn("(this host)", self.text_of(cell))
+        self.assertIn("one host", self.text_of("main"))
+        self.screenshot("hosts")
+
     def test_without_javascript_the_plain_pages_show_tasks_read_only(self):
         task = self.daemon.submit("echo plain-output; exit 4")
         wait_for(lambda: self.daemon.state_of(task) == "failed", f"task {task} failed")

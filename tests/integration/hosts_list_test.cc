@@ -59,6 +59,11 @@ TEST_CASE("hosts: with SQLite the one host is the one that answered, live, with 
   CHECK_MESSAGE(table.out.find("web-1*") != std::string::npos, table.out);
   CHECK_MESSAGE(table.out.find("1/") != std::string::npos, table.out);
 
+  // The metrics say the same, per host.
+  const RunResult metrics = Tq(d, {"stats", "--prometheus"});
+  CHECK(metrics.out.find("tq_host_state{host=\"web-1\",state=\"live\"} 1\n") != std::string::npos);
+  CHECK(metrics.out.find("tq_host_running{host=\"web-1\"} 1\n") != std::string::npos);
+
   WriteFile(gate, "");
   CHECK(Tq(d, {"wait", id}).exit_code == 0);
   CHECK(HostsJson(d)["hosts"][0]["running"] == 0);

@@ -106,6 +106,12 @@ std::string PgServer::Start() {
   if (init < 0 || waitpid(init, &status, 0) != init || !WIFEXITED(status) ||
       WEXITSTATUS(status) != 0)
     return "initdb failed: " + Tail(log);
+  return Launch();
+}
+
+std::string PgServer::Launch() {
+  const std::string log = dir_ + "/log";
+  int status = 0;
   // No fsync and small buffers: the data is thrown away with the test process.
   pid_ = Spawn({bin_dir_ + "/postgres", "-D", dir_ + "/data", "-k", dir_, "-p", kPort, "-c",
                 "listen_addresses=", "-F", "-c", "full_page_writes=off", "-c",
@@ -151,6 +157,14 @@ std::string PgServer::FreshSchema() {
              ? "postgresql://tq@/postgres?host=" + dir_ + "&port=" + kPort +
                    "&options=-c%20search_path%3D" + name
              : "";
+}
+
+std::string PgServer::Restart() {
+  if (pid_ <= 0) return "the server is not running";
+  kill(pid_, SIGINT);  // a fast shutdown: what was committed is written out
+  waitpid(pid_, nullptr, 0);
+  pid_ = 0;
+  return Launch();
 }
 
 PgServer::~PgServer() {

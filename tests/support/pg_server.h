@@ -26,6 +26,10 @@ class PgServer {
   /// Creates a schema of its own in database "postgres" for one test; returns the URI of a
   /// session that works in it ("postgresql://...", "" when that failed).
   std::string FreshSchema();
+  /// Restarts the server as an administrator's restart does: a fast shutdown (every session is
+  /// ended, what was committed is kept), then a start on the same data; "" once it answers
+  /// again, else why not.
+  std::string Restart();
 
   ~PgServer();
   PgServer(const PgServer&) = delete;
@@ -35,6 +39,8 @@ class PgServer {
   PgServer() = default;
   /// initdb, then the server; "" once it answers, else why not.
   std::string Start();
+  /// Starts the server on the data directory; "" once it answers, else why not.
+  std::string Launch();
 
   std::string bin_dir_;  ///< PostgreSQL's programs
   std::string dir_;      ///< the data directory's parent, the socket's and the log's directory

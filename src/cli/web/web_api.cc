@@ -13,8 +13,8 @@ namespace {
 using nlohmann::json;
 
 // Requests that only look.
-const std::set<std::string, std::less<>> kReadTypes = {"status",    "list", "jobs", "stats",
-                                                       "resources", "logs", "queue"};
+const std::set<std::string, std::less<>> kReadTypes = {"status", "list",      "jobs", "stats",
+                                                       "hosts",  "resources", "logs", "queue"};
 // Requests that change something, as the console's buttons make them.
 const std::set<std::string, std::less<>> kChangeTypes = {"cancel", "retry",   "clean",     "hold",
                                                          "queue",  "job_run", "job_enable"};

@@ -52,8 +52,8 @@ bool RequestTypeText(std::string_view type) {
 
 // The pages the console's script draws; each is the same document.
 bool PagePath(std::string_view path) {
-  return path == "/" || path == "/tasks" || path == "/jobs" || path.starts_with("/tasks/") ||
-         path.starts_with("/jobs/");
+  return path == "/" || path == "/tasks" || path == "/jobs" || path == "/hosts" ||
+         path.starts_with("/tasks/") || path.starts_with("/jobs/");
 }
 
 // The plain page (no JavaScript) showing what the console page at `path` shows.

@@ -36,6 +36,12 @@ json MetricsToJson(const MetricsSnapshot& s) {
   json units = json::object();
   for (const auto& [resource, n] : s.units)
     units[resource] = {{"in_use", n.in_use}, {"free", n.free}};
+  json hosts = json::object();
+  for (const auto& [name, h] : s.hosts)
+    hosts[name] = {{"state", h.state},
+                   {"running", h.running},
+                   {"max_running", h.max_running},
+                   {"heartbeat_age_ms", h.heartbeat_age_ms}};
   json history = json::array();
   for (const MinuteSample& m : s.history)
     history.push_back({{"at", m.at},
@@ -59,6 +65,7 @@ json MetricsToJson(const MetricsSnapshot& s) {
           {"overdue_alerts", c.overdue_alerts},
           {"jobs_overdue", s.jobs_overdue},
           {"units", units},
+          {"hosts", hosts},
           {"queue_wait_seconds", HistogramToJson(c.queue_wait)},
           {"run_seconds", HistogramToJson(c.run_time)},
           {"commit_seconds", HistogramToJson(c.commit)},
@@ -110,6 +117,11 @@ Result<MetricsSnapshot> MetricsFromJson(const json& j) {
     const json units = j.value("units", json::object());
     for (const auto& [resource, n] : units.items())
       s.units[resource] = {n.at("in_use").get<int64_t>(), n.at("free").get<int64_t>()};
+    // Absent from a daemon of the version before hosts.
+    const json hosts = j.value("hosts", json::object());
+    for (const auto& [name, h] : hosts.items())
+      s.hosts[name] = {h.at("state").get<std::string>(), h.at("running").get<int64_t>(),
+                       h.at("max_running").get<int64_t>(), h.at("heartbeat_age_ms").get<int64_t>()};
     c.queue_wait = HistogramFromJson(j.at("queue_wait_seconds"));
     c.run_time = HistogramFromJson(j.at("run_seconds"));
     c.commit = HistogramFromJson(j.at("commit_seconds"));

@@ -52,6 +52,14 @@ struct UnitCounts {
   int64_t free = 0;
 };
 
+/// One host of the store (SPEC 12) as the answering host sees it, as `tq hosts` shows it.
+struct HostCounts {
+  std::string state;             ///< live, silent or fenced
+  int64_t running = 0;           ///< the attempts the store holds as running on it
+  int64_t max_running = 0;       ///< its max_running
+  int64_t heartbeat_age_ms = 0;  ///< how long ago its last heartbeat was
+};
+
 /// Everything `tq stats` shows: the store's counts now and the daemon's counters.
 struct MetricsSnapshot {
   WallMs started = 0;                      ///< when this tqd started
@@ -61,6 +69,7 @@ struct MetricsSnapshot {
   /// Each job with expect_success_within: whether it is overdue now (SPEC 7a).
   std::map<std::string, bool> jobs_overdue;
   std::map<std::string, UnitCounts> units;  ///< each resource of [resources]
+  std::map<std::string, HostCounts> hosts;  ///< each host of the store, by name
   DaemonCounters counters;
   std::vector<MinuteSample> history;  ///< the last hour, a sample a minute (MinuteHistory)
 };

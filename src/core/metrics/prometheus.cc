@@ -153,6 +153,25 @@ std::string RenderPrometheus(const MetricsSnapshot& s) {
     e.Sample("tq_resource_units", "resource=" + PrometheusLabel(resource) + ",state=\"free\"",
              static_cast<double>(n.free));
   }
+  e.Family("tq_host_state", "gauge",
+           "1 for each host of the store in the state it is in, else 0: live, silent (no "
+           "heartbeat for host_lease) or fenced (its running tasks were passed on).");
+  for (const auto& [name, h] : s.hosts)
+    for (const char* state : {"live", "silent", "fenced"})
+      e.Sample("tq_host_state", "host=" + PrometheusLabel(name) + ",state=\"" + state + "\"",
+               h.state == state ? 1 : 0);
+  e.Family("tq_host_running", "gauge", "Tasks running on each host of the store.");
+  for (const auto& [name, h] : s.hosts)
+    e.Sample("tq_host_running", "host=" + PrometheusLabel(name), static_cast<double>(h.running));
+  e.Family("tq_host_max_running", "gauge", "Each host's max_running.");
+  for (const auto& [name, h] : s.hosts)
+    e.Sample("tq_host_max_running", "host=" + PrometheusLabel(name),
+             static_cast<double>(h.max_running));
+  e.Family("tq_host_heartbeat_age_seconds", "gauge",
+           "How long ago each host of the store last beat, on this host's clock.");
+  for (const auto& [name, h] : s.hosts)
+    e.Sample("tq_host_heartbeat_age_seconds", "host=" + PrometheusLabel(name),
+             static_cast<double>(h.heartbeat_age_ms) / 1000.0);
   e.Family("tq_job_overdue_alerts_total", "counter",
            "Alerts raised by jobs' dead man's switches since tqd started.");
   e.Sample("tq_job_overdue_alerts_total", "", static_cast<double>(c.overdue_alerts));

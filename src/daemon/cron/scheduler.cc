@@ -119,6 +119,7 @@ struct Scheduler::State {
   void Plan(Job& j, WallMs now);
   Result<JobRunOutcome> Run(Job& j, const std::optional<Firing>& firing, bool force, WallMs now);
   void Record(Job& j, const Firing& firing, WallMs now);
+  void SetDisabled(Job& j, bool disabled);
   void Unschedule(Job& j);
   void Schedule(Job& j, WallMs when);
   void Arm();
@@ -765,22 +766,41 @@ Status Scheduler::SetEnabled(const std::string& name, bool enabled) {
                                        ": enabled = false): change the file and reload");
   Status st = state_->store().SetJobDisabled(name, !enabled);
   if (!st.ok()) return st;
-  const bool was_disabled = j.disabled;
-  j.disabled = !enabled;
-  const WallMs now = state_->Now();
-  if (enabled && was_disabled) {
-    // Its times while disabled have passed: no catch-up, as a disabled systemd timer.
-    if (IsReboot(j.def)) {
-      state_->Record(j, Firing{name, now, state_->boot_id}, now);
-    } else if (j.last < now - 1) {
-      state_->Record(j, Firing{name, now - 1, ""}, now);
-    }
-  }
-  if (!state_->records_retry) state_->Plan(j, now);
-  if (!enabled) state_->Unschedule(j);
-  state_->Arm();
+  state_->SetDisabled(j, !enabled);
   state_->daemon.JobsChanged();
   return Status::Ok();
+}
+
+void Scheduler::FollowStore() {
+  auto records = state_->store().JobRecords();
+  if (!records.ok()) return;  // the next poll reads them again
+  bool changed = false;
+  for (const JobRecord& r : *records) {
+    auto it = state_->jobs.find(r.job);
+    if (it == state_->jobs.end() || it->second.disabled == r.disabled) continue;
+    spdlog::info("job {}: {} through another host", r.job, r.disabled ? "disabled" : "enabled");
+    state_->SetDisabled(it->second, r.disabled);
+    changed = true;
+  }
+  if (changed) state_->daemon.JobsChanged();
+}
+
+// Takes the store's flag `disabled` for `j` and plans it again.
+void Scheduler::State::SetDisabled(Job& j, bool disabled) {
+  const bool was_disabled = j.disabled;
+  j.disabled = disabled;
+  const WallMs now = Now();
+  if (!disabled && was_disabled) {
+    // Its times while disabled have passed: no catch-up, as a disabled systemd timer.
+    if (IsReboot(j.def)) {
+      Record(j, Firing{j.def.name, now, boot_id}, now);
+    } else if (j.last < now - 1) {
+      Record(j, Firing{j.def.name, now - 1, ""}, now);
+    }
+  }
+  if (!records_retry) Plan(j, now);
+  if (disabled) Unschedule(j);
+  Arm();
 }
 
 }  // namespace tq

@@ -63,6 +63,9 @@ class Scheduler {
                                                  const std::string& name);
   /// `tq jobs enable|disable NAME`: persisted; a disabled job does not fire.
   Status SetEnabled(const std::string& name, bool enabled);
+  /// In a store other hosts share: takes the enable and disable given through another host
+  /// (the store refuses a run of a disabled job meanwhile, whichever host fires it).
+  void FollowStore();
 
  private:
   struct State;

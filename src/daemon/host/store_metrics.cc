@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/policy/unit_grant.h"
+#include "daemon/host/host_state.h"
 #include "daemon/host/service_manager.h"
 
 namespace tq {
@@ -20,8 +21,8 @@ int64_t FileBytes(const std::string& path) {
 
 }  // namespace
 
-Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config,
-                                     const std::string& db_path) {
+Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config, const std::string& db_path,
+                                     const std::string& self, WallMs now) {
   MetricsSnapshot s;
   const auto label = [&](const std::string& queue) {
     return queue == TaskSpec().queue || config.queues.count(queue) ? queue : kOtherQueuesLabel;
@@ -35,6 +36,13 @@ Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config,
   if (!running.ok()) return running.status();
   for (const auto& [queue, n] : *running) s.running[label(queue)] += n;
   s.store_bytes = FileBytes(db_path) + FileBytes(db_path + "-wal");
+  auto hosts = store.Hosts();
+  if (!hosts.ok()) return hosts.status();
+  for (const HostRecord& h : *hosts) {
+    const int64_t age_ms = HeartbeatAgeMs(h, now);
+    s.hosts[h.name] = {HostStateName(h, self, !config.store.empty(), age_ms, config.host_lease_ms),
+                       h.running, h.max_running, age_ms};
+  }
   if (config.unit_pools.empty()) return s;
   auto held = HeldUnitsNow(store);
   if (!held.ok()) return held.status();

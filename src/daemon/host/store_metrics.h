@@ -12,12 +12,13 @@
 
 namespace tq {
 
-/// The store's counts now: tasks per queue and state, running attempts per queue, and the size
-/// of the database at `db_path` with its log. Queues tqd.toml does not name are counted together
-/// (kOtherQueuesLabel): any user may make one and every user reads the metrics, so their names
-/// would leak and their series grow without bound. The counters are left for the caller.
-Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config,
-                                     const std::string& db_path);
+/// The store's counts now: tasks per queue and state, running attempts per queue, the size of
+/// the database at `db_path` with its log, and the hosts as host `self` sees them at `now`.
+/// Queues tqd.toml does not name are counted together (kOtherQueuesLabel): any user may make one
+/// and every user reads the metrics, so their names would leak and their series grow without
+/// bound. The counters are left for the caller.
+Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config, const std::string& db_path,
+                                     const std::string& self, WallMs now);
 
 /// What systemd's status shows: running attempts and pending tasks; nullopt on a store fault.
 std::optional<std::string> ServiceStatusOf(Store& store);

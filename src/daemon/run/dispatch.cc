@@ -215,6 +215,7 @@ void Dispatcher::Turn() {
   for (const auto& [id, attempt] : stored) runner_->EndStored(id, attempt);
   for (AttemptEnd& end : unstored) unstored_ends_.Add(std::move(end));
   for (auto& [in_turn, after] : guests) after(committed);
+  if (committed.ok() && (!guests.empty() || !ends.empty())) events_.shared();
   Tell(news);
   for (Claim& claim : claims) Start(claim);
   if (more_due) Schedule();
@@ -547,8 +548,11 @@ void Dispatcher::StopRunning(TaskId id, TaskReason reason, const StopSignal& how
   auto task = parts_.store.Get(id);
   if (!task.ok() || task->state != TaskState::kRunning) return;
   const StopRequest stop{AttemptReason::kCancelled, reason, parts_.clock.WallNow()};
-  if (Status st = parts_.store.RecordStop(id, task->attempt_count, stop); !st.ok())
+  if (Status st = parts_.store.RecordStop(id, task->attempt_count, stop); !st.ok()) {
     spdlog::error("task {}: the stop for its host is not stored: {}", id, st.message());
+    return;
+  }
+  events_.shared();
 }
 
 void Dispatcher::StopAskedElsewhere() {

@@ -79,6 +79,9 @@ struct DispatchEvents {
   std::function<void()> turn;
   /// The definition of job `name` for its tasks' cwd and resources; nullptr when none.
   std::function<const JobDef*(const std::string& name)> job;
+  /// A turn stored what other hosts of a shared store act on (submits, ends), or a stop of a
+  /// task another host runs was stored: they are told at once (StoreWakeups).
+  std::function<void()> shared;
 };
 
 /// Picks and starts tasks, stores their attempts' ends, and runs the watcher when due.

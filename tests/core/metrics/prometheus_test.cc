@@ -22,6 +22,7 @@ MetricsSnapshot Example() {
   s.counters.run_time.Observe(90);
   s.counters.commit.Observe(0.0003);
   s.units = {{"gpu", {3, 1}}};
+  s.hosts = {{"a", {"live", 2, 4, 1500}}, {"b", {"fenced", 0, 4, 90000}}};
   return s;
 }
 
@@ -40,6 +41,8 @@ TEST_CASE("a metrics snapshot survives its wire form") {
   CHECK(back->counters.run_time.count == 1);
   CHECK(back->units.at("gpu").in_use == 3);
   CHECK(back->units.at("gpu").free == 1);
+  CHECK(back->hosts.at("b").state == "fenced");
+  CHECK(back->hosts.at("a").heartbeat_age_ms == 1500);
 }
 
 TEST_CASE("a snapshot of a daemon that counted submits as one number reads them as submits") {
@@ -49,9 +52,11 @@ TEST_CASE("a snapshot of a daemon that counted submits as one number reads them 
   REQUIRE(back.ok());
   CHECK(back->counters.submitted == std::map<std::string, uint64_t>{{"submit", 9}});
   j.erase("units");  // a daemon of the version before resource units
+  j.erase("hosts");  // and before hosts
   back = MetricsFromJson(j);
   REQUIRE(back.ok());
   CHECK(back->units.empty());
+  CHECK(back->hosts.empty());
 }
 
 TEST_CASE("a snapshot the client cannot read is an error, not a crash") {
@@ -99,6 +104,13 @@ TEST_CASE("the Prometheus exposition has every family, with zeros where nothing 
   CHECK(Has(text, "# TYPE tq_resource_units gauge"));
   CHECK(Has(text, "tq_resource_units{resource=\"gpu\",state=\"in_use\"} 3"));
   CHECK(Has(text, "tq_resource_units{resource=\"gpu\",state=\"free\"} 1"));
+  CHECK(Has(text, "# TYPE tq_host_state gauge"));
+  CHECK(Has(text, "tq_host_state{host=\"a\",state=\"live\"} 1"));
+  CHECK(Has(text, "tq_host_state{host=\"a\",state=\"fenced\"} 0"));
+  CHECK(Has(text, "tq_host_state{host=\"b\",state=\"fenced\"} 1"));
+  CHECK(Has(text, "tq_host_running{host=\"a\"} 2"));
+  CHECK(Has(text, "tq_host_max_running{host=\"b\"} 4"));
+  CHECK(Has(text, "tq_host_heartbeat_age_seconds{host=\"a\"} 1.5"));
   CHECK(Has(text, "tq_start_time_seconds 1764000000.5"));
   // Buckets are cumulative: never fewer than the bucket before.
   CHECK(Has(text, "tq_queue_wait_seconds_bucket{le=\"0.025\"} 1"));

@@ -133,6 +133,27 @@ STORE_TEST_CASE("a task-less firing records its time and creates nothing") {
   CHECK(TaskCount(*store) == 0);
 }
 
+STORE_TEST_CASE("a job disabled in the store gets no run, and passed times are still recorded") {
+  // Several hosts share one store: whichever fires, the flag another host set holds.
+  auto store = OpenStore();
+  REQUIRE(store->AddJobs({"paused"}, 100).ok());
+  REQUIRE(store->SetJobDisabled("paused", true).ok());
+  FireOutcome run = MustFire(*store, {"paused", 1000, ""}, JobRun("paused", false), 1000);
+  CHECK_FALSE(run.fired);
+  CHECK_FALSE(run.task.has_value());
+  CHECK(TaskCount(*store) == 0);
+  CHECK_FALSE(RecordOf(*store, "paused").last_fired.has_value());
+  FireOutcome boot = MustFire(*store, {"paused", 1000, "boot-1"}, JobRun("paused", false), 1000);
+  CHECK_FALSE(boot.fired);
+  // A time that passed while disabled is recorded without a run (no catch-up once enabled).
+  CHECK(MustFire(*store, {"paused", 2000, ""}, std::nullopt, 2000).fired);
+  CHECK(RecordOf(*store, "paused").last_fired == std::optional<WallMs>(2000));
+  REQUIRE(store->SetJobDisabled("paused", false).ok());
+  FireOutcome enabled = MustFire(*store, {"paused", 3000, ""}, JobRun("paused", false), 3000);
+  CHECK(enabled.fired);
+  CHECK(enabled.task.has_value());
+}
+
 STORE_TEST_CASE("a boot firing happens once per boot") {
   auto store = OpenStore();
   FireOutcome first = MustFire(*store, {"at-boot", 1000, "boot-1"}, JobRun("at-boot", false), 1000);

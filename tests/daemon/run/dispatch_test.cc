@@ -29,7 +29,8 @@ struct Fixture {
   DaemonCounters counters;
   FakeRunner* runner = nullptr;
   std::vector<TaskId> started, retrying, advanced, unstarted, ended;  // as dispatch told them
-  std::map<std::string, JobDef> jobs;                                 // the scheduler's definitions
+  int shared = 0;                      // turns that stored what other hosts act on
+  std::map<std::string, JobDef> jobs;  // the scheduler's definitions
   std::unique_ptr<Dispatcher> dispatch;
   Owner owner{1000, 1000, "alice"};
 
@@ -53,7 +54,8 @@ struct Fixture {
         [this](const std::string& name) -> const JobDef* {
           auto it = jobs.find(name);
           return it == jobs.end() ? nullptr : &it->second;
-        }};
+        },
+        [this] { ++shared; }};
     dispatch = std::make_unique<Dispatcher>(
         DispatchParts{loop, clock, *store, config, files, access, limits, holds, counters, {}},
         std::move(told), FakeRunner::Maker(clock, &runner));
@@ -462,6 +464,28 @@ TEST_CASE("a turn stores the ends since the last one and the starts it makes in 
   CHECK(f.Get(b).state == TaskState::kFailed);
   CHECK(f.runner->Running() == std::vector<TaskId>{c, d});
   CHECK(f.Get(c).state == TaskState::kRunning);
+}
+
+TEST_CASE(
+    "a turn that stored ends or joined submits tells the other hosts, one that only starts not") {
+  Fixture f(Caps(1, {}));
+  const TaskId a = f.Submit({});
+  TaskSpec later;
+  later.not_before = f.clock.WallNow() + 1000;
+  const TaskId b = f.Submit(later);
+  CHECK(f.shared == 0);  // starts and promotions are this host's own business
+  f.clock.Advance(1000);
+  f.dispatch->Schedule();
+  f.loop.RunReady();
+  CHECK(f.shared == 0);
+  f.Exit(a, 0);
+  CHECK(f.shared == 1);
+  CHECK(f.runner->Running() == std::vector<TaskId>{b});
+  bool joined = false;
+  f.dispatch->JoinNextTurn([&] { joined = true; }, [](const Status&) {});
+  f.loop.RunReady();
+  CHECK(joined);
+  CHECK(f.shared == 2);
 }
 
 TEST_CASE("each stage is an attempt the chooser picks: a task with higher priority runs between") {

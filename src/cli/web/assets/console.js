@@ -1,5 +1,6 @@
 // The console's script: talks to the JSON API, builds elements, routes the address (/, /tasks,
-// /tasks/ID, /jobs, /jobs/NAME) to the page scripts (overview.js, tasks.js, task.js, jobs.js)
+// /tasks/ID, /jobs, /jobs/NAME, /hosts) to the page scripts (overview.js, tasks.js, task.js,
+// jobs.js, hosts.js)
 // and keeps the page live from the event stream. No framework, no build step; every text goes
 // into the page through textContent.
 "use strict";
@@ -199,6 +200,7 @@ function route() {
   else if ((m = path.match(/^\/tasks\/(\d+)$/))) page(() => drawTask(Number(m[1])), "/tasks");
   else if (path === "/jobs") page(() => drawJobs(null), "/jobs");
   else if ((m = path.match(/^\/jobs\/([^/]+)$/))) page(() => drawJobs(decodeURIComponent(m[1])), "/jobs");
+  else if (path === "/hosts") page(drawHosts, "/hosts");
   else page(drawNotFound, "");
 }
 

@@ -96,6 +96,8 @@ Result<FireOutcome> SqlStore::Fire(const Firing& firing, const Owner& owner,
       if (!row.ok()) return row.status();
       if (*row && !q.IsNull(0) && firing.scheduled <= q.Int(0)) return Status::Ok();
       if (*row && boot && q.Text(1) == firing.boot_id) return Status::Ok();
+      // Disabled through any host that shares the store: no host fires it, whatever it knew.
+      if (*row && spec && q.Int(2) != 0) return Status::Ok();
     }
     {
       sql::Query q(st_->insert_job);

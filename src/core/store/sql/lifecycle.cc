@@ -227,11 +227,14 @@ Status SqlStore::EndPendingInTx(TaskId id, TaskState final_state, TaskReason rea
     Result<bool> row = q.Step();
     if (!row.ok()) return row.status();
     if (!*row) return Status::Ok();
-    if (!q.IsNull(0)) job = q.Text(0);
+    // Only a run part way through its stages, or a shard, may have been in flight and holding
+    // its job's other runs: ending any other pending run releases nothing (and asking would
+    // walk every pending run of the job, for each of a bulk cancel's thousands).
+    if (!q.IsNull(0) && q.Int(1) != 0) job = q.Text(0);
     if (Status s = q.Run(); !s.ok()) return s;
   }
   ended->push_back(id);
-  if (job) {  // a run part way through its stages was in flight
+  if (job) {
     if (Status s = ReleaseRuns(*job, now); !s.ok()) return s;
   }
   return FailDependents(id, now, ended);

@@ -408,7 +408,8 @@ Status SqlStore::Prepare() {
       {&S::pending_dependents, "read dependents", PendingDependentsSql(d)},
       {&S::end_pending, "end pending task",
        "UPDATE tasks SET state = $2, reason = $3, finished = $4, ready = 0, held = 0 "
-       "WHERE id = $1 AND state = 'pending' RETURNING job"},
+       "WHERE id = $1 AND state = 'pending' "
+       "RETURNING job, CASE WHEN stage > 0 OR shard_group IS NOT NULL THEN 1 ELSE 0 END"},
       {&S::task_exists, "read task", "SELECT 1 FROM tasks WHERE id = $1"},
       {&S::dep_states, "read dependencies",
        "SELECT d.dep_id, t.state FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "
@@ -468,7 +469,7 @@ Status SqlStore::Prepare() {
       {&S::release_runs, "release a job's held runs", ReleaseRunsSql(d)},
       {&S::firing_exists, "read firing",
        "SELECT 1 FROM job_firings WHERE job = $1 AND scheduled = $2"},
-      {&S::job_fired, "read job", "SELECT last_fired, boot_id FROM jobs WHERE job = $1"},
+      {&S::job_fired, "read job", "SELECT last_fired, boot_id, disabled FROM jobs WHERE job = $1"},
       {&S::insert_job, "insert job",
        "INSERT INTO jobs(job, first_seen) VALUES ($1, $2) ON CONFLICT DO NOTHING"},
       {&S::drop_old_firings, "drop old firings",

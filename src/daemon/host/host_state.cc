@@ -1,0 +1,18 @@
+#include "daemon/host/host_state.h"
+
+#include <algorithm>
+
+namespace tq {
+
+const char* HostStateName(const HostRecord& h, const std::string& self, bool shared, int64_t age_ms,
+                          int64_t lease_ms) {
+  if (h.beats < 0) return "fenced";
+  if (!shared) return h.name == self ? "live" : "silent";
+  return age_ms > lease_ms ? "silent" : "live";
+}
+
+int64_t HeartbeatAgeMs(const HostRecord& h, WallMs now) {
+  return std::max<int64_t>(0, now - h.heartbeat);
+}
+
+}  // namespace tq

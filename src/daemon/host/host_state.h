@@ -1,0 +1,23 @@
+// A host of the store as one host sees it (SPEC 12): live, silent or fenced, and the age of its
+// last heartbeat; `tq hosts` and the metrics say the same.
+#pragma once
+
+#include <string>
+
+#include "core/model/clock.h"
+#include "core/store/store.h"
+
+namespace tq {
+
+/// "fenced" once another host took `h`'s attempts; with a shared store "silent" when its last
+/// heartbeat is `age_ms` old, older than the lease, else "live"; with SQLite, whose file one
+/// machine opens, only `self` is live and any other name is an old one of the same machine,
+/// "silent".
+const char* HostStateName(const HostRecord& h, const std::string& self, bool shared, int64_t age_ms,
+                          int64_t lease_ms);
+
+/// How long before `now` `h`'s last heartbeat was; never below 0: another host's heartbeat is on
+/// its own clock, and one ahead of this host's is not in the future.
+int64_t HeartbeatAgeMs(const HostRecord& h, WallMs now);
+
+}  // namespace tq

@@ -1,0 +1,103 @@
+#include "daemon/host/store_wakeups.h"
+
+#include <libpq-fe.h>
+#include <sys/epoll.h>
+
+#include <spdlog/spdlog.h>
+
+namespace tq {
+
+namespace {
+// The channel every host of a store listens on. Stores in other schemas of the same database
+// share it: their notifications only make a host look at its store once more.
+constexpr const char* kChannel = "tq_store_changes";
+constexpr int64_t kRetryMs = 5000;          // a server that cannot be reached: tried again so often
+constexpr int64_t kErrorLogMs = 60 * 1000;  // a line a minute while it stays unreachable
+}  // namespace
+
+StoreWakeups::StoreWakeups(EventLoop& loop, const Clock& clock, std::string conninfo,
+                           std::function<void()> on_change)
+    : loop_(loop),
+      clock_(clock),
+      conninfo_(std::move(conninfo)),
+      on_change_(std::move(on_change)),
+      errors_(clock, kErrorLogMs) {}
+
+StoreWakeups::~StoreWakeups() {
+  if (retry_ != 0) loop_.CancelTimer(retry_);
+  if (fd_ >= 0) loop_.Unwatch(fd_);
+  if (conn_ != nullptr) PQfinish(conn_);
+}
+
+void StoreWakeups::Start() {
+  Connect();
+}
+
+void StoreWakeups::Connect() {
+  retry_ = 0;
+  // As the store connects (its URI), but giving up on an unreachable server within seconds: the
+  // loop waits meanwhile.
+  const char* keys[] = {"dbname", "connect_timeout", "application_name", nullptr};
+  const char* values[] = {conninfo_.c_str(), "5", "tqd wake-ups", nullptr};
+  conn_ = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
+  if (PQstatus(conn_) != CONNECTION_OK) return Drop(PQerrorMessage(conn_));
+  PGresult* listen = PQexec(conn_, (std::string("LISTEN ") + kChannel).c_str());
+  const bool listening = PQresultStatus(listen) == PGRES_COMMAND_OK;
+  PQclear(listen);
+  if (!listening) return Drop(PQerrorMessage(conn_));
+  if (PQsetnonblocking(conn_, 1) != 0) return Drop(PQerrorMessage(conn_));
+  fd_ = PQsocket(conn_);
+  loop_.Watch(fd_, EPOLLIN, [this](uint32_t) { OnReadable(); });
+  in_flight_ = false;
+  // What the others committed while this host was not listening: the caller looks once.
+  loop_.Defer(this, on_change_);
+  if (announced_) Flush();
+}
+
+void StoreWakeups::Drop(const std::string& why) {
+  errors_.Log(spdlog::level::warn,
+              "store wake-ups: " + why + " (other hosts' changes are seen at the next poll)");
+  if (fd_ >= 0) loop_.Unwatch(fd_);
+  fd_ = -1;
+  if (conn_ != nullptr) PQfinish(conn_);
+  conn_ = nullptr;
+  if (retry_ == 0) retry_ = loop_.AddTimer(clock_.MonoNow() + kRetryMs, [this] { Connect(); });
+}
+
+void StoreWakeups::Announce() {
+  if (announced_) return;
+  announced_ = true;
+  loop_.Defer(&announced_, [this] { Flush(); });
+}
+
+void StoreWakeups::Flush() {
+  if (!announced_ || conn_ == nullptr || in_flight_) return;  // sent when the connection is free
+  announced_ = false;
+  if (PQsendQuery(conn_, (std::string("NOTIFY ") + kChannel).c_str()) == 0)
+    return Drop(PQerrorMessage(conn_));
+  in_flight_ = true;
+  if (PQflush(conn_) < 0) Drop(PQerrorMessage(conn_));
+}
+
+void StoreWakeups::OnReadable() {
+  if (PQconsumeInput(conn_) == 0) return Drop(PQerrorMessage(conn_));
+  while (in_flight_ && PQisBusy(conn_) == 0) {
+    PGresult* result = PQgetResult(conn_);
+    if (result == nullptr) {
+      in_flight_ = false;  // the NOTIFY's results are all in
+      break;
+    }
+    PQclear(result);
+  }
+  bool changed = false;
+  const int self = PQbackendPID(conn_);
+  while (PGnotify* n = PQnotifies(conn_)) {
+    changed = changed || n->be_pid != self;
+    PQfreemem(n);
+  }
+  if (changed) loop_.Defer(this, on_change_);
+  if (PQstatus(conn_) != CONNECTION_OK) return Drop("the connection was closed");
+  if (!in_flight_ && announced_) Flush();
+}
+
+}  // namespace tq

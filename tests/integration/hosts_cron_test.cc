@@ -1,0 +1,121 @@
+// Cron with no leader (SPEC 12): three tqd on one PostgreSQL store load the same job, firing
+// every second; each firing is a row unique on (job, scheduled time), made with its task in one
+// transaction, so whichever host commits first makes the run and the others find it made. Under
+// random kill -9s of the hosts every firing makes one run, and each run's command ran once unless
+// its attempt was lost with its host.
+#include <doctest/doctest.h>
+#include <libpq-fe.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/jobs.h"
+#include "support/pg_server.h"
+#include "support/skip.h"
+#include "support/test_daemon.h"
+
+using namespace tqtest;
+
+namespace {
+
+// The single integer `sql` yields in the store at `uri`.
+long long QueryInt(const std::string& uri, const std::string& sql) {
+  PGconn* conn = PQconnectdb(uri.c_str());
+  REQUIRE_MESSAGE(PQstatus(conn) == CONNECTION_OK, PQerrorMessage(conn));
+  PGresult* res = PQexec(conn, sql.c_str());
+  const bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+  const std::string error = PQresultErrorMessage(res);
+  const long long value = ok ? std::stoll(PQgetvalue(res, 0, 0)) : 0;
+  PQclear(res);
+  PQfinish(conn);
+  REQUIRE_MESSAGE(ok, sql << ": " << error);
+  return value;
+}
+
+}  // namespace
+
+TEST_CASE("hosts: a job on three hosts makes one run per firing through random kill -9s") {
+  std::string why;
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
+  const std::vector<std::string> names = {"a", "b", "c"};
+  std::vector<std::unique_ptr<TestDaemon>> hosts;
+  for (const std::string& name : names) {
+    hosts.push_back(std::make_unique<TestDaemon>(
+        "store = " + Quoted(uri) + "\nhost = " + Quoted(name) + "\nhost_lease = \"3s\"\n"));
+    TQ_LOG_ON_FAILURE(*hosts.back());
+  }
+  const std::string ran = hosts[0]->dir() + "/ran";  // every host's runs append here
+  const std::string job = JobFile("tick", "* * * * * *", "echo $TQ_TASK_ID >> " + Quoted(ran),
+                                  {"overlap = \"allow\"", "misfire = \"run_all\""});
+  for (auto& h : hosts) {
+    h->WriteJobFile("tick.toml", job);
+    Reload(*h);
+  }
+
+  // About 25 seconds of firings, killing a random host with -9 every 1 to 3 seconds and starting
+  // it again at once or after a pause past the lease (the others then fence it).
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_int_distribution<size_t> pick(0, hosts.size() - 1);
+  std::uniform_int_distribution<int> pause_ms(1000, 3000);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(25);
+  int kills = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    const auto next = std::chrono::steady_clock::now() + std::chrono::milliseconds(pause_ms(rng));
+    WaitFor([&] { return std::chrono::steady_clock::now() >= next; }, 10);
+    TestDaemon& victim = *hosts[pick(rng)];
+    victim.Kill9();
+    ++kills;
+    if (kills % 3 == 0) {  // down past the lease: a live host fences it
+      const auto back = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+      WaitFor([&] { return std::chrono::steady_clock::now() >= back; }, 10);
+    }
+    victim.Start();
+    victim.WaitReady();
+  }
+  MESSAGE("hosts were killed " << kills << " times");
+
+  // Every host stops firing; each run ends.
+  for (auto& h : hosts) REQUIRE(Tq(*h, {"jobs", "disable", "tick"}).exit_code == 0);
+  REQUIRE(WaitFor(
+      [&] {
+        for (const nlohmann::json& t : JobRuns(*hosts[0], "tick"))
+          if (t["state"] != "succeeded" && t["state"] != "failed") return false;
+        return true;
+      },
+      120));
+
+  // Each run came from one firing, each firing made at most one run, and every host made runs.
+  const long long runs = QueryInt(uri, "SELECT count(*) FROM tasks WHERE job = 'tick'");
+  CHECK(runs >= 10);
+  CHECK(QueryInt(uri,
+                 "SELECT count(*) FROM job_firings WHERE job = 'tick' AND task_id IS NOT "
+                 "NULL") == runs);
+  CHECK(QueryInt(uri, "SELECT count(DISTINCT task_id) FROM job_firings WHERE job = 'tick'") ==
+        runs);
+  CHECK(QueryInt(uri,
+                 "SELECT count(*) FROM tasks t WHERE job = 'tick' AND NOT EXISTS (SELECT 1 "
+                 "FROM job_firings f WHERE f.task_id = t.id)") == 0);
+  CHECK(QueryInt(uri,
+                 "SELECT count(DISTINCT a.host) FROM attempts a JOIN tasks t ON t.id = "
+                 "a.task_id WHERE t.job = 'tick'") >= 2);
+
+  // Each run's command ran once, or again only after an attempt lost with its host.
+  std::map<std::string, int> times;
+  std::istringstream lines(ReadFile(ran));
+  for (std::string id; lines >> id;) ++times[id];
+  for (const auto& [id, n] : times) {
+    if (n == 1) continue;
+    const nlohmann::json t = TaskJson(*hosts[0], id);
+    int lost = 0;
+    for (const nlohmann::json& a : t["attempt_log"]) lost += a["reason"] == "lost";
+    CHECK_MESSAGE(n <= lost + 1, "task " << id << " ran " << n << " times: " << t.dump());
+  }
+  CHECK(static_cast<long long>(times.size()) == runs);
+}
