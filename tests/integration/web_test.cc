@@ -210,6 +210,17 @@ TEST_CASE("tq web refuses bad requests with a clear answer and stays up") {
   CHECK(JsonOf(bad)["error"]["field"] == "limit");
   CHECK(HttpCall(web.port, "GET", "/api/list" + Query("[1"), {cookie}).status == 400);
   CHECK(HttpCall(web.port, "GET", "/api/status" + Query("{\"id\": 999}"), {cookie}).status == 404);
+  // Fields of the wrong type where the console looks before tqd does (once a crash of tq web).
+  const HttpReply action =
+      HttpCall(web.port, "POST", "/api/queue", {cookie, csrf}, "{\"action\": 111}");
+  CHECK(action.status == 400);
+  CHECK(JsonOf(action)["error"]["field"] == "action");
+  CHECK(HttpCall(web.port, "GET", "/api/queue" + Query("{\"action\": [1]}"), {cookie}).status ==
+        400);
+  const HttpReply follow =
+      HttpCall(web.port, "GET", "/api/logs" + Query("{\"id\": 1, \"follow\": \"yes\"}"), {cookie});
+  CHECK(follow.status >= 400);
+  CHECK(follow.status < 500);
   // A body over the limit, announced or not.
   CHECK(
       HttpCall(web.port, "POST", "/api/cancel", {cookie, csrf}, std::string(100000, ' ')).status ==

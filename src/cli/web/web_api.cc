@@ -91,11 +91,15 @@ HttpResponse CallApi(const WebApiContext& ctx, const HttpRequest& request,
         "type: " + type + " is not a " + (change ? "change" : "read") + " the console makes"));
   auto body = BodyOf(request);
   if (!body.ok()) return Error(body.status());
-  // Only listing queues is a read; a queue change is a POST.
-  if (type == "queue" && (body->value("action", std::string("list")) == "list") == change)
+  // Only listing queues is a read; a queue change is a POST. (A field of the wrong type is left
+  // to tqd's decoder, which names it.)
+  const auto action = body->find("action");
+  const bool listing = action == body->end() || (action->is_string() && *action == "list");
+  if (type == "queue" && (action == body->end() || action->is_string()) && listing == change)
     return Error(Status::Invalid(
         "action", change ? "action: listing queues is a GET" : "action: a queue change is a POST"));
-  if (type == "logs" && body->value("follow", false))
+  const auto follow = body->find("follow");
+  if (type == "logs" && follow != body->end() && follow->is_boolean() && follow->get<bool>())
     return Error(Status::Invalid("follow", "follow: the console follows output by polling"));
   (*body)["proto"] = kProtoVersion;
   (*body)["type"] = type;
