@@ -174,7 +174,7 @@ Status Daemon::Open() {
   scheduler_->Start();
   if (!config.store.empty()) {
     KillPassedOn();
-    KeepLease(*host);
+    KeepLease(host_);
     wakeups_ = std::make_unique<StoreWakeups>(loop_, clock_, config.store, [this] { Look(); });
     wakeups_->Start();
     PollSharedStore();
@@ -188,7 +188,7 @@ Status Daemon::Open() {
       RequestContext{*store_, clock_, options_.config, *server_, *waiters_, *events_, *scheduler_,
                      files_, access_, *dispatch_, *submits_, limits_, spool_, counters_,
                      [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
-                     [this] { return ReloadConfig(); }, [this] { return Metrics(); }, *host});
+                     [this] { return ReloadConfig(); }, [this] { return Metrics(); }, host_});
   return Status::Ok();
 }
 

@@ -93,13 +93,11 @@ HttpResponse CallApi(const WebApiContext& ctx, const HttpRequest& request,
   if (!body.ok()) return Error(body.status());
   // Only listing queues is a read; a queue change is a POST. (A field of the wrong type is left
   // to tqd's decoder, which names it.)
-  const auto action = body->find("action");
-  const bool listing = action == body->end() || (action->is_string() && *action == "list");
-  if (type == "queue" && (action == body->end() || action->is_string()) && listing == change)
+  const json action = body->value("action", json("list"));
+  if (type == "queue" && action.is_string() && (action == "list") == change)
     return Error(Status::Invalid(
         "action", change ? "action: listing queues is a GET" : "action: a queue change is a POST"));
-  const auto follow = body->find("follow");
-  if (type == "logs" && follow != body->end() && follow->is_boolean() && follow->get<bool>())
+  if (type == "logs" && body->value("follow", json(false)) == true)
     return Error(Status::Invalid("follow", "follow: the console follows output by polling"));
   (*body)["proto"] = kProtoVersion;
   (*body)["type"] = type;
