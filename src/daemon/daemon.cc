@@ -57,7 +57,7 @@ Status Daemon::PrepareState() {
   if (st.ok()) st = lock_.Acquire(options_.state_dir);
   if (st.ok()) st = files_.Prepare();
   if (st.ok()) st = spool_.Prepare();
-  if (!options_.config->store.empty()) return st;  // no SQLite file beside a shared store
+  if (options_.config->Shared()) return st;  // no SQLite file beside a shared store
   // SQLite gives its -wal and -shm files the mode of the database file.
   if (st.ok()) st = MakePrivateFile(options_.state_dir + "/tq.db");
   for (const char* extra : {"/tq.db-wal", "/tq.db-shm"})
@@ -100,7 +100,7 @@ Status Daemon::Open() {
   // Before the running attempts are read: they are the ones this host started.
   if (Status st = store_->JoinHost(*host, TQ_VERSION, config.max_running, started_); !st.ok())
     return st;
-  spdlog::info("store: {}, as host {}", config.store.empty() ? "SQLite" : "PostgreSQL", *host);
+  spdlog::info("store: {}, as host {}", !config.Shared() ? "SQLite" : "PostgreSQL", *host);
   host_ = *host;
   store_->ObserveCommits([this](double seconds) { counters_.commit.Observe(seconds); });
 
@@ -143,7 +143,7 @@ Status Daemon::Open() {
       }};
   dispatch_ = std::make_unique<Dispatcher>(
       DispatchParts{loop_, clock_, *store_, options_.config, files_, access_, limits_,
-                    lookup_holds_, counters_, options_.run_as},
+                    lookup_holds_, counters_, options_.run_as, host_},
       std::move(told), *make_runner);
 
   auto running = store_->RunningAttempts();
@@ -172,7 +172,7 @@ Status Daemon::Open() {
   scheduler_ = std::make_unique<Scheduler>(
       *this, loop_, options_.jobs_dir, options_.boot_id.empty() ? ReadBootId() : options_.boot_id);
   scheduler_->Start();
-  if (!config.store.empty()) {
+  if (config.Shared()) {
     KillPassedOn();
     KeepLease(host_);
     wakeups_ = std::make_unique<StoreWakeups>(loop_, clock_, config.store, [this] { Look(); });

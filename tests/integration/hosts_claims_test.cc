@@ -41,9 +41,10 @@ TEST_CASE("hosts: a task submitted on a full host runs on another, each host wit
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);
-  TestDaemon a(OneSlotHost(uri, "a"));
+  const std::string anywhere = "[queues.default]\nhosts = \"any\"\n";
+  TestDaemon a(OneSlotHost(uri, "a", anywhere));
   TQ_LOG_ON_FAILURE(a);
-  TestDaemon b(OneSlotHost(uri, "b"));
+  TestDaemon b(OneSlotHost(uri, "b", anywhere));
   TQ_LOG_ON_FAILURE(b);
   const std::string gate = a.dir() + "/gate";
   const std::vector<std::string> waits = {
@@ -103,4 +104,76 @@ TEST_CASE("hosts: tq wait and tq cancel on one host reach a task running on anot
   const RunResult waited = wait.Finish();
   CHECK(waited.exit_code != 0);  // the task did not succeed: tq wait says so
   CHECK(waited.err.find("cancelled") != std::string::npos);
+}
+
+TEST_CASE("hosts: a task runs where its queue's hosts and --host place it, or waits for its host") {
+  std::string why;
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
+  const std::string queues = "[queues.anywhere]\nhosts = \"any\"\n[queues.on_b]\nhosts = [\"b\"]\n";
+  TestDaemon a(OneSlotHost(uri, "a", queues));
+  TQ_LOG_ON_FAILURE(a);
+  TestDaemon b(OneSlotHost(uri, "b", queues));
+  TQ_LOG_ON_FAILURE(b);
+  const std::string gate = a.dir() + "/gate";
+  const std::string busy =
+      Submit(a, {"--", "sh", "-c", "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done"});
+  CHECK(RunningHosts(a, {busy}) == std::multiset<std::string>{"a"});
+
+  // A queue without hosts: the task waits for its full host while b is free.
+  const std::string mine = Submit(a, {"--", "true"});
+  CHECK(TaskJson(b, mine)["run_on"] == "a");
+  // --host, where the queue allows it, and a queue that names b: both run on b.
+  const std::string asked = Submit(a, {"--host", "b", "--queue", "anywhere", "--", "true"});
+  const std::string named = Submit(a, {"--queue", "on_b", "--", "true"});
+  CHECK(TaskJson(a, named)["run_on"].is_null());
+  for (const std::string& id : {asked, named}) {
+    CHECK(Tq(a, {"wait", id}).exit_code == 0);
+    CHECK(TaskJson(a, id)["attempt_log"].back()["host"] == "b");
+  }
+  CHECK(TaskJson(a, mine)["state"] == "pending");  // b had free turns and left it
+
+  // --host where the queue does not allow it is refused, naming the host and the queue's rule.
+  const RunResult refused = Tq(a, {"submit", "--host", "b", "--", "true"});
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.err.find("host: \"b\" may not run it") != std::string::npos);
+  CHECK(refused.err.find("submitted on, \"a\"") != std::string::npos);
+
+  WriteFile(gate, "");
+  CHECK(Tq(a, {"wait", busy, mine}).exit_code == 0);
+  CHECK(TaskJson(a, mine)["attempt_log"].back()["host"] == "a");
+}
+
+TEST_CASE("hosts: tq logs through any host: an ended attempt's output comes from the store") {
+  std::string why;
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
+  TestDaemon a(OneSlotHost(uri, "a"));
+  TQ_LOG_ON_FAILURE(a);
+  TestDaemon b(OneSlotHost(uri, "b"));
+  TQ_LOG_ON_FAILURE(b);
+  const std::string gate = b.dir() + "/gate";
+  const std::string id =
+      Submit(b, {"--", "sh", "-c",
+                 "printf 'one\\n'; printf 'two\\n' >&2; while [ ! -e " + Quoted(gate) +
+                     " ]; do sleep 0.05; done; printf 'three\\377\\n'"});
+  CHECK(RunningHosts(a, {id}) == std::multiset<std::string>{"b"});
+
+  // While b runs it, a says where it runs; a follower through a gets the output at the end.
+  const RunResult early = Tq(a, {"logs", id});
+  CHECK(early.exit_code == 0);
+  CHECK(early.out.empty());
+  CHECK(early.err.find("runs on host b") != std::string::npos);
+  Process follow({BinPath("tq"), "--socket", a.socket(), "logs", "-f", id}, {a.MarkEnv()});
+  WriteFile(gate, "");
+  const RunResult followed = follow.Finish();
+  CHECK(followed.exit_code == 0);
+  CHECK(followed.out == "one\nthree\xff\n");
+
+  // Once ended, every stream and the merged order read the same through either host.
+  for (TestDaemon* d : {&a, &b}) {
+    CHECK(Tq(*d, {"logs", id}).out == "one\nthree\xff\n");
+    CHECK(Tq(*d, {"logs", "--stderr", id}).out == "two\n");
+    CHECK(Tq(*d, {"logs", "--merged", id}).out == "one\ntwo\nthree\xff\n");
+  }
 }

@@ -4,7 +4,6 @@
 // random kill -9s of the hosts every firing makes one run, and each run's command ran once unless
 // its attempt was lost with its host.
 #include <doctest/doctest.h>
-#include <libpq-fe.h>
 
 #include <chrono>
 #include <map>
@@ -22,23 +21,7 @@
 
 using namespace tqtest;
 
-namespace {
-
-// The single integer `sql` yields in the store at `uri`.
-long long QueryInt(const std::string& uri, const std::string& sql) {
-  PGconn* conn = PQconnectdb(uri.c_str());
-  REQUIRE_MESSAGE(PQstatus(conn) == CONNECTION_OK, PQerrorMessage(conn));
-  PGresult* res = PQexec(conn, sql.c_str());
-  const bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
-  const std::string error = PQresultErrorMessage(res);
-  const long long value = ok ? std::stoll(PQgetvalue(res, 0, 0)) : 0;
-  PQclear(res);
-  PQfinish(conn);
-  REQUIRE_MESSAGE(ok, sql << ": " << error);
-  return value;
-}
-
-}  // namespace
+using tq::test::PgQueryInt;
 
 TEST_CASE("hosts: a job on three hosts makes one run per firing through random kill -9s") {
   std::string why;
@@ -90,19 +73,19 @@ TEST_CASE("hosts: a job on three hosts makes one run per firing through random k
       120));
 
   // Each run came from one firing, each firing made at most one run, and every host made runs.
-  const long long runs = QueryInt(uri, "SELECT count(*) FROM tasks WHERE job = 'tick'");
+  const long long runs = PgQueryInt(uri, "SELECT count(*) FROM tasks WHERE job = 'tick'");
   CHECK(runs >= 10);
-  CHECK(QueryInt(uri,
-                 "SELECT count(*) FROM job_firings WHERE job = 'tick' AND task_id IS NOT "
-                 "NULL") == runs);
-  CHECK(QueryInt(uri, "SELECT count(DISTINCT task_id) FROM job_firings WHERE job = 'tick'") ==
+  CHECK(PgQueryInt(uri,
+                   "SELECT count(*) FROM job_firings WHERE job = 'tick' AND task_id IS NOT "
+                   "NULL") == runs);
+  CHECK(PgQueryInt(uri, "SELECT count(DISTINCT task_id) FROM job_firings WHERE job = 'tick'") ==
         runs);
-  CHECK(QueryInt(uri,
-                 "SELECT count(*) FROM tasks t WHERE job = 'tick' AND NOT EXISTS (SELECT 1 "
-                 "FROM job_firings f WHERE f.task_id = t.id)") == 0);
-  CHECK(QueryInt(uri,
-                 "SELECT count(DISTINCT a.host) FROM attempts a JOIN tasks t ON t.id = "
-                 "a.task_id WHERE t.job = 'tick'") >= 2);
+  CHECK(PgQueryInt(uri,
+                   "SELECT count(*) FROM tasks t WHERE job = 'tick' AND NOT EXISTS (SELECT 1 "
+                   "FROM job_firings f WHERE f.task_id = t.id)") == 0);
+  CHECK(PgQueryInt(uri,
+                   "SELECT count(DISTINCT a.host) FROM attempts a JOIN tasks t ON t.id = "
+                   "a.task_id WHERE t.job = 'tick'") >= 2);
 
   // Each run's command ran once, or again only after an attempt lost with its host.
   std::map<std::string, int> times;

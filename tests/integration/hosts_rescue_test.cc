@@ -16,9 +16,11 @@ using namespace tqtest;
 
 namespace {
 
-// tqd.toml for host `host` on `uri`, with a short lease.
+// tqd.toml for host `host` on `uri`, with a short lease, whose default queue runs anywhere (a
+// rescued task is retried on any host).
 std::string HostConfig(const std::string& uri, const std::string& host) {
-  return "store = " + Quoted(uri) + "\nhost = " + Quoted(host) + "\nhost_lease = \"3s\"\n";
+  return "store = " + Quoted(uri) + "\nhost = " + Quoted(host) +
+         "\nhost_lease = \"3s\"\n[queues.default]\nhosts = \"any\"\n";
 }
 
 // A command that, on its first run, writes its pid to `mark` and sleeps; on a later run (the

@@ -184,4 +184,17 @@ std::string FreshSchemaUri(std::string* why) {
   return uri;
 }
 
+long long PgQueryInt(const std::string& uri, const std::string& sql) {
+  PGconn* conn = PQconnectdb(uri.c_str());
+  REQUIRE_MESSAGE(PQstatus(conn) == CONNECTION_OK, PQerrorMessage(conn));
+  PGresult* res = PQexec(conn, sql.c_str());
+  const bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+  const std::string error = PQresultErrorMessage(res);
+  const long long value = ok ? std::stoll(PQgetvalue(res, 0, 0)) : 0;
+  PQclear(res);
+  PQfinish(conn);
+  REQUIRE_MESSAGE(ok, sql << ": " << error);
+  return value;
+}
+
 }  // namespace tq::test

@@ -53,4 +53,8 @@ class PgServer {
 /// it; "" when the server cannot run here, with the reason in `*why`. REQUIREs that it is made.
 std::string FreshSchemaUri(std::string* why);
 
+/// The single integer `sql` yields in the database at `uri` (a failed check when it yields
+/// anything else).
+long long PgQueryInt(const std::string& uri, const std::string& sql);
+
 }  // namespace tq::test

@@ -53,6 +53,7 @@ int PrintOneTask(const GlobalOptions& g, LogsRequest req, bool follow) {
   auto client = Client::Connect(g.socket);
   if (!client.ok()) return Fail(client.status());
   int attempt = -1;
+  bool noted = false;  // that another host runs it
   for (;;) {
     auto r = client->Call(req);
     if (!r.ok() && r.status().code() == ErrorCode::kUnavailable && follow) {
@@ -68,6 +69,14 @@ int PrintOneTask(const GlobalOptions& g, LogsRequest req, bool follow) {
       continue;
     }
     attempt = now_attempt;
+    if (auto host = r->find("runs_on"); host != r->end() && host->is_string() && !noted) {
+      // Another host runs it (SPEC 12): its output reaches this host when the attempt ends.
+      std::fprintf(stderr,
+                   "tq: task %lld runs on host %s; its output comes here when the attempt ends "
+                   "(tq logs there shows it as it is written)\n",
+                   static_cast<long long>(req.id), host->get<std::string>().c_str());
+      noted = true;
+    }
     auto data = BytesFromJson((*r)["data"], "data");
     if (!data.ok()) return Fail(data.status());
     PrintChunk(req.id, attempt, StreamName(req), req.offset, (*r)["data"], *data, g.json);

@@ -71,6 +71,9 @@ void PrintTask(const nlohmann::json& t) {
   // The host of its latest attempt (SPEC 12): where it runs or last ran.
   if (const auto& log = t["attempt_log"]; !log.empty() && log.back()["host"].is_string())
     head.push_back({"host", log.back()["host"].get<std::string>()});
+  // Where it must run, when placed on one host (SPEC 12).
+  if (auto on = t.find("run_on"); on != t.end() && on->is_string())
+    head.push_back({"runs on", on->get<std::string>() + " only"});
   if (t["state"] == "running") {
     const auto& log = t["attempt_log"];
     if (!log.empty() && log.back().value("pid", 0) > 0)

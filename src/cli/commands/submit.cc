@@ -28,7 +28,7 @@ namespace {
 struct SubmitFlags {
   std::vector<CommandFlag> command_flags;  // --stage and --shell, in their order
   std::string stages_file;                 // --stages FILE
-  std::string queue = "default", delay, at, timeout, pending_ttl, key;
+  std::string queue = "default", delay, at, timeout, pending_ttl, key, host;
   std::vector<std::string> labels, after, use;
   int priority = kDefaultPriority;
   int64_t version = 0;
@@ -199,6 +199,7 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
   if (!spec.argv.empty() && spec.shell)
     return Status::Invalid("--shell", "--shell: give either a command or --shell, not both");
   spec.queue = f.queue;
+  spec.run_on = f.host;
   spec.priority = f.priority;
   spec.labels = f.labels;
   auto use = ParseUse(f.use);
@@ -303,6 +304,8 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--stages", f->stages_file,
                   "the stages from a TOML file of [[stages]] tables (- for standard input)");
   sub->add_option("-q,--queue", f->queue, "queue name (default: default)");
+  sub->add_option("--host", f->host,
+                  "run it on this host of a shared store (its queue's hosts must allow it)");
   sub->add_option("-p,--priority", f->priority, "1 (highest) .. 5 (lowest), default 3")
       ->check(IntRange(kMinPriority, kMaxPriority));
   sub->add_flag("--stdin", f->read_stdin, "send standard input to the task as its stdin");

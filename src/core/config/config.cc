@@ -36,7 +36,9 @@ constexpr const char* kQueueKeys =
     "concurrency, priority_mix, retries, backoff, backoff_base, backoff_max, jitter, "
     "retry_on_exit, "
     "no_retry_on_exit, retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, "
-    "cpu_weight, pids_max, allow_users, allow_groups";
+    "cpu_weight, pids_max, allow_users, allow_groups, hosts";
+// A queue names at most this many hosts: more than a store's hosts is a mistake.
+constexpr size_t kMaxQueueHosts = 256;
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
 constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
 
@@ -85,6 +87,36 @@ Status ParseUnitPools(const TomlChecker& ck, const toml::node& v, int line, Unit
     }
     (*out)[name] = std::move(units);
   }
+  return Status::Ok();
+}
+
+// A queue's `hosts` (SPEC 12): "any", or an array of 1 to kMaxQueueHosts host names.
+Status ParseQueueHosts(const TomlChecker& ck, const std::string& key, int line, const toml::node& v,
+                       QueueHosts* out) {
+  const std::string help = "use \"any\" or an array of 1 to " + std::to_string(kMaxQueueHosts) +
+                           " host names, e.g. [\"web-1\", \"web-2\"]";
+  if (const auto* str = v.as_string()) {
+    if (str->get() != "any")
+      return ck.Error(key, line, DescribeToml(v) + " is not hosts (" + help + ")");
+    *out = QueueHosts{true, {}};
+    return Status::Ok();
+  }
+  const toml::array* a = v.as_array();
+  if (a == nullptr) return ck.Error(key, line, DescribeToml(v) + " is not hosts (" + help + ")");
+  if (a->empty() || a->size() > kMaxQueueHosts)
+    return ck.Error(key, line,
+                    "an array of " + std::to_string(a->size()) + " host names (" + help + ")");
+  QueueHosts hosts;
+  for (const toml::node& h : *a) {
+    const auto* name = h.as_string();
+    if (name == nullptr)
+      return ck.Error(key, line, DescribeToml(h) + " is not a host name (" + help + ")");
+    if (Status s = CheckHostName("host", name->get()); !s.ok())
+      return ck.Error(key, line, s.message());
+    if (std::find(hosts.names.begin(), hosts.names.end(), name->get()) == hosts.names.end())
+      hosts.names.push_back(name->get());
+  }
+  *out = std::move(hosts);
   return Status::Ok();
 }
 
@@ -138,6 +170,8 @@ Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::ta
     } else if (name_in_queue == "allow_groups") {
       s = ck.AccountNames(key, line, v, &out->users.groups);
       out->users.restricted = true;
+    } else if (name_in_queue == "hosts") {
+      s = ParseQueueHosts(ck, key, line, v, &out->hosts);
     } else {
       return ck.Error(key, line,
                       std::string("unknown key (allowed in a queue: ") + kQueueKeys + ")");

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/model/placement.h"
 #include "core/model/priority_mix.h"
 #include "core/model/resources.h"
 #include "core/model/retry_overrides.h"
@@ -29,6 +30,7 @@ struct QueueConfig {
   int retry_priority_penalty = 0;  ///< how much lower a retried attempt's priority is
   Resources resources;             ///< nice, ionice and limits of its tasks (a job's win)
   QueueUsers users;                ///< who may submit to it (everyone unless restricted)
+  QueueHosts hosts;                ///< which hosts sharing the store run its tasks (SPEC 12)
   bool operator==(const QueueConfig&) const = default;
 };
 
@@ -92,6 +94,8 @@ struct Config {
 
   /// The settings of `queue`: its own table, or the defaults.
   const QueueConfig& Queue(const std::string& queue) const;
+  /// Whether several hosts may share the store: a PostgreSQL store (SPEC 12).
+  bool Shared() const { return !store.empty(); }
   /// The retry policy a task submitted to `queue` gets: the queue's defaults with `overrides`.
   RetryPolicy RetryFor(const std::string& queue, const RetryOverrides& overrides) const;
   /// The limits of the user `name`: its `[users.NAME]` table, or user_limits.

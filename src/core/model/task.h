@@ -96,6 +96,9 @@ struct TaskSpec {
   /// carries its own command.
   std::vector<StageSpec> stages;
   std::optional<ShardOf> shard;  ///< its place in a sharded group (set by the store at submit)
+  /// The host that must run it (SPEC 12), or "" for any host its queue lets take it: asked with
+  /// `tq submit --host`, decided by tqd at submit (PlaceTask).
+  std::string run_on;
 };
 
 /// One run of a task under its supervisor.

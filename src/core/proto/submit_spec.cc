@@ -6,6 +6,7 @@
 
 #include "core/config/config.h"
 #include "core/model/bytes.h"
+#include "core/model/host_name.h"
 #include "core/model/limits.h"
 #include "core/model/quote.h"
 #include "core/model/wall_time.h"
@@ -241,6 +242,8 @@ Status ValidateSpec(const TaskSpec& s) {
     return Status::Invalid("priority", "priority: " + std::to_string(s.priority) +
                                            " is out of range 1..5 (1 is highest)");
   if (!ValidQueueRef(s.queue)) return QueueRefRefused("queue", s.queue);
+  if (!s.run_on.empty())
+    if (Status st = CheckHostName("host", s.run_on); !st.ok()) return st;
   if (s.labels.size() > kMaxLabels)
     return Status(ErrorCode::kLimit, "label",
                   "label: " + std::to_string(s.labels.size()) + " labels exceed the limit of " +
@@ -353,7 +356,8 @@ Result<TaskSpec> SpecFromJson(const Fields& j) {
                     Read(j, "mailto", s.notify.mailto, "a string"),
                     ReadMailOn(j, s.notify.mail_on),
                     ReadUse(j, s.use),
-                    ReadStages(j, s.stages)}) {
+                    ReadStages(j, s.stages),
+                    Read(j, "host", s.run_on, "a host name")}) {
     if (!st.ok()) return st;
   }
   if (cwd) s.cwd = *cwd;

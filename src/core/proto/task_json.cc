@@ -77,6 +77,7 @@ json TaskToJson(const Task& t) {
          {"signal", t.signal == 0 ? json() : json(t.signal)},
          {"priority", t.spec.priority},
          {"queue", t.spec.queue},
+         {"run_on", t.spec.run_on.empty() ? json() : json(t.spec.run_on)},
          {"held", t.on_hold},
          {"attempts", t.attempt_count},
          {"owner", {{"uid", t.owner.uid}, {"gid", t.owner.gid}, {"name", t.owner.name}}},

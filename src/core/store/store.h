@@ -31,6 +31,28 @@ struct Candidate {
   uint32_t owner_uid = 0;
 };
 
+/// Whether `a` comes before `b` in `order`.
+inline bool ComesFirst(const Candidate& a, const Candidate& b, ReadyOrder order) {
+  return order == ReadyOrder::kHighestPriority
+             ? std::pair(a.priority, a.id) < std::pair(b.priority, b.id)
+             : a.id < b.id;
+}
+
+/// The ready tasks a host looks at, by where they were placed (TaskSpec::run_on, SPEC 12). The
+/// default is one host's store, where no task is placed.
+struct ReadyPlaces {
+  std::string host;      ///< also the tasks placed on this host ("": no placed tasks)
+  bool unplaced = true;  ///< the tasks placed on no host
+};
+
+/// An ended attempt's output as the store keeps it for every host (SPEC 12): each stream's bytes
+/// as the host that ran it captured them (head and tail), and the order they were written in.
+struct StoredOutput {
+  std::string stdout_bytes;
+  std::string stderr_bytes;
+  std::string order;  ///< the attempt's order file (output_order.h)
+};
+
 /// A running attempt's resource units (SPEC 14).
 struct UnitHolder {
   TaskId task = 0;
@@ -265,12 +287,12 @@ class Store {
 
   /// Every owner with a ready task in `queue`, by uid. O(owners log n).
   virtual Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) = 0;
-  /// The first ready task of `owner_uid` in `queue` in `order`, passing over the tasks whose unit
-  /// request is in `unfit` (as EncodeUnitRequest spells it), or nullopt when none is ready.
-  /// O(log n), plus the passed-over tasks ahead of it.
-  virtual Result<std::optional<Candidate>> FirstReady(const std::string& queue, uint32_t owner_uid,
-                                                      ReadyOrder order,
-                                                      const std::vector<std::string>& unfit) = 0;
+  /// The first ready task of `owner_uid` in `queue` in `order` among those `places` names,
+  /// passing over the tasks whose unit request is in `unfit` (as EncodeUnitRequest spells it), or
+  /// nullopt when none is ready. O(log n) per place, plus the passed-over tasks ahead of it.
+  virtual Result<std::optional<Candidate>> FirstReady(
+      const std::string& queue, uint32_t owner_uid, ReadyOrder order,
+      const std::vector<std::string>& unfit, const ReadyPlaces& places = ReadyPlaces()) = 0;
   /// The different unit requests of the ready tasks, as EncodeUnitRequest spells them.
   /// O(requests log n).
   virtual Result<std::vector<std::string>> ReadyUnitRequests() = 0;
@@ -403,6 +425,13 @@ class Store {
   /// when the store has it already.
   virtual Status AddQueue(const QueueState& queue) = 0;
 
+  /// Keeps `output` of attempt `attempt` of task `id`, replacing what was kept of it; kNotFound
+  /// when the store holds no such attempt. The copy goes with its attempt (a purge, a keyed
+  /// replace).
+  virtual Status SaveOutput(TaskId id, int attempt, const StoredOutput& output) = 0;
+  /// The output kept of attempt `attempt` of task `id`, or nullopt when none was.
+  virtual Result<std::optional<StoredOutput>> SavedOutput(TaskId id, int attempt) = 0;
+
   /// Every attempt the store holds as running on the joined host.
   virtual Result<std::vector<RunningAttempt>> RunningAttempts() = 0;
   /// How many attempts the store holds as running, per queue (a queue with none is absent):
@@ -478,7 +507,8 @@ class Store {
   /// twice or record a firing without its task. A spec with `shard` set makes a group of
   /// shard->total shards instead (as SubmitShards does; the store sets group and index), and
   /// the job's last task is the group. Keeps only the firing rows that still matter
-  /// (those with a task the store holds, and the latest one).
+  /// (those with a task the store holds, and the latest one). A job the store holds as disabled
+  /// (`tq jobs disable` on any host) gets no run: with a spec, nothing is recorded.
   virtual Result<FireOutcome> Fire(const Firing& firing, const Owner& owner,
                                    const std::optional<TaskSpec>& spec, WallMs now) = 0;
   /// The pending and running tasks of `job`. O(its runs).

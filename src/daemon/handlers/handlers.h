@@ -41,6 +41,9 @@ void AnswerSubmit(RequestContext& ctx, ConnId conn, const SubmitItem& item,
 /// True when `queue`, which the store just made (`made`), is one nobody set up: not the default
 /// queue and not in tqd.toml, so only max_running caps it (the client says so).
 bool IsNewUncappedQueue(RequestContext& ctx, const std::string& queue, bool made);
+/// Decides where `spec` runs (SPEC 12): its run_on from its queue's hosts and the host its
+/// submitter asked for; a host the queue does not allow is refused, changing nothing.
+Status PlaceSpec(RequestContext& ctx, TaskSpec& spec);
 
 /// What keeps pending tasks from starting now, read once for a whole answer.
 struct Blockers {

@@ -12,7 +12,7 @@ void HandleHosts(RequestContext& ctx, ConnId conn, const Owner&, const HostsRequ
     ctx.server.Send(conn, ErrorResponse(hosts.status()));
     return;
   }
-  const bool shared = !ctx.config->store.empty();
+  const bool shared = ctx.config->Shared();
   const int64_t lease_ms = ctx.config->host_lease_ms;
   const WallMs now = ctx.clock.WallNow();
   nlohmann::json out = nlohmann::json::array();

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "core/model/placement.h"
 #include "core/policy/unit_grant.h"
 #include "daemon/handlers/handlers.h"
 
@@ -39,11 +40,15 @@ void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const Sub
     ctx.server.Send(conn, ErrorResponse(units));
     return;
   }
+  TaskSpec spec = r.spec;
+  if (Status placed = PlaceSpec(ctx, spec); !placed.ok()) {
+    ctx.server.Send(conn, ErrorResponse(placed));
+    return;
+  }
   if (Status admitted = ctx.submits.Admit(peer, std::max(r.shards, 1)); !admitted.ok()) {
     ctx.server.Send(conn, ErrorResponse(admitted));
     return;
   }
-  TaskSpec spec = r.spec;
   spec.retry = ctx.config->RetryFor(spec.queue, r.retry);
   spec.after = WithShards(ctx, peer, spec.after);  // after a group: after every shard of it
   if (r.shards > 0) {
@@ -51,6 +56,14 @@ void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const Sub
     return;
   }
   ctx.submits.Add(conn, peer, std::move(spec), r.supersede_running);
+}
+
+Status PlaceSpec(RequestContext& ctx, TaskSpec& spec) {
+  Result<std::string> placed = PlaceTask(ctx.config->Queue(spec.queue).hosts, spec.queue, ctx.host,
+                                         spec.run_on, ctx.config->Shared());
+  if (!placed.ok()) return placed.status();
+  spec.run_on = std::move(*placed);
+  return Status::Ok();
 }
 
 bool IsNewUncappedQueue(RequestContext& ctx, const std::string& queue, bool made) {

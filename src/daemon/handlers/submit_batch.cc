@@ -33,6 +33,10 @@ void HandleSubmitBatch(RequestContext& ctx, ConnId conn, const Owner& peer,
       return;
     }
     specs.push_back(one.spec);
+    if (Status placed = PlaceSpec(ctx, specs.back()); !placed.ok()) {
+      ctx.server.Send(conn, ErrorResponse(placed));
+      return;
+    }
     specs.back().retry = ctx.config->RetryFor(one.spec.queue, one.retry);
     specs.back().after = WithShards(ctx, peer, one.spec.after);
   }

@@ -40,7 +40,7 @@ Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config, const s
   if (!hosts.ok()) return hosts.status();
   for (const HostRecord& h : *hosts) {
     const int64_t age_ms = HeartbeatAgeMs(h, now);
-    s.hosts[h.name] = {HostStateName(h, self, !config.store.empty(), age_ms, config.host_lease_ms),
+    s.hosts[h.name] = {HostStateName(h, self, config.Shared(), age_ms, config.host_lease_ms),
                        h.running, h.max_running, age_ms};
   }
   if (config.unit_pools.empty()) return s;

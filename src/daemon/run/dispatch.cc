@@ -10,6 +10,7 @@
 #include "core/policy/task_env.h"
 #include "daemon/host/context_dirs.h"
 #include "daemon/host/private_files.h"
+#include "daemon/run/attempt_output.h"
 #include "daemon/users/accounts.h"
 
 namespace tq {
@@ -25,6 +26,7 @@ constexpr int kPromoteBatch = 1000;
 struct OpenQueue {
   std::string name;
   PriorityMix mix = PriorityMix::kMixed;
+  ReadyPlaces places;  ///< the ready tasks this host may take, by where they were placed
 };
 
 // Serves the chooser from the store's ready indexes, over the queues that have a free slot and
@@ -57,18 +59,13 @@ class StoreReadySource : public ReadySource {
       for (uint32_t owner : *owners) {
         const int running = running_[owner];
         if (capped_(owner, running)) continue;
-        auto c = store_.FirstReady(q.name, owner, in_queue, unfit_);
+        auto c = store_.FirstReady(q.name, owner, in_queue, unfit_, q.places);
         if (!c.ok()) spdlog::error("{}", c.status().message());
         if (!c.ok() || !c->has_value()) continue;
         const Candidate& cand = **c;
         auto [it, added] =
             best.emplace(owner, OwnerCandidate{cand, running, served_.LastServed(owner)});
-        const Candidate& held = it->second.first;
-        const bool better =
-            order == ReadyOrder::kHighestPriority
-                ? std::pair(cand.priority, cand.id) < std::pair(held.priority, held.id)
-                : cand.id < held.id;
-        if (!added && better) it->second.first = cand;
+        if (!added && ComesFirst(cand, it->second.first, order)) it->second.first = cand;
       }
     }
     std::vector<OwnerCandidate> out;
@@ -85,6 +82,13 @@ class StoreReadySource : public ReadySource {
   const ServedLog& served_;
   Capped capped_;
 };
+
+// The ready tasks of `queue` that host `host` may take (SPEC 12): with one host's store every
+// task; with a shared one those placed on it, and those placed on none if the queue lets it.
+ReadyPlaces ReadyPlacesOf(const Config& config, const std::string& host, const std::string& queue) {
+  if (!config.Shared()) return ReadyPlaces();
+  return ReadyPlaces{host, TakesUnplaced(config.Queue(queue).hosts, host)};
+}
 
 // A unit request of ready tasks: as stored, and as read (nullopt when it does not read).
 using ReadyRequest = std::pair<std::string, std::optional<UnitRequest>>;
@@ -259,7 +263,7 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
       break;
     }
     // max_running is this host's: with a shared store, the store's counts are the cluster's.
-    const int here = parts_.config->store.empty()
+    const int here = !parts_.config->Shared()
                          ? RunningCount(*running, std::nullopt)
                          : runner_->RunningHere() + static_cast<int>(claims.size());
     if (here >= parts_.config->max_running) break;
@@ -267,7 +271,8 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     for (const QueueState& q : *queues) {
       const int cap = QueueCap(q, *parts_.config);
       if (!q.paused && (cap == 0 || RunningCount(*running, q.name) < cap))
-        open.push_back({q.name, QueueMix(q, *parts_.config)});
+        open.push_back({q.name, QueueMix(q, *parts_.config),
+                        ReadyPlacesOf(*parts_.config, parts_.host, q.name)});
     }
     auto by_owner = parts_.store.RunningByOwner();
     if (!by_owner.ok()) {
@@ -463,6 +468,14 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
   const TaskId id = end.id;
   const int attempt = end.attempt;
   const AttemptOutcome& outcome = end.outcome;
+  if (parts_.config->Shared()) {
+    // Its output for every host (SPEC 12), saved before its end is: whoever sees it ended finds
+    // its output in the store. Its files stay here too.
+    Status saved =
+        parts_.store.SaveOutput(id, attempt, AttemptOutput(parts_.files, id, attempt).Whole());
+    if (saved.fault() != StoreFault::kNone) return saved;
+    if (!saved.ok()) spdlog::error("task {} attempt {}: {}", id, attempt, saved.message());
+  }
   auto task = parts_.store.Get(id);
   if (!task.ok()) return task.status();
   for (const Attempt& a : task->attempts)
@@ -543,7 +556,7 @@ bool Dispatcher::EndPending(const std::vector<TaskId>& ids, TaskState state, Tas
 
 void Dispatcher::StopRunning(TaskId id, TaskReason reason, const StopSignal& how) {
   if (runner_->Terminate(id, AttemptReason::kCancelled, reason, how)) return;
-  if (parts_.config->store.empty()) return;
+  if (!parts_.config->Shared()) return;
   // Running on another host, which acts on the stop the store keeps.
   auto task = parts_.store.Get(id);
   if (!task.ok() || task->state != TaskState::kRunning) return;

@@ -59,6 +59,7 @@ struct DispatchParts {
   LookupHolds& holds;         ///< owners whose account lookup failed: passed over for a while
   DaemonCounters& counters;   ///< picks, queue wait and run time
   RunAs run_as;
+  std::string host;  ///< the name this tqd joined the store as: the tasks placed on it are its
 };
 
 /// What dispatch tells the parts above it, and the one thing it asks of them.

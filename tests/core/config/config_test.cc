@@ -119,6 +119,17 @@ TEST_CASE("config: a queue's users") {
   CHECK_FALSE(c->Queue("unlisted").users.restricted);
 }
 
+TEST_CASE("config: a queue's hosts") {
+  auto c = ParseConfig(
+      "[queues.anywhere]\nhosts = \"any\"\n[queues.pair]\nhosts = [\"web-1\", \"web-2\", "
+      "\"web-1\"]\n",
+      "tqd.toml");
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  CHECK(c->Queue("anywhere").hosts == QueueHosts{true, {}});
+  CHECK(c->Queue("pair").hosts == QueueHosts{false, {"web-1", "web-2"}});
+  CHECK(c->Queue("unlisted").hosts == QueueHosts());
+}
+
 TEST_CASE("config: alternative spellings of values") {
   struct Case {
     const char* toml;
@@ -207,10 +218,17 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
        "priority_mix, retries, "
        "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
        "retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, cpu_weight, "
-       "pids_max, allow_users, allow_groups)"},
+       "pids_max, allow_users, allow_groups, hosts)"},
       {"[queues.q]\nallow_groups = \"ops\"\n", "queues.q.allow_groups",
        "tqd.toml:2: queues.q.allow_groups: \"ops\" is not an array (use e.g. [\"alice\", "
        "\"bob\"])"},
+      {"[queues.q]\nhosts = \"all\"\n", "queues.q.hosts",
+       "tqd.toml:2: queues.q.hosts: \"all\" is not hosts (use \"any\" or an array of 1 to 256 "
+       "host names, e.g. [\"web-1\", \"web-2\"])"},
+      {"[queues.q]\nhosts = []\n", "queues.q.hosts", "an array of 0 host names (use"},
+      {"[queues.q]\nhosts = [\"a\", 2]\n", "queues.q.hosts", "2 is not a host name"},
+      {"[queues.q]\nhosts = [\"-a\"]\n", "queues.q.hosts",
+       "tqd.toml:2: queues.q.hosts: host name \"-a\" is not allowed"},
       {"[queues.q]\nnice = 20\n", "queues.q.nice",
        "tqd.toml:2: queues.q.nice: 20 is out of range (use an integer from -20 to 19)"},
       {"[queues.q]\nionice = \"fast\"\n", "queues.q.ionice",
@@ -552,7 +570,7 @@ TEST_CASE("LoadConfig: missing, present and unreadable files") {
             "retries, "
             "backoff, backoff_base, backoff_max, jitter, retry_on_exit, no_retry_on_exit, "
             "retry_priority_penalty, nice, ionice, nofile, nproc, core, memory_max, cpu_weight, "
-            "pids_max, allow_users, allow_groups)");
+            "pids_max, allow_users, allow_groups, hosts)");
 
   f = std::fopen(file.c_str(), "w");
   REQUIRE(f != nullptr);

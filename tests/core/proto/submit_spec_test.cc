@@ -101,6 +101,25 @@ TEST_CASE("queue, labels and key must be UTF-8 text: they travel as JSON strings
   CHECK(CheckSubmit(r).ok());
 }
 
+TEST_CASE("host: a host name, or a refusal naming the field and what is allowed") {
+  for (const std::string& bad :
+       {std::string("web 1"), std::string("-x"), std::string("h\xff"), std::string(65, 'a')}) {
+    SubmitRequest r = Echo();
+    r.spec.run_on = bad;
+    Status st = CheckSubmit(r);
+    CHECK(st.field() == "host");
+    CHECK(st.message().find("use 1 to 64 letters") != std::string::npos);
+  }
+  json j = SubmitToJson(Echo());
+  j["host"] = 7;
+  Result<SubmitRequest> number = SubmitFromJson(Fields(j));
+  REQUIRE_FALSE(number.ok());
+  CHECK(number.status().field() == "host");
+  SubmitRequest ok = Echo();
+  ok.spec.run_on = "web-1.example_2";
+  CHECK(CheckSubmit(ok).ok());
+}
+
 TEST_CASE("SubmitFields lists every field a submit request's wire form can carry") {
   SubmitRequest r = Echo();
   r.spec.shell = std::nullopt;
@@ -123,10 +142,12 @@ TEST_CASE("SubmitFields lists every field a submit request's wire form can carry
   r.spec.notify.mailto = "a@b";
   r.spec.notify.mail_on = MailOn::kAlways;
   r.spec.use = {{"gpu", 2}, {"licence", 1}};
+  r.spec.run_on = "web-2";
   auto back = SubmitFromJson(SubmitToJson(r));
   REQUIRE_MESSAGE(back.ok(), back.status().message());
   CHECK(back->spec.notify == r.spec.notify);
   CHECK(back->spec.use == r.spec.use);
+  CHECK(back->spec.run_on == "web-2");
   json j = SubmitToJson(r);
   r.spec.argv.clear();
   r.spec.shell = "true";

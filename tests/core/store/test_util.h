@@ -128,6 +128,7 @@ inline void CheckSpecEq(const TaskSpec& got, const TaskSpec& want) {
   CHECK(got.after == want.after);
   CHECK(got.labels == want.labels);
   CHECK(got.timeout_ms == want.timeout_ms);
+  CHECK(got.run_on == want.run_on);
   CHECK(got.key == want.key);
   CHECK(got.version == want.version);
   CHECK(got.retry.retries == want.retry.retries);

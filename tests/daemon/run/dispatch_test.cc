@@ -57,7 +57,7 @@ struct Fixture {
         },
         [this] { ++shared; }};
     dispatch = std::make_unique<Dispatcher>(
-        DispatchParts{loop, clock, *store, config, files, access, limits, holds, counters, {}},
+        DispatchParts{loop, clock, *store, config, files, access, limits, holds, counters, {}, ""},
         std::move(told), FakeRunner::Maker(clock, &runner));
     dispatch->Schedule();
     loop.RunReady();

@@ -63,6 +63,7 @@ json SpecToJson(const TaskSpec& s) {
   if (s.notify.mail_on != MailOn::kFailure) j["mail_on"] = MailOnName(s.notify.mail_on);
   if (!s.use.empty()) j["use"] = s.use;
   if (!s.stages.empty()) j["stages"] = StagesToJson(s.stages);
+  if (!s.run_on.empty()) j["host"] = s.run_on;
   return j;
 }
 
@@ -87,7 +88,7 @@ const std::vector<std::string>& SubmitFields() {
         "argv shell stdin cwd env queue priority clean_env not_before_ms after labels timeout_ms"
         " key version pending_ttl_ms retries backoff backoff_base_ms backoff_max_ms jitter"
         " retry_on_exit no_retry_on_exit supersede_running keep_background on_failure on_success"
-        " on_finish mailto mail_on use stages shards");
+        " on_finish mailto mail_on use stages shards host");
     std::vector<std::string> out;
     for (std::string word; in >> word;) out.push_back(word);
     return out;

@@ -261,8 +261,27 @@ CREATE INDEX attempts_open_by_holder ON attempts(holder, task_id) WHERE ended = 
 CREATE INDEX attempts_passed_on ON attempts(host, task_id, number) WHERE holder <> host;
 )sql";
 
+// v3, placement and output for every host (SPEC 12): SQLite's v16.
+constexpr const char* kSchemaV3 = R"sql(
+CREATE TABLE attempt_output (
+  task_id bigint NOT NULL,
+  number bigint NOT NULL,
+  stdout bytea NOT NULL,
+  stderr bytea NOT NULL,
+  output_order bytea NOT NULL,
+  PRIMARY KEY (task_id, number),
+  FOREIGN KEY (task_id, number) REFERENCES attempts(task_id, number) ON DELETE CASCADE
+);
+ALTER TABLE tasks ADD COLUMN run_on text COLLATE "C" NOT NULL DEFAULT '';
+DROP INDEX tasks_ready_by_priority;
+DROP INDEX tasks_ready_by_id;
+CREATE INDEX tasks_ready_by_priority ON tasks(queue, owner_uid, run_on, priority, id)
+  WHERE ready = 1;
+CREATE INDEX tasks_ready_by_id ON tasks(queue, owner_uid, run_on, id) WHERE ready = 1;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
-constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2};
+constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2, kSchemaV3};
 
 // Two tqd migrating the same schema at once take turns on this lock (per schema).
 constexpr const char* kMigrationLock =

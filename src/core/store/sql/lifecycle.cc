@@ -30,17 +30,26 @@ Result<std::vector<uint32_t>> SqlStore::ReadyOwners(const std::string& queue) {
 
 Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, uint32_t owner_uid,
                                                       ReadyOrder order,
-                                                      const std::vector<std::string>& unfit) {
+                                                      const std::vector<std::string>& unfit,
+                                                      const ReadyPlaces& places) {
   const bool high = order == ReadyOrder::kHighestPriority;
-  // Without requests to pass over, the plain queries: the common case pays nothing for units.
-  sql::Query q(unfit.empty() ? (high ? st_->first_ready_priority : st_->first_ready_oldest)
-                             : (high ? st_->first_fitting_priority : st_->first_fitting_oldest));
-  q.BindText(queue).BindInt(owner_uid);
-  if (!unfit.empty()) q.BindTextList(unfit);
-  Result<bool> row = q.Step();
-  if (!row.ok()) return row.status();
-  if (!*row) return std::optional<Candidate>();
-  return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1)), owner_uid});
+  std::vector<std::string> parts;
+  if (places.unplaced) parts.emplace_back();
+  if (!places.host.empty()) parts.push_back(places.host);
+  std::optional<Candidate> best;
+  for (const std::string& run_on : parts) {
+    // Without requests to pass over, the plain queries: the common case pays nothing for units.
+    sql::Query q(unfit.empty() ? (high ? st_->first_ready_priority : st_->first_ready_oldest)
+                               : (high ? st_->first_fitting_priority : st_->first_fitting_oldest));
+    q.BindText(queue).BindInt(owner_uid).BindText(run_on);
+    if (!unfit.empty()) q.BindTextList(unfit);
+    Result<bool> row = q.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) continue;
+    const Candidate cand{q.Int(0), static_cast<int>(q.Int(1)), owner_uid};
+    if (!best || ComesFirst(cand, *best, order)) best = cand;
+  }
+  return best;
 }
 
 Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, ReadyOrder order) {
@@ -52,11 +61,7 @@ Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, 
     if (!c.ok()) return c.status();
     if (!c->has_value()) continue;
     const Candidate& cand = **c;
-    const bool better =
-        !best || (order == ReadyOrder::kHighestPriority
-                      ? std::pair(cand.priority, cand.id) < std::pair(best->priority, best->id)
-                      : cand.id < best->id);
-    if (better) best = cand;
+    if (!best || ComesFirst(cand, *best, order)) best = cand;
   }
   return best;
 }

@@ -105,8 +105,11 @@ class SqlStore : public Store {
   Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, uint32_t owner_uid,
                                               ReadyOrder order,
-                                              const std::vector<std::string>& unfit) override;
+                                              const std::vector<std::string>& unfit,
+                                              const ReadyPlaces& places = ReadyPlaces()) override;
   Result<std::vector<std::string>> ReadyUnitRequests() override;
+  Status SaveOutput(TaskId id, int attempt, const StoredOutput& output) override;
+  Result<std::optional<StoredOutput>> SavedOutput(TaskId id, int attempt) override;
   Result<std::vector<UnitHolder>> HeldUnits() override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, ReadyOrder order) override;
   Result<int> PromoteDue(WallMs now, int limit) override;

@@ -27,32 +27,34 @@ const char* LeftFirst(Dialect d) {
   return d == Dialect::kSqlite ? " CROSS JOIN " : " JOIN ";
 }
 
-// `uses` is not among the texts of list parameter $3 (Query::BindTextList). SQLite makes the
+// `uses` is not among the texts of list parameter $4 (Query::BindTextList). SQLite makes the
 // list a set once per run, so each passed-over task costs a lookup, however long it is.
-const char* UsesNotInList3(Dialect d) {
-  return d == Dialect::kSqlite ? "uses NOT IN (SELECT value FROM json_each($3))"
-                               : "uses <> ALL (CAST($3 AS text[]))";
+const char* UsesNotInList4(Dialect d) {
+  return d == Dialect::kSqlite ? "uses NOT IN (SELECT value FROM json_each($4))"
+                               : "uses <> ALL (CAST($4 AS text[]))";
 }
 
+// The ready tasks of queue $1, owner $2, placed on $3 (SPEC 12): one part of the ready index.
+constexpr const char* kReadyPart =
+    " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 AND run_on = $3";
+
 std::string FirstReadyByPrioritySql(Dialect d) {
-  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") +
-         " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 ORDER BY priority, id LIMIT 1";
+  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") + kReadyPart +
+         " ORDER BY priority, id LIMIT 1";
 }
 std::string FirstReadyOldestSql(Dialect d) {
-  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") +
-         " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 ORDER BY id LIMIT 1";
+  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") + kReadyPart +
+         " ORDER BY id LIMIT 1";
 }
-// The same, passing over the tasks whose request (`uses`) is in $3, the requests whose units are
+// The same, passing over the tasks whose request (`uses`) is in $4, the requests whose units are
 // not free now (SPEC 14).
 std::string FirstFittingByPrioritySql(Dialect d) {
-  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") +
-         " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 AND (uses IS NULL OR " +
-         UsesNotInList3(d) + ") ORDER BY priority, id LIMIT 1";
+  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") + kReadyPart +
+         " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY priority, id LIMIT 1";
 }
 std::string FirstFittingOldestSql(Dialect d) {
-  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") +
-         " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 AND (uses IS NULL OR " +
-         UsesNotInList3(d) + ") ORDER BY id LIMIT 1";
+  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") + kReadyPart +
+         " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY id LIMIT 1";
 }
 // Each step finds the next request after the last one among the ready tasks that ask for units:
 // the cost grows with the different requests, never with their tasks.
@@ -499,6 +501,16 @@ Status SqlStore::Prepare() {
       {&S::active_queues_of, "list a user's queues",
        "SELECT DISTINCT queue FROM tasks WHERE owner_uid = $1 AND state IN ('pending', "
        "'running') ORDER BY queue"},
+      // output kept for every host (saved_output.cc)
+      {&S::attempt_exists, "find an attempt",
+       "SELECT 1 FROM attempts WHERE task_id = $1 AND number = $2"},
+      {&S::save_output, "keep an attempt's output",
+       "INSERT INTO attempt_output(task_id, number, stdout, stderr, output_order) "
+       "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (task_id, number) DO UPDATE SET "
+       "stdout = excluded.stdout, stderr = excluded.stderr, output_order = excluded.output_order"},
+      {&S::saved_output, "read an attempt's kept output",
+       "SELECT stdout, stderr, output_order FROM attempt_output WHERE task_id = $1 AND number = "
+       "$2"},
       // hosts (hosts.cc)
       {&S::join_host, "join as a host",
        "INSERT INTO hosts(name, version, epoch, beats, started, heartbeat, max_running) "

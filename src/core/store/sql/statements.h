@@ -45,6 +45,8 @@ struct SqlStore::Statements {
       set_job_disabled, job_files, save_job_file, forget_job_file, set_last_success,
       group_unsucceeded, set_overdue_alerted, jobs_with_tasks, forget_job, forget_firings,
       drop_idle_queues, active_queues_of;
+  // output kept for every host (saved_output.cc)
+  sql::Stmt attempt_exists, save_output, saved_output;
   // hosts (hosts.cc)
   sql::Stmt join_host, adopt_attempts, host_current, heartbeat, hosts, fence_host, take_attempts,
       passed_on;

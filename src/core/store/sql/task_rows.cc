@@ -46,6 +46,7 @@ constexpr const char* kRequestColumns[] = {
     "shard_group",
     "shard_index",
     "shard_total",
+    "run_on",
 };
 
 // Column positions of TaskSelect.
@@ -56,7 +57,7 @@ enum TaskCol {
   kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
   kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground, kJob, kJobExclusive, kOnFailure,
   kOnSuccess, kOnFinish, kMailto, kMailOn, kHeld, kUses, kStages, kStage, kShardGroup,
-  kShardIndex, kShardTotal,
+  kShardIndex, kShardTotal, kRunOn,
 };
 // clang-format on
 
@@ -145,6 +146,7 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key) {
   q.BindOptInt(shard ? std::optional<int64_t>(shard->group) : std::nullopt);
   q.BindOptInt(shard ? std::optional<int64_t>(shard->index) : std::nullopt);
   q.BindOptInt(shard ? std::optional<int64_t>(shard->total) : std::nullopt);
+  q.BindText(spec.run_on);
 }
 
 std::string TaskSelect(bool full) {
@@ -157,7 +159,7 @@ std::string TaskSelect(bool full) {
          "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
          "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background, t.job, t.job_exclusive, "
          "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on, t.held, t.uses, t.stages, "
-         "t.stage, t.shard_group, t.shard_index, t.shard_total FROM tasks AS t ";
+         "t.stage, t.shard_group, t.shard_index, t.shard_total, t.run_on FROM tasks AS t ";
 }
 
 Result<Task> ReadTask(const Query& q) {
@@ -235,6 +237,7 @@ Result<Task> ReadTask(const Query& q) {
       return corrupt("shard");
     t.spec.shard = shard;
   }
+  t.spec.run_on = q.Text(kRunOn);
   return t;
 }
 

@@ -361,11 +361,34 @@ CREATE INDEX attempts_open_by_holder ON attempts(holder, task_id) WHERE ended = 
 CREATE INDEX attempts_passed_on ON attempts(host, task_id, number) WHERE holder <> host;
 )sql";
 
+// v16, placement and output for every host (SPEC 12): the host that must run a task (`run_on`;
+// '': any host its queue lets take it), leading each owner's part of the ready indexes, so a host
+// walks only the tasks placed on it and those placed on none; existing tasks are placed on no
+// host. An ended attempt's output as its host captured it, kept with the attempt.
+constexpr const char* kSchemaV16 = R"sql(
+CREATE TABLE attempt_output (
+  task_id INTEGER NOT NULL,
+  number INTEGER NOT NULL,
+  stdout BLOB NOT NULL,
+  stderr BLOB NOT NULL,
+  output_order BLOB NOT NULL,
+  PRIMARY KEY (task_id, number),
+  FOREIGN KEY (task_id, number) REFERENCES attempts(task_id, number) ON DELETE CASCADE
+);
+ALTER TABLE tasks ADD COLUMN run_on TEXT NOT NULL DEFAULT '';
+DROP INDEX tasks_ready_by_priority;
+DROP INDEX tasks_ready_by_id;
+CREATE INDEX tasks_ready_by_priority ON tasks(queue, owner_uid, run_on, priority, id)
+  WHERE ready = 1;
+CREATE INDEX tasks_ready_by_id ON tasks(queue, owner_uid, run_on, id) WHERE ready = 1;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1},   {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},   {5, kSchemaV5},
-    {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},   {9, kSchemaV9},   {10, kSchemaV10},
-    {11, kSchemaV11}, {12, kSchemaV12}, {13, kSchemaV13}, {14, kSchemaV14}, {15, kSchemaV15},
+    {1, kSchemaV1},   {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},
+    {5, kSchemaV5},   {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},
+    {9, kSchemaV9},   {10, kSchemaV10}, {11, kSchemaV11}, {12, kSchemaV12},
+    {13, kSchemaV13}, {14, kSchemaV14}, {15, kSchemaV15}, {16, kSchemaV16},
 };
 
 bool IsFileBacked(const std::string& path) {

@@ -743,5 +743,35 @@ TEST_CASE("a v14 database migrates to v15: its running attempts become the first
   CHECK((*hosts)[0].running == 1);
 }
 
+TEST_CASE("a v15 database migrates to v16: its ready tasks are placed on no host") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 15);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+  }
+  REQUIRE(QueryInt(path, "SELECT count(*) FROM tasks WHERE ready = 1") > 0);
+  const std::string queue = [&] {
+    sqlite::Db db = MustOpenDb(path);
+    return Rows(db, "SELECT queue FROM tasks WHERE ready = 1 ORDER BY id LIMIT 1").front();
+  }();
+  const int64_t owner =
+      QueryInt(path, "SELECT owner_uid FROM tasks WHERE ready = 1 ORDER BY id LIMIT 1");
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  SqliteStore& store = **opened;
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(QueryInt(path, "SELECT count(*) FROM tasks WHERE run_on <> ''") == 0);
+  auto unplaced = store.FirstReady(queue, static_cast<uint32_t>(owner), ReadyOrder::kOldest, {});
+  REQUIRE(unplaced.ok());
+  CHECK(unplaced->has_value());
+  auto placed_only = store.FirstReady(queue, static_cast<uint32_t>(owner), ReadyOrder::kOldest, {},
+                                      ReadyPlaces{"web-1", false});
+  REQUIRE(placed_only.ok());
+  CHECK_FALSE(placed_only->has_value());
+}
+
 }  // namespace
 }  // namespace tq

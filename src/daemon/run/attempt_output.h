@@ -1,0 +1,56 @@
+// An attempt's captured output, to read: its files on the host that ran it, or the copy the
+// store keeps for every host (SPEC 12), which that host saves from its files when the attempt
+// ends.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/model/task.h"
+#include "core/store/store.h"
+#include "daemon/run/task_files.h"
+
+namespace tq {
+
+/// Some of an attempt's output: the bytes, the offset after them, and the size of all there is
+/// to read now (so the caller knows whether it has it all).
+struct OutputChunk {
+  std::string data;
+  int64_t next = 0;
+  int64_t available = 0;
+};
+
+/// One attempt's output: open files on this host, or bytes the store kept.
+class AttemptOutput {
+ public:
+  /// The files of attempt `attempt` of task `id` on this host (those missing read as empty).
+  AttemptOutput(const TaskFiles& files, TaskId id, int attempt);
+  /// The copy the store kept.
+  explicit AttemptOutput(StoredOutput kept);
+  ~AttemptOutput();
+  AttemptOutput(AttemptOutput&& other) noexcept;
+  AttemptOutput(const AttemptOutput&) = delete;
+  AttemptOutput& operator=(const AttemptOutput&) = delete;
+  AttemptOutput& operator=(AttemptOutput&&) = delete;
+
+  /// Whether this host holds any file of the attempt's output.
+  bool OnThisHost() const { return out_fd_ >= 0 || err_fd_ >= 0; }
+  /// Up to `max` bytes from `offset`: one stream, or with `merged` both in the order written
+  /// (`over`: the attempt has ended, so its output is whole).
+  OutputChunk Read(bool stderr_stream, bool merged, bool over, int64_t offset, size_t max) const;
+  /// All of it, as the store keeps it.
+  StoredOutput Whole() const;
+
+ private:
+  /// Appends up to `max` bytes of one stream from `offset` to `out`; how many it appended.
+  size_t ReadInto(bool stderr_stream, std::string& out, int64_t offset, size_t max) const;
+  int64_t Size(bool stderr_stream) const { return stderr_stream ? err_size_ : out_size_; }
+
+  int out_fd_ = -1, err_fd_ = -1;  ///< the files here; -1 for a missing one or a kept copy
+  int64_t out_size_ = 0, err_size_ = 0;
+  std::string order_;  ///< the order the streams were written in (output_order.h)
+  StoredOutput kept_;  ///< the bytes of a kept copy
+  bool from_store_ = false;
+};
+
+}  // namespace tq
