@@ -18,11 +18,14 @@ pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)
 
 dir=$(mktemp -d /tmp/tq-bench-claims.XXXXXX)
 daemons=()
+# Stops what is left: each daemon, then the server (a plain `wait` would wait for the server too).
 cleanup() {
   for pid in "${daemons[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  [ -z "${pg:-}" ] || kill "$pg" 2>/dev/null || true
-  wait 2>/dev/null || true
+  for pid in "${daemons[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ -n "${pg:-}" ]; then
+    kill "$pg" 2>/dev/null || true
+    wait "$pg" 2>/dev/null || true
+  fi
   rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -55,7 +58,8 @@ for hosts in 1 2 3; do
   for h in $(seq "$hosts"); do
     d=$dir/t$hosts-h$h
     mkdir -p "$d"
-    printf 'store = "postgresql:///t%s?host=%s&port=5499&user=tq"\nhost = "h%s"\nmax_running = %s\n' \
+    # The default queue runs anywhere: the batch submitted through h1 spreads over every host.
+    printf 'store = "postgresql:///t%s?host=%s&port=5499&user=tq"\nhost = "h%s"\nmax_running = %s\n[queues.default]\nhosts = "any"\n' \
       "$hosts" "$dir" "$h" "$P" >"$d/tqd.toml"
     "$BIN/tqd" --socket "$d/tq.sock" --state "$d/state" --config "$d/tqd.toml" 2>"$d/tqd.log" &
     daemons+=($!)
