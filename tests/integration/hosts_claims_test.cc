@@ -138,6 +138,10 @@ TEST_CASE("hosts: a task runs where its queue's hosts and --host place it, or wa
   CHECK(refused.exit_code != 0);
   CHECK(refused.err.find("host: \"b\" may not run it") != std::string::npos);
   CHECK(refused.err.find("submitted on, \"a\"") != std::string::npos);
+  const RunResult unknown = Tq(a, {"submit", "--host", "c", "--queue", "anywhere", "--", "true"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("host: \"c\" is no host of this store (its hosts: \"a\", \"b\")") !=
+        std::string::npos);
 
   WriteFile(gate, "");
   CHECK(Tq(a, {"wait", busy, mine}).exit_code == 0);

@@ -283,6 +283,7 @@ HttpResponse TaskPage(const WebApiContext& ctx, const std::string& id_text) {
            {"owner", Esc(t["owner"].value("name", ""))},
            {"cwd", "<code>" + Esc(Member(t, "cwd")) + "</code>"},
            {"queue", Esc(t.value("queue", ""))},
+           {"runs on", Member(t, "run_on").empty() ? "" : Esc(Member(t, "run_on")) + " only"},
            {"labels", labels},
            {"job", Esc(Member(t, "job"))},
            {"created (UTC)", TimeHtml(t["created"])},
@@ -295,14 +296,14 @@ HttpResponse TaskPage(const WebApiContext& ctx, const std::string& id_text) {
   std::vector<std::vector<std::string>> attempts;
   for (const json& a : t.value("attempt_log", json::array()))
     attempts.push_back(
-        {a["number"].dump(), Esc(Member(a, "stage")), TimeHtml(a["started"]),
-         a["ended"].is_null() ? "running" : TimeHtml(a["ended"]),
+        {a["number"].dump(), Esc(Member(a, "stage")), Esc(Member(a, "host")),
+         TimeHtml(a["started"]), a["ended"].is_null() ? "running" : TimeHtml(a["ended"]),
          a["signal"].is_null() ? Esc(Member(a, "exit_code")) : "signal " + a["signal"].dump(),
          Esc(Member(a, "reason"))});
   return Page(200, title,
               facts + "<h2>Attempts</h2>" +
-                  Table({"#", "STAGE", "STARTED (UTC)", "ENDED (UTC)", "EXIT", "REASON"}, attempts,
-                        "attempts") +
+                  Table({"#", "STAGE", "HOST", "STARTED (UTC)", "ENDED (UTC)", "EXIT", "REASON"},
+                        attempts, "attempts") +
                   "<h2>Output</h2><div id=\"task-output\" class=\"output\">" +
                   OutputHtml(ctx, id, false) + OutputHtml(ctx, id, true) + "</div>");
 }

@@ -42,8 +42,11 @@ void AnswerSubmit(RequestContext& ctx, ConnId conn, const SubmitItem& item,
 /// queue and not in tqd.toml, so only max_running caps it (the client says so).
 bool IsNewUncappedQueue(RequestContext& ctx, const std::string& queue, bool made);
 /// Decides where `spec` runs (SPEC 12): its run_on from its queue's hosts and the host its
-/// submitter asked for; a host the queue does not allow is refused, changing nothing.
-Status PlaceSpec(RequestContext& ctx, TaskSpec& spec);
+/// submitter asked for; a host the queue does not allow, or that the store does not know, is
+/// refused, changing nothing. `known` holds the store's host names once read (one read per
+/// request, however many tasks it brings).
+Status PlaceSpec(RequestContext& ctx, TaskSpec& spec,
+                 std::optional<std::vector<std::string>>& known);
 
 /// What keeps pending tasks from starting now, read once for a whole answer.
 struct Blockers {

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "core/model/placement.h"
+#include "core/model/quote.h"
 #include "core/policy/unit_grant.h"
 #include "daemon/handlers/handlers.h"
 
@@ -41,7 +42,8 @@ void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const Sub
     return;
   }
   TaskSpec spec = r.spec;
-  if (Status placed = PlaceSpec(ctx, spec); !placed.ok()) {
+  std::optional<std::vector<std::string>> known_hosts;
+  if (Status placed = PlaceSpec(ctx, spec, known_hosts); !placed.ok()) {
     ctx.server.Send(conn, ErrorResponse(placed));
     return;
   }
@@ -58,10 +60,26 @@ void HandleSubmit(RequestContext& ctx, ConnId conn, const Owner& peer, const Sub
   ctx.submits.Add(conn, peer, std::move(spec), r.supersede_running);
 }
 
-Status PlaceSpec(RequestContext& ctx, TaskSpec& spec) {
+Status PlaceSpec(RequestContext& ctx, TaskSpec& spec,
+                 std::optional<std::vector<std::string>>& known) {
   Result<std::string> placed = PlaceTask(ctx.config->Queue(spec.queue).hosts, spec.queue, ctx.host,
                                          spec.run_on, ctx.config->Shared());
   if (!placed.ok()) return placed.status();
+  if (!placed->empty() && *placed != ctx.host) {
+    // Another host: one the store knows, so the task does not wait for a host that never comes.
+    if (!known) {
+      auto hosts = ctx.store.Hosts();
+      if (!hosts.ok()) return hosts.status();
+      known.emplace();
+      for (const HostRecord& h : *hosts) known->push_back(h.name);
+    }
+    if (std::find(known->begin(), known->end(), *placed) == known->end()) {
+      std::string names;
+      for (const std::string& n : *known) names += (names.empty() ? "" : ", ") + Quote(n);
+      return Status::Invalid("host", "host: " + Quote(*placed) +
+                                         " is no host of this store (its hosts: " + names + ")");
+    }
+  }
   spec.run_on = std::move(*placed);
   return Status::Ok();
 }

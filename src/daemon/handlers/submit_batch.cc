@@ -9,6 +9,7 @@ void HandleSubmitBatch(RequestContext& ctx, ConnId conn, const Owner& peer,
                        const SubmitBatchRequest& r) {
   std::vector<TaskSpec> specs;
   specs.reserve(r.resolved.size());
+  std::optional<std::vector<std::string>> known_hosts;
   for (const SubmitRequest& one : r.resolved) {
     if (one.spec.key) {
       ctx.server.Send(conn, ErrorResponse(Status::Invalid(
@@ -33,7 +34,7 @@ void HandleSubmitBatch(RequestContext& ctx, ConnId conn, const Owner& peer,
       return;
     }
     specs.push_back(one.spec);
-    if (Status placed = PlaceSpec(ctx, specs.back()); !placed.ok()) {
+    if (Status placed = PlaceSpec(ctx, specs.back(), known_hosts); !placed.ok()) {
       ctx.server.Send(conn, ErrorResponse(placed));
       return;
     }

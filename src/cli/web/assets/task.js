@@ -24,6 +24,7 @@ async function drawTask(id) {
       ["owner", t.owner ? t.owner.name : null],
       ["cwd", t.cwd ? el("code", t.cwd) : null],
       ["queue", link(`/tasks?queue=${encodeURIComponent(t.queue)}`, t.queue)],
+      ["runs on", t.run_on ? `${t.run_on} only` : null],
       ["labels", t.labels && t.labels.length ? labelLinks(t.labels) : null],
       ["job", t.job ? link(`/jobs/${encodeURIComponent(t.job)}`, t.job) : null],
       ["priority", t.priority],
@@ -137,14 +138,14 @@ function stagesTable(t) {
   return put(el("section"), el("h2", "Stages"), tbl);
 }
 
-// The attempts table: number, stage, started, ended, exit/signal, reason, cpu, memory.
+// The attempts table: number, stage, host, started, ended, exit/signal, reason, cpu, memory.
 function attemptsTable(t) {
   const log = t.attempt_log || [];
-  const [tbl, body] = table(["#", "STAGE", "STARTED", "ENDED", "DURATION", "EXIT", "REASON", "CPU", "MEMORY"]);
+  const [tbl, body] = table(["#", "STAGE", "HOST", "STARTED", "ENDED", "DURATION", "EXIT", "REASON", "CPU", "MEMORY"]);
   for (const a of log) {
     const cpu = (a.user_cpu_ms || 0) + (a.system_cpu_ms || 0);
     const mem = a.memory_peak_bytes || (a.max_rss_kb ? a.max_rss_kb * 1024 : 0);
-    row(body, [String(a.number), a.stage || "", timeEl(a.started), a.ended ? timeEl(a.ended) : "running",
+    row(body, [String(a.number), a.stage || "", a.host || "", timeEl(a.started), a.ended ? timeEl(a.ended) : "running",
       durationText(a.duration_ms), exitText(a) || "",
       put(el("span"), a.reason || "", a.detail ? el("span", ` (${a.detail})`, { class: "muted" }) : null),
       el("span", durationText(cpu), { title: `user ${a.user_cpu_ms} ms, system ${a.system_cpu_ms} ms` }),
