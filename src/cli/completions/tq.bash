@@ -16,7 +16,8 @@ declare -gA _tq_flags=(
     --stage --stages
     --clean-env --keep-background --key --version --supersede-running --retries --backoff
     --backoff-base --backoff-max --no-jitter --retry-on-exit --no-retry-on-exit --pending-ttl
-    --on-failure --on-success --on-finish --mailto --mail-on --shards --batch --null --json-lines"
+    --on-failure --on-success --on-finish --mailto --mail-on --shards --host --batch --null
+    --json-lines"
   [tq list]="--state -q --queue --label -u --user --command --limit"
   [tq logs]="--follow --stderr --merged --attempt --stage --state -q --queue --label -u --user"
   [tq wait]="--state -q --queue --label -u --user"
@@ -44,7 +45,7 @@ declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --u
   --timeout --key --version --retries --backoff --backoff-base --backoff-max --retry-on-exit
   --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish --mailto --mail-on
   --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than --signal --priority-mix
-  --stage --stages --command --shards)
+  --stage --stages --command --shards --host)
 
 # What `tq ARGS...` prints, against the --socket given on the command line (else $TQ_SOCKET or
 # tq's default); nothing when tqd does not answer within a second.

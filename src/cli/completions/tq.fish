@@ -23,7 +23,7 @@ function __tq_path
         --timeout --key --version --retries --backoff --backoff-base --backoff-max \
         --retry-on-exit --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish \
         --mailto --mail-on --state --limit --attempt --concurrency -u --user --tz --from --count \
-        --dst --older-than --signal --priority-mix --stage --stages --command --shards
+        --dst --older-than --signal --priority-mix --stage --stages --command --shards --host
     set -l path tq
     set -l positionals 0
     set -l words (commandline -opc)[2..-1]
@@ -153,6 +153,7 @@ complete -c tq -n $submit -l retry-on-exit -x -d 'only these exit codes retry'
 complete -c tq -n $submit -l no-retry-on-exit -x -d 'these exit codes never retry'
 complete -c tq -n $submit -l pending-ttl -x -d 'fail if not started within DURATION'
 complete -c tq -n $submit -l shards -x -d 'N tasks with TQ_SHARD_INDEX and TQ_SHARD_TOTAL'
+complete -c tq -n $submit -l host -x -d 'run it on this host of a shared store'
 complete -c tq -n $submit -l on-failure -x -d 'run CMD once the task has finally failed'
 complete -c tq -n $submit -l on-success -x -d 'run CMD when the task succeeded'
 complete -c tq -n $submit -l on-finish -x -d 'run CMD whenever the task ends'
