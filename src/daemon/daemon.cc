@@ -100,7 +100,7 @@ Status Daemon::Open() {
   // Before the running attempts are read: they are the ones this host started.
   if (Status st = store_->JoinHost(*host, TQ_VERSION, config.max_running, started_); !st.ok())
     return st;
-  spdlog::info("store: {}, as host {}", !config.Shared() ? "SQLite" : "PostgreSQL", *host);
+  spdlog::info("store: {}, as host {}", config.Shared() ? "PostgreSQL" : "SQLite", *host);
   host_ = *host;
   store_->ObserveCommits([this](double seconds) { counters_.commit.Observe(seconds); });
 

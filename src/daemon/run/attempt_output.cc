@@ -40,12 +40,14 @@ size_t PreadInto(int fd, int64_t size, std::string& out, int64_t offset, size_t 
 
 AttemptOutput::AttemptOutput(const TaskFiles& files, TaskId id, int attempt) {
   if (attempt == 0) return;
-  out_fd_ = OpenOutput(files.Stdout(id, attempt), &out_size_);
-  err_fd_ = OpenOutput(files.Stderr(id, attempt), &err_size_);
+  // The order first, then the streams: what they hold beyond it was written after, so a merged
+  // read of a running attempt never names bytes past what it measured.
   int64_t order_size = 0;
   const int order_fd = OpenOutput(files.Order(id, attempt), &order_size);
   PreadInto(order_fd, order_size, order_, 0, kMaxOrderBytes);
   if (order_fd >= 0) close(order_fd);
+  out_fd_ = OpenOutput(files.Stdout(id, attempt), &out_size_);
+  err_fd_ = OpenOutput(files.Stderr(id, attempt), &err_size_);
 }
 
 AttemptOutput::AttemptOutput(StoredOutput kept)
@@ -87,7 +89,6 @@ OutputChunk AttemptOutput::Read(bool stderr_stream, bool merged, bool over, int6
     ReadInto(stderr_stream, chunk.data, offset, max);
     chunk.available = Size(stderr_stream);
   } else {
-    // The order first, then the streams: what they hold beyond it was written after.
     const std::vector<OutputSegment> segments = MergedSegments(order_, out_size_, err_size_, over);
     chunk.available = SegmentsSize(segments);
     int64_t start = 0;  // where the segment begins in the merged output

@@ -263,9 +263,9 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
       break;
     }
     // max_running is this host's: with a shared store, the store's counts are the cluster's.
-    const int here = !parts_.config->Shared()
-                         ? RunningCount(*running, std::nullopt)
-                         : runner_->RunningHere() + static_cast<int>(claims.size());
+    const int here = parts_.config->Shared()
+                         ? runner_->RunningHere() + static_cast<int>(claims.size())
+                         : RunningCount(*running, std::nullopt);
     if (here >= parts_.config->max_running) break;
     std::vector<OpenQueue> open;
     for (const QueueState& q : *queues) {

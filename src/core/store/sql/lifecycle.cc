@@ -33,11 +33,9 @@ Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, 
                                                       const std::vector<std::string>& unfit,
                                                       const ReadyPlaces& places) {
   const bool high = order == ReadyOrder::kHighestPriority;
-  std::vector<std::string> parts;
-  if (places.unplaced) parts.emplace_back();
-  if (!places.host.empty()) parts.push_back(places.host);
   std::optional<Candidate> best;
-  for (const std::string& run_on : parts) {
+  // The first ready task placed on `run_on` ("": on no host) into `best`, if it comes first.
+  auto probe = [&](const std::string& run_on) -> Status {
     // Without requests to pass over, the plain queries: the common case pays nothing for units.
     sql::Query q(unfit.empty() ? (high ? st_->first_ready_priority : st_->first_ready_oldest)
                                : (high ? st_->first_fitting_priority : st_->first_fitting_oldest));
@@ -45,10 +43,15 @@ Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, 
     if (!unfit.empty()) q.BindTextList(unfit);
     Result<bool> row = q.Step();
     if (!row.ok()) return row.status();
-    if (!*row) continue;
+    if (!*row) return Status::Ok();
     const Candidate cand{q.Int(0), static_cast<int>(q.Int(1)), owner_uid};
     if (!best || ComesFirst(cand, *best, order)) best = cand;
-  }
+    return Status::Ok();
+  };
+  if (places.unplaced)
+    if (Status s = probe(std::string()); !s.ok()) return s;
+  if (!places.host.empty())
+    if (Status s = probe(places.host); !s.ok()) return s;
   return best;
 }
 
