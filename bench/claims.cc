@@ -1,9 +1,9 @@
 // Claims across hosts on one PostgreSQL store, without processes (SPEC 12): fills a fresh store
 // with N ready tasks, then HOSTS processes, each joined as a host of its own with its own
-// connection, claim (choose + StartAttempt) and complete (FinishAttempt) tasks until none is
-// ready. Prints claims per second over all hosts, and how often a chosen task was taken by
-// another host first.
-// Usage: tq-bench-claims CONNINFO [HOSTS=1] [N=5000]   (bench/claims.sh starts a PostgreSQL)
+// connection, claim (choose + StartAttempt in ClaimTogether) and complete (FinishAttempt) tasks
+// until none is ready. Prints claims per second over all hosts, and how often a chosen task was
+// taken by another host first. Usage: tq-bench-claims CONNINFO [HOSTS=1] [N=5000] (bench/claims.sh
+// starts a PostgreSQL)
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,11 +43,21 @@ int Host(const std::string& conninfo, int index, int out) {
   }
   long claims = 0, lost = 0;
   for (;;) {
-    auto chosen = store->FirstReady("default", tq::ReadyOrder::kHighestPriority);
-    if (!chosen.ok()) return 1;
+    // A claim as tqd makes one: its own transaction, side by side with the other hosts' claims,
+    // passing over the tasks they hold.
+    tq::Result<std::optional<tq::Candidate>> chosen{std::optional<tq::Candidate>()};
+    tq::Result<std::optional<int>> attempt{std::optional<int>()};
+    tq::Status claimed = store->ClaimTogether([&] {
+      chosen = store->FirstReady("default", tq::ReadyOrder::kHighestPriority);
+      if (!chosen.ok()) return chosen.status();
+      if (chosen->has_value()) attempt = store->StartAttempt((*chosen)->id, kNow, {});
+      return attempt.status();
+    });
+    if (!claimed.ok()) {
+      std::fprintf(stderr, "tq-bench-claims: claim: %s\n", claimed.message().c_str());
+      return 1;
+    }
     if (!chosen->has_value()) break;
-    auto attempt = store->StartAttempt((*chosen)->id, kNow, {});
-    if (!attempt.ok()) return 1;
     if (!attempt->has_value()) {  // another host took it between the choice and the claim
       ++lost;
       continue;

@@ -359,8 +359,13 @@ void Daemon::PollSharedStore() {
 void Daemon::Look() {
   dispatch_->Schedule();
   dispatch_->StopAskedElsewhere();
-  for (TaskId id : waiters_->Awaited()) {
-    auto task = store_->Get(id);
+  // Tasks awaited here that ended on another host: one read says which, then each is read.
+  const std::vector<TaskId> awaited = waiters_->Awaited();
+  if (awaited.empty()) return;
+  auto ended = store_->EndedAmong(awaited);
+  if (!ended.ok()) return;  // the next look tries again
+  for (TaskId id : *ended) {
+    auto task = store_->GetSummary(id);
     if (task.ok() && IsTerminal(task->state)) waiters_->OnTerminal(*task);
   }
 }

@@ -70,6 +70,7 @@ TEST_CASE("tq list --command finds a match older than one request reads, with on
   REQUIRE(table.exit_code == 0);
   CHECK(std::count(table.out.begin(), table.out.end(), '\n') == 2);  // the header once, the match
   CHECK(table.out.rfind("ID ", 0) == 0);
+  CHECK(table.out.find("HOST") == std::string::npos);  // one host's store: no host column
 }
 
 TEST_CASE("tq status --json names the task's environment without its values") {

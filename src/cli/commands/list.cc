@@ -13,14 +13,23 @@
 namespace tq {
 
 namespace {
+// The host of a listed task: where its last attempt ran, else where it must run ("" for any).
+std::string HostOf(const nlohmann::json& t) {
+  for (const char* key : {"host", "run_on"})
+    if (auto it = t.find(key); it != t.end() && it->is_string()) return it->get<std::string>();
+  return "";
+}
+
 // The table rows of one page of tasks; states in colour when `colour`, with the owner's name
-// when `owners`.
-std::vector<std::vector<std::string>> Rows(const nlohmann::json& tasks, bool colour, bool owners) {
+// when `owners` and the host when `hosts`.
+std::vector<std::vector<std::string>> Rows(const nlohmann::json& tasks, bool colour, bool owners,
+                                           bool hosts) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& t : tasks) {
     std::vector<std::string> row = {t["id"].dump(), PaintState(t.value("state", ""), colour),
                                     t["priority"].dump(), t.value("queue", "")};
     if (owners) row.push_back(t["owner"].value("name", ""));
+    if (hosts) row.push_back(HostOf(t));
     for (std::string cell : {LocalTime(t["created"]), WaitingNote(t), CommandLine(t)})
       row.push_back(std::move(cell));
     rows.push_back(std::move(row));
@@ -70,7 +79,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
                                   ? std::numeric_limits<int>::max()
                                   : (f->limit < 0 ? 100 : f->limit);
             int shown = 0;
-            bool more = true, owners = false;
+            bool more = true, owners = false, hosts = false;
             while (more && shown < limit) {  // the daemon answers a page at a time
               req.limit = limit - shown;
               auto r = client->Call(req);
@@ -85,12 +94,17 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
                 for (const auto& t : tasks) std::printf("%s\n", t.dump().c_str());
               } else if (!tasks.empty() || (shown == 0 && !more)) {
                 // The header goes with the first page that has tasks (or the last), aligned
-                // with it; that page decides whether there is an OWNER column.
-                if (shown == 0) owners = OthersAmong(tasks);
-                auto rows = Rows(tasks, colour, owners);
+                // with it; that page decides whether there is an OWNER column. A store shared
+                // by several hosts adds a HOST column.
+                if (shown == 0) {
+                  owners = OthersAmong(tasks);
+                  hosts = r->value("shared", false);
+                }
+                auto rows = Rows(tasks, colour, owners, hosts);
                 if (shown == 0) {
                   std::vector<std::string> header = {"ID", "STATE", "PRI", "QUEUE"};
                   if (owners) header.push_back("OWNER");
+                  if (hosts) header.push_back("HOST");
                   for (const char* h : {"CREATED", "WHEN", "COMMAND"}) header.push_back(h);
                   rows.insert(rows.begin(), header);
                 }

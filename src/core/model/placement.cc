@@ -18,9 +18,7 @@ std::string Allowed(const QueueHosts& hosts, const std::string& queue, const std
   if (hosts.names.empty())
     return "queue " + Quote(queue) + " runs its tasks on the host they were submitted on, " +
            Quote(self) + " (set hosts in its [queues." + queue + "] to let them run elsewhere)";
-  std::string names;
-  for (const std::string& n : hosts.names) names += (names.empty() ? "" : ", ") + Quote(n);
-  return "queue " + Quote(queue) + " runs its tasks on " + names;
+  return "queue " + Quote(queue) + " runs its tasks on " + QuoteEach(hosts.names);
 }
 
 }  // namespace

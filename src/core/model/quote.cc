@@ -51,4 +51,10 @@ std::string Quote(std::string_view whole) {
   return out;
 }
 
+std::string QuoteEach(const std::vector<std::string>& values) {
+  std::string out;
+  for (const std::string& v : values) out += (out.empty() ? "" : ", ") + Quote(v);
+  return out;
+}
+
 }  // namespace tq

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tq {
 
@@ -14,6 +15,8 @@ constexpr size_t kMaxQuotedBytes = 256;
 /// escaped (\xNN), so the result is always valid UTF-8 text; past kMaxQuotedBytes it is cut at a
 /// character boundary and followed by `... (N bytes)`.
 std::string Quote(std::string_view s);
-std::string Quote(std::string_view s);
+
+/// Each of `values` quoted (Quote), joined by ", ": a list of names inside a message.
+std::string QuoteEach(const std::vector<std::string>& values);
 
 }  // namespace tq

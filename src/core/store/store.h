@@ -282,8 +282,13 @@ class Store {
   /// see it, answering a wait or a cancel needs), or kNotFound.
   virtual Result<Task> GetSummary(TaskId id) = 0;
 
-  /// Tasks matching `filter`, newest first, without their attempt lists.
+  /// Tasks matching `filter`, newest first, each with only its last attempt (where it runs or
+  /// ran), if any.
   virtual Result<std::vector<Task>> List(const ListFilter& filter) = 0;
+
+  /// Those of `ids` whose task has ended (succeeded, failed, cancelled or expired), in id order;
+  /// ids of no task are left out. One read, whatever the number of ids.
+  virtual Result<std::vector<TaskId>> EndedAmong(const std::vector<TaskId>& ids) = 0;
 
   /// Every owner with a ready task in `queue`, by uid. O(owners log n).
   virtual Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) = 0;
@@ -296,7 +301,8 @@ class Store {
   /// The different unit requests of the ready tasks, as EncodeUnitRequest spells them.
   /// O(requests log n).
   virtual Result<std::vector<std::string>> ReadyUnitRequests() = 0;
-  /// The units the running attempts hold, by task id. O(running attempts).
+  /// The units the running attempts of the joined host hold (each host has its own units), by
+  /// task id. O(running attempts).
   virtual Result<std::vector<UnitHolder>> HeldUnits() = 0;
   /// The first ready task of `queue` in `order` among every owner's. O(owners log n).
   virtual Result<std::optional<Candidate>> FirstReady(const std::string& queue,
@@ -407,6 +413,16 @@ class Store {
   /// each write inside still succeeds or fails whole, and when the commit fails every one of
   /// them is undone (the error is returned). Not nested.
   virtual Status WriteTogether(const std::function<Status()>& body) = 0;
+  /// WriteTogether for a body that only claims: reads of the ready set, HoldQueues,
+  /// StartAttempt, and EndPending of a task that cannot start. On a store shared by several
+  /// hosts such transactions of different hosts run side by side, each FirstReady passing over
+  /// the ready tasks another host's claim holds, and wait only for the other writes (SPEC 12);
+  /// on one host's store it is WriteTogether.
+  virtual Status ClaimTogether(const std::function<Status()>& body) = 0;
+  /// Inside ClaimTogether: holds `queues` until it ends, so that the claims of several hosts in
+  /// these queues take turns and each counts the attempts the others started (a queue's
+  /// concurrency is the cluster's). Nothing to hold on one host's store.
+  virtual Status HoldQueues(const std::vector<std::string>& queues) = 0;
 
   /// Every queue with its run-time settings.
   virtual Result<std::vector<QueueState>> QueueStates() = 0;

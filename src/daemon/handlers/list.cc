@@ -119,7 +119,8 @@ void HandleList(RequestContext& ctx, ConnId conn, const Owner& peer, const ListR
   nlohmann::json out = nlohmann::json::array();
   for (const Task& t : found->tasks) {
     nlohmann::json j = TaskToJson(t);
-    j.erase("attempt_log");  // a list reads no attempts: absent, never an empty log
+    j.erase("attempt_log");  // a list reads only the last attempt: no log, but its host
+    if (!t.attempts.empty() && !t.attempts.back().host.empty()) j["host"] = t.attempts.back().host;
     if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(ctx, t, blockers);
     const size_t size = WireText(j).size() + 1;
     if (!out.empty() && bytes + size > kMaxListPageBytes) {  // the rest comes in the next page
@@ -130,7 +131,8 @@ void HandleList(RequestContext& ctx, ConnId conn, const Owner& peer, const ListR
     bytes += size;
     out.push_back(std::move(j));
   }
-  nlohmann::json answer = {{"tasks", std::move(out)}, {"more", found->more}};
+  nlohmann::json answer = {
+      {"tasks", std::move(out)}, {"more", found->more}, {"shared", ctx.config->Shared()}};
   if (found->more) answer["next_before_id"] = found->next_before_id;
   ctx.server.Send(conn, OkResponse(std::move(answer)));
 }

@@ -74,10 +74,9 @@ Status PlaceSpec(RequestContext& ctx, TaskSpec& spec,
       for (const HostRecord& h : *hosts) known->push_back(h.name);
     }
     if (std::find(known->begin(), known->end(), *placed) == known->end()) {
-      std::string names;
-      for (const std::string& n : *known) names += (names.empty() ? "" : ", ") + Quote(n);
-      return Status::Invalid("host", "host: " + Quote(*placed) +
-                                         " is no host of this store (its hosts: " + names + ")");
+      return Status::Invalid(
+          "host", "host: " + Quote(*placed) +
+                      " is no host of this store (its hosts: " + QuoteEach(*known) + ")");
     }
   }
   spec.run_on = std::move(*placed);

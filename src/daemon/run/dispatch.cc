@@ -90,6 +90,14 @@ ReadyPlaces ReadyPlacesOf(const Config& config, const std::string& host, const s
   return ReadyPlaces{host, TakesUnplaced(config.Queue(queue).hosts, host)};
 }
 
+// True when some user has a max_running of their own ([user_limits] or [users.NAME]).
+bool AnyUserCap(const Config& config) {
+  if (config.user_limits.max_running > 0) return true;
+  for (const auto& [name, limits] : config.user_overrides)
+    if (limits.max_running > 0) return true;
+  return false;
+}
+
 // A unit request of ready tasks: as stored, and as read (nullopt when it does not read).
 using ReadyRequest = std::pair<std::string, std::optional<UnitRequest>>;
 
@@ -171,9 +179,10 @@ void Dispatcher::JoinNextTurn(std::function<void()> in_turn,
 }
 
 // One turn: what joined it (the loop turn's submits), the attempts that ended since the last
-// one are stored, due tasks made ready and
-// free slots filled, all in one transaction and one sync; what it did is told and the claimed
-// tasks are launched only once it is committed.
+// one are stored, due tasks made ready and free slots filled, all in one transaction and one
+// sync; what it did is told and the claimed tasks are launched only once it is committed. With
+// a shared store the claims are a transaction of their own after it (ClaimTogether), which the
+// other hosts' claims do not wait for.
 void Dispatcher::Turn() {
   events_.turn();
   std::vector<AttemptEnd> ends = std::move(ends_);
@@ -185,6 +194,7 @@ void Dispatcher::Turn() {
   std::vector<AttemptEnd> unstored;
   std::vector<std::pair<TaskId, int>> stored;  // ends whose records a restart no longer needs
   bool more_due = false;
+  const bool claims_apart = parts_.config->Shared();
   Status committed = parts_.store.WriteTogether([&] {
     for (auto& [in_turn, after] : guests) in_turn();
     for (AttemptEnd& end : ends) {
@@ -204,9 +214,10 @@ void Dispatcher::Turn() {
     auto promoted = parts_.store.PromoteDue(parts_.clock.WallNow(), kPromoteBatch);
     if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
     more_due = promoted.ok() && *promoted == kPromoteBatch;  // the rest next turn
-    Choose(claims, news);
+    if (!claims_apart) Choose(claims, news);
     return Status::Ok();
   });
+  if (committed.ok() && claims_apart) ClaimApart(claims, news);
   if (!committed.ok()) {
     // Nothing of the turn is stored: every end is kept for later, no claimed task starts.
     spdlog::error("a turn of dispatch is not stored ({} end(s) kept to try again): {}", ends.size(),
@@ -235,6 +246,20 @@ void Dispatcher::Tell(const News& news) {
   if (!news.ended.empty()) events_.ended(news.ended);
 }
 
+void Dispatcher::ClaimApart(std::vector<Claim>& claims, News& news) {
+  News claimed;
+  Status st = parts_.store.ClaimTogether([&] {
+    Choose(claims, claimed);
+    return Status::Ok();
+  });
+  if (!st.ok()) {  // nothing of it is stored: no claimed task starts, the next turn chooses again
+    spdlog::error("the claims of a turn of dispatch are not stored: {}", st.message());
+    claims.clear();
+    return;
+  }
+  news.ended.insert(news.ended.end(), claimed.ended.begin(), claimed.ended.end());
+}
+
 void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
   // Only the queues that hold a ready task: the picks below never walk idle queues.
   auto queues = parts_.store.ReadyQueues();
@@ -252,6 +277,19 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
   for (std::string& text : *stored) {
     std::optional<UnitRequest> request = DecodeUnitRequest(text);
     requests.emplace_back(std::move(text), std::move(request));
+  }
+  if (parts_.config->Shared()) {
+    // A queue's concurrency, and a user's max_running, count every host's attempts: claims in
+    // a capped queue (in every queue, while some user has a cap) take turns across the hosts,
+    // each counting the others' (read below, after the hold).
+    const bool users_capped = AnyUserCap(*parts_.config);
+    std::vector<std::string> capped;
+    for (const QueueState& q : *queues)
+      if (users_capped || QueueCap(q, *parts_.config) > 0) capped.push_back(q.name);
+    if (Status s = parts_.store.HoldQueues(capped); !s.ok()) {
+      spdlog::error("{}", s.message());
+      return;
+    }
   }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };

@@ -144,6 +144,9 @@ class Dispatcher {
   void Turn();
   /// Claims tasks for the free slots, as the chooser picks them.
   void Choose(std::vector<Claim>& claims, News& news);
+  /// Choose in a transaction of its own that other hosts' claims do not wait for (a shared
+  /// store); what it claimed is left in `claims` only once it is committed.
+  void ClaimApart(std::vector<Claim>& claims, News& news);
   /// Moves task `id` to running with its units out of those `held` leaves free (or fails it
   /// user-gone); false stops the choosing.
   bool ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>& claims, News& news);

@@ -22,6 +22,12 @@ TEST_CASE("Quote escapes quotes, control bytes and bytes that are not UTF-8") {
   for (const char* s : {"\xff\xfe", "\xe2\x82", "x\xf4\x90\x80\x80"}) CHECK(IsValidUtf8(Quote(s)));
 }
 
+TEST_CASE("QuoteEach quotes each value and joins them with commas") {
+  CHECK(QuoteEach({}) == "");
+  CHECK(QuoteEach({"web-1"}) == "\"web-1\"");
+  CHECK(QuoteEach({"a", "b\"", "c\xff"}) == "\"a\", \"b\\\"\", \"c\\xff\"");
+}
+
 TEST_CASE("Quote cuts a long value at a character boundary and says how long it was") {
   const std::string exact(kMaxQuotedBytes, 'x');
   CHECK(Quote(exact) == "\"" + exact + "\"");

@@ -194,3 +194,46 @@ STORE_TEST_CASE(
   CHECK(MustStart(*beta, next, 2100) == 1);
   CHECK(RunningIds(*beta) == std::vector<TaskId>{next});
 }
+
+STORE_TEST_CASE("hosts: each host holds its own units: HeldUnits names only its attempts'") {
+  auto [alpha, beta] = OpenStorePair();
+  MustJoin(*alpha, "alpha");
+  MustJoin(*beta, "beta");
+  TaskSpec spec = Spec({"x"});
+  spec.use = {{"gpu", 1}};
+  const TaskId here = MustInsert(*alpha, kAlice, spec);
+  const TaskId there = MustInsert(*alpha, kAlice, spec);
+  REQUIRE(alpha->StartAttempt(here, 1100, {{"gpu", {"0"}}})->has_value());
+  REQUIRE(beta->StartAttempt(there, 1100, {{"gpu", {"0"}}})->has_value());
+  for (auto& [store, id] : {std::pair{alpha.get(), here}, std::pair{beta.get(), there}}) {
+    Result<std::vector<UnitHolder>> held = store->HeldUnits();
+    REQUIRE_MESSAGE(held.ok(), held.status().message());
+    REQUIRE(held->size() == 1);
+    CHECK((*held)[0].task == id);
+  }
+}
+
+STORE_TEST_CASE("ClaimTogether commits its claims together, and undoes them all when it fails") {
+  auto store = OpenStore();
+  const TaskId a = MustInsert(*store, kAlice, Spec({"a"}, "one"));
+  const TaskId b = MustInsert(*store, kAlice, Spec({"b"}, "two"));
+  Status failed = store->ClaimTogether([&]() -> Status {
+    REQUIRE(store->HoldQueues({"one", "two", "none such"}).ok());
+    REQUIRE(store->StartAttempt(a, 1100, {})->has_value());
+    return Status::Internal("the claimer gave up");
+  });
+  CHECK(failed.message() == "the claimer gave up");
+  CHECK(StateOf(*store, a) == TaskState::kPending);
+  Status claimed = store->ClaimTogether([&]() -> Status {
+    for (TaskId id : {a, b})
+      if (Result<std::optional<int>> n = store->StartAttempt(id, 1200, {}); !n.ok())
+        return n.status();
+    return Status::Ok();
+  });
+  REQUIRE_MESSAGE(claimed.ok(), claimed.message());
+  CHECK(StateOf(*store, a) == TaskState::kRunning);
+  CHECK(StateOf(*store, b) == TaskState::kRunning);
+  CHECK_FALSE(
+      store->ClaimTogether([&] { return store->WriteTogether([] { return Status::Ok(); }); })
+          .ok());  // not nested
+}

@@ -391,7 +391,7 @@ STORE_TEST_CASE("List applies its filters, newest first") {
     for (const Task& t : *tasks) got.push_back(t.id);
     CHECK(got == c.want);
   }
-  // Labels come along; attempts, env and stdin do not.
+  // Labels and the last attempt come along; env and stdin do not.
   Result<std::vector<Task>> one = store->List(filter([](ListFilter& f) { f.queue = "default"; }));
   REQUIRE(one.ok());
   REQUIRE(one->size() == 2);
@@ -400,7 +400,60 @@ STORE_TEST_CASE("List applies its filters, newest first") {
   CHECK(listed.state == TaskState::kSucceeded);
   CHECK(listed.spec.labels == std::vector<std::string>{"job:a"});
   CHECK(listed.spec.argv == std::vector<std::string>{"x"});
-  CHECK(listed.attempts.empty());
+  REQUIRE(listed.attempts.size() == 1);
+  CHECK(listed.attempts[0].number == 1);
+  CHECK((*one)[0].attempts.empty());  // t4 never ran
+}
+
+STORE_TEST_CASE("List reads only a task's last attempt, Get all of them") {
+  auto store = OpenStore();
+  TaskId id = MustInsert(*store, kAlice, Spec({"x"}));
+  REQUIRE(MustStart(*store, id, 2000) == 1);
+  REQUIRE(store->RetryLater(id, 1, Exited(2010, 1), 2020, 0).ok());
+  REQUIRE(store->PromoteDue(2020, 10).ok());
+  REQUIRE(MustStart(*store, id, 2030) == 2);
+  Result<std::vector<Task>> listed = store->List(ListFilter{});
+  REQUIRE(listed.ok());
+  REQUIRE(listed->size() == 1);
+  REQUIRE((*listed)[0].attempts.size() == 1);
+  CHECK((*listed)[0].attempts[0].number == 2);
+  CHECK((*listed)[0].attempts[0].started == 2030);
+  CHECK((*listed)[0].attempts[0].ended == 0);
+  Result<Task> whole = store->Get(id);
+  REQUIRE(whole.ok());
+  CHECK(whole->attempts.size() == 2);
+}
+
+STORE_TEST_CASE("EndedAmong names the ended tasks among the ids, in id order") {
+  auto store = OpenStore();
+  TaskId succeeded = MustInsert(*store, kAlice, Spec({"a"}));
+  TaskId failed = MustInsert(*store, kAlice, Spec({"b"}));
+  TaskId running = MustInsert(*store, kAlice, Spec({"c"}));
+  TaskId pending = MustInsert(*store, kAlice, Spec({"d"}));
+  TaskId cancelled = MustInsert(*store, kBob, Spec({"e"}));
+  StartAndFinish(*store, succeeded, TaskState::kSucceeded, 2000);
+  StartAndFinish(*store, failed, TaskState::kFailed, 2000);
+  MustStart(*store, running, 2000);
+  REQUIRE(store->EndPending(cancelled, TaskState::kCancelled, TaskReason::kCancelled, 2000).ok());
+  const struct {
+    const char* name;
+    std::vector<TaskId> ids;
+    std::vector<TaskId> want;
+  } kCases[] = {
+      {"none asked", {}, {}},
+      {"every task",
+       {cancelled, pending, running, failed, succeeded},
+       {succeeded, failed, cancelled}},
+      {"none ended", {running, pending}, {}},
+      {"unknown ids are left out", {999, succeeded, 1000}, {succeeded}},
+      {"an id twice", {failed, failed}, {failed}},
+  };
+  for (const auto& c : kCases) {
+    CAPTURE(c.name);
+    Result<std::vector<TaskId>> ended = store->EndedAmong(c.ids);
+    REQUIRE_MESSAGE(ended.ok(), ended.status().message());
+    CHECK(*ended == c.want);
+  }
 }
 
 STORE_TEST_CASE("EndPending ends only pending tasks") {

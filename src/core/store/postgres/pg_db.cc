@@ -146,7 +146,15 @@ Status Db::Exec(std::string_view what, const std::string& sql) {
 }
 
 Status Db::Begin() {
-  Status status = Exec("begin", begin_sql_);
+  return BeginBy(begin_sql_);
+}
+
+Status Db::BeginClaims() {
+  return BeginBy(begin_claims_sql_);
+}
+
+Status Db::BeginBy(const std::string& sql) {
+  Status status = Exec("begin", sql);
   if (status.ok()) {
     in_transaction_ = true;
   } else if (!lost_ && PQtransactionStatus(conn_.get()) != PQTRANS_IDLE) {

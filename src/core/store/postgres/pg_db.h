@@ -45,6 +45,7 @@ class Db : public sql::Connection {
   Result<sql::Stmt> Prepare(std::string what, const std::string& sql) override;
   Status Exec(std::string_view what, const std::string& sql) override;
   Status Begin() override;
+  Status BeginClaims() override;
   void Rollback() override;
   /// True while a transaction is open (also one a failed statement has aborted: ROLLBACK TO
   /// the savepoint recovers it).
@@ -56,8 +57,12 @@ class Db : public sql::Connection {
 
   /// Runs `sql` now and again on each new connection (a reconnect loses session settings).
   Status OnConnect(std::string sql);
-  /// What Begin runs: "BEGIN" unless set (a store adds the lock that orders its writes).
-  void BeginWith(std::string sql) { begin_sql_ = std::move(sql); }
+  /// What Begin runs: "BEGIN" unless set (a store adds the lock that orders its writes), and
+  /// what BeginClaims runs: "BEGIN" unless set (a store adds its claims' share of that lock).
+  void BeginWith(std::string sql, std::string claims_sql) {
+    begin_sql_ = std::move(sql);
+    begin_claims_sql_ = std::move(claims_sql);
+  }
 
   /// The number of the current connection, unique in the process (a reconnect takes a new
   /// one): a statement is prepared again on each connection it runs on.
@@ -78,6 +83,9 @@ class Db : public sql::Connection {
   /// connection so the next call connects again.
   Status Failure(std::string_view what, const pg_result* result);
 
+  /// Opens a transaction by running `sql` (BEGIN and what goes with it).
+  Status BeginBy(const std::string& sql);
+
   /// Closes a connection (PQfinish).
   struct Closer {
     void operator()(pg_conn* conn) const;
@@ -89,6 +97,7 @@ class Db : public sql::Connection {
   int64_t changes_ = 0;          ///< rows the last statement inserted, updated or deleted
   std::string on_connect_;       ///< run on each new connection
   std::string begin_sql_ = "BEGIN";
+  std::string begin_claims_sql_ = "BEGIN";
 };
 
 }  // namespace tq::pg

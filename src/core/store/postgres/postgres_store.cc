@@ -20,7 +20,10 @@ Result<std::unique_ptr<PostgresStore>> PostgresStore::Open(const std::string& co
       (durability_full ? "SET synchronous_commit = on; " : "SET synchronous_commit = off; ");
   if (Status s = (*db)->OnConnect(session); !s.ok()) return s;
   if (Status s = pg::Migrate(**db); !s.ok()) return s;
-  (*db)->BeginWith("BEGIN; SELECT pg_advisory_xact_lock(29809, hashtext(current_schema()))");
+  // Every write holds the store's lock: alone, or, for transactions that only claim ready tasks
+  // (ClaimTogether), shared with the other hosts' claims, which skip each other's rows.
+  (*db)->BeginWith("BEGIN; SELECT pg_advisory_xact_lock(29809, hashtext(current_schema()))",
+                   "BEGIN; SELECT pg_advisory_xact_lock_shared(29809, hashtext(current_schema()))");
   std::unique_ptr<PostgresStore> store(new PostgresStore(std::move(*db), std::move(session)));
   if (Status s = store->Prepare(); !s.ok()) return s;
   return store;

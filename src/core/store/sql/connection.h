@@ -158,6 +158,10 @@ class Connection {
 
   /// Opens a write transaction: one at a time per store, reads never wait for it.
   virtual Status Begin() = 0;
+  /// Opens a transaction that only claims ready tasks: where the database lets claims of
+  /// several connections run side by side (PostgreSQL), they wait only for the other writes;
+  /// elsewhere it is Begin.
+  virtual Status BeginClaims() { return Begin(); }
   /// Commits, and tells the observer (ObserveCommits) how long it took.
   Status Commit();
   /// Rolls back if a transaction is open; a no-op otherwise.
@@ -197,9 +201,9 @@ class Transaction {
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
 
-  /// Opens the transaction.
-  Status Begin() {
-    Status status = db_.Begin();
+  /// Opens the transaction; one that only claims ready tasks when `claims` (BeginClaims).
+  Status Begin(bool claims = false) {
+    Status status = claims ? db_.BeginClaims() : db_.Begin();
     open_ = status.ok();
     return status;
   }

@@ -80,7 +80,7 @@ Result<std::vector<std::string>> SqlStore::ReadyUnitRequests() {
 Result<std::vector<UnitHolder>> SqlStore::HeldUnits() {
   std::vector<UnitHolder> holders;
   sql::Query q(st_->held_units);
-  Status s = q.ForEach([&]() -> Status {
+  Status s = q.BindText(host_).ForEach([&]() -> Status {
     std::optional<UnitGrant> units = DecodeUnitGrant(q.Text(2));
     if (!units) return sql::StoreError("read the units of " + TaskName(q.Int(0)), "corrupt units");
     holders.push_back({q.Int(0), static_cast<uint32_t>(q.Int(1)), std::move(*units)});

@@ -42,7 +42,7 @@ SqlStore::~SqlStore() = default;
 
 // ---- tasks ----
 
-Status SqlStore::LoadLists(Task& task, bool with_attempts) {
+Status SqlStore::LoadLists(Task& task, AttemptsRead which) {
   if (!task.spec.stages.empty()) {  // ReadTask made as many as the row counts
     size_t read = 0;
     sql::Query q(st_->task_stages);
@@ -67,8 +67,8 @@ Status SqlStore::LoadLists(Task& task, bool with_attempts) {
     Status s = q.BindInt(task.id).ForEach([&] { task.spec.after.push_back(q.Int(0)); });
     if (!s.ok()) return s;
   }
-  if (!with_attempts) return Status::Ok();
-  sql::Query q(st_->task_attempts);
+  if (task.attempt_count == 0) return Status::Ok();
+  sql::Query q(which == AttemptsRead::kAll ? st_->task_attempts : st_->last_attempt);
   return q.BindInt(task.id).ForEach([&]() -> Status {
     Attempt a;
     if (!sql::ReadAttempt(q, &a)) {
@@ -97,8 +97,20 @@ Result<Task> SqlStore::GetWith(sql::Stmt& stmt, TaskId id) {
     task = sql::ReadTask(q);
     if (!task.ok()) return task;
   }
-  if (Status s = LoadLists(*task, true); !s.ok()) return s;
+  if (Status s = LoadLists(*task, AttemptsRead::kAll); !s.ok()) return s;
   return task;
+}
+
+Result<std::vector<TaskId>> SqlStore::EndedAmong(const std::vector<TaskId>& ids) {
+  std::vector<TaskId> ended;
+  if (ids.empty()) return ended;
+  std::vector<std::string> texts;
+  texts.reserve(ids.size());
+  for (TaskId id : ids) texts.push_back(std::to_string(id));
+  sql::Query q(st_->ended_among);
+  Status s = q.BindTextList(texts).ForEach([&] { ended.push_back(q.Int(0)); });
+  if (!s.ok()) return s;
+  return ended;
 }
 
 Result<sql::Stmt*> SqlStore::ListStatement(const ListFilter& filter) {
@@ -134,7 +146,7 @@ Result<std::vector<Task>> SqlStore::List(const ListFilter& filter) {
     if (!s.ok()) return s;
   }
   for (Task& task : tasks) {
-    if (Status s = LoadLists(task, false); !s.ok()) return s;
+    if (Status s = LoadLists(task, AttemptsRead::kLast); !s.ok()) return s;
   }
   return tasks;
 }
@@ -248,9 +260,23 @@ Result<std::map<std::string, int>> SqlStore::RunningCounts() {
 }
 
 Status SqlStore::WriteTogether(const std::function<Status()>& body) {
+  return Together(body, false);
+}
+
+Status SqlStore::ClaimTogether(const std::function<Status()>& body) {
+  return Together(body, true);
+}
+
+Status SqlStore::HoldQueues(const std::vector<std::string>& queues) {
+  if (queues.empty() || dialect_ == sql::Dialect::kSqlite) return Status::Ok();  // one writer
+  sql::Query q(st_->hold_queues);
+  return q.BindTextList(queues).Run();
+}
+
+Status SqlStore::Together(const std::function<Status()>& body, bool claims) {
   if (together_) return Status::Internal("WriteTogether: already inside one");
   sql::Transaction tx(*db_);
-  if (Status s = tx.Begin(); !s.ok()) return s;
+  if (Status s = tx.Begin(claims); !s.ok()) return s;
   together_ = true;
   Status s = body();
   together_ = false;

@@ -102,6 +102,7 @@ class SqlStore : public Store {
   Result<Task> Get(TaskId id) override;
   Result<Task> GetSummary(TaskId id) override;
   Result<std::vector<Task>> List(const ListFilter& filter) override;
+  Result<std::vector<TaskId>> EndedAmong(const std::vector<TaskId>& ids) override;
   Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, uint32_t owner_uid,
                                               ReadyOrder order,
@@ -141,6 +142,8 @@ class SqlStore : public Store {
   Result<std::optional<WallMs>> OldestSucceeded() override;
   Result<std::optional<WallMs>> OldestEnded() override;
   Status WriteTogether(const std::function<Status()>& body) override;
+  Status ClaimTogether(const std::function<Status()>& body) override;
+  Status HoldQueues(const std::vector<std::string>& queues) override;
   Result<std::vector<QueueState>> QueueStates() override;
   Result<std::vector<std::string>> ActiveQueuesOf(uint32_t owner_uid) override;
   Result<std::vector<QueueState>> ReadyQueues() override;
@@ -236,6 +239,8 @@ class SqlStore : public Store {
     if (Status s = body(); !s.ok()) return s;  // tx rolls back
     return tx.Commit();
   }
+  /// WriteTogether (ClaimTogether when `claims`).
+  Status Together(const std::function<Status()>& body, bool claims);
   /// Write's body under a savepoint of WriteTogether's transaction.
   template <typename Body>
   Status WriteInShared(Body&& body) {
@@ -331,8 +336,10 @@ class SqlStore : public Store {
 
   // ---- reads (sql_store.cc) ----
 
-  /// Fills `task`'s stages, labels and dependencies, and its attempts when `with_attempts`.
-  Status LoadLists(Task& task, bool with_attempts);
+  /// Which of a task's attempts LoadLists reads.
+  enum class AttemptsRead { kAll, kLast };
+  /// Fills `task`'s stages, labels and dependencies, and its attempts (`which` of them).
+  Status LoadLists(Task& task, AttemptsRead which);
   // The task `stmt` (get_task or get_task_summary) reads for `id`, with its lists.
   Result<Task> GetWith(sql::Stmt& stmt, TaskId id);
   /// The List statement for the filters `filter` sets, prepared on first use.

@@ -38,23 +38,30 @@ const char* UsesNotInList4(Dialect d) {
 constexpr const char* kReadyPart =
     " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 AND run_on = $3";
 
+// PostgreSQL: the task read is held until the transaction ends, and a task another host's claim
+// holds is passed over (ClaimTogether); SQLite has one writer at a time.
+const char* SkipClaimed(Dialect d) {
+  return d == Dialect::kSqlite ? "" : " FOR UPDATE SKIP LOCKED";
+}
+
 std::string FirstReadyByPrioritySql(Dialect d) {
   return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") + kReadyPart +
-         " ORDER BY priority, id LIMIT 1";
+         " ORDER BY priority, id LIMIT 1" + SkipClaimed(d);
 }
 std::string FirstReadyOldestSql(Dialect d) {
   return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") + kReadyPart +
-         " ORDER BY id LIMIT 1";
+         " ORDER BY id LIMIT 1" + SkipClaimed(d);
 }
 // The same, passing over the tasks whose request (`uses`) is in $4, the requests whose units are
 // not free now (SPEC 14).
 std::string FirstFittingByPrioritySql(Dialect d) {
   return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") + kReadyPart +
-         " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY priority, id LIMIT 1";
+         " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY priority, id LIMIT 1" +
+         SkipClaimed(d);
 }
 std::string FirstFittingOldestSql(Dialect d) {
   return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") + kReadyPart +
-         " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY id LIMIT 1";
+         " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY id LIMIT 1" + SkipClaimed(d);
 }
 // Each step finds the next request after the last one among the ready tasks that ask for units:
 // the cost grows with the different requests, never with their tasks.
@@ -65,12 +72,13 @@ std::string ReadyUsesSql(Dialect d) {
          " WHERE ready = 1 AND uses IS NOT NULL AND uses > u.uses) FROM u WHERE u.uses IS NOT "
          "NULL) SELECT uses FROM u WHERE uses IS NOT NULL";
 }
-// The units the running attempts hold: O(running attempts).
+// The units the running attempts of host $1 hold (units are each host's own): O(running
+// attempts).
 std::string HeldUnitsSql(Dialect d) {
   return "SELECT t.id, t.owner_uid, a.units FROM tasks AS t" + Use(d, "tasks_by_state") +
          LeftFirst(d) +
          "attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
-         "WHERE t.state = 'running' AND a.units IS NOT NULL ORDER BY t.id";
+         "WHERE t.state = 'running' AND a.units IS NOT NULL AND a.host = $1 ORDER BY t.id";
 }
 // Each step finds the next owner after the last one in the queue's part of the ready index: the
 // cost grows with the owners that have ready tasks there, never with their tasks.
@@ -323,6 +331,17 @@ Status SqlStore::Prepare() {
       {&S::task_deps, "read dependencies",
        "SELECT dep_id FROM task_deps WHERE task_id = $1 ORDER BY rowid"},
       {&S::task_attempts, "read attempts", sql::AttemptSelect()},
+      {&S::last_attempt, "read attempts", sql::AttemptSelect(true)},
+      {&S::hold_queues, "hold queues for a claim",
+       d == Dialect::kSqlite
+           ? "SELECT name FROM queues WHERE name IN (SELECT value FROM json_each($1))"
+           : "SELECT name FROM queues WHERE name IN (SELECT convert_to(n, 'UTF8') FROM "
+             "unnest(CAST($1 AS text[])) AS n) ORDER BY name FOR UPDATE"},
+      {&S::ended_among, "read which tasks ended",
+       std::string("SELECT id FROM tasks WHERE ") +
+           (d == Dialect::kSqlite ? "id IN (SELECT CAST(value AS INTEGER) FROM json_each($1))"
+                                  : "id = ANY(CAST($1 AS bigint[]))") +
+           " AND state IN ('succeeded', 'failed', 'cancelled', 'expired') ORDER BY id"},
       {&S::queue_states, "list queues",
        "SELECT name, paused, concurrency, priority_mix, added FROM queues ORDER BY name"},
       {&S::set_queue_paused, "pause queue",

@@ -20,9 +20,9 @@ struct SqlStore::Statements {
   sql::Stmt next_task_id, first_task_id, shards_of;
   // reads
   sql::Stmt get_task, get_task_summary, task_stages, task_labels, task_deps, task_attempts,
-      queue_states, set_queue_paused, set_queue_concurrency, set_queue_priority_mix, add_queue,
-      queue_exists, running_attempts, running_counts, task_counts, running_by_owner,
-      pending_of_owner, output_of_owner;
+      last_attempt, ended_among, hold_queues, queue_states, set_queue_paused, set_queue_concurrency,
+      set_queue_priority_mix, add_queue, queue_exists, running_attempts, running_counts,
+      task_counts, running_by_owner, pending_of_owner, output_of_owner;
   std::array<sql::Stmt, 16> list;  // by filter mask, prepared on first use
   // the ready set and attempts
   sql::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,

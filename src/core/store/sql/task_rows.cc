@@ -282,11 +282,12 @@ void BindStage(Query& q, TaskId id, size_t pos, const StageSpec& s) {
     q.BindOptText(*codes ? std::optional<std::string>(EncodeInts(**codes)) : std::nullopt);
 }
 
-std::string AttemptSelect() {
-  return "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, user_cpu_us, "
-         "system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units, stage, host FROM attempts "
-         "WHERE task_id = $1 "
-         "ORDER BY number";
+std::string AttemptSelect(bool last_only) {
+  return std::string(
+             "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, "
+             "user_cpu_us, system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units, stage, "
+             "host FROM attempts WHERE task_id = $1 ") +
+         (last_only ? "ORDER BY number DESC LIMIT 1" : "ORDER BY number");
 }
 
 bool ReadAttempt(const Query& q, Attempt* out) {

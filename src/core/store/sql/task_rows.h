@@ -62,8 +62,9 @@ bool ReadStage(const Query& q, StageSpec* out);
 /// them, task_id first).
 void BindStage(Query& q, TaskId id, size_t pos, const StageSpec& stage);
 
-/// The SELECT of a task's attempts, oldest first (bind the task id).
-std::string AttemptSelect();
+/// The SELECT of a task's attempts, oldest first (bind the task id); of its last attempt only
+/// when `last_only`.
+std::string AttemptSelect(bool last_only = false);
 /// Reads the current row of an AttemptSelect query into `out`; false when its reason or units are
 /// corrupt.
 bool ReadAttempt(const Query& q, Attempt* out);
