@@ -311,9 +311,15 @@ void Daemon::GroupMayHaveEnded(TaskId group) {
     spdlog::error("group {}: its shards cannot be read: {}", group, shards.status().message());
     return;
   }
+  for (const ShardState& shard : *shards)
+    if (!IsTerminal(shard.state)) return;
+  // Of the hosts that see the group end, the one that claims its end tells of it.
+  auto claimed = store_->ClaimGroupEnd(group);
+  if (!claimed.ok())
+    spdlog::error("group {}: its end cannot be claimed: {}", group, claimed.status().message());
+  if (!claimed.ok() || !*claimed) return;
   std::vector<Task> ended;
   for (const ShardState& shard : *shards) {
-    if (!IsTerminal(shard.state)) return;
     auto task = store_->Get(shard.id);
     if (!task.ok()) {
       spdlog::error("group {}: shard {} cannot be read: {}", group, shard.id,

@@ -101,6 +101,7 @@ struct SubmitOutcome {
 struct ShardState {
   TaskId id = 0;
   TaskState state = TaskState::kPending;
+  std::string host;  ///< the host its open attempt runs on; "" when it has none
   bool operator==(const ShardState&) const = default;
 };
 
@@ -269,6 +270,11 @@ class Store {
   /// Group `group`'s shards that the store holds, by index; empty when it holds none (no such
   /// group, or all purged). O(shards), on an index.
   virtual Result<std::vector<ShardState>> ShardsOf(TaskId group) = 0;
+  /// Claims the telling of group `group`'s end: true when every shard the store holds has ended
+  /// and this end of the group (a retry of a shard makes a new one) was claimed by no one before,
+  /// so that of the hosts that see the group end exactly one runs its hooks (SPEC 12); false
+  /// otherwise, and for a group the store holds no shard of.
+  virtual Result<bool> ClaimGroupEnd(TaskId group) = 0;
 
   /// Inserts a new pending task for `owner` created at `now`. Each id in spec.after must name a
   /// task of the same owner (else kNotFound naming the id). The task is ready at once when it has

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "core/model/saturating.h"
+#include "core/model/shard_spread.h"
 #include "core/model/stage_progress.h"
 #include "core/policy/attempt_end.h"
 #include "core/policy/context_env.h"
@@ -21,6 +22,9 @@ namespace {
 constexpr MonoMs kNextDueRetryMs = 5 * 60 * 1000;
 // Delayed tasks made ready per turn of the loop; more wait for the next turn.
 constexpr int kPromoteBatch = 1000;
+// How long a host leaves a shard to the other hosts at most (LeavesShardNow): enough for a host
+// told by a NOTIFY, or at its next poll, to take it.
+constexpr MonoMs kLeaveShardMs = 5000;
 
 // One queue the chooser may take from now, and how it orders its own ready tasks.
 struct OpenQueue {
@@ -291,6 +295,11 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
       return;
     }
   }
+  passing_.clear();
+  // A shard left long ago was taken elsewhere, or went away.
+  std::erase_if(leaving_, [now = parts_.clock.MonoNow()](const auto& entry) {
+    return now - entry.second > 12 * kLeaveShardMs;
+  });
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
   for (;;) {
@@ -327,7 +336,7 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     StoreReadySource ready(parts_.store, std::move(open),
                            UnfitRequests(requests, parts_.config->unit_pools, *held),
                            std::move(*by_owner), served_, [this](uint32_t owner, int running) {
-                             if (parts_.holds.Held(owner)) return true;
+                             if (parts_.holds.Held(owner) || passing_.count(owner) > 0) return true;
                              const UserLimits* limits = parts_.limits.Of(owner);
                              if (limits == nullptr) return false;
                              if (limits->max_running > 0 && running >= limits->max_running)
@@ -379,6 +388,10 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
     return true;
   }
   if (account) parts_.holds.Release(task->owner.uid);
+  if (task.ok() && LeavesShardNow(*task)) {
+    passing_.insert(task->owner.uid);
+    return true;
+  }
   UnitGrant units;
   if (task.ok() && !task->spec.use.empty()) {
     std::optional<UnitGrant> grant = GrantUnits(task->spec.use, parts_.config->unit_pools, held);
@@ -396,6 +409,36 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
   if (!attempt->has_value()) return true;  // no longer ready; choose again
   claims.push_back(Claim{id, **attempt, std::move(task), std::move(account), std::move(units)});
   return true;
+}
+
+bool Dispatcher::LeavesShardNow(const Task& task) {
+  if (!parts_.config->Shared() || !task.spec.shard || !task.spec.run_on.empty()) return false;
+  const MonoMs now = parts_.clock.MonoNow();
+  const auto [since, first] = leaving_.emplace(task.id, now);
+  if (now - since->second >= kLeaveShardMs) {
+    leaving_.erase(since);
+    return false;
+  }
+  auto shards = parts_.store.ShardsOf(task.spec.shard->group);
+  auto hosts = parts_.store.Hosts();
+  if (!shards.ok() || !hosts.ok()) {
+    leaving_.erase(since);
+    return false;  // the store says why at the claim
+  }
+  const QueueHosts& allowed = parts_.config->Queue(task.spec.queue).hosts;
+  const WallMs wall = parts_.clock.WallNow();
+  std::vector<ShardHost> weighed;
+  for (const HostRecord& h : *hosts) {
+    ShardHost s{h.name, 0, false};
+    for (const ShardState& shard : *shards)
+      if (shard.state == TaskState::kRunning && shard.host == h.name) ++s.shards;
+    s.open = h.beats >= 0 && wall - h.heartbeat <= parts_.config->host_lease_ms &&
+             TakesUnplaced(allowed, h.name) && h.running < h.max_running;
+    weighed.push_back(std::move(s));
+  }
+  const bool leaves = LeavesShard(parts_.host, weighed);
+  if (!leaves) leaving_.erase(since);
+  return leaves;
 }
 
 void Dispatcher::Start(Claim& claim) {

@@ -39,9 +39,10 @@ STORE_TEST_CASE("shards are stored with their group, index and total, and found 
     REQUIRE(t.spec.shard.has_value());
     CHECK(*t.spec.shard == ShardOf{out.group, i, 3});
   }
-  CHECK(*store->ShardsOf(out.group) == std::vector<ShardState>{{out.ids[0], TaskState::kPending},
-                                                               {out.ids[1], TaskState::kPending},
-                                                               {out.ids[2], TaskState::kPending}});
+  CHECK(*store->ShardsOf(out.group) ==
+        std::vector<ShardState>{{out.ids[0], TaskState::kPending, ""},
+                                {out.ids[1], TaskState::kPending, ""},
+                                {out.ids[2], TaskState::kPending, ""}});
   CHECK(store->Get(out.group).status().code() == ErrorCode::kNotFound);
   CHECK(store->ShardsOf(before)->empty());
   CHECK(store->ShardsOf(out.ids[0])->empty());
@@ -83,10 +84,45 @@ STORE_TEST_CASE("a group's shards go through their lives one by one, and are pur
   std::unique_ptr<Store> store = OpenStore();
   const ShardedSubmit out = MustShard(*store, Spec({"x"}), 2);
   StartAndFinish(*store, out.ids[0], TaskState::kFailed, 1100);
-  CHECK(*store->ShardsOf(out.group) == std::vector<ShardState>{{out.ids[0], TaskState::kFailed},
-                                                               {out.ids[1], TaskState::kPending}});
+  MustStart(*store, out.ids[1], 1200);
+  CHECK(*store->ShardsOf(out.group) ==
+        std::vector<ShardState>{{out.ids[0], TaskState::kFailed, ""},
+                                {out.ids[1], TaskState::kRunning, ""}});  // no host joined
   REQUIRE(store->PurgeEnded(2000, 10).ok());
-  CHECK(*store->ShardsOf(out.group) == std::vector<ShardState>{{out.ids[1], TaskState::kPending}});
+  CHECK(*store->ShardsOf(out.group) ==
+        std::vector<ShardState>{{out.ids[1], TaskState::kRunning, ""}});
+}
+
+STORE_TEST_CASE(
+    "a group's end is claimed once, when its last shard ends, and again after a retry") {
+  auto [alpha, beta] = OpenStorePair();
+  REQUIRE(alpha->JoinHost("alpha", "0.1.0", 4, 1000).ok());
+  REQUIRE(beta->JoinHost("beta", "0.1.0", 4, 1000).ok());
+  const ShardedSubmit out = MustShard(*alpha, Spec({"x"}), 2);
+  CHECK_FALSE(*alpha->ClaimGroupEnd(out.group));  // nothing ended
+  MustStart(*alpha, out.ids[0], 1100);
+  MustStart(*beta, out.ids[1], 1100);
+  CHECK(*alpha->ShardsOf(out.group) ==
+        std::vector<ShardState>{{out.ids[0], TaskState::kRunning, "alpha"},
+                                {out.ids[1], TaskState::kRunning, "beta"}});
+  REQUIRE(
+      alpha->FinishAttempt(out.ids[0], 1, Exited(1200, 0), TaskState::kSucceeded, TaskReason::kExit)
+          .ok());
+  CHECK_FALSE(*beta->ClaimGroupEnd(out.group));  // a shard runs still
+  REQUIRE(beta->FinishAttempt(out.ids[1], 1, Exited(1300, 1), TaskState::kFailed, TaskReason::kExit)
+              .ok());
+  // Both hosts see the group end; one claims it.
+  CHECK(*beta->ClaimGroupEnd(out.group));
+  CHECK_FALSE(*alpha->ClaimGroupEnd(out.group));
+  CHECK_FALSE(*beta->ClaimGroupEnd(out.group));
+  // A retry of the failed shard makes a new end of the group, claimed once too.
+  REQUIRE(*alpha->Requeue(out.ids[1], 1400));
+  CHECK_FALSE(*alpha->ClaimGroupEnd(out.group));
+  StartAndFinish(*alpha, out.ids[1], TaskState::kSucceeded, 1500);
+  CHECK(*alpha->ClaimGroupEnd(out.group));
+  CHECK_FALSE(*beta->ClaimGroupEnd(out.group));
+  CHECK_FALSE(*alpha->ClaimGroupEnd(out.ids[0]));  // a shard's id is no group
+  CHECK_FALSE(*alpha->ClaimGroupEnd(999));
 }
 
 // ---- a job's sharded runs ----

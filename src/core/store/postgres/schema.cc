@@ -280,8 +280,13 @@ CREATE INDEX tasks_ready_by_priority ON tasks(queue, owner_uid, run_on, priority
 CREATE INDEX tasks_ready_by_id ON tasks(queue, owner_uid, run_on, id) WHERE ready = 1;
 )sql";
 
+// v4, a group's end told once across hosts (SPEC 12): SQLite's v17.
+constexpr const char* kSchemaV4 = R"sql(
+ALTER TABLE tasks ADD COLUMN group_told bigint NOT NULL DEFAULT 0;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
-constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2, kSchemaV3};
+constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4};
 
 // Two tqd migrating the same schema at once take turns on this lock (per schema).
 constexpr const char* kMigrationLock =

@@ -52,11 +52,39 @@ Result<std::vector<ShardState>> SqlStore::ShardsOf(TaskId group) {
   Status s = q.BindInt(group).ForEach([&] {
     const std::optional<TaskState> state = StateFromName(q.Text(1));
     corrupt = corrupt || !state;
-    shards.push_back({q.Int(0), state.value_or(TaskState::kPending)});
+    shards.push_back({q.Int(0), state.value_or(TaskState::kPending), q.Text(2)});
   });
   if (!s.ok()) return s;
   if (corrupt) return sql::StoreError("read group " + std::to_string(group), "corrupt state");
   return shards;
+}
+
+Result<bool> SqlStore::ClaimGroupEnd(TaskId group) {
+  bool claimed = false;
+  Status s = Write([&]() -> Status {  // one writer at a time: one of the hosts claims each end
+    TaskId first = 0;
+    int64_t told = 0, open = 0, last_end = 0;
+    {
+      sql::Query q(st_->group_end);
+      Result<bool> row = q.BindInt(group).Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return Status::Ok();  // no shard of it is held
+      first = q.Int(0);
+      told = q.Int(1);
+      open = q.Int(2);
+      last_end = q.Int(3);
+    }
+    // The end is named by its latest `finished`, plus one (0 is "none told"): a shard that
+    // ends again after a retry makes a later one.
+    const int64_t end = last_end + 1;
+    if (open > 0 || told == end) return Status::Ok();
+    sql::Query q(st_->claim_group_end);
+    if (Status st = q.BindInt(first).BindInt(end).Run(); !st.ok()) return st;
+    claimed = db_->Changes() == 1;
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return claimed;
 }
 
 }  // namespace tq

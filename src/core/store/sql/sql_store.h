@@ -98,6 +98,7 @@ class SqlStore : public Store {
   Result<ShardedSubmit> SubmitShards(const Owner& owner, const TaskSpec& spec, int total,
                                      WallMs now) override;
   Result<std::vector<ShardState>> ShardsOf(TaskId group) override;
+  Result<bool> ClaimGroupEnd(TaskId group) override;
   Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) override;
   Result<Task> Get(TaskId id) override;
   Result<Task> GetSummary(TaskId id) override;

@@ -315,9 +315,19 @@ Status SqlStore::Prepare() {
            ? "INSERT INTO sqlite_sequence(name, seq) VALUES ('tasks', 1) RETURNING seq"
            : "SELECT nextval('tasks_id_seq')"},
       {&S::shards_of, "list a group's shards",
-       "SELECT id, state FROM tasks" + Use(d, "tasks_shard_group") +
-           " WHERE shard_group = $1 "
-           "ORDER BY shard_index"},
+       "SELECT t.id, t.state, a.host FROM tasks AS t" + Use(d, "tasks_shard_group") +
+           " LEFT JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count AND "
+           "a.ended = 0 WHERE t.shard_group = $1 ORDER BY t.shard_index"},
+      // The group's first shard, its shards not ended, their latest end, and the end last told.
+      {&S::group_end, "claim a group's end",
+       "SELECT f.id, f.group_told, (SELECT count(*) FROM tasks" + Use(d, "tasks_shard_group") +
+           " WHERE shard_group = $1 AND state NOT IN ('succeeded', 'failed', 'cancelled', "
+           "'expired')), (SELECT max(finished) FROM tasks" +
+           Use(d, "tasks_shard_group") +
+           " WHERE shard_group = $1) FROM tasks AS f WHERE f.id = (SELECT min(id) FROM tasks" +
+           Use(d, "tasks_shard_group") + " WHERE shard_group = $1)"},
+      {&S::claim_group_end, "claim a group's end",
+       "UPDATE tasks SET group_told = $2 WHERE id = $1 AND group_told <> $2"},
       {&S::reblock_dependents, "hold dependents",
        "UPDATE tasks SET deps_left = deps_left + 1, ready = 0 WHERE state = 'pending' "
        "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = $1)"},

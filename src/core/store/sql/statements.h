@@ -17,7 +17,7 @@ struct SqlStore::Statements {
       insert_task, insert_label, insert_dep, key_lookup, task_env_hash, replace_task,
       delete_attempts, delete_labels, delete_deps, reblock_dependents, insert_stage, delete_stages;
   // sharded work (shards.cc)
-  sql::Stmt next_task_id, first_task_id, shards_of;
+  sql::Stmt next_task_id, first_task_id, shards_of, group_end, claim_group_end;
   // reads
   sql::Stmt get_task, get_task_summary, task_stages, task_labels, task_deps, task_attempts,
       last_attempt, ended_among, hold_queues, queue_states, set_queue_paused, set_queue_concurrency,

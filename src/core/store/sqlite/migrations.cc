@@ -383,12 +383,19 @@ CREATE INDEX tasks_ready_by_priority ON tasks(queue, owner_uid, run_on, priority
 CREATE INDEX tasks_ready_by_id ON tasks(queue, owner_uid, run_on, id) WHERE ready = 1;
 )sql";
 
+// v17, a group's end told once across hosts (SPEC 12): on the row of the group's first shard,
+// the end of the group last told of (its shards' latest `finished`, plus one; 0: none), claimed
+// by the one host whose conditional update changes it.
+constexpr const char* kSchemaV17 = R"sql(
+ALTER TABLE tasks ADD COLUMN group_told INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
-    {1, kSchemaV1},   {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},
-    {5, kSchemaV5},   {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},
-    {9, kSchemaV9},   {10, kSchemaV10}, {11, kSchemaV11}, {12, kSchemaV12},
-    {13, kSchemaV13}, {14, kSchemaV14}, {15, kSchemaV15}, {16, kSchemaV16},
+    {1, kSchemaV1},   {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},   {5, kSchemaV5},
+    {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},   {9, kSchemaV9},   {10, kSchemaV10},
+    {11, kSchemaV11}, {12, kSchemaV12}, {13, kSchemaV13}, {14, kSchemaV14}, {15, kSchemaV15},
+    {16, kSchemaV16}, {17, kSchemaV17},
 };
 
 bool IsFileBacked(const std::string& path) {

@@ -34,8 +34,17 @@ void MustRun(const std::string& conninfo, const std::string& sql) {
   REQUIRE_MESSAGE(ok, error);
 }
 
-// What migration 3 (placement, output for every host) undoes: the schema as version 2 made it.
+// What migration 4 (a group's end told once) undoes: the schema as version 3 made it.
+constexpr const char* kBackToV3 = R"sql(
+ALTER TABLE tasks DROP COLUMN group_told;
+DELETE FROM tq_schema;
+INSERT INTO tq_schema VALUES (3);
+)sql";
+
+// What migrations 3 (placement, output for every host) and 4 undo: the schema as version 2
+// made it.
 constexpr const char* kBackToV2 = R"sql(
+ALTER TABLE tasks DROP COLUMN group_told;
 DROP TABLE attempt_output;
 ALTER TABLE tasks DROP COLUMN run_on;
 CREATE INDEX tasks_ready_by_priority ON tasks(queue, owner_uid, priority, id) WHERE ready = 1;
@@ -61,7 +70,7 @@ TEST_CASE("postgres: a v2 store migrates to v3: its tasks are placed on no host 
   REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 2);
 
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 3);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 4);
   CHECK(MustGet(*store, ready).spec.run_on.empty());
   Result<std::optional<Candidate>> c =
       store->FirstReady("default", kAlice.uid, ReadyOrder::kOldest, {}, ReadyPlaces{"web-1", true});
@@ -70,6 +79,27 @@ TEST_CASE("postgres: a v2 store migrates to v3: its tasks are placed on no host 
   CHECK((*c)->id == ready);
   REQUIRE(store->SaveOutput(ended, 1, StoredOutput{"out", "", ""}).ok());
   CHECK((*store->SavedOutput(ended, 1))->stdout_bytes == "out");
+}
+
+TEST_CASE("postgres: a v3 store migrates to v4: a group that ended before is told once more") {
+  std::string why;
+  test::PgServer* server = test::PgServer::Get(&why);
+  if (server == nullptr) TQ_SKIP(why);
+  const std::string conninfo = server->FreshSchema();
+  REQUIRE_FALSE(conninfo.empty());
+  TaskId group = 0;
+  {
+    std::unique_ptr<Store> store = MustOpen(conninfo);
+    Result<ShardedSubmit> out = store->SubmitShards(kAlice, Spec({"x"}), 2, 1000);
+    REQUIRE_MESSAGE(out.ok(), out.status().message());
+    group = out->group;
+    for (TaskId id : out->ids) StartAndFinish(*store, id, TaskState::kSucceeded, 1100);
+  }
+  MustRun(conninfo, kBackToV3);
+  std::unique_ptr<Store> store = MustOpen(conninfo);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 4);
+  CHECK(*store->ClaimGroupEnd(group));
+  CHECK_FALSE(*store->ClaimGroupEnd(group));
 }
 
 }  // namespace

@@ -773,5 +773,41 @@ TEST_CASE("a v15 database migrates to v16: its ready tasks are placed on no host
   CHECK_FALSE(placed_only->has_value());
 }
 
+TEST_CASE("a v16 database migrates to v17, where a group's end is claimed once") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 16);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+  }
+  TaskId group = 0;
+  {
+    Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+    REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+    CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+    CHECK(QueryInt(BackupPath(path, 16), "PRAGMA user_version") == 16);
+    CHECK(QueryInt(path, "SELECT count(*) FROM tasks WHERE group_told <> 0") == 0);
+    SqliteStore& store = **opened;
+    TaskSpec spec;
+    spec.argv = {"true"};
+    Result<ShardedSubmit> out = store.SubmitShards({0, 0, "root"}, spec, 2, 1000);
+    REQUIRE_MESSAGE(out.ok(), out.status().message());
+    group = out->group;
+    for (TaskId id : out->ids) {
+      REQUIRE(store.StartAttempt(id, 1100, {})->has_value());
+      AttemptOutcome exited;
+      exited.ended = 1200;
+      exited.exit_code = 0;
+      REQUIRE(store.FinishAttempt(id, 1, exited, TaskState::kSucceeded, TaskReason::kExit).ok());
+    }
+    CHECK(*store.ClaimGroupEnd(group));
+  }
+  Result<std::unique_ptr<SqliteStore>> reopened = SqliteStore::Open(path, true);
+  REQUIRE(reopened.ok());
+  CHECK_FALSE(*(*reopened)->ClaimGroupEnd(group));  // the claim is kept
+}
+
 }  // namespace
 }  // namespace tq
