@@ -19,7 +19,8 @@ namespace {
 
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
-std::unique_ptr<Store> MustOpen(const std::string& conninfo, const std::string& host) {
+// A store on `conninfo`, joined as host `host`.
+std::unique_ptr<Store> MustJoin(const std::string& conninfo, const std::string& host) {
   Result<std::unique_ptr<Store>> store = OpenPostgresStore(conninfo, false);
   REQUIRE_MESSAGE(store.ok(), store.status().message());
   Status joined = (*store)->JoinHost(host, "0.1.0", 4, 1000);
@@ -48,12 +49,10 @@ TaskId FirstReadyId(Store& store, const std::string& queue = "default") {
 
 TEST_CASE("postgres: two hosts claim side by side, each passing over the task the other holds") {
   std::string why;
-  PgServer* server = PgServer::Get(&why);
-  if (server == nullptr) TQ_SKIP(why);
-  const std::string conninfo = server->FreshSchema();
-  REQUIRE_FALSE(conninfo.empty());
-  std::unique_ptr<Store> alpha = MustOpen(conninfo, "alpha");
-  std::unique_ptr<Store> beta = MustOpen(conninfo, "beta");
+  const std::string conninfo = FreshSchemaUri(&why);
+  if (conninfo.empty()) TQ_SKIP(why);
+  std::unique_ptr<Store> alpha = MustJoin(conninfo, "alpha");
+  std::unique_ptr<Store> beta = MustJoin(conninfo, "beta");
   const TaskId first = MustInsert(*alpha, kAlice, Spec({"first"}, "default", 1));
   const TaskId second = MustInsert(*alpha, kAlice, Spec({"second"}, "default", 2));
 
@@ -80,12 +79,10 @@ TEST_CASE(
     "postgres: claims holding one queue take turns, and a claim in another queue does not "
     "wait") {
   std::string why;
-  PgServer* server = PgServer::Get(&why);
-  if (server == nullptr) TQ_SKIP(why);
-  const std::string conninfo = server->FreshSchema();
-  REQUIRE_FALSE(conninfo.empty());
-  std::unique_ptr<Store> alpha = MustOpen(conninfo, "alpha");
-  std::unique_ptr<Store> beta = MustOpen(conninfo, "beta");
+  const std::string conninfo = FreshSchemaUri(&why);
+  if (conninfo.empty()) TQ_SKIP(why);
+  std::unique_ptr<Store> alpha = MustJoin(conninfo, "alpha");
+  std::unique_ptr<Store> beta = MustJoin(conninfo, "beta");
   MustInsert(*alpha, kAlice, Spec({"a"}, "one"));
   MustInsert(*alpha, kAlice, Spec({"b"}, "two"));
 
