@@ -178,6 +178,7 @@ Status Daemon::Open() {
     wakeups_ = std::make_unique<StoreWakeups>(loop_, clock_, config.store, [this] { Look(); });
     wakeups_->Start();
     PollSharedStore();
+    RemoveFilesOfGoneTasks();
   }
   if (notifier_) {
     overdue_ = std::make_unique<OverdueWatch>(loop_, clock_, *store_, *scheduler_, *notifier_,
@@ -360,6 +361,12 @@ void Daemon::PollSharedStore() {
   loop_.AddTimer(clock_.MonoNow() + kPollMs, [this] { PollSharedStore(); });
   Look();
   scheduler_->FollowStore();
+}
+
+void Daemon::RemoveFilesOfGoneTasks() {
+  constexpr MonoMs kEveryMs = 10 * 60 * 1000;  // tasks another host purged leave files here
+  loop_.AddTimer(clock_.MonoNow() + kEveryMs, [this] { RemoveFilesOfGoneTasks(); });
+  dispatch_->RemoveFilesOfGoneTasks();
 }
 
 void Daemon::Look() {

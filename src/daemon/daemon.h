@@ -143,6 +143,9 @@ class Daemon final : public CronHost {
   /// submits and ends are seen there), stops what other hosts asked to stop, and answers the
   /// waiters of tasks another host ended.
   void Look();
+  /// Removes this host's files of tasks the store no longer holds (another host purged or
+  /// cleaned them), now and every ten minutes.
+  void RemoveFilesOfGoneTasks();
   /// KILLs what still runs here of the attempts this host started that passed to another host
   /// (SPEC 12): after a fence, and at start with a shared store.
   void KillPassedOn();

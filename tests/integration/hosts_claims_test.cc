@@ -1,6 +1,7 @@
 // Claims across hosts on one PostgreSQL store (SPEC 12): max_running is each host's own, so a
 // task submitted on a full host runs on another; a queue's concurrency counts every host's.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <set>
 #include <sstream>
@@ -206,4 +207,27 @@ TEST_CASE("hosts: tq logs through any host: an ended attempt's output comes from
     CHECK(Tq(*d, {"logs", "--stderr", id}).out == "two\n");
     CHECK(Tq(*d, {"logs", "--merged", id}).out == "one\ntwo\nthree\xff\n");
   }
+}
+
+TEST_CASE("hosts: the files of a task another host cleaned are removed on the host that ran it") {
+  std::string why;
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
+  TestDaemon a(OneSlotHost(uri, "a"));
+  TQ_LOG_ON_FAILURE(a);
+  TestDaemon b(OneSlotHost(uri, "b"));
+  TQ_LOG_ON_FAILURE(b);
+  const std::string cleaned = Submit(b, {"--", "echo", "from b"});
+  const std::string kept = Submit(b, {"--", "echo", "kept"});
+  for (const std::string& id : {cleaned, kept}) REQUIRE(Tq(b, {"wait", id}).exit_code == 0);
+  // Task ids below 1000 keep their files in attempts/0/.
+  const std::string files = b.state_dir() + "/attempts/0/";
+  REQUIRE(ReadFile(files + cleaned + ".1.out") == "from b\n");
+  const RunResult clean = Tq(a, {"clean", cleaned});
+  REQUIRE_MESSAGE(clean.exit_code == 0, clean.err);
+  CHECK(ReadFile(files + cleaned + ".1.out") == "from b\n");  // a had none of its files
+  // b looks for such files when it starts (and every ten minutes).
+  b.Restart();
+  CHECK(WaitFor([&] { return access((files + cleaned + ".1.out").c_str(), F_OK) != 0; }));
+  CHECK(ReadFile(files + kept + ".1.out") == "kept\n");
 }

@@ -666,6 +666,33 @@ void Dispatcher::RemoveTaskFiles(const std::vector<TaskId>& ids) {
   for (const std::string& why : parts_.files.Remove(ids)) spdlog::warn("cannot remove {}", why);
 }
 
+void Dispatcher::RemoveFilesOfGoneTasks() {
+  if (!parts_.config->Shared()) return;
+  constexpr size_t kAsked = 1000;  // ids asked about in one read
+  const std::vector<TaskId> ids = parts_.files.Ids();
+  std::vector<TaskId> gone;
+  for (size_t at = 0; at < ids.size(); at += kAsked) {
+    const std::vector<TaskId> some(
+        ids.begin() + static_cast<std::ptrdiff_t>(at),
+        ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), at + kAsked)));
+    // Most have ended and are held still: one read says so. Each other one is looked up.
+    auto ended = parts_.store.EndedAmong(some);
+    if (!ended.ok()) {
+      spdlog::error("the tasks of this host's files cannot be read: {}", ended.status().message());
+      return;
+    }
+    const std::set<TaskId> held(ended->begin(), ended->end());
+    for (TaskId id : some) {
+      if (held.count(id) > 0) continue;
+      auto task = parts_.store.GetSummary(id);
+      if (task.status().code() == ErrorCode::kNotFound) gone.push_back(id);
+    }
+  }
+  if (gone.empty()) return;
+  spdlog::info("removing the files of {} task(s) the store no longer holds", gone.size());
+  RemoveTaskFiles(gone);
+}
+
 // Arms the timers for what is next due: delayed tasks (not_before) and the watcher. Their times
 // are wall-clock times, so they are wall timers: a task --at 14:30 starts at 14:30 even after the
 // clock was stepped, and a clock set re-arms them (Schedule). Nothing due, no timer: an idle daemon

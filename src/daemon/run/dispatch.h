@@ -123,6 +123,9 @@ class Dispatcher {
   /// Removes the files of tasks the store no longer holds (purged, cleaned), logging what
   /// could not be removed.
   void RemoveTaskFiles(const std::vector<TaskId>& ids);
+  /// With a shared store: removes the files this host keeps of tasks the store no longer holds,
+  /// those another host purged or cleaned (SPEC 12). A task the store holds keeps its files.
+  void RemoveFilesOfGoneTasks();
 
  private:
   /// A task a turn moved to running, started once the turn is committed.

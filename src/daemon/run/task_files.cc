@@ -67,6 +67,22 @@ std::string TaskFiles::Attempt(TaskId id, int attempt, const char* suffix) const
   return Dir(id) + "/" + std::to_string(id) + "." + std::to_string(attempt) + suffix;
 }
 
+std::vector<TaskId> TaskFiles::Ids() const {
+  std::set<TaskId> ids;
+  DIR* root = opendir(root_.c_str());
+  if (root == nullptr) return {};
+  for (struct dirent* bucket; (bucket = readdir(root)) != nullptr;) {
+    if (bucket->d_name[0] < '0' || bucket->d_name[0] > '9') continue;  // ., .., spare
+    DIR* d = opendir((root_ + "/" + bucket->d_name).c_str());
+    if (d == nullptr) continue;
+    for (struct dirent* e; (e = readdir(d)) != nullptr;)
+      if (const TaskId id = IdOfFile(e->d_name); id != 0) ids.insert(id);
+    closedir(d);
+  }
+  closedir(root);
+  return {ids.begin(), ids.end()};
+}
+
 std::vector<std::string> TaskFiles::Remove(const std::vector<TaskId>& ids) const {
   std::vector<std::string> failed;
   std::map<TaskId, std::set<TaskId>> by_dir;  // Dir number -> the ids in it

@@ -36,6 +36,8 @@ class TaskFiles {
   /// Where the context directories of tasks with stages live (SPEC 13): contexts/<id>, each
   /// its task's user's, under a directory they may enter but not read.
   std::string ContextRoot() const { return contexts_; }
+  /// The tasks that have files in attempts/, by id (an earlier tqd's tasks/ is not read).
+  std::vector<TaskId> Ids() const;
   /// Removes every file of these tasks, their context directories, and each directory this
   /// leaves empty; the paths it could not remove, with why.
   std::vector<std::string> Remove(const std::vector<TaskId>& ids) const;
