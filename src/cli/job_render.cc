@@ -173,7 +173,9 @@ std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now, boo
       {"dst", Str(j, "dst")},
       {"next", JobTime(Str(j, "next"), now)},
       {"last fired", JobTime(Str(j, "last_fired"), now)},
-      {"last task", Dumped(j, "last_task", "-")},
+      {"last task", Dumped(j, "last_task", "-") + (j.value("last_host", json()).is_string()
+                                                       ? " (on host " + Str(j, "last_host") + ")"
+                                                       : "")},
       {"last result", PaintState(ResultText(LastResult(j), j.value("overdue", false)), colour)},
   };
   const json stages = j.value("stages", json::array());

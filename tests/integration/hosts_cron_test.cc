@@ -100,3 +100,35 @@ TEST_CASE("hosts: a job on three hosts makes one run per firing through random k
   }
   CHECK(static_cast<long long>(times.size()) == runs);
 }
+
+TEST_CASE("hosts: tq jobs show and tq list --label through any host tell which host ran a job") {
+  std::string why;
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
+  TestDaemon a("store = " + Quoted(uri) + "\nhost = \"a\"\n");
+  TQ_LOG_ON_FAILURE(a);
+  TestDaemon b("store = " + Quoted(uri) + "\nhost = \"b\"\n");
+  TQ_LOG_ON_FAILURE(b);
+  const std::string job = JobFile("nightly", "0 3 * * *", "true");
+  for (TestDaemon* d : {&a, &b}) {
+    d->WriteJobFile("nightly.toml", job);
+    Reload(*d);
+  }
+  const RunResult run = Tq(a, {"jobs", "run", "nightly"});
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const std::string id = run.out.substr(0, run.out.find('\n'));
+  REQUIRE(Tq(a, {"wait", id}).exit_code == 0);
+  const std::string host = TaskJson(a, id)["attempt_log"].back()["host"].get<std::string>();
+  const RunResult show = Tq(b, {"jobs", "show", "nightly"});
+  REQUIRE_MESSAGE(show.exit_code == 0, show.err);
+  CHECK_MESSAGE(show.out.find(id + " (on host " + host + ")") != std::string::npos, show.out);
+  const RunResult list = Tq(b, {"list", "--label", "job:nightly"});
+  REQUIRE_MESSAGE(list.exit_code == 0, list.err);
+  std::istringstream lines(list.out);
+  std::string header, row;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  CHECK(header.find("HOST") != std::string::npos);
+  CHECK_MESSAGE(row.rfind(id + " ", 0) == 0, list.out);
+  CHECK_MESSAGE(row.find(" " + host + " ") != std::string::npos, list.out);
+}

@@ -38,7 +38,13 @@ void HandleJobs(RequestContext& ctx, ConnId conn, const Owner& peer, const JobsR
       ctx.server.Send(conn, ErrorResponse(job.status()));
       return;
     }
-    jobs.push_back(WireText(JobInfoToJson(*job)));
+    nlohmann::json j = JobInfoToJson(*job);
+    if (ctx.config->Shared() && job->last_task) {  // which host ran it (a group has no one host)
+      Result<Task> last = ctx.store.GetSummary(*job->last_task);
+      if (last.ok() && !last->attempts.empty() && !last->attempts.back().host.empty())
+        j["last_host"] = last->attempts.back().host;
+    }
+    jobs.push_back(WireText(j));
   } else {
     // Pages continue after a name: Jobs() gives them in name order. Each job is encoded once,
     // on its own: 10,000 jobs never become one big document.
