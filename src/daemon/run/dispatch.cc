@@ -414,7 +414,7 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
 bool Dispatcher::LeavesShardNow(const Task& task) {
   if (!parts_.config->Shared() || !task.spec.shard || !task.spec.run_on.empty()) return false;
   const MonoMs now = parts_.clock.MonoNow();
-  const auto [since, first] = leaving_.emplace(task.id, now);
+  const auto since = leaving_.emplace(task.id, now).first;  // the first time it was left
   if (now - since->second >= kLeaveShardMs) {
     leaving_.erase(since);
     return false;
