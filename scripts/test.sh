@@ -37,14 +37,17 @@ phase() {
     "$([ "$status" = 0 ] || echo "  (failed, exit $status)")")")
   return "$status"
 }
+# report STATUS: prints the phase times; keeps STATUS as the script's exit status (read before
+# anything else runs, so nothing in the trap can change it).
 report() {
-  local status=$?
-  echo "== phase times (scripts/test.sh${1:+ $1}):" >&2
+  local status=$1 args=""
+  [ "$all" = 1 ] && args=" --all"
+  echo "== phase times (scripts/test.sh$args):" >&2
   for p in "${phases[@]}"; do echo "   $p" >&2; done
   echo "   $(printf '%-28s %5d s' total "$SECONDS")" >&2
   return "$status"
 }
-trap 'report "$( [ $all = 1 ] && echo --all)"' EXIT
+trap 'report $?' EXIT
 
 # (set -e does not reach into a function run by phase: each step says when it failed.)
 build() {  # build-dir, extra cmake flags... [-- targets...]
