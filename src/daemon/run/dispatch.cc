@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <string_view>
+
 #include "core/model/saturating.h"
 #include "core/model/shard_spread.h"
 #include "core/model/stage_progress.h"
@@ -10,6 +12,7 @@
 #include "core/policy/context_env.h"
 #include "core/policy/task_env.h"
 #include "daemon/host/context_dirs.h"
+#include "daemon/host/host_state.h"
 #include "daemon/host/private_files.h"
 #include "daemon/run/attempt_output.h"
 #include "daemon/users/accounts.h"
@@ -295,11 +298,11 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
       return;
     }
   }
-  passing_.clear();
   // A shard left long ago was taken elsewhere, or went away.
   std::erase_if(leaving_, [now = parts_.clock.MonoNow()](const auto& entry) {
     return now - entry.second > 12 * kLeaveShardMs;
   });
+  std::set<uint32_t> passing;  // owners whose shard was left to another host: passed over now
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
   for (;;) {
@@ -333,23 +336,22 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
       spdlog::error("{}", held.status().message());
       break;
     }
-    StoreReadySource ready(parts_.store, std::move(open),
-                           UnfitRequests(requests, parts_.config->unit_pools, *held),
-                           std::move(*by_owner), served_, [this](uint32_t owner, int running) {
-                             if (parts_.holds.Held(owner) || passing_.count(owner) > 0) return true;
-                             const UserLimits* limits = parts_.limits.Of(owner);
-                             if (limits == nullptr) return false;
-                             if (limits->max_running > 0 && running >= limits->max_running)
-                               return true;
-                             // Output kept past output_bytes holds the user's tasks back too.
-                             auto kept = parts_.store.OutputOf(owner);
-                             return kept.ok() && *kept >= limits->output_bytes;
-                           });
+    StoreReadySource ready(
+        parts_.store, std::move(open), UnfitRequests(requests, parts_.config->unit_pools, *held),
+        std::move(*by_owner), served_, [this, &passing](uint32_t owner, int running) {
+          if (parts_.holds.Held(owner) || passing.count(owner) > 0) return true;
+          const UserLimits* limits = parts_.limits.Of(owner);
+          if (limits == nullptr) return false;
+          if (limits->max_running > 0 && running >= limits->max_running) return true;
+          // Output kept past output_bytes holds the user's tasks back too.
+          auto kept = parts_.store.OutputOf(owner);
+          return kept.ok() && *kept >= limits->output_bytes;
+        });
     auto pick = PickNext(ready, parts_.config->high_share, uniform);
     if (!pick) break;
     ++parts_.counters.picks[pick->priority];
     served_.Served(pick->owner_uid);
-    if (!ClaimTask(pick->id, *held, claims, news)) break;
+    if (!ClaimTask(pick->id, *held, claims, news, passing)) break;
   }
 }
 
@@ -365,8 +367,8 @@ Resources Dispatcher::ResourcesOf(const Task& task) const {
                                                   : res.Narrowed(def->resources);
 }
 
-bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>& claims,
-                           News& news) {
+bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>& claims, News& news,
+                           std::set<uint32_t>& passing) {
   auto task = parts_.store.Get(id);
   std::optional<Result<Account>> account;
   if (task.ok() && parts_.run_as.owner) account = AccountOf(task->owner);
@@ -389,7 +391,7 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
   }
   if (account) parts_.holds.Release(task->owner.uid);
   if (task.ok() && LeavesShardNow(*task)) {
-    passing_.insert(task->owner.uid);
+    passing.insert(task->owner.uid);
     return true;
   }
   UnitGrant units;
@@ -432,8 +434,9 @@ bool Dispatcher::LeavesShardNow(const Task& task) {
     ShardHost s{h.name, 0, false};
     for (const ShardState& shard : *shards)
       if (shard.state == TaskState::kRunning && shard.host == h.name) ++s.shards;
-    s.open = h.beats >= 0 && wall - h.heartbeat <= parts_.config->host_lease_ms &&
-             TakesUnplaced(allowed, h.name) && h.running < h.max_running;
+    const std::string_view state =
+        HostStateName(h, parts_.host, true, HeartbeatAgeMs(h, wall), parts_.config->host_lease_ms);
+    s.open = state == "live" && TakesUnplaced(allowed, h.name) && h.running < h.max_running;
     weighed.push_back(std::move(s));
   }
   const bool leaves = LeavesShard(parts_.host, weighed);

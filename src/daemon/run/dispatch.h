@@ -151,8 +151,10 @@ class Dispatcher {
   /// store); what it claimed is left in `claims` only once it is committed.
   void ClaimApart(std::vector<Claim>& claims, News& news);
   /// Moves task `id` to running with its units out of those `held` leaves free (or fails it
-  /// user-gone, or leaves a shard to another host: LeavesShardNow); false stops the choosing.
-  bool ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>& claims, News& news);
+  /// user-gone, or leaves a shard to another host, adding its owner to `passing`: LeavesShardNow);
+  /// false stops the choosing.
+  bool ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>& claims, News& news,
+                 std::set<uint32_t>& passing);
   /// True when this host should leave shard `task` to another host for now (SPEC 12): another
   /// live host its queue allows has a free slot and runs fewer of its group's shards. A shard
   /// is left so for at most kLeaveShardMs from the first time, then taken.
@@ -191,7 +193,6 @@ class Dispatcher {
   std::mt19937_64 rng_;
   ServedLog served_;  ///< when each owner last had a task started: the chooser's fairness
   std::map<TaskId, MonoMs> leaving_;  ///< shards left to other hosts, since when (LeavesShardNow)
-  std::set<uint32_t> passing_;  ///< owners whose shard was left in this turn: passed over in it
   EventLoop::TimerId due_timer_ = 0;
   EventLoop::TimerId watcher_timer_ = 0;
 };
