@@ -87,6 +87,7 @@ TEST_CASE("hosts: a job on three hosts makes one run per firing through random k
 
   // Each run came from one firing, each firing made at most one run, and every host made runs.
   const long long runs = PgQueryInt(uri, "SELECT count(*) FROM tasks WHERE job = 'tick'");
+  MESSAGE(runs << " runs");
   CHECK(runs >= 10);
   CHECK(PgQueryInt(uri,
                    "SELECT count(*) FROM job_firings WHERE job = 'tick' AND task_id IS NOT "
