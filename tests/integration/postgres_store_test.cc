@@ -1,6 +1,7 @@
 // tqd with `store = "postgresql://..."` (SPEC 12, tqd.toml(5)) against a real PostgreSQL the test
 // starts: tasks, attempts and jobs kept in the database across a restart of tqd, one tqd per
-// host name, and a store value that is neither refused without being quoted.
+// host name, a store value that is neither refused without being quoted, and a store that
+// cannot be reached stopping tqd with a status that is not a configuration error.
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -81,5 +82,21 @@ TEST_CASE("postgres: a store that is neither sqlite nor a PostgreSQL URI is refu
   CHECK_MESSAGE(r.err.find("tqd.toml:1: store: the value is neither \"sqlite\" nor a PostgreSQL "
                            "URI") != std::string::npos,
                 r.err);
+  CHECK(r.err.find("hunter2") == std::string::npos);
+}
+
+TEST_CASE("postgres: a store that cannot be reached stops tqd with a status systemd retries") {
+  tq::TempDir tmp{"store-down"};
+  const std::string dir = tmp.path.string();
+  // Port 1 on the loopback: nothing listens there, so the connection is refused at once.
+  WriteFile(dir + "/tqd.toml",
+            "store = \"postgresql://tq:hunter2@127.0.0.1:1/tq?connect_timeout=5\"\nhost = "
+            "\"a\"\n");
+  Process tqd({BinPath("tqd"), "--socket", dir + "/tq.sock", "--state", dir + "/state", "--config",
+               dir + "/tqd.toml"},
+              {});
+  const RunResult r = tqd.Finish();
+  CHECK(r.exit_code == 1);  // not 78: the server may come up, and Restart=on-failure tries again
+  CHECK_MESSAGE(r.err.find("store: connect failed") != std::string::npos, r.err);
   CHECK(r.err.find("hunter2") == std::string::npos);
 }
