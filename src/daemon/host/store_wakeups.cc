@@ -3,6 +3,8 @@
 #include <libpq-fe.h>
 #include <sys/epoll.h>
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 namespace tq {
@@ -11,7 +13,10 @@ namespace {
 // The channel every host of a store listens on. Stores in other schemas of the same database
 // share it: their notifications only make a host look at its store once more.
 constexpr const char* kChannel = "tq_store_changes";
-constexpr int64_t kRetryMs = 5000;          // a server that cannot be reached: tried again so often
+// A server that cannot be reached is tried again after the first pause, then after twice the
+// last, up to the longest: each try may hold the loop for the connect timeout.
+constexpr int64_t kFirstRetryMs = 5000;
+constexpr int64_t kLongestRetryMs = 60 * 1000;
 constexpr int64_t kErrorLogMs = 60 * 1000;  // a line a minute while it stays unreachable
 }  // namespace
 
@@ -41,14 +46,14 @@ void StoreWakeups::Connect() {
   const char* values[] = {conninfo_.c_str(), "5", "tqd wake-ups", nullptr};
   conn_ = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
   if (PQstatus(conn_) != CONNECTION_OK) return Drop(PQerrorMessage(conn_));
-  PGresult* listen = PQexec(conn_, (std::string("LISTEN ") + kChannel).c_str());
-  const bool listening = PQresultStatus(listen) == PGRES_COMMAND_OK;
-  PQclear(listen);
-  if (!listening) return Drop(PQerrorMessage(conn_));
   if (PQsetnonblocking(conn_, 1) != 0) return Drop(PQerrorMessage(conn_));
   fd_ = PQsocket(conn_);
   loop_.Watch(fd_, EPOLLIN, [this](uint32_t) { OnReadable(); });
-  in_flight_ = false;
+  // LISTEN's answer is read as a NOTIFY's is, so a server that stops answering holds nothing.
+  if (PQsendQuery(conn_, (std::string("LISTEN ") + kChannel).c_str()) == 0 || PQflush(conn_) < 0)
+    return Drop(PQerrorMessage(conn_));
+  in_flight_ = true;
+  retry_ms_ = 0;
   // What the others committed while this host was not listening: the caller looks once.
   loop_.Defer(this, on_change_);
   if (announced_) Flush();
@@ -61,7 +66,9 @@ void StoreWakeups::Drop(const std::string& why) {
   fd_ = -1;
   if (conn_ != nullptr) PQfinish(conn_);
   conn_ = nullptr;
-  if (retry_ == 0) retry_ = loop_.AddTimer(clock_.MonoNow() + kRetryMs, [this] { Connect(); });
+  if (retry_ != 0) return;
+  retry_ms_ = std::clamp<int64_t>(retry_ms_ * 2, kFirstRetryMs, kLongestRetryMs);
+  retry_ = loop_.AddTimer(clock_.MonoNow() + retry_ms_, [this] { Connect(); });
 }
 
 void StoreWakeups::Announce() {
@@ -84,10 +91,12 @@ void StoreWakeups::OnReadable() {
   while (in_flight_ && PQisBusy(conn_) == 0) {
     PGresult* result = PQgetResult(conn_);
     if (result == nullptr) {
-      in_flight_ = false;  // the NOTIFY's results are all in
+      in_flight_ = false;  // the LISTEN's or NOTIFY's results are all in
       break;
     }
+    const bool failed = PQresultStatus(result) == PGRES_FATAL_ERROR;
     PQclear(result);
+    if (failed) return Drop(PQerrorMessage(conn_));
   }
   bool changed = false;
   const int self = PQbackendPID(conn_);

@@ -27,7 +27,8 @@ class StoreWakeups {
   StoreWakeups(const StoreWakeups&) = delete;
   StoreWakeups& operator=(const StoreWakeups&) = delete;
 
-  /// Connects and listens; while the server cannot be reached, tries again every few seconds.
+  /// Connects and listens; while the server cannot be reached, tries again after a pause that
+  /// grows from 5 s to a minute.
   void Start();
   /// This host committed a change: one NOTIFY, after the current turn of the loop, tells the
   /// other hosts of every change announced until then.
@@ -49,8 +50,9 @@ class StoreWakeups {
   pg_conn* conn_ = nullptr;
   int fd_ = -1;                   ///< the connection's socket, watched by the loop
   bool announced_ = false;        ///< a change waits to be announced
-  bool in_flight_ = false;        ///< a NOTIFY was sent and its result is still to come
+  bool in_flight_ = false;        ///< a LISTEN or NOTIFY was sent, its result still to come
   EventLoop::TimerId retry_ = 0;  ///< the next connection attempt, while down
+  int64_t retry_ms_ = 0;          ///< the pause before it, doubled while attempts fail; 0: up
   LogThrottle errors_;
 };
 

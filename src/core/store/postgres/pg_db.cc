@@ -2,8 +2,12 @@
 
 #include <endian.h>
 #include <libpq-fe.h>
+#include <poll.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -21,6 +25,20 @@ constexpr Oid kBoolOid = 16;
 constexpr Oid kInt8Oid = 20;
 constexpr Oid kInt2Oid = 21;
 constexpr Oid kInt4Oid = 23;
+
+// libpq's connection parameters given unless the store's URI sets its own: a server that cannot
+// be reached, or a network that stops carrying the connection, is found out in seconds (a
+// connection's keepalives and unacknowledged data bounded), not in TCP's minutes.
+constexpr const char* kDefaultKeys[] = {"connect_timeout", "keepalives_idle", "keepalives_interval",
+                                        "keepalives_count", "tcp_user_timeout"};
+constexpr const char* kDefaultValues[] = {"5", "10", "5", "3", "30000"};
+
+// The steady clock in milliseconds.
+int64_t SteadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 // Numbers for connections and statement names, unique in the process.
 std::atomic<uint64_t> next_connection{1};
@@ -83,7 +101,12 @@ Db::Db(pg_conn* conn) : conn_(conn), connection_(next_connection++) {}
 Db::~Db() = default;
 
 Result<std::unique_ptr<Db>> Db::Open(const std::string& conninfo) {
-  PGconn* conn = PQconnectdb(conninfo.c_str());
+  // The URI comes last, as "dbname": libpq expands it and its own settings override the defaults.
+  std::vector<const char*> keys(std::begin(kDefaultKeys), std::end(kDefaultKeys));
+  std::vector<const char*> values(std::begin(kDefaultValues), std::end(kDefaultValues));
+  keys.insert(keys.end(), {"dbname", nullptr});
+  values.insert(values.end(), {conninfo.c_str(), nullptr});
+  PGconn* conn = PQconnectdbParams(keys.data(), values.data(), /*expand_dbname=*/1);
   if (conn == nullptr)
     return sql::StoreError("connect", "out of memory").WithFault(StoreFault::kTransient);
   if (PQstatus(conn) != CONNECTION_OK) {
@@ -102,16 +125,26 @@ Status Db::Ready(std::string_view what) {
     return sql::StoreError(what, "the connection to the server was lost inside a transaction")
         .WithFault(StoreFault::kTransient);
   }
+  const int64_t now = SteadyMs();
+  if (now < next_connect_ms_) {
+    return sql::StoreError(what, "the server could not be reached; trying again within " +
+                                     std::to_string(next_connect_ms_ - now) + " ms")
+        .WithFault(StoreFault::kTransient);
+  }
+  stalled_ = false;
   PQreset(conn_.get());
   if (PQstatus(conn_.get()) != CONNECTION_OK) {
     lost_ = true;
+    connect_pause_ms_ = std::clamp<int64_t>(connect_pause_ms_ * 2, first_pause_ms_, last_pause_ms_);
+    next_connect_ms_ = SteadyMs() + connect_pause_ms_;
     return sql::StoreError(what, FirstLine(PQerrorMessage(conn_.get())))
         .WithFault(StoreFault::kTransient);
   }
   lost_ = false;
+  connect_pause_ms_ = next_connect_ms_ = 0;
   connection_ = next_connection++;
   if (on_connect_.empty()) return Status::Ok();
-  PGresult* result = PQexec(conn_.get(), on_connect_.c_str());
+  PGresult* result = Run(on_connect_);
   Status status = PQresultStatus(result) == PGRES_COMMAND_OK ? Status::Ok() : Failure(what, result);
   PQclear(result);
   if (!status.ok()) lost_ = true;  // set up again on the next call
@@ -128,16 +161,51 @@ Status Db::Failure(std::string_view what, const pg_result* result) {
   const char* primary =
       result != nullptr ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
   std::string message = primary != nullptr ? primary : FirstLine(PQerrorMessage(conn_.get()));
-  if (PQstatus(conn_.get()) != CONNECTION_OK) {
+  if (stalled_) message = "the server did not answer within " + std::to_string(answer_ms_) + " ms";
+  if (lost_ || PQstatus(conn_.get()) != CONNECTION_OK) {
     lost_ = true;
     return sql::StoreError(what, message).WithFault(StoreFault::kTransient);
   }
   return sql::StoreError(what, message).WithFault(FaultOfSqlState(state != nullptr ? state : ""));
 }
 
+PGresult* Db::Run(const std::string& sql) {
+  return Await(PQsendQuery(conn_.get(), sql.c_str()));
+}
+
+PGresult* Db::Await(int sent) {
+  if (sent == 0) return nullptr;
+  PGconn* conn = conn_.get();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(answer_ms_);
+  PGresult* last = nullptr;
+  for (;;) {
+    while (PQisBusy(conn) != 0) {
+      int wait_ms = -1;
+      if (answer_ms_ > 0) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        wait_ms = static_cast<int>(std::max<int64_t>(left.count(), 0));
+      }
+      pollfd socket{PQsocket(conn), POLLIN, 0};
+      const int ready = poll(&socket, 1, wait_ms);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) {  // no answer in time: the connection is given up, the next call makes one
+        PQclear(last);
+        lost_ = stalled_ = true;
+        return nullptr;
+      }
+      if (PQconsumeInput(conn) == 0) break;  // broken: PQgetResult reports it
+    }
+    PGresult* result = PQgetResult(conn);
+    if (result == nullptr) return last;
+    PQclear(last);
+    last = result;
+  }
+}
+
 Status Db::Exec(std::string_view what, const std::string& sql) {
   if (Status s = Ready(what); !s.ok()) return s;
-  PGresult* result = PQexec(conn_.get(), sql.c_str());
+  PGresult* result = Run(sql);
   const ExecStatusType st = PQresultStatus(result);
   Status status =
       st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
@@ -158,14 +226,14 @@ Status Db::BeginBy(const std::string& sql) {
   if (status.ok()) {
     in_transaction_ = true;
   } else if (!lost_ && PQtransactionStatus(conn_.get()) != PQTRANS_IDLE) {
-    PQclear(PQexec(conn_.get(), "ROLLBACK"));  // BEGIN went through, what followed did not
+    PQclear(Run("ROLLBACK"));  // BEGIN went through, what followed did not
   }
   return status;
 }
 
 Status Db::CommitNow() {
   if (Status s = Ready("commit"); !s.ok()) return s;
-  PGresult* result = PQexec(conn_.get(), "COMMIT");
+  PGresult* result = Run("COMMIT");
   Status status = Status::Ok();
   if (PQresultStatus(result) != PGRES_COMMAND_OK) {
     status = Failure("commit", result);
@@ -181,8 +249,7 @@ Status Db::CommitNow() {
 void Db::Rollback() {
   const bool open = in_transaction_;
   in_transaction_ = false;
-  if (open && !lost_ && PQstatus(conn_.get()) == CONNECTION_OK)
-    PQclear(PQexec(conn_.get(), "ROLLBACK"));
+  if (open && !lost_ && PQstatus(conn_.get()) == CONNECTION_OK) PQclear(Run("ROLLBACK"));
 }
 
 bool Db::InTransaction() const {
@@ -220,8 +287,7 @@ class PgStatement : public sql::Statement {
         name_("tq_" + std::to_string(next_statement++)) {}
   ~PgStatement() override {
     PQclear(result_);
-    if (prepared_on_ == db_.connection() && !db_.lost_)
-      PQclear(PQexec(db_.conn_.get(), ("DEALLOCATE " + name_).c_str()));
+    if (prepared_on_ == db_.connection() && !db_.lost_) PQclear(db_.Run("DEALLOCATE " + name_));
   }
   PgStatement(const PgStatement&) = delete;
   PgStatement& operator=(const PgStatement&) = delete;
@@ -232,7 +298,7 @@ class PgStatement : public sql::Statement {
     if (prepared_on_ == db_.connection()) return Status::Ok();
     if (Status s = PrepareAs(types_); !s.ok()) return s;
     if (!typed_) {
-      PGresult* described = PQdescribePrepared(db_.conn_.get(), name_.c_str());
+      PGresult* described = db_.Await(PQsendDescribePrepared(db_.conn_.get(), name_.c_str()));
       if (PQresultStatus(described) != PGRES_COMMAND_OK) {
         Status status = db_.Failure("prepare " + what_, described);
         PQclear(described);
@@ -303,9 +369,9 @@ class PgStatement : public sql::Statement {
   }
   // PQprepare with `types` (none: the server infers them all).
   Status PrepareAs(const std::vector<Oid>& types) {
-    PGresult* result =
-        PQprepare(db_.conn_.get(), name_.c_str(), sql_.c_str(), static_cast<int>(types.size()),
-                  types.empty() ? nullptr : types.data());
+    PGresult* result = db_.Await(PQsendPrepare(db_.conn_.get(), name_.c_str(), sql_.c_str(),
+                                               static_cast<int>(types.size()),
+                                               types.empty() ? nullptr : types.data()));
     Status status = PQresultStatus(result) == PGRES_COMMAND_OK
                         ? Status::Ok()
                         : db_.Failure("prepare " + what_, result);
@@ -323,8 +389,9 @@ class PgStatement : public sql::Statement {
       values.push_back(v ? v->data() : nullptr);
       lengths.push_back(v ? static_cast<int>(v->size()) : 0);
     }
-    result_ = PQexecPrepared(db_.conn_.get(), name_.c_str(), static_cast<int>(values.size()),
-                             values.data(), lengths.data(), binary_.data(), 1);
+    result_ = db_.Await(PQsendQueryPrepared(db_.conn_.get(), name_.c_str(),
+                                            static_cast<int>(values.size()), values.data(),
+                                            lengths.data(), binary_.data(), 1));
     const ExecStatusType st = PQresultStatus(result_);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return db_.Failure(what_, result_);
     const char* n = PQcmdTuples(result_);

@@ -55,6 +55,17 @@ class Db : public sql::Connection {
   Status ReleaseSavepoint() override;
   int64_t Changes() const override { return changes_; }
 
+  /// How long a call waits for the server's answer before it gives the connection up as lost
+  /// (a transient fault; the next call connects again): 0, the default, waits as long as it
+  /// takes. A server or network that stops answering then stalls its caller that long at most.
+  void SetAnswerTimeout(int ms) { answer_ms_ = ms; }
+  /// After a reconnect fails, calls fail at once for `first_ms`, doubled after each further
+  /// failure up to `last_ms` (defaults 1 s and 16 s), so that a server that cannot be reached
+  /// does not make every call wait for a connect timeout.
+  void SetReconnectPauses(int64_t first_ms, int64_t last_ms) {
+    first_pause_ms_ = first_ms;
+    last_pause_ms_ = last_ms;
+  }
   /// Runs `sql` now and again on each new connection (a reconnect loses session settings).
   Status OnConnect(std::string sql);
   /// What Begin runs: "BEGIN" unless set (a store adds the lock that orders its writes), and
@@ -83,6 +94,13 @@ class Db : public sql::Connection {
   /// connection so the next call connects again.
   Status Failure(std::string_view what, const pg_result* result);
 
+  /// Sends `sql` (one or more statements) and returns its last result, as PQexec does, within
+  /// the answer timeout; nullptr when it was not sent or not answered in time.
+  pg_result* Run(const std::string& sql);
+  /// The last result of what was just sent, or nullptr when `sent` is 0 (it was not) or the
+  /// server did not answer within the answer timeout (then the connection is lost and stalled).
+  pg_result* Await(int sent);
+
   /// Opens a transaction by running `sql` (BEGIN and what goes with it).
   Status BeginBy(const std::string& sql);
 
@@ -92,10 +110,16 @@ class Db : public sql::Connection {
   };
   std::unique_ptr<pg_conn, Closer> conn_;
   uint64_t connection_ = 0;
-  bool lost_ = false;            ///< the connection broke: the next call connects again
-  bool in_transaction_ = false;  ///< between Begin and Commit or Rollback
-  int64_t changes_ = 0;          ///< rows the last statement inserted, updated or deleted
-  std::string on_connect_;       ///< run on each new connection
+  bool lost_ = false;              ///< the connection broke: the next call connects again
+  bool stalled_ = false;           ///< it was lost because the server did not answer in time
+  int answer_ms_ = 0;              ///< SetAnswerTimeout's bound; 0: none
+  int64_t first_pause_ms_ = 1000;  ///< SetReconnectPauses' bounds
+  int64_t last_pause_ms_ = 16000;
+  int64_t next_connect_ms_ = 0;   ///< after a failed reconnect, calls fail until then (steady ms)
+  int64_t connect_pause_ms_ = 0;  ///< the pause after the last failed reconnect; 0: none failed
+  bool in_transaction_ = false;   ///< between Begin and Commit or Rollback
+  int64_t changes_ = 0;           ///< rows the last statement inserted, updated or deleted
+  std::string on_connect_;        ///< run on each new connection
   std::string begin_sql_ = "BEGIN";
   std::string begin_claims_sql_ = "BEGIN";
 };

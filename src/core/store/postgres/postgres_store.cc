@@ -20,6 +20,10 @@ Result<std::unique_ptr<PostgresStore>> PostgresStore::Open(const std::string& co
       (durability_full ? "SET synchronous_commit = on; " : "SET synchronous_commit = off; ");
   if (Status s = (*db)->OnConnect(session); !s.ok()) return s;
   if (Status s = pg::Migrate(**db); !s.ok()) return s;
+  // Past the migration (which may take long on a large store), a call that the server leaves
+  // unanswered this long (well past the lock_timeout above) gives its connection up, so a server
+  // or network that stops answering stalls tqd's loop that long at most.
+  (*db)->SetAnswerTimeout(30 * 1000);
   // Every write holds the store's lock: alone, or, for transactions that only claim ready tasks
   // (ClaimTogether), shared with the other hosts' claims, which skip each other's rows.
   (*db)->BeginWith("BEGIN; SELECT pg_advisory_xact_lock(29809, hashtext(current_schema()))",

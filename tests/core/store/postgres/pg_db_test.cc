@@ -1,9 +1,14 @@
 // The PostgreSQL store's connection layer against a real server: any bytes and 64-bit integers
 // pass unchanged, failures are faults of the right kind that never quote stored values,
-// transactions and savepoints hold, and a lost connection comes back (SPEC 12).
+// transactions and savepoints hold, a lost connection comes back, and a server that stops
+// answering costs a bounded wait (SPEC 12).
 #include <doctest/doctest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -13,6 +18,7 @@
 #include "core/store/postgres/pg_db.h"
 #include "support/pg_server.h"
 #include "support/skip.h"
+#include "support/temp_dir.h"
 
 namespace tq::pg {
 namespace {
@@ -258,6 +264,106 @@ TEST_CASE("pg: a lost connection is a transient fault, and the next call connect
 TEST_CASE("pg: a server that is not there is a transient fault") {
   const Result<std::unique_ptr<Db>> db =
       Db::Open("host=/nonexistent-tq-dir port=5432 user=tq dbname=tq");
+  REQUIRE_FALSE(db.ok());
+  CHECK(db.status().fault() == StoreFault::kTransient);
+  CHECK(db.status().message().find("store: connect failed: ") == 0);
+}
+
+TEST_CASE(
+    "pg: a call the server leaves unanswered past the answer timeout gives its connection up") {
+  std::string why;
+  std::unique_ptr<Db> db = FreshDb(&why);
+  if (!db) TQ_SKIP(why);
+  db->SetAnswerTimeout(300);
+  REQUIRE(db->Exec("create", "CREATE TABLE k (key bytea PRIMARY KEY)").ok());
+  Stmt insert = Prepared(*db, "insert key", "INSERT INTO k (key) VALUES ($1)");
+  Stmt slow = Prepared(*db, "sleep", "SELECT pg_sleep($1::float8)");
+  const uint64_t first = db->connection();
+
+  // A statement, then a prepared one, that the server answers only after the timeout.
+  const Status stalled = db->Exec("sleep", "SELECT pg_sleep(10)");
+  CHECK(stalled.fault() == StoreFault::kTransient);
+  CHECK_MESSAGE(
+      stalled.message().find("the server did not answer within 300 ms") != std::string::npos,
+      stalled.message());
+  REQUIRE(Query(insert).BindBlob("a").Run().ok());  // on a new connection
+  CHECK(db->connection() != first);
+  const uint64_t second = db->connection();
+  CHECK(Query(slow).BindInt(10).Run().fault() == StoreFault::kTransient);
+  REQUIRE(Query(insert).BindBlob("b").Run().ok());
+  CHECK(db->connection() != second);
+
+  // Inside a transaction: what it did is gone with the connection, and it is given up whole.
+  Transaction tx(*db);
+  REQUIRE(tx.Begin().ok());
+  REQUIRE(Query(insert).BindBlob("c").Run().ok());
+  CHECK(Query(slow).BindInt(10).Run().fault() == StoreFault::kTransient);
+  CHECK(Query(insert).BindBlob("d").Run().message().find("lost inside a transaction") !=
+        std::string::npos);
+  db->Rollback();
+  CHECK(Rows(*db, "SELECT key FROM k ORDER BY key", 1) ==
+        std::vector<std::vector<std::string>>{{"a"}, {"b"}});
+}
+
+TEST_CASE("pg: after a reconnect fails, calls fail at once for the pause, then connect again") {
+  std::string why;
+  std::unique_ptr<Db> db = FreshDb(&why);
+  if (!db) TQ_SKIP(why);
+  Result<std::unique_ptr<Db>> admin = Db::Open(test::PgServer::Get(&why)->Conninfo());
+  REQUIRE(admin.ok());
+  const std::string name = Rows(*db, "SELECT current_database()::bytea", 1)[0][0];
+  // The server refuses this connection's database while `open` is false, and its session ends.
+  const auto refuse = [&](bool open) {
+    REQUIRE((*admin)
+                ->Exec("allow",
+                       "ALTER DATABASE " + name + " ALLOW_CONNECTIONS " + (open ? "true" : "false"))
+                .ok());
+    if (open) return;
+    Stmt kill = Prepared(**admin, "terminate", "SELECT pg_terminate_backend($1::int, 10000)");
+    REQUIRE(Query(kill).BindInt(db->backend_pid()).Run().ok());
+  };
+  const auto select = [&] { return db->Exec("select", "SELECT 1"); };
+
+  // No pause: each call tries to connect again, and one succeeds once the server lets it.
+  db->SetReconnectPauses(0, 0);
+  refuse(false);
+  CHECK(select().fault() == StoreFault::kTransient);  // the session is gone
+  const Status refused = select();                    // a reconnect the server refuses
+  CHECK(refused.fault() == StoreFault::kTransient);
+  CHECK_MESSAGE(refused.message().find("not currently accepting connections") != std::string::npos,
+                refused.message());
+  refuse(true);
+  REQUIRE(select().ok());
+
+  // With a pause: the call after a refused reconnect does not try, and says when it will.
+  db->SetReconnectPauses(60000, 60000);
+  refuse(false);
+  CHECK(select().fault() == StoreFault::kTransient);
+  CHECK(select().message().find("not currently accepting connections") != std::string::npos);
+  const Status paused = select();
+  CHECK(paused.fault() == StoreFault::kTransient);
+  CHECK_MESSAGE(paused.message().find("the server could not be reached; trying again within ") !=
+                    std::string::npos,
+                paused.message());
+  refuse(true);
+}
+
+TEST_CASE("pg: a server that accepts the connection and never answers is a transient fault") {
+  // A Unix socket where a server's would be, listening but never accepting: the kernel takes
+  // the connection and libpq waits for an answer. Without a connect timeout it would wait forever.
+  TempDir dir{"pg-silent"};
+  const int listener = socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(listener >= 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  const std::string path = dir.path.string() + "/.s.PGSQL.5432";
+  REQUIRE(path.size() < sizeof(addr.sun_path));
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
+  REQUIRE(listen(listener, 8) == 0);
+  const Result<std::unique_ptr<Db>> db =
+      Db::Open("host=" + dir.path.string() + " port=5432 user=tq dbname=tq");
+  close(listener);
   REQUIRE_FALSE(db.ok());
   CHECK(db.status().fault() == StoreFault::kTransient);
   CHECK(db.status().message().find("store: connect failed: ") == 0);
