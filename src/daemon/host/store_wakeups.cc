@@ -53,10 +53,8 @@ void StoreWakeups::Connect() {
   if (PQsendQuery(conn_, (std::string("LISTEN ") + kChannel).c_str()) == 0 || PQflush(conn_) < 0)
     return Drop(PQerrorMessage(conn_));
   in_flight_ = true;
+  listening_ = false;
   retry_ms_ = 0;
-  // What the others committed while this host was not listening: the caller looks once.
-  loop_.Defer(this, on_change_);
-  if (announced_) Flush();
 }
 
 void StoreWakeups::Drop(const std::string& why) {
@@ -92,6 +90,10 @@ void StoreWakeups::OnReadable() {
     PGresult* result = PQgetResult(conn_);
     if (result == nullptr) {
       in_flight_ = false;  // the LISTEN's or NOTIFY's results are all in
+      if (!listening_) {   // what the others committed before this host listened: a look
+        listening_ = true;
+        loop_.Defer(this, on_change_);
+      }
       break;
     }
     const bool failed = PQresultStatus(result) == PGRES_FATAL_ERROR;

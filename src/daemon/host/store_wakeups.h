@@ -20,7 +20,8 @@ namespace tq {
 class StoreWakeups {
  public:
   /// Connects to libpq's `conninfo` (the store's) at Start; calls `on_change` on the loop, once
-  /// for any number of notifications that arrive together, when another host committed a change.
+  /// for any number of notifications that arrive together, when another host committed a change,
+  /// and once each time a connection starts listening (for what changed while none listened).
   StoreWakeups(EventLoop& loop, const Clock& clock, std::string conninfo,
                std::function<void()> on_change);
   ~StoreWakeups();
@@ -50,6 +51,7 @@ class StoreWakeups {
   pg_conn* conn_ = nullptr;
   int fd_ = -1;                   ///< the connection's socket, watched by the loop
   bool announced_ = false;        ///< a change waits to be announced
+  bool listening_ = false;        ///< the LISTEN of this connection took effect
   bool in_flight_ = false;        ///< a LISTEN or NOTIFY was sent, its result still to come
   EventLoop::TimerId retry_ = 0;  ///< the next connection attempt, while down
   int64_t retry_ms_ = 0;          ///< the pause before it, doubled while attempts fail; 0: up

@@ -37,11 +37,8 @@ TEST_CASE("wake-ups: one host's announcements wake the others, never itself") {
   a.Start();
   b.Start();
   c.Start();
-  // Each looks once as it connects: what changed before it listened.
-  loop.RunReady();
-  REQUIRE(a_woken == 1);
-  REQUIRE(b_woken == 1);
-  REQUIRE(c_woken == 1);
+  // Each looks once as its LISTEN takes effect: what changed before it listened.
+  REQUIRE(RunUntil(loop, [&] { return a_woken == 1 && b_woken == 1 && c_woken == 1; }));
 
   // Many announcements in one turn of the loop: one notification, each other host woken.
   for (int i = 0; i < 100; ++i) a.Announce();
