@@ -43,8 +43,9 @@ TEST_CASE("tq list --command finds tasks by their command's text, ASCII case ign
 
   const RunResult table = Tq(d, {"list", "--command", "rsync"});
   REQUIRE(table.exit_code == 0);
-  CHECK(table.out.find(shell + " ") != std::string::npos);
-  CHECK(table.out.find(argv + " ") == std::string::npos);
+  // A row starts with its id (a bare "1 " may also end a time such as 13:16:11).
+  CHECK(table.out.find("\n" + shell + " ") != std::string::npos);
+  CHECK(table.out.find("\n" + argv + " ") == std::string::npos);
 
   const RunResult longer = Tq(d, {"list", "--command", std::string(1025, 'x')});
   CHECK(longer.exit_code == 2);
