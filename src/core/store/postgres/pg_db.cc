@@ -7,13 +7,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "core/model/clock.h"
 
 namespace tq::pg {
 
@@ -33,12 +34,8 @@ constexpr const char* kDefaultKeys[] = {"connect_timeout", "keepalives_idle", "k
                                         "keepalives_count", "tcp_user_timeout"};
 constexpr const char* kDefaultValues[] = {"5", "10", "5", "3", "30000"};
 
-// The steady clock in milliseconds.
-int64_t SteadyMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+// The clock of the answer timeout and the reconnect pauses.
+const RealClock kClock;
 
 // Numbers for connections and statement names, unique in the process.
 std::atomic<uint64_t> next_connection{1};
@@ -125,7 +122,7 @@ Status Db::Ready(std::string_view what) {
     return sql::StoreError(what, "the connection to the server was lost inside a transaction")
         .WithFault(StoreFault::kTransient);
   }
-  const int64_t now = SteadyMs();
+  const MonoMs now = kClock.MonoNow();
   if (now < next_connect_ms_) {
     return sql::StoreError(what, "the server could not be reached; trying again within " +
                                      std::to_string(next_connect_ms_ - now) + " ms")
@@ -136,7 +133,7 @@ Status Db::Ready(std::string_view what) {
   if (PQstatus(conn_.get()) != CONNECTION_OK) {
     lost_ = true;
     connect_pause_ms_ = std::clamp<int64_t>(connect_pause_ms_ * 2, first_pause_ms_, last_pause_ms_);
-    next_connect_ms_ = SteadyMs() + connect_pause_ms_;
+    next_connect_ms_ = kClock.MonoNow() + connect_pause_ms_;
     return sql::StoreError(what, FirstLine(PQerrorMessage(conn_.get())))
         .WithFault(StoreFault::kTransient);
   }
@@ -176,16 +173,12 @@ PGresult* Db::Run(const std::string& sql) {
 PGresult* Db::Await(int sent) {
   if (sent == 0) return nullptr;
   PGconn* conn = conn_.get();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(answer_ms_);
+  const MonoMs deadline = kClock.MonoNow() + answer_ms_;
   PGresult* last = nullptr;
   for (;;) {
     while (PQisBusy(conn) != 0) {
-      int wait_ms = -1;
-      if (answer_ms_ > 0) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            deadline - std::chrono::steady_clock::now());
-        wait_ms = static_cast<int>(std::max<int64_t>(left.count(), 0));
-      }
+      const int wait_ms =
+          answer_ms_ > 0 ? static_cast<int>(std::max<MonoMs>(deadline - kClock.MonoNow(), 0)) : -1;
       pollfd socket{PQsocket(conn), POLLIN, 0};
       const int ready = poll(&socket, 1, wait_ms);
       if (ready < 0 && errno == EINTR) continue;
