@@ -5,8 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# Configured once; a later build reconfigures by itself when a CMakeLists.txt changed.
+[ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)" --target tqd tq tq-shim
-mkdir -p state
+# The state holds tasks' environments and output: tqd refuses one that group or others may read
+# or write (mkdir's 0755 under the usual umask). Others may enter it (0711), as they must to
+# reach the socket and, when tqd runs as root, their tasks' contexts.
+[ -d state ] || mkdir -m 0711 state
+chmod go-rw state
 echo "tqd: socket $PWD/state/tq.sock; try: TQ_SOCKET=$PWD/state/tq.sock ./build/tq ping" >&2
 exec build/tqd --socket "$PWD/state/tq.sock" --state "$PWD/state" "$@"

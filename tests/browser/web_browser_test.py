@@ -23,6 +23,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -143,9 +144,30 @@ class Console:
         prefix = "tq web: http://127.0.0.1:"
         if not line.startswith(prefix):
             raise AssertionError(f"tq web printed {line!r}; stderr: {self.process.stderr.read()}")
-        self.login_url = line[len("tq web: "):]
         self.port = int(line[len(prefix):].split("/")[0])
         self.base = f"http://127.0.0.1:{self.port}"
+        # Each printed token signs in once, and each sign-in prints the next: a thread keeps the
+        # latest address.
+        self.changed = threading.Condition()
+        self.latest = line[line.index("http://"):]
+        self.used = None
+        threading.Thread(target=self._read_sign_ins, daemon=True).start()
+
+    def _read_sign_ins(self):
+        for line in self.process.stdout:
+            if "/login?token=" in line:
+                with self.changed:
+                    self.latest = line[line.index("http://"):].strip()
+                    self.changed.notify_all()
+
+    @property
+    def login_url(self):
+        """The address of the next sign-in (waits for tq web to print it after the last one)."""
+        with self.changed:
+            if not self.changed.wait_for(lambda: self.latest != self.used, timeout=TIMEOUT_S):
+                raise AssertionError("tq web printed no next sign-in address")
+            self.used = self.latest
+            return self.latest
 
     def http(self, method, path, body=None, headers=None):
         """(status, body text) of one request made outside the browser."""
@@ -163,7 +185,6 @@ class Console:
         except subprocess.TimeoutExpired:
             self.process.kill()
             raise AssertionError("tq web did not end on TERM")
-        self.process.stdout.close()
         self.process.stderr.close()
         if code != 0:
             raise AssertionError(f"tq web exited {code} on TERM")

@@ -3,11 +3,19 @@
 // speaks tqd's protocol with the rights of the user running the console, the event stream
 // carries tasks as they change, and bad requests are refused while the console stays up.
 #include <doctest/doctest.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/http_client.h"
@@ -19,24 +27,28 @@ using namespace tqtest;
 
 namespace {
 
-// A `tq web` of its own on a free loopback port, serving the test daemon.
+// A `tq web` of its own on a free loopback port (or `listen`), serving the test daemon.
 class TestWeb {
  public:
   explicit TestWeb(const TestDaemon& d, std::vector<std::string> flags = {},
-                   std::optional<RunAs> who = std::nullopt) {
-    std::vector<std::string> args = {"web", "--listen", "127.0.0.1:0"};
+                   std::optional<RunAs> who = std::nullopt, std::string listen = "127.0.0.1:0") {
+    std::vector<std::string> args = {"web", "--listen", listen};
     args.insert(args.end(), flags.begin(), flags.end());
     process_ = who ? TqBackgroundAs(d, *who, args) : TqBackground(d, args);
     REQUIRE_MESSAGE(process_->WaitOutput(
                         [](const std::string& out) { return out.find('\n') != std::string::npos; }),
                     "tq web printed no address: " << process_->err());
     // "tq web: http://127.0.0.1:PORT/login?token=T", or behind a proxy "tq web: serving on
-    // 127.0.0.1:PORT for ...".
+    // unix:PATH for ...".
     const std::string line = process_->out().substr(0, process_->out().find('\n'));
-    const size_t at = line.find("127.0.0.1:");
-    REQUIRE_MESSAGE(at != std::string::npos, line);
-    port = std::stoi(line.substr(at + 10));
-    if (const size_t t = line.find("token="); t != std::string::npos) token = line.substr(t + 6);
+    if (listen.starts_with("unix:")) {
+      to.unix_path = listen.substr(5);
+    } else {
+      const size_t at = line.find("127.0.0.1:");
+      REQUIRE_MESSAGE(at != std::string::npos, line);
+      port = std::stoi(line.substr(at + 10));
+      to.port = port;
+    }
   }
   ~TestWeb() {
     kill(process_->pid(), SIGTERM);
@@ -44,19 +56,34 @@ class TestWeb {
     CHECK_MESSAGE(r.exit_code == 0, "tq web on TERM: " << r.err);
   }
 
-  // Signs in with the token; the Cookie header the session takes.
-  std::string SignIn() const {
-    const HttpReply r = HttpCall(port, "GET", "/login?token=" + token);
+  // The sign-in token tq web printed last (each sign-in spends one and prints the next).
+  std::string Token() const {
+    const std::string& out = process_->out();
+    const size_t t = out.rfind("token=");
+    REQUIRE_MESSAGE(t != std::string::npos, out);
+    return out.substr(t + 6, out.find('\n', t) - t - 6);
+  }
+
+  // Signs in with the latest token, as `who` when given; the Cookie header the session takes.
+  std::string SignIn(std::optional<RunAs> who = std::nullopt) const {
+    const size_t lines = Lines();
+    HttpPeerSpec from = to;
+    from.as = who;
+    const HttpReply r = HttpCall(from, "GET", "/login?token=" + Token());
     REQUIRE(r.status == 303);
     const std::string set = r.headers.at("set-cookie");
     CHECK(set.find("HttpOnly") != std::string::npos);
     CHECK(set.find("SameSite=Strict") != std::string::npos);
+    // The next sign-in's line.
+    REQUIRE(process_->WaitOutput([&](const std::string& out) {
+      return static_cast<size_t>(std::count(out.begin(), out.end(), '\n')) > lines;
+    }));
     return "Cookie: " + set.substr(0, set.find(';'));
   }
 
   // The CSRF token the page hands its script.
   std::string Csrf(const std::string& cookie) const {
-    const HttpReply page = HttpCall(port, "GET", "/", {cookie});
+    const HttpReply page = HttpCall(to, "GET", "/", {cookie});
     REQUIRE(page.status == 200);
     const std::string marker = "name=\"tq-csrf\" content=\"";
     const size_t at = page.body.find(marker);
@@ -64,10 +91,20 @@ class TestWeb {
     return page.body.substr(at + marker.size(), 64);
   }
 
+  // What tq web printed so far.
+  const std::string& out() const { return process_->out(); }
+  // What tq web wrote to its standard error so far (read for a moment first).
+  std::string Err() const {
+    process_->Pump(200);
+    return process_->err();
+  }
+
   int port = 0;
-  std::string token;
+  HttpPeerSpec to;  ///< where it listens
 
  private:
+  size_t Lines() const { return static_cast<size_t>(std::count(out().begin(), out().end(), '\n')); }
+
   std::unique_ptr<Process> process_;
 };
 
@@ -354,42 +391,182 @@ TEST_CASE_FIXTURE(
   if (!other) TQ_SKIP("needs root and useradd to make a second user");
   TQ_LOG_ON_FAILURE(d);
   const std::string as_other = "X-Remote-User: " + other->name();
+  // The proxy's socket, in a directory the second user may write (for its own console).
+  const std::string sockets = d.dir() + "/web";
+  REQUIRE(mkdir(sockets.c_str(), 0700) == 0);
+  REQUIRE(chown(sockets.c_str(), other->uid(), other->gid()) == 0);
   {
-    TestWeb web(d, {"--trust-user-header", "X-Remote-User"});
+    TestWeb web(d, {"--trust-user-header", "X-Remote-User"}, std::nullopt,
+                "unix:" + sockets + "/root.sock");
+    CHECK(web.out().find("serving on unix:" + sockets + "/root.sock for the users") !=
+          std::string::npos);
     // Without the header (or with no user name in it) nothing answers; there is no login.
-    CHECK(HttpCall(web.port, "GET", "/api/list").status == 401);
-    CHECK(HttpCall(web.port, "GET", "/").status == 401);
-    CHECK(HttpCall(web.port, "GET", "/api/list", {"X-Remote-User: no body"}).status == 401);
-    CHECK(HttpCall(web.port, "GET", "/login?token=x", {as_other}).status == 404);
+    CHECK(HttpCall(web.to, "GET", "/api/list").status == 401);
+    CHECK(HttpCall(web.to, "GET", "/").status == 401);
+    CHECK(HttpCall(web.to, "GET", "/api/list", {"X-Remote-User: no body"}).status == 401);
+    CHECK(HttpCall(web.to, "GET", "/login?token=x", {as_other}).status == 404);
     // Root's console acts for the user named: their tasks only, and no change to root's.
-    const nlohmann::json listed = JsonOf(HttpCall(web.port, "GET", "/api/list", {as_other}));
+    const nlohmann::json listed = JsonOf(HttpCall(web.to, "GET", "/api/list", {as_other}));
     REQUIRE(listed["tasks"].size() == 1);
     CHECK(listed["tasks"][0]["id"].dump() == theirs);
-    CHECK(HttpCall(web.port, "GET", "/plain/tasks/" + roots, {as_other}).status == 404);
-    const HttpReply page = HttpCall(web.port, "GET", "/", {as_other});
+    CHECK(HttpCall(web.to, "GET", "/plain/tasks/" + roots, {as_other}).status == 404);
+    const HttpReply page = HttpCall(web.to, "GET", "/", {as_other});
     const std::string marker = "name=\"tq-csrf\" content=\"";
     const std::string csrf =
         "X-CSRF-Token: " + page.body.substr(page.body.find(marker) + marker.size(), 64);
     const std::string cancel_roots = "{\"ids\": [" + roots + "]}";
-    CHECK(HttpCall(web.port, "POST", "/api/cancel", {as_other}, cancel_roots).status == 403);
-    CHECK(HttpCall(web.port, "POST", "/api/cancel", {as_other, csrf}, cancel_roots).status == 404);
+    CHECK(HttpCall(web.to, "POST", "/api/cancel", {as_other}, cancel_roots).status == 403);
+    CHECK(HttpCall(web.to, "POST", "/api/cancel", {as_other, csrf}, cancel_roots).status == 404);
+    // That user's CSRF token is theirs: named root, it changes nothing.
+    CHECK(HttpCall(web.to, "POST", "/api/cancel", {"X-Remote-User: root", csrf}, cancel_roots)
+              .status == 403);
     CHECK(TaskState(d, roots) == "running");
-    CHECK(HttpCall(web.port, "GET", "/api/list", {"X-Remote-User: tqnosuchuser"}).status == 404);
+    CHECK(HttpCall(web.to, "GET", "/api/list", {"X-Remote-User: tqnosuchuser"}).status == 404);
     // Named root, the console is root's.
-    CHECK(JsonOf(HttpCall(web.port, "GET", "/api/list", {"X-Remote-User: root"}))["tasks"].size() ==
+    CHECK(JsonOf(HttpCall(web.to, "GET", "/api/list", {"X-Remote-User: root"}))["tasks"].size() ==
           2);
   }
   {
     // A console run by another user acts for that user only: tqd refuses to act for root.
-    TestWeb web(d, {"--trust-user-header", "X-Remote-User"}, other->run_as());
-    const HttpReply refused = HttpCall(web.port, "GET", "/api/list", {"X-Remote-User: root"});
+    TestWeb web(d, {"--trust-user-header", "X-Remote-User"}, other->run_as(),
+                "unix:" + sockets + "/theirs.sock");
+    const HttpReply refused = HttpCall(web.to, "GET", "/api/list", {"X-Remote-User: root"});
     CHECK(refused.status == 403);
     CHECK(JsonOf(refused)["error"]["field"] == "as_user");
-    CHECK(JsonOf(HttpCall(web.port, "GET", "/api/list", {as_other}))["tasks"].size() == 1);
+    CHECK(JsonOf(HttpCall(web.to, "GET", "/api/list", {as_other}))["tasks"].size() == 1);
   }
-  // A reachable address with a header anyone could set is refused.
-  const RunResult open =
-      Tq(d, {"web", "--listen", "0.0.0.0:0", "--trust-user-header", "X-Remote-User"});
-  CHECK(open.exit_code == 2);
-  CHECK(open.err.find("reachable from other machines") != std::string::npos);
+}
+
+TEST_CASE("tq web --trust-user-header is refused on every TCP address, loopback included") {
+  TestDaemon d;
+  // Every account of the machine reaches a loopback port, and could name root in the header.
+  for (const char* listen : {"127.0.0.1:0", "[::1]:0", "0.0.0.0:0", "localhost:0"}) {
+    CAPTURE(listen);
+    const RunResult r = Tq(d, {"web", "--listen", listen, "--trust-user-header", "X-Remote-User"});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--trust-user-header") != std::string::npos);
+    CHECK(r.err.find("every account of this machine can reach") != std::string::npos);
+    CHECK(r.err.find("unix:PATH") != std::string::npos);
+  }
+  // The default address is TCP as well.
+  CHECK(Tq(d, {"web", "--trust-user-header", "X-Remote-User"}).exit_code == 2);
+}
+
+TEST_CASE_FIXTURE(TwoUsersTasks,
+                  "another account gets nothing from root's console: a copied cookie, a spent "
+                  "token, a Host of its own") {
+  if (!other) TQ_SKIP("needs root and useradd to make a second user");
+  TQ_LOG_ON_FAILURE(d);
+  TestWeb web(d);
+  const std::string spent = web.Token();
+  const std::string cookie = web.SignIn();
+  const std::string csrf = "X-CSRF-Token: " + web.Csrf(cookie);
+  HttpPeerSpec theirs_from = web.to;
+  theirs_from.as = other->run_as();
+  // The cookie and the CSRF token, replayed from the other account's connection: nothing.
+  for (const char* path : {"/", "/tasks", "/api/list", "/api/events", "/plain/tasks"})
+    CHECK_MESSAGE(HttpCall(theirs_from, "GET", path, {cookie}).status == 401, path);
+  CHECK(HttpCall(theirs_from, "GET",
+                 "/api/status" + Query("{\"id\": " + roots + ", \"env\": true}"), {cookie})
+            .status == 401);
+  CHECK(HttpCall(theirs_from, "POST", "/api/cancel", {cookie, csrf}, "{\"ids\": [" + roots + "]}")
+            .status == 401);
+  CHECK(TaskState(d, roots) == "running");
+  // The token printed at start signed root in once and is spent.
+  CHECK(HttpCall(theirs_from, "GET", "/login?token=" + spent).status == 403);
+  // A name of the other account's choosing that points at 127.0.0.1 (DNS rebinding).
+  CHECK(HttpCall(web.to, "GET", "/api/list",
+                 {cookie, "Host: rebind.example:" + std::to_string(web.port)})
+            .status == 400);
+  // Root's own requests still work; a sign-out ends the session.
+  CHECK(HttpCall(web.to, "GET", "/api/list", {cookie}).status == 200);
+  CHECK(HttpCall(web.to, "POST", "/logout", {cookie, csrf}).status == 200);
+  CHECK(HttpCall(web.to, "GET", "/api/list", {cookie}).status == 401);
+  // A session the other account signs in to (with a token it was given) is its own: root's
+  // connection cannot use it either.
+  const std::string its_cookie = web.SignIn(other->run_as());
+  CHECK(HttpCall(theirs_from, "GET", "/api/stats", {its_cookie}).status == 200);
+  CHECK(HttpCall(web.to, "GET", "/api/stats", {its_cookie}).status == 401);
+}
+
+TEST_CASE_FIXTURE(TwoUsersTasks,
+                  "a crowd of half-open connections from another account does not shut the "
+                  "console's user out") {
+  if (!other) TQ_SKIP("needs root and useradd to make a second user");
+  TQ_LOG_ON_FAILURE(d);
+  TestWeb web(d);
+  const std::string cookie = web.SignIn();
+  HttpPeerSpec theirs_from = web.to;
+  theirs_from.as = other->run_as();
+  // 80 connections that each send part of a request line and then a byte now and then.
+  std::vector<int> crowd;
+  for (int i = 0; i < 80; ++i) {
+    const int fd = HttpConnect(theirs_from);
+    send(fd, "GET /api/li", 11, MSG_NOSIGNAL);
+    crowd.push_back(fd);
+  }
+  // The console's user is served meanwhile, each time.
+  for (int i = 0; i < 5; ++i) CHECK(HttpCall(web.to, "GET", "/api/stats", {cookie}).status == 200);
+  // Beyond 32 the other account's connections were refused at once (503), and every one still
+  // open is closed once its request is 10 s late, whatever it sends.
+  int refused = 0;
+  for (int fd : crowd) {
+    char buf[512];
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 0) == 1 && recv(fd, buf, sizeof(buf), MSG_PEEK) > 0 &&
+        std::string(buf, 12) == "HTTP/1.1 503")
+      ++refused;
+  }
+  CHECK(refused >= 40);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  size_t closed = 0;
+  while (closed < crowd.size() && std::chrono::steady_clock::now() < deadline) {
+    closed = 0;
+    for (int fd : crowd) {
+      send(fd, "s", 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+      char buf[512];
+      pollfd p{fd, POLLIN, 0};
+      // Closed: the answer (if any) read, then the end.
+      while (poll(&p, 1, 0) == 1) {
+        const ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+        if (n <= 0) {
+          ++closed;
+          break;
+        }
+      }
+    }
+    if (closed < crowd.size()) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  CHECK(closed == crowd.size());
+  for (int fd : crowd) close(fd);
+  CHECK(HttpCall(web.to, "GET", "/api/stats", {cookie}).status == 200);
+  // The refusals and cuts are a line or two in tq web's log, not one per connection.
+  const std::string log = web.Err();
+  const auto lines = std::count(log.begin(), log.end(), '\n');
+  CHECK_MESSAGE(lines <= 6, log);
+  CHECK_MESSAGE(log.find("refused a connection from uid " + std::to_string(other->uid())) !=
+                    std::string::npos,
+                log);
+}
+
+TEST_CASE(
+    "tq web --token-file: the token is not printed, stays valid, and must be the console "
+    "user's own") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string file = d.dir() + "/web-token";
+  const std::string token = "5b0e9d2c47f1a3869e2d7c10b4f5a6d3";
+  { std::ofstream(file) << token << "\n"; }
+  REQUIRE(chmod(file.c_str(), 0600) == 0);
+  TestWeb web(d, {"--token-file", file});
+  CHECK(web.out().find(token) == std::string::npos);
+  CHECK(web.out().find("(the token in " + file + ")") != std::string::npos);
+  for (int i = 0; i < 2; ++i) CHECK(HttpCall(web.to, "GET", "/login?token=" + token).status == 303);
+  if (CanMakeUsers()) {
+    TempUser other;
+    REQUIRE(chown(file.c_str(), other.uid(), other.gid()) == 0);
+    const RunResult r = Tq(d, {"web", "--listen", "127.0.0.1:0", "--token-file", file});
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("owned by uid " + std::to_string(other.uid())) != std::string::npos);
+  }
 }

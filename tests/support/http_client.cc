@@ -1,13 +1,18 @@
 #include "support/http_client.h"
 
 #include <doctest/doctest.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 
 #include "support/test_daemon.h"
 
@@ -15,22 +20,93 @@ namespace tqtest {
 
 namespace {
 
-// A connection to 127.0.0.1:`port`; REQUIREs success.
-int Connect(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE_MESSAGE(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0,
-                  "connect to port " << port);
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// A connected socket to `to`, made by this process; -1 on failure.
+int ConnectHere(const HttpPeerSpec& to) {
+  sockaddr_storage addr{};
+  socklen_t len = 0;
+  if (!to.unix_path.empty()) {
+    auto& un = reinterpret_cast<sockaddr_un&>(addr);
+    un.sun_family = AF_UNIX;
+    std::snprintf(un.sun_path, sizeof(un.sun_path), "%s", to.unix_path.c_str());
+    len = sizeof(un);
+  } else {
+    auto& in4 = reinterpret_cast<sockaddr_in&>(addr);
+    in4.sin_family = AF_INET;
+    in4.sin_port = htons(static_cast<uint16_t>(to.port));
+    in4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    len = sizeof(in4);
+  }
+  const int fd = socket(addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0) {
+    close(fd);
+    return -1;
+  }
   return fd;
 }
 
-void SendRequest(int fd, const std::string& method, const std::string& target,
-                 const std::vector<std::string>& headers, const std::string& body) {
-  std::string text = method + " " + target + " HTTP/1.0\r\nHost: 127.0.0.1\r\n";
+// A connected socket to `to` that a child process running as `who` made, passed back over a
+// socket pair; -1 on failure.
+int ConnectAs(const HttpPeerSpec& to, const RunAs& who) {
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) return -1;
+  const pid_t child = fork();
+  if (child == 0) {
+    close(pair[0]);
+    if (setgroups(0, nullptr) != 0 || setgid(who.gid) != 0 || setuid(who.uid) != 0) _exit(1);
+    const int fd = ConnectHere(to);
+    if (fd < 0) _exit(1);
+    char one = 1;
+    iovec iov{&one, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    _exit(sendmsg(pair[1], &msg, 0) == 1 ? 0 : 1);
+  }
+  close(pair[1]);
+  int fd = -1;
+  if (child > 0) {
+    char one = 0;
+    iovec iov{&one, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+    if (recvmsg(pair[0], &msg, MSG_CMSG_CLOEXEC) == 1) {
+      cmsghdr* c = CMSG_FIRSTHDR(&msg);
+      if (c != nullptr && c->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(c), sizeof(int));
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+  }
+  close(pair[0]);
+  return fd;
+}
+
+void SendRequest(int fd, const HttpPeerSpec& to, const std::string& method,
+                 const std::string& target, const std::vector<std::string>& headers,
+                 const std::string& body) {
+  bool own_host = false;
+  for (const std::string& h : headers) own_host = own_host || Lower(h.substr(0, 5)) == "host:";
+  std::string text = method + " " + target + " HTTP/1.0\r\n";
+  if (!own_host)
+    text += to.unix_path.empty() ? "Host: 127.0.0.1:" + std::to_string(to.port) + "\r\n"
+                                 : std::string("Host: localhost\r\n");
   for (const std::string& h : headers) text += h + "\r\n";
   if (!body.empty() || method == "POST")
     text += "Content-Length: " + std::to_string(body.size()) + "\r\n";
@@ -42,17 +118,24 @@ void SendRequest(int fd, const std::string& method, const std::string& target,
   }
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
+
+int HttpConnect(const HttpPeerSpec& to) {
+  const int fd = to.as ? ConnectAs(to, *to.as) : ConnectHere(to);
+  REQUIRE_MESSAGE(fd >= 0,
+                  "connect to " << (to.unix_path.empty() ? std::to_string(to.port) : to.unix_path));
+  return fd;
+}
 
 HttpReply HttpCall(int port, const std::string& method, const std::string& target,
                    const std::vector<std::string>& headers, const std::string& body) {
-  const int fd = Connect(port);
-  SendRequest(fd, method, target, headers, body);
+  return HttpCall(HttpPeerSpec{port, "", std::nullopt}, method, target, headers, body);
+}
+
+HttpReply HttpCall(const HttpPeerSpec& to, const std::string& method, const std::string& target,
+                   const std::vector<std::string>& headers, const std::string& body) {
+  const int fd = HttpConnect(to);
+  SendRequest(fd, to, method, target, headers, body);
   std::string raw;
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(kCallTimeoutS);
@@ -91,8 +174,8 @@ HttpReply HttpCall(int port, const std::string& method, const std::string& targe
 }
 
 HttpStream::HttpStream(int port, const std::string& target, const std::vector<std::string>& headers)
-    : fd_(Connect(port)) {
-  SendRequest(fd_, "GET", target, headers, "");
+    : fd_(HttpConnect(HttpPeerSpec{port, "", std::nullopt})) {
+  SendRequest(fd_, HttpPeerSpec{port, "", std::nullopt}, "GET", target, headers, "");
 }
 
 HttpStream::~HttpStream() {

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <memory>
 
 #include "cli/client.h"
 #include "cli/commands/commands.h"
@@ -45,11 +46,12 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--listen", f->listen,
                   "ADDR:PORT or unix:PATH to listen on (default 127.0.0.1:8377)");
   sub->add_option("--token-file", f->token_file,
-                  "read the sign-in token from this file (mode 0600) instead of making one");
+                  "read the sign-in token from this file (yours, mode 0600) instead of making "
+                  "one; it is not printed");
   sub->add_flag("--read-only", f->read_only, "show everything, change nothing");
-  auto* header = sub->add_option(
-      "--trust-user-header", f->user_header,
-      "act for the user a proxy in front names in this header (no token; root acts as anyone)");
+  auto* header = sub->add_option("--trust-user-header", f->user_header,
+                                 "act for the user a proxy in front names in this header (unix: "
+                                 "--listen only; no token; root acts as anyone)");
   header->excludes(sub->get_option("--token-file"));
   return {
       sub, [f, &g]() {
@@ -60,12 +62,12 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
           address = *parsed;
         }
         const bool proxy = !f->user_header.empty();
-        if (proxy && !address.Local())
-          return Fail(Status::Invalid(
-              "--trust-user-header",
-              "--trust-user-header: " + address.Text() +
-                  " is reachable from other machines, which could name any user; listen on a "
-                  "loopback address or unix:PATH that only the proxy reaches"));
+        std::unique_ptr<WebAccess> access;
+        if (proxy) {  // refused on TCP before anything listens
+          auto made = WebAccess::BehindProxy(f->user_header, address);
+          if (!made.ok()) return Fail(made.status());
+          access = std::move(*made);
+        }
         std::string token;  // the sign-in token of a console without a proxy
         if (!proxy) {
           auto made = f->token_file.empty() ? WebAccess::RandomToken()
@@ -87,22 +89,36 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
         const StopSignals stop;
         auto fd = OpenListener(address);
         if (!fd.ok()) return Fail(fd.status());
-        auto access =
-            proxy ? WebAccess::BehindProxy(f->user_header) : WebAccess::Make(token, address.port);
-        if (!access.ok()) return Fail(access.status());
+        const std::string sign_in =
+            (address.unix_socket ? "" : "http://" + address.Text()) + "/login?token=";
+        const std::string serving =
+            address.unix_socket ? "serving on " + address.Text() + "; sign in at " : "";
+        if (!proxy) {
+          // A printed token signs in once; each sign-in prints the next.
+          const bool printed = f->token_file.empty();
+          auto made = WebAccess::Make(token, address, printed, [sign_in](const std::string& next) {
+            std::printf("tq web: signed in; the next sign-in: %s%s\n", sign_in.c_str(),
+                        next.c_str());
+            std::fflush(stdout);
+          });
+          if (!made.ok()) return Fail(made.status());
+          access = std::move(*made);
+        }
+        WebAccess* sessions = access.get();
         auto console = std::make_shared<WebConsole>(
-            std::move(*access), WebApiContext{g.socket, f->read_only, std::nullopt});
+            std::move(access), WebApiContext{g.socket, f->read_only, std::nullopt});
         auto server = HttpServer::Start(
-            *fd, HttpLimits{}, [console](const HttpRequest& r) { return console->Handle(r); });
+            *fd, HttpLimits{}, [console](const HttpRequest& r) { return console->Handle(r); },
+            [console, sessions](const HttpPeer& peer) { return sessions->PeerHasSession(peer); });
         if (!server.ok()) return Fail(server.status());
         if (proxy)
           std::printf("tq web: serving on %s for the users its proxy names in %s\n",
                       address.Text().c_str(), f->user_header.c_str());
-        else if (address.unix_socket)
-          std::printf("tq web: serving on %s; sign in at /login?token=%s\n", address.Text().c_str(),
-                      token.c_str());
+        else if (!f->token_file.empty())  // kept out of the journal: the operator has the file
+          std::printf("tq web: %s%s(the token in %s)\n", serving.c_str(), sign_in.c_str(),
+                      f->token_file.c_str());
         else
-          std::printf("tq web: http://%s/login?token=%s\n", address.Text().c_str(), token.c_str());
+          std::printf("tq web: %s%s%s\n", serving.c_str(), sign_in.c_str(), token.c_str());
         std::fflush(stdout);
         stop.Wait();
         (*server)->Stop();

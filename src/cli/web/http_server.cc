@@ -1,6 +1,7 @@
 #include "cli/web/http_server.h"
 
 #include <microhttpd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,9 +42,24 @@ MHD_Result Collect(void* cls, MHD_ValueKind, const char* key, const char* value)
   return MHD_YES;
 }
 
-void LogToStderr(void*, const char* format, va_list args) {
-  std::fputs("tq web: http: ", stderr);
-  std::vfprintf(stderr, format, args);
+// libmicrohttpd's own messages (such as one per connection refused at its limit): a line at
+// most every 10 s.
+void LogQuietly(void* cls, const char* format, va_list args) {
+  char line[512];
+  std::vsnprintf(line, sizeof(line), format, args);
+  static_cast<QuietLog*>(cls)->Note(std::string("http: ") + line);
+}
+
+QuietLog& HttpLibraryLog() {
+  static QuietLog log;
+  return log;
+}
+
+// The guard's record of the connection `conn`.
+ConnectionGuard::Open* OpenOf(MHD_Connection* conn) {
+  const MHD_ConnectionInfo* info =
+      MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info != nullptr ? static_cast<ConnectionGuard::Open*>(info->socket_context) : nullptr;
 }
 
 HttpResponse Plain(int status, std::string text) {
@@ -137,7 +153,11 @@ struct HttpServerCallbacks {
       *upload_data_size = 0;
       return MHD_YES;
     }
+    ConnectionGuard::Open* open = OpenOf(conn);
+    if (open == nullptr || !open->counted) return MHD_NO;  // refused at accept
+    server.guard_.RequestRead(open);
     HttpRequest request;
+    request.peer = open->peer;
     request.method = method != nullptr ? method : "";
     request.path = url != nullptr ? url : "";
     request.body = std::move(c->body);
@@ -160,26 +180,51 @@ struct HttpServerCallbacks {
                  "request body over " + std::to_string(server.limits_.body_bytes) + " bytes\n");
   }
 
-  static void Completed(void*, MHD_Connection*, void** req_cls, MHD_RequestTerminationCode) {
+  static void Completed(void* cls, MHD_Connection* conn, void** req_cls,
+                        MHD_RequestTerminationCode) {
     delete static_cast<HttpServer::Connection*>(*req_cls);
     *req_cls = nullptr;
+    if (ConnectionGuard::Open* open = OpenOf(conn))
+      static_cast<HttpServer*>(cls)->guard_.RequestEnded(open);
+  }
+
+  static void Notify(void* cls, MHD_Connection* conn, void** socket_context,
+                     MHD_ConnectionNotificationCode code) {
+    auto& guard = static_cast<HttpServer*>(cls)->guard_;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+      const MHD_ConnectionInfo* info =
+          MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+      *socket_context = info != nullptr ? guard.Admit(info->connect_fd) : nullptr;
+    } else if (*socket_context != nullptr) {
+      guard.Closed(static_cast<ConnectionGuard::Open*>(*socket_context));
+      *socket_context = nullptr;
+    }
   }
 };
 
-HttpServer::HttpServer(const HttpLimits& limits, HttpHandler handler)
-    : limits_(limits), handler_(std::move(handler)) {}
+HttpServer::HttpServer(const HttpLimits& limits, HttpHandler handler, PeerHasSession has_session)
+    : limits_(limits), handler_(std::move(handler)), guard_(limits.guard, std::move(has_session)) {}
 
 Result<std::unique_ptr<HttpServer>> HttpServer::Start(int listen_fd, const HttpLimits& limits,
-                                                      HttpHandler handler) {
-  std::unique_ptr<HttpServer> server(new HttpServer(limits, std::move(handler)));
+                                                      HttpHandler handler,
+                                                      PeerHasSession has_session) {
+  HttpLimits bounds = limits;
+  sockaddr_storage bound{};
+  socklen_t len = sizeof(bound);
+  if (getsockname(listen_fd, reinterpret_cast<sockaddr*>(&bound), &len) == 0 &&
+      bound.ss_family == AF_UNIX)
+    bounds.guard.per_peer = 0;  // every request comes through the proxy
+  std::unique_ptr<HttpServer> server(
+      new HttpServer(bounds, std::move(handler), std::move(has_session)));
   const unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
                          MHD_USE_POLL | MHD_USE_ERROR_LOG;
   server->daemon_ = MHD_start_daemon(
       flags, 0, nullptr, nullptr, &HttpServerCallbacks::Access, server.get(),
-      MHD_OPTION_EXTERNAL_LOGGER, &LogToStderr, nullptr, MHD_OPTION_LISTEN_SOCKET, listen_fd,
-      MHD_OPTION_CONNECTION_LIMIT, limits.connections, MHD_OPTION_CONNECTION_TIMEOUT,
-      limits.idle_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.header_bytes,
-      MHD_OPTION_NOTIFY_COMPLETED, &HttpServerCallbacks::Completed, nullptr, MHD_OPTION_END);
+      MHD_OPTION_EXTERNAL_LOGGER, &LogQuietly, &HttpLibraryLog(), MHD_OPTION_LISTEN_SOCKET,
+      listen_fd, MHD_OPTION_CONNECTION_LIMIT, bounds.guard.total + 1, MHD_OPTION_CONNECTION_TIMEOUT,
+      bounds.idle_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, bounds.header_bytes,
+      MHD_OPTION_NOTIFY_COMPLETED, &HttpServerCallbacks::Completed, server.get(),
+      MHD_OPTION_NOTIFY_CONNECTION, &HttpServerCallbacks::Notify, server.get(), MHD_OPTION_END);
   if (server->daemon_ == nullptr) {
     close(listen_fd);
     return Status::Internal("cannot start the HTTP server (libmicrohttpd refused its options)");

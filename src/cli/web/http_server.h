@@ -1,5 +1,6 @@
-// The HTTP side of `tq web`: libmicrohttpd serving one handler on a listening socket, with a
-// bounded number of connections, bounded request sizes and idle timeouts.
+// The HTTP side of `tq web`: libmicrohttpd serving one handler on a listening socket, with
+// bounded connections (in all, per peer, room kept for signed-in peers), bounded request sizes,
+// a deadline for each request and idle timeouts.
 #pragma once
 
 #include <atomic>
@@ -11,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "cli/web/connection_guard.h"
+#include "cli/web/http_peer.h"
 #include "core/model/status.h"
 
 struct MHD_Daemon;
@@ -25,6 +28,7 @@ struct HttpRequest {
   std::map<std::string, std::string> headers;  ///< by lower-case name
   std::map<std::string, std::string> cookies;
   std::string body;
+  HttpPeer peer;  ///< who opened the connection
 };
 
 /// The next piece of a streamed answer (server-sent events): waits for it; nullopt ends the
@@ -45,7 +49,7 @@ using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 
 /// The bounds of the server: beyond them a client is refused, not served slowly.
 struct HttpLimits {
-  unsigned connections = 64;        ///< at once; more are refused at accept
+  GuardLimits guard;                ///< connections at once, per peer, and each request's deadline
   size_t body_bytes = 64 * 1024;    ///< a larger request body is answered 413
   size_t header_bytes = 32 * 1024;  ///< the request line and headers of one request
   unsigned idle_timeout_s = 60;     ///< a connection silent this long is closed
@@ -54,9 +58,12 @@ struct HttpLimits {
 /// A running server; stopping it (or destroying it) ends every stream and joins its threads.
 class HttpServer {
  public:
-  /// Serves `handler` on `listen_fd` (bound and listening; the server takes it).
+  /// Serves `handler` on `listen_fd` (bound and listening; the server takes it). A peer for
+  /// which `has_session` holds may use the connections kept in reserve. On a Unix socket (a
+  /// proxy's) connections are not capped per peer.
   static Result<std::unique_ptr<HttpServer>> Start(int listen_fd, const HttpLimits& limits,
-                                                   HttpHandler handler);
+                                                   HttpHandler handler,
+                                                   PeerHasSession has_session = nullptr);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
@@ -67,10 +74,11 @@ class HttpServer {
   struct Connection;  ///< one request in progress (its body read so far)
 
  private:
-  HttpServer(const HttpLimits& limits, HttpHandler handler);
+  HttpServer(const HttpLimits& limits, HttpHandler handler, PeerHasSession has_session);
 
   HttpLimits limits_;
   HttpHandler handler_;
+  ConnectionGuard guard_;
   std::atomic<bool> stopping_{false};
   MHD_Daemon* daemon_ = nullptr;
 

@@ -75,30 +75,54 @@ std::string ReplaceAll(std::string text, std::string_view from, std::string_view
 
 }  // namespace
 
-WebConsole::WebConsole(WebAccess access, WebApiContext api)
+WebConsole::WebConsole(std::unique_ptr<WebAccess> access, WebApiContext api)
     : access_(std::move(access)), api_(std::move(api)) {}
 
-HttpResponse WebConsole::Handle(const HttpRequest& request) const {
+HttpResponse WebConsole::Handle(const HttpRequest& original) const {
+  // HEAD is a GET whose body the server leaves out.
+  HttpRequest head_as_get;
+  const bool head = original.method == "HEAD";
+  if (head) {
+    head_as_get = original;
+    head_as_get.method = "GET";
+  }
+  const HttpRequest& request = head ? head_as_get : original;
   if (request.method != "GET" && request.method != "POST") {
-    HttpResponse r = Text(405, "text/plain; charset=utf-8", "only GET and POST are served\n");
-    r.headers.emplace_back("Allow", "GET, POST");
+    HttpResponse r = Text(405, "text/plain; charset=utf-8", "only GET, HEAD and POST are served\n");
+    r.headers.emplace_back("Allow", "GET, HEAD, POST");
     return r;
   }
+  // A page of another site whose name was made to point here (DNS rebinding) sends its own name.
+  if (!access_->HostAllowed(request))
+    return Refusal(request, 400, ErrorCode::kInvalid,
+                   "The Host header does not name this console; open it at the address tq web "
+                   "printed.");
   if (request.path == "/login") return Login(request);
   WebApiContext api = api_;
-  if (access_.BehindProxy()) {
-    api.as_user = access_.ProxyUser(request);
+  std::string csrf;
+  if (access_->BehindProxy()) {
+    api.as_user = access_->ProxyUser(request);
     if (!api.as_user)
       return Refusal(request, 401, ErrorCode::kPermission,
-                     "This console takes its user from the " + access_.proxy_header() +
+                     "This console takes its user from the " + access_->proxy_header() +
                          " header its proxy sets; the request has no user name there.");
-  } else if (!access_.SignedIn(request)) {
+    auto made = access_->ProxyCsrf(*api.as_user);
+    if (!made.ok()) return Refusal(request, 500, ErrorCode::kInternal, made.status().message());
+    csrf = *made;
+  } else if (const std::optional<WebSession> session = access_->SessionOf(request)) {
+    csrf = session->csrf;
+  } else {
     return Refusal(request, 401, ErrorCode::kPermission,
-                   "Sign in with the address tq web printed.");
+                   "Sign in with the address tq web printed (a session lasts 12 hours, and "
+                   "serves only the local user who signed in).");
   }
-  if (request.method == "POST" && !access_.CsrfMatches(request))
-    return Refusal(request, 403, ErrorCode::kPermission,
-                   "A change needs the console's CSRF token.");
+  if (request.method == "POST") {
+    const auto sent = request.headers.find("x-csrf-token");
+    if (sent == request.headers.end() || !SameSecret(sent->second, csrf))
+      return Refusal(request, 403, ErrorCode::kPermission,
+                     "A change needs the console's CSRF token.");
+  }
+  if (request.path == "/logout") return Logout(request);
   if (request.path == "/api/events") return Events(api, request);
   if (request.path.starts_with("/api/")) {
     const std::string type = request.path.substr(5);
@@ -114,21 +138,36 @@ HttpResponse WebConsole::Handle(const HttpRequest& request) const {
     return Text(200, std::string(AssetContentType(asset->name)), std::string(asset->bytes));
   }
   if (PlainPath(request.path)) return PlainPage(api, request);
-  if (PagePath(request.path)) return Page(request.path);
+  if (PagePath(request.path)) return Page(request.path, csrf);
   return Refusal(request, 404, ErrorCode::kNotFound, "No such page.");
 }
 
 HttpResponse WebConsole::Login(const HttpRequest& request) const {
-  if (access_.BehindProxy())
+  if (access_->BehindProxy())
     return Refusal(request, 404, ErrorCode::kNotFound,
                    "This console signs users in through its proxy: open / instead.");
   const auto token = request.query.find("token");
-  if (request.method != "GET" || token == request.query.end() ||
-      !access_.LoginMatches(token->second))
-    return Refusal(request, 403, ErrorCode::kPermission, "That is not this console's token.");
+  std::optional<WebSession> session;
+  if (request.method == "GET" && token != request.query.end())
+    session = access_->SignIn(token->second, request.peer);
+  if (!session)
+    return Refusal(request, 403, ErrorCode::kPermission,
+                   "That is not this console's sign-in token (a printed one signs in once; tq "
+                   "web prints the next).");
   HttpResponse r = Text(303, "text/plain; charset=utf-8", "signed in\n");
-  r.headers.emplace_back("Set-Cookie", access_.SessionCookie());
+  r.headers.emplace_back("Set-Cookie", access_->SessionCookie(*session));
   r.headers.emplace_back("Location", "/");
+  return r;
+}
+
+HttpResponse WebConsole::Logout(const HttpRequest& request) const {
+  if (request.method != "POST" || access_->BehindProxy())
+    return Refusal(
+        request, 405, ErrorCode::kInvalid,
+        access_->BehindProxy() ? "This console's proxy signs users out." : "Sign out is a POST.");
+  access_->SignOut(request);
+  HttpResponse r = Text(200, "application/json", "{\"ok\":true}");
+  r.headers.emplace_back("Set-Cookie", access_->ClearedCookie());
   return r;
 }
 
@@ -148,11 +187,12 @@ HttpResponse WebConsole::Events(const WebApiContext& api, const HttpRequest& req
   return r;
 }
 
-HttpResponse WebConsole::Page(std::string_view path) const {
+HttpResponse WebConsole::Page(std::string_view path, const std::string& csrf) const {
   const WebAssetBytes* page = FindWebAsset("console.html");
-  std::string html = ReplaceAll(std::string(page->bytes), "{{csrf}}", access_.csrf());
+  std::string html = ReplaceAll(std::string(page->bytes), "{{csrf}}", csrf);
   html = ReplaceAll(std::move(html), "{{plain}}", PlainPathFor(path));
   html = ReplaceAll(std::move(html), "{{read_only}}", api_.read_only ? "true" : "false");
+  html = ReplaceAll(std::move(html), "{{sign_out}}", access_->BehindProxy() ? "false" : "true");
   return Text(200, "text/html; charset=utf-8", std::move(html));
 }
 

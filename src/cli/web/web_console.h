@@ -1,8 +1,10 @@
-// The whole of `tq web` behind its HTTP server: sign-in with the token, the JSON API, the
-// event stream, the page and its assets. Nothing but /login answers without the session.
+// The whole of `tq web` behind its HTTP server: sign-in with the token and sign-out, the JSON
+// API, the event stream, the page and its assets. Nothing answers a request whose Host does not
+// name the console, nothing but /login answers without a session the request's peer may use.
 #pragma once
 
 #include <atomic>
+#include <memory>
 
 #include "cli/web/http_server.h"
 #include "cli/web/web_access.h"
@@ -13,18 +15,19 @@ namespace tq {
 /// Routes each request of the console (its handler, shared by the server's threads).
 class WebConsole {
  public:
-  WebConsole(WebAccess access, WebApiContext api);
+  WebConsole(std::unique_ptr<WebAccess> access, WebApiContext api);
 
   /// The answer to `request`.
   HttpResponse Handle(const HttpRequest& request) const;
 
  private:
   HttpResponse Login(const HttpRequest& request) const;
-  /// The console page for `path`, with its CSRF token and the link to its plain page.
-  HttpResponse Page(std::string_view path) const;
+  HttpResponse Logout(const HttpRequest& request) const;
+  /// The console page for `path`, with the CSRF token `csrf` and the link to its plain page.
+  HttpResponse Page(std::string_view path, const std::string& csrf) const;
   HttpResponse Events(const WebApiContext& api, const HttpRequest& request) const;
 
-  WebAccess access_;
+  std::unique_ptr<WebAccess> access_;
   WebApiContext api_;
   /// Event streams open now: each holds a connection to tqd, which serves a user only so many.
   mutable std::atomic<int> open_streams_{0};

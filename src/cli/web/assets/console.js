@@ -7,6 +7,9 @@
 
 const csrf = document.querySelector('meta[name="tq-csrf"]').content;
 const readOnly = document.querySelector('meta[name="tq-read-only"]').content === "true";
+const canSignOut = document.querySelector('meta[name="tq-sign-out"]').content === "true";
+const SIGNED_OUT = "Your session has ended (signed out, 12 hours old, or tq web restarted): " +
+  "sign in again with the address tq web printed.";
 const SVG = "http://www.w3.org/2000/svg";
 const ACTIVE_STATES = ["pending", "running"];
 const RETRYABLE_STATES = ["failed", "cancelled"];
@@ -33,6 +36,7 @@ async function change(type, body) {
 
 // The JSON of a response, or an Error with tqd's message (or the HTTP status) when it refused.
 async function answerOf(r) {
+  if (r.status === 401) throw new Error(SIGNED_OUT);
   let answer;
   try { answer = await r.json(); } catch (_) { throw new Error(`HTTP ${r.status}`); }
   if (!answer.ok) throw new Error(answer.error ? answer.error.message : `HTTP ${r.status}`);
@@ -250,15 +254,47 @@ async function drawNotFound() {
 // ---- live updates ----
 
 // Follows tqd's events: the page is drawn again (at most every 500 ms) when a task changes;
-// the stream is closed while the tab is hidden and opened again when it shows.
+// the stream is closed while the tab is hidden and opened again when it shows. A stream that
+// ends (tqd or tq web restarted, too many pages open, the session over) is opened again after a
+// pause that grows from 1 s to 30 s, with a banner saying why while it cannot be.
 function follow() {
   const live = document.getElementById("live");
   let source = null;
   let pending = false;
+  let pause = 1000;
+  let retry = null;
+  const gone = async () => {
+    source.close();
+    source = null;
+    live.classList.remove("on");
+    live.textContent = "offline";
+    let why = "Live updates stopped: tqd or tq web is not answering";
+    try {
+      const r = await fetch("/api/stats?q=%7B%7D");
+      if (r.status === 401) why = SIGNED_OUT;
+      else if (r.ok) why = "Live updates stopped (too many pages may follow tqd at once)";
+    } catch (_) { /* tq web itself is gone */ }
+    flash(why === SIGNED_OUT ? why : `${why}; trying again in ${Math.round(pause / 1000)} s.`);
+    document.getElementById("flash").dataset.live = "lost";
+    if (why === SIGNED_OUT) return;
+    retry = setTimeout(() => { retry = null; open(); }, pause);
+    pause = Math.min(pause * 2, 30000);
+  };
   const open = () => {
     source = new EventSource("/api/events");
-    source.onopen = () => { live.classList.add("on"); live.textContent = "live"; };
-    source.onerror = () => { live.classList.remove("on"); live.textContent = "reconnecting"; };
+    source.onopen = () => {
+      live.classList.add("on");
+      live.textContent = "live";
+      pause = 1000;
+      const banner = document.getElementById("flash");
+      if (banner.dataset.live === "lost") { banner.hidden = true; delete banner.dataset.live; redraw(); }
+    };
+    source.onerror = () => {
+      live.classList.remove("on");
+      live.textContent = "reconnecting";
+      // The browser tries again by itself after a dropped stream, never after a refusal.
+      if (source.readyState === EventSource.CLOSED) gone();
+    };
     source.onmessage = () => {
       if (pending) return;
       pending = true;
@@ -267,6 +303,8 @@ function follow() {
     live.textContent = "connecting";
   };
   const close = () => {
+    if (retry) clearTimeout(retry);
+    retry = null;
     if (source) source.close();
     source = null;
     live.textContent = "paused";
@@ -279,11 +317,20 @@ function follow() {
   open();
 }
 
+// Signs this browser out of the console: its session ends at once.
+async function signOut() {
+  await fetch("/logout", { method: "POST", headers: { "X-CSRF-Token": csrf } });
+  location.reload();
+}
+
 // Starts the console: the error banner, routing, the overview's refresh and the event stream.
 function start() {
   const banner = document.getElementById("flash");
   banner.addEventListener("click", () => { banner.hidden = true; });
   interceptLinks();
+  const out = document.getElementById("sign-out");
+  out.hidden = !canSignOut;
+  out.addEventListener("click", () => signOut().catch(flash));
   route();
   // The overview's charts move on with tqd's history even when no task changes.
   setInterval(() => { if (location.pathname === "/" && !document.hidden) redraw(); }, REFRESH_MS);
