@@ -1,7 +1,6 @@
 #include "cli/arg_checks.h"
 
-#include <cerrno>
-#include <cstdlib>
+#include <limits>
 
 #include "core/model/bytes.h"
 #include "core/model/quote.h"
@@ -15,26 +14,45 @@ std::string TextValueProblem(std::string_view value) {
   return "";
 }
 
-CLI::Validator IntRange(long long lo, long long hi) {
-  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
-  return CLI::Validator(
-      [lo, hi, range](std::string& value) -> std::string {
-        errno = 0;
-        char* end = nullptr;
-        const long long v = std::strtoll(value.c_str(), &end, 10);
-        const bool digits = !value.empty() && value.find_first_of(" \t\n") == std::string::npos;
-        if (!digits || *end != '\0' || errno == ERANGE)
-          return Quote(value) + " is not an integer (" + range + ")";
-        if (v < lo || v > hi) return value + " is out of range " + range;
-        return "";
-      },
-      "INT in " + range);
+namespace {
+
+// The name DecimalCheck gives its validator, by which ApplyOptionRules finds it.
+constexpr const char* kDecimalCheckName = "decimal";
+
+// True when `opt` takes integers (CLI11 names their type INT, or UINT for unsigned ones).
+bool TakesIntegers(const CLI::Option& opt) {
+  const std::string type = opt.get_type_name();
+  const std::string base = type.substr(0, type.find(':'));
+  return base == "INT" || base == "UINT";
+}
+
+// True when `opt` carries a DecimalCheck.
+bool HasDecimalCheck(CLI::Option& opt) {
+  try {
+    opt.get_validator(kDecimalCheckName);
+    return true;
+  } catch (const CLI::OptionNotFound&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+CLI::Validator DecimalCheck(const DecimalRange& range) {
+  return CLI::Validator([range](std::string& value) { return DecimalProblem(value, range); },
+                        std::to_string(range.lo) + ".." + std::to_string(range.hi),
+                        kDecimalCheckName);
 }
 
 void ApplyOptionRules(CLI::App& app, const std::set<std::string>& byte_options) {
   for (CLI::Option* opt : app.get_options()) {
     if (opt->get_items_expected_max() == 0) continue;  // a flag
     if (!opt->get_positional()) opt->allow_extra_args(false);
+    if (TakesIntegers(*opt)) {
+      if (!HasDecimalCheck(*opt))
+        opt->check(DecimalCheck({0, std::numeric_limits<int>::max(), ""}));
+      continue;
+    }
     if (byte_options.count(opt->get_name()) != 0) continue;
     // CLI11 puts the option's name before the message.
     opt->check(CLI::Validator([](std::string& value) { return TextValueProblem(value); }, ""));
@@ -49,13 +67,14 @@ std::string UsageMessage(const CLI::ParseError& error) {
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr &&
       message.find(" required ") != std::string::npos && message.find(':') != std::string::npos)
     message = message.substr(0, message.find(':')) + ": a value is required";
-  // CLI11's "Could not convert: --version = x": every typed option of tq is an integer.
+  // CLI11's "Could not convert: --kill = x": integer options are checked before they are
+  // converted (DecimalCheck), so only a flag given a value it cannot read gets here.
   const std::string prefix = "Could not convert: ";
   const size_t equals = message.find(" = ");
   if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr &&
       message.rfind(prefix, 0) == 0 && equals != std::string::npos)
     message = message.substr(prefix.size(), equals - prefix.size()) +
-              ": expected an integer, got " + Quote(message.substr(equals + 3));
+              ": a flag takes no value, got " + Quote(message.substr(equals + 3));
   return "tq: " + message;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cli/arg_checks.h"
 #include "core/model/quote.h"
 
 namespace tq {
@@ -23,7 +24,7 @@ std::string AllowedNames(const std::vector<TaskState>& allowed) {
 
 void SelectorFlags::AddTo(CLI::App* sub, const std::string& ids_help,
                           const std::string& states_help) {
-  sub->add_option("ids", ids, ids_help);
+  sub->add_option("ids", ids, ids_help)->check(DecimalCheck(TaskIdRange()));
   sub->add_option("--state", states, states_help + "; repeat or separate with commas")
       ->delimiter(',');
   sub->add_option("-q,--queue", queue, "only tasks of this queue");

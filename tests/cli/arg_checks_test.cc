@@ -7,12 +7,14 @@
 namespace tq {
 namespace {
 
-// Parses `args` with an app holding a repeatable --label, an --id in 1..5, a --count, a --path that
-// may hold any bytes and the rest as extras; keeps the usage message of an error.
+// Parses `args` with an app holding a repeatable --label, an --id in 1..5, a --count without a
+// check of its own, a --path that may hold any bytes, a --flag and the rest as extras; keeps the
+// usage message of an error.
 struct Parsed {
   std::vector<std::string> labels;
   int id = 0;
   long long count = 0;
+  bool flag = false;
   std::string path;
   std::vector<std::string> extras;
   std::string error;
@@ -23,10 +25,10 @@ Parsed Parse(std::vector<std::string> args) {
   CLI::App app;
   app.prefix_command();
   app.add_option("-l,--label", p.labels);
-  app.add_option("--id", p.id)->check(IntRange(1, 5));
+  app.add_option("--id", p.id)->check(DecimalCheck({1, 5, "an id"}));
   app.add_option("--count", p.count);
   app.add_option("--path", p.path);
-  app.add_flag("--flag");
+  app.add_flag("--flag", p.flag);
   ApplyOptionRules(app, {"--path"});
   std::reverse(args.begin(), args.end());
   try {
@@ -55,17 +57,31 @@ TEST_CASE("text values must be non-empty UTF-8, byte options are left alone") {
   CHECK(TextValueProblem("caf\xc3\xa9") == "");
 }
 
-TEST_CASE("integer ranges name their bounds") {
+TEST_CASE("integer options are decimal and name what they allow") {
   CHECK(Parse({"--id", "3"}).id == 3);
-  CHECK(Parse({"--id", "9"}).error == "tq: --id: 9 is out of range 1..5");
-  CHECK(Parse({"--id", "x"}).error == "tq: --id: \"x\" is not an integer (1..5)");
-  CHECK(Parse({"--id", "99999999999999999999"}).error.find("not an integer") != std::string::npos);
-  CHECK(Parse({"--id", " 3"}).error.find("not an integer") != std::string::npos);
+  CHECK(
+      Parse({"--id", "9"}).error ==
+      "tq: --id: \"9\" is not an id: an id is a decimal number from 1 to 5 without leading zeros");
+  for (const char* bad : {"x", "03", "0x3", "+3", " 3", "3 ", "", "99999999999999999999"}) {
+    CAPTURE(bad);
+    CHECK(Parse({"--id", bad}).error == "tq: --id: " + DecimalProblem(bad, {1, 5, "an id"}));
+  }
 }
 
-TEST_CASE("an option without its value, or a number that is not one, says so") {
+TEST_CASE("an integer option without a DecimalCheck gets one for 0 to the largest int") {
+  CHECK(Parse({"--count", "17"}).count == 17);
+  CHECK(Parse({"--count", "0"}).count == 0);
+  CHECK(Parse({"--count", "2147483647"}).count == 2147483647);
+  CHECK(Parse({"--count", "017"}).error ==
+        "tq: --count: \"017\" is not a decimal number from 0 to 2147483647 without leading zeros");
+  CHECK(Parse({"--count", "2147483648"}).error.find("\"2147483648\" is not") != std::string::npos);
+  CHECK(Parse({"--count", "-1"}).error.find("\"-1\" is not") != std::string::npos);
+  CHECK(Parse({"--count", "0x10"}).error.find("\"0x10\" is not") != std::string::npos);
+}
+
+TEST_CASE("an option without its value, or a flag with one, says so") {
   CHECK(Parse({"--id"}).error == "tq: --id: a value is required");
-  CHECK(Parse({"--count", "x"}).error == "tq: --count: expected an integer, got \"x\"");
+  CHECK(Parse({"--flag=x"}).error == "tq: --flag: a flag takes no value, got \"x\"");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/arg_checks.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
 #include "core/cron/cron_expr.h"
@@ -87,7 +88,7 @@ Command AddCronNext(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--from", f->from,
                   "print firings strictly after this time (default: now); local times are in --tz");
   sub->add_option("--count", f->count, "how many firings to print (default 5)")
-      ->check(CLI::Range(1, kMaxCount));
+      ->check(DecimalCheck({1, kMaxCount, "a count"}));
   sub->add_option("--dst", f->dst,
                   "what a fixed-hour time does across DST: cron, skip, "
                   "first or both (default cron)");

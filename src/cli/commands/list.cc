@@ -62,7 +62,7 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--command", f->command,
                   "only tasks whose command holds this text (ASCII case ignored)");
   sub->add_option("--limit", f->limit, "at most this many; 0: all (default: 100, all with --json)")
-      ->check(IntRange(0, std::numeric_limits<int>::max()));
+      ->check(DecimalCheck({0, std::numeric_limits<int>::max(), "a limit"}));
   return {sub, [f, &g]() {
             ListRequest req;
             if (!f->state.empty()) req.state = StateFromName(f->state);

@@ -2,8 +2,10 @@
 // the tasks ids or filters name, each under a header line.
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <unordered_set>
 
+#include "cli/arg_checks.h"
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/reconnect.h"
@@ -185,7 +187,7 @@ Command AddLogs(CLI::App& app, const GlobalOptions& g) {
       ->excludes(err);
   auto* attempt =
       sub->add_option("--attempt", f->attempt, "this attempt (1 is the first; default: the latest)")
-          ->check(CLI::PositiveNumber);
+          ->check(DecimalCheck({1, std::numeric_limits<int>::max(), "an attempt number"}));
   sub->add_option("--stage", f->stage,
                   "a task with stages: the latest attempt of stage NAME (SPEC 13)")
       ->option_text("NAME")

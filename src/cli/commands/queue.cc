@@ -33,7 +33,7 @@ struct QueueSettingFlags {
   // Adds --concurrency (from `min`) and --priority-mix to `cmd`.
   void AddTo(CLI::App* cmd, int min, const std::string& concurrency_help) {
     cmd->add_option("--concurrency", concurrency, concurrency_help)
-        ->check(IntRange(min, std::numeric_limits<int>::max()));
+        ->check(DecimalCheck({min, std::numeric_limits<int>::max(), "a concurrency"}));
     cmd->add_option("--priority-mix", priority_mix,
                     "80/20 (highest priority first, some oldest first) or strict")
         ->check(CLI::IsMember({"80/20", "strict"}));

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <map>
 
+#include "cli/arg_checks.h"
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/render.h"
@@ -178,7 +179,7 @@ void PrintGroup(const nlohmann::json& group) {
 Command AddStatus(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("status", "Show a task and its attempts");
   auto id = std::make_shared<long long>(0);
-  sub->add_option("id", *id, "task id")->required();
+  sub->add_option("id", *id, "task id")->required()->check(DecimalCheck(TaskIdRange()));
   return {sub, [id, &g]() {
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());

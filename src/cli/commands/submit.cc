@@ -2,9 +2,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "cli/arg_checks.h"
@@ -12,6 +12,7 @@
 #include "cli/commands/commands.h"
 #include "cli/commands/submit_batch.h"
 #include "cli/commands/submit_stages.h"
+#include "cli/decimal.h"
 #include "cli/render.h"
 #include "cli/start_time.h"
 #include "core/model/duration.h"
@@ -55,13 +56,13 @@ Result<UnitRequest> ParseUse(const std::vector<std::string>& flags) {
           "--use", "--use: " + Quote(name) + " is not a resource name (" + kResourceNameHelp + ")");
     int count = 1;
     if (eq != std::string::npos) {
-      const std::string n = text.substr(eq + 1);
-      auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), count);
-      if (n.empty() || ec != std::errc() || end != n.data() + n.size() || count < 1 ||
-          count > kMaxUnitsPerResource)
-        return Status::Invalid("--use", "--use: " + Quote(text) +
-                                            " is not NAME=COUNT with a count from 1 to " +
-                                            std::to_string(kMaxUnitsPerResource));
+      const Result<long long> n =
+          ParseDecimal(text.substr(eq + 1), {1, kMaxUnitsPerResource, ""}, "--use");
+      if (!n.ok())
+        return Status::Invalid(
+            "--use", "--use: " + Quote(text) + " is not NAME=COUNT with a count from 1 to " +
+                         std::to_string(kMaxUnitsPerResource) + " without leading zeros");
+      count = static_cast<int>(*n);
     }
     if (!request.emplace(name, count).second)
       return Status::Invalid("--use", "--use: " + name + " is named twice (name it once)");
@@ -78,17 +79,15 @@ std::string CurrentDir() {
   return buf.c_str();
 }
 
-// Splits "75,76" into exit codes 0..255; refuses anything else, naming `flag`.
+// Splits "75,76" into exit codes 0..255; refuses anything else, as ParseDecimal does.
 Result<std::vector<int>> ParseExitCodes(const std::string& text, const std::string& flag) {
   std::vector<int> out;
   std::stringstream ss(text);
   std::string part;
   while (std::getline(ss, part, ',')) {
-    char* end = nullptr;
-    const long v = std::strtol(part.c_str(), &end, 10);
-    if (part.empty() || *end != '\0' || v < 0 || v > 255)
-      return Status::Invalid(flag, flag + ": \"" + part + "\" is not an exit code (0..255)");
-    out.push_back(static_cast<int>(v));
+    const Result<long long> code = ParseDecimal(part, {0, 255, "an exit code"}, flag);
+    if (!code.ok()) return code.status();
+    out.push_back(static_cast<int>(*code));
   }
   return out;
 }
@@ -116,17 +115,15 @@ Status ReadRetryFlags(const SubmitFlags& f, RetryOverrides& o) {
   return Status::Ok();
 }
 
-// Splits "12,13" (and repeated flags) into ids; refuses anything else.
+// Splits "12,13" (and repeated flags) into ids; refuses anything else, as ParseDecimal does.
 Status ParseIds(const std::vector<std::string>& items, std::vector<TaskId>& out) {
   for (const auto& item : items) {
     std::stringstream ss(item);
     std::string part;
     while (std::getline(ss, part, ',')) {
-      char* end = nullptr;
-      const long long v = std::strtoll(part.c_str(), &end, 10);
-      if (part.empty() || *end != '\0' || v <= 0)
-        return Status::Invalid("--after", "--after: \"" + part + "\" is not a task id");
-      out.push_back(v);
+      const Result<long long> id = ParseDecimal(part, TaskIdRange(), "--after");
+      if (!id.ok()) return id.status();
+      out.push_back(*id);
     }
   }
   return Status::Ok();
@@ -235,7 +232,6 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
   spec.version = f.version;
   request.supersede_running = f.supersede_running;
   if (f.shards) {
-    if (Status st = CheckShardCount("--shards", *f.shards); !st.ok()) return st;
     if (f.batch)
       return Status::Invalid("--shards",
                              "--shards: a batch cannot carry sharded work; submit it on its own");
@@ -307,7 +303,7 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--host", f->host,
                   "run it on this host of a shared store (its queue's hosts must allow it)");
   sub->add_option("-p,--priority", f->priority, "1 (highest) .. 5 (lowest), default 3")
-      ->check(IntRange(kMinPriority, kMaxPriority));
+      ->check(DecimalCheck({kMinPriority, kMaxPriority, "a priority"}));
   sub->add_flag("--stdin", f->read_stdin, "send standard input to the task as its stdin");
   sub->add_option("-l,--label", f->labels, "a label for filtering (repeatable)");
   sub->add_option("--use", f->use,
@@ -321,11 +317,13 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_flag("--keep-background", f->keep_background,
                 "leave processes it starts in the background running when it ends");
   sub->add_option("--key", f->key, "idempotency key: one task per key and version");
-  sub->add_option("--version", f->version, "version of the keyed request (default 0)");
+  sub->add_option("--version", f->version, "version of the keyed request (default 0)")
+      ->check(DecimalCheck(
+          {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), "a version"}));
   sub->add_flag("--supersede-running", f->supersede_running,
                 "also cancel a running older version of the key");
   sub->add_option("--retries", f->retries, "attempts allowed after the first failed one")
-      ->check(IntRange(0, 1000));
+      ->check(DecimalCheck({0, 1000, "a retry count"}));
   sub->add_option("--backoff", f->backoff, "fixed, exponential or progressive")
       ->check(CLI::IsMember({"fixed", "exponential", "progressive"}));
   sub->add_option("--backoff-base", f->backoff_base, "first (or fixed) delay (DURATION)");
@@ -343,7 +341,8 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
       ->check(CLI::IsMember({"failure", "always", "output"}));
   sub->add_option("--shards", f->shards,
                   "N tasks, each with TQ_SHARD_INDEX (0..N-1) and TQ_SHARD_TOTAL; prints the "
-                  "group's id, which wait, status, cancel and retry take");
+                  "group's id, which wait, status, cancel and retry take")
+      ->check(DecimalCheck({1, kMaxShards, "a shard count"}));
   sub->add_flag("--batch", f->batch, "one task per line of standard input (run by the shell)");
   sub->add_flag("-0,--null", f->batch_nul,
                 "with --batch: NUL-separated arguments, an empty one ends each task");

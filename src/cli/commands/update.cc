@@ -49,9 +49,9 @@ Result<TaskChanges> ChangesOf(const UpdateFlags& f) {
 Command AddUpdate(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("update", "Change a pending task before it starts");
   auto f = std::make_shared<UpdateFlags>();
-  sub->add_option("id", f->id, "the pending task")->required();
+  sub->add_option("id", f->id, "the pending task")->required()->check(DecimalCheck(TaskIdRange()));
   sub->add_option("-p,--priority", f->priority, "1 (highest) .. 5 (lowest)")
-      ->check(IntRange(kMinPriority, kMaxPriority));
+      ->check(DecimalCheck({kMinPriority, kMaxPriority, "a priority"}));
   sub->add_option("-q,--queue", f->queue, "move it to this queue");
   auto* label =
       sub->add_option("-l,--label", f->labels, "its labels, in place of the old (repeatable)");
@@ -60,7 +60,7 @@ Command AddUpdate(CLI::App& app, const GlobalOptions& g) {
   sub->add_option("--at", f->at, "start no earlier than TIME")->excludes(delay);
   sub->add_option("--timeout", f->timeout, "running-time limit (DURATION; 0: none)");
   sub->add_option("--retries", f->retries, "attempts allowed after the first failed one")
-      ->check(IntRange(0, 1000));
+      ->check(DecimalCheck({0, 1000, "a retry count"}));
   return {sub, [f, &g]() {
             auto changes = ChangesOf(*f);
             if (!changes.ok()) return Fail(changes.status());
