@@ -331,12 +331,36 @@ class ConsoleInBrowser(unittest.TestCase):
         task = self.daemon.submit("sleep 600")
         wait_for(lambda: self.daemon.state_of(task) == "running", f"task {task} running")
         self.open(self.console, f"/tasks/{task}")
+        # Asked first: dismissed, nothing happens.
         self.click('#task-info button[data-action="cancel"]', "the cancel button")
+        alert = wait_for(lambda: self.browser.switch_to.alert, "the confirmation")
+        self.assertIn(f"Cancel task {task}", alert.text)
+        alert.dismiss()
+        self.assertEqual(self.daemon.state_of(task), "running")
+        self.click('#task-info button[data-action="cancel"]', "the cancel button")
+        wait_for(lambda: self.browser.switch_to.alert, "the confirmation").accept()
         wait_for(lambda: self.daemon.state_of(task) == "cancelled",
                  f"tq status to say task {task} is cancelled")
+        wait_for(lambda: f"Task {task} cancelled." in self.text_of("#flash"), "the success message")
         self.click('#task-info button[data-action="retry"]', "the retry button")
+        wait_for(lambda: self.browser.switch_to.alert, "the confirmation").accept()
         wait_for(lambda: self.daemon.state_of(task) == "running",
                  f"tq status to say task {task} runs again")
+        self.daemon.tq(["cancel", str(task)])
+
+    def test_hold_and_release_buttons_and_the_when_column(self):
+        task = self.daemon.submit("true", flags=["--delay", "1h"])
+        self.open(self.console, "/tasks")
+        hold = f'#tasks tr[data-id="{task}"] button[data-action="hold"]'
+        wait_for(lambda: self.find(hold), "the hold button")
+        self.assertIn("until", self.text_of(f'#tasks tr[data-id="{task}"] .when'))
+        self.click(hold, "the hold button")
+        held = lambda: json.loads(self.daemon.tq(["status", "--json", str(task)]).stdout)["held"]
+        wait_for(held, f"task {task} held")
+        release = f'#tasks tr[data-id="{task}"] button[data-action="release"]'
+        wait_for(lambda: "held" in self.text_of(f'#tasks tr[data-id="{task}"] .when'), "WHEN: held")
+        self.click(release, "the release button")
+        wait_for(lambda: not held(), f"task {task} released")
         self.daemon.tq(["cancel", str(task)])
 
     def test_clean_all_matching_asks_with_the_count_and_cleans_those_only(self):
@@ -378,6 +402,7 @@ class ConsoleInBrowser(unittest.TestCase):
         wait_for(lambda: self.find(run_now), "the run-now button")
         self.assertIn("every day", self.text_of('#jobs tr[data-job="nightly-report"]'))
         self.click(run_now, "the run-now button")
+        wait_for(lambda: self.browser.switch_to.alert, "the confirmation").accept()
         wait_for(lambda: len(runs()) == before + 1, "a run of nightly-report")
         # The run appears in the job's strip of last runs.
         wait_for(lambda: self.find('#jobs tr[data-job="nightly-report"] .strip a'),

@@ -251,7 +251,7 @@ TEST_CASE("the console: a token from a file stays valid, and read-only refuses c
 
 TEST_CASE(
     "the console's Host: its address, localhost on loopback, the machine's name or any "
-    "numeric address on a wildcard; any behind a Unix socket") {
+    "numeric address on a wildcard, any behind a Unix socket") {
   struct Case {
     const char* listen;
     const char* host;

@@ -129,3 +129,23 @@ TEST_CASE("a second tqd on the same socket refuses to take it over") {
   CHECK(Contains(r.err, d.socket()));
   CHECK(Tq(d, {"ping"}).exit_code == 0);
 }
+
+TEST_CASE("job: labels are the scheduler's: a submit, a batch or an update that gives one is "
+          "refused and stores nothing") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const RunResult submit = Tq(d, {"submit", "--label", "job:backup", "--", "false"});
+  CHECK(submit.exit_code == 2);
+  CHECK(Contains(submit.err, "label: \"job:backup\""));
+  CHECK(Contains(submit.err, "the scheduler's"));
+  const RunResult batch = Tq(d, {"submit", "--batch", "--json-lines"},
+                             "{\"argv\": [\"true\"], \"labels\": [\"ok\", \"job:x\"]}\n");
+  CHECK(batch.exit_code == 2);
+  CHECK(Contains(batch.err, "job:x"));
+  CHECK(ListTasks(d, {}).empty());
+  const std::string id = Submit(d, {"--delay", "1h", "--label", "jobx", "--", "true"});
+  const RunResult update = Tq(d, {"update", id, "-l", "job:backup"});
+  CHECK(update.exit_code == 2);
+  CHECK(Contains(update.err, "the scheduler's"));
+  CHECK(TaskJson(d, id)["labels"] == nlohmann::json{"jobx"});
+}

@@ -17,6 +17,9 @@
 
 namespace tq {
 
+/// The label the scheduler gives each run of a cron job, before the job's name; reserved.
+inline constexpr const char* kJobLabelPrefix = "job:";
+
 /// A task's id: assigned by the daemon, increasing, never reused.
 using TaskId = int64_t;
 
@@ -79,7 +82,7 @@ struct TaskSpec {
   bool clean_env = false;                 ///< run with cron's environment instead of `env`
   WallMs not_before = 0;                  ///< earliest start (0: at once)
   std::vector<TaskId> after;              ///< ids that must succeed (or expire) first
-  std::vector<std::string> labels;
+  std::vector<std::string> labels;  ///< a user's own never begin with kJobLabelPrefix
   int64_t timeout_ms = 0;          ///< running-time limit (0: none)
   std::optional<std::string> key;  ///< idempotency key, scoped to the owner (SPEC 3)
   int64_t version = 0;             ///< version of the keyed request

@@ -248,10 +248,17 @@ Status ValidateSpec(const TaskSpec& s) {
     return Status(ErrorCode::kLimit, "label",
                   "label: " + std::to_string(s.labels.size()) + " labels exceed the limit of " +
                       std::to_string(kMaxLabels));
-  for (const auto& l : s.labels)
+  for (const auto& l : s.labels) {
     if (l.empty() || l.size() > kMaxLabelBytes)
       return Status::Invalid("label", "label: " + Quote(l) + " must be 1.." +
                                           std::to_string(kMaxLabelBytes) + " bytes");
+    // The scheduler marks each run of a cron job so; a user's task so labelled would pass for one.
+    if (l.starts_with(kJobLabelPrefix))
+      return Status::Invalid("label", "label: " + Quote(l) + ": labels that begin with \"" +
+                                          kJobLabelPrefix +
+                                          "\" are the scheduler's, the runs of cron jobs (tq "
+                                          "list --label job:NAME finds them); choose another");
+  }
   for (Status st : {CheckDuration("timeout_ms", s.timeout_ms),
                     CheckDuration("pending_ttl_ms", s.pending_ttl_ms),
                     CheckTime("not_before_ms", s.not_before)}) {

@@ -15,7 +15,7 @@ TaskSpec JobTaskSpec(const JobDef& job, const std::string& home, RetryPolicy ret
   spec.env = job.env;
   spec.clean_env = true;
   spec.not_before = not_before;
-  spec.labels = {"job:" + job.name};
+  spec.labels = {kJobLabelPrefix + job.name};
   spec.timeout_ms = job.timeout_ms;
   spec.notify = job.notify;
   spec.retry = std::move(retry);

@@ -27,7 +27,7 @@ TaskSpec FullSpec() {
   s.env = {"HOME=/root", "X=\xff"};
   s.not_before = 1700000000123;
   s.after = {3, 4};
-  s.labels = {"nightly", "job:x"};
+  s.labels = {"nightly", "job-x"};
   s.timeout_ms = 90000;
   return s;
 }

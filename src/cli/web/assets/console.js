@@ -86,13 +86,18 @@ function link(href, text, attrs = {}) {
 }
 
 // A button doing `action` (its data-action) that runs `work` and then redraws; null when the
-// console is read-only, so read-only pages draw no buttons.
-function button(label, action, work, attrs = {}) {
+// A button that runs `work` when clicked: after the user confirms `ask` (when given), then says
+// `done` (when given) in the banner and draws the page again; a refusal goes to the banner.
+function button(label, action, work, { ask = null, done = null } = {}) {
   if (readOnly) return null;
-  const b = el("button", label, Object.assign({ "data-action": action, type: "button" }, attrs));
+  const b = el("button", label, { "data-action": action, type: "button" });
   b.addEventListener("click", async () => {
+    if (ask && !confirm(ask)) return;
     b.disabled = true;
-    try { await work(); } catch (e) { flash(e); }
+    try {
+      await work();
+      if (done) notice(done); else document.getElementById("flash").hidden = true;
+    } catch (e) { flash(e); }
     b.disabled = false;
     redraw();
   });
@@ -163,13 +168,43 @@ function bytesText(n) {
   return `${i ? n.toFixed(1) : n} ${units[i]}`;
 }
 
-// The command of a task or stage as one line (of a task with stages, its current stage's).
+// The bytes of a value as the wire carries it: a string (UTF-8), or {"b64": ...} for bytes that
+// are not UTF-8.
+function wireBytes(v) {
+  if (typeof v === "string") return new TextEncoder().encode(v);
+  const raw = atob(v && v.b64 ? v.b64 : "");
+  const bytes = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
+}
+
+// One argument shell-quoted as `tq list` quotes it: as it is when plain, in '...' when printable
+// UTF-8, else in $'...' with every byte that is not printable ASCII as \xNN.
+function shellQuote(v) {
+  if (typeof v === "string") {
+    if (v === "") return "''";
+    if (/^[A-Za-z0-9@%+=:,.\/_-]+$/.test(v)) return v;
+    if (!/[\x00-\x1f\x7f]/.test(v)) return `'${v.replace(/'/g, "'\\''")}'`;
+  }
+  let out = "$'";
+  for (const b of wireBytes(v)) {
+    if (b === 0x27 || b === 0x5c) out += "\\" + String.fromCharCode(b);
+    else if (b === 0x0a) out += "\\n";
+    else if (b === 0x09) out += "\\t";
+    else if (b < 0x20 || b >= 0x7f) out += "\\x" + b.toString(16).padStart(2, "0");
+    else out += String.fromCharCode(b);
+  }
+  return out + "'";
+}
+
+// The command of a task or stage as one line (of a task with stages, its current stage's):
+// its shell string, or its arguments shell-quoted as `tq list` shows them.
 function commandText(t) {
-  if (t.shell) return t.shell;
+  if (t.shell) return typeof t.shell === "string" ? t.shell : shellQuote(t.shell);
   if ((!t.argv || t.argv.length === 0) && t.stages && t.stages.length) {
     return commandText(t.stages[t.stage ? t.stage.index : 0]);
   }
-  return (t.argv || []).join(" ");
+  return (t.argv || []).map(shellQuote).join(" ");
 }
 
 // The stage column of a task: "2/4 name" when it has stages, else "".
@@ -182,7 +217,14 @@ function stageText(t) {
 function flash(e) {
   const banner = document.getElementById("flash");
   banner.textContent = String(e && e.message ? e.message : e);
+  banner.classList.remove("ok");
   banner.hidden = false;
+}
+
+// The banner with what a change did, `text` (a click takes it away).
+function notice(text) {
+  flash(text);
+  document.getElementById("flash").classList.add("ok");
 }
 
 // ---- routing ----

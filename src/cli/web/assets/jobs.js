@@ -93,7 +93,10 @@ async function drawJobs(name) {
   const { jobs, errors, errorsLeftOut } = name
     ? await read("jobs", { name }).then((a) => ({ jobs: a.jobs, errors: a.errors || [], errorsLeftOut: a.errors_left_out || 0 }))
     : await allJobs();
-  const runs = await Promise.all(jobs.map((j) => read("list", { label: `job:${j.name}`, limit: name ? 100 : 20 })));
+  // A job's runs carry its label; the task's job names it too (a label alone once could be a
+  // user's own, before the prefix was reserved).
+  const runs = await Promise.all(jobs.map((j) => read("list", { label: `job:${j.name}`, limit: name ? 100 : 20 })
+    .then((a) => ({ tasks: a.tasks.filter((t) => t.job === j.name) }))));
   const [t, body] = table(["JOB", "SCHEDULE", "NEXT", "LAST RUNS", "STATE", ""], { id: "jobs" });
   jobs.forEach((j, i) => {
     row(body, [
@@ -103,10 +106,14 @@ async function drawJobs(name) {
       runStrip(runs[i].tasks.slice(0, 20)),
       jobStateEl(j),
       put(el("span", "", { class: "actions" }),
-        button("run now", "run", () => change("job_run", { name: j.name })),
-        !j.disabled
-          ? button("disable", "disable", () => change("job_enable", { name: j.name, enabled: false }))
-          : button("enable", "enable", () => change("job_enable", { name: j.name, enabled: true }))),
+        button("run now", "run", () => change("job_run", { name: j.name }),
+          { ask: `Run job ${j.name} now (as its overlap allows)?`, done: `Job ${j.name} started.` }),
+        // A job its file disables (enabled = false) is turned on in its file, not here.
+        j.enabled === false ? null
+          : !j.disabled
+            ? button("disable", "disable", () => change("job_enable", { name: j.name, enabled: false }),
+              { ask: `Disable job ${j.name}? It fires no more until enabled.`, done: `Job ${j.name} disabled.` })
+            : button("enable", "enable", () => change("job_enable", { name: j.name, enabled: true }), { done: `Job ${j.name} enabled.` })),
     ], { "data-job": j.name });
   });
   if (jobs.length === 0) row(body, [el("span", "No job is in force.", { class: "muted" })]);

@@ -30,7 +30,8 @@ async function drawTask(id) {
       ["priority", t.priority],
       ["created", timeEl(t.created)],
       ["finished", t.finished ? timeEl(t.finished) : null],
-      ["exit", exitText(t)],
+      // Until it ends, a task's exit is its last stage's or attempt's, not its own.
+      ["exit", FINISHED_STATES.includes(t.state) ? exitText(t) : null],
       ["reason", t.reason],
       ["waiting", t.state === "pending" ? waitingText(t.waiting) : null],
     ]),
@@ -94,9 +95,32 @@ function taskEnvView(t) {
   return put(el("div"), toggle, list);
 }
 
-// A byte string as the wire carries it (a string, or {"b64": ...} for bytes that are not UTF-8).
+// A byte string as the wire carries it (a string, or {"b64": ...} for bytes that are not UTF-8),
+// as text: bytes that are not UTF-8 show as U+FFFD.
 function wireText(v) {
-  return typeof v === "string" ? v : `(not UTF-8: ${v.b64} in base64)`;
+  return typeof v === "string" ? v : new TextDecoder().decode(wireBytes(v));
+}
+
+// Turns a stream's chunks into text: characters split between chunks are joined, bytes that are
+// not UTF-8 show as U+FFFD, and terminal escape sequences (colours, cursor moves) are left out,
+// also when one is split between chunks.
+class OutputText {
+  constructor() {
+    this.decoder = new TextDecoder("utf-8");
+    this.carry = "";  // the start of an escape sequence the next chunk ends
+  }
+  // The text of `chunk` (as the wire carries it) to append.
+  next(chunk) {
+    let text = this.carry + this.decoder.decode(wireBytes(chunk), { stream: true });
+    this.carry = "";
+    const open = text.lastIndexOf("\x1b");
+    if (open >= 0 && !/^\x1b(\[[0-?]*[ -\/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])/.test(text.slice(open))
+        && text.length - open < 64) {
+      this.carry = text.slice(open);
+      text = text.slice(0, open);
+    }
+    return text.replace(/\x1b(\[[0-?]*[ -\/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])/g, "");
+  }
 }
 
 // The names of the environment; the values only after "show values" (when the JSON has them).
@@ -160,8 +184,8 @@ function attemptsTable(t) {
 function outputView(id) {
   const box = el("div", "", { id: "task-output", class: "output" });
   const streams = [
-    { name: "stdout", stderr: false, pre: el("pre", "", { class: "log" }), offset: 0, attempt: null },
-    { name: "stderr", stderr: true, pre: el("pre", "", { class: "log log-stderr" }), offset: 0, attempt: null },
+    { name: "stdout", stderr: false, pre: el("pre", "", { class: "log" }), offset: 0, attempt: null, text: new OutputText() },
+    { name: "stderr", stderr: true, pre: el("pre", "", { class: "log log-stderr" }), offset: 0, attempt: null, text: new OutputText() },
   ];
   const error = el("p", "", { class: "error" });
   error.hidden = true;
@@ -179,12 +203,12 @@ function outputView(id) {
           const a = await read("logs", { id, stderr: s.stderr, offset: s.offset });
           if (gen !== generation) return;
           if (s.attempt !== null && s.attempt !== a.attempt) {  // a new attempt: its output from 0
-            s.attempt = a.attempt; s.offset = 0; s.pre.textContent = ""; continue;
+            s.attempt = a.attempt; s.offset = 0; s.pre.textContent = ""; s.text = new OutputText(); continue;
           }
           s.attempt = a.attempt;
           if (!a.data) break;
           const atEnd = s.pre.scrollTop + s.pre.clientHeight >= s.pre.scrollHeight - 4;
-          s.pre.append(a.data);
+          s.pre.append(s.text.next(a.data));
           if (atEnd) s.pre.scrollTop = s.pre.scrollHeight;  // follow the end unless scrolled up
           s.offset = a.offset;
           if (a.eof) break;

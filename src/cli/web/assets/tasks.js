@@ -116,16 +116,18 @@ function bulkButton(label, action, verb, states, f) {
 
 // The tasks table (id "tasks"), a row per task with data-id, and cancel/retry where allowed.
 function taskTable(tasks) {
-  const [t, body] = table(["ID", "STATE", "QUEUE", "OWNER", "STAGE", "COMMAND", "CREATED", ""], { id: "tasks" });
+  const [t, body] = table(["ID", "STATE", "QUEUE", "OWNER", "STAGE", "COMMAND", "CREATED", "WHEN", ""], { id: "tasks" });
   for (const task of tasks) {
+    const command = commandText(task);
     row(body, [
       link(`/tasks/${task.id}`, String(task.id)),
       stateEl(task.state),
       task.queue,
       task.owner ? task.owner.name : "",
       stageText(task),
-      el("span", commandText(task), { class: "command" }),
+      el("span", command, { class: "command", title: command }),
       timeEl(task.created),
+      el("span", task.state === "pending" ? waitingText(task.waiting) || "" : "", { class: "when" }),
       put(el("span", "", { class: "actions" }), ...taskButtons(task, false)),
     ], { "data-id": String(task.id) });
   }
@@ -133,15 +135,26 @@ function taskTable(tasks) {
   return t;
 }
 
-// The buttons task `t` allows: cancel while active; retry (and retry from start for a task with
-// stages, when `full`) once failed or cancelled.
+// The buttons task `t` allows: cancel while active; hold or release while pending; retry (and
+// retry from start for a task with stages, when `full`) once failed or cancelled. Each asks
+// first where it ends or starts work, and says what it did.
 function taskButtons(t, full) {
   const out = [];
-  if (ACTIVE_STATES.includes(t.state)) out.push(button("cancel", "cancel", () => change("cancel", { ids: [t.id] })));
+  if (ACTIVE_STATES.includes(t.state)) {
+    out.push(button("cancel", "cancel", () => change("cancel", { ids: [t.id] }),
+      { ask: `Cancel task ${t.id}${t.state === "running" ? " (it is running: TERM, then KILL)" : ""}?`, done: `Task ${t.id} cancelled.` }));
+  }
+  if (t.state === "pending") {
+    out.push(t.held
+      ? button("release", "release", () => change("hold", { ids: [t.id], release: true }), { done: `Task ${t.id} released.` })
+      : button("hold", "hold", () => change("hold", { ids: [t.id], release: false }), { done: `Task ${t.id} held: it starts once released.` }));
+  }
   if (RETRYABLE_STATES.includes(t.state)) {
-    out.push(button("retry", "retry", () => change("retry", { ids: [t.id] })));
+    out.push(button("retry", "retry", () => change("retry", { ids: [t.id] }),
+      { ask: `Run task ${t.id} again?`, done: `Task ${t.id} queued again.` }));
     if (full && t.stages && t.stages.length > 0) {
-      out.push(button("retry from start", "retry-from-start", () => change("retry", { ids: [t.id], from_start: true })));
+      out.push(button("retry from start", "retry-from-start", () => change("retry", { ids: [t.id], from_start: true }),
+        { ask: `Run task ${t.id} again from its first stage?`, done: `Task ${t.id} queued again from its first stage.` }));
     }
   }
   return out;
