@@ -130,8 +130,9 @@ TEST_CASE("a second tqd on the same socket refuses to take it over") {
   CHECK(Tq(d, {"ping"}).exit_code == 0);
 }
 
-TEST_CASE("job: labels are the scheduler's: a submit, a batch or an update that gives one is "
-          "refused and stores nothing") {
+TEST_CASE(
+    "job: labels are the scheduler's: a submit, a batch or an update that gives one is "
+    "refused and stores nothing") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const RunResult submit = Tq(d, {"submit", "--label", "job:backup", "--", "false"});

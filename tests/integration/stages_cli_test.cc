@@ -102,3 +102,22 @@ TEST_CASE("stage flags: a --stage after the task's command started is one of its
   CHECK(t["argv"] == nlohmann::json{"echo", "--stage", "x", "--", "y"});
   CHECK((!t.contains("stages") || t["stages"].empty() || t["stages"].is_null()));
 }
+
+TEST_CASE(
+    "tq status of a task running its second stage names no exit code of its own, and "
+    "shows labels as words") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--label", "nightly", "--label", "db", "--stage", "dump", "--",
+                                    "true", "--stage", "wait", "--", "sleep", "600"});
+  REQUIRE(WaitFor([&] {
+    const nlohmann::json t = TaskJson(d, id);
+    return t["state"] == "running" && t["stage"].is_object() && t["stage"]["index"] == 1;
+  }));
+  const RunResult status = Tq(d, {"status", id});
+  REQUIRE(status.exit_code == 0);
+  CHECK_MESSAGE(status.out.find("exit code") == std::string::npos, status.out);
+  CHECK_MESSAGE(status.out.find("nightly, db") != std::string::npos, status.out);
+  CHECK(status.out.find("[\"nightly\"") == std::string::npos);
+  Tq(d, {"cancel", id});
+}

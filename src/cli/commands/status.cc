@@ -108,12 +108,18 @@ void PrintTask(const nlohmann::json& t) {
                                  t["shard"]["group"].dump()});
   if (t.contains("job") && t["job"].is_string())
     head.push_back({"job", t["job"].get<std::string>()});
-  if (!t["labels"].empty()) head.push_back({"labels", t["labels"].dump()});
+  if (!t["labels"].empty()) {
+    std::string labels;
+    for (const auto& l : t["labels"]) labels += (labels.empty() ? "" : ", ") + l.get<std::string>();
+    head.push_back({"labels", labels});
+  }
   if (const std::string use = UnitsText(t.value("use", nlohmann::json())); !use.empty())
     head.push_back({"uses", use});
   if (t["finished"].is_string()) head.push_back({"finished", LocalTime(t["finished"])});
-  if (t["exit_code"].is_number()) head.push_back({"exit code", t["exit_code"].dump()});
-  if (t["signal"].is_number()) head.push_back({"signal", t["signal"].dump()});
+  // Until the task ends, its exit is its last stage's or attempt's (in the tables below).
+  const bool ended = t["finished"].is_string();
+  if (ended && t["exit_code"].is_number()) head.push_back({"exit code", t["exit_code"].dump()});
+  if (ended && t["signal"].is_number()) head.push_back({"signal", t["signal"].dump()});
   for (const char* hook : {"on_failure", "on_success", "on_finish"})
     if (auto command = BytesFromJson(t.value(hook, nlohmann::json()), hook);
         command.ok() && !command->empty())
