@@ -68,12 +68,23 @@ Status Client::Send(const Request& request) {
   while (done < frame.size()) {
     const ssize_t n = send(fd_, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0)
-      return Status(ErrorCode::kUnavailable, "socket",
-                    "lost the connection to tqd at " + path_ + ": " + strerror(errno));
+    if (n <= 0) return WriteFailed(errno);
     done += static_cast<size_t>(n);
   }
   return Status::Ok();
+}
+
+Status Client::WriteFailed(int error) {
+  // tqd refuses a connection (the per-user limit) with an error frame and closes it before it
+  // reads a request: the write fails, and the frame waits to be read. The peer is gone, so the
+  // read cannot block.
+  if (error == EPIPE || error == ECONNRESET) {
+    if (auto said = Read(); said.ok()) {
+      if (Status refused = ResponseStatus(*said); !refused.ok()) return refused;
+    }
+  }
+  return Status(ErrorCode::kUnavailable, "socket",
+                "lost the connection to tqd at " + path_ + ": " + strerror(error));
 }
 
 Result<nlohmann::json> Client::Read() {

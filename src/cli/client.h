@@ -26,7 +26,8 @@ class Client {
   /// system socket. kUnavailable names the path(s) tried.
   static Result<Client> Connect(const std::string& socket);
 
-  /// Sends one request; kInternal if it cannot be encoded, kUnavailable if the daemon went away.
+  /// Sends one request; kInternal if it cannot be encoded, kUnavailable if the daemon went away,
+  /// or the error tqd answered with before it closed the connection (the per-user limit).
   Status Send(const Request& request);
   /// Reads the next response frame; kUnavailable if the daemon went away.
   Result<nlohmann::json> Read();
@@ -44,6 +45,10 @@ class Client {
   void ActAs(std::optional<std::string> user) { as_user_ = std::move(user); }
 
  private:
+  /// What a write that failed with `error` means: the error frame tqd sent before it closed the
+  /// connection when there is one, else kUnavailable naming `error`.
+  Status WriteFailed(int error);
+
   int fd_ = -1;
   std::string path_;
   FrameDecoder decoder_;

@@ -12,6 +12,7 @@
 
 #include "core/config/config.h"
 #include "core/config/paths.h"
+#include "core/store/postgres/conninfo_check.h"
 #include "daemon/cron/config_check.h"
 #include "daemon/daemon.h"
 #include "daemon/host/log_setup.h"
@@ -45,19 +46,26 @@ std::string DefaultShimPath() {
 
 // Creates the socket's directory: 0700 and ours in user mode, 0755 in system mode. One that
 // another user may write is refused: they could swap the socket between its bind and its chmod,
-// or take its name.
+// or take its name. For one others share (/tmp) the remedy named is a directory of tqd's own in
+// it, never a chmod of it.
 tq::Status PrepareSocketDir(const std::string& socket_path, tq::Mode mode) {
-  const std::string dir = socket_path.substr(0, socket_path.rfind('/'));
+  const size_t slash = socket_path.rfind('/');
+  const std::string dir = socket_path.substr(0, slash);
   if (dir.empty()) return tq::Status::Ok();
-  if (mkdir(dir.c_str(), mode == tq::Mode::kSystem ? 0755 : 0700) != 0 && errno != EEXIST)
+  const bool system = mode == tq::Mode::kSystem;
+  const std::string own = dir + "/tq";
+  const std::string own_dir = std::string("install -d -m ") + (system ? "0755 " : "0700 ") + own +
+                              " && tqd --socket " + own + socket_path.substr(slash);
+  if (mkdir(dir.c_str(), system ? 0755 : 0700) != 0 && errno != EEXIST)
     return tq::Status(tq::ErrorCode::kConfig, "socket",
                       "socket: cannot create " + dir + ": " + strerror(errno));
   struct stat st {};
   if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-    return tq::Status(
-        tq::ErrorCode::kConfig, "socket",
-        "socket: " + dir + " is not a directory owned by uid " + std::to_string(geteuid()));
-  return tq::RefuseWritableDir("socket", dir);
+    return tq::Status(tq::ErrorCode::kConfig, "socket",
+                      "socket: " + dir + " is not a directory owned by uid " +
+                          std::to_string(geteuid()) +
+                          (tq::SharedDir(dir) ? "; make a directory of its own: " + own_dir : ""));
+  return tq::RefuseWritableDir("socket", dir, own_dir);
 }
 
 // Refuses a state directory tqd could not use, before anything is opened in it: a config error
@@ -74,7 +82,9 @@ tq::Status CheckStateDir(const std::string& dir) {
   if (faccessat(AT_FDCWD, dir.c_str(), R_OK | W_OK | X_OK, AT_EACCESS) != 0)
     return refuse(dir, strerror(errno));
   // One tqd did not make (tqd makes it 0700): the store in it would be others' to read.
-  if (tq::Status open = tq::RefuseOpenDir("state", dir); !open.ok()) return open;
+  if (tq::Status open = tq::RefuseOpenDir("state", dir, "tqd --state " + dir + "/tq-state");
+      !open.ok())
+    return open;
   // What an earlier daemon left must be ours to write as well.
   for (const char* name : {"tq.db", "tq.db-wal", "tq.db-shm", "attempts", "tasks"}) {
     const std::string path = dir + "/" + name;
@@ -143,6 +153,15 @@ int main(int argc, char** argv) {
     spdlog::critical("{}", config.status().message());
     return kExitConfig;
   }
+  // The store's URI as libpq will read it: one it refuses is a configuration error, named with
+  // its password hidden, at a check as at a start.
+  if (config->Shared()) {
+    if (tq::Status st = tq::CheckConninfo(config->store); !st.ok()) {
+      spdlog::critical("{}: {}", config_path.empty() ? defaults.config_file : config_path,
+                       st.message());
+      return kExitConfig;
+    }
+  }
   tq::DaemonOptions options;
   options.config = std::make_shared<const tq::Config>(std::move(*config));
   options.read_config = [path = config_path.empty() ? defaults.config_file : config_path,
@@ -196,7 +215,10 @@ int main(int argc, char** argv) {
     const std::string& file = options.config->metrics_textfile;
     const std::string dir =
         file.find('/') == std::string::npos ? "." : file.substr(0, file.rfind('/'));
-    if (tq::Status st = tq::RefuseWritableDir("metrics_textfile", dir.empty() ? "/" : dir);
+    const std::string own = dir + "/tq-metrics";
+    const std::string own_dir = "install -d -m 0755 " + own + " && metrics_textfile = \"" + own +
+                                "/" + file.substr(file.rfind('/') + 1) + "\"";
+    if (tq::Status st = tq::RefuseWritableDir("metrics_textfile", dir.empty() ? "/" : dir, own_dir);
         !st.ok()) {
       spdlog::critical("{}", st.message());
       return kExitConfig;

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -22,28 +23,46 @@ Status Failed(const std::string& what, const std::string& path) {
                 "state: cannot " + what + " " + path + ": " + std::strerror(errno));
 }
 
-// Refuses `dir` when its mode has any of `bits`; `how` says what they allow, `why` why not.
+// Refuses `dir` when its mode has any of `bits`; `how` says what they allow, `why` why not. The
+// remedy is a chmod taking them, unless others share `dir`: then `own_dir`.
 Status RefuseBits(const std::string& what, const std::string& dir, mode_t bits,
-                  const std::string& how, const std::string& why) {
+                  const std::string& how, const std::string& why, const std::string& own_dir) {
   struct stat st {};
   if (stat(dir.c_str(), &st) != 0 || (st.st_mode & bits) == 0) return Status::Ok();
-  const std::string fixed = ModeText(st.st_mode & ~bits & 07777);
+  const std::string remedy = SharedDir(dir)
+                                 ? "make a directory of its own: " + own_dir
+                                 : "chmod " + ModeText(st.st_mode & ~bits & 07777) + " " + dir;
   return Status(ErrorCode::kConfig, what,
                 what + ": " + dir + " is " + how + " by group or others (mode " +
-                    ModeText(st.st_mode) + "): " + why + "; chmod " + fixed + " " + dir);
+                    ModeText(st.st_mode) + "): " + why + "; " + remedy);
 }
 
 }  // namespace
 
-Status RefuseOpenDir(const std::string& what, const std::string& dir) {
-  return RefuseBits(
-      what, dir, S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH, "readable or writable",
-      "it holds tasks' environments, stdin and output, so only its owner may read it");
+bool SharedDir(const std::string& dir) {
+  // The system's own directories, which other programs and users rely on as they are.
+  static const std::set<std::string> kSystem = {
+      "/",         "/bin",       "/boot",      "/dev",       "/dev/shm",   "/etc",
+      "/home",     "/lib",       "/media",     "/mnt",       "/opt",       "/run",
+      "/run/lock", "/sbin",      "/srv",       "/tmp",       "/usr",       "/usr/bin",
+      "/usr/lib",  "/usr/local", "/usr/share", "/var",       "/var/cache", "/var/lib",
+      "/var/lock", "/var/log",   "/var/run",   "/var/spool", "/var/tmp"};
+  std::string path = dir;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  struct stat st {};
+  return kSystem.count(path) == 1 || (stat(path.c_str(), &st) == 0 && (st.st_mode & S_ISVTX) != 0);
 }
 
-Status RefuseWritableDir(const std::string& what, const std::string& dir) {
+Status RefuseOpenDir(const std::string& what, const std::string& dir, const std::string& own_dir) {
+  return RefuseBits(what, dir, S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH, "readable or writable",
+                    "it holds tasks' environments, stdin and output, so only its owner may read it",
+                    own_dir);
+}
+
+Status RefuseWritableDir(const std::string& what, const std::string& dir,
+                         const std::string& own_dir) {
   return RefuseBits(what, dir, S_IWGRP | S_IWOTH, "writable",
-                    "another user could replace tqd's files in it");
+                    "another user could replace tqd's files in it", own_dir);
 }
 
 Status MakePrivateDir(const std::string& dir) {

@@ -10,14 +10,23 @@
 
 namespace tq {
 
-/// Refuses (kConfig) a directory that group or others may read or write, naming `what` (the
-/// setting), the path and its mode; fine when `dir` does not exist yet. Entering is allowed: the
-/// system daemon's state directory is 0711, so that each task reaches its own context directory.
-Status RefuseOpenDir(const std::string& what, const std::string& dir);
+/// Whether `dir` is shared with other users by design, so that a chmod of it would break it for
+/// them: a sticky directory (/tmp, /var/tmp, /dev/shm) or one of the system's own (/, /usr, /run,
+/// /var...).
+bool SharedDir(const std::string& dir);
 
-/// Refuses (kConfig) a directory that group or others may write, naming `what`, the path and its
-/// mode: another user could swap a file in it. Fine when `dir` does not exist.
-Status RefuseWritableDir(const std::string& what, const std::string& dir);
+/// Refuses (kConfig) a directory that group or others may read or write, naming `what` (the
+/// setting), the path, its mode and the remedy: a chmod of `dir`, or for a SharedDir `own_dir`,
+/// how to make tqd a directory of its own. Fine when `dir` does not exist yet. Entering is
+/// allowed: the system daemon's state directory is 0711, so that each task reaches its own
+/// context directory.
+Status RefuseOpenDir(const std::string& what, const std::string& dir, const std::string& own_dir);
+
+/// Refuses (kConfig) a directory that group or others may write, naming `what`, the path, its
+/// mode and the remedy, as RefuseOpenDir: another user could swap a file in it. Fine when `dir`
+/// does not exist.
+Status RefuseWritableDir(const std::string& what, const std::string& dir,
+                         const std::string& own_dir);
 
 /// Creates tqd's own directory `dir` with mode 0700, or takes group's and others' bits from one
 /// that exists (tqd made it, so it fixes it). Fails with kConfig naming the path.

@@ -7,6 +7,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/store/postgres/redact.h"
+
 namespace tq {
 
 namespace {
@@ -58,8 +60,9 @@ void StoreWakeups::Connect() {
 }
 
 void StoreWakeups::Drop(const std::string& why) {
-  errors_.Log(spdlog::level::warn,
-              "store wake-ups: " + why + " (other hosts' changes are seen at the next poll)");
+  // libpq's message may quote the store's URI: its password is hidden.
+  errors_.Log(spdlog::level::warn, "store wake-ups: " + RedactMessage(why, conninfo_) +
+                                       " (other hosts' changes are seen at the next poll)");
   if (fd_ >= 0) loop_.Unwatch(fd_);
   fd_ = -1;
   if (conn_ != nullptr) PQfinish(conn_);

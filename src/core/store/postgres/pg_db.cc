@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/model/clock.h"
+#include "core/store/postgres/redact.h"
 
 namespace tq::pg {
 
@@ -108,8 +109,9 @@ Result<std::unique_ptr<Db>> Db::Open(const std::string& conninfo) {
     return sql::StoreError("connect", "out of memory").WithFault(StoreFault::kTransient);
   if (PQstatus(conn) != CONNECTION_OK) {
     // libpq gives no SQLSTATE for a failed connection: the server may be down or starting, so
-    // trying again may help.
-    Status status = sql::StoreError("connect", FirstLine(PQerrorMessage(conn)));
+    // trying again may help. libpq's message may quote the URI: its password is hidden.
+    Status status =
+        sql::StoreError("connect", RedactMessage(FirstLine(PQerrorMessage(conn)), conninfo));
     PQfinish(conn);
     return std::move(status).WithFault(StoreFault::kTransient);
   }
