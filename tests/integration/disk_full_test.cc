@@ -7,7 +7,6 @@
 // Mounting needs root (CI runs as root); elsewhere the test reports as skipped.
 #include <doctest/doctest.h>
 #include <fcntl.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,26 +19,11 @@
 #include "support/jobs.h"
 #include "support/skip.h"
 #include "support/test_daemon.h"
+#include "support/tmpfs.h"
 
 using namespace tqtest;
 
 namespace {
-// A tmpfs of `size` mounted over `dir` while it lives (detached lazily: tqd may still hold it).
-class Tmpfs {
- public:
-  Tmpfs(const std::string& dir, const std::string& size) : dir_(dir) {
-    const std::string options = "size=" + size + ",mode=0700";
-    REQUIRE_MESSAGE(mount("tmpfs", dir.c_str(), "tmpfs", 0, options.c_str()) == 0,
-                    "mount tmpfs on " << dir << ": " << strerror(errno));
-  }
-  ~Tmpfs() { umount2(dir_.c_str(), MNT_DETACH); }
-  Tmpfs(const Tmpfs&) = delete;
-  Tmpfs& operator=(const Tmpfs&) = delete;
-
- private:
-  std::string dir_;
-};
-
 // Writes `path` until the file system has no byte left.
 void FillUp(const std::string& path) {
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -182,7 +166,7 @@ TEST_CASE("a stage that fills the disk in its context: its end is kept until spa
   REQUIRE(WaitFor([&] { return d.Log().find("not stored") != std::string::npos; }));
   CHECK(Tq(d, {"ping"}).exit_code == 0);
   CHECK(FileLines(log) == std::vector<std::string>{"fill"});
-  REQUIRE(unlink((d.state_dir() + "/contexts/" + id + "/big").c_str()) == 0);
+  REQUIRE(unlink((d.state_dir() + "/contexts/u0/" + id + "/big").c_str()) == 0);
   CHECK(Tq(d, {"wait", id}).exit_code == 0);
   CHECK(FileLines(log) == std::vector<std::string>{"fill", "next"});
   CHECK(TaskJson(d, id)["attempt_log"].size() == 2);

@@ -328,7 +328,8 @@ TEST_CASE(
         std::string::npos);
   REQUIRE(Tq(d, {"clean", linked}).exit_code == 0);
   struct stat st {};
-  CHECK(lstat((d.state_dir() + "/contexts/" + linked).c_str(), &st) != 0);
+  const std::string contexts = d.state_dir() + "/contexts/u" + std::to_string(geteuid());
+  CHECK(lstat((contexts + "/" + linked).c_str(), &st) != 0);
   CHECK(FileLines(target + "/keep") == std::vector<std::string>{"keep"});
   CHECK(access((target + "/x").c_str(), F_OK) != 0);
 }
@@ -358,4 +359,75 @@ TEST_CASE("the context directory is the task user's, 0700, and goes with the tas
   CHECK((st.st_mode & 07777) == 0700);
   REQUIRE(Tq(d, {"clean", id}).exit_code == 0);
   CHECK(WaitFor([&] { return stat(context.c_str(), &st) != 0; }));
+}
+
+TEST_CASE(
+    "another account cannot tell which tasks have contexts, and the owner's stages share one") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice, mallory;
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  REQUIRE(chmod(d.dir().c_str(), 0711) == 0);  // its users reach the state directory through it
+  const std::string id =
+      SubmitAs(d, alice,
+               {"--stage", "one", "--shell", "echo PASSED=from-one >> \"$TQ_CONTEXT/env\"",
+                "--stage", "two", "--shell", "echo \"$PASSED $TQ_CONTEXT\""});
+  const RunResult wait = Tq(d, {"wait", id});
+  INFO(Tq(d, {"status", id}).out);
+  REQUIRE(wait.exit_code == 0);
+  const std::string contexts = d.state_dir() + "/contexts";
+  const std::string theirs = contexts + "/u" + std::to_string(alice.uid());
+  CHECK(Tq(d, {"logs", id, "--stage", "two"}).out == "from-one " + theirs + "/" + id + "\n");
+  // `stat -c %u PATH` run as `who`.
+  const auto stat_as = [](const TempUser& who, const std::string& path) {
+    return Process({"/usr/bin/stat", "-c", "%u", path}, {}, "", who.run_as()).Finish();
+  };
+  const RunResult own = stat_as(alice, theirs + "/" + id);
+  CHECK(own.exit_code == 0);
+  CHECK(own.out == std::to_string(alice.uid()) + "\n");
+  for (const std::string& path : {theirs + "/" + id, theirs + "/env", contexts + "/" + id}) {
+    CAPTURE(path);
+    const RunResult other = stat_as(mallory, path);
+    CHECK(other.exit_code != 0);
+    CHECK(other.out.empty());
+    const bool refused = other.err.find("Permission denied") != std::string::npos ||
+                         other.err.find("No such file") != std::string::npos;
+    CHECK_MESSAGE(refused, other.err);
+  }
+  const RunResult hidden = stat_as(mallory, theirs + "/" + id);
+  CHECK_MESSAGE(hidden.err.find("Permission denied") != std::string::npos, hidden.err);
+  const RunResult list = Process({"/bin/ls", theirs, contexts}, {}, "", mallory.run_as()).Finish();
+  CHECK(list.exit_code != 0);
+  CHECK(list.out.empty());
+}
+
+TEST_CASE("a context an earlier tqd left at contexts/ID moves for the task's next stage") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string gate = d.dir() + "/gate";
+  const std::string id = Submit(d, {"--stage", "one", "--shell",
+                                    "echo PASSED=kept >> \"$TQ_CONTEXT/env\"; while [ ! -e " +
+                                        Quoted(gate) + " ]; do sleep 0.05; done",
+                                    "--stage", "two", "--shell", "echo \"$PASSED $TQ_CONTEXT\""});
+  REQUIRE(WaitState(d, id, "running"));
+  REQUIRE(Tq(d, {"queue", "pause", "default"}).exit_code == 0);
+  WriteFile(gate, "");
+  REQUIRE(WaitFor([&] {
+    const nlohmann::json t = TaskJson(d, id);
+    return t["state"] == "pending" && t["stage"]["name"] == "two";
+  }));
+  d.Stop();
+  // As an earlier tqd kept it: in contexts/ itself.
+  const std::string contexts = d.state_dir() + "/contexts";
+  const std::string now = contexts + "/u" + std::to_string(geteuid()) + "/" + id;
+  REQUIRE(rename(now.c_str(), (contexts + "/" + id).c_str()) == 0);
+  d.Start();
+  d.WaitReady();
+  REQUIRE(Tq(d, {"queue", "resume", "default"}).exit_code == 0);
+  CHECK(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Tq(d, {"logs", id, "--stage", "two"}).out == "kept " + now + "\n");
+  struct stat st {};
+  CHECK(lstat((contexts + "/" + id).c_str(), &st) != 0);
+  REQUIRE(Tq(d, {"clean", id}).exit_code == 0);
+  CHECK(WaitFor([&] { return lstat(now.c_str(), &st) != 0; }));
 }

@@ -513,7 +513,8 @@ Result<StageEnvironment> Dispatcher::StageEnvironmentOf(const Task& task,
   Result<std::string> dir = MakeContextDir(parts_.files.ContextRoot(), task.id, owner);
   if (!dir.ok()) return dir.status();
   env.context_dir = *dir;
-  Result<ContextEnv> passed = ReadContextEnvFile(*dir, account ? account->uid : geteuid());
+  Result<ContextEnv> passed =
+      ReadContextEnvFile(parts_.files.ContextRoot(), task.id, account ? account->uid : geteuid());
   if (!passed.ok()) return passed.status();
   for (const std::string& why : passed->refused)
     spdlog::warn("task {} stage {}: {}/env: {}", task.id, StageName(task.spec, task.stage), *dir,

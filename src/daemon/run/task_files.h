@@ -33,8 +33,8 @@ class TaskFiles {
   /// The order in which the attempt wrote to the two (core/model/output_order.h).
   std::string Order(TaskId id, int attempt) const { return Attempt(id, attempt, ".order"); }
   std::string StatusRecord(TaskId id, int attempt) const { return Attempt(id, attempt, ".status"); }
-  /// Where the context directories of tasks with stages live (SPEC 13): contexts/<id>, each
-  /// its task's user's, under a directory they may enter but not read.
+  /// Where the context directories of tasks with stages live (SPEC 13): contexts/u<uid>/<id>,
+  /// each its task's user's in a directory of theirs, under one they may enter but not read.
   std::string ContextRoot() const { return contexts_; }
   /// The tasks that have files in attempts/, by id (an earlier tqd's tasks/ is not read).
   std::vector<TaskId> Ids() const;

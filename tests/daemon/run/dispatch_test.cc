@@ -3,11 +3,13 @@
 #include "daemon/run/dispatch.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 
 #include "core/store/sqlite/open.h"
+#include "daemon/host/context_dirs.h"
 #include "support/fake_clock.h"
 #include "support/fake_runner.h"
 #include "support/temp_dir.h"
@@ -523,7 +525,7 @@ TEST_CASE("each stage is an attempt the chooser picks: a task with higher priori
   CHECK(has(a, "TQ_STAGE_INDEX=0"));
   CHECK(has(b, "TQ_STAGE=b"));
   CHECK(has(b, "TQ_STAGE_INDEX=1"));
-  CHECK(has(b, "TQ_CONTEXT=" + f.files.ContextRoot() + "/" + std::to_string(s)));
+  CHECK(has(b, "TQ_CONTEXT=" + ContextDirPath(f.files.ContextRoot(), s, geteuid())));
 }
 
 TEST_CASE("a stage's failure spends its own retries, then fails the task at that stage") {
