@@ -102,10 +102,12 @@ std::string RelativeTime(WallMs t, WallMs now) {
     amount = std::to_string(s) + "s";
   } else if (s < 3600) {
     amount = std::to_string(s / 60) + "m";
-  } else if (s < 86400) {
+  } else if (s < 86400) {  // hours and minutes: "in 1h" for 1h41m read as an hour away
     amount = std::to_string(s / 3600) + "h";
+    if (s % 3600 >= 60) amount += std::to_string(s % 3600 / 60) + "m";
   } else {
     amount = std::to_string(s / 86400) + "d";
+    if (s % 86400 >= 3600) amount += std::to_string(s % 86400 / 3600) + "h";
   }
   return delta > 0 ? "in " + amount : amount + " ago";
 }

@@ -13,7 +13,8 @@
 
 namespace tq {
 
-/// How far `t` is from `now`, short: "in 5m", "3h ago", "now" (within a second).
+/// How far `t` is from `now`, short, in at most two units: "in 5m", "in 1h41m", "3h ago", "2d5h
+/// ago", "now" (within a second).
 std::string RelativeTime(WallMs t, WallMs now);
 /// A job's RFC 3339 time as local time and relative to `now` ("14:30:00 (in 5m)"), "-" when "".
 std::string JobTime(const std::string& rfc3339, WallMs now);

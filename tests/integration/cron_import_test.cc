@@ -2,6 +2,7 @@
 // convert on stderr and in the exit code; the client alone, no daemon (the socket does not exist).
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -56,35 +57,38 @@ TEST_CASE("tq cron import reads a file and its user column with --system") {
   CHECK(Contains(system.out, "user = \"root\"\n"));
   CHECK(Contains(system.out, "command = \"/usr/sbin/backup\"\n"));
 
-  // Without --system: every entry names an account, so it is read as a system crontab.
+  // Without --system, one entry never switches the file's format: the line is named instead.
   const RunResult user = RunTq(kNoSocket, {"cron", "import", path}, {});
-  CHECK(user.exit_code == 0);
+  CHECK(user.exit_code == 1);
   CHECK(user.err == "tq: " + path +
-                        ": warning: read as a system crontab (--system): every entry names an "
-                        "account after its schedule, as /etc/crontab and /etc/cron.d do\n");
-  CHECK(Contains(user.out, "user = \"root\"\n"));
-  CHECK(Contains(user.out, "command = \"/usr/sbin/backup\"\n"));
+                        ":2: the command starts with \"root\", an account's name, and no command "
+                        "of that name is on the crontab's PATH (/usr/bin:/bin): a line of a "
+                        "system crontab? Import the file with --system, or with --user-format to "
+                        "convert it as cron would run it\n");
+  CHECK_FALSE(Contains(user.out, "user = "));
 }
 
 TEST_CASE("tq cron import of a system crontab on stdin makes the right jobs, or says why not") {
-  // All entries name an account: a system crontab, said so.
+  // Every entry names an account: a system crontab, said so.
   const RunResult system =
-      RunTq(kNoSocket, {"cron", "import"}, {}, "0 2 * * * root /usr/bin/backup\n");
+      RunTq(kNoSocket, {"cron", "import"}, {},
+            "0 2 * * * root /usr/bin/backup\n@daily www-data /usr/bin/rotate\n");
   INFO(system.err);
   CHECK(system.exit_code == 0);
-  CHECK(Contains(system.err, "tq: <stdin>: warning: read as a system crontab"));
+  CHECK(system.err ==
+        "tq: <stdin>: warning: read as a system crontab (--system): 2 of its 2 entries name an "
+        "account after the schedule, as /etc/crontab and /etc/cron.d do (--user-format reads it "
+        "as a user's)\n");
   CHECK(Contains(system.out, "user = \"root\"\n"));
   CHECK(Contains(system.out, "command = \"/usr/bin/backup\"\n"));
   CHECK_FALSE(Contains(system.out, "name = \"root\""));
 
-  // Only some: those lines are problems, named, and exit 1.
+  // Only some: a user crontab, those lines are problems, named, and exit 1.
   const RunResult mixed = RunTq(kNoSocket, {"cron", "import"}, {},
                                 "0 1 * * * /usr/bin/report\n0 2 * * * root /usr/bin/backup\n");
   CHECK(mixed.exit_code == 1);
-  CHECK(mixed.err ==
-        "tq: <stdin>:2: the command starts with \"root\", an account's name: cron would run it "
-        "as the command. A line of a system crontab (/etc/crontab, /etc/cron.d)? Import those "
-        "with --system\n");
+  CHECK(Contains(mixed.err, "tq: <stdin>:2: the command starts with \"root\", an account's name"));
+  CHECK(Contains(mixed.out, "from standard input (a user crontab)"));
   CHECK(Contains(mixed.out, "# line 2 NOT CONVERTED"));
 
   // An account that is also a command (sync) is a command, as cron would run it.
@@ -92,6 +96,83 @@ TEST_CASE("tq cron import of a system crontab on stdin makes the right jobs, or 
   CHECK(command.exit_code == 0);
   CHECK(command.err.empty());
   CHECK(Contains(command.out, "command = \"sync -f /\"\n"));
+}
+
+TEST_CASE("tq cron import keeps a user's line a user's line: commands named like accounts") {
+  // backup is an account on Debian; here it is also a program on the crontab's own PATH.
+  tq::TempDir dir("cron-import-path");
+  const std::string bin = dir.File("bin");
+  std::filesystem::create_directory(bin);
+  std::ofstream(bin + "/backup") << "#!/bin/sh\n";
+  std::filesystem::permissions(bin + "/backup", std::filesystem::perms::owner_all);
+  const std::string path = "PATH=" + bin + ":/usr/bin:/bin\n";
+
+  const RunResult alone =
+      RunTq(kNoSocket, {"cron", "import"}, {}, path + "0 2 * * * backup --all\n");
+  INFO(alone.err);
+  CHECK(alone.exit_code == 0);
+  CHECK(alone.err.empty());
+  CHECK(Contains(alone.out, "from standard input (a user crontab)"));
+  CHECK(Contains(alone.out, "command = \"backup --all\"\n"));
+  CHECK_FALSE(Contains(alone.out, "user = "));
+
+  const RunResult mixed = RunTq(kNoSocket, {"cron", "import"}, {},
+                                path + "0 1 * * * /usr/bin/report\n0 2 * * * backup --all\n");
+  INFO(mixed.err);
+  CHECK(mixed.exit_code == 0);
+  CHECK(mixed.err.empty());
+  CHECK(Contains(mixed.out, "command = \"backup --all\"\n"));
+  CHECK_FALSE(Contains(mixed.out, "NOT CONVERTED"));
+
+  // The PATH that counts is the crontab's, not tq's own: without PATH= it is cron's default.
+  const RunResult default_path =
+      RunTq(kNoSocket, {"cron", "import"}, {"PATH=" + bin + ":/usr/bin:/bin"},
+            "0 2 * * * backup --all\n");
+  CHECK(default_path.exit_code == 1);
+  CHECK(Contains(default_path.err,
+                 "no command of that name is on the crontab's PATH "
+                 "(/usr/bin:/bin)"));
+}
+
+TEST_CASE("tq cron import --user-format and --system force the crontab's format") {
+  const std::string two = "0 2 * * * root /usr/bin/backup\n@daily www-data /usr/bin/rotate\n";
+  const RunResult user = RunTq(kNoSocket, {"cron", "import", "--user-format"}, {}, two);
+  INFO(user.err);
+  CHECK(user.exit_code == 0);
+  CHECK(user.err.empty());
+  CHECK(Contains(user.out, "from standard input (a user crontab)"));
+  CHECK(Contains(user.out, "command = \"root /usr/bin/backup\"\n"));
+  CHECK_FALSE(Contains(user.out, "user = "));
+
+  const RunResult system =
+      RunTq(kNoSocket, {"cron", "import", "--system"}, {}, "0 2 * * * backup --all\n");
+  CHECK(system.exit_code == 0);
+  CHECK(Contains(system.out, "user = \"backup\"\n"));
+
+  const RunResult both = RunTq(kNoSocket, {"cron", "import", "--system", "--user-format"}, {}, two);
+  CHECK(both.exit_code == 2);
+}
+
+TEST_CASE("tq cron import --system warns of each user this machine does not have") {
+  const RunResult r = RunTq(kNoSocket, {"cron", "import", "--system"}, {},
+                            "0 1 * * * root /bin/a\n0 2 * * * nosuchuser /bin/b\n"
+                            "0 3 * * * nosuchuser /bin/c\n");
+  INFO(r.err);
+  CHECK(r.exit_code == 0);  // the file may be meant for another machine
+  CHECK(r.err ==
+        "tq: <stdin>:2: warning: the user \"nosuchuser\" does not exist on this machine: tqd "
+        "refuses its jobs until it does\n");
+  CHECK(Contains(r.out, "user = \"nosuchuser\"\n"));
+}
+
+TEST_CASE("tq cron import says that an empty MAILTO mails nothing") {
+  const RunResult r = RunTq(kNoSocket, {"cron", "import"}, {}, "MAILTO=\"\"\n0 1 * * * report\n");
+  CHECK(r.exit_code == 0);
+  CHECK(Contains(r.out,
+                 "# line 1: MAILTO=: no mail: the jobs that follow mail nothing, as in "
+                 "cron\n"));
+  CHECK_FALSE(Contains(r.out, "mailed"));
+  CHECK_FALSE(Contains(r.out, "mailto = "));
 }
 
 TEST_CASE("tq cron import refuses a file it cannot read with exit 2") {

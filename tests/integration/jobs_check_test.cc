@@ -23,6 +23,10 @@ RunResult JobsCheck(const std::vector<std::string>& args, bool json = false) {
   return RunTq(kNoSocket, full, {});
 }
 
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
 std::string Write(const tq::TempDir& dir, const std::string& name, const std::string& text) {
   const std::string path = dir.File(name);
   std::ofstream(path, std::ios::binary) << text;
@@ -125,4 +129,70 @@ TEST_CASE("tq jobs check refuses a name the running daemon has in force from ano
   const RunResult same = Tq(d, {"jobs", "check", next});
   CHECK(same.exit_code == 0);
   CHECK(same.out == next + ": 1 job\n");
+}
+
+TEST_CASE("tq jobs check without a daemon checks users here and says resources were not") {
+  tq::TempDir dir("jobs-check");
+  const std::string user = Write(dir, "user.toml",
+                                 "[[job]]\nname = \"a\"\nschedule = \"@daily\"\n"
+                                 "user = \"nosuchuser\"\ncommand = \"true\"\n");
+  const RunResult bad_user = JobsCheck({user});
+  CHECK(bad_user.exit_code == 2);
+  CHECK(bad_user.out.empty());
+  CHECK(bad_user.err == user +
+                            ":1: user: \"nosuchuser\" is not in the password database (name an "
+                            "existing user)\n");
+
+  const std::string use = Write(dir, "use.toml",
+                                "[[job]]\nname = \"b\"\nschedule = \"@daily\"\n"
+                                "use = { tpu = 1 }\ncommand = \"true\"\n");
+  const RunResult unchecked = JobsCheck({use});
+  CHECK(unchecked.exit_code == 0);
+  CHECK(unchecked.out == use + ": 1 job\n");
+  CHECK(unchecked.err == std::string("tq: resources not checked: cannot reach tqd at ") +
+                             kNoSocket + " (No such file or directory); is the daemon running?\n");
+}
+
+TEST_CASE("tq jobs check says what the running daemon says of users and resources") {
+  TestDaemon d("[resources]\ngpu = 2\n");
+  TQ_LOG_ON_FAILURE(d);
+  // Each file as the daemon reads it: tq jobs check must refuse it with the reload's words.
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"tpu.toml",
+       "[[job]]\nname = \"t\"\nschedule = \"@daily\"\nuse = { tpu = 1 }\n"
+       "command = \"true\"\n"},
+      {"many.toml",
+       "[[job]]\nname = \"m\"\nschedule = \"@daily\"\nuse = { gpu = 3 }\n"
+       "command = \"true\"\n"},
+      {"user.toml",
+       "[[job]]\nname = \"u\"\nschedule = \"@daily\"\nuser = \"nosuchuser\"\n"
+       "command = \"true\"\n"},
+  };
+  for (const auto& [name, text] : bad) d.WriteJobFile(name, text);
+  const RunResult reload = Tq(d, {"reload"});
+  REQUIRE(reload.exit_code == 2);
+  for (const auto& [name, text] : bad) {
+    CAPTURE(name);
+    const std::string path = d.jobs_dir() + "/" + name;
+    const RunResult check = Tq(d, {"jobs", "check", path});
+    INFO("reload: " << reload.err);
+    INFO("check: " << check.err);
+    CHECK(check.exit_code == 2);
+    CHECK(check.out.empty());
+    REQUIRE(!check.err.empty());
+    CHECK(check.err.rfind(path + ":", 0) == 0);
+    // The reload adds what became of the file's jobs: "(none of its jobs are in force)".
+    const std::string said = check.err.substr(0, check.err.size() - 1);
+    CHECK(Contains(reload.err, "tq: reload: " + said + " ("));
+  }
+  // What the daemon has passes, and nothing is said to be unchecked.
+  tq::TempDir dir("jobs-check");
+  const std::string good = Write(dir, "good.toml",
+                                 "[[job]]\nname = \"g\"\nschedule = \"@daily\"\nuser = \"root\"\n"
+                                 "use = { gpu = 2 }\ncommand = \"true\"\n");
+  const RunResult ok = Tq(d, {"jobs", "check", good});
+  INFO(ok.err);
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out == good + ": 1 job\n");
+  CHECK(ok.err.empty());
 }

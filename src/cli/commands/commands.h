@@ -76,7 +76,7 @@ Command AddReload(CLI::App& app, const GlobalOptions& g);
 Command AddCron(CLI::App& app, const GlobalOptions& g);
 /// `tq cron next` under the `cron` group.
 Command AddCronNext(CLI::App& cron, const GlobalOptions& g);
-/// `tq cron import [FILE] [--system]` under the `cron` group.
+/// `tq cron import [FILE] [--system | --user-format]` under the `cron` group.
 Command AddCronImport(CLI::App& cron, const GlobalOptions& g);
 /// `tq jobs check FILE...` under the `jobs` group: job files checked locally, no daemon.
 Command AddJobsCheck(CLI::App& jobs, const GlobalOptions& g);

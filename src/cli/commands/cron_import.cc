@@ -1,16 +1,17 @@
 // tq cron import: a crontab turned into a job file (TOML on stdout, what could not be converted
 // on stderr), computed here in the client (no daemon).
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/commands/commands.h"
 #include "cli/render.h"
@@ -29,6 +30,7 @@ constexpr int kExitProblems = 1;
 struct CronImportFlags {
   std::string file;  // "" or "-": standard input
   bool system = false;
+  bool user_format = false;
 };
 
 // Reads all of `in`, at most one byte past the importer's limit (it reports the size).
@@ -39,21 +41,28 @@ std::string ReadAll(std::istream& in) {
   return data;
 }
 
-// True when `word` names an account and no command of that name is on PATH: `0 2 * * * root
-// /usr/bin/backup` is a system crontab's line, `0 2 * * * mail -s ...` a user's.
-bool IsAccountNotCommand(std::string_view word) {
+// True when `word` is an account's name in the password database.
+bool IsCrontabAccount(std::string_view word) {
   const std::string name(word);
-  if (name.empty() || name.find('/') != std::string::npos || getpwnam(name.c_str()) == nullptr)
-    return false;
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
-  while (!dirs.empty()) {
-    const size_t colon = dirs.find(':');
-    const std::string dir(dirs.substr(0, colon));
-    if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return false;
-    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+  return !name.empty() && name.find('/') == std::string::npos && getpwnam(name.c_str()) != nullptr;
+}
+
+// True when `word` is an executable file in one of the absolute directories of `path`, as the
+// shell cron starts would find it (relative ones would be relative to the job's HOME).
+bool IsCommandOnPath(std::string_view word, std::string_view path) {
+  if (word.empty() || word.find('/') != std::string_view::npos) return false;
+  while (true) {
+    const size_t colon = path.find(':');
+    const std::string dir(path.substr(0, colon));
+    if (!dir.empty() && dir[0] == '/') {
+      const std::string file = dir + "/" + std::string(word);
+      struct stat st {};
+      if (stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(file.c_str(), X_OK) == 0)
+        return true;
+    }
+    if (colon == std::string_view::npos) return false;
+    path.remove_prefix(colon + 1);
   }
-  return true;
 }
 
 // /etc/crontab and /etc/cron.d/* have a user column.
@@ -78,11 +87,14 @@ int Run(const CronImportFlags& f) {
           Status::Invalid("FILE", "cannot read " + Quote(f.file) + ": " + std::strerror(errno)));
     }
   }
-  const CrontabFormat format = f.system || (!from_stdin && IsSystemCrontabPath(f.file))
-                                   ? CrontabFormat::kSystem
-                                   : CrontabFormat::kUser;
-  const CrontabImport result =
-      ImportCrontab(text, format, from_stdin ? "standard input" : f.file, IsAccountNotCommand);
+  // What the user says, then where the file is; else the entries decide (crontab_format.h).
+  std::optional<CrontabFormat> format;
+  if (f.user_format)
+    format = CrontabFormat::kUser;
+  else if (f.system || (!from_stdin && IsSystemCrontabPath(f.file)))
+    format = CrontabFormat::kSystem;
+  const CrontabImport result = ImportCrontab(text, format, from_stdin ? "standard input" : f.file,
+                                             {IsCrontabAccount, IsCommandOnPath});
   std::fwrite(result.toml.data(), 1, result.toml.size(), stdout);
   std::fflush(stdout);
   // As a compiler says it: tq: FILE:LINE: reason, in the order of the lines.
@@ -110,9 +122,13 @@ Command AddCronImport(CLI::App& cron, const GlobalOptions&) {
   auto f = std::make_shared<CronImportFlags>();
   sub->add_option("FILE", f->file,
                   "the crontab (default: standard input); /etc/crontab and /etc/cron.d/* are "
-                  "read as system crontabs");
-  sub->add_flag("--system", f->system,
-                "the crontab has a user column after the schedule (/etc/crontab, /etc/cron.d)");
+                  "read as system crontabs, others as the entries say");
+  auto* system =
+      sub->add_flag("--system", f->system,
+                    "the crontab has a user column after the schedule (/etc/crontab, /etc/cron.d)");
+  sub->add_flag("--user-format", f->user_format,
+                "the crontab is a user's (crontab -e): no user column, whatever its entries say")
+      ->excludes(system);
   return {sub, [f]() { return Run(*f); }};
 }
 

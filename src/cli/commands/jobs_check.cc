@@ -1,7 +1,12 @@
 // tq jobs check FILE...: reads job files as tqd reads them and reports each, here in the client,
-// so a file can be checked before it is installed or reloaded; when a daemon answers, the names
-// are also checked against the jobs it has in force.
+// so a file can be checked before it is installed or reloaded. Users are looked up here; when a
+// daemon answers, the names are also checked against the jobs it has in force and the resource
+// units against its [resources] (else the check says it could not).
+#include <pwd.h>
+#include <sys/stat.h>
+
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -11,7 +16,9 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/job_file_text.h"
+#include "core/jobs/file_errors.h"
 #include "core/jobs/job_file.h"
+#include "core/jobs/job_host_check.h"
 #include "core/model/quote.h"
 #include "core/proto/wire_bytes.h"
 
@@ -28,16 +35,14 @@ struct InForce {
 // How long a daemon has to answer each page before the check stands on the files alone.
 constexpr int kDaemonAnswerMs = 2000;
 
-// The jobs the daemon at `socket` has in force, by name; none when no daemon answers in time (or
-// it refuses), as the check then stands on the files alone.
-std::map<std::string, InForce> JobsInForce(const std::string& socket) {
+// The jobs the daemon of `client` has in force, by name; none when it does not answer in time
+// (or refuses), as the check then stands on the files alone.
+std::map<std::string, InForce> JobsInForce(Client& client) {
   std::map<std::string, InForce> out;
-  auto client = Client::Connect(socket);
-  if (!client.ok()) return out;
   JobsRequest request;
   for (;;) {
-    if (!client->Send(request).ok() || !client->Readable(kDaemonAnswerMs)) return {};
-    auto r = client->Read();
+    if (!client.Send(request).ok() || !client.Readable(kDaemonAnswerMs)) return {};
+    auto r = client.Read();
     if (!r.ok() || !ResponseStatus(*r).ok()) return {};
     const nlohmann::json& page = (*r)["jobs"];
     for (const auto& j : page) {
@@ -52,6 +57,64 @@ std::map<std::string, InForce> JobsInForce(const std::string& socket) {
   return out;
 }
 
+// The resources of the daemon of `client` and their configured units (tqd.toml's [resources]).
+Result<UnitPools> DaemonPools(Client& client) {
+  if (Status sent = client.Send(ResourcesRequest{}); !sent.ok()) return sent;
+  if (!client.Readable(kDaemonAnswerMs))
+    return Status(ErrorCode::kUnavailable, "socket", "tqd at " + client.path() + " did not answer");
+  auto r = client.Read();
+  if (!r.ok()) return r.status();
+  if (Status st = ResponseStatus(*r); !st.ok()) return st;
+  UnitPools pools;
+  for (const auto& resource : r->value("resources", nlohmann::json::array())) {
+    std::vector<std::string> units;
+    for (const auto& unit : resource.value("units", nlohmann::json::array()))
+      if (unit.value("configured", true)) units.push_back(unit.value("name", std::string()));
+    if (!units.empty()) pools[resource.value("name", std::string())] = std::move(units);
+  }
+  return pools;
+}
+
+// The account `name` in this machine's password database, looked up as tqd looks it up.
+AccountFound LookUpAccountHere(const std::string& name) {
+  std::vector<char> buf(16384);
+  passwd pw{};
+  passwd* found = nullptr;
+  const int rc = getpwnam_r(name.c_str(), &pw, buf.data(), buf.size(), &found);
+  if (found != nullptr) return {AccountFound::Kind::kFound, pw.pw_uid, ""};
+  if (rc != 0) return {AccountFound::Kind::kError, 0, std::strerror(rc)};
+  return {AccountFound::Kind::kMissing, 0, ""};
+}
+
+// What the check learns of the daemon: the jobs it has in force, and what it runs jobs with.
+struct DaemonView {
+  std::map<std::string, InForce> in_force;
+  JobHost host{LookUpAccountHere, std::nullopt, std::nullopt};
+  std::string resources_unchecked;  // why host.pools is unknown
+};
+
+// Asks the daemon at `socket` (--socket, else $TQ_SOCKET and the usual places); a daemon that
+// cannot be reached leaves the check to the files and this machine's accounts.
+DaemonView LookAtDaemon(const std::string& socket) {
+  DaemonView view;
+  auto client = Client::Connect(socket);
+  if (!client.ok()) {
+    view.resources_unchecked = client.status().message();
+    return view;
+  }
+  Result<UnitPools> pools = DaemonPools(*client);
+  if (!pools.ok()) {
+    view.resources_unchecked = pools.status().message();
+    return view;
+  }
+  view.host.pools = std::move(*pools);
+  // tqd made its socket: the socket's owner is the user it runs as.
+  struct stat st {};
+  if (stat(client->path().c_str(), &st) == 0) view.host.daemon_uid = st.st_uid;
+  view.in_force = JobsInForce(*client);
+  return view;
+}
+
 // What one file gave: its jobs, or why it is refused.
 struct Checked {
   std::string path;
@@ -60,7 +123,9 @@ struct Checked {
 
 int Run(const std::vector<std::string>& paths, const GlobalOptions& g) {
   const bool json = g.json;
-  const std::map<std::string, InForce> in_force = JobsInForce(g.socket);
+  const DaemonView daemon = LookAtDaemon(g.socket);
+  const std::map<std::string, InForce>& in_force = daemon.in_force;
+  bool asks_units = false;  // some good file has a job with `use`
   std::vector<Checked> checked;
   std::map<std::string, std::string> where_by_name;  // job name -> "FILE:LINE" of its first use
   for (const std::string& path : paths) {
@@ -88,6 +153,14 @@ int Run(const std::vector<std::string>& paths, const GlobalOptions& g) {
         }
       }
     }
+    if (file.ok()) {
+      FileErrors errors(path);
+      for (const JobDef& j : file->jobs) {
+        errors.Add(CheckJobOnHost(j, daemon.host));
+        asks_units = asks_units || !j.use.empty();
+      }
+      if (errors.count() > 0) file = errors.Joined();
+    }
     checked.push_back({path, std::move(file)});
   }
 
@@ -114,6 +187,8 @@ int Run(const std::vector<std::string>& paths, const GlobalOptions& g) {
     }
   }
   std::fflush(stdout);
+  if (asks_units && !daemon.host.pools)
+    std::fprintf(stderr, "tq: resources not checked: %s\n", daemon.resources_unchecked.c_str());
   return all_good ? 0 : 2;  // a bad file is a bad value, as with tq cron next
 }
 
@@ -122,7 +197,8 @@ int Run(const std::vector<std::string>& paths, const GlobalOptions& g) {
 Command AddJobsCheck(CLI::App& jobs, const GlobalOptions& g) {
   auto* sub = jobs.add_subcommand(
       "check",
-      "Check job files as tqd would read them (locally; names also against a running daemon)");
+      "Check job files as tqd would read them (locally; names and resources also against a "
+      "running daemon)");
   auto paths = std::make_shared<std::vector<std::string>>();
   sub->add_option("file", *paths, "the job files (TOML) to check")->required();
   return {sub, [paths, &g]() { return Run(*paths, g); }};

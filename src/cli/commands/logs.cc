@@ -188,8 +188,7 @@ Command AddLogs(CLI::App& app, const GlobalOptions& g) {
   auto* attempt =
       sub->add_option("--attempt", f->attempt, "this attempt (1 is the first; default: the latest)")
           ->check(DecimalCheck({1, std::numeric_limits<int>::max(), "an attempt number"}));
-  sub->add_option("--stage", f->stage,
-                  "a task with stages: the latest attempt of stage NAME (SPEC 13)")
+  sub->add_option("--stage", f->stage, "a task with stages: the latest attempt of stage NAME")
       ->option_text("NAME")
       ->excludes(attempt);
   return {sub, [f, &g]() {

@@ -9,6 +9,7 @@
 #include "cli/state_colour.h"
 #include "core/model/clock.h"
 #include "core/model/duration.h"
+#include "core/model/output_cut.h"
 #include "core/proto/wire_bytes.h"
 
 namespace tq {
@@ -150,6 +151,12 @@ void PrintTask(const nlohmann::json& t) {
   for (const auto& a : attempts)
     if (const std::string units = UnitsText(a.value("units", nlohmann::json())); !units.empty())
       std::printf("attempt %s held %s\n", a["number"].dump().c_str(), units.c_str());
+  for (const auto& a : attempts)
+    for (const auto& cut : a.value("output_cut", nlohmann::json::array()))
+      std::printf("attempt %s: output: %s\n", a["number"].dump().c_str(),
+                  OutputCutSummary({cut.value("stream", "") == "stderr",
+                                    cut.value("at", int64_t{0}), cut.value("reason", "")})
+                      .c_str());
   for (const auto& a : attempts)
     if (a["detail"].is_string())
       std::printf("attempt %s: %s: %s\n", a["number"].dump().c_str(),

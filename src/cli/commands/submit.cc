@@ -310,7 +310,8 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
                   "units of a resource of tqd.toml's [resources] each attempt holds: NAME=COUNT "
                   "or NAME for one (repeatable)");
   sub->add_option("--delay", f->delay, "start no earlier than DURATION from now (90s, 1h30m)");
-  sub->add_option("--at", f->at, "start no earlier than TIME (2026-12-01T03:00, 14:30, @EPOCH)");
+  sub->add_option("--at", f->at,
+                  "start no earlier than TIME (2026-12-01T03:00, 14:30, 14:30:15, @EPOCH)");
   sub->add_option("--after", f->after, "wait until these tasks succeeded (ID[,ID...])");
   sub->add_option("--timeout", f->timeout, "running-time limit (DURATION)");
   sub->add_flag("--clean-env", f->clean_env, "run with cron's environment, not yours");
@@ -331,13 +332,15 @@ Command AddSubmit(CLI::App& app, const GlobalOptions& g) {
   sub->add_flag("--no-jitter", f->no_jitter, "do not spread delays by +-20%");
   sub->add_option("--retry-on-exit", f->retry_on_exit, "only these exit codes retry (75,76)");
   sub->add_option("--no-retry-on-exit", f->no_retry_on_exit, "these exit codes never retry");
-  sub->add_option("--pending-ttl", f->pending_ttl, "fail if not started within DURATION");
+  sub->add_option("--pending-ttl", f->pending_ttl,
+                  "fail if not started within DURATION (0: never, the default)");
   sub->add_option("--on-failure", f->on_failure,
                   "run CMD (as you, with TQ_* set) once the task has finally failed");
   sub->add_option("--on-success", f->on_success, "run CMD when the task succeeded");
   sub->add_option("--on-finish", f->on_finish, "run CMD whenever the task ends");
   sub->add_option("--mailto", f->mailto, "mail the output of a failed run to ADDR[,ADDR...]");
-  sub->add_option("--mail-on", f->mail_on, "failure (default) or always")
+  sub->add_option("--mail-on", f->mail_on,
+                  "failure (default), always, or output (whenever the run printed something)")
       ->check(CLI::IsMember({"failure", "always", "output"}));
   sub->add_option("--shards", f->shards,
                   "N tasks, each with TQ_SHARD_INDEX (0..N-1) and TQ_SHARD_TOTAL; prints the "

@@ -275,6 +275,7 @@ complete -c tq -n $next -l count -x -d 'how many firings to print (default 5)'
 complete -c tq -n $next -l dst -xa 'cron skip first both' -d 'what a fixed-hour time does across DST'
 complete -c tq -n '__tq_is "tq cron import" 0' -F
 complete -c tq -n '__tq_is "tq cron import"' -l system -d 'the crontab has a user column'
+complete -c tq -n '__tq_is "tq cron import"' -l user-format -d 'the crontab is a user\'s: no user column'
 
 complete -c tq -n '__tq_is "tq stats"' -l prometheus -d "print them in Prometheus's text format"
 complete -c tq -n '__tq_is "tq web"' -l listen -r -d 'ADDR:PORT or unix:PATH to listen on'

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/cron/cron_zone.h"
+#include "core/jobs/crontab_format.h"
 #include "core/jobs/crontab_job_name.h"
 #include "core/jobs/crontab_syntax.h"
 #include "core/jobs/job_file.h"
@@ -120,9 +121,11 @@ struct ImportedJob {
 // than a job file's worth: once the output is sure to pass kMaxJobFileBytes it stops.
 class Importer {
  public:
-  /// `suspect`: the lines whose command starts with an account's name (a user column?).
-  Importer(CrontabFormat format, std::set<int> suspect)
-      : format_(format), suspect_(std::move(suspect)) {}
+  /// `guess`: how the format was decided, when it was guessed (nullptr when it was given).
+  /// `is_account`: looks up the users of a system crontab (none: they are not looked up).
+  Importer(CrontabFormat format, const CrontabFormatGuess* guess,
+           std::function<bool(std::string_view)> is_account)
+      : format_(format), guess_(guess), is_account_(std::move(is_account)) {}
 
   void Line(int number, std::string_view line) {
     if (too_large_) return;
@@ -140,16 +143,16 @@ class Importer {
     if (line[start] == '#') return Comment(CommentText(line.substr(start)));
     if (std::optional<CrontabAssignment> a = ParseCrontabAssignment(line))
       return Assign(number, *a, line);
+    if (guess_ != nullptr) {
+      if (std::optional<std::string> why = GuessedWrong(number, line))
+        return Problem(number, *why, line);
+    }
     Result<CrontabEntry> entry = ParseCrontabEntry(line, format_);
     if (!entry.ok()) return Problem(number, entry.status().message(), line);
-    if (suspect_.count(number)) {
-      const std::string word = entry->command.substr(0, entry->command.find_first_of(" \t"));
-      return Problem(number,
-                     "the command starts with " + Quote(word) +
-                         ", an account's name: cron would run it as the command. A line of a "
-                         "system crontab (/etc/crontab, /etc/cron.d)? Import those with --system",
-                     line);
-    }
+    if (format_ == CrontabFormat::kSystem && is_account_ && !is_account_(entry->user) &&
+        missing_users_.insert(entry->user).second)
+      Warn(number, "the user " + Quote(entry->user) +
+                       " does not exist on this machine: tqd refuses its jobs until it does");
     if (entry->stdin_data)
       Warn(number,
            "an unescaped \"%\" ends the command: the rest of the line is its standard input, "
@@ -178,6 +181,29 @@ class Importer {
   }
 
  private:
+  // Why a guessed format may be wrong for this entry line: a user crontab's entry that names
+  // an account, a system crontab's that names none; nullopt when it agrees with the guess (or
+  // is no entry GuessCrontabFormat counted: its own problem is reported).
+  std::optional<std::string> GuessedWrong(int number, std::string_view line) const {
+    Result<CrontabEntry> entry = ParseCrontabEntry(line, CrontabFormat::kUser);
+    if (!entry.ok()) return std::nullopt;
+    auto account = guess_->account_lines.find(number);
+    if (format_ == CrontabFormat::kUser && account != guess_->account_lines.end()) {
+      const std::string word = entry->command.substr(0, entry->command.find_first_of(" \t"));
+      return "the command starts with " + Quote(word) +
+             ", an account's name, and no command of that name is on the crontab's PATH (" +
+             account->second +
+             "): a line of a system crontab? Import the file with --system, or with "
+             "--user-format to convert it as cron would run it";
+    }
+    if (format_ == CrontabFormat::kSystem && account == guess_->account_lines.end()) {
+      return "the file is read as a system crontab (most entries name an account after the "
+             "schedule), but this entry names none: import it with --system or --user-format to "
+             "say which it is";
+    }
+    return std::nullopt;
+  }
+
   // A line that cannot be converted: reported, and kept as a comment.
   void Problem(int number, const std::string& reason, std::string_view line) {
     problems_.push_back({number, reason});
@@ -238,7 +264,10 @@ class Importer {
     } else if (a.name == "MAILTO") {
       if (Status st = CheckMailto("MAILTO", a.value); !st.ok())
         return Problem(number, st.message(), line);
-      Comment(note + "mailto, with mail_on = \"output\": a run that printed anything is mailed");
+      Comment(note + (a.value.empty()
+                          ? "no mail: the jobs that follow mail nothing, as in cron"
+                          : "mailto, with mail_on = \"output\": a run that printed anything is "
+                            "mailed"));
     }
 
     // Like cron, every variable is also in the environment of the jobs that follow.
@@ -386,7 +415,9 @@ class Importer {
   }
 
   CrontabFormat format_;
-  std::set<int> suspect_;
+  const CrontabFormatGuess* guess_;
+  std::function<bool(std::string_view)> is_account_;
+  std::set<std::string> missing_users_;  // each warned of once
   Settings settings_;
   std::shared_ptr<const Settings> snapshot_;  // settings_ as the last job got them
   size_t snapshot_bytes_ = 0;                 // the env bytes of every snapshot
@@ -399,65 +430,28 @@ class Importer {
   std::vector<CrontabProblem> warnings_;
 };
 
-// Calls `line(number, text)` for each line of `text`, numbered from 1.
-template <typename F>
-void ForEachLine(std::string_view text, F line) {
-  int number = 0;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    line(++number, text.substr(start, end - start));
-    start = end + 1;
-  }
-}
-
-// The entries of a user crontab whose command starts with an account's name and goes on (a
-// system crontab's user column); `entries` counts every entry.
-std::set<int> AccountLines(std::string_view text, const IsAccountName& is_account, int& entries) {
-  std::set<int> lines;
-  entries = 0;
-  ForEachLine(text, [&](int number, std::string_view line) {
-    const size_t start = line.find_first_not_of(" \t");
-    if (start == std::string_view::npos || line[start] == '#' || ParseCrontabAssignment(line))
-      return;
-    Result<CrontabEntry> entry = ParseCrontabEntry(line, CrontabFormat::kUser);
-    if (!entry.ok()) return;
-    ++entries;
-    const std::string& command = entry->command;
-    const size_t end = command.find_first_of(" \t");
-    if (end != std::string::npos && command.find_first_not_of(" \t", end) != std::string::npos &&
-        is_account(std::string_view(command).substr(0, end)))
-      lines.insert(number);
-  });
-  return lines;
-}
-
 }  // namespace
 
-CrontabImport ImportCrontab(std::string_view text, CrontabFormat format,
-                            const std::string& source_name, const IsAccountName& is_account) {
-  std::set<int> suspect;
-  bool recognised_system = false;
-  if (format == CrontabFormat::kUser && is_account && text.size() <= kMaxJobFileBytes) {
-    int entries = 0;
-    suspect = AccountLines(text, is_account, entries);
-    if (entries > 0 && static_cast<int>(suspect.size()) == entries) {
-      format = CrontabFormat::kSystem;
-      recognised_system = true;
-      suspect.clear();
-    }
+CrontabImport ImportCrontab(std::string_view text, std::optional<CrontabFormat> format,
+                            const std::string& source_name, const CrontabLookups& lookups) {
+  std::optional<CrontabFormatGuess> guess;
+  const bool can_guess = lookups.is_account && lookups.is_command;
+  if (!format && can_guess && text.size() <= kMaxJobFileBytes)
+    guess = GuessCrontabFormat(text, lookups);
+  const CrontabFormat chosen = format ? *format : guess ? guess->format : CrontabFormat::kUser;
+  Importer importer(chosen, guess ? &*guess : nullptr, lookups.is_account);
+  if (guess && chosen == CrontabFormat::kSystem) {
+    importer.Warn(
+        0, "read as a system crontab (--system): " + std::to_string(guess->account_lines.size()) +
+               " of its " + std::to_string(guess->entries) +
+               " entries name an account after the schedule, as /etc/crontab and "
+               "/etc/cron.d do (--user-format reads it as a user's)");
   }
-  Importer importer(format, std::move(suspect));
-  if (recognised_system)
-    importer.Warn(0,
-                  "read as a system crontab (--system): every entry names an account after its "
-                  "schedule, as /etc/crontab and /etc/cron.d do");
   if (text.size() > kMaxJobFileBytes) {
     importer.TooLarge("the crontab is " + std::to_string(text.size()) + " bytes");
     return importer.Finish(source_name);
   }
-  ForEachLine(text, [&](int number, std::string_view line) { importer.Line(number, line); });
+  ForEachCrontabLine(text, [&](int number, std::string_view line) { importer.Line(number, line); });
   return importer.Finish(source_name);
 }
 

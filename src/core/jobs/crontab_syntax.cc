@@ -205,8 +205,8 @@ Result<CrontabEntry> ParseCrontabEntry(std::string_view line, CrontabFormat form
       return Status::Invalid("user", "expected a user name after the schedule, found nothing");
     if (!ValidUserName(user)) {
       return Status::Invalid("user", "the user column " + Quote(user) +
-                                         " is not a user name (a user crontab? import it without "
-                                         "--system)");
+                                         " is not a user name (a user crontab? import it with "
+                                         "--user-format)");
     }
     entry.user = user;
   }

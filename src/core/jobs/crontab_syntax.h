@@ -46,4 +46,17 @@ struct CrontabEntry {
 /// would run `* cmd`).
 Result<CrontabEntry> ParseCrontabEntry(std::string_view line, CrontabFormat format);
 
+/// Calls `line(number, text)` for each line of `text` (without its newline), numbered from 1.
+template <typename F>
+void ForEachCrontabLine(std::string_view text, F line) {
+  int number = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    line(++number, text.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
 }  // namespace tq

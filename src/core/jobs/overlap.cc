@@ -22,6 +22,10 @@ OverlapDecision DecideOverlap(Overlap overlap, int pending, int running, bool fo
   return {OverlapAction::kCreate, true};
 }
 
+OverlapDecision DecideCatchUp(Overlap overlap) {
+  return {OverlapAction::kCreate, overlap != Overlap::kAllow};
+}
+
 const char* OverlapActionName(OverlapAction action) {
   switch (action) {
     case OverlapAction::kCreate:

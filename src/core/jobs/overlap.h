@@ -25,6 +25,11 @@ struct OverlapDecision {
 /// `running` run. `force` (`tq jobs run --force`) always creates a run that is not exclusive.
 OverlapDecision DecideOverlap(Overlap overlap, int pending, int running, bool force);
 
+/// The decision for a catch-up run of misfire = "run_all" (a missed firing after the first of
+/// one plan): with any overlap but allow, an exclusive run, which waits behind the runs before
+/// it: one run per missed firing, one at a time, up to max_catch_up. With allow, as a firing.
+OverlapDecision DecideCatchUp(Overlap overlap);
+
 /// "create", "skip", "coalesce", "replace": for logs and replies.
 const char* OverlapActionName(OverlapAction action);
 

@@ -9,6 +9,7 @@
 
 #include "core/model/clock.h"
 #include "core/model/notify.h"
+#include "core/model/output_cut.h"
 #include "core/model/retry_policy.h"
 #include "core/model/shard.h"
 #include "core/model/stage.h"
@@ -82,11 +83,11 @@ struct TaskSpec {
   bool clean_env = false;                 ///< run with cron's environment instead of `env`
   WallMs not_before = 0;                  ///< earliest start (0: at once)
   std::vector<TaskId> after;              ///< ids that must succeed (or expire) first
-  std::vector<std::string> labels;  ///< a user's own never begin with kJobLabelPrefix
-  int64_t timeout_ms = 0;          ///< running-time limit (0: none)
-  std::optional<std::string> key;  ///< idempotency key, scoped to the owner (SPEC 3)
-  int64_t version = 0;             ///< version of the keyed request
-  RetryPolicy retry;               ///< resolved at submit from the flags and queue defaults
+  std::vector<std::string> labels;        ///< a user's own never begin with kJobLabelPrefix
+  int64_t timeout_ms = 0;                 ///< running-time limit (0: none)
+  std::optional<std::string> key;         ///< idempotency key, scoped to the owner (SPEC 3)
+  int64_t version = 0;                    ///< version of the keyed request
+  RetryPolicy retry;                      ///< resolved at submit from the flags and queue defaults
   int64_t pending_ttl_ms = 0;      ///< fail if still pending this long after submit (0: never)
   bool keep_background = false;    ///< leave descendants running when the main process ends
   std::optional<std::string> job;  ///< the cron job this task is a run of (SPEC 7), if any
@@ -119,9 +120,10 @@ struct Attempt {
   int64_t max_rss_kb = 0;
   int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory, every process; 0: unknown
   std::string detail;  ///< why it could not start (spawn-failed), e.g. "cwd /x: No such file..."
-  UnitGrant units;     ///< the resource units it held (SPEC 14)
-  int stage = 0;       ///< the index of the stage it ran (0 for a task without stages)
-  std::string host;    ///< the host whose attempt it is (SPEC 12); "" before hosts were kept
+  std::vector<OutputCut> output_cuts;  ///< streams its supervisor could not write all of
+  UnitGrant units;                     ///< the resource units it held (SPEC 14)
+  int stage = 0;     ///< the index of the stage it ran (0 for a task without stages)
+  std::string host;  ///< the host whose attempt it is (SPEC 12); "" before hosts were kept
 };
 
 /// A task as the store holds it.

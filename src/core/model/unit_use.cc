@@ -2,9 +2,18 @@
 
 #include <charconv>
 
+#include "core/model/quote.h"
+
 namespace tq {
 
 namespace {
+
+// The resources of `pools`, "gpu, licence".
+std::string PoolNames(const UnitPools& pools) {
+  std::string out;
+  for (const auto& [name, units] : pools) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
 
 bool IsLowerOrDigit(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -97,6 +106,28 @@ std::optional<UnitGrant> DecodeUnitGrant(std::string_view text) {
     if (units.empty() || !grant.emplace(nv->first, std::move(units)).second) return std::nullopt;
   }
   return grant;
+}
+
+Status CheckUnitRequest(const UnitRequest& request, const UnitPools& pools) {
+  for (const auto& [resource, count] : request) {
+    auto it = pools.find(resource);
+    if (it == pools.end()) {
+      return Status::Invalid(
+          "use", "use: " + Quote(resource) + " is not a resource of this daemon (" +
+                     (pools.empty() ? std::string("tqd.toml names none in [resources]")
+                                    : "tqd.toml's [resources] names " + PoolNames(pools)) +
+                     ")");
+    }
+    const int exist = static_cast<int>(it->second.size());
+    if (count < 1 || count > exist) {
+      return Status::Invalid(
+          "use", "use: " + resource + "=" + std::to_string(count) + ": " +
+                     (count < 1 ? "ask for 1 or more units"
+                                : "only " + std::to_string(exist) + " unit" +
+                                      (exist == 1 ? "" : "s") + " of " + resource + " exist"));
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace tq

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/model/status.h"
+
 namespace tq {
 
 /// Each resource's units by name, in the order they are handed out ("gpu" -> "0", "1", ...).
@@ -41,5 +43,9 @@ std::optional<UnitRequest> DecodeUnitRequest(std::string_view text);
 std::string EncodeUnitGrant(const UnitGrant& grant);
 /// The grant `text` spells; nullopt when it is not one EncodeUnitGrant made.
 std::optional<UnitGrant> DecodeUnitGrant(std::string_view text);
+
+/// Refuses (kInvalid, field "use") a request for a resource `pools` does not name, or for more
+/// units than the resource has, naming it and what exists.
+Status CheckUnitRequest(const UnitRequest& request, const UnitPools& pools);
 
 }  // namespace tq

@@ -13,7 +13,7 @@
 namespace tq {
 
 namespace {
-constexpr const char* kAtGrammar = "use YYYY-MM-DD[THH:MM[:SS]][Z|±HH:MM], HH:MM or @EPOCH";
+constexpr const char* kAtGrammar = "use YYYY-MM-DD[THH:MM[:SS]][Z|±HH:MM], HH:MM[:SS] or @EPOCH";
 constexpr const char* kRfcGrammar = "use YYYY-MM-DDTHH:MM:SS[.fraction] then Z or ±HH:MM";
 constexpr WallMs kPastSlackMs = 60 * 1000;  // SPEC 10: up to 60 s in the past is still "now"
 
@@ -158,18 +158,20 @@ Result<WallMs> ParseAt(std::string_view text, WallMs now, const std::string& fie
     }
     result = secs * 1000;
   } else if (text.size() >= 3 && text[2] == ':') {
-    // HH:MM: today if it is still ahead, else tomorrow.
+    // HH:MM[:SS]: today if it is still ahead, else tomorrow.
     TextCursor cur(text);
     Civil c;
     if (!cur.Digits(2, &c.hour) || !cur.Eat(':') || !cur.Digits(2, &c.minute)) {
       return refuse("");
     }
+    if (cur.Eat(':') && !cur.Digits(2, &c.second)) return refuse("expected HH:MM:SS");
     if (!cur.AtEnd()) return trailing(cur);
     if (c.hour > 23) return refuse("hour " + Two(c.hour) + " is out of range 00..23");
     if (c.minute > 59) return refuse("minute " + Two(c.minute) + " is out of range 00..59");
+    if (c.second > 59) return refuse("second " + Two(c.second) + " is out of range 00..59");
     tm n = LocalTm(now);
     std::optional<int64_t> today =
-        LocalToEpoch(n.tm_year + 1900, n.tm_mon + 1, n.tm_mday, c.hour, c.minute, 0);
+        LocalToEpoch(n.tm_year + 1900, n.tm_mon + 1, n.tm_mday, c.hour, c.minute, c.second);
     if (today && *today * 1000 >= now) {
       result = *today * 1000;
     } else {
@@ -185,7 +187,7 @@ Result<WallMs> ParseAt(std::string_view text, WallMs now, const std::string& fie
       time_t noon = timegm(&d);
       gmtime_r(&noon, &d);
       std::optional<int64_t> tomorrow =
-          LocalToEpoch(d.tm_year + 1900, d.tm_mon + 1, d.tm_mday, c.hour, c.minute, 0);
+          LocalToEpoch(d.tm_year + 1900, d.tm_mon + 1, d.tm_mday, c.hour, c.minute, c.second);
       if (!tomorrow) return gap(" tomorrow");
       result = *tomorrow * 1000;
     }

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "core/model/quote.h"
-
 namespace tq {
 
 namespace {
@@ -21,12 +19,6 @@ const std::set<std::string>* HeldOf(const UnitsHeld& held, const std::string& re
   return it == held.end() ? nullptr : &it->second;
 }
 
-std::string Names(const UnitPools& pools) {
-  std::string out;
-  for (const auto& [name, units] : pools) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
 }  // namespace
 
 Result<UnitsHeld> HeldUnitsNow(Store& store) {
@@ -36,28 +28,6 @@ Result<UnitsHeld> HeldUnitsNow(Store& store) {
   for (const UnitHolder& h : *holders)
     for (const auto& [resource, units] : h.units) held[resource].insert(units.begin(), units.end());
   return held;
-}
-
-Status CheckUnitRequest(const UnitRequest& request, const UnitPools& pools) {
-  for (const auto& [resource, count] : request) {
-    auto it = pools.find(resource);
-    if (it == pools.end()) {
-      return Status::Invalid("use",
-                             "use: " + Quote(resource) + " is not a resource of this daemon (" +
-                                 (pools.empty() ? std::string("tqd.toml names none in [resources]")
-                                                : "tqd.toml's [resources] names " + Names(pools)) +
-                                 ")");
-    }
-    const int exist = static_cast<int>(it->second.size());
-    if (count < 1 || count > exist) {
-      return Status::Invalid(
-          "use", "use: " + resource + "=" + std::to_string(count) + ": " +
-                     (count < 1 ? "ask for 1 or more units"
-                                : "only " + std::to_string(exist) + " unit" +
-                                      (exist == 1 ? "" : "s") + " of " + resource + " exist"));
-    }
-  }
-  return Status::Ok();
 }
 
 std::optional<UnitGrant> GrantUnits(const UnitRequest& request, const UnitPools& pools,

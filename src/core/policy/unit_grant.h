@@ -20,10 +20,6 @@ using UnitsHeld = std::map<std::string, std::set<std::string>>;
 /// The units the store's running attempts hold, by resource.
 Result<UnitsHeld> HeldUnitsNow(Store& store);
 
-/// Refuses (kInvalid, field "use") a request for a resource `pools` does not name, or for more
-/// units than the resource has, naming it and what exists.
-Status CheckUnitRequest(const UnitRequest& request, const UnitPools& pools);
-
 /// The units `request` gets now: of each resource, the first free units in the pool's order;
 /// nullopt when some resource has too few free (or is not configured any more).
 std::optional<UnitGrant> GrantUnits(const UnitRequest& request, const UnitPools& pools,

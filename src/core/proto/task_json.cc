@@ -44,6 +44,18 @@ json StagesJson(const Task& t) {
   return stages;
 }
 
+// The streams an attempt's supervisor could not write all of: where and why each was cut; null
+// when none was.
+json OutputCutsJson(const std::vector<OutputCut>& cuts) {
+  if (cuts.empty()) return json();
+  json out = json::array();
+  for (const OutputCut& cut : cuts)
+    out.push_back({{"stream", cut.stderr_stream ? "stderr" : "stdout"},
+                   {"at", cut.at},
+                   {"reason", cut.reason}});
+  return out;
+}
+
 }  // namespace
 
 json TaskToJson(const Task& t) {
@@ -66,7 +78,8 @@ json TaskToJson(const Task& t) {
         {"memory_peak_bytes", a.memory_peak_bytes},
         {"detail", a.detail.empty() ? json() : json(a.detail)},
         {"units", a.units.empty() ? json() : json(a.units)},
-        {"host", a.host.empty() ? json() : json(a.host)}};
+        {"host", a.host.empty() ? json() : json(a.host)},
+        {"output_cut", OutputCutsJson(a.output_cuts)}};
     if (!t.spec.stages.empty()) ja["stage"] = StageName(t.spec, a.stage);
     attempts.push_back(std::move(ja));
   }

@@ -83,8 +83,9 @@ struct AttemptOutcome {
   int64_t max_rss_kb = 0;
   int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory (memory.peak); 0: unknown
   std::string detail;  ///< why it could not start (spawn-failed), or the host it was lost with
-  int64_t output_bytes = 0;    ///< the size of the output files it left (stdout and stderr)
-  bool never_started = false;  ///< no supervisor ever ran: the attempt is undone, not lost
+  int64_t output_bytes = 0;            ///< the size of the output files it left (stdout and stderr)
+  std::vector<OutputCut> output_cuts;  ///< streams its supervisor could not write all of
+  bool never_started = false;          ///< no supervisor ever ran: the attempt is undone, not lost
 };
 
 /// What a submit did (SPEC 3); for a keyed submit, also the older versions it ends.

@@ -117,7 +117,8 @@ struct Scheduler::State {
   void SyncRecords(const std::map<std::string, JobDef>& prev, bool at_start);
   void Replan();
   void Plan(Job& j, WallMs now);
-  Result<JobRunOutcome> Run(Job& j, const std::optional<Firing>& firing, bool force, WallMs now);
+  Result<JobRunOutcome> Run(Job& j, const std::optional<Firing>& firing, bool force, WallMs now,
+                            bool catch_up = false);
   void Record(Job& j, const Firing& firing, WallMs now);
   void SetDisabled(Job& j, bool disabled);
   void Unschedule(Job& j);
@@ -405,7 +406,9 @@ void Scheduler::State::Plan(Job& j, WallMs now) {
                  plan->dropped >= kMaxDroppedCount ? "at least " : "", plan->dropped,
                  MisfireName(j.def.misfire));
   for (const WallMs t : plan->fire) {
-    auto run = Run(j, Firing{name, t, ""}, false, now);
+    // The firings after the first are missed ones run_all catches up on: each makes its run.
+    const bool catch_up = t != plan->fire.front();
+    auto run = Run(j, Firing{name, t, ""}, false, now, catch_up);
     if (!run.ok() && run.status().fault() != StoreFault::kNone) {
       LogFault("job " + name + ": firing of " + FormatRfc3339InZone(t, j.zone) + " not made yet",
                run.status());
@@ -437,16 +440,18 @@ void Scheduler::State::LogMissingHome(const Job& j) {
                j.user.home, j.user.owner.name, rc == 0 ? "not a directory" : strerror(errno));
 }
 
-// One run of `j`, by its overlap unless `force`: through Fire for a firing (recorded even when
-// overlap makes no run), else as a plain insert (`tq jobs run`).
+// One run of `j`, by its overlap unless `force` (or, for a `catch_up` run, DecideCatchUp):
+// through Fire for a firing (recorded even when overlap makes no run), else as a plain insert
+// (`tq jobs run`).
 Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>& firing, bool force,
-                                            WallMs now) {
+                                            WallMs now, bool catch_up) {
   const std::string& name = j.def.name;
   auto runs = store().RunsOf(name);
   if (!runs.ok()) return runs.status();
   // A sharded run (a group) counts as one run.
   const OverlapDecision d =
-      DecideOverlap(j.def.overlap, runs->pending_runs, runs->in_flight_runs, force);
+      catch_up ? DecideCatchUp(j.def.overlap)
+               : DecideOverlap(j.def.overlap, runs->pending_runs, runs->in_flight_runs, force);
   JobRunOutcome out;
   out.action = d.action;
   const std::string when =

@@ -14,14 +14,23 @@ namespace {
 // The most output one logs response carries; the client asks again from the new offset.
 constexpr size_t kChunkBytes = 256 * 1024;
 
-// The output of `attempt` of `task`: its files on this host, else the copy the store kept when
+// The bytes of `attempt` of `task`: its files on this host, else the copy the store kept when
 // another host ran it (SPEC 12); none yet while another host runs it.
-AttemptOutput OutputOf(RequestContext& ctx, const Task& task, int attempt) {
+AttemptOutput KeptOutputOf(RequestContext& ctx, const Task& task, int attempt) {
   AttemptOutput here(ctx.files, task.id, attempt);
   if (here.OnThisHost() || !ctx.config->Shared() || attempt == 0) return here;
   auto kept = ctx.store.SavedOutput(task.id, attempt);
   if (!kept.ok()) spdlog::error("{}", kept.status().message());
   if (kept.ok() && kept->has_value()) return AttemptOutput(std::move(**kept));
+  return here;
+}
+
+// The output of `attempt` of `task` (KeptOutputOf), marked where its supervisor cut it when
+// `task` was read with its attempts.
+AttemptOutput OutputOf(RequestContext& ctx, const Task& task, int attempt) {
+  AttemptOutput here = KeptOutputOf(ctx, task, attempt);
+  for (const Attempt& a : task.attempts)
+    if (a.number == attempt) here.MarkCuts(a.output_cuts);
   return here;
 }
 

@@ -8,6 +8,7 @@
 #include "core/model/limits.h"
 #include "core/model/quote.h"
 #include "daemon/handlers/handlers.h"
+#include "daemon/host/store_metrics.h"
 
 namespace tq {
 
@@ -97,7 +98,7 @@ nlohmann::json QueuesJson(RequestContext& ctx, const Owner& peer) {
     std::erase_if(all, [&](const auto& entry) {
       const std::string& name = entry.first;
       if (QueueUser(name) == peer.name) return false;  // their own
-      const bool listed = name == TaskSpec().queue || ctx.config->queues.count(name);
+      const bool listed = CountedApart(*ctx.config, name);
       return !own.count(name) && (!listed || !ctx.access.CheckQueue(peer, name).ok());
     });
   }
@@ -110,7 +111,8 @@ nlohmann::json QueuesJson(RequestContext& ctx, const Owner& peer) {
                    {"paused", q.paused},
                    {"concurrency", cap == 0 ? nlohmann::json() : nlohmann::json(cap)},
                    {"priority_mix", PriorityMixName(QueueMix(q, *ctx.config))},
-                   {"running", running.ok() ? RunningCount(*running, name) : 0}});
+                   {"running", running.ok() ? RunningCount(*running, name) : 0},
+                   {"counted_apart", CountedApart(*ctx.config, name)}});
   }
   return out;
 }

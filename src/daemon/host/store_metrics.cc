@@ -21,11 +21,15 @@ int64_t FileBytes(const std::string& path) {
 
 }  // namespace
 
+bool CountedApart(const Config& config, const std::string& queue) {
+  return queue == TaskSpec().queue || config.queues.count(queue) > 0;
+}
+
 Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config, const std::string& db_path,
                                      const std::string& self, WallMs now) {
   MetricsSnapshot s;
   const auto label = [&](const std::string& queue) {
-    return queue == TaskSpec().queue || config.queues.count(queue) ? queue : kOtherQueuesLabel;
+    return CountedApart(config, queue) ? queue : kOtherQueuesLabel;
   };
   auto counts = store.TaskCounts();
   if (!counts.ok()) return counts.status();

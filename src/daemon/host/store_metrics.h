@@ -20,6 +20,10 @@ namespace tq {
 Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config, const std::string& db_path,
                                      const std::string& self, WallMs now);
 
+/// Whether the metrics count `queue`'s tasks under its own name: the default queue and those
+/// tqd.toml names; the others are counted together as kOtherQueuesLabel.
+bool CountedApart(const Config& config, const std::string& queue);
+
 /// What systemd's status shows: running attempts and pending tasks; nullopt on a store fault.
 std::optional<std::string> ServiceStatusOf(Store& store);
 

@@ -18,6 +18,7 @@
 
 #include "core/model/quote.h"
 #include "core/model/saturating.h"
+#include "daemon/host/log_setup.h"
 #include "daemon/host/private_files.h"
 #include "daemon/host/proc.h"
 #include "daemon/run/shim_args.h"
@@ -231,7 +232,8 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
   const std::vector<std::string> identity =
       IdentityArgs(hook.account, hook.pam_service, hook.pam_dir);
   args.insert(args.end(), identity.begin(), identity.end());
-  args.insert(args.end(), {"--env-fd", std::to_string(TQ_SHIM_ENV_FD), "--"});
+  args.insert(args.end(), {"--env-fd", std::to_string(TQ_SHIM_ENV_FD), "--log-name", hook.what,
+                           "--log-style", StderrIsJournal() ? "journal" : "plain", "--"});
   args.insert(args.end(), hook.argv.begin(), hook.argv.end());
   auto env = EnvironmentFd(hook.env);
   Result<int> pid =

@@ -64,7 +64,8 @@ AttemptOutput::AttemptOutput(AttemptOutput&& other) noexcept
       err_size_(other.err_size_),
       order_(std::move(other.order_)),
       kept_(std::move(other.kept_)),
-      from_store_(other.from_store_) {}
+      from_store_(other.from_store_),
+      cuts_(std::move(other.cuts_)) {}
 
 AttemptOutput::~AttemptOutput() {
   if (out_fd_ >= 0) close(out_fd_);
@@ -102,8 +103,25 @@ OutputChunk AttemptOutput::Read(bool stderr_stream, bool merged, bool over, int6
       start += length;
     }
   }
+  // The markers come after every byte kept: the part of them the chunk reaches.
+  const std::string markers = Markers(stderr_stream, merged);
+  const int64_t end = offset + static_cast<int64_t>(chunk.data.size());
+  if (!markers.empty() && end >= chunk.available && chunk.data.size() < max) {
+    const size_t from = static_cast<size_t>(std::max<int64_t>(0, offset - chunk.available));
+    if (from < markers.size()) chunk.data.append(markers, from, max - chunk.data.size());
+  }
+  chunk.available += static_cast<int64_t>(markers.size());
   chunk.next = offset + static_cast<int64_t>(chunk.data.size());
   return chunk;
+}
+
+std::string AttemptOutput::Markers(bool stderr_stream, bool merged) const {
+  std::string markers;
+  for (const bool stream : {false, true})
+    for (const OutputCut& cut : cuts_)
+      if (cut.stderr_stream == stream && (merged || stream == stderr_stream))
+        markers += OutputCutMarker(cut, merged);
+  return markers;
 }
 
 StoredOutput AttemptOutput::Whole() const {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/model/task.h"
 #include "core/store/store.h"
@@ -33,10 +34,14 @@ class AttemptOutput {
   AttemptOutput& operator=(const AttemptOutput&) = delete;
   AttemptOutput& operator=(AttemptOutput&&) = delete;
 
+  /// Tells where the attempt's supervisor cut its output (a full disk...; Attempt::output_cuts):
+  /// each read then ends with a marker saying so, after the bytes kept. The marker lives here,
+  /// not in the file, because the disk that refused the output would refuse the marker too.
+  void MarkCuts(std::vector<OutputCut> cuts) { cuts_ = std::move(cuts); }
   /// Whether this host holds any file of the attempt's output.
   bool OnThisHost() const { return out_fd_ >= 0 || err_fd_ >= 0; }
   /// Up to `max` bytes from `offset`: one stream, or with `merged` both in the order written
-  /// (`over`: the attempt has ended, so its output is whole).
+  /// (`over`: the attempt has ended, so its output is whole), followed by the cut markers.
   OutputChunk Read(bool stderr_stream, bool merged, bool over, int64_t offset, size_t max) const;
   /// All of it, as the store keeps it.
   StoredOutput Whole() const;
@@ -45,12 +50,15 @@ class AttemptOutput {
   /// Appends up to `max` bytes of one stream from `offset` to `out`; how many it appended.
   size_t ReadInto(bool stderr_stream, std::string& out, int64_t offset, size_t max) const;
   int64_t Size(bool stderr_stream) const { return stderr_stream ? err_size_ : out_size_; }
+  /// What a read of one stream, or of both `merged`, shows after the bytes kept: its markers.
+  std::string Markers(bool stderr_stream, bool merged) const;
 
   int out_fd_ = -1, err_fd_ = -1;  ///< the files here; -1 for a missing one or a kept copy
   int64_t out_size_ = 0, err_size_ = 0;
   std::string order_;  ///< the order the streams were written in (output_order.h)
   StoredOutput kept_;  ///< the bytes of a kept copy
   bool from_store_ = false;
+  std::vector<OutputCut> cuts_;  ///< where the supervisor cut the streams
 };
 
 }  // namespace tq

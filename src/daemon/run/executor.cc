@@ -16,6 +16,7 @@
 
 #include "core/model/saturating.h"
 #include "core/model/signal_names.h"
+#include "daemon/host/log_setup.h"
 #include "daemon/host/proc.h"
 #include "daemon/run/shim_args.h"
 #include "daemon/run/shim_record.h"
@@ -36,7 +37,8 @@ Executor::Executor(EventLoop& loop, const Clock& clock, Spawner& spawner, TaskFi
       cgroups_(cgroups),
       on_finished_(std::move(callbacks.on_finished)),
       on_stop_(std::move(callbacks.on_stop)),
-      boot_id_(CurrentBootId()) {}
+      boot_id_(CurrentBootId()),
+      log_journal_(StderrIsJournal()) {}
 
 void Executor::EndStored(TaskId id, int attempt) {
   spares_.Keep(files_.StatusRecord(id, attempt));
@@ -83,7 +85,10 @@ Result<int> Executor::Start(const Launch& launch) {
   const std::vector<std::string> identity =
       IdentityArgs(launch.account, launch.pam_service, launch.pam_dir);
   args.insert(args.end(), identity.begin(), identity.end());
-  args.insert(args.end(), {"--env-fd", std::to_string(TQ_SHIM_ENV_FD)});
+  args.insert(args.end(),
+              {"--env-fd", std::to_string(TQ_SHIM_ENV_FD), "--log-name",
+               "task " + std::to_string(launch.id) + " attempt " + std::to_string(launch.attempt),
+               "--log-style", log_journal_ ? "journal" : "plain"});
   args.push_back("--");
   args.insert(args.end(), launch.argv.begin(), launch.argv.end());
 
@@ -399,6 +404,10 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
   out.system_cpu_us = record->system_cpu_us;
   out.max_rss_kb = record->max_rss_kb;
   out.memory_peak_bytes = static_cast<int64_t>(record->memory_peak);
+  for (int stream = 0; stream < 2; ++stream)
+    if (record->cut_errno[stream] != 0)
+      out.output_cuts.push_back({stream == 1, std::max<int64_t>(0, record->cut_at[stream]),
+                                 strerror(record->cut_errno[stream])});
   if (record->spawn_errno != 0) {
     out.reason = AttemptReason::kSpawnFailed;
     out.detail = SpawnDetail(*record, r.program, r.cwd);

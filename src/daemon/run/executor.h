@@ -131,6 +131,7 @@ class Executor : public Runner {
   StopCallback on_stop_;
   std::map<TaskId, Running> running_;
   std::string boot_id_;  ///< this boot, to tell a shim of this boot from a pid reused since
+  bool log_journal_;     ///< tqd logs to the journal: so do the shims (their stderr is tqd's)
 };
 
 }  // namespace tq

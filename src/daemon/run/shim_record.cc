@@ -87,6 +87,14 @@ constexpr Field kFields[] = {
      3},
     {TQ_SHIM_KEY_MEMORY_PEAK,
      [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.memory_peak); }, 4},
+    {TQ_SHIM_KEY_STDOUT_CUT_AT,
+     [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.cut_at[0]); }, 5},
+    {TQ_SHIM_KEY_STDOUT_CUT_ERRNO,
+     [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.cut_errno[0]); }, 5},
+    {TQ_SHIM_KEY_STDERR_CUT_AT,
+     [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.cut_at[1]); }, 5},
+    {TQ_SHIM_KEY_STDERR_CUT_ERRNO,
+     [](ShimRecord& r, std::string_view v) { return ParseNumber(v, &r.cut_errno[1]); }, 5},
 };
 constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);
 

@@ -29,9 +29,11 @@ struct ShimRecord {
   unsigned long long shim_start_time = 0;  ///< the shim's /proc stat field 22 (0 in version 1)
   std::string spawn_step;  ///< the step that failed when spawn_errno is set ("" before version 3)
   unsigned long long memory_peak = 0;  ///< the task cgroup's peak memory, bytes (0: unknown)
+  int64_t cut_at[2] = {-1, -1};        ///< stdout's, stderr's: where a failed write cut it; -1: not
+  int cut_errno[2] = {0, 0};           ///< ... and its errno (before version 5: never cut)
 };
 
-/// Parses the text of a record. Accepts the current version (4) and every one before it;
+/// Parses the text of a record. Accepts the current version (5) and every one before it;
 /// refuses other versions, a wrong magic line, a missing or malformed key of its version;
 /// ignores unknown keys. Errors are kInternal.
 Result<ShimRecord> ParseShimRecord(std::string_view text);

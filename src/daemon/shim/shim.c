@@ -49,6 +49,8 @@ struct record {
   const char* spawn_step; /* a TQ_SHIM_STEP_* word, "" when the task started */
   long long user_cpu_us, system_cpu_us, max_rss_kb;
   unsigned long long memory_peak; /* the task cgroup's, bytes; 0: unknown */
+  long long cut_at[2];            /* stdout's and stderr's: where a failed write cut it; -1: not */
+  int cut_errno[2];               /* ... and why; 0: not cut */
   char boot_id[40];
   unsigned long long shim_start_time;
 };
@@ -66,9 +68,11 @@ struct stream {
   unsigned long long head;  /* bytes written straight to the file */
   char* ring;               /* the tail, allocated when the head is full */
   size_t ring_start, ring_len;
-  int ring_failed, write_failed;
-  char tag;            /* 'o' or 'e', as the order file names it */
-  struct order* order; /* shared by both streams */
+  int ring_failed;
+  unsigned long long written; /* bytes in the file */
+  int write_errno;            /* why a write to the file failed (then the rest is cut); 0: none */
+  char tag;                   /* 'o' or 'e', as the order file names it */
+  struct order* order;        /* shared by both streams */
 };
 
 /* The order file (--order): which stream the task wrote to when, kept while both files hold
@@ -117,11 +121,14 @@ static int write_record(void) {
       "=%d\n" TQ_SHIM_KEY_SPAWN_ERRNO "=%d\n" TQ_SHIM_KEY_USER_CPU_US
       "=%lld\n" TQ_SHIM_KEY_SYSTEM_CPU_US "=%lld\n" TQ_SHIM_KEY_MAX_RSS_KB
       "=%lld\n" TQ_SHIM_KEY_BOOT_ID "=%s\n" TQ_SHIM_KEY_SHIM_START_TIME
-      "=%llu\n" TQ_SHIM_KEY_SPAWN_STEP "=%s\n" TQ_SHIM_KEY_MEMORY_PEAK "=%llu\n",
+      "=%llu\n" TQ_SHIM_KEY_SPAWN_STEP "=%s\n" TQ_SHIM_KEY_MEMORY_PEAK
+      "=%llu\n" TQ_SHIM_KEY_STDOUT_CUT_AT "=%lld\n" TQ_SHIM_KEY_STDOUT_CUT_ERRNO
+      "=%d\n" TQ_SHIM_KEY_STDERR_CUT_AT "=%lld\n" TQ_SHIM_KEY_STDERR_CUT_ERRNO "=%d\n",
       TQ_SHIM_RECORD_MAGIC, TQ_SHIM_RECORD_VERSION, r->finished, r->shim_pid, r->pid,
       r->pid_start_time, r->started_ms, r->ended_ms, r->exit_code, r->signal, r->spawn_errno,
       r->user_cpu_us, r->system_cpu_us, r->max_rss_kb, r->boot_id, r->shim_start_time,
-      r->spawn_step[0] != '\0' ? r->spawn_step : TQ_SHIM_STEP_NONE, r->memory_peak);
+      r->spawn_step[0] != '\0' ? r->spawn_step : TQ_SHIM_STEP_NONE, r->memory_peak, r->cut_at[0],
+      r->cut_errno[0], r->cut_at[1], r->cut_errno[1]);
   if (len < 0 || (size_t)len >= sizeof buf) return -1;
   for (size_t done = 0; done < (size_t)len;) {
     ssize_t n = pwrite(g_status_fd, buf + done, (size_t)len - done, (off_t)done);
@@ -161,7 +168,7 @@ _Noreturn static void finish(void) {
   g_rec.finished = 1;
   g_rec.ended_ms = now_ms(CLOCK_REALTIME);
   if (write_record() != 0) {
-    fprintf(stderr, "tq-shim: cannot write the status record: %s\n", strerror(errno));
+    shim_log(3, "cannot write the status record: %s", strerror(errno));
     exit(TQ_SHIM_EXIT_FAILED);
   }
   exit(TQ_SHIM_EXIT_OK);
@@ -334,18 +341,38 @@ static int stream_open(struct stream* s) {
   return s->file_fd >= 0 ? 0 : -1;
 }
 
-/* Writes to a stream's file, creating it first; after a failure it reports once and discards. */
+/* Notes that the stream's output is cut where its file ends, for `err`, and says so once. */
+static void stream_cut(struct stream* s, const char* doing, int err) {
+  s->write_errno = err;
+  shim_log(4, "%s cut at %llu bytes: cannot %s %s: %s", s->tag == 'o' ? "stdout" : "stderr",
+           s->written, doing, s->path, strerror(err));
+}
+
+/* Writes to a stream's file, creating it first; after a failure (a full disk, a quota, an I/O
+ * error) the rest is cut: noted once and discarded, and the task goes on. */
 static void stream_write(struct stream* s, const char* buf, size_t len) {
-  if (s->write_failed || len == 0) return;
+  if (s->write_errno != 0 || len == 0) return;
   if (s->file_fd < 0 && stream_open(s) != 0) {
-    fprintf(stderr, "tq-shim: cannot create %s: %s\n", s->path, strerror(errno));
-    s->write_failed = 1;
+    stream_cut(s, "create", errno);
     return;
   }
-  if (write_all(s->file_fd, buf, len) != 0) {
-    fprintf(stderr, "tq-shim: writing %s: %s\n", s->path, strerror(errno));
-    s->write_failed = 1;
+  while (len > 0) {
+    ssize_t n = write(s->file_fd, buf, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      stream_cut(s, "write", n < 0 ? errno : ENOSPC);
+      return;
+    }
+    s->written += (unsigned long long)n;
+    buf += n;
+    len -= (size_t)n;
   }
+}
+
+/* Copies where and why a stream was cut into the record (its slot: 0 stdout, 1 stderr). */
+static void record_cut(const struct stream* s, int slot) {
+  g_rec.cut_at[slot] = s->write_errno != 0 ? (long long)s->written : -1;
+  g_rec.cut_errno[slot] = s->write_errno;
 }
 
 /* Keeps the last `half` bytes of what passes through in the ring, allocating it on first use. */
@@ -510,7 +537,7 @@ static void ensure_std_fds(void) {
 
 /* Reports why the status record is unusable and exits: there is nothing to record into. */
 _Noreturn static void status_failed(const char* what, const char* path) {
-  fprintf(stderr, "tq-shim: cannot %s the status record %s: %s\n", what, path, strerror(errno));
+  shim_log(3, "cannot %s the status record %s: %s", what, path, strerror(errno));
   exit(TQ_SHIM_EXIT_FAILED);
 }
 
@@ -543,7 +570,8 @@ static void open_status(const char* path, int fd) {
    * descriptor this lock is already ours (one open file, one lock) and returns at once. */
   while (flock(g_status_fd, LOCK_EX) != 0)
     if (errno != EINTR) status_failed("lock", path);
-  g_rec = (struct record){.shim_pid = getpid(), .exit_code = -1, .spawn_step = ""};
+  g_rec =
+      (struct record){.shim_pid = getpid(), .exit_code = -1, .spawn_step = "", .cut_at = {-1, -1}};
   read_boot_id(g_rec.boot_id, sizeof g_rec.boot_id);
   read_stat_field(g_rec.shim_pid, 22, &g_rec.shim_start_time);
   if (write_record() != 0) status_failed("write", path);
@@ -615,6 +643,7 @@ int main(int argc, char** argv) {
   ensure_std_fds();
   struct options o;
   parse_args(argc, argv, &o);
+  shim_log_setup(o.log_name, o.log_journal);
 
   sigset_t handled; /* blocked from the start so a TERM during set-up is not lost */
   sigemptyset(&handled);
@@ -665,8 +694,7 @@ int main(int argc, char** argv) {
   g_rec.pid = child;
   read_stat_field(child, 22, &g_rec.pid_start_time);
   /* Named at once, so a daemon that finds this shim dead can find and end the task. */
-  if (write_record() != 0)
-    fprintf(stderr, "tq-shim: cannot update the status record: %s\n", strerror(errno));
+  if (write_record() != 0) shim_log(3, "cannot update the status record: %s", strerror(errno));
 
   struct supervision v;
   memset(&v, 0, sizeof v);
@@ -709,7 +737,7 @@ int main(int argc, char** argv) {
     int ready = poll(fds, 3, timeout);
     if (ready < 0 && errno == EINTR) continue;
     if (ready < 0) {
-      fprintf(stderr, "tq-shim: poll: %s\n", strerror(errno));
+      shim_log(3, "poll: %s", strerror(errno));
       while (!v.child_done && wait4(child, &v.status, 0, &v.ru) < 0 && errno == EINTR) {
       }
       break;
@@ -722,6 +750,8 @@ int main(int argc, char** argv) {
 
   stream_finish(&out);
   stream_finish(&err);
+  record_cut(&out, 0);
+  record_cut(&err, 1);
   if (order.fd >= 0) close(order.fd);
   record_rusage(&v.ru);
   g_rec.exit_code = WIFEXITED(v.status) ? WEXITSTATUS(v.status) : -1;

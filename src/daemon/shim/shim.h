@@ -1,7 +1,7 @@
 /* The parts of tq-shim and what they share: the parsed command line (shim_options.c), the task's
  * child process (shim_child.c), its PAM session (shim_pam.c; shim_pam_none.c
  * in the static build, which has none), its cgroup (shim_cgroup.c), and
- * the status record and supervision (shim.c). Private to the shim. */
+ * the status record and supervision (shim.c), its log lines (shim_log.c). Private to the shim. */
 #ifndef TQ_DAEMON_SHIM_SHIM_H_
 #define TQ_DAEMON_SHIM_SHIM_H_
 
@@ -31,6 +31,8 @@ struct options {
   const char* cgroup; /* the task's own cgroup, created here; NULL: none */
   const char *memory_max, *cpu_weight, *pids_max; /* its limits, as given; NULL: unset */
   char** argv;                                    /* PROGRAM [ARG...], NULL-terminated */
+  const char* log_name; /* what the shim's log lines name (tqd's "task 12 attempt 1"); NULL: none */
+  int log_journal;      /* --log-style journal: tqd's stderr is the journal */
 };
 
 /* Parses argv strictly into *o (each option once, non-empty values, `--` and PROGRAM
@@ -38,6 +40,13 @@ struct options {
 void parse_args(int argc, char** argv, struct options* o);
 /* Parses a decimal count into *out; 0 on success. */
 int parse_count(const char* text, unsigned long long* out);
+
+/* Names the shim's log lines `name` (NULL: "tq-shim"), for the journal when `journal`. */
+void shim_log_setup(const char* name, int journal);
+/* Writes one line to stderr, tqd's log, as tqd writes its own: the time and level (or the
+ * journal's priority), the name, the message made by printf from `format` (no newline). The
+ * priority is syslog's: 3 an error, 4 a warning. */
+void shim_log(int priority, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
 /* Records that the task could not be started at `step` (err is the errno) and exits. */
 _Noreturn void spawn_failed(const char* step, int err);

@@ -42,8 +42,8 @@ static int write_knob(const char* name, const char* value) {
 static void set_knob(const char* name, const char* value) {
   if (value == NULL || write_knob(name, value) == 0) return;
   const int err = errno;
-  fprintf(stderr, "tq-shim: cannot set %s/%s to %s: %s%s\n", g_path, name, value, strerror(err),
-          err == ENOENT ? " (its controller is not enabled there)" : "");
+  shim_log(3, "cannot set %s/%s to %s: %s%s", g_path, name, value, strerror(err),
+           err == ENOENT ? " (its controller is not enabled there)" : "");
   cgroup_remove();
   spawn_failed(TQ_SHIM_STEP_CGROUP, err);
 }
@@ -54,7 +54,7 @@ void cgroup_create(const struct options* o) {
   g_kept = o->keep_background;
   if (mkdir(g_path, 0755) != 0) {
     const int err = errno;
-    fprintf(stderr, "tq-shim: cannot create the cgroup %s: %s\n", g_path, strerror(err));
+    shim_log(3, "cannot create the cgroup %s: %s", g_path, strerror(err));
     spawn_failed(TQ_SHIM_STEP_CGROUP, err);
   }
   g_dir = open(g_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -75,7 +75,7 @@ int cgroup_join(void) {
 
 void cgroup_kill(void) {
   if (g_dir >= 0 && write_knob("cgroup.kill", "1") != 0 && errno != ENOENT)
-    fprintf(stderr, "tq-shim: cannot kill the cgroup %s: %s\n", g_path, strerror(errno));
+    shim_log(3, "cannot kill the cgroup %s: %s", g_path, strerror(errno));
 }
 
 unsigned long long cgroup_memory_peak(void) {

@@ -21,7 +21,8 @@ _Noreturn static void usage(const char* msg, const char* what) {
           "[--nofile N] [--env-fd N] [--uid N --gid N --groups N[,N...]] "
           "[--pam-service NAME --user NAME [--pam-dir DIR]] [--nice N] [--ioprio N] "
           "[--limit-nofile N] [--limit-nproc N] [--limit-core BYTES] "
-          "[--cgroup DIR [--memory-max BYTES] [--cpu-weight N] [--pids-max N]] -- "
+          "[--cgroup DIR [--memory-max BYTES] [--cpu-weight N] [--pids-max N]] "
+          "[--log-name NAME] [--log-style plain|journal] -- "
           "PROGRAM [ARG...]\n",
           msg, what);
   exit(TQ_SHIM_EXIT_USAGE);
@@ -81,7 +82,7 @@ static int valid_nice(const char* text) {
 void parse_args(int argc, char** argv, struct options* o) {
   memset(o, 0, sizeof *o);
   const char *max = NULL, *status_fd = NULL, *env_fd = NULL, *grace = NULL, *nofile = NULL;
-  const char *uid = NULL, *gid = NULL, *groups = NULL;
+  const char *uid = NULL, *gid = NULL, *groups = NULL, *log_style = NULL;
   const struct {
     const char* name;
     const char** value;
@@ -111,7 +112,9 @@ void parse_args(int argc, char** argv, struct options* o) {
                {"--cgroup", &o->cgroup},
                {"--memory-max", &o->memory_max},
                {"--cpu-weight", &o->cpu_weight},
-               {"--pids-max", &o->pids_max}};
+               {"--pids-max", &o->pids_max},
+               {"--log-name", &o->log_name},
+               {"--log-style", &log_style}};
   const size_t nknown = sizeof known / sizeof known[0];
   int i = 1;
   for (; i < argc && strcmp(argv[i], "--") != 0; i += 2) {
@@ -176,6 +179,9 @@ void parse_args(int argc, char** argv, struct options* o) {
     usage("--cpu-weight needs a weight from 1 to 10000, not ", o->cpu_weight);
   if (o->pids_max != NULL && (parse_count(o->pids_max, &ignored) != 0 || ignored == 0))
     usage("--pids-max needs a count of 1 or more, not ", o->pids_max);
+  if (log_style != NULL && strcmp(log_style, "plain") != 0 && strcmp(log_style, "journal") != 0)
+    usage("--log-style needs plain or journal, not ", log_style);
+  o->log_journal = log_style != NULL && strcmp(log_style, "journal") == 0;
   if (i + 1 >= argc) usage("missing `-- PROGRAM`", "");
   o->argv = argv + i + 1;
 }

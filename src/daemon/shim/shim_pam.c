@@ -23,7 +23,7 @@ static int pam_quiet(int n, const struct pam_message** msg, struct pam_response*
   for (int i = 0; i < n; i++) {
     if (msg[i]->msg_style == PAM_PROMPT_ECHO_OFF || msg[i]->msg_style == PAM_PROMPT_ECHO_ON)
       return PAM_CONV_ERR;
-    fprintf(stderr, "tq-shim: pam: %s\n", msg[i]->msg);
+    shim_log(4, "pam: %s", msg[i]->msg);
   }
   return PAM_SUCCESS;
 }
@@ -61,7 +61,7 @@ static int load_pam(void) {
   for (size_t i = 0; lib != NULL && i < sizeof wanted / sizeof wanted[0]; i++)
     if ((*wanted[i].to = dlsym(lib, wanted[i].name)) == NULL) lib = NULL;
   if (lib != NULL) return 0;
-  fprintf(stderr, "tq-shim: pam: cannot load libpam.so.0: %s\n", dlerror());
+  shim_log(3, "pam: cannot load libpam.so.0: %s", dlerror());
   return -1;
 }
 
@@ -89,7 +89,7 @@ char** pam_begin(struct options* o, char** env) {
   /* The task's groups first, as cron's initgroups, so the credentials add to them. */
   if (rc == PAM_SUCCESS && o->switch_identity && setgroups(o->ngroups, o->groups) != 0) {
     const int err = errno;
-    fprintf(stderr, "tq-shim: pam: cannot take the groups of %s: %s\n", o->user, strerror(err));
+    shim_log(3, "pam: cannot take the groups of %s: %s", o->user, strerror(err));
     pam.end(g_pam, PAM_SUCCESS);
     g_pam = NULL;
     spawn_failed(TQ_SHIM_STEP_IDENTITY, err);
@@ -103,13 +103,13 @@ char** pam_begin(struct options* o, char** env) {
   }
   if (rc == PAM_SUCCESS && o->switch_identity && take_groups(o) != 0) {
     const int err = errno;
-    fprintf(stderr, "tq-shim: pam: cannot read the groups of %s: %s\n", o->user, strerror(err));
+    shim_log(3, "pam: cannot read the groups of %s: %s", o->user, strerror(err));
     pam_finish();
     spawn_failed(TQ_SHIM_STEP_SETUP, err);
   }
   if (rc != PAM_SUCCESS) {
-    fprintf(stderr, "tq-shim: pam %s of %s (service %s): %s\n", what, o->user, o->pam_service,
-            g_pam != NULL ? pam.strerror(g_pam, rc) : "cannot start");
+    shim_log(3, "pam %s of %s (service %s): %s", what, o->user, o->pam_service,
+             g_pam != NULL ? pam.strerror(g_pam, rc) : "cannot start");
     if (g_pam != NULL) pam.end(g_pam, rc);
     g_pam = NULL;
     spawn_failed(TQ_SHIM_STEP_PAM, EACCES);
@@ -136,8 +136,7 @@ char** pam_begin(struct options* o, char** env) {
 void pam_finish(void) {
   if (g_pam == NULL) return;
   int rc = pam.close_session(g_pam, PAM_SILENT);
-  if (rc != PAM_SUCCESS)
-    fprintf(stderr, "tq-shim: pam: closing the session: %s\n", pam.strerror(g_pam, rc));
+  if (rc != PAM_SUCCESS) shim_log(3, "pam: closing the session: %s", pam.strerror(g_pam, rc));
   pam.setcred(g_pam, PAM_DELETE_CRED | PAM_SILENT);
   pam.end(g_pam, rc);
   g_pam = NULL;

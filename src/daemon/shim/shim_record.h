@@ -8,7 +8,7 @@
 /* The first line of every status record is "<magic> <version>\n". */
 #define TQ_SHIM_RECORD_MAGIC "tq-shim-status"
 /* The version this shim writes. Readers accept it and the previous one. */
-#define TQ_SHIM_RECORD_VERSION 4
+#define TQ_SHIM_RECORD_VERSION 5
 
 /* The keys of version 1, one "key=value" line each, all decimal integers. Readers ignore
  * keys they do not know, so later versions may add lines. */
@@ -33,6 +33,15 @@
 /* Added in version 4: the peak memory use of the task's cgroup (memory.peak), in bytes; 0 when
  * the task had no cgroup or its memory controller was not enabled. */
 #define TQ_SHIM_KEY_MEMORY_PEAK "memory_peak"
+/* Added in version 5: where a stream's output was cut because its file could not be written
+ * (ENOSPC, EDQUOT, EIO, EFBIG, or it could not be created): the bytes its file holds, -1 when
+ * nothing was cut, and the errno, 0 then. The disk that refused the output may refuse a marker
+ * too; the record's block is already the file's, so the cut is told here and tqd adds the marker
+ * where the output is read (`tq logs`). */
+#define TQ_SHIM_KEY_STDOUT_CUT_AT "stdout_cut_at"
+#define TQ_SHIM_KEY_STDOUT_CUT_ERRNO "stdout_cut_errno"
+#define TQ_SHIM_KEY_STDERR_CUT_AT "stderr_cut_at"
+#define TQ_SHIM_KEY_STDERR_CUT_ERRNO "stderr_cut_errno"
 
 /* The steps of starting a task, as spawn_step names them. (Earlier shims created the output files
  * first and could fail at "stdout" or "stderr"; this one creates each when the task first writes

@@ -110,6 +110,11 @@ TEST_CASE("ImportCrontab turns crontab lines into TOML and reports what it canno
         "\"output\"\n",
         "name = \"c\"\nschedule = \"* * * * *\"\nenv = { MAILTO = \"\" }\n"},
        {}},
+      {"an empty MAILTO mails nothing, and says so",
+       "MAILTO=\"\"\n* * * * * a\n",
+       kUser,
+       {"# line 1: MAILTO=: no mail: the jobs that follow mail nothing, as in cron\n"},
+       {}},
       {"a MAILTO that is no address is a problem",
        "MAILTO=-oQ/tmp/x\n* * * * * a\n",
        kUser,
@@ -415,27 +420,49 @@ TEST_CASE("The user crontab with every feature keeps each one") {
 namespace tq {
 namespace {
 
-TEST_CASE("ImportCrontab recognises a system crontab by its account column, or names the lines") {
-  const IsAccountName accounts = [](std::string_view word) {
-    return word == "root" || word == "www-data";
-  };
+// Accounts root, www-data and backup; a command named backup in /opt/bin only.
+const CrontabLookups kLookups = {
+    [](std::string_view word) { return word == "root" || word == "www-data" || word == "backup"; },
+    [](std::string_view word, std::string_view path) {
+      return word == "backup" && path.find("/opt/bin") != std::string_view::npos;
+    }};
+
+TEST_CASE("ImportCrontab decides an unsaid format by a majority, and names the lines against it") {
   struct Case {
     const char* what;
     std::string crontab;
     bool system;                // read as a system crontab, with a warning
-    std::vector<int> problems;  // the lines named as a system crontab's
+    std::vector<int> problems;  // the lines named as against the format read
   };
   const Case cases[] = {
       {"every entry names an account", "0 2 * * * root /bin/a\n@daily www-data /bin/b\n", true, {}},
-      {"variables and comments do not count", "PATH=/bin\n# x\n0 2 * * * root /bin/a\n", true, {}},
-      {"some entries name one", "0 1 * * * /bin/a\n0 2 * * * root /bin/b\n", false, {2}},
+      {"one entry alone never switches the file", "0 2 * * * root /bin/a\n", false, {1}},
+      {"variables and comments do not count",
+       "PATH=/bin\n# x\n0 2 * * * root /bin/a\n0 3 * * * root /bin/b\n",
+       true,
+       {}},
+      {"a clear majority: the others are named",
+       "0 1 * * * root /bin/a\n0 2 * * * root /bin/b\n0 3 * * * /bin/c --all\n",
+       true,
+       {3}},
+      {"no clear majority: those that name one are named",
+       "0 1 * * * /bin/a\n0 2 * * * root /bin/b\n0 3 * * * www-data /bin/c\n0 4 * * * /bin/d\n",
+       false,
+       {2, 3}},
+      {"a command on the crontab's PATH is a command",
+       "PATH=/opt/bin:/usr/bin\n0 2 * * * backup --all\n0 3 * * * /bin/report\n",
+       false,
+       {}},
+      {"the PATH above the line counts",
+       "0 2 * * * backup --all\nPATH=/opt/bin\n0 3 * * * backup --all\n",
+       false,
+       {1}},
       {"an account with nothing after it is a command", "0 1 * * * root\n", false, {}},
-      {"no account", "0 1 * * * /bin/a\n", false, {}},
       {"no entry at all", "# only a comment\n", false, {}},
   };
   for (const Case& c : cases) {
     CAPTURE(std::string(c.what));
-    const CrontabImport r = ImportCrontab(c.crontab, CrontabFormat::kUser, "test", accounts);
+    const CrontabImport r = ImportCrontab(c.crontab, std::nullopt, "test", kLookups);
     const bool said_system =
         !r.warnings.empty() && r.warnings[0].line == 0 &&
         r.warnings[0].message.find("read as a system crontab") != std::string::npos;
@@ -444,11 +471,35 @@ TEST_CASE("ImportCrontab recognises a system crontab by its account column, or n
     std::vector<int> lines;
     for (const CrontabProblem& p : r.problems) lines.push_back(p.line);
     CHECK(lines == c.problems);
+    Load(r);
   }
-  // Without the lookup, or with --system, nothing is guessed.
-  CHECK(ImportCrontab("0 2 * * * root /bin/a\n", CrontabFormat::kUser, "t").warnings.empty());
-  CHECK(ImportCrontab("0 2 * * * root /bin/a\n", CrontabFormat::kSystem, "t", accounts)
+  // Without the lookups, or with the format given, nothing is guessed.
+  CHECK(ImportCrontab("0 2 * * * root /bin/a\n0 3 * * * root /bin/b\n", std::nullopt, "t")
             .warnings.empty());
+  const CrontabImport user =
+      ImportCrontab("0 2 * * * root /bin/a\n0 3 * * * root /bin/b\n", kUser, "t", kLookups);
+  CHECK(user.warnings.empty());
+  CHECK(user.problems.empty());
+  CHECK(user.toml.find("command = \"root /bin/a\"") != std::string::npos);
+  const CrontabImport system = ImportCrontab("0 2 * * * backup --all\n", kSystem, "t", kLookups);
+  CHECK(system.warnings.empty());
+  CHECK(system.problems.empty());
+  CHECK(system.toml.find("user = \"backup\"\n") != std::string::npos);
+  CHECK(system.toml.find("command = \"--all\"\n") != std::string::npos);
+}
+
+TEST_CASE("ImportCrontab warns once of each user of a system crontab this machine lacks") {
+  const CrontabImport r = ImportCrontab(
+      "0 1 * * * ghost /bin/a\n0 2 * * * root /bin/b\n0 3 * * * ghost /bin/c\n@daily nemo x\n",
+      kSystem, "t", kLookups);
+  CHECK(r.problems.empty());
+  REQUIRE(r.warnings.size() == 2);
+  CHECK(r.warnings[0].line == 1);
+  CHECK(r.warnings[0].message ==
+        "the user \"ghost\" does not exist on this machine: tqd refuses its jobs until it does");
+  CHECK(r.warnings[1].line == 4);
+  CHECK(r.warnings[1].message.find("\"nemo\"") != std::string::npos);
+  CHECK(Load(r).size() == 4);  // converted all the same: the file may be for another machine
 }
 
 TEST_CASE("ImportCrontab converts an unescaped % as cron does, with a warning naming the line") {

@@ -48,6 +48,16 @@ TEST_CASE("DecideOverlap: every mode with pending and running runs") {
   }
 }
 
+TEST_CASE("DecideCatchUp: a missed firing of run_all makes a run that waits its turn") {
+  for (Overlap o : {Overlap::kSkip, Overlap::kQueue, Overlap::kReplace, Overlap::kAllow}) {
+    const std::string overlap = OverlapName(o);
+    CAPTURE(overlap);
+    const OverlapDecision d = DecideCatchUp(o);
+    CHECK(d.action == kCreate);
+    CHECK(d.exclusive == (o != Overlap::kAllow));
+  }
+}
+
 TEST_CASE("DecideOverlap: counts below zero read as none") {
   for (Overlap o : {Overlap::kSkip, Overlap::kQueue, Overlap::kReplace}) {
     const std::string overlap = OverlapName(o);

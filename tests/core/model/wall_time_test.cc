@@ -188,7 +188,9 @@ TEST_CASE("ParseAt: refusals name the field, the value and the reason") {
       {"@253402300800", "is out of range"},
       {"25:00", "hour 25 is out of range"},
       {"10:61", "minute 61 is out of range"},
-      {"10:00:00", "unexpected \":00\""},
+      {"10:00:60", "second 60 is out of range"},
+      {"10:00:0", "expected HH:MM:SS"},
+      {"10:00:00:00", "unexpected \":00\""},
       {"9:30", "is not a valid time"},
       {"2020-01-01", "more than 60 s in the past"},
       {"@1000", "more than 60 s in the past"},
@@ -244,6 +246,10 @@ TEST_CASE("ParseAt: HH:MM is today while ahead, else tomorrow") {
       {"2026-06-15T10:00:00Z", "11:00", "2026-06-16T09:00:00Z"},
       {"2026-06-15T10:00:00Z", "00:00", "2026-06-15T22:00:00Z"},
       {"2026-06-15T10:00:00Z", "23:59", "2026-06-15T21:59:00Z"},
+      // HH:MM:SS, as at(1) and pueue take it
+      {"2026-06-15T10:00:00Z", "12:00:45", "2026-06-15T10:00:45Z"},
+      {"2026-06-15T10:00:50Z", "12:00:45", "2026-06-16T10:00:45Z"},
+      {"2026-06-15T10:00:00Z", "23:59:59", "2026-06-15T21:59:59Z"},
       // month end: tomorrow is the first of the next month
       {"2026-06-30T20:00:00Z", "08:00", "2026-07-01T06:00:00Z"},
       // 01:30 CET on the day clocks go forward: 02:30 does not exist today

@@ -54,6 +54,27 @@ STORE_TEST_CASE("RetryLater, then PromoteDue, then StartAttempt opens attempt 2"
   CHECK(MustGet(*store, id).attempts.size() == 2);
 }
 
+STORE_TEST_CASE("an attempt keeps where and why its output was cut, through a retry and an end") {
+  auto store = OpenStore();
+  TaskSpec spec = Spec({"noisy"});
+  spec.retry.retries = 1;
+  const TaskId id = MustInsert(*store, kAlice, spec);
+  REQUIRE(MustStart(*store, id, 1000) == 1);
+  AttemptOutcome failed = Exited(2000, 1);
+  failed.output_cuts = {{false, 11534336, "No space left on device"},
+                        {true, 0, "Disk quota exceeded"}};
+  REQUIRE(store->RetryLater(id, 1, failed, 2000, 4).ok());
+  REQUIRE(MustStart(*store, id, 3000) == 2);
+  AttemptOutcome succeeded = Exited(4000, 0);
+  succeeded.output_cuts = {{true, 42, "Input/output error"}};
+  REQUIRE(store->FinishAttempt(id, 2, succeeded, TaskState::kSucceeded, TaskReason::kExit).ok());
+  const Task task = MustGet(*store, id);
+  REQUIRE(task.attempts.size() == 2);
+  CHECK(task.attempts[0].output_cuts == failed.output_cuts);
+  CHECK(task.attempts[1].output_cuts == succeeded.output_cuts);
+  CHECK(task.state == TaskState::kSucceeded);
+}
+
 STORE_TEST_CASE("RetryLater with no delay left is ready at once, wrong attempts are refused") {
   auto store = OpenStore();
   const TaskId id = MustInsert(*store, kAlice, Spec({"x"}));

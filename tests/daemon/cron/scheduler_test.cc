@@ -173,6 +173,29 @@ TEST_CASE("scheduler: the misfire policy decides the runs missed while the daemo
   }
 }
 
+TEST_CASE(
+    "scheduler: run_all catches up one run per missed firing whatever the overlap, each "
+    "waiting its turn") {
+  for (const char* overlap : {"skip", "queue", "replace"}) {
+    CAPTURE(overlap);
+    Fixture f;
+    f.Write("a.toml", JobText("hourly", "0 * * * *",
+                              std::string("misfire = \"run_all\"\nmax_catch_up = 3\noverlap = \"") +
+                                  overlap + "\"\n"));
+    f.Open();
+    f.AdvanceTo(kStart + kHour);
+    REQUIRE(f.Runs("hourly").size() == 1);
+    f.FinishAll();
+    f.Close();
+    f.clock.Advance(5 * kHour + 30 * kMinute);  // down from 09:00 to 14:30: 10..14 missed
+    f.Open();
+    const auto runs = f.Runs("hourly");
+    REQUIRE(runs.size() == 4);
+    // Every catch-up run is exclusive: the store starts one only while no other runs.
+    for (size_t i = 1; i < runs.size(); ++i) CHECK(runs[i].spec.job_exclusive);
+  }
+}
+
 TEST_CASE("scheduler: a job new since the last start does not catch up times before it") {
   Fixture f;
   f.Open();

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -396,6 +397,39 @@ TEST_CASE("shim: an output file it cannot create loses that stream, not the task
   CHECK(run.Err() == "to-err\n");
   CHECK(ReadFile(run.Path("shim-stderr")).find("cannot create " + run.Path("no-dir/out")) !=
         std::string::npos);
+  CHECK(r.cut_at[0] == 0);  // all of it cut, and said so
+  CHECK(r.cut_errno[0] == ENOENT);
+}
+
+TEST_CASE("shim: output it cannot write is cut, recorded where and why, and logged once") {
+  ShimRun run;
+  // /dev/full refuses every write with ENOSPC, as a full disk does.
+  run.StartRaw({TQ_SHIM_PATH, "--status", run.StatusPath(), "--stdout", "/dev/full", "--stderr",
+                run.Path("err"), "--output-max", "0", "--log-name", "task 12 attempt 3", "--", "sh",
+                "-c", "seq 1 1000; echo kept >&2; seq 1 1000; exit 0"});
+  tq::ShimRecord r = run.Finish();
+  CHECK(r.exit_code == 0);  // the task is not failed for it
+  CHECK(r.cut_at[0] == 0);
+  CHECK(r.cut_errno[0] == ENOSPC);
+  CHECK(r.cut_at[1] == -1);
+  CHECK(r.cut_errno[1] == 0);
+  CHECK(run.Err() == "kept\n");
+  // One line, as tqd writes its own: the time, the level, the attempt, where and why.
+  const std::string log = ReadFile(run.Path("shim-stderr"));
+  CHECK_MESSAGE(
+      std::regex_match(log, std::regex(R"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} warning )"
+                                       R"(task 12 attempt 3: stdout cut at 0 bytes: )"
+                                       R"(cannot write /dev/full: No space left on device\n)")),
+      log);
+}
+
+TEST_CASE("shim: --log-style journal gives its lines the journal's priority, not a time") {
+  ShimRun run;
+  run.StartRaw({TQ_SHIM_PATH, "--status", run.StatusPath(), "--stdout", "/dev/full", "--stderr",
+                run.Path("err"), "--output-max", "0", "--log-style", "journal", "--", "echo", "x"});
+  run.Finish();
+  CHECK(ReadFile(run.Path("shim-stderr")) ==
+        "<4>tq-shim: stdout cut at 0 bytes: cannot write /dev/full: No space left on device\n");
 }
 
 TEST_CASE("shim: the task starts with no signal blocked or ignored") {
@@ -767,9 +801,9 @@ TEST_CASE("shim record: the reader checks version and keys") {
     CHECK_FALSE(tq::ParseShimRecord("tq-shim-status 3\n" + v2 + "spawn_step=a b\n").ok());
   }
   SUBCASE("an unknown version is refused by name") {
-    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 5\n" + body);
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord("tq-shim-status 6\n" + body);
     REQUIRE_FALSE(r.ok());
-    CHECK(r.status().message().find("version 5 is not supported") != std::string::npos);
+    CHECK(r.status().message().find("version 6 is not supported") != std::string::npos);
   }
   SUBCASE("version 4 adds the cgroup's peak memory") {
     const std::string v3 = body + "boot_id=0123-abcd\nshim_start_time=77\nspawn_step=none\n";
@@ -779,6 +813,23 @@ TEST_CASE("shim record: the reader checks version and keys") {
     CHECK(r->memory_peak == 1048576);
     CHECK_FALSE(tq::ParseShimRecord("tq-shim-status 4\n" + v3).ok());  // required from 4
     CHECK(tq::ParseShimRecord("tq-shim-status 3\n" + v3).ok());
+  }
+  SUBCASE("version 5 says where and why each stream was cut") {
+    const std::string v4 =
+        body + "boot_id=0123-abcd\nshim_start_time=77\nspawn_step=none\nmemory_peak=0\n";
+    tq::Result<tq::ShimRecord> r = tq::ParseShimRecord(
+        "tq-shim-status 5\n" + v4 +
+        "stdout_cut_at=11534336\nstdout_cut_errno=28\nstderr_cut_at=-1\nstderr_cut_errno=0\n");
+    REQUIRE(r.ok());
+    CHECK(r->cut_at[0] == 11534336);
+    CHECK(r->cut_errno[0] == ENOSPC);
+    CHECK(r->cut_at[1] == -1);
+    CHECK(r->cut_errno[1] == 0);
+    CHECK_FALSE(tq::ParseShimRecord("tq-shim-status 5\n" + v4).ok());  // required from 5
+    r = tq::ParseShimRecord("tq-shim-status 4\n" + v4);
+    REQUIRE(r.ok());
+    CHECK(r->cut_errno[0] == 0);
+    CHECK(r->cut_errno[1] == 0);
   }
   SUBCASE("a checked-in record of the previous version reads") {
     tq::Result<tq::ShimRecord> r =

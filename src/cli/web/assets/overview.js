@@ -32,10 +32,17 @@ function queueTable(queues, counts) {
     byQueue.get(c.queue)[c.state] = c.count;
   }
   const [t, body] = table(["QUEUE", "RUNNING", "PAUSED", ...ALL_STATES.map((s) => s.toUpperCase()), ""], { id: "queues" });
+  // "(other)" is no queue: its counts are the queues tqd.toml does not name, together, and no
+  // filter finds them; those queues' own rows say where their tasks are counted.
   const countCells = (q) => ALL_STATES.map((s) => {
     const n = (byQueue.get(q) || {})[s];
-    return n ? link(`/tasks?queue=${encodeURIComponent(q)}&state=${s}`, String(n), { class: `state-${s}` }) : "";
+    if (!n) return "";
+    if (q === "(other)") return el("span", String(n), { class: `state-${s}` });
+    return link(`/tasks?queue=${encodeURIComponent(q)}&state=${s}`, String(n), { class: `state-${s}` });
   });
+  const counted = (q) => q.counted_apart === false
+    ? [el("span", "counted in (other)", { class: "muted", title: "tqd counts the tasks of queues tqd.toml does not name together" }), ...ALL_STATES.slice(1).map(() => "")]
+    : countCells(q.name);
   for (const q of queues) {
     const action = q.paused
       ? button("resume", "resume", () => change("queue", { action: "resume", name: q.name }))
@@ -44,7 +51,7 @@ function queueTable(queues, counts) {
       link(`/tasks?queue=${encodeURIComponent(q.name)}`, q.name),
       `${q.running}/${q.concurrency === null ? "∞" : q.concurrency}`,
       q.paused ? el("span", "paused", { class: "badge warn" }) : "no",
-      ...countCells(q.name),
+      ...counted(q),
       put(el("span"), action),
     ], { "data-queue": q.name });
   }

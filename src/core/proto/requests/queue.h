@@ -16,8 +16,9 @@ namespace tq {
 /// and/or `priority_mix`) or "delete". Only an existing queue (named in tqd.toml, added, or
 /// created by a submit) can be changed; add refuses one that exists; delete refuses a queue
 /// tqd.toml names or one with pending or running tasks. Response: {"queues": [{"name",
-/// "paused", "concurrency", "priority_mix", "running"}], "more"}: at most kMaxQueueList queues,
-/// by name; "more" says some were left out.
+/// "paused", "concurrency", "priority_mix", "running", "counted_apart"}], "more"}: at most
+/// kMaxQueueList queues, by name; "more" says some were left out. "counted_apart" is false for a
+/// queue whose tasks tq stats counts under "(other)" (one tqd.toml does not name).
 struct QueueRequest {
   std::string action = "list";
   std::string name;

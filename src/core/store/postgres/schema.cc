@@ -285,8 +285,13 @@ constexpr const char* kSchemaV4 = R"sql(
 ALTER TABLE tasks ADD COLUMN group_told bigint NOT NULL DEFAULT 0;
 )sql";
 
+// v5, where and why an attempt's output was cut (issue 48): SQLite's v18.
+constexpr const char* kSchemaV5 = R"sql(
+ALTER TABLE attempts ADD COLUMN output_cut text NOT NULL DEFAULT '';
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
-constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4};
+constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4, kSchemaV5};
 
 // Two tqd migrating the same schema at once take turns on this lock (per schema).
 constexpr const char* kMigrationLock =

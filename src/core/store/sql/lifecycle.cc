@@ -180,6 +180,7 @@ Status SqlStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outc
   q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
   q.BindInt(outcome.pid).BindText(outcome.detail).BindInt(outcome.output_bytes);
   q.BindInt(outcome.memory_peak_bytes).BindInt(outcome.shim_pid).BindText(host_).BindInt(epoch_);
+  q.BindText(EncodeOutputCuts(outcome.output_cuts));
   if (Status s = q.Run(); !s.ok()) return s;
   if (db_->Changes() == 0)  // its fencing number is stale: the attempt passed to its rescuer
     return Status::Invalid("attempt", TaskName(id) + " attempt " + std::to_string(attempt) +

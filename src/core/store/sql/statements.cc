@@ -413,7 +413,7 @@ Status SqlStore::Prepare() {
        "user_cpu_us = $7, system_cpu_us = $8, max_rss_kb = $9, "
        "pid = CASE WHEN $10 > 0 THEN $10 ELSE pid END, "
        "detail = $11, output_bytes = $12, memory_peak_bytes = $13, "
-       "shim_pid = CASE WHEN $14 > 0 THEN $14 ELSE shim_pid END "
+       "shim_pid = CASE WHEN $14 > 0 THEN $14 ELSE shim_pid END, output_cut = $17 "
        "WHERE task_id = $1 AND number = $2 AND holder = $15 AND fence = $16"},
       {&S::finish_task, "finish task",
        "UPDATE tasks SET state = $2, reason = $3, exit_code = $4, signal = $5, finished = $6, "

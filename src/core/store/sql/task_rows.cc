@@ -286,7 +286,7 @@ std::string AttemptSelect(bool last_only) {
   return std::string(
              "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, "
              "user_cpu_us, system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units, stage, "
-             "host FROM attempts WHERE task_id = $1 ") +
+             "host, output_cut FROM attempts WHERE task_id = $1 ") +
          (last_only ? "ORDER BY number DESC LIMIT 1" : "ORDER BY number");
 }
 
@@ -314,6 +314,7 @@ bool ReadAttempt(const Query& q, Attempt* out) {
   }
   a.stage = static_cast<int>(q.Int(14));
   a.host = q.Text(15);
+  a.output_cuts = DecodeOutputCuts(q.Text(16));
   return true;
 }
 

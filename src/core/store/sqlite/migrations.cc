@@ -390,12 +390,18 @@ constexpr const char* kSchemaV17 = R"sql(
 ALTER TABLE tasks ADD COLUMN group_told INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// v18, output cut silently no more (issue 48): where and why the supervisor could not write an
+// attempt's output (a full disk...), as EncodeOutputCuts writes it; '' when nothing was cut.
+constexpr const char* kSchemaV18 = R"sql(
+ALTER TABLE attempts ADD COLUMN output_cut TEXT NOT NULL DEFAULT '';
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
 constexpr Migration kMigrations[] = {
     {1, kSchemaV1},   {2, kSchemaV2},   {3, kSchemaV3},   {4, kSchemaV4},   {5, kSchemaV5},
     {6, kSchemaV6},   {7, kSchemaV7},   {8, kSchemaV8},   {9, kSchemaV9},   {10, kSchemaV10},
     {11, kSchemaV11}, {12, kSchemaV12}, {13, kSchemaV13}, {14, kSchemaV14}, {15, kSchemaV15},
-    {16, kSchemaV16}, {17, kSchemaV17},
+    {16, kSchemaV16}, {17, kSchemaV17}, {18, kSchemaV18},
 };
 
 bool IsFileBacked(const std::string& path) {

@@ -34,16 +34,25 @@ void MustRun(const std::string& conninfo, const std::string& sql) {
   REQUIRE_MESSAGE(ok, error);
 }
 
-// What migration 4 (a group's end told once) undoes: the schema as version 3 made it.
+// What migration 5 (where output was cut) undoes: the schema as version 4 made it.
+constexpr const char* kBackToV4 = R"sql(
+ALTER TABLE attempts DROP COLUMN output_cut;
+DELETE FROM tq_schema;
+INSERT INTO tq_schema VALUES (4);
+)sql";
+
+// What migrations 4 (a group's end told once) and 5 undo: the schema as version 3 made it.
 constexpr const char* kBackToV3 = R"sql(
+ALTER TABLE attempts DROP COLUMN output_cut;
 ALTER TABLE tasks DROP COLUMN group_told;
 DELETE FROM tq_schema;
 INSERT INTO tq_schema VALUES (3);
 )sql";
 
-// What migrations 3 (placement, output for every host) and 4 undo: the schema as version 2
-// made it.
+// What migrations 3 (placement, output for every host) to 5 undo: the schema as version 2 made
+// it.
 constexpr const char* kBackToV2 = R"sql(
+ALTER TABLE attempts DROP COLUMN output_cut;
 ALTER TABLE tasks DROP COLUMN group_told;
 DROP TABLE attempt_output;
 ALTER TABLE tasks DROP COLUMN run_on;
@@ -70,7 +79,7 @@ TEST_CASE("postgres: a v2 store migrates to v3: its tasks are placed on no host 
   REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 2);
 
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 4);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 5);
   CHECK(MustGet(*store, ready).spec.run_on.empty());
   Result<std::optional<Candidate>> c =
       store->FirstReady("default", kAlice.uid, ReadyOrder::kOldest, {}, ReadyPlaces{"web-1", true});
@@ -97,9 +106,29 @@ TEST_CASE("postgres: a v3 store migrates to v4: a group that ended before is tol
   }
   MustRun(conninfo, kBackToV3);
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 4);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 5);
   CHECK(*store->ClaimGroupEnd(group));
   CHECK_FALSE(*store->ClaimGroupEnd(group));
+}
+
+TEST_CASE("postgres: a v4 store migrates to v5: its attempts' output was cut nowhere") {
+  std::string why;
+  test::PgServer* server = test::PgServer::Get(&why);
+  if (server == nullptr) TQ_SKIP(why);
+  const std::string conninfo = server->FreshSchema();
+  REQUIRE_FALSE(conninfo.empty());
+  TaskId ended = 0;
+  {
+    std::unique_ptr<Store> store = MustOpen(conninfo);
+    ended = MustInsert(*store, kAlice, Spec({"done"}));
+    StartAndFinish(*store, ended, TaskState::kSucceeded, 1000);
+  }
+  MustRun(conninfo, kBackToV4);
+  std::unique_ptr<Store> store = MustOpen(conninfo);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 5);
+  const Task task = MustGet(*store, ended);
+  REQUIRE(task.attempts.size() == 1);
+  CHECK(task.attempts[0].output_cuts.empty());
 }
 
 }  // namespace

@@ -809,5 +809,29 @@ TEST_CASE("a v16 database migrates to v17, where a group's end is claimed once")
   CHECK_FALSE(*(*reopened)->ClaimGroupEnd(group));  // the claim is kept
 }
 
+TEST_CASE("a v17 database migrates to v18: its attempts' output was cut nowhere") {
+  TempDir dir("migrate");
+  const std::string path = dir.File("tq.db");
+  LoadFixture(path, 5);
+  {
+    sqlite::Db db = MustOpenDb(path);
+    Status s = Migrate(db, path, 17);
+    REQUIRE_MESSAGE(s.ok(), s.message());
+  }
+  REQUIRE(QueryInt(path, "SELECT count(*) FROM attempts") > 0);
+  Result<std::unique_ptr<SqliteStore>> opened = SqliteStore::Open(path, true);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  CHECK(QueryInt(path, "PRAGMA user_version") == CurrentSchemaVersion());
+  CHECK(QueryInt(BackupPath(path, 17), "PRAGMA user_version") == 17);
+  SqliteStore& store = **opened;
+  Result<std::vector<Task>> tasks = store.List(ListFilter{});
+  REQUIRE(tasks.ok());
+  for (const Task& t : *tasks) {
+    Result<Task> full = store.Get(t.id);
+    REQUIRE(full.ok());
+    for (const Attempt& a : full->attempts) CHECK(a.output_cuts.empty());
+  }
+}
+
 }  // namespace
 }  // namespace tq
