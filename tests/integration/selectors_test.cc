@@ -113,6 +113,10 @@ TEST_CASE(
   const RunResult wrong = Tq(d, {"retry", "--state", "running"});
   CHECK(wrong.exit_code == 2);
   CHECK(wrong.err.find("\"running\" is not one of failed cancelled") != std::string::npos);
+  // A filter nothing matches says so, as cancel does.
+  const RunResult none = Tq(d, {"retry", "--label", "nosuch"});
+  CHECK(none.exit_code == 0);
+  CHECK(none.err == "tq: no task matches\n");
 }
 
 TEST_CASE(

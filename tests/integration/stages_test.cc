@@ -119,6 +119,7 @@ TEST_CASE("a task failed at its third stage resumes there: the first two never r
   const RunResult unknown = Tq(d, {"retry", id, "--from", "nope"});
   CHECK(unknown.exit_code == 2);
   CHECK_MESSAGE(unknown.err.find("has no stage") != std::string::npos, unknown.err);
+  CHECK_MESSAGE(unknown.err.rfind("tq: --from: ", 0) == 0, unknown.err);  // the flag typed
   WriteFile(log, "");
   const std::string third =
       Submit(d, {"--stage", "one", "--", "sh", "-c", Append(log, "one"), "--stage", "two", "--",

@@ -49,8 +49,14 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             auto r = client->Call(req);
+            // tqd names the request's field; the user typed --from.
+            if (!r.ok() && r.status().message().starts_with("from_stage:"))
+              return Fail(Status(r.status().code(), "--from",
+                                 "--from" + r.status().message().substr(sizeof("from_stage") - 1)));
             if (!r.ok()) return Fail(r.status());
             const auto& ids = (*r)["ids"];
+            if (ids.empty() && named.empty() && !g.json)
+              std::fputs("tq: no task matches\n", stderr);
             if (g.json) {
               std::printf("%s\n", nlohmann::json{{"ids", ids}}.dump().c_str());
             } else {
