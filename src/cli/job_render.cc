@@ -141,19 +141,29 @@ std::string ResultText(const std::string& result, bool overdue) {
   return overdue ? "overdue, last " + result : result;
 }
 
+namespace {
+
+// When a job fires next: its next time, or for an @reboot job, which has none, at the next boot.
+std::string NextText(const std::string& schedule, const std::string& next, WallMs now) {
+  if (next.empty() && schedule == "@reboot") return "at the next boot";
+  return JobTime(next, now);
+}
+
+}  // namespace
+
 std::vector<std::vector<std::string>> JobRows(const std::vector<JobRow>& jobs, WallMs now,
                                               bool colour) {
   std::vector<std::vector<std::string>> rows = {
       {"NAME", "SCHEDULE", "ZONE", "NEXT", "LAST", "RESULT"}};
   rows.reserve(jobs.size() + 1);
   for (const JobRow& j : jobs) {
-    rows.push_back(
-        {j.name + (j.from_last_good ? "*" : ""), j.schedule,
-         j.timezone.empty() ? "local" : j.timezone,
-         j.disabled || !j.enabled ? "disabled" : JobTime(j.next, now), JobTime(j.last_fired, now),
-         PaintState(
-             ResultText(LastResult(j.last_state, j.last_reason, j.last_exit_code), j.overdue),
-             colour)});
+    rows.push_back({j.name + (j.from_last_good ? "*" : ""), j.schedule,
+                    j.timezone.empty() ? "local" : j.timezone,
+                    j.disabled || !j.enabled ? "disabled" : NextText(j.schedule, j.next, now),
+                    JobTime(j.last_fired, now),
+                    PaintState(ResultText(LastResult(j.last_state, j.last_reason, j.last_exit_code),
+                                          j.overdue),
+                               colour)});
   }
   return rows;
 }
@@ -173,7 +183,7 @@ std::vector<std::vector<std::string>> JobShowRows(const json& j, WallMs now, boo
       {"schedule", Str(j, "schedule")},
       {"timezone", zone.empty() ? "local" : zone},
       {"dst", Str(j, "dst")},
-      {"next", JobTime(Str(j, "next"), now)},
+      {"next", NextText(Str(j, "schedule"), Str(j, "next"), now)},
       {"last fired", JobTime(Str(j, "last_fired"), now)},
       {"last task", Dumped(j, "last_task", "-") + (j.value("last_host", json()).is_string()
                                                        ? " (on host " + Str(j, "last_host") + ")"

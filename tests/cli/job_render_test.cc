@@ -92,9 +92,12 @@ TEST_CASE("the jobs table marks disabled jobs and jobs from a broken file") {
   d.overdue = true;
   d.last_state = "failed";
   d.last_reason = "timeout";
-  const std::vector<JobRow> jobs = {a, b, c, d};
+  JobRow e;
+  e.name = "e";
+  e.schedule = "@reboot";
+  const std::vector<JobRow> jobs = {a, b, c, d, e};
   const auto rows = JobRows(jobs, 1700000000000);
-  REQUIRE(rows.size() == 5);
+  REQUIRE(rows.size() == 6);
   CHECK(rows[0] == std::vector<std::string>{"NAME", "SCHEDULE", "ZONE", "NEXT", "LAST", "RESULT"});
   CHECK(rows[1][0] == "a");
   CHECK(rows[1][2] == "local");
@@ -106,6 +109,7 @@ TEST_CASE("the jobs table marks disabled jobs and jobs from a broken file") {
   CHECK(rows[3][3] == "disabled");
   CHECK(rows[3][5] == "failed (exit 3)");
   CHECK(rows[4][5] == "overdue, last failed (timeout)");
+  CHECK(rows[5][3] == "at the next boot");  // an @reboot job has no next time
 }
 
 TEST_CASE("jobs show lists every field even of a job with odd values") {
