@@ -192,6 +192,8 @@ std::string WaitingNote(const json& task) {
   if (task.value("state", "") != "pending") return "-";
   const json w = task.value("waiting", json());
   if (!w.is_object()) return "-";
+  if (w.contains("cannot_start") && w["cannot_start"].is_string())
+    return "cannot start: " + w["cannot_start"].get<std::string>();
   std::vector<std::string> parts;
   if (w.value("held", false)) parts.push_back("held");
   if (w.value("queue_paused", false)) parts.push_back("queue paused");

@@ -250,3 +250,22 @@ TEST_CASE("a job asks for units with use, and one asking for an unknown resource
                     std::string::npos,
                 bad.err);
 }
+
+TEST_CASE("a task waiting for more units than a reload left says it cannot start") {
+  TestDaemon d("[resources]\ngpu = 2\n");
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = Submit(d, {"--delay", "1h", "--use", "gpu=2", "--", "true"});
+  d.WriteConfig("[resources]\ngpu = 1\n");
+  REQUIRE(Tq(d, {"reload"}).exit_code == 0);
+  const nlohmann::json w = TaskJson(d, id)["waiting"];
+  CHECK(w["cannot_start"] == "use: gpu=2: only 1 unit of gpu exist");
+  const RunResult list = Tq(d, {"list"});
+  CHECK_MESSAGE(
+      list.out.find("cannot start: use: gpu=2: only 1 unit of gpu exist") != std::string::npos,
+      list.out);
+  // Given back its units, it waits as any task does.
+  d.WriteConfig("[resources]\ngpu = 2\n");
+  REQUIRE(Tq(d, {"reload"}).exit_code == 0);
+  CHECK(TaskJson(d, id)["waiting"]["cannot_start"].is_null());
+  Tq(d, {"cancel", id});
+}

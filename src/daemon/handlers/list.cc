@@ -88,7 +88,10 @@ nlohmann::json WaitingJson(RequestContext& ctx, const Task& task, const Blockers
   }
   const bool later = task.spec.not_before > ctx.clock.WallNow();
   const std::string units = ShortResource(task.spec.use, ctx.config->unit_pools, blockers.held);
+  // Units tqd.toml no longer has enough of (a reload took some away): no wait ends this one.
+  const Status possible = CheckUnitRequest(task.spec.use, ctx.config->unit_pools);
   return {
+      {"cannot_start", possible.ok() ? nlohmann::json() : nlohmann::json(possible.message())},
       {"until", later ? nlohmann::json(FormatRfc3339Utc(task.spec.not_before)) : nlohmann::json()},
       {"after", std::move(after)},
       {"queue_paused", blockers.paused.count(task.spec.queue) > 0},

@@ -57,6 +57,7 @@ function exitText(x) {
 // Why a pending task waits, from its "waiting" object.
 function waitingText(w) {
   if (!w) return null;
+  if (w.cannot_start) return `cannot start: ${w.cannot_start}`;
   const why = [];
   if (w.held) why.push("held");
   if (w.queue_paused) why.push("queue paused");

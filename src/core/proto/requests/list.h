@@ -19,7 +19,8 @@ namespace tq {
 /// may still match: ask again with before_id = next_before_id (the last task's id, or with
 /// `command`, the oldest task read: a request reads at most kMaxListScan tasks). A pending task
 /// also carries "waiting": {"until" (a future not_before, or null), "after" (its unfinished
-/// dependencies), "queue_paused", "held"}.
+/// dependencies), "queue_paused", "held", "units" (a resource short of free units, or null),
+/// "cannot_start" (why no wait ends it: units tqd.toml does not have, or null)}.
 struct ListRequest {
   std::optional<TaskState> state;
   std::optional<std::string> queue;
