@@ -131,3 +131,18 @@ TEST_CASE("tq logs --merged interleaves stdout and stderr in the order written")
     CHECK(r.out == "o1\ne1\no2\n");
   }
 }
+
+TEST_CASE("tq logs of several tasks heads a task with stages with its stage and that command") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string plain = Submit(d, {"--label", "s", "--", "echo", "plain"});
+  const std::string staged = Submit(d, {"--label", "s", "--stage", "dump", "--", "echo", "one",
+                                        "--stage", "gz", "--", "sh", "-c", "echo two; exit 4"});
+  CHECK(Tq(d, {"wait", plain, staged}).exit_code == 4);
+  const RunResult r = Tq(d, {"logs", plain, staged});
+  CHECK_MESSAGE(r.out.find("==> task " + staged + " (failed, attempt 2, stage gz): sh -c 'echo " +
+                           "two; exit 4' <==\ntwo\n") != std::string::npos,
+                r.out);
+  CHECK(r.out.find("==> task " + plain + " (succeeded, attempt 1): echo plain <==\n") !=
+        std::string::npos);
+}

@@ -40,12 +40,15 @@ void PrintChunk(TaskId id, int attempt, const char* stream, int64_t offset,
 }
 
 // The line over a task's output when several are printed, as tail(1) heads each file's:
-// "==> task 12 (failed, attempt 2): make test <==".
+// "==> task 12 (failed, attempt 2): make test <==", "==> task 14 (running, attempt 1, stage
+// gz): gzip db.sql <==".
 std::string Header(const nlohmann::json& part) {
   const int attempt = part["attempt"].get<int>();
+  const nlohmann::json stage = part.value("stage_name", nlohmann::json());
   return "==> task " + std::to_string(part["id"].get<TaskId>()) + " (" +
          part["state"].get<std::string>() + ", " +
          (attempt == 0 ? std::string("no attempt yet") : "attempt " + std::to_string(attempt)) +
+         (stage.is_string() ? ", stage " + stage.get<std::string>() : "") +
          "): " + CommandLine(part) + " <==\n";
 }
 

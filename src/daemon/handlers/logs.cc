@@ -127,14 +127,21 @@ void HandleSelectedLogs(RequestContext& ctx, ConnId conn, const Owner& peer, con
         OutputOf(ctx, *task, attempt)
             .Read(r.stderr_stream, r.merged, AttemptOver(*task, attempt), offset, budget);
     const bool done = chunk.next >= chunk.available;
-    size_t command_bytes = task->spec.shell ? task->spec.shell->size() : 0;
-    for (const std::string& arg : task->spec.argv) command_bytes += arg.size();
+    // A task with stages runs its current stage's command, not a command of its own.
+    const bool staged = !task->spec.stages.empty() && task->stage >= 0 &&
+                        task->stage < static_cast<int>(task->spec.stages.size());
+    const StageSpec* stage = staged ? &task->spec.stages[task->stage] : nullptr;
+    const std::vector<std::string>& argv = stage ? stage->argv : task->spec.argv;
+    const std::optional<std::string>& shell = stage ? stage->shell : task->spec.shell;
+    size_t command_bytes = shell ? shell->size() : 0;
+    for (const std::string& arg : argv) command_bytes += arg.size();
     budget -= std::min(budget, chunk.data.size() + command_bytes);
     parts.push_back({{"id", id},
                      {"attempt", attempt},
                      {"state", StateName(task->state)},
-                     {"argv", BytesListToJson(task->spec.argv)},
-                     {"shell", task->spec.shell ? BytesToJson(*task->spec.shell) : json()},
+                     {"stage_name", stage ? json(stage->name) : json()},
+                     {"argv", BytesListToJson(argv)},
+                     {"shell", shell ? BytesToJson(*shell) : json()},
                      {"offset", offset},
                      {"data", BytesToJson(chunk.data)},
                      {"done", done}});

@@ -17,7 +17,9 @@ namespace tq {
 /// attempt has ended and everything was sent.
 ///
 /// Selected tasks (their latest attempts, as far as written now): {"parts": [{"id", "attempt",
-/// "state", "argv", "shell", "offset" (of "data" in the task's output), "data", "done"} or
+/// "state", "stage_name" (a task with stages: its current stage's, whose command "argv" and
+/// "shell" are; else null), "argv", "shell", "offset" (of "data" in the task's output), "data",
+/// "done"} or
 /// {"id", "error"}...], "next": {"id", "offset"}} where
 /// `offset` is in the first task's output and "next" (absent once all was sent) is where to ask
 /// again, with the ids from it on; "selected" (the ids, oldest first) comes too when filters
