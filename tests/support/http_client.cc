@@ -50,6 +50,22 @@ int ConnectHere(const HttpPeerSpec& to) {
   return fd;
 }
 
+// One byte with room for one descriptor beside it (SCM_RIGHTS), for sendmsg and recvmsg.
+struct FdMessage {
+  char byte = 1;
+  iovec iov{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  FdMessage() {
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+  }
+  FdMessage(const FdMessage&) = delete;
+  FdMessage& operator=(const FdMessage&) = delete;
+};
+
 // A connected socket to `to` that a child process running as `who` made, passed back over a
 // socket pair; -1 on failure.
 int ConnectAs(const HttpPeerSpec& to, const RunAs& who) {
@@ -61,34 +77,20 @@ int ConnectAs(const HttpPeerSpec& to, const RunAs& who) {
     if (setgroups(0, nullptr) != 0 || setgid(who.gid) != 0 || setuid(who.uid) != 0) _exit(1);
     const int fd = ConnectHere(to);
     if (fd < 0) _exit(1);
-    char one = 1;
-    iovec iov{&one, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof(control);
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    FdMessage m;
+    cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(sizeof(int));
     std::memcpy(CMSG_DATA(c), &fd, sizeof(int));
-    _exit(sendmsg(pair[1], &msg, 0) == 1 ? 0 : 1);
+    _exit(sendmsg(pair[1], &m.msg, 0) == 1 ? 0 : 1);
   }
   close(pair[1]);
   int fd = -1;
   if (child > 0) {
-    char one = 0;
-    iovec iov{&one, 1};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof(control);
-    if (recvmsg(pair[0], &msg, MSG_CMSG_CLOEXEC) == 1) {
-      cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    FdMessage m;
+    if (recvmsg(pair[0], &m.msg, MSG_CMSG_CLOEXEC) == 1) {
+      const cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
       if (c != nullptr && c->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(c), sizeof(int));
     }
     int status = 0;
