@@ -19,6 +19,8 @@ class WebConsole {
 
   /// The answer to `request`.
   HttpResponse Handle(const HttpRequest& request) const;
+  /// Whether `peer` holds a live session (the server keeps room for its connections).
+  bool PeerHasSession(const HttpPeer& peer) const { return access_->PeerHasSession(peer); }
 
  private:
   HttpResponse Login(const HttpRequest& request) const;

@@ -2,6 +2,7 @@
 // (which `tq logs -f` follows), or of the tasks a selector names, one after another.
 #include <spdlog/spdlog.h>
 
+#include "core/model/stage_progress.h"
 #include "core/proto/wire_bytes.h"
 #include "daemon/handlers/handlers.h"
 #include "daemon/run/attempt_output.h"
@@ -128,9 +129,7 @@ void HandleSelectedLogs(RequestContext& ctx, ConnId conn, const Owner& peer, con
             .Read(r.stderr_stream, r.merged, AttemptOver(*task, attempt), offset, budget);
     const bool done = chunk.next >= chunk.available;
     // A task with stages runs its current stage's command, not a command of its own.
-    const bool staged = !task->spec.stages.empty() && task->stage >= 0 &&
-                        task->stage < static_cast<int>(task->spec.stages.size());
-    const StageSpec* stage = staged ? &task->spec.stages[task->stage] : nullptr;
+    const StageSpec* stage = StageAt(task->spec, task->stage);
     const std::vector<std::string>& argv = stage ? stage->argv : task->spec.argv;
     const std::optional<std::string>& shell = stage ? stage->shell : task->spec.shell;
     size_t command_bytes = shell ? shell->size() : 0;
