@@ -14,6 +14,15 @@ std::string TextValueProblem(std::string_view value) {
   return "";
 }
 
+std::string RepeatProblem(const std::vector<std::string>& values) {
+  if (values.size() < 2) return "";
+  std::string quoted;
+  for (size_t i = 0; i < values.size(); ++i)
+    quoted += (i == 0 ? "" : i + 1 == values.size() ? " and " : ", ") + Quote(values[i]);
+  const std::string times = values.size() == 2 ? "twice" : std::to_string(values.size()) + " times";
+  return "given " + times + " (" + quoted + "); give it once";
+}
+
 namespace {
 
 // The name DecimalCheck gives its validator, by which ApplyOptionRules finds it.
@@ -36,6 +45,12 @@ bool HasDecimalCheck(CLI::Option& opt) {
   }
 }
 
+// The check that refuses a second value of `opt`, an option that keeps one (RepeatProblem).
+CLI::Validator OnceCheck(const CLI::Option* opt) {
+  // CLI11 checks the values one by one, but `opt` holds them all by then.
+  return CLI::Validator([opt](std::string&) { return RepeatProblem(opt->results()); }, "");
+}
+
 }  // namespace
 
 CLI::Validator DecimalCheck(const DecimalRange& range) {
@@ -47,7 +62,11 @@ CLI::Validator DecimalCheck(const DecimalRange& range) {
 void ApplyOptionRules(CLI::App& app, const std::set<std::string>& byte_options) {
   for (CLI::Option* opt : app.get_options()) {
     if (opt->get_items_expected_max() == 0) continue;  // a flag
-    if (!opt->get_positional()) opt->allow_extra_args(false);
+    if (!opt->get_positional()) {
+      opt->allow_extra_args(false);
+      // CLI11 would refuse a repeat as "At Most 1 required but received 2".
+      if (opt->get_items_expected_max() == 1) opt->check(OnceCheck(opt));
+    }
     if (TakesIntegers(*opt)) {
       if (!HasDecimalCheck(*opt))
         opt->check(DecimalCheck({0, std::numeric_limits<int>::max(), ""}));
@@ -65,7 +84,8 @@ std::string UsageMessage(const CLI::ParseError& error) {
   std::string message = error.what();
   // CLI11's "--queue: 1 required TEXT missing" for an option given without its value.
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr &&
-      message.find(" required ") != std::string::npos && message.find(':') != std::string::npos)
+      message.find(" required ") != std::string::npos && message.ends_with(" missing") &&
+      message.find(':') != std::string::npos)
     message = message.substr(0, message.find(':')) + ": a value is required";
   // CLI11's "Could not convert: --kill = x": integer options are checked before they are
   // converted (DecimalCheck), so only a flag given a value it cannot read gets here.

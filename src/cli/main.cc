@@ -87,6 +87,8 @@ int Run(int argc, char** argv) {
                  "the daemon's socket (default: $TQ_SOCKET, the user "
                  "socket, then /run/tq/tq.sock)");
   app.add_flag("--json", g.json, "machine-readable output (JSON; times in RFC 3339 UTC)");
+  bool version = false;
+  app.add_flag("-V,--version", version, "print the versions of tq and tqd (as tq version does)");
   const std::vector<tq::Command> commands = {
       tq::AddSubmit(app, g),     tq::AddStatus(app, g),    tq::AddList(app, g),
       tq::AddWait(app, g),       tq::AddCancel(app, g),    tq::AddLogs(app, g),
@@ -110,6 +112,10 @@ int Run(int argc, char** argv) {
       for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
         names += " " + sub->get_name();
       const std::vector<std::string> extras = app.Extras();
+      if (extras.empty() && version) {  // `tq --version`: as `tq version`
+        for (const auto& c : commands)
+          if (c.app->get_name() == "version") return c.run();
+      }
       if (extras.empty()) {  // bare `tq`: what it can do, as a usage error
         std::fputs(app.help().c_str(), stderr);
         return 2;
@@ -130,6 +136,11 @@ int Run(int argc, char** argv) {
     if (c.app->parsed()) chosen = &c;
   if (chosen == nullptr) return 2;
   const std::string name = chosen->app->get_name();
+  if (version) {  // before a command, or after one that has no --version of its own
+    std::fprintf(stderr, "tq: %s: -V/--version goes alone: tq --version (or tq version)\n",
+                 name.c_str());
+    return 2;
+  }
   if (!extras.empty() && app.FirstExtraIsOption()) {
     std::fprintf(stderr, "tq: %s: %s is not an option (see tq %s --help)\n", name.c_str(),
                  tq::Quote(extras.front()).c_str(), name.c_str());

@@ -11,6 +11,7 @@
 #include "core/model/bytes.h"
 #include "core/model/clock.h"
 #include "core/model/quote.h"
+#include "core/model/signal_names.h"
 #include "core/model/wall_time.h"
 #include "core/proto/wire_bytes.h"
 
@@ -207,6 +208,8 @@ std::string WaitingNote(const json& task) {
   // Units matter once nothing else keeps it back: the chooser weighs it only then.
   if (parts.empty() && w.contains("units") && w["units"].is_string())
     parts.push_back("waiting for " + w["units"].get<std::string>());
+  if (parts.empty() && w.contains("user_max_running") && w["user_max_running"].is_number())
+    parts.push_back("user's max_running " + w["user_max_running"].dump() + " reached");
   if (parts.empty()) return "ready";
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
@@ -221,6 +224,30 @@ std::string RunningFor(const json& task, int64_t now_ms) {
   auto started = ParseRfc3339(last["started"].get<std::string>());
   if (!started.ok()) return "";
   return ShortDuration(std::max<int64_t>(0, now_ms - *started));
+}
+
+std::string LastAttemptRan(const json& task, int64_t now_ms) {
+  const json attempt = task.value("last_attempt", json());
+  if (!attempt.is_object()) return "-";
+  if (attempt.value("duration_ms", json()).is_number())
+    return ShortDuration(attempt["duration_ms"]);
+  const json started = attempt.value("started", json());
+  if (task.value("state", "") != "running" || !started.is_string()) return "-";
+  auto ms = ParseRfc3339(started.get<std::string>());
+  return ms.ok() ? ShortDuration(std::max<int64_t>(0, now_ms - *ms)) : "-";
+}
+
+std::string ExitCell(const json& task) {
+  const std::optional<TaskState> state = StateFromName(task.value("state", ""));
+  if (!state || !IsTerminal(*state)) return "";
+  const json code = task.value("exit_code", json());
+  const json signal = task.value("signal", json());
+  if (signal.is_number_integer()) {
+    const std::string name = SignalName(signal.get<int>());
+    return name.find_first_not_of("0123456789") == std::string::npos ? "signal " + name
+                                                                     : "SIG" + name;
+  }
+  return code.is_number_integer() ? std::to_string(code.get<int>()) : "-";
 }
 
 }  // namespace tq

@@ -64,5 +64,11 @@ std::string WaitingNote(const nlohmann::json& task);
 /// The elapsed time of a running task's current attempt at `now_ms` ("2m03s"), or "" when the
 /// task JSON carries no running attempt.
 std::string RunningFor(const nlohmann::json& task, int64_t now_ms);
+/// How long a task of `tq list --json` ran in its last attempt ("1m05s"): a running one until
+/// `now_ms`; "-" before it first started.
+std::string LastAttemptRan(const nlohmann::json& task, int64_t now_ms);
+/// How a finished task of `tq list --json` ended, for the EXIT column: its exit code ("0", "3"),
+/// the signal that ended it ("SIGKILL"), or "-" when it never ran; "" while it is not finished.
+std::string ExitCell(const nlohmann::json& task);
 
 }  // namespace tq

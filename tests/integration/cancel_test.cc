@@ -113,6 +113,35 @@ TEST_CASE("tq cancel --kill skips the grace, and hurries a stop already in its g
   CHECK(t["attempt_log"][0]["signal"] == 9);
 }
 
+TEST_CASE("tq cancel carries on when tqd restarts in the kill grace, for ids and for filters") {
+  for (const bool by_label : {false, true}) {
+    CAPTURE(by_label);
+    TestDaemon d("kill_grace = \"2s\"\n");
+    TQ_LOG_ON_FAILURE(d);
+    const std::string pidfile = d.dir() + "/task" + std::to_string(by_label) + ".pid";
+    const std::string id =
+        Submit(d, {"-l", "stubborn", "--", "sh", "-c",
+                   "trap '' TERM; echo $$ > " + Quoted(pidfile) + "; exec sleep 1000"});
+    WaitPidFile(pidfile);
+    auto cancel =
+        TqBackground(d, by_label ? std::vector<std::string>{"cancel", "--label", "stubborn"}
+                                 : std::vector<std::string>{"cancel", id});
+    REQUIRE(WaitFor([&] {
+      return d.Log().find("task " + id + " attempt 1: stopping (cancelled): TERM now") !=
+             std::string::npos;
+    }));
+    d.Kill9();
+    d.Start();
+    d.WaitReady();
+    const RunResult ended = cancel->Finish();
+    CHECK_MESSAGE(ended.exit_code == 0, ended.err);
+    CHECK(ended.out.starts_with(id + " cancelled"));
+    const nlohmann::json t = TaskJson(d, id);
+    CHECK(t["state"] == "cancelled");
+    CHECK(t["attempt_log"][0]["signal"] == 9);
+  }
+}
+
 TEST_CASE("tq cancel refuses a signal it does not know, and --signal with --kill") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);

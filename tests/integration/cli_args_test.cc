@@ -205,3 +205,70 @@ TEST_CASE("tq list -q is --queue, as in tq submit") {
   REQUIRE(tasks.size() == 1);
   CHECK(tasks[0]["id"].dump() == in_q);
 }
+
+TEST_CASE("an option that keeps one value refuses a second, quoting both, in every command") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const struct {
+    std::vector<std::string> args;
+    std::string err;
+  } kCases[] = {
+      {{"list", "-q", "a", "-q", "b"},
+       "tq: --queue: given twice (\"a\" and \"b\"); give it once\n"},
+      {{"list", "--queue", "a", "--queue=b"},
+       "tq: --queue: given twice (\"a\" and \"b\"); give it once\n"},
+      {{"list", "--limit", "1", "--limit", "2", "--limit", "3"},
+       "tq: --limit: given 3 times (\"1\", \"2\" and \"3\"); give it once\n"},
+      {{"submit", "-p", "1", "--priority", "2", "--", "true"},
+       "tq: --priority: given twice (\"1\" and \"2\"); give it once\n"},
+      {{"cancel", "--state", "pending", "-q", "a", "-q", "b"},
+       "tq: --queue: given twice (\"a\" and \"b\"); give it once\n"},
+      {{"cron", "next", "@daily", "--tz", "UTC", "--tz", "UTC"},
+       "tq: --tz: given twice (\"UTC\" and \"UTC\"); give it once\n"},
+      {{"--socket", d.socket(), "ping"},
+       "tq: --socket: given twice (\"" + d.socket() + "\" and \"" + d.socket() +
+           "\"); give it once\n"},
+  };
+  for (const auto& c : kCases) {
+    const RunResult r = Tq(d, c.args);
+    CAPTURE(c.args.front());
+    CHECK(r.exit_code == 2);
+    CHECK(r.out == "");
+    CHECK(r.err == c.err);
+  }
+  // A value left out is still said so, and options that keep several still take them.
+  CHECK(Tq(d, {"list", "--queue"}).err == "tq: --queue: a value is required\n");
+  const std::string id = Submit(d, {"-l", "x", "-l", "y", "--delay", "1h", "--", "true"});
+  CHECK(Tq(d, {"list", "--label", "x"}).exit_code == 0);
+  CHECK(Tq(d, {"cancel", "--state", "pending", "--state", "running", "-q", "default"}).exit_code ==
+        0);
+  CHECK(TaskState(d, id) == "cancelled");
+}
+
+TEST_CASE("tq --version and tq -V print what tq version prints") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const RunResult version = Tq(d, {"version"});
+  REQUIRE(version.exit_code == 0);
+  CHECK(Contains(version.out, "tqd "));
+  for (const char* flag : {"--version", "-V"}) {
+    CAPTURE(flag);
+    const RunResult r = Tq(d, {flag});
+    CHECK(r.exit_code == 0);
+    CHECK(r.err == "");
+    CHECK(r.out == version.out);
+  }
+  const RunResult json = Tq(d, {"--json", "--version"});
+  CHECK(json.exit_code == 0);
+  CHECK(json.out == Tq(d, {"--json", "version"}).out);
+  // After a command it is no flag of that command's (submit has a --version of its own).
+  const RunResult after = Tq(d, {"list", "--version"});
+  CHECK(after.exit_code == 2);
+  CHECK(after.out == "");
+  CHECK(after.err == "tq: list: -V/--version goes alone: tq --version (or tq version)\n");
+  const RunResult extra = Tq(d, {"--version", "frob"});
+  CHECK(extra.exit_code == 2);
+  CHECK(Contains(extra.err, "\"frob\" is not a command"));
+  const std::string keyed = Submit(d, {"--key", "k", "--version", "2", "--", "true"});
+  CHECK(TaskJson(d, keyed)["version"] == 2);
+}

@@ -140,7 +140,7 @@ TEST_CASE("tq jobs check without a daemon checks users here and says resources w
   CHECK(bad_user.exit_code == 2);
   CHECK(bad_user.out.empty());
   CHECK(bad_user.err == user +
-                            ":1: user: \"nosuchuser\" is not in the password database (name an "
+                            ":4: user: \"nosuchuser\" is not in the password database (name an "
                             "existing user)\n");
 
   const std::string use = Write(dir, "use.toml",

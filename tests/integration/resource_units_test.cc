@@ -246,7 +246,7 @@ TEST_CASE("a job asks for units with use, and one asking for an unknown resource
   d.WriteJobFile("train.toml", JobFile("train", "0 0 1 1 *", "true", {"use = { tpu = 1 }"}));
   const RunResult bad = Tq(d, {"reload"});
   CHECK(bad.exit_code == 2);
-  CHECK_MESSAGE(bad.err.find(d.jobs_dir() + "/train.toml:1: use: \"tpu\" is not a resource") !=
+  CHECK_MESSAGE(bad.err.find(d.jobs_dir() + "/train.toml:5: use: \"tpu\" is not a resource") !=
                     std::string::npos,
                 bad.err);
 }

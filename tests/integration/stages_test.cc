@@ -432,3 +432,23 @@ TEST_CASE("a context an earlier tqd left at contexts/ID moves for the task's nex
   REQUIRE(Tq(d, {"clean", id}).exit_code == 0);
   CHECK(WaitFor([&] { return lstat(now.c_str(), &st) != 0; }));
 }
+
+TEST_CASE("lines of $TQ_CONTEXT/env not passed on are named in the next stage's status") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id =
+      Submit(d, {"--stage", "one", "--shell",
+                 "printf 'GOOD=1\\n1X=2\\nLD_PRELOAD=/x.so\\nno equals\\n' > \"$TQ_CONTEXT/env\"",
+                 "--stage", "two", "--shell", "echo \"$GOOD\""});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  CHECK(Tq(d, {"logs", id, "--stage", "two"}).out == "1\n");
+  const nlohmann::json t = TaskJson(d, id);
+  REQUIRE(t["attempt_log"].size() == 2);
+  CHECK(t["attempt_log"][0]["detail"].is_null());
+  CHECK(t["attempt_log"][1]["detail"] ==
+        "not passed on from $TQ_CONTEXT/env: line 2: \"1X\" is not a variable name; line 4: no "
+        "'=' (NAME=VALUE expected); LD_PRELOAD steers loaders or shells");
+  const std::string status = Tq(d, {"status", id}).out;
+  CHECK_MESSAGE(status.find("attempt 2: ") != std::string::npos, status);
+  CHECK(status.find("LD_PRELOAD steers loaders or shells") != std::string::npos);
+}

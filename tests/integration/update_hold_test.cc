@@ -80,6 +80,13 @@ TEST_CASE("tq hold keeps a pending task from starting until tq release") {
   CHECK(listed[1]["waiting"]["held"] == true);
   CHECK(Tq(d, {"list"}).out.find("held") != std::string::npos);
 
+  // A running task without stages has nothing left to hold.
+  const RunResult running = Tq(d, {"hold", blocker});
+  CHECK(running.exit_code == 2);
+  CHECK(running.err == "tq: state: task " + blocker +
+                           " is running and has no stages to hold; only a pending task (or the "
+                           "next stage of a running one) can be held\n");
+
   // The slot frees: the younger task runs, the held one does not.
   WriteFile(gate, "");
   CHECK(Tq(d, {"wait", blocker, later}).exit_code == 0);

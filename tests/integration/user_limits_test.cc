@@ -94,6 +94,14 @@ TEST_CASE("max_running caps one user's running tasks while others' start") {
   REQUIRE(WaitFor([&] { return TaskState(d, root) == "running"; }));
   CHECK(CountAs(d, capped, "running") == 1);
   CHECK(CountAs(d, capped, "pending") == 2);
+  // WHEN says why the pending ones wait.
+  const auto pending = ListTasks(d, {"--state", "pending"});
+  REQUIRE(pending.size() == 2);
+  CHECK(pending[0]["waiting"]["user_max_running"] == 1);
+  CHECK(TaskJson(d, pending[1]["id"].dump())["waiting"]["user_max_running"] == 1);
+  CHECK(TaskJson(d, root).value("waiting", nlohmann::json()).is_null());
+  const std::string table = Tq(d, {"list", "--state", "pending"}).out;
+  CHECK_MESSAGE(table.find("user's max_running 1 reached") != std::string::npos, table);
   // When the running one ends, the next of the user's starts.
   const std::string first = [&] {
     for (const auto& id : ids)

@@ -234,12 +234,12 @@ TEST_CASE("a queue with allow_users lends its raised priority to those users and
   CHECK(batch.exit_code == 5);
   CHECK(JsonLines(Tq(d, {"list", "--json"}).out).empty());  // nothing was added
 
-  // bob's own job file may not name it either, refused at install naming the job's line.
+  // bob's own job file may not name it either, refused at install naming the line of queue.
   const RunResult install = TqAs(d, bob.run_as(), {"jobs", "install", "-"}, {},
                                  "[[job]]\nname = \"nightly\"\nschedule = \"@yearly\"\n"
                                  "command = \"true\"\ncwd = \"/\"\nqueue = \"fast\"\n");
   CHECK(install.exit_code == 2);
-  CHECK_MESSAGE(install.err.find(":1: queue: \"fast\" is not open to") != std::string::npos,
+  CHECK_MESSAGE(install.err.find(":6: queue: \"fast\" is not open to") != std::string::npos,
                 install.err);
 
   // alice and root get the raised priority.

@@ -6,6 +6,7 @@
 
 #include "cli/client.h"
 #include "cli/commands/commands.h"
+#include "cli/commands/reconnect.h"
 #include "cli/render.h"
 #include "cli/selector_flags.h"
 #include "core/model/duration.h"
@@ -24,6 +25,36 @@ std::string StoppingLine(const nlohmann::json& frame) {
   if (signal == "KILL") return "tq: waiting for " + tasks + " to exit after KILL\n";
   return "tq: waiting up to " + FormatDuration(frame.value("grace_ms", int64_t{0})) + " for " +
          tasks + " to exit after " + signal + " (then KILL)\n";
+}
+
+// Sends `req` and reads its answer, telling a person at a terminal what it waits for. When tqd
+// goes away while tasks are in their grace (a restart), the cancel is sent again, once tqd is
+// back, for the tasks tqd named: their stops are stored, and one that ended meanwhile is answered
+// as it ended. A cancel by filters whose tasks were never named is not sent again: it could
+// select other tasks.
+Result<nlohmann::json> CancelAcrossRestarts(const std::string& socket, CancelRequest req) {
+  RealClock clock;
+  auto client = Client::Connect(socket);
+  if (!client.ok()) return client.status();
+  req.progress = true;  // the first frame names the tasks being stopped
+  const bool terminal = isatty(STDERR_FILENO) == 1;
+  bool told = false;
+  for (;;) {
+    Status sent = client->Send(req);
+    Result<nlohmann::json> r = sent.ok() ? client->Read() : Result<nlohmann::json>(sent);
+    while (r.ok() && r->contains("stopping")) {
+      if (terminal && !told) std::fputs(StoppingLine(*r).c_str(), stderr);
+      told = true;
+      if (auto ids = r->find("ids"); ids != r->end()) {
+        req.select = TaskSelector{};
+        req.select.ids = ids->get<std::vector<TaskId>>();
+      }
+      r = client->Read();
+    }
+    if (r.ok() || r.status().code() != ErrorCode::kUnavailable || req.select.ByFilter()) return r;
+    client = ConnectUntil(socket, clock.MonoNow() + kReconnectWindowMs);
+    if (!client.ok()) return client.status();
+  }
 }
 
 }  // namespace
@@ -55,17 +86,8 @@ Command AddCancel(CLI::App& app, const GlobalOptions& g) {
             req.kill = req.kill || f->kill;
             auto select = f->select.SomeSelector(CancellableStates(), "cancel");
             if (!select.ok()) return Fail(select.status());
-            auto client = Client::Connect(g.socket);
-            if (!client.ok()) return Fail(client.status());
             req.select = std::move(*select);
-            req.progress = isatty(STDERR_FILENO) == 1;
-            Status sent = client->Send(req);
-            if (!sent.ok()) return Fail(sent);
-            auto r = client->Read();
-            while (r.ok() && r->contains("stopping")) {
-              std::fputs(StoppingLine(*r).c_str(), stderr);
-              r = client->Read();
-            }
+            auto r = CancelAcrossRestarts(g.socket, req);
             if (!r.ok()) return Fail(r.status());
             if (Status st = ResponseStatus(*r); !st.ok()) return Fail(st);
             if ((*r)["tasks"].empty() && !g.json) std::fputs("tq: no task matches\n", stderr);

@@ -1,6 +1,7 @@
 // tq list: tasks, newest first, with filters; fetched a page at a time and printed as it comes.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 
@@ -9,6 +10,9 @@
 #include "cli/commands/commands.h"
 #include "cli/render.h"
 #include "cli/state_colour.h"
+#include "core/model/clock.h"
+#include "core/model/quote.h"
+#include "core/proto/task_selector.h"
 
 namespace tq {
 
@@ -20,21 +24,62 @@ std::string HostOf(const nlohmann::json& t) {
   return "";
 }
 
-// The table rows of one page of tasks; states in colour when `colour`, with the owner's name
-// when `owners` and the host when `hosts`.
-std::vector<std::vector<std::string>> Rows(const nlohmann::json& tasks, bool colour, bool owners,
-                                           bool hosts) {
+// The columns of the table beyond those every listing has.
+struct Columns {
+  bool colour = false;  ///< states in colour
+  bool owners = false;  ///< OWNER: the owner's name
+  bool hosts = false;   ///< HOST: where the last attempt ran
+  bool runs = false;    ///< STARTED, RAN and EXIT: the last attempt (--long)
+};
+
+// The header of the table with `columns`.
+std::vector<std::string> Header(const Columns& columns) {
+  std::vector<std::string> header = {"ID", "STATE", "PRI", "QUEUE"};
+  if (columns.owners) header.push_back("OWNER");
+  if (columns.hosts) header.push_back("HOST");
+  header.push_back("CREATED");
+  if (columns.runs)
+    for (const char* h : {"STARTED", "RAN", "EXIT"}) header.push_back(h);
+  for (const char* h : {"WHEN", "COMMAND"}) header.push_back(h);
+  return header;
+}
+
+// The table rows of one page of tasks, with `columns`; a running task's RAN counts to `now_ms`.
+std::vector<std::vector<std::string>> Rows(const nlohmann::json& tasks, const Columns& columns,
+                                           int64_t now_ms) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& t : tasks) {
-    std::vector<std::string> row = {t["id"].dump(), PaintState(t.value("state", ""), colour),
+    std::vector<std::string> row = {t["id"].dump(),
+                                    PaintState(t.value("state", ""), columns.colour),
                                     t["priority"].dump(), t.value("queue", "")};
-    if (owners) row.push_back(t["owner"].value("name", ""));
-    if (hosts) row.push_back(HostOf(t));
-    for (std::string cell : {LocalTime(t["created"]), WaitingNote(t), CommandLine(t)})
-      row.push_back(std::move(cell));
+    if (columns.owners) row.push_back(t["owner"].value("name", ""));
+    if (columns.hosts) row.push_back(HostOf(t));
+    row.push_back(LocalTime(t["created"]));
+    if (columns.runs) {
+      const nlohmann::json attempt = t.value("last_attempt", nlohmann::json());
+      row.push_back(LocalTime(attempt.is_object() ? attempt.value("started", nlohmann::json())
+                                                  : nlohmann::json()));
+      row.push_back(LastAttemptRan(t, now_ms));
+      row.push_back(ExitCell(t));
+    }
+    for (std::string cell : {WaitingNote(t), CommandLine(t)}) row.push_back(std::move(cell));
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+// The states `names` name (--state, repeated or separated by commas), each once; a name that is
+// no state is refused naming the flag and the names it takes. `succeeded` is only that state.
+Result<std::vector<TaskState>> StatesNamed(const std::vector<std::string>& names) {
+  std::vector<TaskState> states;
+  for (const std::string& name : names) {
+    const std::optional<TaskState> s = StateFromName(name);
+    if (!s)
+      return Status::Invalid(
+          "--state", "--state: " + Quote(name) + " is not one of " + StateNames(AnyState()));
+    if (std::find(states.begin(), states.end(), *s) == states.end()) states.push_back(*s);
+  }
+  return states;
 }
 
 // True when a task of `tasks` is not the caller's: who sees other users' tasks (root, an admin)
@@ -50,12 +95,15 @@ bool OthersAmong(const nlohmann::json& tasks) {
 Command AddList(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("list", "List tasks, newest first");
   struct Flags {
-    std::string state, queue, label, user, command;
+    std::vector<std::string> states;
+    std::string queue, label, user, command;
     int limit = -1;  // -1: not given (the newest 100 in a table, every match with --json)
+    bool runs = false;
   };
   auto f = std::make_shared<Flags>();
-  sub->add_option("--state", f->state, "pending running succeeded failed cancelled expired")
-      ->check(CLI::IsMember({"pending", "running", "succeeded", "failed", "cancelled", "expired"}));
+  sub->add_option("--state", f->states,
+                  StateNames(AnyState()) + "; repeat or separate with commas for several")
+      ->delimiter(',');
   sub->add_option("-q,--queue", f->queue, "only this queue");
   sub->add_option("--label", f->label, "only tasks with this label");
   sub->add_option("-u,--user", f->user, "only this user's tasks (admins: any user)");
@@ -63,9 +111,14 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
                   "only tasks whose command holds this text (ASCII case ignored)");
   sub->add_option("--limit", f->limit, "at most this many; 0: all (default: 100, all with --json)")
       ->check(DecimalCheck({0, std::numeric_limits<int>::max(), "a limit"}));
+  sub->add_flag("-l,--long", f->runs,
+                "also when each task last started (STARTED), how long it ran (RAN) and how it "
+                "ended (EXIT)");
   return {sub, [f, &g]() {
             ListRequest req;
-            if (!f->state.empty()) req.state = StateFromName(f->state);
+            auto states = StatesNamed(f->states);
+            if (!states.ok()) return Fail(states.status());
+            req.states = std::move(*states);
             if (!f->queue.empty()) req.queue = f->queue;
             if (!f->label.empty()) req.label = f->label;
             if (!f->user.empty()) req.user = f->user;
@@ -73,13 +126,13 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
             TablePrinter table(TableWidth());
-            const bool colour = StdoutColour(g.json);
+            Columns columns{.colour = StdoutColour(g.json), .runs = f->runs};
             // What a script reads (--json) gets every match; a table the newest 100.
             const int limit = f->limit == 0 || (f->limit < 0 && g.json)
                                   ? std::numeric_limits<int>::max()
                                   : (f->limit < 0 ? 100 : f->limit);
             int shown = 0;
-            bool more = true, owners = false, hosts = false;
+            bool more = true;
             while (more && shown < limit) {  // the daemon answers a page at a time
               req.limit = limit - shown;
               auto r = client->Call(req);
@@ -97,17 +150,11 @@ Command AddList(CLI::App& app, const GlobalOptions& g) {
                 // with it; that page decides whether there is an OWNER column. A store shared
                 // by several hosts adds a HOST column.
                 if (shown == 0) {
-                  owners = OthersAmong(tasks);
-                  hosts = r->value("shared", false);
+                  columns.owners = OthersAmong(tasks);
+                  columns.hosts = r->value("shared", false);
                 }
-                auto rows = Rows(tasks, colour, owners, hosts);
-                if (shown == 0) {
-                  std::vector<std::string> header = {"ID", "STATE", "PRI", "QUEUE"};
-                  if (owners) header.push_back("OWNER");
-                  if (hosts) header.push_back("HOST");
-                  for (const char* h : {"CREATED", "WHEN", "COMMAND"}) header.push_back(h);
-                  rows.insert(rows.begin(), header);
-                }
+                auto rows = Rows(tasks, columns, RealClock().WallNow());
+                if (shown == 0) rows.insert(rows.begin(), Header(columns));
                 table.Print(rows);
               }
               std::fflush(stdout);

@@ -1,5 +1,6 @@
 // tq logs: print a task's captured output (-f follows it until the task ends), or the outputs of
-// the tasks ids or filters name, each under a header line.
+// the tasks ids or filters name, each under a header line; with neither, the caller's latest
+// task's.
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -9,6 +10,7 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/reconnect.h"
+#include "cli/latest_task.h"
 #include "cli/render.h"
 #include "cli/selector_flags.h"
 #include "core/proto/wire_bytes.h"
@@ -180,7 +182,9 @@ Command AddLogs(CLI::App& app, const GlobalOptions& g) {
     bool follow = false, stderr_stream = false, merged = false;
   };
   auto f = std::make_shared<Flags>();
-  f->select.AddTo(sub, "tasks whose output to print (one, or several each under a header)",
+  f->select.AddTo(sub,
+                  "tasks whose output to print (one, or several each under a header; none: your "
+                  "latest task)",
                   "pending, running, succeeded, failed, cancelled, expired or all-finished");
   sub->add_flag("-f,--follow", f->follow, "keep printing output until the task ends");
   auto* err = sub->add_flag("--stderr", f->stderr_stream,
@@ -195,8 +199,13 @@ Command AddLogs(CLI::App& app, const GlobalOptions& g) {
       ->option_text("NAME")
       ->excludes(attempt);
   return {sub, [f, &g]() {
-            auto select = f->select.SomeSelector(AnyState(), "logs");
+            auto select = f->select.Selector(AnyState());
             if (!select.ok()) return Fail(select.status());
+            if (!NeedsSome(*select).ok()) {  // no id, no filter: the latest task (as tsp -c)
+              auto latest = LatestOwnTask(g.socket, "tq logs");
+              if (!latest.ok()) return Fail(latest.status());
+              select->ids = {*latest};
+            }
             LogsRequest req;
             req.stderr_stream = f->stderr_stream;
             req.merged = f->merged;

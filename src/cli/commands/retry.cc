@@ -1,4 +1,5 @@
-// tq retry: put failed or cancelled tasks back in the queue by hand.
+// tq retry: put failed or cancelled tasks back in the queue by hand (with --succeeded, run
+// succeeded ones again).
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -10,17 +11,60 @@
 
 namespace tq {
 
+namespace {
+// Says on stderr why each task of `named` not among the re-queued `ids` was left as it is (in
+// another state; `succeeded`: tq retry --succeeded). The others were re-queued, but the request
+// was not done: 1 when a task was left, else 0.
+int SayNotRequeued(Client& client, const std::vector<long long>& named, const nlohmann::json& ids,
+                   bool succeeded) {
+  std::set<long long> left(named.begin(), named.end()), requeued;
+  for (const auto& id : ids) requeued.insert(id.get<long long>());
+  for (long long id : requeued) left.erase(id);
+  int status = 0;
+  for (long long id : left) {
+    auto task = client.Call(StatusRequest{.id = id});
+    if (task.ok() && task->contains("group")) {
+      // A group's id (SPEC 12) is done when any of its shards went back in the queue.
+      const auto& group = (*task)["group"];
+      bool any = false;
+      for (const auto& shard : group["shards"])
+        any = any || requeued.count(shard["id"].get<long long>()) > 0;
+      if (any) continue;
+      std::fprintf(
+          stderr, "tq: group %lld was not re-queued: no shard of it %s (its state is %s)\n", id,
+          succeeded ? "has ended" : "failed or was cancelled", group.value("state", "").c_str());
+    } else {
+      const std::string state =
+          task.ok() ? (*task)["task"].value("state", "") : std::string("unknown");
+      const bool ran_well = state == "succeeded" || state == "expired";
+      std::fprintf(
+          stderr, "tq: task %lld was not re-queued: its state is %s, not %s%s\n", id, state.c_str(),
+          succeeded ? "failed, cancelled, succeeded or expired" : "failed or cancelled",
+          ran_well && !succeeded ? " (tq retry --succeeded runs a succeeded or expired task again)"
+                                 : "");
+    }
+    status = 1;
+  }
+  return status;
+}
+}  // namespace
+
 Command AddRetry(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand("retry", "Re-queue failed or cancelled tasks");
   struct Flags {
     SelectorFlags select;
     bool failed = false;
+    bool succeeded = false;
     bool from_start = false;
     std::string from;
   };
   auto f = std::make_shared<Flags>();
-  f->select.AddTo(sub, "task ids", "failed (the default) or cancelled");
+  f->select.AddTo(sub, "task ids",
+                  "failed (the default) or cancelled; with --succeeded also succeeded or expired");
   sub->add_flag("--failed", f->failed, "every failed task of yours (with the filters given)");
+  sub->add_flag("--succeeded", f->succeeded,
+                "run succeeded (or expired) tasks again too, from their first stage; filters "
+                "without --state then match those");
   auto* from_start = sub->add_flag(
       "--from-start", f->from_start,
       "a task with stages runs every stage again (default: it resumes at the stage it stopped at)");
@@ -29,7 +73,7 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
       ->option_text("NAME")
       ->excludes(from_start);
   return {sub, [f, &g]() {
-            auto select = f->select.Selector(RetryableStates());
+            auto select = f->select.Selector(RetryableStates(f->succeeded));
             if (!select.ok()) return Fail(select.status());
             if (f->failed && !select->ids.empty())
               return Fail(Status::Invalid("ids", "give task ids or --failed, not both"));
@@ -45,6 +89,7 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
             RetryRequest req;
             req.select = std::move(*select);
             req.from_start = f->from_start;
+            req.succeeded = f->succeeded;
             if (!f->from.empty()) req.from_stage = f->from;
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());
@@ -62,36 +107,7 @@ Command AddRetry(CLI::App& app, const GlobalOptions& g) {
             } else {
               for (const auto& id : ids) std::printf("%lld\n", id.get<long long>());
             }
-            // A named task that was not failed or cancelled is left as it is: the others were
-            // re-queued, but the request was not done, so exit 1 naming each.
-            std::set<long long> left(named.begin(), named.end()), requeued;
-            for (const auto& id : ids) requeued.insert(id.get<long long>());
-            for (long long id : requeued) left.erase(id);
-            int status = 0;
-            for (long long id : left) {
-              auto task = client->Call(StatusRequest{.id = id});
-              if (task.ok() && task->contains("group")) {
-                // A group's id (SPEC 12) is done when any of its shards went back in the queue.
-                const auto& group = (*task)["group"];
-                bool any = false;
-                for (const auto& shard : group["shards"])
-                  any = any || requeued.count(shard["id"].get<long long>()) > 0;
-                if (any) continue;
-                std::fprintf(stderr,
-                             "tq: group %lld was not re-queued: no shard of it failed or was "
-                             "cancelled (its state is %s)\n",
-                             id, group.value("state", "").c_str());
-              } else {
-                const std::string state =
-                    task.ok() ? (*task)["task"].value("state", "") : std::string("unknown");
-                std::fprintf(stderr,
-                             "tq: task %lld was not re-queued: its state is %s, not failed or "
-                             "cancelled\n",
-                             id, state.c_str());
-              }
-              status = 1;
-            }
-            return status;
+            return SayNotRequeued(*client, named, ids, f->succeeded);
           }};
 }
 

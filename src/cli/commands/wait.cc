@@ -1,4 +1,5 @@
-// tq wait: block until tasks are terminal; the exit code says how the first failure ended.
+// tq wait: block until tasks are terminal (with no id and no filter, the caller's latest task);
+// the exit code says how the first failure ended.
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include "cli/client.h"
 #include "cli/commands/commands.h"
 #include "cli/commands/reconnect.h"
+#include "cli/latest_task.h"
 #include "cli/progress_meter.h"
 #include "cli/render.h"
 #include "cli/selector_flags.h"
@@ -83,10 +85,15 @@ Command AddWait(CLI::App& app, const GlobalOptions& g) {
       "executable, not found), 125 when it never ran (cancelled while pending) or tq itself "
       "failed; 4 for an unknown id, 6 when the daemon cannot be reached.");
   auto f = std::make_shared<SelectorFlags>();
-  f->AddTo(sub, "task ids", "only tasks in these states (default: any)");
+  f->AddTo(sub, "task ids (none: your latest task)", "only tasks in these states (default: any)");
   return {sub, [f, &g]() {
-            auto select = f->SomeSelector(AnyState(), "wait");
+            auto select = f->Selector(AnyState());
             if (!select.ok()) return Fail(select.status());
+            if (!NeedsSome(*select).ok()) {  // no id, no filter: the latest task (as tsp -w)
+              auto latest = LatestOwnTask(g.socket, "tq wait");
+              if (!latest.ok()) return Fail(latest.status());
+              select->ids = {*latest};
+            }
             std::vector<TaskId> wanted;
             std::map<TaskId, nlohmann::json> ended;
             Status st = WaitAll(g, *select, wanted, ended);

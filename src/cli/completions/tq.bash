@@ -18,11 +18,11 @@ declare -gA _tq_flags=(
     --backoff-base --backoff-max --no-jitter --retry-on-exit --no-retry-on-exit --pending-ttl
     --on-failure --on-success --on-finish --mailto --mail-on --shards --host --batch --null
     --json-lines"
-  [tq list]="--state -q --queue --label -u --user --command --limit"
+  [tq list]="--state -q --queue --label -u --user --command --limit -l --long"
   [tq logs]="--follow --stderr --merged --attempt --stage --state -q --queue --label -u --user"
   [tq wait]="--state -q --queue --label -u --user"
   [tq cancel]="--state -q --queue --label -u --user --signal --kill"
-  [tq retry]="--failed --from-start --from --state -q --queue --label -u --user"
+  [tq retry]="--failed --succeeded --from-start --from --state -q --queue --label -u --user"
   [tq clean]="--state -q --queue --label -u --user --older-than"
   [tq update]="--priority --queue --label --no-labels --delay --at --timeout --retries"
   [tq hold]="--state -q --queue --label -u --user"
@@ -46,6 +46,15 @@ declare -ga _tq_valued=(--socket --shell -q --queue -p --priority -l --label --u
   --no-retry-on-exit --pending-ttl --on-failure --on-success --on-finish --mailto --mail-on
   --state --limit --attempt --concurrency -u --user --tz --from --count --dst --older-than --signal --priority-mix
   --stage --stages --command --shards --host)
+
+# Whether the flag "$2" takes a value under the command "$1": one of _tq_valued, but for the
+# flags that share a name with one of them.
+_tq_takes_value() {
+  case "$1 $2" in
+    "tq list -l" | "tq --version") return 1 ;;
+  esac
+  [[ " ${_tq_valued[*]} " == *" $2 "* ]]
+}
 
 # What `tq ARGS...` prints, against the --socket given on the command line (else $TQ_SOCKET or
 # tq's default); nothing when tqd does not answer within a second.
@@ -105,7 +114,7 @@ _tq() {
       command_at=$i
       [[ $w == -- ]] && ((++command_at))
       break
-    elif [[ " ${_tq_valued[*]} " == *" $w "* ]]; then
+    elif _tq_takes_value "$path" "$w"; then
       [[ ${COMP_WORDS[i + 1]} == = ]] || ((++i))
     elif [[ $w == -* ]]; then
       :
@@ -145,11 +154,12 @@ _tq() {
     -u | --user) mapfile -t COMPREPLY < <(compgen -u -- "$cur") ;;
     --socket | --stages) _tq_files ;;
   esac
-  [[ " ${_tq_valued[*]} " == *" $prev "* ]] && return  # any other value: nothing to suggest
+  _tq_takes_value "$path" "$prev" && return  # any other value: nothing to suggest
 
   if [[ $cur == -* ]]; then
     local flags=${_tq_flags[tq]}
     [[ $path != tq ]] && flags+=" ${_tq_flags[$path]}"
+    [[ $path == tq ]] && flags+=" -V --version"  # before a command only
     _tq_reply "$flags"
     return
   fi

@@ -102,6 +102,7 @@ complete -c tq -f
 complete -c tq -n 'not __tq_is command' -l socket -r -F -d "the daemon's socket"
 complete -c tq -n 'not __tq_is command' -l json -d 'machine-readable output (JSON)'
 complete -c tq -n 'not __tq_is command' -s h -l help -d 'print help and exit'
+complete -c tq -n '__tq_is tq' -s V -l version -d 'print the versions of tq and tqd'
 
 complete -c tq -n '__tq_is tq' -a submit -d 'submit a task; prints its id'
 complete -c tq -n '__tq_is tq' -a status -d 'show a task and its attempts'
@@ -189,12 +190,13 @@ complete -c tq -n '__tq_is "tq cancel"' -xa '(__tq_ids pending running)'
 
 set -l list '__tq_is "tq list"'
 complete -c tq -n $list -l state -xa 'pending running succeeded failed cancelled expired' \
-    -d 'only tasks in this state'
+    -d 'only tasks in these states (repeat, or separate with commas)'
 complete -c tq -n $list -s q -l queue -xa '(__tq_queues)' -d 'only this queue'
 complete -c tq -n $list -l label -x -d 'only tasks with this label'
 complete -c tq -n $list -s u -l user -xa '(__fish_complete_users)' -d "only this user's tasks"
 complete -c tq -n $list -l command -x -d 'only tasks whose command holds this text'
 complete -c tq -n $list -l limit -x -d 'at most this many; 0: all (default 100, all with --json)'
+complete -c tq -n $list -s l -l long -d 'also STARTED, RAN and EXIT: the last attempt'
 
 set -l logs '__tq_is "tq logs"'
 complete -c tq -n $logs -xa '(__tq_ids)'
@@ -207,6 +209,7 @@ complete -c tq -n $logs -l stage -x -d 'the latest attempt of this stage (a task
 set -l retry '__tq_is "tq retry"'
 complete -c tq -n $retry -xa '(__tq_ids failed cancelled)'
 complete -c tq -n $retry -l failed -d 'every failed task of yours (in --queue)'
+complete -c tq -n $retry -l succeeded -d 'run succeeded or expired tasks again too'
 complete -c tq -n $retry -l from-start -d 'a task with stages runs every stage again'
 complete -c tq -n $retry -l from -x -d 'a task with stages runs again from this stage'
 

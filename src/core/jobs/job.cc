@@ -9,6 +9,11 @@ namespace {
 constexpr size_t kMaxJobName = 64;
 }  // namespace
 
+std::string JobWhere(const JobDef& job, std::string_view key) {
+  const auto it = job.key_lines.find(key);
+  return job.file + ":" + std::to_string(it != job.key_lines.end() ? it->second : job.line) + ": ";
+}
+
 const char* OverlapName(Overlap o) {
   switch (o) {
     case Overlap::kSkip:

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,8 @@ struct JobDef {
   std::string name;  ///< unique in the daemon: [A-Za-z0-9_.-], 1..64 characters
   std::string file;  ///< the job file it comes from
   int line = 0;      ///< the line of its `[[job]]` header
+  /// The line of each key it was given, by key name: its own, or its file's [defaults]'.
+  std::map<std::string, int, std::less<>> key_lines;
 
   CronExpr schedule;
   std::string timezone;  ///< IANA name; "" = the daemon's local zone
@@ -80,6 +83,10 @@ struct JobDef {
   int64_t expect_success_within_ms = 0;
   bool enabled = true;  ///< `enabled = false` in the file; `tq jobs disable` is separate
 };
+
+/// "FILE:LINE: " where a problem with `key` of `job` is reported: the line that gives the key
+/// (in the job or its file's [defaults]), else the job's `[[job]]` header.
+std::string JobWhere(const JobDef& job, std::string_view key);
 
 /// Whether a job name is acceptable: 1 to 64 characters from [A-Za-z0-9_.-].
 bool ValidJobName(std::string_view name);

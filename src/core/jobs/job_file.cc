@@ -149,6 +149,7 @@ class JobFileReader {
       const std::string key = prefix + KeyText(k->str());
       const int line = TomlLine(*k, *v);
       errors_.Add(ApplyKey(k->str(), key, line, *v, prefix.empty(), d, g));
+      d->def.key_lines[std::string(k->str())] = line;
     }
     if (g->command > 0 && g->argv > 0)
       errors_.Add(

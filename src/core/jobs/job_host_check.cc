@@ -10,7 +10,7 @@ Status CheckJobUser(const JobDef& job, const JobHost& host) {
   if (job.user.empty()) return Status::Ok();  // the daemon's own user
   const AccountFound found = host.lookup(job.user);
   const auto refuse = [&](const std::string& reason) {
-    return Status::Invalid("user", job.file + ":" + std::to_string(job.line) + ": user: " + reason);
+    return Status::Invalid("user", JobWhere(job, "user") + "user: " + reason);
   };
   if (host.daemon_uid && *host.daemon_uid != 0) {
     if (found.kind == AccountFound::Kind::kFound && found.uid == *host.daemon_uid)
@@ -33,7 +33,7 @@ Status CheckJobUser(const JobDef& job, const JobHost& host) {
 Status CheckJobUnits(const JobDef& job, const UnitPools& pools) {
   const Status st = CheckUnitRequest(job.use, pools);
   if (st.ok()) return st;
-  return Status::Invalid("use", job.file + ":" + std::to_string(job.line) + ": " + st.message());
+  return Status::Invalid("use", JobWhere(job, "use") + st.message());
 }
 
 }  // namespace

@@ -10,11 +10,10 @@ namespace tq {
 namespace {
 
 // Why `job` may not be in a user's own job file, or Ok.
-Status CheckUserJob(const JobDef& job, const std::string& path, const std::string& user) {
+Status CheckUserJob(const JobDef& job, const std::string& user) {
   const Resources& r = job.resources;
   const auto refuse = [&](const char* key, const std::string& why) {
-    return Status(ErrorCode::kConfig, key,
-                  path + ":" + std::to_string(job.line) + ": " + key + ": " + why);
+    return Status(ErrorCode::kConfig, key, JobWhere(job, key) + key + ": " + why);
   };
   if (r.nice && *r.nice < 0)
     return refuse("nice", std::to_string(*r.nice) +
@@ -74,13 +73,12 @@ Result<JobFile> ParseUserJobFile(std::string_view text, const std::string& path,
   FileErrors errors(path);
   int64_t per_day = 0;
   for (JobDef& job : file->jobs) {
-    if (!errors.Add(CheckUserJob(job, path, user))) continue;
+    if (!errors.Add(CheckUserJob(job, user))) continue;
     per_day += UserFiringsPerDay(job.schedule);
     if (per_day > kMaxUserFiringsPerDay &&
         !errors.Add(Status(ErrorCode::kConfig, "schedule",
-                           path + ":" + std::to_string(job.line) + ": schedule: with job " +
-                               Quote(job.name) + " the file's jobs fire up to " +
-                               std::to_string(per_day) +
+                           JobWhere(job, "schedule") + "schedule: with job " + Quote(job.name) +
+                               " the file's jobs fire up to " + std::to_string(per_day) +
                                " times a day, more than a user's job file may (" +
                                std::to_string(kMaxUserFiringsPerDay) +
                                ": 100 a minute; fire less often, or ask root for a job in "

@@ -119,7 +119,9 @@ struct Attempt {
   int64_t system_cpu_us = 0;
   int64_t max_rss_kb = 0;
   int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory, every process; 0: unknown
-  std::string detail;  ///< why it could not start (spawn-failed), e.g. "cwd /x: No such file..."
+  /// Why it could not start (spawn-failed), e.g. "cwd /x: No such file...", the host it was
+  /// lost with, or what tqd left out of its stage's $TQ_CONTEXT/env.
+  std::string detail;
   std::vector<OutputCut> output_cuts;  ///< streams its supervisor could not write all of
   UnitGrant units;                     ///< the resource units it held (SPEC 14)
   int stage = 0;     ///< the index of the stage it ran (0 for a task without stages)

@@ -26,6 +26,7 @@ bool IsUnsafeVariable(std::string_view name);
 struct StageEnvironment {
   std::string context_dir;             ///< TQ_CONTEXT: the task's context directory
   std::vector<std::string> passed_on;  ///< "NAME=VALUE" from earlier stages' $TQ_CONTEXT/env
+  std::vector<std::string> left_out;   ///< why each line of that file left out was left out
 };
 
 /// The environment for one attempt: the captured environment, or with clean_env cron's

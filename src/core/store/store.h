@@ -64,6 +64,7 @@ struct UnitHolder {
 struct ListFilter {
   std::optional<uint32_t> owner_uid;  ///< nullopt: every owner (root, admins)
   std::optional<TaskState> state;
+  std::vector<TaskState> states;  ///< only tasks in one of these states (empty: any state)
   std::optional<std::string> queue;
   std::optional<std::string> label;
   std::optional<TaskId> before_id;  ///< only tasks older than this one (the next page)
@@ -82,7 +83,8 @@ struct AttemptOutcome {
   int64_t system_cpu_us = 0;
   int64_t max_rss_kb = 0;
   int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory (memory.peak); 0: unknown
-  std::string detail;  ///< why it could not start (spawn-failed), or the host it was lost with
+  std::string detail;  ///< why it could not start (spawn-failed), or the host it was lost with;
+                       ///< "" keeps the attempt's note (NoteAttempt)
   int64_t output_bytes = 0;            ///< the size of the output files it left (stdout and stderr)
   std::vector<OutputCut> output_cuts;  ///< streams its supervisor could not write all of
   bool never_started = false;          ///< no supervisor ever ran: the attempt is undone, not lost
@@ -333,6 +335,10 @@ class Store {
   /// host may record it: the host that runs the attempt acts on it (SPEC 12).
   virtual Status RecordStop(TaskId id, int attempt, const StopRequest& stop) = 0;
 
+  /// Keeps `note` as the detail of a running attempt (what tqd left out of what it was given);
+  /// its end keeps the note unless the end brings a detail of its own.
+  virtual Status NoteAttempt(TaskId id, int attempt, const std::string& note) = 0;
+
   /// Closes a running attempt with `outcome` (keeping its pid when outcome.pid is 0) and moves
   /// the task to `final_state` with `reason`. Dependents of a task that succeeded become ready
   /// when nothing else holds them; pending dependents of a task that failed or was cancelled fail
@@ -385,10 +391,13 @@ class Store {
   /// Requeue of each of `ids` in one transaction, in the order given: all or nothing. With
   /// `skip_blocked`, a task whose dependency is failed or cancelled is left as it is instead of
   /// refusing the whole call. A task with stages resumes at the stage where it stopped, or at the
-  /// index `restart_at` gives for it (SPEC 13). Returns the ids that became pending.
+  /// index `restart_at` gives for it (SPEC 13). With `succeeded`, a succeeded or expired task
+  /// runs again too, and its pending dependents wait for the new run. Returns the ids that
+  /// became pending.
   virtual Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
                                                  bool skip_blocked,
-                                                 const std::map<TaskId, int>& restart_at) = 0;
+                                                 const std::map<TaskId, int>& restart_at,
+                                                 bool succeeded = false) = 0;
 
   /// How many attempts failed since the task was submitted or last re-queued: the count the
   /// retry budget is measured against.

@@ -27,13 +27,11 @@ Result<JobFilesChecked> CheckJobFiles(const std::string& jobs_dir, const std::st
   const JobCheck check = [&](const JobDef& def) -> Status {
     if (auto user = JobUserOf(def, daemon_uid); !user.ok()) return user.status();
     if (Status units = CheckUnitRequest(def.use, pools); !units.ok())
-      return Status::Invalid("use",
-                             def.file + ":" + std::to_string(def.line) + ": " + units.message());
+      return Status::Invalid("use", JobWhere(def, "use") + units.message());
     if (def.timezone.empty()) return Status::Ok();
     auto zone = LoadTimeZone(def.timezone);
     if (!zone.ok())
-      return Status::Invalid(
-          "timezone", def.file + ":" + std::to_string(def.line) + ": " + zone.status().message());
+      return Status::Invalid("timezone", JobWhere(def, "timezone") + zone.status().message());
     return Status::Ok();
   };
   const JobSetLoad load = ResolveJobFiles(files, /*stored=*/{}, check, /*now=*/0);

@@ -19,7 +19,7 @@ JobUser FromEntry(const passwd& pw) {
 }
 
 Status Refuse(const JobDef& job, const std::string& reason) {
-  return Status::Invalid("user", job.file + ":" + std::to_string(job.line) + ": user: " + reason);
+  return Status::Invalid("user", JobWhere(job, "user") + "user: " + reason);
 }
 
 }  // namespace

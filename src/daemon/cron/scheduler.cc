@@ -131,7 +131,6 @@ struct Scheduler::State {
 };
 
 Status Scheduler::State::Check(const JobDef& def, const TimeZone& local) {
-  const std::string where = def.file + ":" + std::to_string(def.line) + ": ";
   if (!users.count(def.user)) {
     auto user = JobUserOf(def, uid);
     if (!user.ok()) return user.status();
@@ -141,15 +140,16 @@ Status Scheduler::State::Check(const JobDef& def, const TimeZone& local) {
   if (def.name.find('/') != std::string::npos) {
     const Owner& owner = users[def.user].owner;
     if (Access a = daemon.AccessFor(owner); !a.Allowed())
-      return Status::Invalid("user", where + "user: " + a.refusal);
+      return Status::Invalid("user", JobWhere(def, "user") + "user: " + a.refusal);
     if (Status q = daemon.CheckQueue(owner, def.queue); !q.ok())
-      return Status::Invalid("queue", where + q.message());
+      return Status::Invalid("queue", JobWhere(def, "queue") + q.message());
   }
   if (Status units = daemon.CheckUnits(def.use); !units.ok())
-    return Status::Invalid("use", where + units.message());
+    return Status::Invalid("use", JobWhere(def, "use") + units.message());
   if (!def.timezone.empty() && !zones.count(def.timezone)) {
     auto zone = LoadTimeZone(def.timezone);
-    if (!zone.ok()) return Status::Invalid("timezone", where + zone.status().message());
+    if (!zone.ok())
+      return Status::Invalid("timezone", JobWhere(def, "timezone") + zone.status().message());
     zones[def.timezone] = *zone;
   }
   if (def.timezone.empty()) zones[""] = local;
@@ -300,6 +300,8 @@ ReloadReport Scheduler::State::Load(bool at_start, const std::string& only_user)
   errors = report.errors;
   report.files = static_cast<int>(files.size());
   report.jobs = static_cast<int>(jobs.size());
+  for (const JobFileRead& f : files) report.user_files += !spool.UserOf(f.path).empty();
+  for (const auto& [name, j] : jobs) report.user_jobs += !spool.UserOf(j.def.file).empty();
 
   SyncRecords(prev, at_start);
   return report;
@@ -662,8 +664,17 @@ ReloadReport Scheduler::Start() {
   if (state_->jobs_dir.empty()) return {};
   ReloadReport report = state_->Load(/*at_start=*/true);
   state_->WarnClockBehind();
-  spdlog::info("jobs: {} job(s) from {} file(s) in {}, {} file(s) with errors", report.jobs,
-               report.files, state_->jobs_dir, report.errors.size());
+  // The job directory's files apart from the users' own, which are in the spool.
+  const Spool& spool = state_->daemon.spool();
+  const auto users = std::count_if(report.errors.begin(), report.errors.end(), [&](auto& e) {
+    return e.file == spool.dir() || !spool.UserOf(e.file).empty();
+  });
+  spdlog::info(
+      "jobs: {} job(s) from {} file(s) in {}, {} file(s) with errors; {} job(s) from {} user "
+      "file(s) in {}, {} with errors",
+      report.jobs - report.user_jobs, report.files - report.user_files, state_->jobs_dir,
+      static_cast<long>(report.errors.size()) - users, report.user_jobs, report.user_files,
+      spool.dir(), users);
   return report;
 }
 

@@ -17,7 +17,8 @@ void HandleCancel(RequestContext& ctx, ConnId conn, const Owner& peer, const Can
     if (running > 0)
       ctx.server.Send(conn, {{"stopping", running},
                              {"signal", SignalName(r.kill ? SIGKILL : r.signal)},
-                             {"grace_ms", r.kill ? 0 : ctx.config->kill_grace_ms}});
+                             {"grace_ms", r.kill ? 0 : ctx.config->kill_grace_ms},
+                             {"ids", IdsOf(*tasks)}});
   }
   // Register first, so a pending task that ends right here is answered too.
   ctx.server.SetBusy(conn, true);

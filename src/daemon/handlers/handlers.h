@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -52,6 +53,7 @@ Status PlaceSpec(RequestContext& ctx, TaskSpec& spec,
 struct Blockers {
   std::set<std::string> paused;  ///< the queues paused at run time
   UnitsHeld held;                ///< the resource units running attempts hold
+  std::map<uint32_t, int> running_by_owner;  ///< running tasks per owner uid
 };
 /// The blockers as the store has them now.
 Blockers BlockersNow(RequestContext& ctx);
@@ -59,7 +61,8 @@ Blockers BlockersNow(RequestContext& ctx);
 /// What pending `task` waits for, as list and status show it: {"until": its not_before while
 /// in the future, else null; "after": its unfinished dependencies; "queue_paused": whether its
 /// queue is among the paused; "held": whether `tq hold` keeps it; "units": the first resource
-/// whose free units are too few for it, else null}.
+/// whose free units are too few for it, else null; "user_max_running": its owner's own
+/// max_running when that many of the owner's tasks run, else null}.
 nlohmann::json WaitingJson(RequestContext& ctx, const Task& task, const Blockers& blockers);
 /// TaskToJson, with "waiting" when the task is pending.
 nlohmann::json TaskWithWaiting(RequestContext& ctx, const Task& task);

@@ -27,7 +27,9 @@ void HandleHold(RequestContext& ctx, ConnId conn, const Owner& peer, const HoldR
   } else {
     for (const Task& t : *tasks) {
       if (Holdable(t)) continue;
-      const std::string why = t.state == TaskState::kRunning ? " at its last stage" : "";
+      const std::string why = t.state != TaskState::kRunning ? ""
+                              : t.spec.stages.empty() ? " and has no stages to " + std::string(verb)
+                                                      : " at its last stage";
       ctx.server.Send(
           conn, ErrorResponse(Status::Invalid(
                     "state", "state: task " + std::to_string(t.id) + " is " + StateName(t.state) +

@@ -17,7 +17,7 @@ Result<ListFilter> FilterFor(RequestContext& ctx, const Owner& peer, const ListR
   if (!owner_uid.ok()) return owner_uid.status();
   ListFilter filter;
   filter.owner_uid = *owner_uid;
-  filter.state = r.state;
+  filter.states = r.states;
   filter.queue = r.queue;
   filter.label = r.label;
   filter.before_id = r.before_id;
@@ -74,6 +74,7 @@ Blockers BlockersNow(RequestContext& ctx) {
   if (auto states = ctx.store.QueueStates(); states.ok())
     for (const QueueState& q : *states)
       if (q.paused) b.paused.insert(q.name);
+  if (auto running = ctx.store.RunningByOwner(); running.ok()) b.running_by_owner = *running;
   // Without resources a task's units are missing whatever is held: nothing to read.
   if (ctx.config->unit_pools.empty()) return b;
   if (auto held = HeldUnitsNow(ctx.store); held.ok()) b.held = std::move(*held);
@@ -90,13 +91,20 @@ nlohmann::json WaitingJson(RequestContext& ctx, const Task& task, const Blockers
   const std::string units = ShortResource(task.spec.use, ctx.config->unit_pools, blockers.held);
   // Units tqd.toml no longer has enough of (a reload took some away): no wait ends this one.
   const Status possible = CheckUnitRequest(task.spec.use, ctx.config->unit_pools);
+  // Its user's own max_running, when that many of their tasks run (the chooser passes it over).
+  const UserLimits* limits = ctx.limits.Of(task.owner.uid);
+  const int64_t cap = limits != nullptr ? limits->max_running : 0;
+  const auto running = blockers.running_by_owner.find(task.owner.uid);
+  const bool user_full =
+      cap > 0 && running != blockers.running_by_owner.end() && running->second >= cap;
   return {
       {"cannot_start", possible.ok() ? nlohmann::json() : nlohmann::json(possible.message())},
       {"until", later ? nlohmann::json(FormatRfc3339Utc(task.spec.not_before)) : nlohmann::json()},
       {"after", std::move(after)},
       {"queue_paused", blockers.paused.count(task.spec.queue) > 0},
       {"held", task.on_hold},
-      {"units", units.empty() ? nlohmann::json() : nlohmann::json(units)}};
+      {"units", units.empty() ? nlohmann::json() : nlohmann::json(units)},
+      {"user_max_running", user_full ? nlohmann::json(cap) : nlohmann::json()}};
 }
 
 nlohmann::json TaskWithWaiting(RequestContext& ctx, const Task& task) {
@@ -122,7 +130,10 @@ void HandleList(RequestContext& ctx, ConnId conn, const Owner& peer, const ListR
   nlohmann::json out = nlohmann::json::array();
   for (const Task& t : found->tasks) {
     nlohmann::json j = TaskToJson(t);
-    j.erase("attempt_log");  // a list reads only the last attempt: no log, but its host
+    // A list reads only the last attempt: no log, but that attempt and its host.
+    nlohmann::json& log = j["attempt_log"];
+    j["last_attempt"] = log.empty() ? nlohmann::json() : std::move(log.back());
+    j.erase("attempt_log");
     if (!t.attempts.empty() && !t.attempts.back().host.empty()) j["host"] = t.attempts.back().host;
     if (t.state == TaskState::kPending) j["waiting"] = WaitingJson(ctx, t, blockers);
     const size_t size = WireText(j).size() + 1;

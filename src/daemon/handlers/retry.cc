@@ -12,15 +12,16 @@ namespace {
 // Tasks re-queued per transaction (one sync each) by `tq retry`.
 constexpr size_t kRequeueBatch = 1000;
 
-// Where each of `tasks` with stages starts again when `r` says (SPEC 13): its first stage, or the
-// one named, which must be at or before the stage where it stopped (a stage that has not
-// succeeded is never skipped). A named stage a task lacks refuses the whole request.
+// Where each of `tasks` with stages starts again (SPEC 13): its first stage when `r` says so or
+// the task succeeded (every stage ran: all run again), or the one named, which must be at or
+// before the stage where it stopped (a stage that has not succeeded is never skipped). A named
+// stage a task lacks refuses the whole request.
 Result<std::map<TaskId, int>> RestartStages(const std::vector<Task>& tasks, const RetryRequest& r) {
   std::map<TaskId, int> at;
-  if (!r.from_start && !r.from_stage) return at;
   for (const Task& task : tasks) {
-    if (r.from_start) {
-      if (!task.spec.stages.empty()) at[task.id] = 0;
+    const bool ran_well = task.state == TaskState::kSucceeded || task.state == TaskState::kExpired;
+    if (!r.from_stage) {
+      if (!task.spec.stages.empty() && (r.from_start || ran_well)) at[task.id] = 0;
       continue;
     }
     const std::optional<int> index = StageIndex(task.spec, *r.from_stage);
@@ -45,7 +46,11 @@ Result<std::map<TaskId, int>> RestartStages(const std::vector<Task>& tasks, cons
 }  // namespace
 
 void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r) {
-  auto targets = SelectedTasks(ctx, peer, r.select, {TaskState::kFailed}, "retry");
+  // Filters naming no state match failed tasks, or with `succeeded` succeeded and expired ones.
+  const std::vector<TaskState> defaults =
+      r.succeeded ? std::vector<TaskState>{TaskState::kSucceeded, TaskState::kExpired}
+                  : std::vector<TaskState>{TaskState::kFailed};
+  auto targets = SelectedTasks(ctx, peer, r.select, defaults, "retry");
   if (!targets.ok()) {
     ctx.server.Send(conn, ErrorResponse(targets.status()));
     return;
@@ -71,7 +76,8 @@ void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const Retr
   for (size_t at = 0; at < ids.size(); at += kRequeueBatch) {
     const std::vector<TaskId> batch(ids.begin() + at,
                                     ids.begin() + std::min(ids.size(), at + kRequeueBatch));
-    auto done = ctx.store.RequeueAll(batch, ctx.clock.WallNow(), r.select.ByFilter(), *restart_at);
+    auto done = ctx.store.RequeueAll(batch, ctx.clock.WallNow(), r.select.ByFilter(), *restart_at,
+                                     r.succeeded);
     if (!done.ok()) {
       ctx.server.Send(conn, ErrorResponse(done.status()));
       if (!requeued.empty()) ctx.dispatch.Schedule();  // earlier batches stay re-queued

@@ -457,7 +457,8 @@ void Dispatcher::Start(Claim& claim) {
     parts_.counters.queue_wait.Observe(static_cast<double>(std::max<WallMs>(0, now - due)) /
                                        1000.0);
   }
-  Result<Launch> launch = LaunchOf(claim);
+  std::string note;
+  Result<Launch> launch = LaunchOf(claim, &note);
   Result<int> shim = launch.ok() ? runner_->Start(*launch) : Result<int>(launch.status());
   if (!shim.ok()) {
     spdlog::error("task {} attempt {} could not start: {}", id, n, shim.status().message());
@@ -470,9 +471,12 @@ void Dispatcher::Start(Claim& claim) {
     return;
   }
   spdlog::debug("task {} attempt {} started (shim pid {})", id, n, *shim);
+  if (note.empty()) return;
+  if (Status st = parts_.store.NoteAttempt(id, n, note); !st.ok())
+    spdlog::error("task {} attempt {}: its note is not stored: {}", id, n, st.message());
 }
 
-Result<Launch> Dispatcher::LaunchOf(const Claim& claim) const {
+Result<Launch> Dispatcher::LaunchOf(const Claim& claim, std::string* note) const {
   const Result<Task>& task = claim.task;
   const std::optional<Result<Account>>& account = claim.account;
   if (!task.ok()) return task.status();
@@ -492,6 +496,8 @@ Result<Launch> Dispatcher::LaunchOf(const Claim& claim) const {
   const Account* runs_as = launch.account ? &*launch.account : nullptr;
   Result<StageEnvironment> stage_env = StageEnvironmentOf(*task, runs_as);
   if (!stage_env.ok()) return stage_env.status();
+  for (const std::string& why : stage_env->left_out)
+    *note += (note->empty() ? "not passed on from $TQ_CONTEXT/env: " : "; ") + why;
   launch.env = AttemptEnvironment(*task, claim.attempt, runs_as, claim.units, *stage_env);
   launch.cwd = task->spec.cwd;
   // A job that names no cwd starts in its user's home, or in / when that is missing (cron).
@@ -516,18 +522,18 @@ Result<StageEnvironment> Dispatcher::StageEnvironmentOf(const Task& task,
   Result<ContextEnv> passed =
       ReadContextEnvFile(parts_.files.ContextRoot(), task.id, account ? account->uid : geteuid());
   if (!passed.ok()) return passed.status();
-  for (const std::string& why : passed->refused)
-    spdlog::warn("task {} stage {}: {}/env: {}", task.id, StageName(task.spec, task.stage), *dir,
-                 why);
+  env.left_out = std::move(passed->refused);
   for (std::string& entry : passed->entries) {
     const std::string name = entry.substr(0, entry.find('='));
     if (IsUnsafeVariable(name)) {  // what steers loaders and shells is never passed on
-      spdlog::warn("task {} stage {}: {}/env: {} is not passed on (it steers loaders or shells)",
-                   task.id, StageName(task.spec, task.stage), *dir, name);
+      env.left_out.push_back(name + " steers loaders or shells");
       continue;
     }
     env.passed_on.push_back(std::move(entry));
   }
+  for (const std::string& why : env.left_out)
+    spdlog::warn("task {} stage {}: {}/env: not passed on: {}", task.id,
+                 StageName(task.spec, task.stage), *dir, why);
   return env;
 }
 

@@ -161,8 +161,9 @@ class Dispatcher {
   bool LeavesShardNow(const Task& task);
   /// Starts a claimed attempt under the runner; one that cannot start ends spawn-failed.
   void Start(Claim& claim);
-  /// What the runner needs to start `claim`'s attempt (its files made), or why it cannot start.
-  Result<Launch> LaunchOf(const Claim& claim) const;
+  /// What the runner needs to start `claim`'s attempt (its files made), or why it cannot start;
+  /// `note` gets what the attempt should say it was not given ("" for nothing).
+  Result<Launch> LaunchOf(const Claim& claim, std::string* note) const;
   /// For a task with stages, its context directory (made when missing, owned by `account`, or
   /// tqd's user without one) and what earlier stages passed on in its env file; nothing for a
   /// task without stages.

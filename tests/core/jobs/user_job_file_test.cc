@@ -62,7 +62,7 @@ TEST_CASE("ParseUserJobFile: a user may narrow a job's cgroup") {
   CHECK(file->jobs[0].resources.cpu_weight == 100);
 }
 
-TEST_CASE("ParseUserJobFile: what only root may ask is refused with file, line and key") {
+TEST_CASE("ParseUserJobFile: what only root may ask is refused with file, key and the key's line") {
   struct Case {
     std::string text;
     const char* message;
@@ -72,8 +72,9 @@ TEST_CASE("ParseUserJobFile: what only root may ask is refused with file, line a
   std::string busy;  // 101 jobs that fire every minute
   for (int i = 0; i <= 100; ++i) busy += Every("j" + std::to_string(i), "* * * * *");
   const Case cases[] = {
-      {Job("a", "user = \"root\"\n"), "alice.toml:1: user: \"root\" is not allowed"},
-      {Job("a") + Job("b", "nice = -1\n"), "alice.toml:5: nice: -1 is not allowed"},
+      {Job("a", "user = \"root\"\n"), "alice.toml:5: user: \"root\" is not allowed"},
+      {Job("a") + Job("b", "nice = -1\n"), "alice.toml:9: nice: -1 is not allowed"},
+      {"[defaults]\nnice = -1\n" + Job("a"), "alice.toml:2: nice: -1 is not allowed"},
       {Job("a", "ionice = \"realtime:0\"\n"), "ionice: \"realtime:0\" is not allowed"},
       {Job("a", "nofile = 100000\n"), "nofile: is not allowed in a user's job file"},
       {Job("a", "nproc = 10\n"), "nproc: is not allowed"},
@@ -83,10 +84,10 @@ TEST_CASE("ParseUserJobFile: what only root may ask is refused with file, line a
        "1 to 100"},
       {many, "alice.toml:4001: job: 1001 jobs are more than a user's job file may hold (1000)"},
       {Every("a", "@every 59s"),
-       "alice.toml:1: schedule: \"@every 59s\" fires more than once a minute"},
+       "alice.toml:3: schedule: \"@every 59s\" fires more than once a minute"},
       {Every("a", "*/10 * * * * *"), "schedule: \"*/10 * * * * *\" fires more than once a minute"},
       {busy,
-       "alice.toml:401: schedule: with job \"j100\" the file's jobs fire up to 145440 times a "
+       "alice.toml:403: schedule: with job \"j100\" the file's jobs fire up to 145440 times a "
        "day, more than a user's job file may (144000"},
   };
   for (const Case& c : cases) {

@@ -52,7 +52,7 @@ TEST_CASE("a submit request round-trips byte for byte") {
 
 TEST_CASE("every other request round-trips") {
   ListRequest list;
-  list.state = TaskState::kFailed;
+  list.states = {TaskState::kFailed};
   list.queue = "q";
   list.label = "l";
   list.limit = 7;
@@ -69,7 +69,7 @@ TEST_CASE("every other request round-trips") {
   }
   auto back = DecodeRequest(EncodeRequest(list));
   const auto& f = std::get<ListRequest>(*back);
-  CHECK(f.state == TaskState::kFailed);
+  CHECK(f.states == std::vector<TaskState>{TaskState::kFailed});
   CHECK(f.queue == "q");
   CHECK(f.label == "l");
   CHECK(f.limit == 7);

@@ -64,6 +64,7 @@ function waitingText(w) {
   if (w.until) why.push(`until ${new Date(w.until).toLocaleString()}`);
   if (w.after && w.after.length) why.push(`after ${w.after.join(", ")}`);
   if (w.units) why.push(`units ${JSON.stringify(w.units)}`);
+  if (w.user_max_running) why.push(`user's max_running ${w.user_max_running} reached`);
   return why.length ? why.join("; ") : "ready";
 }
 

@@ -14,11 +14,12 @@ namespace tq {
 /// task's processes get `signal`, and KILL after the daemon's kill_grace; with `kill`, KILL at
 /// once. The response {"tasks": [TaskSummaryJson...]} comes once all of them are terminal (a
 /// summary each, so kMaxWaitIds of them fit one frame). With `progress`, a frame
-/// {"stopping": N, "signal": NAME, "grace_ms": G} comes first when N of them are running and
-/// are signalled now.
+/// {"stopping": N, "signal": NAME, "grace_ms": G, "ids": [...]} comes first when N of them are
+/// running and are signalled now; `ids` names every task selected (a client that loses tqd in
+/// the grace sends the cancel again for them).
 struct CancelRequest {
   TaskSelector select;
-  bool progress = false;  ///< the client tells a person what it waits for
+  bool progress = false;  ///< the client wants the stopping frame
   int signal = SIGTERM;   ///< sent first; never KILL, which is `kill`
   bool kill = false;      ///< KILL at once, no grace
 };

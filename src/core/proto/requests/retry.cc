@@ -9,13 +9,17 @@ namespace tq {
 
 using nlohmann::json;
 
-const std::vector<TaskState>& RetryableStates() {
-  static const std::vector<TaskState> states{TaskState::kFailed, TaskState::kCancelled};
-  return states;
+const std::vector<TaskState>& RetryableStates(bool succeeded) {
+  static const std::vector<TaskState> ended{TaskState::kFailed, TaskState::kCancelled};
+  static const std::vector<TaskState> also_succeeded{TaskState::kFailed, TaskState::kCancelled,
+                                                     TaskState::kSucceeded, TaskState::kExpired};
+  return succeeded ? also_succeeded : ended;
 }
 
 Result<RetryRequest> DecodeRetry(const json& j) {
-  auto select = ReadSelector(j, RetryableStates(), "retry");
+  bool succeeded = false;
+  if (Status st = Read(j, "succeeded", succeeded, "true or false"); !st.ok()) return st;
+  auto select = ReadSelector(j, RetryableStates(succeeded), "retry");
   if (!select.ok()) return select.status();
   bool all_failed = false;
   if (Status st = Read(j, "all_failed", all_failed, "true or false"); !st.ok()) return st;
@@ -25,6 +29,7 @@ Result<RetryRequest> DecodeRetry(const json& j) {
   if (Status st = NeedsSome(*select); !st.ok()) return st;
   RetryRequest r;
   r.select = std::move(*select);
+  r.succeeded = succeeded;
   for (Status st : {Read(j, "from_start", r.from_start, "true or false"),
                     ReadOptional(j, "from_stage", r.from_stage, "a stage's name")}) {
     if (!st.ok()) return st;
@@ -41,6 +46,7 @@ json EncodeRetry(const RetryRequest& r) {
   WriteSelector(r.select, j);
   if (r.from_start) j["from_start"] = true;
   if (r.from_stage) j["from_stage"] = *r.from_stage;
+  if (r.succeeded) j["succeeded"] = true;
   return j;
 }
 

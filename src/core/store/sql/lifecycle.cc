@@ -160,6 +160,13 @@ Status SqlStore::RecordStop(TaskId id, int attempt, const StopRequest& stop) {
   });
 }
 
+Status SqlStore::NoteAttempt(TaskId id, int attempt, const std::string& note) {
+  return Write([&]() -> Status {
+    sql::Query q(st_->note_attempt);
+    return q.BindInt(id).BindInt(attempt).BindText(note).Run();
+  });
+}
+
 Status SqlStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome, JobRun* run) {
   {
     sql::Query q(st_->task_run_state);
@@ -180,7 +187,7 @@ Status SqlStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outc
   q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
   q.BindInt(outcome.pid).BindText(outcome.detail).BindInt(outcome.output_bytes);
   q.BindInt(outcome.memory_peak_bytes).BindInt(outcome.shim_pid).BindText(host_).BindInt(epoch_);
-  q.BindText(EncodeOutputCuts(outcome.output_cuts));
+  q.BindText(EncodeOutputCuts(outcome.output_cuts)).BindInt(outcome.detail.empty() ? 0 : 1);
   if (Status s = q.Run(); !s.ok()) return s;
   if (db_->Changes() == 0)  // its fencing number is stale: the attempt passed to its rescuer
     return Status::Invalid("attempt", TaskName(id) + " attempt " + std::to_string(attempt) +
@@ -354,16 +361,20 @@ Result<std::vector<TaskId>> SqlStore::EndPending(TaskId id, TaskState final_stat
 
 // ---- tq retry ----
 
-Status SqlStore::RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bool* requeued) {
+Status SqlStore::RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bool succeeded,
+                             bool* requeued) {
   *requeued = false;
   JobRun run;
+  bool ran_well = false;  // succeeded or expired: its dependents had stopped waiting for it
   {
     sql::Query q(st_->task_run_state);
     Result<bool> row = q.BindInt(id).Step();
     if (!row.ok()) return row.status();
     if (!*row) return Status::NotFound(TaskName(id) + " not found");
     std::optional<TaskState> state = StateFromName(q.Text(0));
-    if (state != TaskState::kFailed && state != TaskState::kCancelled) return Status::Ok();
+    ran_well = state && sql::DepDone(*state);
+    if (state != TaskState::kFailed && state != TaskState::kCancelled && !(succeeded && ran_well))
+      return Status::Ok();
     if (!q.IsNull(2)) run.job = q.Text(2);
     run.exclusive = q.Int(3) != 0;
     if (!q.IsNull(4)) run.group = q.Int(4);
@@ -389,29 +400,38 @@ Status SqlStore::RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bo
   sql::Query q(st_->requeue_task);
   q.BindInt(id).BindInt(now).BindInt(deps_left).BindInt(deps_left == 0 && !*held ? 1 : 0);
   q.BindInt(*held ? 1 : 0).BindOptInt(stage ? std::optional<int64_t>(*stage) : std::nullopt);
+  q.BindInt(succeeded ? 1 : 0);
   if (Status s = q.Run(); !s.ok()) return s;
   *requeued = db_->Changes() > 0;
+  if (!*requeued) return Status::Ok();
+  if (ran_well) {
+    // It runs again: whatever still waits on it waits for the new run too (as a replace does).
+    sql::Query q(st_->reblock_dependents);
+    if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
+  }
   sql::Query queue(st_->recreate_queue);  // `tq queue delete` may have removed it
-  return *requeued ? queue.BindInt(id).Run() : Status::Ok();
+  return queue.BindInt(id).Run();
 }
 
 Result<bool> SqlStore::Requeue(TaskId id, WallMs now) {
   bool requeued = false;
-  Status status = Write([&] { return RequeueInTx(id, now, std::nullopt, &requeued); });
+  Status status = Write([&] { return RequeueInTx(id, now, std::nullopt, false, &requeued); });
   if (!status.ok()) return status;
   return requeued;
 }
 
 Result<std::vector<TaskId>> SqlStore::RequeueAll(const std::vector<TaskId>& ids, WallMs now,
                                                  bool skip_blocked,
-                                                 const std::map<TaskId, int>& restart_at) {
+                                                 const std::map<TaskId, int>& restart_at,
+                                                 bool succeeded) {
   std::vector<TaskId> requeued;
   Status status = Write([&]() -> Status {
     for (TaskId id : ids) {
       bool done = false;
       auto at = restart_at.find(id);
-      Status s = RequeueInTx(
-          id, now, at == restart_at.end() ? std::nullopt : std::optional<int>(at->second), &done);
+      Status s = RequeueInTx(id, now,
+                             at == restart_at.end() ? std::nullopt : std::optional<int>(at->second),
+                             succeeded, &done);
       // A blocked task is refused before anything is written: the transaction goes on.
       if (!s.ok() && skip_blocked && s.code() == ErrorCode::kInvalid && s.field() == "after")
         continue;

@@ -18,14 +18,17 @@ namespace {
 
 using sql::TaskName;
 
-// List: one statement per combination of filters, prepared on first use.
-enum ListFilterBit { kByOwner = 1, kByState = 2, kByQueue = 4, kByLabel = 8 };
-std::string ListSql(int mask) {
+// List: one statement per combination of filters and number of states in ListFilter::states,
+// prepared on first use.
+enum ListFilterBit { kByOwner = 1, kByState = 2, kByQueue = 4, kByLabel = 8, kListMasks = 16 };
+std::string ListSql(int mask, size_t states) {
   std::string sql = sql::TaskSelect(false) + "WHERE 1 = 1";
   int n = 0;
   auto param = [&n] { return "$" + std::to_string(++n); };
   if (mask & kByOwner) sql += " AND t.owner_uid = " + param();
   if (mask & kByState) sql += " AND t.state = " + param();
+  for (size_t i = 0; i < states; ++i)  // one state is "IN ($2)", which both read as "= $2"
+    sql += (i == 0 ? " AND t.state IN (" : ", ") + param() + (i + 1 == states ? ")" : "");
   if (mask & kByQueue) sql += " AND t.queue = " + param();
   if (mask & kByLabel)
     sql += " AND t.id IN (SELECT task_id FROM task_labels WHERE label = " + param() + ")";
@@ -113,12 +116,12 @@ Result<std::vector<TaskId>> SqlStore::EndedAmong(const std::vector<TaskId>& ids)
   return ended;
 }
 
-Result<sql::Stmt*> SqlStore::ListStatement(const ListFilter& filter) {
+Result<sql::Stmt*> SqlStore::ListStatement(const ListFilter& filter, size_t states) {
   int mask = (filter.owner_uid ? kByOwner : 0) | (filter.state ? kByState : 0) |
              (filter.queue ? kByQueue : 0) | (filter.label ? kByLabel : 0);
-  sql::Stmt& stmt = st_->list[mask];
+  sql::Stmt& stmt = st_->list[mask + kListMasks * states];
   if (stmt == nullptr) {
-    Result<sql::Stmt> prepared = db_->Prepare("list tasks", ListSql(mask));
+    Result<sql::Stmt> prepared = db_->Prepare("list tasks", ListSql(mask, states));
     if (!prepared.ok()) return prepared.status();
     stmt = std::move(*prepared);
   }
@@ -126,13 +129,17 @@ Result<sql::Stmt*> SqlStore::ListStatement(const ListFilter& filter) {
 }
 
 Result<std::vector<Task>> SqlStore::List(const ListFilter& filter) {
-  Result<sql::Stmt*> stmt = ListStatement(filter);
+  std::vector<TaskState> states;  // each once: at most one per TaskState
+  for (TaskState state : filter.states)
+    if (std::find(states.begin(), states.end(), state) == states.end()) states.push_back(state);
+  Result<sql::Stmt*> stmt = ListStatement(filter, states.size());
   if (!stmt.ok()) return stmt.status();
   std::vector<Task> tasks;
   {
     sql::Query q(**stmt);
     if (filter.owner_uid) q.BindInt(*filter.owner_uid);
     if (filter.state) q.BindText(StateName(*filter.state));
+    for (TaskState state : states) q.BindText(StateName(state));
     if (filter.queue) q.BindText(*filter.queue);
     if (filter.label) q.BindText(*filter.label);
     q.BindInt(filter.before_id ? *filter.before_id : INT64_MAX);

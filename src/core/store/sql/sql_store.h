@@ -118,6 +118,7 @@ class SqlStore : public Store {
   Result<std::optional<WallMs>> NextDue() override;
   Result<std::optional<int>> StartAttempt(TaskId id, WallMs now, const UnitGrant& units) override;
   Status RecordStop(TaskId id, int attempt, const StopRequest& stop) override;
+  Status NoteAttempt(TaskId id, int attempt, const std::string& note) override;
   Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
                                             TaskState final_state, TaskReason reason) override;
   Status RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome, WallMs not_before,
@@ -132,8 +133,8 @@ class SqlStore : public Store {
                                       WallMs now) override;
   Result<bool> Requeue(TaskId id, WallMs now) override;
   Result<std::vector<TaskId>> RequeueAll(const std::vector<TaskId>& ids, WallMs now,
-                                         bool skip_blocked,
-                                         const std::map<TaskId, int>& restart_at) override;
+                                         bool skip_blocked, const std::map<TaskId, int>& restart_at,
+                                         bool succeeded = false) override;
   Result<int> FailedSinceQueued(TaskId id) override;
   Result<std::vector<TaskId>> ExpirePendingTtl(WallMs now, int limit) override;
   Result<std::optional<WallMs>> NextPendingTtl() override;
@@ -303,10 +304,11 @@ class SqlStore : public Store {
   /// Ends pending task `id`; when it was pending appends it and the dependents this fails.
   Status EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
                         std::vector<TaskId>* ended);
-  /// Makes failed or cancelled task `id` pending again (Requeue), at stage `stage` when given;
-  /// `requeued` tells whether it was. kInvalid (field "after") before any write when a
-  /// dependency is failed or cancelled.
-  Status RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bool* requeued);
+  /// Makes failed or cancelled task `id` (with `succeeded`, a succeeded or expired one too)
+  /// pending again (Requeue), at stage `stage` when given; `requeued` tells whether it was.
+  /// kInvalid (field "after") before any write when a dependency is failed or cancelled.
+  Status RequeueInTx(TaskId id, WallMs now, std::optional<int> stage, bool succeeded,
+                     bool* requeued);
   /// Closes running attempt `attempt` of task `id` and makes the task pending again, due at
   /// `not_before`: a retry at `retry_priority` when given, else its next stage (SPEC 13).
   Status ReopenAfter(TaskId id, int attempt, const AttemptOutcome& outcome, WallMs not_before,
@@ -343,8 +345,9 @@ class SqlStore : public Store {
   Status LoadLists(Task& task, AttemptsRead which);
   // The task `stmt` (get_task or get_task_summary) reads for `id`, with its lists.
   Result<Task> GetWith(sql::Stmt& stmt, TaskId id);
-  /// The List statement for the filters `filter` sets, prepared on first use.
-  Result<sql::Stmt*> ListStatement(const ListFilter& filter);
+  /// The List statement for the filters `filter` sets, with `states` (0 to 6) distinct states
+  /// of its `states`, prepared on first use.
+  Result<sql::Stmt*> ListStatement(const ListFilter& filter, size_t states);
   /// The attempts the store holds as running on `host`.
   Result<std::vector<RunningAttempt>> RunningAttemptsOf(const std::string& host);
   /// Runs a `SELECT min(...)` statement: nullopt when it is NULL.

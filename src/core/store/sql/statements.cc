@@ -406,13 +406,16 @@ Status SqlStore::Prepare() {
       {&S::record_stop, "record a stop request",
        "UPDATE attempts SET stop_reason = $3, stop_task_reason = $4, stop_requested = $5 "
        "WHERE task_id = $1 AND number = $2 AND ended = 0 AND stop_reason = ''"},
+      {&S::note_attempt, "note an attempt",
+       "UPDATE attempts SET detail = $3 WHERE task_id = $1 AND number = $2 AND ended = 0"},
       {&S::task_run_state, "read task state",
        "SELECT state, attempt_count, job, job_exclusive, shard_group FROM tasks WHERE id = $1"},
       {&S::finish_attempt, "finish attempt",
        "UPDATE attempts SET ended = $3, exit_code = $4, signal = $5, reason = $6, "
        "user_cpu_us = $7, system_cpu_us = $8, max_rss_kb = $9, "
        "pid = CASE WHEN $10 > 0 THEN $10 ELSE pid END, "
-       "detail = $11, output_bytes = $12, memory_peak_bytes = $13, "
+       "detail = CASE WHEN $18 = 1 THEN $11 ELSE detail END, output_bytes = $12,  "
+       "memory_peak_bytes = $13, "
        "shim_pid = CASE WHEN $14 > 0 THEN $14 ELSE shim_pid END, output_cut = $17 "
        "WHERE task_id = $1 AND number = $2 AND holder = $15 AND fence = $16"},
       {&S::finish_task, "finish task",
@@ -453,7 +456,8 @@ Status SqlStore::Prepare() {
        "WHEN pending_ttl_ms > 9223372036854775807 - $2 THEN 9223372036854775807 "
        "ELSE $2 + pending_ttl_ms END, deps_left = $3, "
        "ready = $4, held = $5, stage = coalesce($6, stage) "
-       "WHERE id = $1 AND state IN ('failed', 'cancelled')"},
+       "WHERE id = $1 AND (state IN ('failed', 'cancelled') "
+       "OR (CAST($7 AS BIGINT) = 1 AND state IN ('succeeded', 'expired')))"},
       {&S::failed_since_queued, "count failed attempts",
        "SELECT attempt_count - queued_attempts FROM tasks WHERE id = $1"},
       // editing pending tasks

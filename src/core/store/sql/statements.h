@@ -23,13 +23,14 @@ struct SqlStore::Statements {
       last_attempt, ended_among, hold_queues, queue_states, set_queue_paused, set_queue_concurrency,
       set_queue_priority_mix, add_queue, queue_exists, running_attempts, running_counts,
       task_counts, running_by_owner, pending_of_owner, output_of_owner;
-  std::array<sql::Stmt, 16> list;  // by filter mask, prepared on first use
+  // by filter mask and number of states (0 to 6), prepared on first use
+  std::array<sql::Stmt, 16 * 7> list;
   // the ready set and attempts
   sql::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,
       next_due;
   // resource units (SPEC 14): the ready set without the tasks whose units are not free
   sql::Stmt first_fitting_priority, first_fitting_oldest, ready_uses, held_units;
-  sql::Stmt start_task, insert_attempt, record_stop, task_run_state, finish_attempt, finish_task,
+  sql::Stmt start_task, insert_attempt, record_stop, note_attempt, task_run_state, finish_attempt, finish_task,
       retry_task, advance_task, dependents_decrement, dependents_ready, pending_dependents,
       end_pending, task_exists, dep_states, requeue_task, failed_since_queued;
   // editing pending tasks (edit.cc)
