@@ -1,7 +1,9 @@
 // Queues changed at run time (pause, resume, concurrency, persisted across a restart of the
 // daemon; only queues that exist; delete) and bulk submit (--batch, -0 argv lists, --json-lines).
 #include <pwd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <doctest/doctest.h>
@@ -9,8 +11,10 @@
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "support/skip.h"
+#include "support/temp_dir.h"
 #include "support/temp_user.h"
 #include "support/test_daemon.h"
 
@@ -541,4 +545,32 @@ TEST_CASE("a batch larger than one transaction is still all or nothing") {
   CHECK_MESSAGE(good.exit_code == 0, good.err);
   CHECK(Lines(good.out).size() == static_cast<size_t>(kLines));
   CHECK(ListTasks(d, {"--queue", "big"}).size() == static_cast<size_t>(kLines) + 1);
+}
+
+TEST_CASE("a batch whose connection is lost before the answer says what may have been stored") {
+  // A socket where "tqd" reads the request and goes away without an answer, as in a crash.
+  tq::TempDir dir("batch-cut");
+  const std::string path = dir.File("tq.sock");
+  const int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  REQUIRE(listener >= 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  REQUIRE(path.size() < sizeof addr.sun_path);
+  std::copy(path.begin(), path.end(), addr.sun_path);
+  REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(listen(listener, 1) == 0);
+  std::thread gone([listener] {
+    const int conn = accept(listener, nullptr, nullptr);
+    char buf[4096];
+    if (conn >= 0 && read(conn, buf, sizeof buf) > 0) close(conn);
+  });
+  const RunResult r = RunTq(path, {"submit", "--batch"}, {}, "true\ntrue\ntrue\n");
+  gone.join();
+  close(listener);
+  CHECK(r.exit_code == 6);
+  CHECK(r.out.empty());
+  CHECK_MESSAGE(r.err.starts_with("tq: lost the connection to tqd at " + path), r.err);
+  CHECK_MESSAGE(r.err.ends_with("; the tasks from line 1 to line 3 are stored all together or "
+                                "not at all (tq list shows which)\n"),
+                r.err);
 }

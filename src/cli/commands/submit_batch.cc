@@ -128,6 +128,20 @@ Status CheckAfterIds(Client& client, const std::vector<SubmitRequest>& resolved,
   return Status::Ok();
 }
 
+// `lost` (the connection to tqd, while tasks [offset, end) of `batch` were sent) with what became
+// of the batch: the requests before were stored (their ids are printed), the one in flight was
+// stored whole or not at all, and the rest was never sent.
+Status CutOff(const Status& lost, const ParsedBatch& batch, size_t offset, size_t end) {
+  std::string what = lost.message() + "; ";
+  if (offset > 0)
+    what += "the tasks before " + batch.where[offset] + " are stored (their ids are above), ";
+  what += "the tasks from " + batch.where[offset] + " to " + batch.where[end - 1] +
+          " are stored all together or not at all (tq list shows which)";
+  if (end < batch.tasks.size())
+    what += ", and those from " + batch.where[end] + " on were not sent";
+  return Status(lost.code(), lost.field(), what);
+}
+
 }  // namespace
 
 int SubmitBatch(const SubmitRequest& common, BatchFormat format, std::istream& in,
@@ -153,6 +167,8 @@ int SubmitBatch(const SubmitRequest& common, BatchFormat format, std::istream& i
     request.tasks.assign(batch->tasks.begin() + static_cast<std::ptrdiff_t>(offset),
                          batch->tasks.begin() + static_cast<std::ptrdiff_t>(end));
     auto r = client->Call(request);
+    if (!r.ok() && r.status().code() == ErrorCode::kUnavailable)
+      return Fail(CutOff(r.status(), *batch, offset, end));
     if (!r.ok()) return Fail(Locate(r.status(), *batch, offset));
     for (const auto& id : (*r)["ids"]) {
       if (g.json) {
