@@ -37,6 +37,7 @@ try:
                                             StaleElementReferenceException)
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
 except ImportError:
     webdriver = None
 
@@ -391,6 +392,24 @@ class ConsoleInBrowser(unittest.TestCase):
         self.assertIn("failed", info)
         self.assertIn("exit 3", info)
         self.screenshot("task")
+
+    def test_an_earlier_attempts_output_is_shown_when_picked(self):
+        task = self.daemon.submit('echo "output-of-attempt-$TQ_ATTEMPT"; exit 3',
+                                  flags=("--retries", "1", "--backoff-base", "1s"))
+        wait_for(lambda: self.daemon.state_of(task) == "failed", f"task {task} failed twice")
+        self.open(self.console, f"/tasks/{task}")
+        wait_for(lambda: "output-of-attempt-2" in self.text_of("#task-output"),
+                 "the latest attempt's output")
+        wait_for(lambda: self.find('#output-attempt option[value="1"]'), "attempt 1 to pick")
+        Select(self.find("#output-attempt")[0]).select_by_value("1")
+
+        def first_shown():
+            text = self.text_of("#task-output")
+            return "output-of-attempt-1" in text and "output-of-attempt-2" not in text
+        wait_for(first_shown, "the first attempt's output alone")
+        Select(self.find("#output-attempt")[0]).select_by_value("0")
+        wait_for(lambda: "output-of-attempt-2" in self.text_of("#task-output"),
+                 "the latest attempt's output again")
 
     def test_run_now_on_a_job_creates_a_run(self):
         def runs():

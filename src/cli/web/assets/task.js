@@ -38,6 +38,16 @@ async function drawTask(id) {
     stagesTable(t),
     attemptsTable(t));
   document.getElementById("task-output").dataset.state = t.state;
+  pickerOptions(document.getElementById("output-attempt"), t);
+}
+
+// Adds to the attempt picker of the output box an option for each attempt of `t` it lacks.
+function pickerOptions(picker, t) {
+  for (const a of t.attempt_log || []) {
+    if (picker.querySelector(`option[value="${a.number}"]`)) continue;
+    picker.append(el("option", `attempt ${a.number}` + (a.stage ? ` (stage ${wireText(a.stage)})` : ""),
+      { value: String(a.number) }));
+  }
 }
 
 // Links to the tasks page filtered by each label.
@@ -181,10 +191,14 @@ function attemptsTable(t) {
   return put(el("section"), el("h2", "Attempts"), tbl);
 }
 
-// The output box of task `id`: stdout and stderr of its latest attempt, read from where it left
-// off every 2 s while the task is pending or running and the tab is visible.
+// The output box of task `id`: stdout and stderr of its latest attempt, or of the attempt its
+// picker names, read from where it left off every 2 s while the task is pending or running and
+// the tab is visible.
 function outputView(id) {
   const box = el("div", "", { id: "task-output", class: "output" });
+  const picker = el("select", "", { id: "output-attempt", "aria-label": "attempt shown" });
+  picker.append(el("option", "latest attempt", { value: "0" }));
+  let chosen = 0;  // the attempt shown; 0: the latest
   const streams = [
     { name: "stdout", stderr: false, pre: el("pre", "", { class: "log" }), offset: 0, attempt: null, text: new OutputText() },
     { name: "stderr", stderr: true, pre: el("pre", "", { class: "log log-stderr" }), offset: 0, attempt: null, text: new OutputText() },
@@ -192,20 +206,24 @@ function outputView(id) {
   const error = el("p", "", { class: "error" });
   error.hidden = true;
   box.append(error);
+  box.append(put(el("label"), "Show ", picker));
   for (const s of streams) box.append(el("h3", s.name), s.pre);
   const gen = generation;
   let busy = false;
+  // Starts stream `s` again from the beginning (another attempt).
+  const restart = (s) => { s.offset = 0; s.pre.textContent = ""; s.text = new OutputText(); };
   // Reads what each stream has beyond its offset (a fresh attempt starts the stream again).
   const pull = async () => {
     if (busy || gen !== generation || document.hidden) return;
     busy = true;
+    const pick = chosen;
     try {
       for (const s of streams) {
         for (let i = 0; i < 64; i++) {
-          const a = await read("logs", { id, stderr: s.stderr, offset: s.offset });
-          if (gen !== generation) return;
+          const a = await read("logs", { id, stderr: s.stderr, offset: s.offset, attempt: pick });
+          if (gen !== generation || pick !== chosen) return;
           if (s.attempt !== null && s.attempt !== a.attempt) {  // a new attempt: its output from 0
-            s.attempt = a.attempt; s.offset = 0; s.pre.textContent = ""; s.text = new OutputText(); continue;
+            s.attempt = a.attempt; restart(s); continue;
           }
           s.attempt = a.attempt;
           if (!a.data) break;
@@ -221,8 +239,16 @@ function outputView(id) {
     } catch (e) {
       error.textContent = `output: ${e.message}`;
       error.hidden = false;
-    } finally { busy = false; }
+    } finally {
+      busy = false;
+      if (pick !== chosen) pull();  // the picker changed meanwhile
+    }
   };
+  picker.addEventListener("change", () => {
+    chosen = Number(picker.value);
+    for (const s of streams) { s.attempt = null; restart(s); }
+    pull();
+  });
   pull();
   pageTimers.push(setInterval(() => {
     if (ACTIVE_STATES.includes(box.dataset.state)) pull();
