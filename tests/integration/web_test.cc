@@ -355,6 +355,14 @@ TEST_CASE("tq web's plain pages show tasks and jobs without JavaScript, escaped,
   CHECK(HttpCall(web.port, "GET", "/plain/tasks?state=sleepy", {cookie}).status == 400);
   CHECK(HttpCall(web.port, "GET", "/plain/tasks?before=abc", {cookie}).status == 400);
   CHECK(HttpCall(web.port, "GET", "/plain/jobs", {cookie}).status == 200);
+  // A load error names its file and line once.
+  d.WriteJobFile("bad.toml", "[[job]]\nname = \"bad\"\nschedule = \"often\"\ncommand = \"true\"\n");
+  CHECK(Tq(d, {"reload"}).exit_code == 2);
+  const HttpReply jobs = HttpCall(web.port, "GET", "/plain/jobs", {cookie});
+  const std::string where = d.jobs_dir() + "/bad.toml:3";
+  CHECK_MESSAGE(jobs.body.find("<code>" + where + "</code> schedule: ") != std::string::npos,
+                jobs.body);
+  CHECK(jobs.body.find(where, jobs.body.find(where) + 1) == std::string::npos);
   CHECK(HttpCall(web.port, "POST", "/plain/tasks", {cookie, "X-CSRF-Token: " + web.Csrf(cookie)})
             .status == 405);
   CHECK(TaskState(d, sleeper) == "running");

@@ -328,9 +328,13 @@ HttpResponse Jobs(const WebApiContext& ctx) {
          Esc(Member(j, "file")) + ":" + j.value("line", json(0)).dump()});
   }
   std::string errors;
-  for (const json& e : answer->value("errors", json::array()))
-    errors += "<li><code>" + Esc(Member(e, "file")) + ":" + e.value("line", json(0)).dump() +
-              "</code> " + Esc(Member(e, "message")) + "</li>";
+  for (const json& e : answer->value("errors", json::array())) {
+    const std::string where = Member(e, "file") + ":" + e.value("line", json(0)).dump();
+    std::string message = Member(e, "message");  // "FILE:LINE: reason": the place once
+    if (message.starts_with(where + ": ")) message.erase(0, where.size() + 2);
+    errors += "<li><code>" + Esc(where) + "</code> " + Esc(message) +
+              (e.value("kept", false) ? " (its last good version stays in force)" : "") + "</li>";
+  }
   if (!errors.empty()) errors = "<h2>Load errors</h2><ul class=\"load-errors\">" + errors + "</ul>";
   std::string more = answer->value("more", false)
                          ? "<p class=\"note\">More jobs than one answer holds: <code>tq "
