@@ -1,7 +1,10 @@
 // tqd: the task queue daemon. Parses flags, loads tqd.toml, and runs the Daemon.
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -66,6 +69,35 @@ tq::Status PrepareSocketDir(const std::string& socket_path, tq::Mode mode) {
                           std::to_string(geteuid()) +
                           (tq::SharedDir(dir) ? "; make a directory of its own: " + own_dir : ""));
   return tq::RefuseWritableDir("socket", dir, own_dir);
+}
+
+// Refuses a socket another daemon answers on, naming it: checked before the state directory is
+// touched. One nobody answers on (a daemon's leftover) is replaced when tqd listens. A socket
+// whose listener is gone (killed, while a child it was forking still held the socket for a
+// moment) is not served: tqd's own check when it listens has the last word.
+tq::Status RefuseServedSocket(const std::string& socket_path) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (socket_path.size() >= sizeof addr.sun_path) return tq::Status::Ok();  // Listen says why
+  std::memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
+  // Non-blocking: a listener whose backlog is full (it is stopped) is one that serves.
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return tq::Status::Ok();
+  bool served = connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
+  if (!served) {
+    served = errno == EAGAIN;
+  } else {
+    ucred listener{};
+    socklen_t size = sizeof listener;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &listener, &size) == 0 && listener.pid > 0 &&
+        kill(listener.pid, 0) != 0 && errno == ESRCH)
+      served = false;
+  }
+  close(fd);
+  if (!served) return tq::Status::Ok();
+  return tq::Status(tq::ErrorCode::kConfig, "socket",
+                    "socket: another tqd already serves " + socket_path +
+                        " (stop it first, or start this one with another --socket)");
 }
 
 // Refuses a state directory tqd could not use, before anything is opened in it: a config error
@@ -147,8 +179,8 @@ int main(int argc, char** argv) {
                                               : *tq::ParseLogLevel(log_level);
   tq::SetUpLogging(level, tq::StderrIsJournal());
 
-  auto config = tq::LoadConfig(config_path.empty() ? defaults.config_file : config_path,
-                               /*must_exist=*/!config_path.empty());
+  const std::string config_file = config_path.empty() ? defaults.config_file : config_path;
+  auto config = tq::LoadConfig(config_file, /*must_exist=*/!config_path.empty());
   if (!config.ok()) {
     spdlog::critical("{}", config.status().message());
     return kExitConfig;
@@ -157,15 +189,16 @@ int main(int argc, char** argv) {
   // its password hidden, at a check as at a start.
   if (config->Shared()) {
     if (tq::Status st = tq::CheckConninfo(config->store); !st.ok()) {
-      spdlog::critical("{}: {}", config_path.empty() ? defaults.config_file : config_path,
-                       st.message());
+      spdlog::critical("{}: {}", config_file, st.message());
       return kExitConfig;
     }
   }
+  // A user or group that does not exist (yet): said at a check as at a start, never refused.
+  for (const std::string& warning : tq::AccountWarnings(*config, config_file))
+    spdlog::warn("{}", warning);
   tq::DaemonOptions options;
   options.config = std::make_shared<const tq::Config>(std::move(*config));
-  options.read_config = [path = config_path.empty() ? defaults.config_file : config_path,
-                         must_exist = !config_path.empty()] {
+  options.read_config = [path = config_file, must_exist = !config_path.empty()] {
     return tq::LoadConfig(path, must_exist);
   };
   options.socket_path = !socket_path.empty()              ? socket_path
@@ -187,6 +220,12 @@ int main(int argc, char** argv) {
     }
     std::printf("configuration ok: %d job file(s) with %d job(s)\n", jobs->files, jobs->jobs);
     return 0;
+  }
+  // Before anything is made or opened in the state directory: a second tqd on a socket one
+  // already serves leaves no trace.
+  if (tq::Status st = RefuseServedSocket(options.socket_path); !st.ok()) {
+    spdlog::critical("{}", st.message());
+    return kExitConfig;
   }
   options.socket_mode = mode == tq::Mode::kSystem ? 0666 : 0600;
   options.run_as.owner = mode == tq::Mode::kSystem;

@@ -124,3 +124,58 @@ TEST_CASE("tqd exits 78 at start on a bad tqd.toml, with its file and line, and 
   CHECK(r.err.find(c.Config() + ":4:") != std::string::npos);
   CHECK(access((c.dir + "/tq.sock").c_str(), F_OK) != 0);
 }
+
+TEST_CASE(
+    "tqd --check-config: TOML syntax errors in tqd.toml and job files are told in plain words") {
+  ConfigDir c;
+  c.WriteConfig("max_running 4\n");
+  RunResult r = c.Tqd({"--check-config"});
+  CHECK(r.exit_code == 78);
+  CHECK(r.err.find(c.Config() +
+                   ":2: a key is not followed by = and a value (write key = value, e.g. "
+                   "max_running = 4; quote a key holding spaces)") != std::string::npos);
+  CHECK(r.err.find("Error while parsing") == std::string::npos);
+
+  c.WriteConfig("socket = \"/run/tq.sock\n");
+  r = c.Tqd({"--check-config"});
+  CHECK(r.exit_code == 78);
+  CHECK(r.err.find(c.Config() + ":2: a string is not closed: its closing \" is missing on this " +
+                   "line") != std::string::npos);
+
+  c.WriteConfig("max_running = 4\nmax_running = 5\n");
+  r = c.Tqd({"--check-config"});
+  CHECK(r.exit_code == 78);
+  CHECK(r.err.find(c.Config() + ":3: max_running: defined a second time") != std::string::npos);
+
+  // A job file's syntax error reads the same way.
+  c.WriteConfig("");
+  c.WriteJob("a.toml", "[[job]]\nname \"nightly\"\n");
+  r = c.Tqd({"--check-config"});
+  CHECK(r.exit_code == 78);
+  CHECK(r.err.find(c.Jobs() + "/a.toml:2: a key is not followed by = and a value") !=
+        std::string::npos);
+  CHECK(r.err.find("Error while parsing") == std::string::npos);
+}
+
+TEST_CASE("tqd --check-config and the start warn of user and group names that are no account") {
+  ConfigDir c;
+  c.WriteConfig(
+      "admin_group = \"tq-no-such-group\"\ndeny_users = [\"root\", \"tq-no-such-user\"]\n");
+  const RunResult r = c.Tqd({"--check-config"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);  // accounts may be made later: a warning, not an error
+  CHECK(r.out == "configuration ok: 0 job file(s) with 0 job(s)\n");
+  const std::string group_warning =
+      c.Config() + ":2: admin_group: no group \"tq-no-such-group\" exists (a misspelling?";
+  const std::string user_warning =
+      c.Config() + ":3: deny_users: no user \"tq-no-such-user\" exists (a misspelling?";
+  CHECK(r.err.find(group_warning) != std::string::npos);
+  CHECK(r.err.find(user_warning) != std::string::npos);
+  CHECK(r.err.find("\"root\"") == std::string::npos);
+
+  // The daemon says the same at its start, and starts.
+  TestDaemon d("admin_group = \"tq-no-such-group\"\n");
+  TQ_LOG_ON_FAILURE(d);
+  CHECK(d.Log().find(d.dir() + "/tqd.toml:2: admin_group: no group \"tq-no-such-group\" exists") !=
+        std::string::npos);
+}

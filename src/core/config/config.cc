@@ -42,6 +42,21 @@ constexpr size_t kMaxQueueHosts = 256;
 constexpr const char* kSizeHelp = "units B KiB MiB GiB or K M G, e.g. 8MiB or 512KiB";
 constexpr const char* kQueueNameHelp = "use 1 to 64 characters from A-Z a-z 0-9 _ . -";
 
+// Notes the names of `v` (one name, or an array of names, already checked) as accounts `key`
+// gives: groups when `group`, else users.
+void NoteAccounts(const std::string& key, int line, const toml::node& v, bool group,
+                  std::vector<AccountMention>* out) {
+  const auto note = [&](const toml::node& n) {
+    const int at = n.source().begin.line > 0 ? static_cast<int>(n.source().begin.line) : line;
+    if (const auto* name = n.as_string()) out->push_back({key, at, name->get(), group});
+  };
+  if (const toml::array* a = v.as_array()) {
+    for (const toml::node& item : *a) note(item);
+  } else {
+    note(v);
+  }
+}
+
 // `[resources]`: each key a resource, its value a count of units (named 0, 1, ...) or an array
 // of unit names.
 Status ParseUnitPools(const TomlChecker& ck, const toml::node& v, int line, UnitPools* out) {
@@ -121,7 +136,7 @@ Status ParseQueueHosts(const TomlChecker& ck, const std::string& key, int line, 
 }
 
 Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::table& t,
-                  QueueConfig* out) {
+                  QueueConfig* out, std::vector<AccountMention>* accounts) {
   for (auto&& [k, v] : t) {
     std::string key = "queues." + name + "." + std::string(k.str());
     int line = TomlLine(k, v);
@@ -167,9 +182,11 @@ Status ParseQueue(const TomlChecker& ck, const std::string& name, const toml::ta
     } else if (name_in_queue == "allow_users") {
       s = ck.AccountNames(key, line, v, &out->users.users);
       out->users.restricted = true;
+      NoteAccounts(key, line, v, /*group=*/false, accounts);
     } else if (name_in_queue == "allow_groups") {
       s = ck.AccountNames(key, line, v, &out->users.groups);
       out->users.restricted = true;
+      NoteAccounts(key, line, v, /*group=*/true, accounts);
     } else if (name_in_queue == "hosts") {
       s = ParseQueueHosts(ck, key, line, v, &out->hosts);
     } else {
@@ -257,6 +274,7 @@ Status ParseUsers(const TomlChecker& ck, const toml::node& v, int line, Config* 
     Status s = ParseLimits(ck, "users." + name, uv, uline, &limits);
     if (!s.ok()) return s;
     cfg->user_overrides[name] = limits;
+    cfg->accounts.push_back({"users." + name, uline, name, /*group=*/false});
   }
   return Status::Ok();
 }
@@ -363,14 +381,19 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
                       "delegated cgroup v2 directory)");
     return s;
   } else if (key == "admin_group") {
-    return ck.AccountName(key, line, v, &cfg->users.admin_group);
+    Status s = ck.AccountName(key, line, v, &cfg->users.admin_group);
+    if (!s.ok()) return s;
+    NoteAccounts(key, line, v, /*group=*/true, &cfg->accounts);
   } else if (key == "allow_users") {
     std::vector<std::string> names;
     Status s = ck.AccountNames(key, line, v, &names);
     if (!s.ok()) return s;
     cfg->users.allow_users = std::move(names);
+    NoteAccounts(key, line, v, /*group=*/false, &cfg->accounts);
   } else if (key == "deny_users") {
-    return ck.AccountNames(key, line, v, &cfg->users.deny_users);
+    Status s = ck.AccountNames(key, line, v, &cfg->users.deny_users);
+    if (!s.ok()) return s;
+    NoteAccounts(key, line, v, /*group=*/false, &cfg->accounts);
   } else if (key == "queues") {
     const toml::table* queues = v.as_table();
     if (queues == nullptr) {
@@ -389,7 +412,7 @@ Status ParseKey(const TomlChecker& ck, const toml::key& k, const toml::node& v, 
                         DescribeToml(qv) + " is not a table (use a [queues." + name + "] section)");
       }
       QueueConfig qc;
-      Status s = ParseQueue(ck, name, *qt, &qc);
+      Status s = ParseQueue(ck, name, *qt, &qc, &cfg->accounts);
       if (!s.ok()) return s;
       cfg->queues[name] = qc;
     }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/model/placement.h"
 #include "core/model/priority_mix.h"
@@ -32,6 +33,14 @@ struct QueueConfig {
   QueueUsers users;                ///< who may submit to it (everyone unless restricted)
   QueueHosts hosts;                ///< which hosts sharing the store run its tasks (SPEC 12)
   bool operator==(const QueueConfig&) const = default;
+};
+
+/// A user or group name tqd.toml gives, and where: what AccountWarnings looks up.
+struct AccountMention {
+  std::string key;     ///< the dotted key: admin_group, deny_users, queues.NAME.allow_groups...
+  int line = 0;        ///< its line in the file
+  std::string name;    ///< the name as given
+  bool group = false;  ///< a group name; else a user name
 };
 
 /// Everything tqd.toml can set. A default-constructed Config holds the defaults.
@@ -87,6 +96,9 @@ struct Config {
   UserLimits user_limits;
   /// `[users.NAME]`: one user's limits, user_limits with the keys the table sets.
   std::map<std::string, UserLimits> user_overrides;
+  /// Every user and group name the file gives, in the file's order (no setting of its own: what
+  /// AccountWarnings checks).
+  std::vector<AccountMention> accounts;
   /// Per-queue settings by queue name; a queue not listed has no cap of its own.
   std::map<std::string, QueueConfig> queues;
   /// `[resources]`: the countable resources tasks ask units of (SPEC 14), by name.
@@ -114,6 +126,12 @@ Result<Config> LoadConfig(const std::string& path, bool must_exist);
 /// wrong types and out-of-range values are kConfig errors with the dotted key as field and
 /// "<source>:<line>: <key>: <reason>" as message; TOML syntax errors likewise (field "").
 Result<Config> ParseConfig(std::string_view toml_text, const std::string& source_name);
+
+/// One warning per name of `config.accounts` this host has no account of (a group for
+/// admin_group and allow_groups, a user for the others): "<source>:<line>: <key>: no group
+/// "NAME" exists (...)". Not an error: the names count as given once the accounts exist. A
+/// lookup that fails (a directory service out of reach) warns of nothing.
+std::vector<std::string> AccountWarnings(const Config& config, const std::string& source);
 
 /// Whether a queue name is acceptable: 1 to 64 characters from [A-Za-z0-9_.-].
 bool ValidQueueName(std::string_view name);

@@ -1,9 +1,11 @@
 #include "core/config/toml_check.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 
 #include "core/config/config.h"
+#include "core/config/toml_syntax.h"
 #include "core/model/duration.h"
 #include "core/model/quote.h"
 #include "core/model/user_rules.h"
@@ -15,13 +17,28 @@ constexpr const char* kAccountNameHelp =
     "a user or group name (1 to 256 characters from A-Z a-z 0-9 _ . -, not starting with - or ., "
     "optionally ending in $)";
 constexpr size_t kMaxAccountNames = 65536;
+
+// Line `number` of `text` (the first is 1), without its line break (\n or \r\n); "" past the
+// end.
+std::string_view LineOf(std::string_view text, size_t number) {
+  for (size_t at = 0, n = 1; at <= text.size(); ++n) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    if (n == number) {
+      const std::string_view line = text.substr(at, end - at);
+      return line.ends_with('\r') ? line.substr(0, line.size() - 1) : line;
+    }
+    at = end + 1;
+  }
+  return {};
+}
 }  // namespace
 
 Result<toml::table> ParseTomlText(std::string_view text, const std::string& source) {
   auto syntax_error = [&](const toml::parse_error& e) {
-    return Status(
-        ErrorCode::kConfig, "",
-        source + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
+    const size_t line = e.source().begin.line;
+    return Status(ErrorCode::kConfig, "",
+                  source + ":" + std::to_string(line) + ": " +
+                      PlainTomlError(e.description(), LineOf(text, line)));
   };
 #if TOML_EXCEPTIONS
   try {

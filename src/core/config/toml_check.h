@@ -14,7 +14,8 @@
 
 namespace tq {
 
-/// Parses TOML text; a syntax error is kConfig with field "" and "<source>:<line>: <reason>".
+/// Parses TOML text; a syntax error is kConfig with field "" and "<source>:<line>: <reason>",
+/// the reason in plain words (PlainTomlError).
 Result<toml::table> ParseTomlText(std::string_view text, const std::string& source);
 
 /// A TOML value as a message shows it: numbers and booleans as written, strings quoted

@@ -39,8 +39,10 @@ struct JobInfo {
 
 /// What loading the job files did.
 struct ReloadReport {
-  int files = 0;  ///< job files read
-  int jobs = 0;   ///< jobs in force
+  int files = 0;       ///< job files read: the job directory's and the users' own
+  int jobs = 0;        ///< jobs in force
+  int user_files = 0;  ///< of `files`, the users' own (`tq jobs install`)
+  int user_jobs = 0;   ///< of `jobs`, those of the users' own files
   int added = 0;
   int removed = 0;
   int changed = 0;

@@ -513,6 +513,103 @@ TEST_CASE("config: TOML syntax errors carry file:line") {
   }
 }
 
+TEST_CASE("config: TOML syntax errors say what is wrong in plain words") {
+  struct Case {
+    const char* toml;
+    const char* message;  // all of the message when it ends with ")", else its start
+  };
+  const Case cases[] = {
+      {"max_running = 4\nmax_running 5\n",
+       "tqd.toml:2: a key is not followed by = and a value (write key = value, e.g. max_running = "
+       "4; quote a key holding spaces)"},
+      {"socket = \"/run/tq.sock\nmax_running = 4\n",
+       "tqd.toml:1: a string is not closed: its closing \" is missing on this line (use "
+       "\"\"\"three quotes\"\"\" for text over several lines)"},
+      {"socket = '/run/tq.sock\n",
+       "tqd.toml:1: a string is not closed: its closing ' is missing on this line (use '''three "
+       "quotes''' for text over several lines)"},
+      {"socket = \"/run/tq.sock\r\n", "tqd.toml:1: a string is not closed: its closing \""},
+      {"socket = \"/run/\x01tq.sock\"\n",
+       "tqd.toml:1: a string holds a control character (write it as an escape, e.g. \\t or "
+       "\\u0007)"},
+      {"max_running = 4\n\nmax_running = 5\n",
+       "tqd.toml:3: max_running: defined a second time (define each key, and each [table], once "
+       "in a file)"},
+      {"[queues.gpu]\nconcurrency = 1\n[queues.gpu]\n",
+       "tqd.toml:3: queues.gpu: defined a second time (define each key, and each [table], once in "
+       "a file)"},
+      {"max_running = \n",
+       "tqd.toml:1: a value is missing after = (write text in quotes, e.g. \"hello\"; numbers, "
+       "true, false, [arrays] and { tables } go without)"},
+      {"durability = full\n",
+       "tqd.toml:1: the value is not one TOML knows (write text in quotes, e.g. \"hello\"; "
+       "numbers, true, false, [arrays] and { tables } go without)"},
+      {"max_running = 4 5\n",
+       "tqd.toml:1: text follows the value (write one key = value a line; a comment starts with "
+       "#)"},
+      {"[queues.gpu\n",
+       "tqd.toml:1: a [table] header is not closed (write e.g. [queues.gpu], or [[job]] for one of "
+       "a list)"},
+      {"deny_users = [\"a\",\n", "tqd.toml:1: an array is not closed: the file ends before its ]"},
+      {"deny_users = [\"a\" \"b\"]\n",
+       "tqd.toml:1: an array is not written as items separated by commas in [ ] (write e.g. "
+       "[\"alice\", \"bob\"])"},
+      {"sendmail = \"C:\\q\"\n",
+       "tqd.toml:1: a \"string\" holds \\q, which is not an escape (write \\\\ for a backslash, or "
+       "use 'single quotes' for text with backslashes)"},
+      {"= 3\n",
+       "tqd.toml:1: a line is not key = value, a [table] header or a # comment (a key is letters, "
+       "digits, _ and -, or quoted)"},
+      {"max_running = 99999999999999999999\n",
+       "tqd.toml:1: a number is too large (integers run from -9223372036854775808 to "
+       "9223372036854775807)"},
+      {"max_running = tru\n", "tqd.toml:1: the value is not one TOML knows"},
+      {"max_running = \"\xff\"\n", "tqd.toml:1: the file is not UTF-8 text (save it as UTF-8)"},
+  };
+  for (const Case& c : cases) {
+    const std::string toml = c.toml;
+    CAPTURE(toml);
+    Result<Config> r = ParseConfig(toml, "tqd.toml");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == ErrorCode::kConfig);
+    const std::string& msg = r.status().message();
+    const std::string want = c.message;
+    if (want.back() == ')') {
+      CHECK(msg == want);
+    } else {
+      CHECK(msg.rfind(want, 0) == 0);
+    }
+    CHECK(msg.find("Error while parsing") == std::string::npos);
+    CHECK(msg.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("config: user and group names that name no account are warned of, with file and line") {
+  const Config c = MustParse(
+      "admin_group = \"tq-no-such-group\"\nallow_users = [\"root\",\n  \"tq-no-such-user\"]\n"
+      "deny_users = [\"tq-no-such-user-2\"]\n[queues.gpu]\nallow_groups = [\"root\", "
+      "\"tq-no-such-group-2\"]\nallow_users = [\"root\"]\n[users.tq-no-such-user-3]\n"
+      "max_running = 1\n[users.root]\nmax_running = 2\n");
+  const std::string then =
+      " exists (a misspelling? tqd uses the name as given, so it takes "
+      "effect once the ";
+  CHECK(AccountWarnings(c, "/etc/tq/tqd.toml") ==
+        std::vector<std::string>{
+            "/etc/tq/tqd.toml:1: admin_group: no group \"tq-no-such-group\"" + then +
+                "group is created)",
+            "/etc/tq/tqd.toml:3: allow_users: no user \"tq-no-such-user\"" + then +
+                "user is created)",
+            "/etc/tq/tqd.toml:4: deny_users: no user \"tq-no-such-user-2\"" + then +
+                "user is created)",
+            "/etc/tq/tqd.toml:6: queues.gpu.allow_groups: no group \"tq-no-such-group-2\"" + then +
+                "group is created)",
+            "/etc/tq/tqd.toml:8: users.tq-no-such-user-3: no user \"tq-no-such-user-3\"" + then +
+                "user is created)",
+        });
+  CHECK(
+      AccountWarnings(MustParse("admin_group = \"root\"\ndeny_users = [\"root\"]\n"), "f").empty());
+}
+
 TEST_CASE("ValidQueueName") {
   for (const char* ok : {"a", "gpu", "batch.nightly-2", "A_Z", "0"}) {
     const std::string name = ok;
