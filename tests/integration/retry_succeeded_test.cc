@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "support/skip.h"
+#include "support/temp_user.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -116,4 +118,24 @@ TEST_CASE("a dependent still pending waits for the new run of a task retried wit
   REQUIRE(first["attempt_log"].size() == 2);
   REQUIRE(then["attempt_log"].size() == 1);
   CHECK(TimeMs(then["attempt_log"][0]["started"]) >= TimeMs(first["attempt_log"][1]["ended"]));
+}
+
+TEST_CASE("another account cannot run a user's succeeded task again") {
+  if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
+  TempUser alice, mallory;
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string id = SubmitAs(d, alice, {"--", "true"});
+  REQUIRE(Tq(d, {"wait", id}).exit_code == 0);
+  const RunResult by_id = TqAs(d, mallory.run_as(), {"retry", "--succeeded", id});
+  CHECK(by_id.exit_code == 4);
+  const RunResult by_filter =
+      TqAs(d, mallory.run_as(), {"retry", "--succeeded", "--user", alice.name()});
+  CHECK(by_filter.exit_code == 5);
+  const RunResult mine =
+      TqAs(d, mallory.run_as(), {"retry", "--succeeded", "--state", "succeeded"});
+  CHECK(mine.err == "tq: no task matches\n");
+  const nlohmann::json t = TaskJson(d, id);
+  CHECK(t["state"] == "succeeded");
+  CHECK(t["attempts"] == 1);
 }

@@ -29,7 +29,8 @@ bool IsVariableName(std::string_view name) {
 // Why the line `name`=`value` is refused, or "" when it is fine.
 std::string Refusal(std::string_view name, std::string_view value) {
   if (name.size() > kMaxContextEnvNameBytes)
-    return Quote(name) + " is longer than " + std::to_string(kMaxContextEnvNameBytes) + " bytes";
+    return "a name of " + std::to_string(name.size()) + " bytes is longer than " +
+           std::to_string(kMaxContextEnvNameBytes);  // not quoted: a refusal stays short
   if (!IsVariableName(name)) return Quote(name) + " is not a variable name";
   if (name.substr(0, 3) == "TQ_") return Quote(name) + " is tq's own";
   if (value.size() > kMaxContextEnvValueBytes)
