@@ -48,6 +48,10 @@ TEST_CASE("a shim started just before a kill -9 of tqd is waited for, not taken 
   // gate, has not written a byte of it.
   const std::string record = RecordPath(d, id);
   REQUIRE(WaitFor([&] { return Locked(record); }));
+  // The lock is tqd's own until the shim is forked, which holds it from then on.
+  REQUIRE(WaitFor([&] {
+    return d.Log().find("task " + id + " attempt 1 started (shim pid") != std::string::npos;
+  }));
 
   d.Kill9();
   CHECK(Locked(record));
