@@ -150,3 +150,20 @@ TEST_CASE(
   CHECK(Contains(update.err, "the scheduler's"));
   CHECK(TaskJson(d, id)["labels"] == nlohmann::json{"jobx"});
 }
+
+TEST_CASE("tq submit from a directory that was removed is refused, not run in /") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string gone = d.dir() + "/gone";
+  const RunResult r = Process({"/bin/sh", "-c",
+                               "mkdir " + Quoted(gone) + " && cd " + Quoted(gone) + " && rmdir " +
+                                   Quoted(gone) + " && exec " + Quoted(BinPath("tq")) +
+                                   " --socket " + Quoted(d.socket()) + " submit -- true"},
+                              {d.MarkEnv()})
+                          .Finish();
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.starts_with("tq: cwd: the current directory cannot be named (No such file "
+                                  "or directory)"),
+                r.err);
+  CHECK(ListTasks(d).empty());
+}

@@ -2,7 +2,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <sstream>
@@ -70,13 +72,19 @@ Result<UnitRequest> ParseUse(const std::vector<std::string>& flags) {
   return request;
 }
 
-std::string CurrentDir() {
+// The directory tq runs in, where the task will run; refused when it no longer exists (a task
+// must not quietly run in / instead).
+Result<std::string> CurrentDir() {
   std::string buf(4096, '\0');
   while (getcwd(buf.data(), buf.size()) == nullptr) {
-    if (errno != ERANGE) return "/";
+    if (errno != ERANGE)
+      return Status::Invalid("cwd", std::string("cwd: the current directory cannot be named (") +
+                                        strerror(errno) +
+                                        "): was it removed? The task runs where tq submit runs: "
+                                        "cd to a directory that exists");
     buf.resize(buf.size() * 2);
   }
-  return buf.c_str();
+  return std::string(buf.c_str());
 }
 
 // Splits "75,76" into exit codes 0..255; refuses anything else, as ParseDecimal does.
@@ -209,7 +217,9 @@ Result<SubmitRequest> BuildRequest(const SubmitFlags& f, const GlobalOptions& g)
   spec.notify.on_finish = f.on_finish;
   spec.notify.mailto = f.mailto;
   if (!f.mail_on.empty()) spec.notify.mail_on = *MailOnFromName(f.mail_on);
-  spec.cwd = CurrentDir();
+  auto cwd = CurrentDir();
+  if (!cwd.ok()) return cwd.status();
+  spec.cwd = std::move(*cwd);
   if (!f.clean_env)
     for (char** e = environ; *e; ++e) spec.env.emplace_back(*e);
   auto start = StartTimeFlags(f.delay, f.at, RealClock().WallNow());
