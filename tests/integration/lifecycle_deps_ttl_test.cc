@@ -225,3 +225,26 @@ TEST_CASE("--pending-ttl fails a task that never gets a slot under max_running")
   WriteFile(gate, "");
   CHECK(Tq(d, {"wait", blocker, patient}).exit_code == 0);
 }
+
+TEST_CASE("tq clean keeps a failed task that a remaining dependent waits for") {
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string tests = Submit(d, {"--", "false"});
+  const std::string deploy = Submit(d, {"--after", tests, "--", "echo", "deployed"});
+  CHECK(Tq(d, {"wait", deploy}).exit_code != 0);
+  const RunResult alone = Tq(d, {"clean", tests});
+  CHECK(alone.exit_code == 2);
+  CHECK_MESSAGE(alone.err == "tq: task " + tests + " failed and task " + deploy +
+                                 " waits for it (--after): without it, a retry of task " + deploy +
+                                 " would run as if it had succeeded; clean both (tq clean " +
+                                 tests + " " + deploy + "), or retry task " + tests + " first\n",
+                alone.err);
+  CHECK(TaskState(d, tests) == "failed");
+  // The dependent still will not run while what it waits for failed.
+  CHECK(Tq(d, {"retry", deploy}).exit_code != 0);
+  CHECK(TaskState(d, deploy) == "failed");
+  CHECK(Tq(d, {"logs", deploy}).out.empty());
+  const RunResult both = Tq(d, {"clean", tests, deploy});
+  CHECK_MESSAGE(both.exit_code == 0, both.err);
+  CHECK(ListTasks(d).empty());
+}

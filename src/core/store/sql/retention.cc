@@ -80,6 +80,7 @@ Result<RemovedTasks> SqlStore::RemoveFinished(const std::vector<TaskId>& ids) {
   Status status = Write([&]() -> Status {
     removed = RemovedTasks{};
     std::vector<std::string> envs;
+    std::vector<std::pair<TaskId, TaskState>> unmet;  // failed or cancelled: dependents failed
     for (TaskId id : ids) {
       sql::Query q(st_->finished_task);
       auto row = q.BindInt(id).Step();
@@ -88,11 +89,36 @@ Result<RemovedTasks> SqlStore::RemoveFinished(const std::vector<TaskId>& ids) {
       removed.ids.push_back(id);
       envs.push_back(q.Text(0));
       removed.output_bytes += q.Int(1);
+      if (const std::optional<TaskState> s = StateFromName(q.Text(2)); s && sql::DepFailed(*s))
+        unmet.emplace_back(id, *s);
     }
+    if (Status s = RefuseLosingFailedDeps(unmet, removed.ids); !s.ok()) return s;
     return DeleteTasksInTx(removed.ids, std::move(envs));
   });
   if (!status.ok()) return status;
   return removed;
+}
+
+Status SqlStore::RefuseLosingFailedDeps(const std::vector<std::pair<TaskId, TaskState>>& unmet,
+                                        const std::vector<TaskId>& removed) {
+  for (const auto& [id, state] : unmet) {
+    TaskId dependent = 0;  // the first that stays
+    sql::Query q(st_->dependents_of);
+    Status read = q.BindInt(id).ForEach([&] {
+      const TaskId d = q.Int(0);
+      if (dependent == 0 && std::find(removed.begin(), removed.end(), d) == removed.end())
+        dependent = d;
+    });
+    if (!read.ok()) return read;
+    if (dependent == 0) continue;
+    return Status::Invalid(
+        "ids",
+        sql::TaskName(id) + " " + StateName(state) + " and " + sql::TaskName(dependent) +
+            " waits for it (--after): without it, a retry of task " + std::to_string(dependent) +
+            " would run as if it had succeeded; clean both (tq clean " + std::to_string(id) + " " +
+            std::to_string(dependent) + "), or retry task " + std::to_string(id) + " first");
+  }
+  return Status::Ok();
 }
 
 Status SqlStore::DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<std::string> envs) {

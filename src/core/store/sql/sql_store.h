@@ -301,6 +301,10 @@ class SqlStore : public Store {
   /// labels and edges, then the environments in `envs` no task uses any more and the queues
   /// they leave idle (retention.cc).
   Status DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<std::string> envs);
+  /// Refuses to remove a task of `unmet` (failed or cancelled) that a task staying in the store
+  /// waits for: with the edge gone, a retry of that dependent would run as if it had succeeded.
+  Status RefuseLosingFailedDeps(const std::vector<std::pair<TaskId, TaskState>>& unmet,
+                                const std::vector<TaskId>& removed);
   /// Ends pending task `id`; when it was pending appends it and the dependents this fails.
   Status EndPendingInTx(TaskId id, TaskState final_state, TaskReason reason, WallMs now,
                         std::vector<TaskId>* ended);

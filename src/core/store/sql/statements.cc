@@ -486,8 +486,10 @@ Status SqlStore::Prepare() {
       {&S::oldest_ended, "oldest ended task", OldestEndedSql(d)},
       {&S::finished_task, "read finished task",
        "SELECT env_hash, (SELECT CAST(coalesce(sum(output_bytes), 0) AS BIGINT) FROM attempts "
-       "WHERE task_id = $1) "
+       "WHERE task_id = $1), state "
        "FROM tasks WHERE id = $1 AND state IN ('succeeded', 'failed', 'cancelled', 'expired')"},
+      {&S::dependents_of, "read dependents",
+       "SELECT task_id FROM task_deps WHERE dep_id = $1 ORDER BY task_id"},
       // what a pending task waits for, deleting queues
       {&S::unfinished_deps, "read unfinished dependencies",
        "SELECT d.dep_id FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "

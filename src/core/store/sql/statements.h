@@ -37,7 +37,7 @@ struct SqlStore::Statements {
   sql::Stmt update_task, hold_task, held_run, release_task;
   // retention
   sql::Stmt pending_ttl_due, next_pending_ttl, succeeded_due, expire_task, oldest_succeeded,
-      ended_due, delete_task, oldest_ended, finished_task;
+      ended_due, delete_task, oldest_ended, finished_task, dependents_of;
   // what a pending task waits for, deleting queues (queue_admin.cc)
   sql::Stmt unfinished_deps, queue_busy, delete_queue, recreate_queue;
   // cron jobs (jobs.cc)
