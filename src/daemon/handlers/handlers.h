@@ -51,8 +51,8 @@ Status PlaceSpec(RequestContext& ctx, TaskSpec& spec,
 
 /// What keeps pending tasks from starting now, read once for a whole answer.
 struct Blockers {
-  std::set<std::string> paused;  ///< the queues paused at run time
-  UnitsHeld held;                ///< the resource units running attempts hold
+  std::set<std::string> paused;              ///< the queues paused at run time
+  UnitsHeld held;                            ///< the resource units running attempts hold
   std::map<uint32_t, int> running_by_owner;  ///< running tasks per owner uid
 };
 /// The blockers as the store has them now.

@@ -30,9 +30,9 @@ struct SqlStore::Statements {
       next_due;
   // resource units (SPEC 14): the ready set without the tasks whose units are not free
   sql::Stmt first_fitting_priority, first_fitting_oldest, ready_uses, held_units;
-  sql::Stmt start_task, insert_attempt, record_stop, note_attempt, task_run_state, finish_attempt, finish_task,
-      retry_task, advance_task, dependents_decrement, dependents_ready, pending_dependents,
-      end_pending, task_exists, dep_states, requeue_task, failed_since_queued;
+  sql::Stmt start_task, insert_attempt, record_stop, note_attempt, task_run_state, finish_attempt,
+      finish_task, retry_task, advance_task, dependents_decrement, dependents_ready,
+      pending_dependents, end_pending, task_exists, dep_states, requeue_task, failed_since_queued;
   // editing pending tasks (edit.cc)
   sql::Stmt update_task, hold_task, held_run, release_task;
   // retention
