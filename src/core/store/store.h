@@ -63,8 +63,7 @@ struct UnitHolder {
 /// Filters for List; empty fields match everything.
 struct ListFilter {
   std::optional<uint32_t> owner_uid;  ///< nullopt: every owner (root, admins)
-  std::optional<TaskState> state;
-  std::vector<TaskState> states;  ///< only tasks in one of these states (empty: any state)
+  std::vector<TaskState> states;      ///< only tasks in one of these states (empty: any state)
   std::optional<std::string> queue;
   std::optional<std::string> label;
   std::optional<TaskId> before_id;  ///< only tasks older than this one (the next page)

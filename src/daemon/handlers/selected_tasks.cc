@@ -43,7 +43,7 @@ Status ForEachSelected(RequestContext& ctx, const Owner& peer, const TaskSelecto
   for (TaskState state : select.states.empty() ? defaults : select.states) {
     ListFilter filter;
     filter.owner_uid = *owner_uid;
-    filter.state = state;
+    filter.states = {state};
     filter.queue = select.queue;
     filter.label = select.label;
     filter.limit = kSelectPage;

@@ -363,7 +363,7 @@ STORE_TEST_CASE("List applies its filters, newest first") {
   } kCases[] = {
       {"all", ListFilter{}, {t4, t3, t2, t1}},
       {"owner", filter([](ListFilter& f) { f.owner_uid = kAlice.uid; }), {t4, t3, t1}},
-      {"state", filter([](ListFilter& f) { f.state = TaskState::kPending; }), {t4, t2}},
+      {"state", filter([](ListFilter& f) { f.states = {TaskState::kPending}; }), {t4, t2}},
       {"queue", filter([](ListFilter& f) { f.queue = "batch"; }), {t3, t2}},
       {"label", filter([](ListFilter& f) { f.label = "job:a"; }), {t2, t1}},
       {"label and owner",
@@ -375,7 +375,7 @@ STORE_TEST_CASE("List applies its filters, newest first") {
       {"everything",
        filter([](ListFilter& f) {
          f.owner_uid = kBob.uid;
-         f.state = TaskState::kPending;
+         f.states = {TaskState::kPending};
          f.queue = "batch";
          f.label = "big";
        }),

@@ -20,13 +20,12 @@ using sql::TaskName;
 
 // List: one statement per combination of filters and number of states in ListFilter::states,
 // prepared on first use.
-enum ListFilterBit { kByOwner = 1, kByState = 2, kByQueue = 4, kByLabel = 8, kListMasks = 16 };
+enum ListFilterBit { kByOwner = 1, kByQueue = 2, kByLabel = 4, kListMasks = 8 };
 std::string ListSql(int mask, size_t states) {
   std::string sql = sql::TaskSelect(false) + "WHERE 1 = 1";
   int n = 0;
   auto param = [&n] { return "$" + std::to_string(++n); };
   if (mask & kByOwner) sql += " AND t.owner_uid = " + param();
-  if (mask & kByState) sql += " AND t.state = " + param();
   for (size_t i = 0; i < states; ++i)  // one state is "IN ($2)", which both read as "= $2"
     sql += (i == 0 ? " AND t.state IN (" : ", ") + param() + (i + 1 == states ? ")" : "");
   if (mask & kByQueue) sql += " AND t.queue = " + param();
@@ -117,8 +116,8 @@ Result<std::vector<TaskId>> SqlStore::EndedAmong(const std::vector<TaskId>& ids)
 }
 
 Result<sql::Stmt*> SqlStore::ListStatement(const ListFilter& filter, size_t states) {
-  int mask = (filter.owner_uid ? kByOwner : 0) | (filter.state ? kByState : 0) |
-             (filter.queue ? kByQueue : 0) | (filter.label ? kByLabel : 0);
+  const int mask = (filter.owner_uid ? kByOwner : 0) | (filter.queue ? kByQueue : 0) |
+                   (filter.label ? kByLabel : 0);
   sql::Stmt& stmt = st_->list[mask + kListMasks * states];
   if (stmt == nullptr) {
     Result<sql::Stmt> prepared = db_->Prepare("list tasks", ListSql(mask, states));
@@ -138,7 +137,6 @@ Result<std::vector<Task>> SqlStore::List(const ListFilter& filter) {
   {
     sql::Query q(**stmt);
     if (filter.owner_uid) q.BindInt(*filter.owner_uid);
-    if (filter.state) q.BindText(StateName(*filter.state));
     for (TaskState state : states) q.BindText(StateName(state));
     if (filter.queue) q.BindText(*filter.queue);
     if (filter.label) q.BindText(*filter.label);

@@ -24,7 +24,7 @@ struct SqlStore::Statements {
       set_queue_priority_mix, add_queue, queue_exists, running_attempts, running_counts,
       task_counts, running_by_owner, pending_of_owner, output_of_owner;
   // by filter mask and number of states (0 to 6), prepared on first use
-  std::array<sql::Stmt, 16 * 7> list;
+  std::array<sql::Stmt, 8 * 7> list;
   // the ready set and attempts
   sql::Stmt first_ready_priority, first_ready_oldest, ready_queues, ready_owners, promote_due,
       next_due;
