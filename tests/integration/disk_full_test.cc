@@ -4,18 +4,23 @@
 // that says the disk is full and absent; reads go on; once space returns, submits work again.
 // A job's overdue alert that the store could not record goes out once space returns.
 // A stage that fills the disk has its end stored once space returns, and the next stage runs.
+// With tasks falling due on a full disk, tqd idles and answers: the turns that cannot be stored
+// wait a growing pause (up to 10 s) and warn once per 10 s.
 // Mounting needs root (CI runs as root); elsewhere the test reports as skipped.
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "support/cpu_ticks.h"
 #include "support/jobs.h"
 #include "support/skip.h"
 #include "support/test_daemon.h"
@@ -39,6 +44,15 @@ void FillUp(const std::string& path) {
     REQUIRE(w > 0);
   }
   close(fd);
+}
+
+// Lines of `log` that say the store is full.
+size_t FullLines(const std::string& log) {
+  size_t n = 0;
+  for (size_t at = log.find("disk is full"); at != std::string::npos;
+       at = log.find("disk is full", at + 1))
+    ++n;
+  return n;
 }
 }  // namespace
 
@@ -170,4 +184,53 @@ TEST_CASE("a stage that fills the disk in its context: its end is kept until spa
   CHECK(Tq(d, {"wait", id}).exit_code == 0);
   CHECK(FileLines(log) == std::vector<std::string>{"fill", "next"});
   CHECK(TaskJson(d, id)["attempt_log"].size() == 2);
+}
+
+TEST_CASE("a full disk with tasks falling due: tqd idles, answers and warns once per 10 s") {
+  if (geteuid() != 0) TQ_SKIP("needs root to mount a small tmpfs");
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  d.Stop();
+  Tmpfs fs(d.state_dir(), "12m");
+  d.Start();
+  d.WaitReady();
+  // One task falls due on the full disk, another's retry does: both need a turn stored.
+  const std::string due = Submit(d, {"--delay", "2s", "--", "true"});
+  const std::string retried = Submit(d, {"--retries", "1", "--backoff", "fixed", "--backoff-base",
+                                         "2s", "--no-jitter", "--", "false"});
+  REQUIRE(WaitFor([&] { return TaskJson(d, retried)["attempt_log"].size() == 1; }));
+  FillUp(d.state_dir() + "/filler");
+  REQUIRE(WaitFor([&] { return FullLines(d.Log()) > 0; }));
+
+  // Ten seconds of it: tqd answers every ping, uses little processor time, and warns at most
+  // once per 10 s (the first line may fall just inside the stretch).
+  const pid_t tqd = d.DaemonPid();
+  const long long cpu0 = CpuTicks(tqd);
+  const size_t lines0 = FullLines(d.Log());
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  double worst_ping = 0;
+  while (elapsed() < 10) {
+    const double before = elapsed();
+    CHECK(Tq(d, {"ping"}).exit_code == 0);
+    worst_ping = std::max(worst_ping, elapsed() - before);
+    WaitFor([&] { return elapsed() - before >= 0.2; });  // a ping every 200 ms
+  }
+  const double seconds = elapsed();
+  const long long cpu = CpuTicks(tqd) - cpu0;
+  const size_t lines = FullLines(d.Log()) - lines0;
+  MESSAGE("over " << seconds << " s of a full disk: " << cpu << " ticks of processor time, "
+                  << lines << " log line(s) of it, worst ping " << worst_ping * 1000 << " ms");
+  CHECK(cpu < 3 * sysconf(_SC_CLK_TCK));  // a spinning tqd used all of it
+  CHECK(lines <= 2);
+  CHECK(TaskState(d, due) == "pending");
+
+  // Space returns: both run within the longest pause.
+  REQUIRE(unlink((d.state_dir() + "/filler").c_str()) == 0);
+  CHECK(WaitState(d, due, "succeeded"));
+  CHECK(WaitState(d, retried, "failed"));
+  CHECK(TaskJson(d, retried)["attempt_log"].size() == 2);
+  CHECK(d.Log().find("the store takes writes again") != std::string::npos);
 }

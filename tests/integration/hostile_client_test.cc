@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/cpu_ticks.h"
 #include "support/raw_client.h"
 #include "support/sanitized.h"
 #include "support/test_daemon.h"
@@ -35,19 +36,6 @@ constexpr size_t kShared = kBudget - 16;
 constexpr int kCrowd = 2000;
 constexpr uint32_t kFirstCrowdUid = 60001;
 constexpr int kCrowdUids = 8;
-
-// utime + stime of `pid` in clock ticks, from /proc/PID/stat.
-long long CpuTicks(pid_t pid) {
-  const std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
-  const size_t paren = stat.rfind(')');
-  REQUIRE(paren != std::string::npos);
-  std::istringstream fields(stat.substr(paren + 2));
-  std::string skip;
-  for (int field = 3; field < 14; ++field) fields >> skip;  // state .. cmajflt
-  long long utime = 0, stime = 0;
-  fields >> utime >> stime;
-  return utime + stime;
-}
 
 // Makes this process act as `uid` (SO_PEERCRED names the effective uid at connect time) until
 // the end of the scope.

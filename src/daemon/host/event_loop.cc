@@ -119,14 +119,20 @@ int EventLoop::WaitTimeoutMs() const {
 }
 
 void EventLoop::RunDueTimers() {
+  // One pass over the timers due now and added before it: a timer a callback arms already due
+  // (a store that keeps failing re-arms dispatch at a time past) runs after the next wait, so it
+  // cannot keep the loop from its descriptors.
+  const TimerId added_before = next_timer_id_;
   for (auto* by_time : {&timers_by_time_, &wall_timers_by_time_}) {
     const int64_t now = by_time == &timers_by_time_ ? clock_.MonoNow() : clock_.WallNow();
-    while (!by_time->empty() && by_time->begin()->first <= now) {
-      const TimerId id = by_time->begin()->second;
-      by_time->erase(by_time->begin());
+    std::vector<TimerId> due;
+    for (auto t = by_time->begin(); t != by_time->end() && t->first <= now; ++t)
+      if (t->second < added_before) due.push_back(t->second);
+    for (const TimerId id : due) {
       auto it = timers_.find(id);
+      if (it == timers_.end()) continue;  // cancelled by an earlier callback of this pass
       Callback cb = std::move(it->second.callback);
-      timers_.erase(it);
+      CancelTimer(id);
       cb();
     }
   }

@@ -43,15 +43,18 @@ struct OpenQueue {
 class StoreReadySource : public ReadySource {
  public:
   using Capped = std::function<bool(uint32_t owner_uid, int running)>;
+  using Failed = std::function<void(const std::string& message)>;
 
   StoreReadySource(Store& store, std::vector<OpenQueue> open_queues, std::vector<std::string> unfit,
-                   std::map<uint32_t, int> running, const ServedLog& served, Capped capped)
+                   std::map<uint32_t, int> running, const ServedLog& served, Capped capped,
+                   Failed failed)
       : store_(store),
         queues_(std::move(open_queues)),
         unfit_(std::move(unfit)),
         running_(std::move(running)),
         served_(served),
-        capped_(std::move(capped)) {}
+        capped_(std::move(capped)),
+        failed_(std::move(failed)) {}
 
   std::vector<OwnerCandidate> FirstPerOwner(ReadyOrder order) override {
     std::map<uint32_t, OwnerCandidate> best;
@@ -60,14 +63,14 @@ class StoreReadySource : public ReadySource {
           q.mix == PriorityMix::kStrict ? ReadyOrder::kHighestPriority : order;
       auto owners = store_.ReadyOwners(q.name);
       if (!owners.ok()) {
-        spdlog::error("{}", owners.status().message());
+        failed_(owners.status().message());
         continue;
       }
       for (uint32_t owner : *owners) {
         const int running = running_[owner];
         if (capped_(owner, running)) continue;
         auto c = store_.FirstReady(q.name, owner, in_queue, unfit_, q.places);
-        if (!c.ok()) spdlog::error("{}", c.status().message());
+        if (!c.ok()) failed_(c.status().message());
         if (!c.ok() || !c->has_value()) continue;
         const Candidate& cand = **c;
         auto [it, added] =
@@ -88,6 +91,7 @@ class StoreReadySource : public ReadySource {
   std::map<uint32_t, int> running_;
   const ServedLog& served_;
   Capped capped_;
+  Failed failed_;
 };
 
 // The ready tasks of `queue` that host `host` may take (SPEC 12): with one host's store every
@@ -164,6 +168,7 @@ Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRun
                        }
                        return st;
                      }),
+      faults_(parts_.clock),
       watcher_(
           parts_.store, parts_.clock, parts_.config,
           [this](const std::vector<TaskId>& ids) { events_.ended(ids); },
@@ -214,12 +219,12 @@ void Dispatcher::Turn() {
         continue;
       }
       // The store still says running: keep the end and store it later, so it is never lost.
-      spdlog::error("task {} attempt {}: its end is not stored yet, trying again: {}", end.id,
-                    end.attempt, st.message());
+      StoreFailed(fmt::format("task {} attempt {}: its end is not stored yet, trying again: {}",
+                              end.id, end.attempt, st.message()));
       unstored.push_back(end);
     }
     auto promoted = parts_.store.PromoteDue(parts_.clock.WallNow(), kPromoteBatch);
-    if (!promoted.ok()) spdlog::error("{}", promoted.status().message());
+    if (!promoted.ok()) StoreFailed(promoted.status().message());
     more_due = promoted.ok() && *promoted == kPromoteBatch;  // the rest next turn
     if (!claims_apart) Choose(claims, news);
     return Status::Ok();
@@ -227,8 +232,8 @@ void Dispatcher::Turn() {
   if (committed.ok() && claims_apart) ClaimApart(claims, news);
   if (!committed.ok()) {
     // Nothing of the turn is stored: every end is kept for later, no claimed task starts.
-    spdlog::error("a turn of dispatch is not stored ({} end(s) kept to try again): {}", ends.size(),
-                  committed.message());
+    StoreFailed(fmt::format("a turn of dispatch is not stored ({} end(s) kept to try again): {}",
+                            ends.size(), committed.message()));
     unstored = std::move(ends);
     news = News();
     claims.clear();
@@ -242,6 +247,7 @@ void Dispatcher::Turn() {
   for (Claim& claim : claims) Start(claim);
   if (more_due) Schedule();
   ArmTimers();
+  faults_.EndRound();
 }
 
 void Dispatcher::Tell(const News& news) {
@@ -260,7 +266,7 @@ void Dispatcher::ClaimApart(std::vector<Claim>& claims, News& news) {
     return Status::Ok();
   });
   if (!st.ok()) {  // nothing of it is stored: no claimed task starts, the next turn chooses again
-    spdlog::error("the claims of a turn of dispatch are not stored: {}", st.message());
+    StoreFailed(fmt::format("the claims of a turn of dispatch are not stored: {}", st.message()));
     claims.clear();
     return;
   }
@@ -271,13 +277,13 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
   // Only the queues that hold a ready task: the picks below never walk idle queues.
   auto queues = parts_.store.ReadyQueues();
   if (!queues.ok()) {
-    spdlog::error("{}", queues.status().message());
+    StoreFailed(queues.status().message());
     return;
   }
   // The different unit requests of the ready tasks (SPEC 14), read once; most daemons have none.
   auto stored = parts_.store.ReadyUnitRequests();
   if (!stored.ok()) {
-    spdlog::error("{}", stored.status().message());
+    StoreFailed(stored.status().message());
     return;
   }
   std::vector<ReadyRequest> requests;
@@ -294,7 +300,7 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     for (const QueueState& q : *queues)
       if (users_capped || QueueCap(q, *parts_.config) > 0) capped.push_back(q.name);
     if (Status s = parts_.store.HoldQueues(capped); !s.ok()) {
-      spdlog::error("{}", s.message());
+      StoreFailed(s.message());
       return;
     }
   }
@@ -309,7 +315,7 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     // The caps are counted where the attempts are: in the store, read again after each claim.
     auto running = parts_.store.RunningCounts();
     if (!running.ok()) {
-      spdlog::error("{}", running.status().message());
+      StoreFailed(running.status().message());
       break;
     }
     // max_running is this host's: with a shared store, the store's counts are the cluster's.
@@ -326,19 +332,20 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     }
     auto by_owner = parts_.store.RunningByOwner();
     if (!by_owner.ok()) {
-      spdlog::error("{}", by_owner.status().message());
+      StoreFailed(by_owner.status().message());
       break;
     }
     // Tasks whose units are not all free are passed over: the chooser weighs only the others.
     Result<UnitsHeld> held =
         requests.empty() ? Result<UnitsHeld>(UnitsHeld()) : HeldUnitsNow(parts_.store);
     if (!held.ok()) {
-      spdlog::error("{}", held.status().message());
+      StoreFailed(held.status().message());
       break;
     }
     StoreReadySource ready(
         parts_.store, std::move(open), UnfitRequests(requests, parts_.config->unit_pools, *held),
-        std::move(*by_owner), served_, [this, &passing](uint32_t owner, int running) {
+        std::move(*by_owner), served_,
+        [this, &passing](uint32_t owner, int running) {
           if (parts_.holds.Held(owner) || passing.count(owner) > 0) return true;
           const UserLimits* limits = parts_.limits.Of(owner);
           if (limits == nullptr) return false;
@@ -346,7 +353,8 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
           // Output kept past output_bytes holds the user's tasks back too.
           auto kept = parts_.store.OutputOf(owner);
           return kept.ok() && *kept >= limits->output_bytes;
-        });
+        },
+        [this](const std::string& message) { StoreFailed(message); });
     auto pick = PickNext(ready, parts_.config->high_share, uniform);
     if (!pick) break;
     ++parts_.counters.picks[pick->priority];
@@ -378,7 +386,7 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
                                          parts_.clock.WallNow());
     if (!ended.ok()) {
       // Not stored: stop choosing for now (the task would be picked again at once).
-      spdlog::error("{}", ended.status().message());
+      StoreFailed(ended.status().message());
       return false;
     }
     news.ended.insert(news.ended.end(), ended->begin(), ended->end());
@@ -405,7 +413,7 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
   }
   auto attempt = parts_.store.StartAttempt(id, parts_.clock.WallNow(), units);
   if (!attempt.ok()) {
-    spdlog::error("{}", attempt.status().message());
+    StoreFailed(attempt.status().message());
     return false;
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
@@ -707,11 +715,17 @@ void Dispatcher::RemoveFilesOfGoneTasks() {
 // are wall-clock times, so they are wall timers: a task --at 14:30 starts at 14:30 even after the
 // clock was stepped, and a clock set re-arms them (Schedule). Nothing due, no timer: an idle daemon
 // sleeps until something happens.
+std::optional<WallMs> Dispatcher::PauseEnd() const {
+  const std::optional<MonoMs> until = faults_.PausedUntil();
+  if (!until) return std::nullopt;
+  return parts_.clock.WallNow() + std::max<MonoMs>(0, *until - parts_.clock.MonoNow());
+}
+
 void Dispatcher::ArmTimers() {
   if (due_timer_) parts_.loop.CancelTimer(due_timer_);
   due_timer_ = 0;
   auto due = parts_.store.NextDue();
-  if (!due.ok()) spdlog::error("{}", due.status().message());
+  if (!due.ok()) StoreFailed(due.status().message());
   std::optional<WallMs> due_at =
       due.ok() ? *due : SaturatingAdd(parts_.clock.WallNow(), kNextDueRetryMs);
   if (const std::optional<MonoMs> retry = parts_.holds.NextRetry()) {
@@ -719,6 +733,9 @@ void Dispatcher::ArmTimers() {
         parts_.clock.WallNow() + (*retry - parts_.clock.MonoNow());  // held owners: try again
     due_at = due_at ? std::min(*due_at, at) : at;
   }
+  // A store that failed the last turn is given its pause: what is due waits, not spins.
+  const std::optional<WallMs> pause_end = PauseEnd();
+  if (due_at && pause_end) due_at = std::max(*due_at, *pause_end);
   if (due_at)
     due_timer_ = parts_.loop.AddWallTimer(*due_at, [this] {
       due_timer_ = 0;
@@ -726,12 +743,14 @@ void Dispatcher::ArmTimers() {
     });
   if (watcher_timer_) parts_.loop.CancelTimer(watcher_timer_);
   watcher_timer_ = 0;
-  if (const std::optional<WallMs> watch_at = watcher_.NextDue())
+  if (std::optional<WallMs> watch_at = watcher_.NextDue()) {
+    if (pause_end) watch_at = std::max(*watch_at, *pause_end);
     watcher_timer_ = parts_.loop.AddWallTimer(*watch_at, [this] {
       watcher_timer_ = 0;
-      watcher_.RunDue();
+      if (Status st = watcher_.RunDue(); !st.ok()) StoreFailed("watcher: " + st.message());
       Schedule();  // dependencies may have failed, queues may have room
     });
+  }
 }
 
 // SPEC 6: an attempt whose supervisor never started is undone, without using a retry. One that

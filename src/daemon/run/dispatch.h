@@ -27,6 +27,7 @@
 #include "core/policy/unit_grant.h"
 #include "core/store/store.h"
 #include "daemon/host/event_loop.h"
+#include "daemon/host/store_faults.h"
 #include "daemon/run/runner.h"
 #include "daemon/run/task_files.h"
 #include "daemon/run/unstored_ends.h"
@@ -179,6 +180,12 @@ class Dispatcher {
   /// Stores an attempt's end (a retry or the task's end), adding what it did to `news`; a store
   /// fault comes back so the end can be kept and stored later.
   Status StoreEnd(AttemptEnd& end, News& news);
+  /// A store call of a turn (or of the watcher's work) failed: logged at most once per 10 s,
+  /// and the timed turns pause, longer each time, until one works (StoreFaults).
+  void StoreFailed(const std::string& message) { faults_.Failed(message); }
+  /// The wall time the store's pause ends (StoreFaults), nullopt when there is none.
+  std::optional<WallMs> PauseEnd() const;
+  /// Arms the timers of delayed tasks and of the watcher, no earlier than the store's pause.
   void ArmTimers();
 
   DispatchParts parts_;
@@ -188,6 +195,7 @@ class Dispatcher {
   /// What others do in the next turn's transaction, and are told after it (JoinNextTurn).
   std::vector<std::pair<std::function<void()>, std::function<void(const Status&)>>> guests_;
   UnstoredEnds unstored_ends_;
+  StoreFaults faults_;  ///< the pause and the log of turns the store fails
   /// The running attempts whose stop, asked by another host, this host acted on.
   std::set<std::pair<TaskId, int>> stops_acted_;
   Watcher watcher_;

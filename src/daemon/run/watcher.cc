@@ -34,26 +34,32 @@ Watcher::Watcher(Store& store, const Clock& clock, const ConfigPtr& config, IdsC
       on_ended_(std::move(on_ended)),
       on_purged_(std::move(on_purged)) {}
 
-void Watcher::RunDue() {
+Status Watcher::RunDue() {
   const WallMs now = clock_.WallNow();
-  if (auto ended = Logged(store_.ExpirePendingTtl(now, batch_))) {
-    if (!ended->empty()) {
-      spdlog::info("watcher: {} task(s) failed: pending past their pending_ttl", ended->size());
-      on_ended_(*ended);
-    }
+  Status first = Status::Ok();  // every step runs: one that fails does not hold back the others
+  auto failed = [&first](const Status& st) {
+    if (first.ok()) first = st;
+  };
+  if (auto ended = store_.ExpirePendingTtl(now, batch_); !ended.ok()) {
+    failed(ended.status());
+  } else if (!ended->empty()) {
+    spdlog::info("watcher: {} task(s) failed: pending past their pending_ttl", ended->size());
+    on_ended_(*ended);
   }
-  if (auto expired = Logged(store_.ExpireSucceeded(now - config_->success_retention_ms, batch_))) {
-    if (!expired->empty()) {
-      spdlog::debug("watcher: {} task(s) expired", expired->size());
-      on_ended_(*expired);
-    }
+  if (auto expired = store_.ExpireSucceeded(now - config_->success_retention_ms, batch_);
+      !expired.ok()) {
+    failed(expired.status());
+  } else if (!expired->empty()) {
+    spdlog::debug("watcher: {} task(s) expired", expired->size());
+    on_ended_(*expired);
   }
-  if (auto purged = Logged(store_.PurgeEnded(now - config_->purge_after_ms, batch_))) {
-    if (!purged->empty()) {
-      spdlog::debug("watcher: {} task(s) purged", purged->size());
-      on_purged_(*purged);
-    }
+  if (auto purged = store_.PurgeEnded(now - config_->purge_after_ms, batch_); !purged.ok()) {
+    failed(purged.status());
+  } else if (!purged->empty()) {
+    spdlog::debug("watcher: {} task(s) purged", purged->size());
+    on_purged_(*purged);
   }
+  return first;
 }
 
 std::optional<WallMs> Watcher::NextDue() {

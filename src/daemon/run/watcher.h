@@ -25,8 +25,9 @@ class Watcher {
           IdsCallback on_purged, int batch = 500);
 
   /// Does one batch of each kind of work that is due now. What a full batch left over is due
-  /// at once by NextDue.
-  void RunDue();
+  /// at once by NextDue. The first store failure comes back (the others still ran); the
+  /// caller logs it and gives the store its pause.
+  Status RunDue();
   /// When the watcher next has work (now or earlier when work is overdue), nullopt for never.
   std::optional<WallMs> NextDue();
 

@@ -3,6 +3,10 @@
 #include "daemon/host/event_loop.h"
 
 #include <doctest/doctest.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <functional>
 
 #include "support/fake_clock.h"
 
@@ -61,6 +65,33 @@ TEST_CASE("a wall timer wakes a loop that has nothing else to wait for") {
   loop.Run();
   CHECK(fired);
   CHECK_FALSE(guard);
+}
+
+TEST_CASE("a timer that re-arms itself already due waits for the next pass: descriptors go first") {
+  // A store that keeps failing made dispatch re-arm its timer at a time already past: the loop
+  // ran it again and again inside one pass and never read a client.
+  RealClock clock;
+  EventLoop loop(clock);
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  REQUIRE(write(fds[1], "x", 1) == 1);
+  int fired = 0;
+  bool read_it = false;
+  std::function<void()> again = [&] {
+    ++fired;
+    if (!read_it && fired < 100'000) loop.AddWallTimer(clock.WallNow() - 1000, again);
+  };
+  loop.AddWallTimer(clock.WallNow() - 1000, again);
+  loop.Watch(fds[0], EPOLLIN, [&](uint32_t) {
+    read_it = true;
+    loop.Stop();
+  });
+  loop.Run();
+  CHECK(read_it);
+  CHECK(fired <= 2);
+  loop.Unwatch(fds[0]);
+  close(fds[0]);
+  close(fds[1]);
 }
 
 }  // namespace

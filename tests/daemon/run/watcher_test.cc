@@ -77,12 +77,12 @@ TEST_CASE("pending_ttl fails a task that never started, and its dependents with 
   CHECK(f.watcher->NextDue() == f.clock.WallNow() + kMinute);
 
   f.clock.Advance(kMinute - 1);
-  f.watcher->RunDue();
+  CHECK(f.watcher->RunDue().ok());
   CHECK(f.ended.empty());
   CHECK(f.State(a) == TaskState::kPending);
 
   f.clock.Advance(1);
-  f.watcher->RunDue();
+  CHECK(f.watcher->RunDue().ok());
   CHECK(f.State(a) == TaskState::kFailed);
   CHECK(f.store->Get(a)->reason == TaskReason::kExpiredPending);
   CHECK(f.State(b) == TaskState::kFailed);
@@ -98,7 +98,7 @@ TEST_CASE("a task that started in time is not failed by its ttl") {
   const TaskId a = f.Submit(kMinute);
   REQUIRE(f.store->StartAttempt(a, f.clock.WallNow(), {})->has_value());
   f.clock.Advance(2 * kMinute);
-  f.watcher->RunDue();
+  CHECK(f.watcher->RunDue().ok());
   CHECK(f.State(a) == TaskState::kRunning);
   CHECK(f.ended.empty());
 }
@@ -114,13 +114,13 @@ TEST_CASE("succeeded expires after success_retention, ended tasks are purged aft
   CHECK(f.watcher->NextDue() == f.clock.WallNow() + 24 * kHour);
 
   f.clock.Advance(24 * kHour);
-  f.watcher->RunDue();
+  CHECK(f.watcher->RunDue().ok());
   CHECK(f.State(done) == TaskState::kExpired);
   CHECK(f.ended == std::vector<TaskId>{done});  // expired is a new terminal state: told of
   CHECK(f.purged.empty());
 
   f.clock.Advance(6 * 24 * kHour);  // the cancelled one is 7 days old; the expired one ended 7
-  f.watcher->RunDue();              // days ago too (its finish time is kept)
+  CHECK(f.watcher->RunDue().ok());              // days ago too (its finish time is kept)
   CHECK_FALSE(f.store->Get(cancelled).ok());
   CHECK(std::count(f.purged.begin(), f.purged.end(), cancelled) == 1);
   const auto next = f.watcher->NextDue();
@@ -134,7 +134,7 @@ TEST_CASE("work larger than a batch is done over several turns, each due at once
   f.clock.Advance(kMinute);
   int turns = 0;
   while (f.ended.size() < ids.size() && turns < 10) {
-    f.watcher->RunDue();
+    CHECK(f.watcher->RunDue().ok());
     ++turns;
     if (f.ended.size() < ids.size()) CHECK(*f.watcher->NextDue() <= f.clock.WallNow());
   }

@@ -1,0 +1,36 @@
+#include "daemon/host/store_faults.h"
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+namespace tq {
+
+bool StoreFaults::Failed(const std::string& message) {
+  failed_this_round_ = true;
+  const std::optional<std::string> line = log_.Admit(message);
+  if (line) spdlog::error("{}", *line);
+  return line.has_value();
+}
+
+void StoreFaults::EndRound() {
+  if (failed_this_round_) {
+    failed_this_round_ = false;
+    ++failed_rounds_;
+    pause_ms_ = pause_ms_ == 0 ? kFirstPauseMs : std::min(pause_ms_ * 2, kMaxPauseMs);
+    paused_until_ = clock_.MonoNow() + pause_ms_;
+    return;
+  }
+  if (failed_rounds_ > 0)
+    spdlog::info("the store takes writes again (after {} failed turn(s))", failed_rounds_);
+  failed_rounds_ = 0;
+  pause_ms_ = 0;
+  paused_until_ = 0;
+}
+
+std::optional<MonoMs> StoreFaults::PausedUntil() const {
+  if (pause_ms_ == 0) return std::nullopt;
+  return paused_until_;
+}
+
+}  // namespace tq
