@@ -196,6 +196,8 @@ std::string WaitingNote(const json& task) {
   if (w.contains("cannot_start") && w["cannot_start"].is_string())
     return "cannot start: " + w["cannot_start"].get<std::string>();
   std::vector<std::string> parts;
+  if (w.contains("not_started") && w["not_started"].is_string())
+    parts.push_back("not started: " + w["not_started"].get<std::string>());
   if (w.value("held", false)) parts.push_back("held");
   if (w.value("queue_paused", false)) parts.push_back("queue paused");
   const json after = w.value("after", json::array());

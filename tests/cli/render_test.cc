@@ -116,6 +116,13 @@ TEST_CASE("the WHEN column says what a pending task waits for") {
   CHECK(note.rfind("queue paused; after 12,13; at 2030-01-0", 0) == 0);
   CHECK(WaitingNote(json{{"state", "running"}}) == "-");
   CHECK(WaitingNote(json{{"state", "pending"}}) == "-");  // an older daemon says nothing
+  // A start a full disk prevented comes first, with when it is tried again.
+  const json not_started = json{{"state", "pending"},
+                                {"waiting",
+                                 {{"not_started", "the state directory's disk is full"},
+                                  {"until", "2030-01-02T03:04:05.000Z"}}}};
+  CHECK(WaitingNote(not_started)
+            .rfind("not started: the state directory's disk is full; at 2030-", 0) == 0);
 }
 
 TEST_CASE("a running task's elapsed time comes from its current attempt") {

@@ -234,3 +234,49 @@ TEST_CASE("a full disk with tasks falling due: tqd idles, answers and warns once
   CHECK(TaskJson(d, retried)["attempt_log"].size() == 2);
   CHECK(d.Log().find("the store takes writes again") != std::string::npos);
 }
+
+TEST_CASE("a full disk never fails a task that never ran: it waits pending, saying why") {
+  // The store has room and the files of attempts have none (their directory on a full tmpfs of
+  // its own): the shim cannot write its first record and starts nothing.
+  if (geteuid() != 0) TQ_SKIP("needs root to mount a small tmpfs");
+  TestDaemon d;
+  TQ_LOG_ON_FAILURE(d);
+  const std::string attempts = d.state_dir() + "/attempts";
+  REQUIRE(WaitFor([&] { return access(attempts.c_str(), F_OK) == 0; }));
+  Tmpfs fs(attempts, "1m");
+  const std::string filler = attempts + "/filler";
+  FillUp(filler);
+
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(Submit(d, {"--", "echo", "ran"}));
+  // Tried while the disk is full, a task is pending again with no attempt used, and says why;
+  // the others wait for the pause too (with max_running 2 the third may not be tried yet).
+  REQUIRE(WaitFor([&] {
+    const nlohmann::json t = TaskJson(d, ids[0]);
+    return t.contains("waiting") && t["waiting"].value("not_started", nlohmann::json()).is_string();
+  }));
+  CHECK(TaskJson(d, ids[0])["waiting"]["not_started"].get<std::string>().find("disk is full") !=
+        std::string::npos);
+  REQUIRE(WaitFor([&] { return d.Log().find("was not started") != std::string::npos; }));
+  for (const std::string& id : ids) {
+    const nlohmann::json t = TaskJson(d, id);
+    CHECK(t["state"] == "pending");
+    CHECK(t["attempt_log"].empty());
+  }
+  const RunResult list = Tq(d, {"list"});
+  CHECK_MESSAGE(
+      list.out.find("not started: the state directory's disk is full") != std::string::npos,
+      list.out);
+  CHECK(ListTasks(d, {"--state", "failed"}).empty());
+
+  // Space returns: each runs once, as its first attempt.
+  REQUIRE(unlink(filler.c_str()) == 0);
+  for (const std::string& id : ids) {
+    CHECK(WaitState(d, id, "succeeded"));
+    const nlohmann::json t = TaskJson(d, id);
+    REQUIRE(t["attempt_log"].size() == 1);
+    CHECK(t["attempt_log"][0]["number"] == 1);
+    CHECK_FALSE(t.contains("waiting"));
+  }
+  CHECK(Tq(d, {"logs", ids[0]}).out == "ran\n");
+}

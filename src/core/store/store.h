@@ -486,9 +486,10 @@ class Store {
   virtual Result<int64_t> OutputOf(uint32_t owner_uid) = 0;
 
   /// Undoes running attempt `attempt` whose supervisor provably never started (SPEC 6): drops
-  /// the attempt and makes the task pending and ready again without using a retry. kInvalid
+  /// the attempt and makes the task pending and ready again without using a retry; with
+  /// `not_before` (> 0) it waits until then instead (a start a full disk prevented). kInvalid
   /// naming the attempt when it is not the task's running attempt.
-  virtual Status UnstartAttempt(TaskId id, int attempt) = 0;
+  virtual Status UnstartAttempt(TaskId id, int attempt, WallMs not_before = 0) = 0;
   /// The dependencies of task `id` that have not succeeded or expired yet (what a pending task
   /// still waits for), in the order given at submit; purged ones are done.
   virtual Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) = 0;

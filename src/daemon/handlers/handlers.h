@@ -62,7 +62,8 @@ Blockers BlockersNow(RequestContext& ctx);
 /// in the future, else null; "after": its unfinished dependencies; "queue_paused": whether its
 /// queue is among the paused; "held": whether `tq hold` keeps it; "units": the first resource
 /// whose free units are too few for it, else null; "user_max_running": its owner's own
-/// max_running when that many of the owner's tasks run, else null}.
+/// max_running when that many of the owner's tasks run, else null; "not_started": why its last
+/// pick did not start it (a full disk), else null}.
 nlohmann::json WaitingJson(RequestContext& ctx, const Task& task, const Blockers& blockers);
 /// TaskToJson, with "waiting" when the task is pending.
 nlohmann::json TaskWithWaiting(RequestContext& ctx, const Task& task);

@@ -97,8 +97,10 @@ nlohmann::json WaitingJson(RequestContext& ctx, const Task& task, const Blockers
   const auto running = blockers.running_by_owner.find(task.owner.uid);
   const bool user_full =
       cap > 0 && running != blockers.running_by_owner.end() && running->second >= cap;
+  const std::optional<std::string> not_started = ctx.dispatch.NotStartedWhy(task.id);
   return {
       {"cannot_start", possible.ok() ? nlohmann::json() : nlohmann::json(possible.message())},
+      {"not_started", not_started ? nlohmann::json(*not_started) : nlohmann::json()},
       {"until", later ? nlohmann::json(FormatRfc3339Utc(task.spec.not_before)) : nlohmann::json()},
       {"after", std::move(after)},
       {"queue_paused", blockers.paused.count(task.spec.queue) > 0},

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -111,6 +112,19 @@ Status WritePrivateFile(const std::string& path, const std::string& text,
   close(fd);
   if (done != text.size() || !owned) return Status::Internal("cannot write " + path + ": " + why);
   return Status::Ok();
+}
+
+bool NoRoomIn(const std::string& dir) {
+  struct statvfs fs;
+  if (statvfs(dir.c_str(), &fs) != 0) {
+    const size_t slash = dir.rfind('/');
+    if (errno != ENOENT || slash == std::string::npos || slash == 0) return false;
+    return NoRoomIn(dir.substr(0, slash));
+  }
+  // Root may use the blocks kept back for it; others only those available to all.
+  const unsigned long long blocks = geteuid() == 0 ? fs.f_bfree : fs.f_bavail;
+  const unsigned long long inodes = geteuid() == 0 ? fs.f_ffree : fs.f_favail;
+  return blocks * fs.f_frsize < 64 * 1024 || (fs.f_files > 0 && inodes == 0);
 }
 
 }  // namespace tq

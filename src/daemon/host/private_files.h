@@ -44,4 +44,8 @@ Status NarrowFileMode(const std::string& path);
 Status WritePrivateFile(const std::string& path, const std::string& text,
                         const std::optional<Account>& owner = std::nullopt);
 
+/// True when the file system holding `dir` (or, while `dir` is not made yet, its parent) has
+/// no room for a small new file for this process: under 64 KiB or no inode left.
+bool NoRoomIn(const std::string& dir);
+
 }  // namespace tq

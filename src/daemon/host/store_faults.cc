@@ -21,8 +21,7 @@ void StoreFaults::EndRound() {
     paused_until_ = clock_.MonoNow() + pause_ms_;
     return;
   }
-  if (failed_rounds_ > 0)
-    spdlog::info("the store takes writes again (after {} failed turn(s))", failed_rounds_);
+  if (failed_rounds_ > 0) spdlog::info("{} (after {} failure(s))", recovered_, failed_rounds_);
   failed_rounds_ = 0;
   pause_ms_ = 0;
   paused_until_ = 0;

@@ -6,14 +6,17 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/model/clock.h"
 #include "daemon/host/log_throttle.h"
 
 namespace tq {
 
-/// The pause and the log of one kind of store work (a turn of dispatch). Work notes each failure
-/// as it meets it, then ends its round; a round with a failure grows the pause, one without ends it.
+/// The pause and the log of one kind of work the store or the disk can fail (a turn of
+/// dispatch, the start of attempts). Work notes each failure
+/// as it meets it, then ends its round; a round with a failure grows the pause, one without ends
+/// it.
 class StoreFaults {
  public:
   /// The first pause, and the longest one.
@@ -22,7 +25,10 @@ class StoreFaults {
   /// At most one failure line per this long.
   static constexpr int64_t kLogIntervalMs = 10 * 1000;
 
-  explicit StoreFaults(const Clock& clock) : clock_(clock), log_(clock, kLogIntervalMs) {}
+  /// `recovered` is logged when a round works after failed ones ("the store takes writes
+  /// again").
+  StoreFaults(const Clock& clock, std::string recovered)
+      : clock_(clock), log_(clock, kLogIntervalMs), recovered_(std::move(recovered)) {}
 
   /// A store call of this round failed with `message`: logged as an error unless a line went
   /// out in the last 10 s (then counted, and named in the next line). True when it was logged.
@@ -38,6 +44,7 @@ class StoreFaults {
  private:
   const Clock& clock_;
   LogThrottle log_;
+  std::string recovered_;
   bool failed_this_round_ = false;
   int64_t pause_ms_ = 0;
   MonoMs paused_until_ = 0;

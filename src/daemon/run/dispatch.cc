@@ -168,7 +168,8 @@ Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRun
                        }
                        return st;
                      }),
-      faults_(parts_.clock),
+      faults_(parts_.clock, "the store takes writes again"),
+      start_faults_(parts_.clock, "attempts start again"),
       watcher_(
           parts_.store, parts_.clock, parts_.config,
           [this](const std::vector<TaskId>& ids) { events_.ended(ids); },
@@ -207,6 +208,10 @@ void Dispatcher::Turn() {
   std::vector<std::pair<TaskId, int>> stored;  // ends whose records a restart no longer needs
   bool more_due = false;
   const bool claims_apart = parts_.config->Shared();
+  // While a full disk keeps attempts from starting, none is claimed until the pause is over.
+  std::optional<MonoMs> starts_wait = start_faults_.PausedUntil();
+  if (starts_wait && *starts_wait <= parts_.clock.MonoNow()) starts_wait.reset();
+  const bool choose = !starts_wait;
   Status committed = parts_.store.WriteTogether([&] {
     for (auto& [in_turn, after] : guests) in_turn();
     for (AttemptEnd& end : ends) {
@@ -226,10 +231,10 @@ void Dispatcher::Turn() {
     auto promoted = parts_.store.PromoteDue(parts_.clock.WallNow(), kPromoteBatch);
     if (!promoted.ok()) StoreFailed(promoted.status().message());
     more_due = promoted.ok() && *promoted == kPromoteBatch;  // the rest next turn
-    if (!claims_apart) Choose(claims, news);
+    if (!claims_apart && choose) Choose(claims, news);
     return Status::Ok();
   });
-  if (committed.ok() && claims_apart) ClaimApart(claims, news);
+  if (committed.ok() && claims_apart && choose) ClaimApart(claims, news);
   if (!committed.ok()) {
     // Nothing of the turn is stored: every end is kept for later, no claimed task starts.
     StoreFailed(fmt::format("a turn of dispatch is not stored ({} end(s) kept to try again): {}",
@@ -246,7 +251,7 @@ void Dispatcher::Turn() {
   Tell(news);
   for (Claim& claim : claims) Start(claim);
   if (more_due) Schedule();
-  ArmTimers();
+  ArmTimers(starts_wait);
   faults_.EndRound();
 }
 
@@ -256,6 +261,7 @@ void Dispatcher::Tell(const News& news) {
     events_.retrying(task, attempt, outcome);
   for (const auto& [task, attempt, outcome] : news.advanced)
     events_.advanced(task, attempt, outcome);
+  for (const TaskId id : news.ended) not_started_.erase(id);
   if (!news.ended.empty()) events_.ended(news.ended);
 }
 
@@ -418,6 +424,7 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
   claims.push_back(Claim{id, **attempt, std::move(task), std::move(account), std::move(units)});
+  not_started_.erase(id);
   return true;
 }
 
@@ -468,6 +475,17 @@ void Dispatcher::Start(Claim& claim) {
   std::string note;
   Result<Launch> launch = LaunchOf(claim, &note);
   Result<int> shim = launch.ok() ? runner_->Start(*launch) : Result<int>(launch.status());
+  if (!shim.ok() && NoRoomIn(parts_.files.Dir(id))) {
+    // Its files could not be made for want of space: nothing ran (SPEC 6).
+    AttemptOutcome outcome;
+    outcome.ended = parts_.clock.WallNow();
+    outcome.exit_code = 127;  // should it not be undone: as below
+    outcome.reason = AttemptReason::kSpawnFailed;
+    outcome.never_started = true;
+    outcome.detail = std::string(kNoSpaceDetail) + " (" + shim.status().message() + ")";
+    ReturnToPending(id, n, outcome, std::nullopt);
+    return;
+  }
   if (!shim.ok()) {
     spdlog::error("task {} attempt {} could not start: {}", id, n, shim.status().message());
     AttemptOutcome outcome;
@@ -559,6 +577,7 @@ void Dispatcher::EndRescued(const std::string& host, const std::vector<RunningAt
 
 void Dispatcher::OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                                    const std::optional<StopRequest>& stop) {
+  if (!outcome.never_started) start_faults_.EndRound();  // an attempt ran: starts work again
   ends_.push_back(AttemptEnd{id, attempt, outcome, stop});
   Schedule();
 }
@@ -648,6 +667,7 @@ bool Dispatcher::EndPending(const std::vector<TaskId>& ids, TaskState state, Tas
       all = false;
       continue;
     }
+    for (const TaskId id : *ended) not_started_.erase(id);
     events_.ended(*ended);
   }
   return all;
@@ -721,7 +741,7 @@ std::optional<WallMs> Dispatcher::PauseEnd() const {
   return parts_.clock.WallNow() + std::max<MonoMs>(0, *until - parts_.clock.MonoNow());
 }
 
-void Dispatcher::ArmTimers() {
+void Dispatcher::ArmTimers(std::optional<MonoMs> starts_wait) {
   if (due_timer_) parts_.loop.CancelTimer(due_timer_);
   due_timer_ = 0;
   auto due = parts_.store.NextDue();
@@ -736,6 +756,13 @@ void Dispatcher::ArmTimers() {
   // A store that failed the last turn is given its pause: what is due waits, not spins.
   const std::optional<WallMs> pause_end = PauseEnd();
   if (due_at && pause_end) due_at = std::max(*due_at, *pause_end);
+  // Starts a full disk paused are tried again when the pause is over.
+  if (starts_wait) {
+    // A millisecond late: the wall clock's and the monotonic clock's milliseconds may differ.
+    const WallMs at =
+        parts_.clock.WallNow() + std::max<MonoMs>(0, *starts_wait - parts_.clock.MonoNow()) + 1;
+    due_at = due_at ? std::min(*due_at, at) : at;
+  }
   if (due_at)
     due_timer_ = parts_.loop.AddWallTimer(*due_at, [this] {
       due_timer_ = 0;
@@ -754,13 +781,25 @@ void Dispatcher::ArmTimers() {
 }
 
 // SPEC 6: an attempt whose supervisor never started is undone, without using a retry. One that
-// was asked to stop meanwhile ends as the stop said; one the store cannot undo is lost.
+// was asked to stop meanwhile ends as the stop said; one the store cannot undo is lost. One that
+// this host could not start (a full disk: it says why in `detail`) waits a growing pause, so a
+// full disk is not a loop of forks, and says why it waits.
 void Dispatcher::ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
                                  const std::optional<StopRequest>& stop) {
+  WallMs not_before = 0;
+  if (!outcome.detail.empty()) {
+    start_faults_.Failed(fmt::format("task {} attempt {} was not started: {}; it is pending again",
+                                     id, attempt, outcome.detail));
+    start_faults_.EndRound();
+    not_before = parts_.clock.WallNow() + start_faults_.pause_ms();
+  }
   if (stop) {
     outcome.reason = stop->attempt_reason;
-  } else if (Status st = parts_.store.UnstartAttempt(id, attempt); st.ok()) {
-    spdlog::info("task {} attempt {} never started; the task is pending again", id, attempt);
+  } else if (Status st = parts_.store.UnstartAttempt(id, attempt, not_before); st.ok()) {
+    if (outcome.detail.empty())
+      spdlog::info("task {} attempt {} never started; the task is pending again", id, attempt);
+    else
+      not_started_.insert_or_assign(id, outcome.detail);
     events_.unstarted(id);
     Schedule();
     return;
@@ -769,6 +808,12 @@ void Dispatcher::ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
   }
   outcome.never_started = false;
   OnAttemptFinished(id, attempt, outcome, stop);
+}
+
+std::optional<std::string> Dispatcher::NotStartedWhy(TaskId id) const {
+  auto it = not_started_.find(id);
+  if (it == not_started_.end()) return std::nullopt;
+  return it->second;
 }
 
 }  // namespace tq

@@ -119,6 +119,9 @@ class Dispatcher {
   /// Ends as lost the running `attempts` that passed to this host when it fenced silent host
   /// `host` (SPEC 12): each is retried or ended by its policy, as one whose supervisor vanished.
   void EndRescued(const std::string& host, const std::vector<RunningAttempt>& attempts);
+  /// Why pending task `id` was not started at its last pick (a full disk: kNoSpaceDetail and
+  /// what failed), until it is picked again; nullopt when it was not so.
+  std::optional<std::string> NotStartedWhy(TaskId id) const;
   /// The nice, ionice and limits of `task`: its queue's, with its job's own over them.
   Resources ResourcesOf(const Task& task) const;
   /// Removes the files of tasks the store no longer holds (purged, cleaned), logging what
@@ -185,8 +188,9 @@ class Dispatcher {
   void StoreFailed(const std::string& message) { faults_.Failed(message); }
   /// The wall time the store's pause ends (StoreFaults), nullopt when there is none.
   std::optional<WallMs> PauseEnd() const;
-  /// Arms the timers of delayed tasks and of the watcher, no earlier than the store's pause.
-  void ArmTimers();
+  /// Arms the timers of delayed tasks and of the watcher, no earlier than the store's pause, and
+  /// a turn at `starts_wait` (monotonic) when a turn did not choose for the pause of starts.
+  void ArmTimers(std::optional<MonoMs> starts_wait);
 
   DispatchParts parts_;
   DispatchEvents events_;
@@ -195,7 +199,9 @@ class Dispatcher {
   /// What others do in the next turn's transaction, and are told after it (JoinNextTurn).
   std::vector<std::pair<std::function<void()>, std::function<void(const Status&)>>> guests_;
   UnstoredEnds unstored_ends_;
-  StoreFaults faults_;  ///< the pause and the log of turns the store fails
+  StoreFaults faults_;        ///< the pause and the log of turns the store fails
+  StoreFaults start_faults_;  ///< the pause and the log of attempts a full disk kept from starting
+  std::map<TaskId, std::string> not_started_;  ///< NotStartedWhy, by task
   /// The running attempts whose stop, asked by another host, this host acted on.
   std::set<std::pair<TaskId, int>> stops_acted_;
   Watcher watcher_;

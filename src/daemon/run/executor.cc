@@ -264,17 +264,28 @@ void Executor::OnShimExit(TaskId id) {
   close(r.pidfd);
   if (r.timeout_timer) loop_.CancelTimer(r.timeout_timer);
   if (r.kill_timer) loop_.CancelTimer(r.kill_timer);
+  int shim_exit = -1;
   if (r.our_child) {
     int status = 0;
     while (waitpid(r.shim_pid, &status, 0) < 0 && errno == EINTR) {
     }
+    if (WIFEXITED(status)) shim_exit = WEXITSTATUS(status);
   }
-  Conclude(id, std::move(r), /*adopted=*/false);
+  Conclude(id, std::move(r), /*adopted=*/false, shim_exit);
 }
 
-void Executor::Conclude(TaskId id, Running r, bool adopted) {
+void Executor::Conclude(TaskId id, Running r, bool adopted, int shim_exit) {
   const std::string path = files_.StatusRecord(id, r.attempt);
-  AttemptOutcome outcome = Collect(id, r);
+  AttemptOutcome outcome;
+  if (shim_exit == TQ_SHIM_EXIT_NO_SPACE) {
+    // The shim had no room for its first record and said so: it started nothing (SPEC 6).
+    outcome.ended = clock_.WallNow();
+    outcome.reason = AttemptReason::kLost;  // should it not be undone
+    outcome.never_started = true;
+    outcome.detail = kNoSpaceDetail;
+  } else {
+    outcome = Collect(id, r);
+  }
   const int attempt = r.attempt;
   // The shim removes its cgroup; one it could not (processes kept on purpose, or the shim died)
   // is removed once empty.
@@ -284,7 +295,8 @@ void Executor::Conclude(TaskId id, Running r, bool adopted) {
     if (!later) return on_finished_(id, attempt, out, stop);
     loop_.Defer(nullptr, [this, id, attempt, out, stop] { on_finished_(id, attempt, out, stop); });
   };
-  if (outcome.reason != AttemptReason::kLost) return report(outcome, adopted);
+  if (outcome.never_started || outcome.reason != AttemptReason::kLost)
+    return report(outcome, adopted);
   struct stat st;
   if (adopted && (stat(path.c_str(), &st) != 0 ? errno == ENOENT : st.st_size == 0)) {
     // The shim writes its record before it forks the task: with none, no task ever ran. Only
@@ -411,6 +423,11 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
   if (record->spawn_errno != 0) {
     out.reason = AttemptReason::kSpawnFailed;
     out.detail = SpawnDetail(*record, r.program, r.cwd);
+    // Before the fork, for want of space on the state directory's disk: nothing ran (SPEC 6).
+    if (record->pid == 0 && (record->spawn_errno == ENOSPC || record->spawn_errno == EDQUOT)) {
+      out.never_started = true;
+      out.detail = std::string(kNoSpaceDetail) + " (" + out.detail + ")";
+    }
   } else if (record->exit_code == 0) {
     out.reason = AttemptReason::kExit;  // it finished before our signal took effect
   } else if (r.stop) {

@@ -98,8 +98,9 @@ class Executor : public Runner {
   /// Turns the record of `r` (whose shim is gone, already out of running_) into an outcome and
   /// reports it (deferred to the loop for an `adopted` attempt, which may also prove never
   /// started). A lost attempt whose task still runs is first ended: its process group is killed
-  /// and it is reported once gone (SPEC 6).
-  void Conclude(TaskId id, Running r, bool adopted);
+  /// and it is reported once gone (SPEC 6). `shim_exit` is the shim's exit status when it was
+  /// our child and exited (-1 otherwise): TQ_SHIM_EXIT_NO_SPACE proves it never started the task.
+  void Conclude(TaskId id, Running r, bool adopted, int shim_exit = -1);
   /// Re-checks (and KILLs again) the process group `pid` (0: none) and, unless the task keeps
   /// its background processes, the cgroup of a lost attempt until both are gone, then reports
   /// `outcome`; the attempt counts as running meanwhile.

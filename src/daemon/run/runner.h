@@ -17,6 +17,10 @@
 
 namespace tq {
 
+/// Why an attempt never started for want of space where tqd keeps its files (a full disk): the
+/// task is pending again without using a retry, and waits a growing pause (SPEC 6).
+inline constexpr char kNoSpaceDetail[] = "the state directory's disk is full";
+
 /// How a stop reaches a running task's processes: `signal` first and KILL after kill_grace, or
 /// with `kill_now` KILL at once.
 struct StopSignal {

@@ -574,7 +574,12 @@ static void open_status(const char* path, int fd) {
       (struct record){.shim_pid = getpid(), .exit_code = -1, .spawn_step = "", .cut_at = {-1, -1}};
   read_boot_id(g_rec.boot_id, sizeof g_rec.boot_id);
   read_stat_field(g_rec.shim_pid, 22, &g_rec.shim_start_time);
-  if (write_record() != 0) status_failed("write", path);
+  if (write_record() != 0) {
+    if (errno != ENOSPC && errno != EDQUOT) status_failed("write", path);
+    shim_log(3, "cannot write the status record %s: %s; the task is not started", path,
+             strerror(errno));
+    exit(TQ_SHIM_EXIT_NO_SPACE);
+  }
 }
 
 /* What the main loop tracks about the task and the processes it left. */

@@ -82,6 +82,9 @@
 #define TQ_SHIM_EXIT_OK 0     /* a final record (finished=1) was written */
 #define TQ_SHIM_EXIT_FAILED 1 /* the status record could not be opened, locked or written */
 #define TQ_SHIM_EXIT_USAGE 2  /* bad command line; no status file was touched */
+/* The first record could not be written for want of space (ENOSPC, EDQUOT): the task was never
+ * started, and the daemon makes it pending again without using a retry (SPEC 6). */
+#define TQ_SHIM_EXIT_NO_SPACE 3
 
 /* exit_code recorded when the task could not be started. spawn_errno is then the errno of the
  * step that failed: creating an output file, pipe or fork (pid stays 0), or, in the child,

@@ -39,6 +39,25 @@ STORE_TEST_CASE("UnstartAttempt makes the task pending and ready again without u
   CHECK(store->UnstartAttempt(id + 1, 1).code() == ErrorCode::kNotFound);
 }
 
+STORE_TEST_CASE("UnstartAttempt with a time: the task waits until then, then is ready") {
+  // A start a full disk prevented: the task is not picked again at once.
+  auto store = OpenStore();
+  const TaskId id = MustInsert(*store, kAlice, Spec({"once"}));
+  CHECK(MustStart(*store, id, 1000) == 1);
+  REQUIRE(store->UnstartAttempt(id, 1, 5000).ok());
+  Task task = MustGet(*store, id);
+  CHECK(task.state == TaskState::kPending);
+  CHECK(task.attempt_count == 0);
+  CHECK(task.spec.not_before == 5000);
+  CHECK_FALSE(store->FirstReady("default", ReadyOrder::kOldest)->has_value());
+  CHECK(*store->NextDue() == std::optional<WallMs>(5000));
+  CHECK(*store->PromoteDue(4999, 10) == 0);
+  CHECK(*store->PromoteDue(5000, 10) == 1);
+  auto first = store->FirstReady("default", ReadyOrder::kOldest);
+  REQUIRE(first->has_value());
+  CHECK((*first)->id == id);
+}
+
 STORE_TEST_CASE("a task's hooks and mail are stored, and come back with it") {
   auto store = OpenStore();
   TaskSpec spec = Spec({"backup"});

@@ -6,9 +6,10 @@
 
 namespace tq {
 
-TEST_CASE("store faults: the pause doubles per failed round up to 10 s, and one that works ends it") {
+TEST_CASE(
+    "store faults: the pause doubles per failed round up to 10 s, and one that works ends it") {
   FakeClock clock;
-  StoreFaults faults(clock);
+  StoreFaults faults(clock, "the store takes writes again");
   CHECK_FALSE(faults.PausedUntil());
   faults.EndRound();  // a round that worked: no pause
   CHECK_FALSE(faults.PausedUntil());
@@ -31,7 +32,7 @@ TEST_CASE("store faults: the pause doubles per failed round up to 10 s, and one 
 
 TEST_CASE("store faults: one line per 10 s, however many failures") {
   FakeClock clock;
-  StoreFaults faults(clock);
+  StoreFaults faults(clock, "the store takes writes again");
   int logged = 0;
   for (int ms = 0; ms < 30'000; ms += 50) {
     logged += faults.Failed("database or disk is full") ? 1 : 0;

@@ -69,6 +69,7 @@ function waitingText(w) {
   if (!w) return null;
   if (w.cannot_start) return `cannot start: ${w.cannot_start}`;
   const why = [];
+  if (w.not_started) why.push(`not started: ${w.not_started}`);
   if (w.held) why.push("held");
   if (w.queue_paused) why.push("queue paused");
   if (w.until) why.push(`until ${new Date(w.until).toLocaleString()}`);

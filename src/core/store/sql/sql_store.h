@@ -162,7 +162,8 @@ class SqlStore : public Store {
   Result<std::map<uint32_t, int>> RunningByOwner() override;
   Result<int64_t> PendingOf(uint32_t owner_uid) override;
   Result<int64_t> OutputOf(uint32_t owner_uid) override;
-  Status UnstartAttempt(TaskId id, int attempt) override;  // unstart.cc
+  Status UnstartAttempt(TaskId id, int attempt,
+                        WallMs not_before = 0) override;  // unstart.cc
   Result<std::vector<TaskId>> UnfinishedDeps(TaskId id) override;
   Status DeleteQueue(const std::string& queue) override;
   // Cron jobs: jobs.cc.

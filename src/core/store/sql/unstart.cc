@@ -10,7 +10,7 @@
 
 namespace tq {
 
-Status SqlStore::UnstartAttempt(TaskId id, int attempt) {
+Status SqlStore::UnstartAttempt(TaskId id, int attempt, WallMs not_before) {
   return Write([&]() -> Status {
     JobRun run;
     {
@@ -39,17 +39,23 @@ Status SqlStore::UnstartAttempt(TaskId id, int attempt) {
       if (Status s = q.Run(); !s.ok()) return s;
     }
     // An exclusive run goes back held while another run of its job is in flight; a user's hold
-    // (of a running task's next stage) stays.
+    // (of a running task's next stage) stays. One told to wait is delayed: PromoteDue makes it
+    // ready when due.
     Result<bool> held = MustHold(run, id);
     if (!held.ok()) return held.status();
-    Result<sql::Stmt> back = db_->Prepare("return task to pending",
-                                          "UPDATE tasks SET state = 'pending', "
-                                          "ready = CASE WHEN held = 2 THEN 0 ELSE $2 END, "
-                                          "held = CASE WHEN held = 2 THEN 2 ELSE $3 END, "
-                                          "attempt_count = attempt_count - 1 WHERE id = $1");
+    Result<sql::Stmt> back =
+        db_->Prepare("return task to pending",
+                     "UPDATE tasks SET state = 'pending', "
+                     "ready = CASE WHEN held = 2 THEN 0 ELSE $2 END, "
+                     "held = CASE WHEN held = 2 THEN 2 ELSE $3 END, "
+                     "not_before = CASE WHEN $4 > not_before THEN $4 ELSE not_before END, "
+                     "attempt_count = attempt_count - 1 WHERE id = $1");
     if (!back.ok()) return back.status();
     sql::Query q(*back);
-    if (Status s = q.BindInt(id).BindInt(*held ? 0 : 1).BindInt(*held ? 1 : 0).Run(); !s.ok()) {
+    const bool ready = !*held && not_before == 0;
+    if (Status s =
+            q.BindInt(id).BindInt(ready ? 1 : 0).BindInt(*held ? 1 : 0).BindInt(not_before).Run();
+        !s.ok()) {
       return s;
     }
     // The runs this attempt held are free again; those due when it started are ready.
