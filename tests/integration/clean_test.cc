@@ -55,8 +55,9 @@ TEST_CASE("tq clean removes the caller's succeeded tasks and their output, nothi
   CHECK(human.out == "removed 2 tasks, 17 B of output\n");  // "first\n" + "second\n" + "err\n"
   CHECK(Gone(d, ok1));
   CHECK(Gone(d, ok2));
-  CHECK(access(OutPath(d, ok1).c_str(), F_OK) != 0);
-  CHECK(access(OutPath(d, ok2).c_str(), F_OK) != 0);
+  // Files go off tqd's loop, soon after the answer.
+  CHECK(WaitFor([&] { return access(OutPath(d, ok1).c_str(), F_OK) != 0; }));
+  CHECK(WaitFor([&] { return access(OutPath(d, ok2).c_str(), F_OK) != 0; }));
   CHECK(TaskState(d, bad) == "failed");
   CHECK(TaskState(d, later) == "pending");
   CHECK(TaskState(d, running) == "running");

@@ -98,8 +98,9 @@ TEST_CASE("succeeded, failed and cancelled tasks are purged with their files aft
     CHECK(Purged(d, id));
     CHECK(Tq(d, {"wait", id}).exit_code == 4);
     CHECK(Tq(d, {"logs", id}).exit_code == 4);
-    CHECK_FALSE(std::filesystem::exists(RecordPath(d, id)));
-    CHECK_FALSE(std::filesystem::exists(TaskFilesDir(d, id) + "/" + id + ".1.out"));
+    CHECK(WaitFor([&] { return !std::filesystem::exists(RecordPath(d, id)); }));
+    CHECK(WaitFor(
+        [&] { return !std::filesystem::exists(TaskFilesDir(d, id) + "/" + id + ".1.out"); }));
   }
   CHECK(ListTasks(d).empty());
 

@@ -330,7 +330,7 @@ TEST_CASE(
   REQUIRE(Tq(d, {"clean", linked}).exit_code == 0);
   struct stat st {};
   const std::string contexts = d.state_dir() + "/contexts/u" + std::to_string(geteuid());
-  CHECK(lstat((contexts + "/" + linked).c_str(), &st) != 0);
+  CHECK(WaitFor([&] { return lstat((contexts + "/" + linked).c_str(), &st) != 0; }));
   CHECK(FileLines(target + "/keep") == std::vector<std::string>{"keep"});
   CHECK(access((target + "/x").c_str(), F_OK) != 0);
 }

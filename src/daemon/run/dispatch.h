@@ -26,6 +26,7 @@
 #include "core/policy/task_env.h"
 #include "core/policy/unit_grant.h"
 #include "core/store/store.h"
+#include "daemon/host/background_work.h"
 #include "daemon/host/event_loop.h"
 #include "daemon/host/store_faults.h"
 #include "daemon/run/runner.h"
@@ -125,8 +126,10 @@ class Dispatcher {
   /// The nice, ionice and limits of `task`: its queue's, with its job's own over them.
   Resources ResourcesOf(const Task& task) const;
   /// Removes the files of tasks the store no longer holds (purged, cleaned), logging what
-  /// could not be removed.
+  /// could not be removed: on a thread of its own, as a tree may take seconds to remove.
   void RemoveTaskFiles(const std::vector<TaskId>& ids);
+  /// Waits until the files of every task given to RemoveTaskFiles so far are removed.
+  void AwaitRemovals() { removals_.Drain(); }
   /// With a shared store: removes the files this host keeps of tasks the store no longer holds,
   /// those another host purged or cleaned (SPEC 12). A task the store holds keeps its files.
   void RemoveFilesOfGoneTasks();
@@ -210,6 +213,9 @@ class Dispatcher {
   std::map<TaskId, MonoMs> leaving_;  ///< shards left to other hosts, since when (LeavesShardNow)
   EventLoop::TimerId due_timer_ = 0;
   EventLoop::TimerId watcher_timer_ = 0;
+  /// Removes the files of removed tasks off the loop; declared last, so it finishes (and its
+  /// thread is joined) first, while everything it uses is still there.
+  BackgroundWork removals_;
 };
 
 /// Running attempts in `queue` (or all) among the store's `counts` per queue.
