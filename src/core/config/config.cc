@@ -31,7 +31,7 @@ constexpr const char* kTopKeys =
     "deny_users, cgroup, metrics_textfile, metrics_interval, sendmail, hook_timeout, "
     "[queues.NAME], [user_limits], [users.NAME], [resources]";
 constexpr const char* kLimitKeys =
-    "max_pending, submit_rate, submit_burst, max_running, output_bytes";
+    "max_pending, submit_rate, submit_burst, max_running, output_bytes, max_queues";
 constexpr const char* kQueueKeys =
     "concurrency, priority_mix, retries, backoff, backoff_base, backoff_max, jitter, "
     "retry_on_exit, "
@@ -249,6 +249,8 @@ Status ParseLimits(const TomlChecker& ck, const std::string& prefix, const toml:
       s = ck.Int(key, line, v, 0, kIntMax, &out->max_running);
     } else if (name == "output_bytes") {
       s = SizeValue(ck, key, line, v, &out->output_bytes);
+    } else if (name == "max_queues") {
+      s = ck.Int(key, line, v, 0, 100000, &out->max_queues);
     } else {
       return ck.Error(key, line, std::string("unknown key (allowed: ") + kLimitKeys + ")");
     }

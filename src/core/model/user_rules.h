@@ -43,6 +43,9 @@ struct UserLimits {
   /// Output bytes kept for one user's tasks (purged with them): 512 tasks at the 8 MiB default
   /// output_max of both streams, a disk no one user can fill.
   int64_t output_bytes = int64_t{8} << 30;
+  /// Queues of the user's own (USER/NAME) the store may hold: every one is read by the chooser
+  /// and `tq queue list`, so no one user can make thousands.
+  int64_t max_queues = 100;
   bool operator==(const UserLimits&) const = default;
 };
 

@@ -441,6 +441,12 @@ class Store {
 
   /// Every queue with its run-time settings.
   virtual Result<std::vector<QueueState>> QueueStates() = 0;
+  /// Queue `name` with its run-time settings, nullopt when the store has no such queue. One
+  /// index probe.
+  virtual Result<std::optional<QueueState>> QueueStateOf(const std::string& name) = 0;
+  /// How many queues the store has whose names begin with `prefix` (a user's own: "alice/").
+  /// O(queues).
+  virtual Result<int64_t> QueuesNamedFrom(const std::string& prefix) = 0;
   /// The queues in which `owner_uid` has a pending or running task, by name. O(their tasks).
   virtual Result<std::vector<std::string>> ActiveQueuesOf(uint32_t owner_uid) = 0;
   /// The queues that hold a ready task, with their run-time settings: one index probe per such

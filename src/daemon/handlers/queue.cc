@@ -16,17 +16,31 @@ namespace {
 
 // True when the store holds `name`: a task was submitted to it, or tq queue changed it.
 bool StoreHasQueue(RequestContext& ctx, const std::string& name) {
-  auto states = ctx.store.QueueStates();
-  return states.ok() && std::any_of(states->begin(), states->end(),
-                                    [&](const QueueState& q) { return q.name == name; });
+  auto state = ctx.store.QueueStateOf(name);
+  return state.ok() && state->has_value();
+}
+
+// kLimit when `peer` may not make one more queue of their own (max_queues); admins may.
+Status CheckQueueCap(RequestContext& ctx, const Owner& peer, const std::string& name) {
+  const std::string_view user = QueueUser(name);
+  const UserLimits* limits = ctx.limits.Of(peer.uid);
+  if (user.empty() || limits == nullptr || ctx.access.For(peer).admin) return Status::Ok();
+  auto held = ctx.store.QueuesNamedFrom(std::string(user) + "/");
+  if (!held.ok()) return held.status();
+  if (*held < limits->max_queues) return Status::Ok();
+  return Status(ErrorCode::kLimit, "max_queues",
+                "max_queues: user " + Quote(std::string(user)) + " has " + std::to_string(*held) +
+                    " queues of their own, and max_queues allows " +
+                    std::to_string(limits->max_queues) + " (tq queue delete removes one)");
 }
 
 // Makes a new queue with the settings of an add: one tqd.toml names, the default queue and one
 // the store has are there already.
-Status Add(RequestContext& ctx, const QueueRequest& r) {
+Status Add(RequestContext& ctx, const Owner& peer, const QueueRequest& r) {
   if (r.name == TaskSpec().queue || ctx.config->queues.count(r.name) > 0)
     return Status::Invalid(
         "name", "queue " + Quote(r.name) + " exists already (change it with tq queue set)");
+  if (Status st = CheckQueueCap(ctx, peer, r.name); !st.ok()) return st;
   QueueState queue;
   queue.name = r.name;
   queue.concurrency = r.concurrency;
@@ -40,8 +54,8 @@ Status Add(RequestContext& ctx, const QueueRequest& r) {
 
 // Applies an add, pause, resume, set or delete. The queue tasks go to without --queue always
 // exists, as if tqd.toml named it.
-Status Change(RequestContext& ctx, const QueueRequest& r) {
-  if (r.action == "add") return Add(ctx, r);
+Status Change(RequestContext& ctx, const Owner& peer, const QueueRequest& r) {
+  if (r.action == "add") return Add(ctx, peer, r);
   const bool is_default = r.name == TaskSpec().queue;
   const bool configured = ctx.config->queues.count(r.name) > 0;
   if (!is_default && !configured && !StoreHasQueue(ctx, r.name))
@@ -70,6 +84,17 @@ Status Change(RequestContext& ctx, const QueueRequest& r) {
     }
     return r.priority_mix ? ctx.store.SetQueuePriorityMix(r.name, r.priority_mix) : Status::Ok();
   });
+}
+
+// Queue `q` as tq queue answers it, with `running` attempts in it.
+nlohmann::json QueueJson(RequestContext& ctx, const QueueState& q, int running) {
+  const int cap = QueueCap(q, *ctx.config);
+  return {{"name", q.name},
+          {"paused", q.paused},
+          {"concurrency", cap == 0 ? nlohmann::json() : nlohmann::json(cap)},
+          {"priority_mix", PriorityMixName(QueueMix(q, *ctx.config))},
+          {"running", running},
+          {"counted_apart", CountedApart(*ctx.config, q.name)}};
 }
 
 // Every queue `peer` may see with its effective settings, for `tq queue list`: an admin sees
@@ -105,15 +130,22 @@ nlohmann::json QueuesJson(RequestContext& ctx, const Owner& peer) {
   auto running = ctx.store.RunningCounts();
   if (!running.ok()) spdlog::error("{}", running.status().message());
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& [name, q] : all) {
-    const int cap = QueueCap(q, *ctx.config);
-    out.push_back({{"name", name},
-                   {"paused", q.paused},
-                   {"concurrency", cap == 0 ? nlohmann::json() : nlohmann::json(cap)},
-                   {"priority_mix", PriorityMixName(QueueMix(q, *ctx.config))},
-                   {"running", running.ok() ? RunningCount(*running, name) : 0},
-                   {"counted_apart", CountedApart(*ctx.config, name)}});
-  }
+  for (const auto& [name, q] : all)
+    out.push_back(QueueJson(ctx, q, running.ok() ? RunningCount(*running, name) : 0));
+  return out;
+}
+
+// The queue a change named, as it is now (a list of it alone; none once deleted): the answer
+// to a change names only what changed.
+nlohmann::json ChangedJson(RequestContext& ctx, const QueueRequest& r) {
+  nlohmann::json out = nlohmann::json::array();
+  if (r.action == "delete") return out;
+  QueueState q;
+  q.name = r.name;
+  if (auto stored = ctx.store.QueueStateOf(r.name); stored.ok() && stored->has_value())
+    q = **stored;
+  auto running = ctx.store.RunningCounts();
+  out.push_back(QueueJson(ctx, q, running.ok() ? RunningCount(*running, r.name) : 0));
   return out;
 }
 
@@ -134,16 +166,18 @@ void HandleQueue(RequestContext& ctx, ConnId conn, const Owner& peer, const Queu
                                                r.action + " queue " + Quote(r.name))));
       return;
     }
-    if (Status st = Change(ctx, r); !st.ok()) {
+    if (Status st = Change(ctx, peer, r); !st.ok()) {
       ctx.server.Send(conn, ErrorResponse(st));
       return;
     }
+    ctx.server.Send(conn, OkResponse({{"queues", ChangedJson(ctx, r)}, {"more", false}}));
+    ctx.dispatch.Schedule();
+    return;
   }
   nlohmann::json queues = QueuesJson(ctx, peer);
   const bool more = queues.size() > kMaxQueueList;
   if (more) queues.erase(queues.begin() + static_cast<std::ptrdiff_t>(kMaxQueueList), queues.end());
   ctx.server.Send(conn, OkResponse({{"queues", std::move(queues)}, {"more", more}}));
-  if (r.action != "list") ctx.dispatch.Schedule();
 }
 
 }  // namespace tq

@@ -103,7 +103,7 @@ void EventFeed::Ended(const Task& task) {
 void EventFeed::Reread(const std::vector<TaskId>& ids, const char* reason) {
   if (subscribers_.empty()) return;
   for (TaskId id : ids) {
-    auto task = store_.Get(id);
+    auto task = store_.GetSummary(id);  // without its environment and stdin: events carry neither
     if (!task.ok()) {
       spdlog::warn("events: task {} cannot be read: {}", id, task.status().message());
       continue;

@@ -195,7 +195,8 @@ TEST_CASE("config: refusals name file:line, the key, the value and what is allow
        "\"1 G\" is not a size"},
       {"[user_limits]\nmax_pendng = 5\n", "user_limits.max_pendng",
        "tqd.toml:2: user_limits.max_pendng: unknown key (allowed: max_pending, submit_rate, "
-       "submit_burst, max_running, output_bytes)"},
+       "submit_burst, max_running, output_bytes, max_queues)"},
+      {"[user_limits]\nmax_queues = -1\n", "user_limits.max_queues", "-1 is out of range"},
       {"user_limits = 5\n", "user_limits", "tqd.toml:1: user_limits: 5 is not a table"},
       {"[users.\"bad name\"]\nmax_running = 1\n", "users",
        "tqd.toml:1: users: \"bad name\" is not a user name"},

@@ -82,6 +82,28 @@ STORE_TEST_CASE("DeleteQueue refuses a queue with unfinished tasks and forgets a
   CHECK(Ready(*store, "typo") == id);
 }
 
+STORE_TEST_CASE("QueueStateOf reads one queue, QueuesNamedFrom counts a user's own") {
+  auto store = OpenStore();
+  for (const char* name : {"alice/a", "alice/b", "alice0", "alicex/c", "bob/a", "alice"}) {
+    QueueState q;
+    q.name = name;
+    q.concurrency = 3;
+    q.added = true;
+    REQUIRE(store->AddQueue(q).ok());
+  }
+  auto one = store->QueueStateOf("alice/b");
+  REQUIRE(one.ok());
+  REQUIRE(one->has_value());
+  CHECK((*one)->name == "alice/b");
+  CHECK((*one)->concurrency == 3);
+  CHECK((*one)->added);
+  CHECK_FALSE(store->QueueStateOf("alice/zz")->has_value());
+  CHECK(*store->QueuesNamedFrom("alice/") == 2);  // not "alice0", "alicex/c" or "alice"
+  CHECK(*store->QueuesNamedFrom("bob/") == 1);
+  CHECK(*store->QueuesNamedFrom("carol/") == 0);
+  CHECK(*store->QueuesNamedFrom("a%/") == 0);  // no pattern: compared as text
+}
+
 STORE_TEST_CASE(
     "AddQueue makes a queue with its settings, kept while idle, and a second add fails") {
   auto store = OpenStore();

@@ -159,10 +159,9 @@ Result<std::vector<Task>> SqlStore::List(const ListFilter& filter) {
 // ---- queues ----
 
 namespace {
-// Reads the rows of `stmt` (name, paused, concurrency) as queue states.
-Result<std::vector<QueueState>> ReadQueueStates(sql::Stmt& stmt) {
+// Reads the rows of `q` (name, paused, concurrency, priority_mix, added) as queue states.
+Result<std::vector<QueueState>> ReadQueueStates(sql::Query& q) {
   std::vector<QueueState> queues;
-  sql::Query q(stmt);
   Status s = q.ForEach([&] {
     QueueState state;
     state.name = q.Text(0);
@@ -178,11 +177,29 @@ Result<std::vector<QueueState>> ReadQueueStates(sql::Stmt& stmt) {
 }  // namespace
 
 Result<std::vector<QueueState>> SqlStore::QueueStates() {
-  return ReadQueueStates(st_->queue_states);
+  sql::Query q(st_->queue_states);
+  return ReadQueueStates(q);
+}
+
+Result<std::optional<QueueState>> SqlStore::QueueStateOf(const std::string& name) {
+  sql::Query q(st_->queue_state);
+  q.BindText(name);
+  Result<std::vector<QueueState>> found = ReadQueueStates(q);
+  if (!found.ok()) return found.status();
+  if (found->empty()) return std::optional<QueueState>();
+  return std::optional<QueueState>(std::move(found->front()));
+}
+
+Result<int64_t> SqlStore::QueuesNamedFrom(const std::string& prefix) {
+  sql::Query q(st_->queues_named_from);
+  Result<bool> row = q.BindText(prefix).Step();
+  if (!row.ok()) return row.status();
+  return *row ? q.Int(0) : 0;
 }
 
 Result<std::vector<QueueState>> SqlStore::ReadyQueues() {
-  return ReadQueueStates(st_->ready_queues);
+  sql::Query q(st_->ready_queues);
+  return ReadQueueStates(q);
 }
 
 Status SqlStore::SetQueuePaused(const std::string& queue, bool paused) {

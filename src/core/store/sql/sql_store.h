@@ -147,6 +147,8 @@ class SqlStore : public Store {
   Status ClaimTogether(const std::function<Status()>& body) override;
   Status HoldQueues(const std::vector<std::string>& queues) override;
   Result<std::vector<QueueState>> QueueStates() override;
+  Result<std::optional<QueueState>> QueueStateOf(const std::string& name) override;
+  Result<int64_t> QueuesNamedFrom(const std::string& prefix) override;
   Result<std::vector<std::string>> ActiveQueuesOf(uint32_t owner_uid) override;
   Result<std::vector<QueueState>> ReadyQueues() override;
   Status SetQueuePaused(const std::string& queue, bool paused) override;

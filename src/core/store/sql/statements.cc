@@ -364,6 +364,16 @@ Status SqlStore::Prepare() {
        "INSERT INTO queues(name, priority_mix) VALUES ($1, $2) "
        "ON CONFLICT(name) DO UPDATE SET priority_mix = excluded.priority_mix"},
       {&S::queue_exists, "read queue", "SELECT 1 FROM queues WHERE name = $1"},
+      {&S::queue_state, "read queue settings",
+       "SELECT name, paused, concurrency, priority_mix, added FROM queues WHERE name = $1"},
+      // Compared as they are stored (PostgreSQL keeps names as bytes): a range of names would
+      // follow a collation.
+      {&S::queues_named_from, "count queues by prefix",
+       d == Dialect::kPostgres
+           ? "SELECT count(*) FROM queues "
+             "WHERE substring(name FROM 1 FOR length(CAST($1 AS bytea))) = CAST($1 AS bytea)"
+           : "SELECT count(*) FROM queues "
+             "WHERE substr(name, 1, length(CAST($1 AS text))) = CAST($1 AS text)"},
       {&S::add_queue, "add queue",
        "INSERT INTO queues(name, paused, concurrency, priority_mix, added) "
        "VALUES ($1, $2, $3, $4, $5)"},

@@ -21,8 +21,9 @@ struct SqlStore::Statements {
   // reads
   sql::Stmt get_task, get_task_summary, task_stages, task_labels, task_deps, task_attempts,
       last_attempt, ended_among, hold_queues, queue_states, set_queue_paused, set_queue_concurrency,
-      set_queue_priority_mix, add_queue, queue_exists, running_attempts, running_counts,
-      task_counts, running_by_owner, pending_of_owner, output_of_owner;
+      set_queue_priority_mix, add_queue, queue_exists, queue_state, queues_named_from,
+      running_attempts, running_counts, task_counts, running_by_owner, pending_of_owner,
+      output_of_owner;
   // by filter mask and number of states (0 to 6), prepared on first use
   std::array<sql::Stmt, 8 * 7> list;
   // the ready set and attempts
