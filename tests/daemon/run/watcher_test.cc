@@ -120,7 +120,7 @@ TEST_CASE("succeeded expires after success_retention, ended tasks are purged aft
   CHECK(f.purged.empty());
 
   f.clock.Advance(6 * 24 * kHour);  // the cancelled one is 7 days old; the expired one ended 7
-  CHECK(f.watcher->RunDue().ok());              // days ago too (its finish time is kept)
+  CHECK(f.watcher->RunDue().ok());  // days ago too (its finish time is kept)
   CHECK_FALSE(f.store->Get(cancelled).ok());
   CHECK(std::count(f.purged.begin(), f.purged.end(), cancelled) == 1);
   const auto next = f.watcher->NextDue();
