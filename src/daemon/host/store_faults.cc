@@ -17,7 +17,7 @@ void StoreFaults::EndRound() {
   if (failed_this_round_) {
     failed_this_round_ = false;
     ++failed_rounds_;
-    pause_ms_ = pause_ms_ == 0 ? kFirstPauseMs : std::min(pause_ms_ * 2, kMaxPauseMs);
+    pause_ms_ = NextPause(pause_ms_);
     paused_until_ = clock_.MonoNow() + pause_ms_;
     return;
   }
@@ -25,6 +25,10 @@ void StoreFaults::EndRound() {
   failed_rounds_ = 0;
   pause_ms_ = 0;
   paused_until_ = 0;
+}
+
+int64_t StoreFaults::NextPause(int64_t pause_ms) {
+  return pause_ms == 0 ? kFirstPauseMs : std::min(pause_ms * 2, kMaxPauseMs);
 }
 
 std::optional<MonoMs> StoreFaults::PausedUntil() const {

@@ -36,6 +36,8 @@ class StoreFaults {
   /// Ends a round: after a failure the pause doubles (up to 10 s) and runs from now; after none
   /// it ends, and a store that had failed is logged as working again.
   void EndRound();
+  /// The pause after one of `pause_ms` (0: none yet): the first, or twice it up to the longest.
+  static int64_t NextPause(int64_t pause_ms);
   /// The monotonic time before which timed work should not try again; nullopt when none.
   std::optional<MonoMs> PausedUntil() const;
   /// The current pause (0 when the store works).

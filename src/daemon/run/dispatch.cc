@@ -740,10 +740,8 @@ void Dispatcher::RemoveFilesOfGoneTasks() {
 // are wall-clock times, so they are wall timers: a task --at 14:30 starts at 14:30 even after the
 // clock was stepped, and a clock set re-arms them (Schedule). Nothing due, no timer: an idle daemon
 // sleeps until something happens.
-std::optional<WallMs> Dispatcher::PauseEnd() const {
-  const std::optional<MonoMs> until = faults_.PausedUntil();
-  if (!until) return std::nullopt;
-  return parts_.clock.WallNow() + std::max<MonoMs>(0, *until - parts_.clock.MonoNow());
+WallMs Dispatcher::WallAt(MonoMs mono) const {
+  return parts_.clock.WallNow() + std::max<MonoMs>(0, mono - parts_.clock.MonoNow());
 }
 
 void Dispatcher::ArmTimers(std::optional<MonoMs> starts_wait) {
@@ -754,18 +752,17 @@ void Dispatcher::ArmTimers(std::optional<MonoMs> starts_wait) {
   std::optional<WallMs> due_at =
       due.ok() ? *due : SaturatingAdd(parts_.clock.WallNow(), kNextDueRetryMs);
   if (const std::optional<MonoMs> retry = parts_.holds.NextRetry()) {
-    const WallMs at =
-        parts_.clock.WallNow() + (*retry - parts_.clock.MonoNow());  // held owners: try again
+    const WallMs at = WallAt(*retry);  // held owners: try again
     due_at = due_at ? std::min(*due_at, at) : at;
   }
   // A store that failed the last turn is given its pause: what is due waits, not spins.
-  const std::optional<WallMs> pause_end = PauseEnd();
+  std::optional<WallMs> pause_end;
+  if (const std::optional<MonoMs> until = faults_.PausedUntil()) pause_end = WallAt(*until);
   if (due_at && pause_end) due_at = std::max(*due_at, *pause_end);
-  // Starts a full disk paused are tried again when the pause is over.
+  // Starts a full disk paused are tried again when the pause is over: a millisecond late, as the
+  // wall clock's and the monotonic clock's milliseconds may differ.
   if (starts_wait) {
-    // A millisecond late: the wall clock's and the monotonic clock's milliseconds may differ.
-    const WallMs at =
-        parts_.clock.WallNow() + std::max<MonoMs>(0, *starts_wait - parts_.clock.MonoNow()) + 1;
+    const WallMs at = WallAt(*starts_wait) + 1;
     due_at = due_at ? std::min(*due_at, at) : at;
   }
   if (due_at)

@@ -189,8 +189,8 @@ class Dispatcher {
   /// A store call of a turn (or of the watcher's work) failed: logged at most once per 10 s,
   /// and the timed turns pause, longer each time, until one works (StoreFaults).
   void StoreFailed(const std::string& message) { faults_.Failed(message); }
-  /// The wall time the store's pause ends (StoreFaults), nullopt when there is none.
-  std::optional<WallMs> PauseEnd() const;
+  /// The wall-clock time of monotonic time `mono` (now for a time past).
+  WallMs WallAt(MonoMs mono) const;
   /// Arms the timers of delayed tasks and of the watcher, no earlier than the store's pause, and
   /// a turn at `starts_wait` (monotonic) when a turn did not choose for the pause of starts.
   void ArmTimers(std::optional<MonoMs> starts_wait);

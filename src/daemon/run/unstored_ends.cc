@@ -1,19 +1,15 @@
 #include "daemon/run/unstored_ends.h"
 
-#include <algorithm>
 #include <utility>
 
 #include <spdlog/spdlog.h>
 
+#include "daemon/host/store_faults.h"
+
 namespace tq {
 
-namespace {
-constexpr int64_t kFirstDelayMs = 100;
-constexpr int64_t kMaxDelayMs = 10 * 1000;
-}  // namespace
-
 UnstoredEnds::UnstoredEnds(EventLoop& loop, const Clock& clock, Apply apply)
-    : loop_(loop), clock_(clock), apply_(std::move(apply)), delay_ms_(kFirstDelayMs) {}
+    : loop_(loop), clock_(clock), apply_(std::move(apply)), delay_ms_(StoreFaults::kFirstPauseMs) {}
 
 UnstoredEnds::~UnstoredEnds() {
   if (timer_) loop_.CancelTimer(timer_);
@@ -51,7 +47,7 @@ void UnstoredEnds::TryAll() {
       ++left;
     }
   }
-  delay_ms_ = left == 0 ? kFirstDelayMs : std::min(delay_ms_ * 2, kMaxDelayMs);
+  delay_ms_ = left == 0 ? StoreFaults::kFirstPauseMs : StoreFaults::NextPause(delay_ms_);
   if (left > 0) Arm();
 }
 
