@@ -434,6 +434,10 @@ class Store {
   /// the ready tasks another host's claim holds, and wait only for the other writes (SPEC 12);
   /// on one host's store it is WriteTogether.
   virtual Status ClaimTogether(const std::function<Status()>& body) = 0;
+  /// Runs `effect` (an event, an answer, a signal, a counter) once the write under way is stored:
+  /// inside WriteTogether or ClaimTogether when its transaction commits, never when it rolls
+  /// back; elsewhere at once, each write there having committed before it returned (SPEC 6).
+  virtual void AfterCommit(std::function<void()> effect) = 0;
   /// Inside ClaimTogether: holds `queues` until it ends, so that the claims of several hosts in
   /// these queues take turns and each counts the attempts the others started (a queue's
   /// concurrency is the cluster's). Nothing to hold on one host's store.

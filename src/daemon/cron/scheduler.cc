@@ -462,8 +462,8 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
     if (firing) {
       auto fired = store().Fire(*firing, j.user.owner, std::nullopt, now);
       if (!fired.ok()) return fired.status();
+      store().AfterCommit([this] { ++daemon.counters().cron_firings["overlap"]; });
     }
-    if (firing) ++daemon.counters().cron_firings["overlap"];
     firing_log.Log(spdlog::level::debug, "job " + name + ": " + when + ": no new run (" +
                                              OverlapActionName(d.action) + ": " +
                                              std::to_string(runs->pending_runs) + " pending, " +
@@ -498,7 +498,6 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
     }
     out.task = fired->task;
     shards = fired->shards;
-    ++daemon.counters().cron_firings["run"];
   } else if (spec.shard) {
     auto group = store().SubmitShards(j.user.owner, spec, spec.shard->total, now);
     if (!group.ok()) return group.status();
@@ -509,28 +508,35 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
     if (!id.ok()) return id.status();
     out.task = *id;
   }
-  if (out.task && shards.empty()) {
-    ++daemon.counters().submitted["job"];
-    daemon.events().Created(*out.task, j.user.owner, spec);
-  }
-  for (size_t i = 0; i < shards.size(); ++i) {
-    TaskSpec shard = spec;
-    shard.shard = ShardOf{*out.task, static_cast<int>(i), spec.shard->total};
-    ++daemon.counters().submitted["job"];
-    daemon.events().Created(shards[i], j.user.owner, shard);
-  }
   if (d.action == OverlapAction::kReplace) {
-    // The new run is exclusive: the store holds it until the old processes are gone.
+    // The new run is exclusive: the store holds it until the old processes are gone. The old
+    // runs end in the same transaction; they are told of, and signalled, once it commits.
     for (const auto* pending : {&runs->pending, &runs->between_stages})
       for (TaskId old : *pending)
         daemon.EndPending(old, TaskState::kCancelled, TaskReason::kSuperseded);
     for (TaskId old : runs->running) daemon.StopRunning(old, TaskReason::kSuperseded);
   }
-  firing_log.Log(spdlog::level::info,
-                 "job " + name + ": " + when + (shards.empty() ? ": task " : ": group ") +
+  std::string line = "job " + name + ": " + when + (shards.empty() ? ": task " : ": group ") +
                      std::to_string(out.task.value_or(0)) +
-                     (d.action == OverlapAction::kReplace ? " replaces the runs before it" : ""));
-  daemon.ScheduleDispatch();
+                     (d.action == OverlapAction::kReplace ? " replaces the runs before it" : "");
+  // Inside OnTimer's WriteTogether: told only once the firings commit (a rolled-back id is
+  // given again).
+  store().AfterCommit([this, fired = firing.has_value(), task = out.task, shards, spec,
+                       owner = j.user.owner, line = std::move(line)] {
+    if (fired) ++daemon.counters().cron_firings["run"];
+    if (task && shards.empty()) {
+      ++daemon.counters().submitted["job"];
+      daemon.events().Created(*task, owner, spec);
+    }
+    for (size_t i = 0; i < shards.size(); ++i) {
+      TaskSpec shard = spec;
+      shard.shard = ShardOf{*task, static_cast<int>(i), spec.shard->total};
+      ++daemon.counters().submitted["job"];
+      daemon.events().Created(shards[i], owner, shard);
+    }
+    firing_log.Log(spdlog::level::info, line);
+    daemon.ScheduleDispatch();
+  });
   return out;
 }
 

@@ -193,9 +193,9 @@ void Dispatcher::JoinNextTurn(std::function<void()> in_turn,
 
 // One turn: what joined it (the loop turn's submits), the attempts that ended since the last
 // one are stored, due tasks made ready and free slots filled, all in one transaction and one
-// sync; what it did is told and the claimed tasks are launched only once it is committed. With
-// a shared store the claims are a transaction of their own after it (ClaimTogether), which the
-// other hosts' claims do not wait for.
+// sync; what it did is told and the claimed tasks are launched only once it is committed (the
+// store's AfterCommit). With a shared store the claims are a transaction of their own after it
+// (ClaimApart), which the other hosts' claims do not wait for.
 void Dispatcher::Turn() {
   events_.turn();
   std::vector<AttemptEnd> ends = std::move(ends_);
@@ -232,25 +232,26 @@ void Dispatcher::Turn() {
     if (!promoted.ok()) StoreFailed(promoted.status().message());
     more_due = promoted.ok() && *promoted == kPromoteBatch;  // the rest next turn
     if (!claims_apart && choose) Choose(claims, news);
+    // Run before WriteTogether returns, while the turn's locals live; never if it rolls back.
+    parts_.store.AfterCommit([&] {
+      for (const auto& [id, attempt] : stored) runner_->EndStored(id, attempt);
+      for (auto& [in_turn, after] : guests) after(Status::Ok());
+      if (!guests.empty() || !ends.empty()) events_.shared();
+      Tell(news);
+      for (Claim& claim : claims) Start(claim);
+    });
     return Status::Ok();
   });
-  if (committed.ok() && claims_apart && choose) ClaimApart(claims, news);
   if (!committed.ok()) {
     // Nothing of the turn is stored: every end is kept for later, no claimed task starts.
     StoreFailed(fmt::format("a turn of dispatch is not stored ({} end(s) kept to try again): {}",
                             ends.size(), committed.message()));
     unstored = std::move(ends);
-    news = News();
-    claims.clear();
-    stored.clear();
+    for (auto& [in_turn, after] : guests) after(committed);
   }
-  for (const auto& [id, attempt] : stored) runner_->EndStored(id, attempt);
   for (AttemptEnd& end : unstored) unstored_ends_.Add(std::move(end));
-  for (auto& [in_turn, after] : guests) after(committed);
-  if (committed.ok() && (!guests.empty() || !ends.empty())) events_.shared();
-  Tell(news);
-  for (Claim& claim : claims) Start(claim);
-  if (more_due) Schedule();
+  if (committed.ok() && claims_apart && choose) ClaimApart();
+  if (committed.ok() && more_due) Schedule();
   ArmTimers(starts_wait);
   faults_.EndRound();
 }
@@ -265,18 +266,19 @@ void Dispatcher::Tell(const News& news) {
   if (!news.ended.empty()) events_.ended(news.ended);
 }
 
-void Dispatcher::ClaimApart(std::vector<Claim>& claims, News& news) {
-  News claimed;
+void Dispatcher::ClaimApart() {
+  News news;
+  std::vector<Claim> claims;
   Status st = parts_.store.ClaimTogether([&] {
-    Choose(claims, claimed);
+    Choose(claims, news);
+    parts_.store.AfterCommit([&] {  // nothing of it if it rolls back: the next turn chooses again
+      Tell(news);
+      for (Claim& claim : claims) Start(claim);
+    });
     return Status::Ok();
   });
-  if (!st.ok()) {  // nothing of it is stored: no claimed task starts, the next turn chooses again
+  if (!st.ok())
     StoreFailed(fmt::format("the claims of a turn of dispatch are not stored: {}", st.message()));
-    claims.clear();
-    return;
-  }
-  news.ended.insert(news.ended.end(), claimed.ended.begin(), claimed.ended.end());
 }
 
 void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
@@ -363,7 +365,8 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
         [this](const std::string& message) { StoreFailed(message); });
     auto pick = PickNext(ready, parts_.config->high_share, uniform);
     if (!pick) break;
-    ++parts_.counters.picks[pick->priority];
+    parts_.store.AfterCommit(
+        [this, priority = pick->priority] { ++parts_.counters.picks[priority]; });
     served_.Served(pick->owner_uid);
     if (!ClaimTask(pick->id, *held, claims, news, passing)) break;
   }
@@ -424,7 +427,6 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
   claims.push_back(Claim{id, **attempt, std::move(task), std::move(account), std::move(units)});
-  not_started_.erase(id);
   return true;
 }
 
@@ -464,6 +466,7 @@ void Dispatcher::Start(Claim& claim) {
   const int n = claim.attempt;
   const Result<Task>& task = claim.task;
   const WallMs now = parts_.clock.WallNow();
+  not_started_.erase(id);
   if (task.ok()) {
     events_.started(*task, n);
     // Waiting since it was due: submitted, its --at or delay, or its retry.
@@ -667,13 +670,20 @@ bool Dispatcher::EndPending(const std::vector<TaskId>& ids, TaskState state, Tas
       all = false;
       continue;
     }
-    for (const TaskId id : *ended) not_started_.erase(id);
-    events_.ended(*ended);
+    parts_.store.AfterCommit([this, ended = std::move(*ended)] {
+      for (const TaskId id : ended) not_started_.erase(id);
+      events_.ended(ended);
+    });
   }
   return all;
 }
 
 void Dispatcher::StopRunning(TaskId id, TaskReason reason, const StopSignal& how) {
+  // Inside a transaction (a firing that replaces its job's run) only once it commits.
+  parts_.store.AfterCommit([this, id, reason, how] { StopNow(id, reason, how); });
+}
+
+void Dispatcher::StopNow(TaskId id, TaskReason reason, const StopSignal& how) {
   if (runner_->Terminate(id, AttemptReason::kCancelled, reason, how)) return;
   if (!parts_.config->Shared()) return;
   // Running on another host, which acts on the stop the store keeps.

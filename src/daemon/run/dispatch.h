@@ -108,12 +108,14 @@ class Dispatcher {
   /// submits of a loop turn share the transaction and the sync that start them.
   void JoinNextTurn(std::function<void()> in_turn, std::function<void(const Status&)> after);
   /// Ends pending tasks `ids` with `state`/`reason` (their dependents fail), up to a thousand
-  /// to a transaction, and tells of them; a task no longer pending is left as it is. False when
+  /// to a transaction, and tells of them once they are stored (inside WriteTogether, once it
+  /// commits); a task no longer pending is left as it is. False when
   /// the store could not take a batch (end_failed is told the error for each of its tasks).
   bool EndPending(const std::vector<TaskId>& ids, TaskState state, TaskReason reason);
   /// Stops a running task as `how` says; when it has ended it is cancelled with `reason`
   /// (cancelled or superseded). With a shared store, a task running on another host is asked
   /// to stop through the store, and stops at that host's next poll (TERM, KILL after the grace).
+  /// Inside WriteTogether it acts once that commits, never if it rolls back.
   void StopRunning(TaskId id, TaskReason reason, const StopSignal& how = StopSignal{});
   /// With a shared store: stops the attempts this host runs that another host asked to stop.
   void StopAskedElsewhere();
@@ -152,11 +154,13 @@ class Dispatcher {
   };
 
   void Turn();
+  /// StopRunning, now.
+  void StopNow(TaskId id, TaskReason reason, const StopSignal& how);
   /// Claims tasks for the free slots, as the chooser picks them.
   void Choose(std::vector<Claim>& claims, News& news);
   /// Choose in a transaction of its own that other hosts' claims do not wait for (a shared
-  /// store); what it claimed is left in `claims` only once it is committed.
-  void ClaimApart(std::vector<Claim>& claims, News& news);
+  /// store); what it claimed starts, and is told, once it is committed.
+  void ClaimApart();
   /// Moves task `id` to running with its units out of those `held` leaves free (or fails it
   /// user-gone, or leaves a shard to another host, adding its owner to `passing`: LeavesShardNow);
   /// false stops the choosing.

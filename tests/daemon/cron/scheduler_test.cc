@@ -16,6 +16,7 @@
 #include "daemon/daemon.h"
 #include "support/fake_clock.h"
 #include "support/fake_runner.h"
+#include "support/refused_commits.h"
 #include "support/temp_dir.h"
 
 namespace tq {
@@ -632,6 +633,37 @@ TEST_CASE("scheduler: the firings of one turn are stored in one commit") {
   for (int i = 0; i < 50; ++i) runs += static_cast<int>(f.Runs("j" + std::to_string(i)).size());
   CHECK(runs == 50);
   CHECK(commits <= 2);  // one for the 50 firings (and at most one of the daemon's own), not 50
+}
+
+// SPEC 6: a firing that replaces its job's run stops the old run only once the new one is
+// stored. Its commit failing leaves the old run running, unsignalled, and tells nothing.
+TEST_CASE("scheduler: a replacing firing whose commit fails stops nothing and tells nothing") {
+  Fixture f;
+  f.Write("a.toml", JobText("long", "* * * * *", "overlap = \"replace\"\n"));
+  f.Open();
+  f.AdvanceTo(kStart + kMinute);
+  const auto first = f.Runs("long");
+  REQUIRE(first.size() == 1);
+  const TaskId old = first[0].id;
+  REQUIRE(f.runner->Running() == std::vector<TaskId>{old});
+  const uint64_t runs_before = f.daemon->counters().cron_firings["run"];
+
+  RefusedCommits refused(f.store());
+  f.Advance(kMinute);
+  CHECK(refused.refused >= 1);
+  CHECK_FALSE(f.runner->StopOf(old).has_value());
+  CHECK(f.Runs("long").size() == 1);
+  CHECK(f.daemon->counters().cron_firings["run"] == runs_before);
+  CHECK(f.daemon->counters().submitted["job"] == 1);
+
+  refused.refusing = false;  // the firing is made again after its pause, and replaces then
+  f.Advance(1000);
+  const auto runs = f.Runs("long");
+  REQUIRE(runs.size() == 2);
+  REQUIRE(f.runner->StopOf(old).has_value());
+  CHECK(f.runner->StopOf(old)->task_reason == TaskReason::kSuperseded);
+  CHECK(f.daemon->counters().cron_firings["run"] == runs_before + 1);
+  CHECK(f.daemon->counters().submitted["job"] == 2);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "daemon/host/context_dirs.h"
 #include "support/fake_clock.h"
 #include "support/fake_runner.h"
+#include "support/refused_commits.h"
 #include "support/temp_dir.h"
 
 namespace tq {
@@ -548,6 +549,88 @@ TEST_CASE("a stage's failure spends its own retries, then fails the task at that
   CHECK(t.stage == 1);
   CHECK(t.exit_code == 7);
   CHECK(f.ended == std::vector<TaskId>{s});
+}
+
+// What a failed commit leaves (SPEC 6): nothing told, nothing started, nothing signalled; the
+// turn after the store's pause does it all, once.
+TEST_CASE("a turn whose commit fails starts and tells nothing, and the next one does it once") {
+  Fixture f;
+  RefusedCommits refused(*f.store);
+  refused.refusing = false;
+  const TaskId first = f.SubmitTo("default");
+  TaskSpec spec;
+  spec.argv = {"true"};
+  const TaskId next = *f.store->Insert(f.owner, spec, f.clock.WallNow());  // no turn yet
+  refused.refusing = true;
+  f.Exit(first, 0);  // its end and the claim of `next` in one turn, which fails
+  CHECK(refused.refused >= 1);
+  CHECK(f.ended.empty());
+  CHECK(f.started == std::vector<TaskId>{first});
+  CHECK(f.runner->launches.size() == 1);
+  CHECK(f.counters.picks[kDefaultPriority] == 1);
+  CHECK(f.Get(first).state == TaskState::kRunning);  // its end is kept, not lost
+  CHECK(f.Get(next).state == TaskState::kPending);
+
+  refused.refusing = false;
+  f.clock.Advance(StoreFaults::kMaxPauseMs);
+  f.loop.RunReady();
+  CHECK(f.ended == std::vector<TaskId>{first});
+  CHECK(f.Get(first).state == TaskState::kSucceeded);
+  CHECK(f.started == std::vector<TaskId>{first, next});
+  CHECK(f.runner->Running() == std::vector<TaskId>{next});
+  CHECK(f.counters.picks[kDefaultPriority] == 2);
+}
+
+TEST_CASE("a submit joined to a turn whose commit fails is told so, and nothing of it runs") {
+  Fixture f;
+  RefusedCommits refused(*f.store);
+  TaskId id = 0;
+  std::optional<Status> told;
+  f.dispatch->JoinNextTurn(
+      [&] {
+        TaskSpec spec;
+        spec.argv = {"true"};
+        id = *f.store->Insert(f.owner, spec, f.clock.WallNow());
+      },
+      [&](const Status& committed) { told = committed; });
+  f.loop.RunReady();
+  REQUIRE(told.has_value());
+  CHECK_FALSE(told->ok());
+  CHECK(f.started.empty());
+  CHECK(f.runner->launches.empty());
+  CHECK(f.store->Get(id).status().code() == ErrorCode::kNotFound);
+}
+
+TEST_CASE("ending pending tasks or stopping one inside a transaction that fails does nothing") {
+  Fixture f(Caps(1, {}));
+  const TaskId running = f.Submit({});
+  const TaskId waiting = f.Submit({});
+  RefusedCommits refused(*f.store);
+  const Status st = f.store->WriteTogether([&] {
+    CHECK(f.dispatch->EndPending({waiting}, TaskState::kCancelled, TaskReason::kSuperseded));
+    f.dispatch->StopRunning(running, TaskReason::kSuperseded);
+    return Status::Ok();
+  });
+  CHECK_FALSE(st.ok());
+  CHECK(f.ended.empty());
+  CHECK_FALSE(f.runner->StopOf(running).has_value());
+  CHECK(f.Get(waiting).state == TaskState::kPending);
+
+  refused.refusing = false;  // the same, committed: told and signalled after the commit
+  bool inside = true;
+  REQUIRE(f.store
+              ->WriteTogether([&] {
+                f.dispatch->EndPending({waiting}, TaskState::kCancelled, TaskReason::kSuperseded);
+                f.dispatch->StopRunning(running, TaskReason::kSuperseded);
+                CHECK(f.ended.empty());
+                CHECK_FALSE(f.runner->StopOf(running).has_value());
+                inside = false;
+                return Status::Ok();
+              })
+              .ok());
+  CHECK_FALSE(inside);
+  CHECK(f.ended == std::vector<TaskId>{waiting});
+  CHECK(f.runner->StopOf(running).has_value());
 }
 
 }  // namespace

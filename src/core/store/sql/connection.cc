@@ -36,6 +36,8 @@ Result<std::string> Connection::QueryText(std::string_view what, const std::stri
 }
 
 Status Connection::Commit() {
+  if (refuse_commit_)
+    if (Status refused = refuse_commit_(); !refused.ok()) return refused;
   const auto start = std::chrono::steady_clock::now();
   Status status = CommitNow();
   if (status.ok() && observe_commit_)

@@ -180,6 +180,9 @@ class Connection {
   void ObserveCommits(std::function<void(double seconds)> observe) {
     observe_commit_ = std::move(observe);
   }
+  /// Has each COMMIT first ask `refusal`: a failing Status is that commit's failure, and the
+  /// transaction rolls back. For tests of what a failed commit leaves; tqd never sets it.
+  void RefuseCommits(std::function<Status()> refusal) { refuse_commit_ = std::move(refusal); }
 
  protected:
   Connection(Connection&&) = default;
@@ -189,6 +192,7 @@ class Connection {
 
  private:
   std::function<void(double)> observe_commit_;
+  std::function<Status()> refuse_commit_;
 };
 
 /// A transaction that rolls back on destruction unless committed.

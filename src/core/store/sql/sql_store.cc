@@ -295,8 +295,24 @@ Status SqlStore::HoldQueues(const std::vector<std::string>& queues) {
   return q.BindTextList(queues).Run();
 }
 
+void SqlStore::AfterCommit(std::function<void()> effect) {
+  if (together_)
+    outbox_.Add(std::move(effect));
+  else
+    effect();
+}
+
 Status SqlStore::Together(const std::function<Status()>& body, bool claims) {
   if (together_) return Status::Internal("WriteTogether: already inside one");
+  Status s = TogetherCommitted(body, claims);
+  if (s.ok())
+    outbox_.Deliver();  // after together_ is false: an effect's own writes commit on their own
+  else
+    outbox_.Drop();
+  return s;
+}
+
+Status SqlStore::TogetherCommitted(const std::function<Status()>& body, bool claims) {
   sql::Transaction tx(*db_);
   if (Status s = tx.Begin(claims); !s.ok()) return s;
   together_ = true;

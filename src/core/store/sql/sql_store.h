@@ -72,6 +72,7 @@
 #include <string>
 #include <vector>
 
+#include "core/store/outbox.h"
 #include "core/store/sql/connection.h"
 #include "core/store/store.h"
 
@@ -145,6 +146,9 @@ class SqlStore : public Store {
   Result<std::optional<WallMs>> OldestEnded() override;
   Status WriteTogether(const std::function<Status()>& body) override;
   Status ClaimTogether(const std::function<Status()>& body) override;
+  void AfterCommit(std::function<void()> effect) override;
+  /// sql::Connection::RefuseCommits: tests of what a failed commit leaves.
+  void RefuseCommits(std::function<Status()> refusal) { db_->RefuseCommits(std::move(refusal)); }
   Status HoldQueues(const std::vector<std::string>& queues) override;
   Result<std::vector<QueueState>> QueueStates() override;
   Result<std::optional<QueueState>> QueueStateOf(const std::string& name) override;
@@ -244,8 +248,10 @@ class SqlStore : public Store {
     if (Status s = body(); !s.ok()) return s;  // tx rolls back
     return tx.Commit();
   }
-  /// WriteTogether (ClaimTogether when `claims`).
+  /// WriteTogether (ClaimTogether when `claims`): its effects run once it commits.
   Status Together(const std::function<Status()>& body, bool claims);
+  /// Together's transaction: `body` and the commit, rolled back when either fails.
+  Status TogetherCommitted(const std::function<Status()>& body, bool claims);
   /// Write's body under a savepoint of WriteTogether's transaction.
   template <typename Body>
   Status WriteInShared(Body&& body) {
@@ -364,6 +370,7 @@ class SqlStore : public Store {
   sql::Dialect dialect_;
   std::unique_ptr<Statements> st_;
   bool together_ = false;  ///< inside WriteTogether: each Write is a savepoint of its transaction
+  Outbox outbox_;          ///< the effects of WriteTogether's transaction (AfterCommit)
   std::string host_;       ///< the host it joined as ("" before JoinHost)
   int64_t epoch_ = 0;      ///< that host's epoch when it joined (0: joined none)
 };
