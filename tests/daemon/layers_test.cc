@@ -1,5 +1,6 @@
-// The daemon's folders run one way (handlers, then serve, run, cron and notify, then users, then
-// host, then src/core): read from the includes of every file under src/daemon.
+// The folders run one way. In src/daemon: handlers, then serve, run, cron and notify, then
+// users, then host, then src/core. In src/core: the store over the pure decisions (policy),
+// which know no store, over the model. Read from the includes of every file.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kDaemonDir = fs::path(TQ_SOURCE_DIR) / "src" / "daemon";
+const fs::path kCoreDir = fs::path(TQ_SOURCE_DIR) / "src" / "core";
 
 // The folders of src/daemon each folder may include, besides itself and src/core.
 const std::map<std::string, std::set<std::string>> kMayInclude = {
@@ -27,9 +29,21 @@ const std::map<std::string, std::set<std::string>> kMayInclude = {
     {"shim", {}},
 };
 
-// What `file` includes of src/daemon: "host/event_loop.h", "daemon.h", ...
-std::set<std::string> DaemonIncludes(const fs::path& file) {
-  static const std::regex include(R"re(^\s*#\s*include\s*"daemon/([^"]+)")re");
+// The folders of src/core each folder may include, besides itself.
+const std::map<std::string, std::set<std::string>> kCoreMayInclude = {
+    {"model", {}},
+    {"config", {"model"}},
+    {"cron", {"model"}},
+    {"metrics", {"model"}},
+    {"policy", {"model"}},
+    {"jobs", {"model", "config", "cron"}},
+    {"proto", {"model", "config", "jobs"}},
+    {"store", {"model", "policy"}},
+};
+
+// What `file` includes of src/`tree` ("daemon", "core"): "host/event_loop.h", "daemon.h", ...
+std::set<std::string> Includes(const fs::path& file, const std::string& tree) {
+  const std::regex include("^\\s*#\\s*include\\s*\"" + tree + "/([^\"]+)\"");
   std::set<std::string> found;
   std::ifstream in(file);
   std::smatch m;
@@ -64,13 +78,34 @@ TEST_CASE("no file of a folder of src/daemon includes one of a folder above it")
     CAPTURE(name);
     REQUIRE(kMayInclude.count(folder) == 1);
     const std::set<std::string>& allowed = kMayInclude.at(folder);
-    const std::set<std::string> includes = DaemonIncludes(e.path());
+    const std::set<std::string> includes = Includes(e.path(), "daemon");
     for (const std::string& header : includes) {
       CAPTURE(header);
       const size_t slash = header.find('/');
       REQUIRE(slash != std::string::npos);  // daemon.h: the wiring is no folder's to include
       const std::string to = header.substr(0, slash);
       CHECK((to == folder || allowed.count(to) == 1));
+    }
+  }
+  CHECK(read > 50);
+}
+
+TEST_CASE("no file of a folder of src/core includes one its layer may not: policy knows no store") {
+  int read = 0;
+  for (const auto& e : fs::recursive_directory_iterator(kCoreDir)) {
+    const fs::path relative = fs::relative(e.path(), kCoreDir);
+    const std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || relative.parent_path().empty() || (ext != ".h" && ext != ".cc"))
+      continue;
+    ++read;
+    const std::string folder = relative.begin()->string();
+    const std::string name = relative.string();
+    CAPTURE(name);
+    REQUIRE(kCoreMayInclude.count(folder) == 1);
+    for (const std::string& header : Includes(e.path(), "core")) {
+      CAPTURE(header);
+      const std::string to = header.substr(0, header.find('/'));
+      CHECK((to == folder || kCoreMayInclude.at(folder).count(to) == 1));
     }
   }
   CHECK(read > 50);

@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <optional>
 
+#include "core/model/attempt_outcome.h"
 #include "core/model/clock.h"
 #include "core/model/task.h"
 #include "core/policy/chooser.h"
-#include "core/store/store.h"
 
 namespace tq {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/store/store.h"
+#include "core/model/ready_order.h"
 
 namespace tq {
 

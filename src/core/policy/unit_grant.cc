@@ -21,11 +21,9 @@ const std::set<std::string>* HeldOf(const UnitsHeld& held, const std::string& re
 
 }  // namespace
 
-Result<UnitsHeld> HeldUnitsNow(Store& store) {
-  auto holders = store.HeldUnits();
-  if (!holders.ok()) return holders.status();
+UnitsHeld UnitsHeldBy(const std::vector<UnitHolder>& holders) {
   UnitsHeld held;
-  for (const UnitHolder& h : *holders)
+  for (const UnitHolder& h : holders)
     for (const auto& [resource, units] : h.units) held[resource].insert(units.begin(), units.end());
   return held;
 }

@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "core/model/status.h"
+#include "core/model/unit_holder.h"
 #include "core/model/unit_use.h"
-#include "core/store/store.h"
 
 namespace tq {
 
 /// The units running attempts hold, by resource.
 using UnitsHeld = std::map<std::string, std::set<std::string>>;
 
-/// The units the store's running attempts hold, by resource.
-Result<UnitsHeld> HeldUnitsNow(Store& store);
+/// The units `holders` (the running attempts) hold, by resource.
+UnitsHeld UnitsHeldBy(const std::vector<UnitHolder>& holders);
 
 /// The units `request` gets now: of each resource, the first free units in the pool's order;
 /// nullopt when some resource has too few free (or is not configured any more).

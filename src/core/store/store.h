@@ -10,33 +10,16 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/attempt_outcome.h"
 #include "core/model/clock.h"
 #include "core/model/priority_mix.h"
+#include "core/model/ready_order.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
 #include "core/model/task_changes.h"
+#include "core/model/unit_holder.h"
 
 namespace tq {
-
-/// Which end of the ready set the chooser wants (SPEC 4).
-enum class ReadyOrder {
-  kHighestPriority,  ///< lowest priority number, oldest first within it
-  kOldest,           ///< oldest of any priority
-};
-
-/// A ready task as the chooser sees it.
-struct Candidate {
-  TaskId id = 0;
-  int priority = kDefaultPriority;
-  uint32_t owner_uid = 0;
-};
-
-/// Whether `a` comes before `b` in `order`.
-inline bool ComesFirst(const Candidate& a, const Candidate& b, ReadyOrder order) {
-  return order == ReadyOrder::kHighestPriority
-             ? std::pair(a.priority, a.id) < std::pair(b.priority, b.id)
-             : a.id < b.id;
-}
 
 /// The ready tasks a host looks at, by where they were placed (TaskSpec::run_on, SPEC 12). The
 /// default is one host's store, where no task is placed.
@@ -53,13 +36,6 @@ struct StoredOutput {
   std::string order;  ///< the attempt's order file (output_order.h)
 };
 
-/// A running attempt's resource units (SPEC 14).
-struct UnitHolder {
-  TaskId task = 0;
-  uint32_t owner_uid = 0;
-  UnitGrant units;
-};
-
 /// Filters for List; empty fields match everything.
 struct ListFilter {
   std::optional<uint32_t> owner_uid;  ///< nullopt: every owner (root, admins)
@@ -68,25 +44,6 @@ struct ListFilter {
   std::optional<std::string> label;
   std::optional<TaskId> before_id;  ///< only tasks older than this one (the next page)
   int limit = 100;                  ///< newest first
-};
-
-/// What the supervisor reported for a finished attempt.
-struct AttemptOutcome {
-  WallMs ended = 0;
-  int pid = 0;       ///< the task's process as the supervisor saw it (0 if never started)
-  int shim_pid = 0;  ///< the supervisor, from its record (0 when it left none)
-  int exit_code = -1;
-  int signal = 0;
-  AttemptReason reason = AttemptReason::kExit;
-  int64_t user_cpu_us = 0;
-  int64_t system_cpu_us = 0;
-  int64_t max_rss_kb = 0;
-  int64_t memory_peak_bytes = 0;  ///< its cgroup's peak memory (memory.peak); 0: unknown
-  std::string detail;  ///< why it could not start (spawn-failed), or the host it was lost with;
-                       ///< "" keeps the attempt's note (NoteAttempt)
-  int64_t output_bytes = 0;            ///< the size of the output files it left (stdout and stderr)
-  std::vector<OutputCut> output_cuts;  ///< streams its supervisor could not write all of
-  bool never_started = false;          ///< no supervisor ever ran: the attempt is undone, not lost
 };
 
 /// What a submit did (SPEC 3); for a keyed submit, also the older versions it ends.
@@ -136,14 +93,6 @@ struct TaskCount {
   std::string queue;
   TaskState state = TaskState::kPending;
   int64_t count = 0;
-};
-
-/// Why and when the daemon asked a running attempt to stop: kept on the attempt's row before the
-/// signal goes out, so a restarted daemon still knows an attempt it finds ended was stopped.
-struct StopRequest {
-  AttemptReason attempt_reason = AttemptReason::kCancelled;  ///< kCancelled or kTimeout
-  TaskReason task_reason = TaskReason::kCancelled;           ///< cancelled, superseded or timeout
-  WallMs at = 0;                                             ///< when TERM was sent
 };
 
 /// An attempt the store believes is running, for reconciliation at start-up.

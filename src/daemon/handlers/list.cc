@@ -77,7 +77,7 @@ Blockers BlockersNow(RequestContext& ctx) {
   if (auto running = ctx.store.RunningByOwner(); running.ok()) b.running_by_owner = *running;
   // Without resources a task's units are missing whatever is held: nothing to read.
   if (ctx.config->unit_pools.empty()) return b;
-  if (auto held = HeldUnitsNow(ctx.store); held.ok()) b.held = std::move(*held);
+  if (auto holders = ctx.store.HeldUnits(); holders.ok()) b.held = UnitsHeldBy(*holders);
   return b;
 }
 

@@ -48,8 +48,10 @@ Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config, const s
                        h.running, h.max_running, age_ms};
   }
   if (config.unit_pools.empty()) return s;
-  auto held = HeldUnitsNow(store);
-  if (!held.ok()) return held.status();
+  auto holders = store.HeldUnits();
+  if (!holders.ok()) return holders.status();
+  const UnitsHeld held_now = UnitsHeldBy(*holders);
+  const UnitsHeld* held = &held_now;
   for (const auto& [resource, units] : config.unit_pools) {
     UnitCounts& n = s.units[resource];
     auto it = held->find(resource);

@@ -15,6 +15,7 @@
 #include "daemon/host/host_state.h"
 #include "daemon/host/private_files.h"
 #include "daemon/run/attempt_output.h"
+#include "daemon/run/turn_ready.h"
 #include "daemon/users/accounts.h"
 
 namespace tq {
@@ -28,71 +29,6 @@ constexpr int kPromoteBatch = 1000;
 // How long a host leaves a shard to the other hosts at most (LeavesShardNow): enough for a host
 // told by a NOTIFY, or at its next poll, to take it.
 constexpr MonoMs kLeaveShardMs = 5000;
-
-// One queue the chooser may take from now, and how it orders its own ready tasks.
-struct OpenQueue {
-  std::string name;
-  PriorityMix mix = PriorityMix::kMixed;
-  ReadyPlaces places;  ///< the ready tasks this host may take, by where they were placed
-};
-
-// Serves the chooser from the store's ready indexes, over the queues that have a free slot and
-// the owners below their own running cap (`capped` says who is at it). A strict queue offers
-// its highest-priority task whichever order was drawn: the draw then weighs it against the
-// other queues' tasks, so only the order within the queue is strict.
-class StoreReadySource : public ReadySource {
- public:
-  using Capped = std::function<bool(uint32_t owner_uid, int running)>;
-  using Failed = std::function<void(const std::string& message)>;
-
-  StoreReadySource(Store& store, std::vector<OpenQueue> open_queues, std::vector<std::string> unfit,
-                   std::map<uint32_t, int> running, const ServedLog& served, Capped capped,
-                   Failed failed)
-      : store_(store),
-        queues_(std::move(open_queues)),
-        unfit_(std::move(unfit)),
-        running_(std::move(running)),
-        served_(served),
-        capped_(std::move(capped)),
-        failed_(std::move(failed)) {}
-
-  std::vector<OwnerCandidate> FirstPerOwner(ReadyOrder order) override {
-    std::map<uint32_t, OwnerCandidate> best;
-    for (const OpenQueue& q : queues_) {
-      const ReadyOrder in_queue =
-          q.mix == PriorityMix::kStrict ? ReadyOrder::kHighestPriority : order;
-      auto owners = store_.ReadyOwners(q.name);
-      if (!owners.ok()) {
-        failed_(owners.status().message());
-        continue;
-      }
-      for (uint32_t owner : *owners) {
-        const int running = running_[owner];
-        if (capped_(owner, running)) continue;
-        auto c = store_.FirstReady(q.name, owner, in_queue, unfit_, q.places);
-        if (!c.ok()) failed_(c.status().message());
-        if (!c.ok() || !c->has_value()) continue;
-        const Candidate& cand = **c;
-        auto [it, added] =
-            best.emplace(owner, OwnerCandidate{cand, running, served_.LastServed(owner)});
-        if (!added && ComesFirst(cand, it->second.first, order)) it->second.first = cand;
-      }
-    }
-    std::vector<OwnerCandidate> out;
-    out.reserve(best.size());
-    for (const auto& [owner, c] : best) out.push_back(c);
-    return out;
-  }
-
- private:
-  Store& store_;
-  std::vector<OpenQueue> queues_;
-  std::vector<std::string> unfit_;  ///< unit requests (as stored) whose units are not free now
-  std::map<uint32_t, int> running_;
-  const ServedLog& served_;
-  Capped capped_;
-  Failed failed_;
-};
 
 // The ready tasks of `queue` that host `host` may take (SPEC 12): with one host's store every
 // task; with a shared one those placed on it, and those placed on none if the queue lets it.
@@ -319,13 +255,38 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
   std::set<uint32_t> passing;  // owners whose shard was left to another host: passed over now
   std::uniform_real_distribution<double> dist(0.0, 1.0);
   const UniformSource uniform = [this, &dist] { return dist(rng_); };
+  // The caps are counted where the attempts are, in the store: read once, then kept up to date
+  // with this turn's claims (nothing else starts an attempt while the turn's transaction holds
+  // the queues). With a shared store they are the cluster's counts.
+  auto running = parts_.store.RunningCounts();
+  if (!running.ok()) return StoreFailed(running.status().message());
+  auto by_owner = parts_.store.RunningByOwner();
+  if (!by_owner.ok()) return StoreFailed(by_owner.status().message());
+  // Tasks whose units are not all free are passed over: the chooser weighs only the others.
+  Result<std::vector<UnitHolder>> holders =
+      requests.empty() ? Result<std::vector<UnitHolder>>(std::vector<UnitHolder>())
+                       : parts_.store.HeldUnits();
+  if (!holders.ok()) return StoreFailed(holders.status().message());
+  UnitsHeld held = UnitsHeldBy(*holders);
+  std::map<uint32_t, bool> over_output;  // owners whose kept output holds their tasks back
+  TurnReadySource ready(
+      parts_.store, UnfitRequests(requests, parts_.config->unit_pools, held), std::move(*by_owner),
+      served_,
+      [this, &passing, &over_output](uint32_t owner, int running) {
+        if (parts_.holds.Held(owner) || passing.count(owner) > 0) return true;
+        const UserLimits* limits = parts_.limits.Of(owner);
+        if (limits == nullptr) return false;
+        if (limits->max_running > 0 && running >= limits->max_running) return true;
+        // Output kept past output_bytes holds the user's tasks back too.
+        auto [it, added] = over_output.emplace(owner, false);
+        if (added) {
+          auto kept = parts_.store.OutputOf(owner);
+          it->second = kept.ok() && *kept >= limits->output_bytes;
+        }
+        return it->second;
+      },
+      [this](const std::string& message) { StoreFailed(message); });
   for (;;) {
-    // The caps are counted where the attempts are: in the store, read again after each claim.
-    auto running = parts_.store.RunningCounts();
-    if (!running.ok()) {
-      StoreFailed(running.status().message());
-      break;
-    }
     // max_running is this host's: with a shared store, the store's counts are the cluster's.
     const int here = parts_.config->Shared()
                          ? runner_->RunningHere() + static_cast<int>(claims.size())
@@ -338,37 +299,23 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
         open.push_back({q.name, QueueMix(q, *parts_.config),
                         ReadyPlacesOf(*parts_.config, parts_.host, q.name)});
     }
-    auto by_owner = parts_.store.RunningByOwner();
-    if (!by_owner.ok()) {
-      StoreFailed(by_owner.status().message());
-      break;
-    }
-    // Tasks whose units are not all free are passed over: the chooser weighs only the others.
-    Result<UnitsHeld> held =
-        requests.empty() ? Result<UnitsHeld>(UnitsHeld()) : HeldUnitsNow(parts_.store);
-    if (!held.ok()) {
-      StoreFailed(held.status().message());
-      break;
-    }
-    StoreReadySource ready(
-        parts_.store, std::move(open), UnfitRequests(requests, parts_.config->unit_pools, *held),
-        std::move(*by_owner), served_,
-        [this, &passing](uint32_t owner, int running) {
-          if (parts_.holds.Held(owner) || passing.count(owner) > 0) return true;
-          const UserLimits* limits = parts_.limits.Of(owner);
-          if (limits == nullptr) return false;
-          if (limits->max_running > 0 && running >= limits->max_running) return true;
-          // Output kept past output_bytes holds the user's tasks back too.
-          auto kept = parts_.store.OutputOf(owner);
-          return kept.ok() && *kept >= limits->output_bytes;
-        },
-        [this](const std::string& message) { StoreFailed(message); });
+    ready.Open(std::move(open));
     auto pick = PickNext(ready, parts_.config->high_share, uniform);
     if (!pick) break;
     parts_.store.AfterCommit(
         [this, priority = pick->priority] { ++parts_.counters.picks[priority]; });
     served_.Served(pick->owner_uid);
-    if (!ClaimTask(pick->id, *held, claims, news, passing)) break;
+    const size_t claimed = claims.size();
+    if (!ClaimTask(pick->id, held, claims, news, passing)) break;
+    const bool started = claims.size() > claimed;
+    ready.Picked(pick->owner_uid, started);
+    if (!started) continue;
+    const Claim& claim = claims.back();
+    if (claim.task.ok()) ++(*running)[claim.task->spec.queue];
+    if (claim.units.empty()) continue;
+    for (const auto& [resource, units] : claim.units)
+      held[resource].insert(units.begin(), units.end());
+    ready.Unfit(UnfitRequests(requests, parts_.config->unit_pools, held));
   }
 }
 

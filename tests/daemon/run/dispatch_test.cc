@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/store/sql/connection.h"
 #include "core/store/sqlite/open.h"
 #include "daemon/host/context_dirs.h"
 #include "support/fake_clock.h"
@@ -631,6 +632,34 @@ TEST_CASE("ending pending tasks or stopping one inside a transaction that fails 
   CHECK_FALSE(inside);
   CHECK(f.ended == std::vector<TaskId>{waiting});
   CHECK(f.runner->StopOf(running).has_value());
+}
+
+// Issue 49: a turn reads the running counts, the ready owners of each queue and each owner's
+// first ready task once, and after a claim only what the claim changed. Before, it read them
+// all again for every claim: slots x queues x owners statements a turn.
+TEST_CASE("a turn that fills 200 slots from 200 users costs the store a few statements a claim") {
+  Config config = Caps(200, {});
+  config.high_share = 1.0;  // every draw by priority: fair across users, one each
+  Fixture f(config);
+  constexpr int kUsers = 200;
+  for (int user = 0; user < kUsers; ++user)
+    for (const char* queue : {"a", "b", "c"}) {
+      TaskSpec spec;
+      spec.argv = {"true"};
+      spec.queue = queue;
+      const Owner owner{static_cast<uint32_t>(2000 + user), 2000, "u" + std::to_string(user)};
+      REQUIRE(f.store->Insert(owner, spec, f.clock.WallNow()).ok());
+    }
+  const uint64_t before = sql::statements_run.load();
+  f.dispatch->Schedule();
+  f.loop.RunReady();
+  const uint64_t statements = sql::statements_run.load() - before;
+  CHECK(f.runner->Running().size() == 200);
+  std::set<uint32_t> owners;
+  for (const Launch& launch : f.runner->launches) owners.insert(f.Get(launch.id).owner.uid);
+  CHECK(owners.size() == kUsers);  // fair: one each
+  MESSAGE(statements, " statements for 200 claims");
+  CHECK(statements < 200 * 20);
 }
 
 }  // namespace

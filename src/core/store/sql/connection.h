@@ -5,6 +5,7 @@
 // a fault saying whether trying again may help.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -81,11 +82,17 @@ Status ForEachRow(Query& query, OnRow&& on_row) {
   }
 }
 
+/// How many prepared statements this process has run (each Query is one run): what a piece of
+/// work costs the store, counted in tests.
+inline std::atomic<uint64_t> statements_run{0};
+
 /// One run of a prepared statement: binds in call order ($1, $2, ...), steps, reads columns, and
 /// ends the run when it goes out of scope (so a Query must end before its transaction commits).
 class Query {
  public:
-  explicit Query(const Stmt& stmt) : stmt_(*stmt) {}
+  explicit Query(const Stmt& stmt) : stmt_(*stmt) {
+    statements_run.fetch_add(1, std::memory_order_relaxed);
+  }
   ~Query() { stmt_.Reset(); }
   Query(const Query&) = delete;
   Query& operator=(const Query&) = delete;
