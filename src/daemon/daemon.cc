@@ -186,9 +186,9 @@ Status Daemon::Open() {
     overdue_->Check();
   }
   requests_ = std::make_unique<RequestContext>(
-      RequestContext{*store_, clock_, options_.config, *server_, *waiters_, *events_, *scheduler_,
-                     files_, access_, *dispatch_, *submits_, limits_, spool_, counters_,
-                     [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
+      RequestContext{*store_, clock_, loop_, options_.config, *server_, *waiters_, *events_,
+                     *scheduler_, files_, access_, *dispatch_, *submits_, limits_, spool_,
+                     counters_, [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
                      [this] { return ReloadConfig(); }, [this] { return Metrics(); }, host_});
   return Status::Ok();
 }

@@ -97,20 +97,30 @@ std::vector<TaskId> WithShards(RequestContext& ctx, const Owner& peer,
 Result<std::optional<uint32_t>> OwnerFilterFor(RequestContext& ctx, const Owner& peer,
                                                const std::optional<std::string>& user,
                                                const char* verb, bool everyone_by_default);
+/// What WalkSelected hands each page to; an error stops the walk.
+using SelectedPage = std::function<Status(const std::vector<Task>&)>;
+/// What WalkSelected and SelectTasks end with: the first error, or Ok.
+using SelectionDone = std::function<void(const Status&)>;
 /// Calls `page` with the tasks `select` names, without their stdin and environment: the
 /// visible tasks of its ids in one page (or the first not-found error, and no page), or the
 /// tasks matching its filters (the caller's own unless it names a user) in pages newest first,
-/// state by state (`defaults` when it names none). `page` may delete the tasks it is given. Stops
-/// at the first error.
-Status ForEachSelected(RequestContext& ctx, const Owner& peer, const TaskSelector& select,
-                       const std::vector<TaskState>& defaults, const char* verb,
-                       const std::function<Status(const std::vector<Task>&)>& page);
-/// Every task `select` names (ForEachSelected's pages together): its ids' tasks in their order,
-/// or the tasks its filters match oldest first; kLimit when the filters match more than
-/// kMaxWaitIds, so that one answer can name them all.
-Result<std::vector<Task>> SelectedTasks(RequestContext& ctx, const Owner& peer,
-                                        const TaskSelector& select,
-                                        const std::vector<TaskState>& defaults, const char* verb);
+/// state by state (`defaults` when it names none), then `done`. A selection by filters is read a
+/// page per pass of the event loop, so that other requests go on meanwhile (SPEC 6); its
+/// connection `conn` is busy until `done`. `page` may delete the tasks it is given.
+void WalkSelected(RequestContext& ctx, ConnId conn, const Owner& peer, const TaskSelector& select,
+                  const std::vector<TaskState>& defaults, const char* verb, SelectedPage page,
+                  SelectionDone done);
+/// Every task `select` names (WalkSelected's pages together), handed to `then`: its ids' tasks
+/// in their order, or the tasks its filters match oldest first; kLimit when the filters match
+/// more than kMaxWaitIds, so that one answer can name them all.
+void SelectTasks(RequestContext& ctx, ConnId conn, const Owner& peer, const TaskSelector& select,
+                 const std::vector<TaskState>& defaults, const char* verb,
+                 std::function<void(Result<std::vector<Task>>)> then);
+/// Calls `slice` with `ids` at most `size` at a time, in order, a slice per pass of the event
+/// loop (SPEC 6), then `done` with Ok or the first error `slice` returned (the slices after it
+/// are not done).
+void InSlices(RequestContext& ctx, std::vector<TaskId> ids, size_t size,
+              std::function<Status(const std::vector<TaskId>&)> slice, SelectionDone done);
 /// The ids of `tasks`, in order.
 std::vector<TaskId> IdsOf(const std::vector<Task>& tasks);
 

@@ -1,4 +1,6 @@
 // hold and release: keep pending tasks from starting until released (qhold and qrls).
+#include <memory>
+
 #include "core/model/stage_progress.h"
 #include "daemon/handlers/handlers.h"
 
@@ -12,40 +14,48 @@ bool Holdable(const Task& t) {
          (t.state == TaskState::kRunning && !IsLastStage(t.spec, t.stage));
 }
 
+// Holds (or releases) the holdable tasks of `tasks`. Tasks named by id must all be holdable, or
+// nothing changes; filters pass over the others. Adds those it changed to `changed`.
+Status HoldPage(RequestContext& ctx, std::vector<Task> tasks, bool by_filter, bool release,
+                std::vector<TaskId>& changed) {
+  const std::string verb = release ? "release" : "hold";
+  if (by_filter) {
+    std::erase_if(tasks, [](const Task& t) { return !Holdable(t); });
+  } else {
+    for (const Task& t : tasks) {
+      if (Holdable(t)) continue;
+      const std::string why = t.state != TaskState::kRunning ? ""
+                              : t.spec.stages.empty()        ? " and has no stages to " + verb
+                                                             : " at its last stage";
+      return Status::Invalid("state", "state: task " + std::to_string(t.id) + " is " +
+                                          StateName(t.state) + why +
+                                          "; only a pending task (or the next stage of a running " +
+                                          "one) can be " + (release ? "released" : "held"));
+    }
+  }
+  auto page = ctx.store.SetHeld(IdsOf(tasks), !release, ctx.clock.WallNow());
+  if (!page.ok()) return page.status();
+  ctx.events.Reread(*page, release ? "released" : "held");
+  if (release && !page->empty()) ctx.dispatch.Schedule();
+  changed.insert(changed.end(), page->begin(), page->end());
+  return Status::Ok();
+}
+
 }  // namespace
 
 void HandleHold(RequestContext& ctx, ConnId conn, const Owner& peer, const HoldRequest& r) {
-  const char* verb = r.release ? "release" : "hold";
-  auto tasks = SelectedTasks(ctx, peer, r.select, {TaskState::kPending, TaskState::kRunning}, verb);
-  if (!tasks.ok()) {
-    ctx.server.Send(conn, ErrorResponse(tasks.status()));
-    return;
-  }
-  // Tasks named by id must all be holdable, or nothing changes; filters pass over the others.
-  if (r.select.ByFilter()) {
-    std::erase_if(*tasks, [](const Task& t) { return !Holdable(t); });
-  } else {
-    for (const Task& t : *tasks) {
-      if (Holdable(t)) continue;
-      const std::string why = t.state != TaskState::kRunning ? ""
-                              : t.spec.stages.empty() ? " and has no stages to " + std::string(verb)
-                                                      : " at its last stage";
-      ctx.server.Send(
-          conn, ErrorResponse(Status::Invalid(
-                    "state", "state: task " + std::to_string(t.id) + " is " + StateName(t.state) +
-                                 why + "; only a pending task (or the next stage of a running " +
-                                 "one) can be " + (r.release ? "released" : "held"))));
-      return;
-    }
-  }
-  auto changed = ctx.store.SetHeld(IdsOf(*tasks), !r.release, ctx.clock.WallNow());
-  if (!changed.ok()) {
-    ctx.server.Send(conn, ErrorResponse(changed.status()));
-    return;
-  }
-  ctx.server.Send(conn, OkResponse({{"ids", *changed}}));
-  ctx.events.Reread(*changed, r.release ? "released" : "held");
-  if (r.release && !changed->empty()) ctx.dispatch.Schedule();
+  // By filters a page at a time (WalkSelected): each page's tasks are held as it is read.
+  auto changed = std::make_shared<std::vector<TaskId>>();
+  WalkSelected(
+      ctx, conn, peer, r.select, {TaskState::kPending, TaskState::kRunning},
+      r.release ? "release" : "hold",
+      [&ctx, changed, by_filter = r.select.ByFilter(),
+       release = r.release](const std::vector<Task>& tasks) {
+        return HoldPage(ctx, tasks, by_filter, release, *changed);
+      },
+      [&ctx, conn, changed](const Status& st) {
+        ctx.server.Send(conn, st.ok() ? OkResponse({{"ids", *changed}}) : ErrorResponse(st));
+      });
 }
 
 }  // namespace tq

@@ -14,6 +14,8 @@ using nlohmann::json;
 namespace {
 // The most output one logs response carries; the client asks again from the new offset.
 constexpr size_t kChunkBytes = 256 * 1024;
+// The most tasks one logs response reads (a few milliseconds); the client asks for the next.
+constexpr size_t kMaxParts = 250;
 
 // The bytes of `attempt` of `task`: its files on this host, else the copy the store kept when
 // another host ran it (SPEC 12); none yet while another host runs it.
@@ -94,64 +96,74 @@ void HandleOneTaskLogs(RequestContext& ctx, ConnId conn, const Owner& peer, cons
   ctx.server.Send(conn, OkResponse(std::move(body)));
 }
 
-// logs of the tasks a selector names: as much of each one's latest attempt as fits, in turn.
-void HandleSelectedLogs(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r) {
-  json body = json::object();
-  std::vector<TaskId> ids = WithShards(ctx, peer, r.select.ids);
-  if (r.select.ByFilter()) {
-    auto tasks = SelectedTasks(ctx, peer, r.select, AnyState(), "read the logs of");
-    if (!tasks.ok()) {
-      ctx.server.Send(conn, ErrorResponse(tasks.status()));
-      return;
-    }
-    ids = IdsOf(*tasks);
-    body["selected"] = ids;
-  }
+// logs of tasks `ids` (a group's id stands for its shards, read as it is reached): as much of
+// each one's latest attempt as fits, in turn, from `offset` in the first. `body` may say what
+// the filters selected.
+void SendLogsOf(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r,
+                const std::vector<TaskId>& ids, json body) {
   json parts = json::array();
   size_t budget = kChunkBytes;
   int64_t offset = r.offset;
-  for (TaskId id : ids) {
-    if (budget == 0) {
-      body["next"] = {{"id", id}, {"offset", offset}};
-      break;
-    }
-    // Without its stdin and environment: only the command, the state and the attempts count.
-    auto found = VisibleTasks(ctx, peer, {id});
-    if (!found.ok()) {
-      parts.push_back({{"id", id}, {"error", found.status().message()}});
+  for (TaskId named : ids) {
+    bool full = false;
+    for (TaskId id : WithShards(ctx, peer, {named})) {
+      if (budget == 0 || parts.size() == kMaxParts) {
+        body["next"] = {{"id", id}, {"offset", offset}};
+        full = true;
+        break;
+      }
+      // Without its stdin and environment: only the command, the state and the attempts count.
+      auto found = VisibleTasks(ctx, peer, {id});
+      if (!found.ok()) {
+        parts.push_back({{"id", id}, {"error", found.status().message()}});
+        offset = 0;
+        continue;
+      }
+      const Task* task = &found->front();
+      const int attempt = task->attempt_count;
+      const OutputChunk chunk =
+          OutputOf(ctx, *task, attempt)
+              .Read(r.stderr_stream, r.merged, AttemptOver(*task, attempt), offset, budget);
+      const bool done = chunk.next >= chunk.available;
+      // A task with stages runs its current stage's command, not a command of its own.
+      const StageSpec* stage = StageAt(task->spec, task->stage);
+      const std::vector<std::string>& argv = stage ? stage->argv : task->spec.argv;
+      const std::optional<std::string>& shell = stage ? stage->shell : task->spec.shell;
+      size_t command_bytes = shell ? shell->size() : 0;
+      for (const std::string& arg : argv) command_bytes += arg.size();
+      budget -= std::min(budget, chunk.data.size() + command_bytes);
+      parts.push_back({{"id", id},
+                       {"attempt", attempt},
+                       {"state", StateName(task->state)},
+                       {"stage_name", stage ? json(stage->name) : json()},
+                       {"argv", BytesListToJson(argv)},
+                       {"shell", shell ? BytesToJson(*shell) : json()},
+                       {"offset", offset},
+                       {"data", BytesToJson(chunk.data)},
+                       {"done", done}});
+      if (!done) {
+        body["next"] = {{"id", id}, {"offset", chunk.next}};
+        full = true;
+        break;
+      }
       offset = 0;
-      continue;
     }
-    const Task* task = &found->front();
-    const int attempt = task->attempt_count;
-    const OutputChunk chunk =
-        OutputOf(ctx, *task, attempt)
-            .Read(r.stderr_stream, r.merged, AttemptOver(*task, attempt), offset, budget);
-    const bool done = chunk.next >= chunk.available;
-    // A task with stages runs its current stage's command, not a command of its own.
-    const StageSpec* stage = StageAt(task->spec, task->stage);
-    const std::vector<std::string>& argv = stage ? stage->argv : task->spec.argv;
-    const std::optional<std::string>& shell = stage ? stage->shell : task->spec.shell;
-    size_t command_bytes = shell ? shell->size() : 0;
-    for (const std::string& arg : argv) command_bytes += arg.size();
-    budget -= std::min(budget, chunk.data.size() + command_bytes);
-    parts.push_back({{"id", id},
-                     {"attempt", attempt},
-                     {"state", StateName(task->state)},
-                     {"stage_name", stage ? json(stage->name) : json()},
-                     {"argv", BytesListToJson(argv)},
-                     {"shell", shell ? BytesToJson(*shell) : json()},
-                     {"offset", offset},
-                     {"data", BytesToJson(chunk.data)},
-                     {"done", done}});
-    if (!done) {
-      body["next"] = {{"id", id}, {"offset", chunk.next}};
-      break;
-    }
-    offset = 0;
+    if (full) break;
   }
   body["parts"] = std::move(parts);
   ctx.server.Send(conn, OkResponse(std::move(body)));
+}
+
+// logs of the tasks a selector names: its ids, or what its filters match (read a page per pass
+// of the loop, then named in "selected" so that the next requests name them by id).
+void HandleSelectedLogs(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r) {
+  if (!r.select.ByFilter()) return SendLogsOf(ctx, conn, peer, r, r.select.ids, json::object());
+  SelectTasks(ctx, conn, peer, r.select, AnyState(), "read the logs of",
+              [&ctx, conn, peer, r](Result<std::vector<Task>> tasks) {
+                if (!tasks.ok()) return ctx.server.Send(conn, ErrorResponse(tasks.status()));
+                const std::vector<TaskId> ids = IdsOf(*tasks);
+                SendLogsOf(ctx, conn, peer, r, ids, json{{"selected", ids}});
+              });
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "core/model/status.h"
 #include "core/store/store.h"
 #include "daemon/cron/scheduler.h"
+#include "daemon/host/event_loop.h"
 #include "daemon/run/dispatch.h"
 #include "daemon/run/task_files.h"
 #include "daemon/serve/event_feed.h"
@@ -31,6 +32,7 @@ namespace tq {
 struct RequestContext {
   Store& store;
   const Clock& clock;
+  EventLoop& loop;          ///< where work over many tasks goes on a page per pass (WalkSelected)
   const ConfigPtr& config;  ///< the daemon's pointer, read at each use
   Server& server;           ///< answers on the caller's connection
   Waiters& waiters;         ///< `tq wait` and `tq cancel`, answered when the tasks end

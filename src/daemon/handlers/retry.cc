@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <map>
+#include <memory>
 
 #include "core/model/quote.h"
 #include "core/model/stage_progress.h"
@@ -10,7 +11,7 @@ namespace tq {
 
 namespace {
 // Tasks re-queued per transaction (one sync each) by `tq retry`.
-constexpr size_t kRequeueBatch = 1000;
+constexpr size_t kRequeueBatch = 250;
 
 // Where each of `tasks` with stages starts again (SPEC 13): its first stage when `r` says so or
 // the task succeeded (every stage ran: all run again), or the one named, which must be at or
@@ -43,26 +44,18 @@ Result<std::map<TaskId, int>> RestartStages(const std::vector<Task>& tasks, cons
   }
   return at;
 }
-}  // namespace
 
-void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r) {
-  // Filters naming no state match failed tasks, or with `succeeded` succeeded and expired ones.
-  const std::vector<TaskState> defaults =
-      r.succeeded ? std::vector<TaskState>{TaskState::kSucceeded, TaskState::kExpired}
-                  : std::vector<TaskState>{TaskState::kFailed};
-  auto targets = SelectedTasks(ctx, peer, r.select, defaults, "retry");
-  if (!targets.ok()) {
-    ctx.server.Send(conn, ErrorResponse(targets.status()));
-    return;
-  }
-  auto restart_at = RestartStages(*targets, r);
+// Re-queues `targets`, the tasks `r` selected, and answers on `conn`.
+void RetryTasks(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r,
+                const std::vector<Task>& targets) {
+  auto restart_at = RestartStages(targets, r);
   if (!restart_at.ok()) {
     ctx.server.Send(conn, ErrorResponse(restart_at.status()));
     return;
   }
   // Dependencies first (ascending ids, as Requeue asks): a dependent named or listed before the
   // task it waits for would otherwise be refused while that task is still failed.
-  std::vector<TaskId> ids = IdsOf(*targets);
+  std::vector<TaskId> ids = IdsOf(targets);
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   // Tasks pending again count as submits against the caller's limits.
@@ -71,24 +64,40 @@ void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const Retr
     return;
   }
   // In bulk, a task whose dependency stays failed (not among those re-queued) is left as it is
-  // instead of failing the whole request.
-  std::vector<TaskId> requeued;
-  for (size_t at = 0; at < ids.size(); at += kRequeueBatch) {
-    const std::vector<TaskId> batch(ids.begin() + at,
-                                    ids.begin() + std::min(ids.size(), at + kRequeueBatch));
-    auto done = ctx.store.RequeueAll(batch, ctx.clock.WallNow(), r.select.ByFilter(), *restart_at,
-                                     r.succeeded);
-    if (!done.ok()) {
-      ctx.server.Send(conn, ErrorResponse(done.status()));
-      if (!requeued.empty()) ctx.dispatch.Schedule();  // earlier batches stay re-queued
-      return;
-    }
-    requeued.insert(requeued.end(), done->begin(), done->end());
-  }
-  ctx.counters.submitted["retry"] += requeued.size();
-  ctx.server.Send(conn, OkResponse({{"ids", requeued}}));
-  ctx.events.Reread(requeued, "requeued");
-  if (!requeued.empty()) ctx.dispatch.Schedule();
+  // instead of failing the whole request. A batch (one transaction) per pass of the loop.
+  auto requeued = std::make_shared<std::vector<TaskId>>();
+  auto restart = std::make_shared<const std::map<TaskId, int>>(std::move(*restart_at));
+  ctx.server.SetBusy(conn, true);
+  InSlices(
+      ctx, std::move(ids), kRequeueBatch,
+      [&ctx, requeued, restart, r](const std::vector<TaskId>& batch) -> Status {
+        auto done = ctx.store.RequeueAll(batch, ctx.clock.WallNow(), r.select.ByFilter(), *restart,
+                                         r.succeeded);
+        if (!done.ok()) return done.status();
+        requeued->insert(requeued->end(), done->begin(), done->end());
+        ctx.counters.submitted["retry"] += done->size();
+        ctx.events.Reread(*done, "requeued");
+        if (!done->empty()) ctx.dispatch.Schedule();
+        return Status::Ok();
+      },
+      [&ctx, conn, requeued](const Status& st) {  // earlier batches stay re-queued
+        ctx.server.SetBusy(conn, false);
+        ctx.server.Send(conn, st.ok() ? OkResponse({{"ids", *requeued}}) : ErrorResponse(st));
+      });
+}
+
+}  // namespace
+
+void HandleRetry(RequestContext& ctx, ConnId conn, const Owner& peer, const RetryRequest& r) {
+  // Filters naming no state match failed tasks, or with `succeeded` succeeded and expired ones.
+  const std::vector<TaskState> defaults =
+      r.succeeded ? std::vector<TaskState>{TaskState::kSucceeded, TaskState::kExpired}
+                  : std::vector<TaskState>{TaskState::kFailed};
+  SelectTasks(ctx, conn, peer, r.select, defaults, "retry",
+              [&ctx, conn, peer, r](Result<std::vector<Task>> targets) {
+                if (!targets.ok()) return ctx.server.Send(conn, ErrorResponse(targets.status()));
+                RetryTasks(ctx, conn, peer, r, *targets);
+              });
 }
 
 }  // namespace tq

@@ -18,17 +18,18 @@ bool NamesGroup(const std::vector<TaskId>& ids, const std::vector<Task>& tasks) 
 }  // namespace
 
 void HandleWait(RequestContext& ctx, ConnId conn, const Owner& peer, const WaitRequest& r) {
-  auto tasks = SelectedTasks(ctx, peer, r.select, AnyState(), "wait for");
-  if (!tasks.ok()) {
-    ctx.server.Send(conn, ErrorResponse(tasks.status()));
-    return;
-  }
-  // Told first, so the client knows what it waits for, and for which ids to ask again after a
-  // reconnect: what the filters matched, or the shards a group's id stands for.
-  if (r.select.ByFilter() || NamesGroup(r.select.ids, *tasks))
-    ctx.server.Send(conn, OkResponse({{"selected", IdsOf(*tasks)}}));
-  ctx.server.SetBusy(conn, true);
-  ctx.waiters.Add(conn, Waiters::Kind::kStream, *tasks);
+  SelectTasks(ctx, conn, peer, r.select, AnyState(), "wait for",
+              [&ctx, conn, select = r.select](Result<std::vector<Task>> tasks) {
+                if (!ctx.server.IsOpen(conn)) return;  // gone while its filters were read
+                if (!tasks.ok()) return ctx.server.Send(conn, ErrorResponse(tasks.status()));
+                // Told first, so the client knows what it waits for, and for which ids to ask again
+                // after a reconnect: what the filters matched, or the shards a group's id stands
+                // for.
+                if (select.ByFilter() || NamesGroup(select.ids, *tasks))
+                  ctx.server.Send(conn, OkResponse({{"selected", IdsOf(*tasks)}}));
+                ctx.server.SetBusy(conn, true);
+                ctx.waiters.Add(conn, Waiters::Kind::kStream, *tasks);
+              });
 }
 
 }  // namespace tq
