@@ -130,6 +130,10 @@ std::string PgServer::Launch() {
   return "the server did not answer within a minute: " + Tail(log);
 }
 
+std::string PgServer::Socket() const {
+  return dir_ + "/.s.PGSQL." + kPort;
+}
+
 std::string PgServer::Conninfo(const std::string& db) const {
   return "host=" + dir_ + " port=" + kPort + " user=tq dbname=" + db;
 }

@@ -19,6 +19,8 @@ class PgServer {
   /// installed, or it did not start), with the reason in `*why`.
   static PgServer* Get(std::string* why);
 
+  /// The path of the server's Unix socket.
+  std::string Socket() const;
   /// libpq's conninfo of database `db` on the server.
   std::string Conninfo(const std::string& db = "postgres") const;
   /// Creates a database of its own for one test; returns its conninfo ("" when that failed).

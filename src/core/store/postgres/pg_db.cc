@@ -11,6 +11,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -115,7 +116,45 @@ Result<std::unique_ptr<Db>> Db::Open(const std::string& conninfo) {
     PQfinish(conn);
     return std::move(status).WithFault(StoreFault::kTransient);
   }
-  return std::unique_ptr<Db>(new Db(conn));
+  std::unique_ptr<Db> db(new Db(conn));
+  db->NoteSession();
+  return db;
+}
+
+void Db::NoteSession() {
+  PGresult* result =
+      Run("SELECT pid || ',' || extract(epoch from backend_start)::numeric::text FROM "
+          "pg_stat_activity WHERE pid = pg_backend_pid()");
+  session_ = PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) == 1
+                 ? PQgetvalue(result, 0, 0)
+                 : "";
+  PQclear(result);
+}
+
+void Db::EndAbandoned() {
+  const size_t comma = session_.find(',');
+  if (comma == std::string::npos) return;
+  // Only that process: a number the server gave again since belongs to another session.
+  PQclear(Run("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = " +
+              session_.substr(0, comma) +
+              " AND extract(epoch from backend_start)::numeric::text = '" +
+              session_.substr(comma + 1) + "'"));
+}
+
+void Db::CancelRunning() {
+  PGcancel* cancel = PQgetCancel(conn_.get());
+  if (cancel == nullptr) return;
+  std::thread([cancel] {
+    char why[256];
+    PQcancel(cancel, why, sizeof why);
+    PQfreeCancel(cancel);
+  }).detach();
+}
+
+void Db::PauseReconnects() {
+  lost_ = true;
+  connect_pause_ms_ = std::clamp<int64_t>(connect_pause_ms_ * 2, first_pause_ms_, last_pause_ms_);
+  next_connect_ms_ = kClock.MonoNow() + connect_pause_ms_;
 }
 
 Status Db::Ready(std::string_view what) {
@@ -133,21 +172,26 @@ Status Db::Ready(std::string_view what) {
   stalled_ = false;
   PQreset(conn_.get());
   if (PQstatus(conn_.get()) != CONNECTION_OK) {
-    lost_ = true;
-    connect_pause_ms_ = std::clamp<int64_t>(connect_pause_ms_ * 2, first_pause_ms_, last_pause_ms_);
-    next_connect_ms_ = kClock.MonoNow() + connect_pause_ms_;
+    PauseReconnects();
     return sql::StoreError(what, FirstLine(PQerrorMessage(conn_.get())))
         .WithFault(StoreFault::kTransient);
   }
   lost_ = false;
-  connect_pause_ms_ = next_connect_ms_ = 0;
   connection_ = next_connection++;
-  if (on_connect_.empty()) return Status::Ok();
-  PGresult* result = Run(on_connect_);
-  Status status = PQresultStatus(result) == PGRES_COMMAND_OK ? Status::Ok() : Failure(what, result);
-  PQclear(result);
-  if (!status.ok()) lost_ = true;  // set up again on the next call
-  return status;
+  EndAbandoned();
+  NoteSession();
+  if (!on_connect_.empty()) {
+    PGresult* result = Run(on_connect_);
+    Status status =
+        PQresultStatus(result) == PGRES_COMMAND_OK ? Status::Ok() : Failure(what, result);
+    PQclear(result);
+    if (!status.ok()) {  // set up again on a later call, after the pause
+      PauseReconnects();
+      return std::move(status).WithFault(StoreFault::kTransient);
+    }
+  }
+  connect_pause_ms_ = next_connect_ms_ = 0;
+  return Status::Ok();
 }
 
 Status Db::OnConnect(std::string sql) {
@@ -186,6 +230,7 @@ PGresult* Db::Await(int sent) {
       if (ready < 0 && errno == EINTR) continue;
       if (ready == 0) {  // no answer in time: the connection is given up, the next call makes one
         PQclear(last);
+        CancelRunning();  // so that the server does not go on with it
         lost_ = stalled_ = true;
         return nullptr;
       }

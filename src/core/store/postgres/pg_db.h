@@ -68,8 +68,11 @@ class Db : public sql::Connection {
     first_pause_ms_ = first_ms;
     last_pause_ms_ = last_ms;
   }
-  /// Runs `sql` now and again on each new connection (a reconnect loses session settings).
+  /// Runs `sql` now and again on each new connection (a reconnect loses session settings). A
+  /// new connection whose `sql` fails counts as one that could not be made (the pause above).
   Status OnConnect(std::string sql);
+  /// Has each new connection from the next one on run `sql` (OnConnect without running it now).
+  void OnReconnect(std::string sql) { on_connect_ = std::move(sql); }
   /// What Begin runs: "BEGIN" unless set (a store adds the lock that orders its writes), and
   /// what BeginClaims runs: "BEGIN" unless set (a store adds its claims' share of that lock).
   void BeginWith(std::string sql, std::string claims_sql) {
@@ -92,6 +95,18 @@ class Db : public sql::Connection {
   /// Makes sure a connection is up: after one was lost, connects again (outside a transaction
   /// only: a transaction does not survive its connection).
   Status Ready(std::string_view what);
+  /// A reconnect failed: calls fail at once until the pause after it is over.
+  void PauseReconnects();
+  /// Notes the server's process of the new connection and when it started, so that the next
+  /// connection can end it if it is left behind (EndAbandoned).
+  void NoteSession();
+  /// Ends the server's process of the connection before this one if it lives on: a statement
+  /// left unanswered (a network that stopped carrying the connection, a session stopped on the
+  /// server) keeps its session, and the locks it holds, after tqd gave it up.
+  void EndAbandoned();
+  /// Asks the server to cancel what the connection runs now, from a thread of its own: the
+  /// cancel request opens a connection of its own, which may wait as long as the network does.
+  void CancelRunning();
   /// The error of `result` (or of the connection when it is null) for `what`; notes a lost
   /// connection so the next call connects again.
   Status Failure(std::string_view what, const pg_result* result);
@@ -119,6 +134,7 @@ class Db : public sql::Connection {
   int64_t last_pause_ms_ = 16000;
   int64_t next_connect_ms_ = 0;   ///< after a failed reconnect, calls fail until then (steady ms)
   int64_t connect_pause_ms_ = 0;  ///< the pause after the last failed reconnect; 0: none failed
+  std::string session_;           ///< "pid,backend_start" of the server's process (NoteSession)
   bool in_transaction_ = false;   ///< between Begin and Commit or Rollback
   int64_t changes_ = 0;           ///< rows the last statement inserted, updated or deleted
   std::string on_connect_;        ///< run on each new connection

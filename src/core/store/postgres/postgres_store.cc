@@ -14,9 +14,13 @@ Result<std::unique_ptr<PostgresStore>> PostgresStore::Open(const std::string& co
   Result<std::unique_ptr<pg::Db>> db = pg::Db::Open(conninfo);
   if (!db.ok()) return db.status();
   // A write waits at most 10 s for the lock that orders writes (a lock_timeout is a transient
-  // fault); a session left inside a transaction is ended by the server after a minute.
+  // fault); a session left inside a transaction is ended by the server after 15 s; the server
+  // finds a client gone in about 25 s (its keepalives), also while it runs a statement.
   std::string session =
-      std::string("SET lock_timeout = '10s'; SET idle_in_transaction_session_timeout = '60s'; ") +
+      std::string(
+          "SET lock_timeout = '10s'; SET idle_in_transaction_session_timeout = '15s'; "
+          "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; "
+          "SET tcp_keepalives_count = 3; SET client_connection_check_interval = '5s'; ") +
       (durability_full ? "SET synchronous_commit = on; " : "SET synchronous_commit = off; ");
   if (Status s = (*db)->OnConnect(session); !s.ok()) return s;
   if (Status s = pg::Migrate(**db); !s.ok()) return s;
@@ -40,14 +44,21 @@ Status PostgresStore::JoinHost(const std::string& host, const std::string& versi
                                WallMs now) {
   if (Status s = CheckHostName("host", host); !s.ok()) return s;  // it goes into SQL below
   // One tqd per host name: it holds a lock for as long as its session lives, taken again on
-  // every new connection. It waits up to 5 s for the lock: the session of a tqd of this host
-  // that just exited (a restart) may still be ending on the server.
+  // every new connection. At the start it waits up to 5 s for the lock: the session of a tqd of
+  // this host that just exited (a restart) may still be ending on the server. A reconnect, which
+  // the loop waits for, waits 0.5 s: the session it gave up is ended as it connects, and one
+  // that is not yet gone is tried again after the reconnect pause.
   const std::string key = "29810, hashtext(current_schema() || '/" + host + "')";
-  const std::string lock = "DO $$ BEGIN FOR i IN 1..50 LOOP IF pg_try_advisory_lock(" + key +
-                           ") THEN RETURN; END IF; PERFORM pg_sleep(0.1); END LOOP; "
-                           "RAISE EXCEPTION 'another tqd is host " +
-                           host + " on this store'; END $$";
-  if (Status s = static_cast<pg::Db&>(db()).OnConnect(session_ + lock); !s.ok()) return s;
+  const auto lock = [&](int tries) {
+    return "DO $$ BEGIN FOR i IN 1.." + std::to_string(tries) + " LOOP IF pg_try_advisory_lock(" +
+           key +
+           ") THEN RETURN; END IF; PERFORM pg_sleep(0.1); END LOOP; "
+           "RAISE EXCEPTION 'another tqd is host " +
+           host + " on this store'; END $$";
+  };
+  pg::Db& pg = static_cast<pg::Db&>(db());
+  if (Status s = pg.Exec("take the host's lock", lock(50)); !s.ok()) return s;
+  pg.OnReconnect(session_ + lock(5));
   return SqlStore::JoinHost(host, version, max_running, now);
 }
 

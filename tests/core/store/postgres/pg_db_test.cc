@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/store/postgres/pg_db.h"
+#include "support/pg_proxy.h"
 #include "support/pg_server.h"
 #include "support/skip.h"
 #include "support/temp_dir.h"
@@ -367,6 +369,70 @@ TEST_CASE("pg: a server that accepts the connection and never answers is a trans
   REQUIRE_FALSE(db.ok());
   CHECK(db.status().fault() == StoreFault::kTransient);
   CHECK(db.status().message().find("store: connect failed: ") == 0);
+}
+
+// Waits up to 10 s for `ready`.
+bool WaitUntil(const std::function<bool()>& ready) {
+  for (int i = 0; i < 1000; ++i) {
+    if (ready()) return true;
+    usleep(10 * 1000);
+  }
+  return ready();
+}
+
+// Issue 49: a statement given up at the answer timeout went on on the server for as long as it
+// took (and held what it held meanwhile).
+TEST_CASE("pg: a statement past the answer timeout is cancelled on the server") {
+  std::string why;
+  std::unique_ptr<Db> db = FreshDb(&why);
+  if (!db) TQ_SKIP(why);
+  Result<std::unique_ptr<Db>> admin = Db::Open(test::PgServer::Get(&why)->Conninfo());
+  REQUIRE(admin.ok());
+  db->SetAnswerTimeout(300);
+  CHECK(db->Exec("sleep", "SELECT pg_sleep(30) AS tq_cancelled").fault() == StoreFault::kTransient);
+  CHECK(WaitUntil([&] {
+    return Rows(**admin,
+                "SELECT count(*)::text::bytea FROM pg_stat_activity WHERE state = 'active' "
+                "AND query LIKE '%AS tq_cancelled'",
+                1)[0][0] == "0";
+  }));
+}
+
+// Issue 49: behind a network that stopped carrying the connection, the server keeps the
+// session tqd gave up, with its host lock, for as long as TCP's keepalives let it (two hours by
+// default); every reconnect then failed with "another tqd is host ...".
+TEST_CASE("pg: the session a stalled connection left on the server is ended by the next one") {
+  std::string why;
+  test::PgServer* server = test::PgServer::Get(&why);
+  if (server == nullptr) TQ_SKIP(why);
+  const std::string database = server->FreshDatabase();
+  REQUIRE_FALSE(database.empty());
+  const std::string name = database.substr(database.rfind('=') + 1);
+  test::PgProxy proxy(server->Socket());
+  Result<std::unique_ptr<Db>> db =
+      Db::Open("host=" + proxy.dir() + " port=5432 user=tq dbname=" + name);
+  REQUIRE_MESSAGE(db.ok(), db.status().message());
+  (*db)->SetAnswerTimeout(300);
+  (*db)->SetReconnectPauses(0, 0);
+  // A lock for as long as the session lives, as each tqd holds its host's.
+  REQUIRE((*db)
+              ->OnConnect("DO $$ BEGIN IF NOT pg_try_advisory_lock(4242) THEN "
+                          "RAISE EXCEPTION 'the lock is held'; END IF; END $$")
+              .ok());
+  const int first = (*db)->backend_pid();
+
+  proxy.Freeze();
+  CHECK((*db)->Exec("select", "SELECT 1").fault() == StoreFault::kTransient);
+  // The next calls connect again through the proxy; the old session, idle behind the frozen
+  // connection, holds the lock until it is ended.
+  CHECK(WaitUntil([&] { return (*db)->Exec("select", "SELECT 1").ok(); }));
+  CHECK((*db)->backend_pid() != first);
+  Result<std::unique_ptr<Db>> admin = Db::Open(server->Conninfo());
+  REQUIRE(admin.ok());
+  CHECK(Rows(**admin,
+             "SELECT count(*)::text::bytea FROM pg_stat_activity WHERE pid = " +
+                 std::to_string(first),
+             1)[0][0] == "0");
 }
 
 }  // namespace
