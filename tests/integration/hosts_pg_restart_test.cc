@@ -4,9 +4,11 @@
 // is kept and runs; both hosts stay live.
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "support/pg_proxy.h"
 #include "support/pg_server.h"
 #include "support/skip.h"
 #include "support/test_daemon.h"
@@ -76,4 +78,63 @@ TEST_CASE("hosts: PostgreSQL restarted mid-run: hosts reconnect, tasks go on, no
     for (const nlohmann::json& h : nlohmann::json::parse(hosts.out)["hosts"])
       CHECK_MESSAGE(h["state"] == "live", h.dump());
   }
+}
+
+// Issue 49: right after a restart of PostgreSQL, `tq submit` failed with "terminating connection
+// due to administrator command", and a `tq wait` started while the server could not be reached
+// exited at once (125) while its own message said "trying again within 713 ms". tqd runs a
+// statement that met an ended connection again on a new one, and wait, logs -f and cancel ask
+// again while tqd's store fails in a way trying again may help.
+TEST_CASE(
+    "a store that blinks: a submit right after goes through, wait, logs -f and cancel ride it "
+    "out") {
+  std::string why;
+  const std::string direct = tq::test::FreshSchemaUri(&why);
+  if (direct.empty()) TQ_SKIP(why);
+  tq::test::PgServer* server = tq::test::PgServer::Get(&why);
+  REQUIRE(server != nullptr);
+  // The same schema through a relay that can cut and refuse connections.
+  tq::test::PgProxy proxy(server->Socket());
+  const std::string server_dir = server->Socket().substr(0, server->Socket().rfind('/'));
+  std::string uri = direct;
+  uri.replace(uri.find(server_dir), server_dir.size(), proxy.dir());
+  TestDaemon d("store = " + Quoted(uri) + "\nhost = \"a\"\n");
+  TQ_LOG_ON_FAILURE(d);
+
+  // The server ends tqd's connection (a restart): the next submit goes through at once.
+  proxy.Cut();
+  const RunResult first = Tq(d, {"submit", "--", "true"});
+  CHECK_MESSAGE(first.exit_code == 0, first.err);
+
+  const std::string gate = d.dir() + "/gate";
+  const std::string id = Submit(
+      d, {"--", "sh", "-c", "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done; echo done"});
+  const std::string doomed = Submit(d, {"--", "sleep", "600"});
+  REQUIRE(WaitState(d, id, "running"));
+  REQUIRE(WaitState(d, doomed, "running"));
+
+  // Now the server cannot be reached at all for a while.
+  proxy.Refuse(true);
+  proxy.Cut();
+  std::unique_ptr<Process> wait = TqBackground(d, {"wait", id});
+  std::unique_ptr<Process> logs = TqBackground(d, {"logs", "-f", id});
+  std::unique_ptr<Process> cancel = TqBackground(d, {"cancel", doomed});
+  int refused = 0;
+  for (int tries = 0; tries < 200 && refused < 3; ++tries)
+    refused += Tq(d, {"status", id}).exit_code != 0;
+  REQUIRE(refused == 3);
+  CHECK_FALSE(wait->Pump(0));  // still asking
+  CHECK_FALSE(logs->Pump(0));
+  CHECK_FALSE(cancel->Pump(0));
+
+  proxy.Refuse(false);
+  const RunResult cancelled = cancel->Finish(60);
+  CHECK_MESSAGE(cancelled.exit_code == 0, cancelled.err);
+  WriteFile(gate, "");
+  const RunResult waited = wait->Finish(60);
+  CHECK_MESSAGE(waited.exit_code == 0, waited.err);
+  const RunResult followed = logs->Finish(60);
+  CHECK_MESSAGE(followed.exit_code == 0, followed.err);
+  CHECK(followed.out.find("done") != std::string::npos);
+  CHECK(TaskJson(d, doomed)["state"] == "cancelled");
 }

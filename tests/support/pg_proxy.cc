@@ -41,7 +41,8 @@ bool WriteAll(int fd, const char* data, ssize_t size) {
 struct Pair {
   int client = -1;
   int server = -1;
-  bool frozen = false;
+  bool frozen = false;  ///< carries nothing either way
+  bool deaf = false;    ///< carries nothing from the server
 };
 
 }  // namespace
@@ -59,14 +60,14 @@ PgProxy::PgProxy(std::string server_socket) : server_socket_(std::move(server_so
   thread_ = std::thread([this] { Relay(); });
 }
 
-void PgProxy::Freeze() {
-  const int want = ++freezes_;
-  REQUIRE(write(wake_[1], "f", 1) == 1);
-  while (frozen_ < want) usleep(1000);
+void PgProxy::Ask(char what) {
+  const int want = ++asked_;
+  REQUIRE(write(wake_[1], &what, 1) == 1);
+  while (done_ < want) usleep(1000);
 }
 
 PgProxy::~PgProxy() {
-  (void)!write(wake_[1], "x", 1);
+  Ask('x');
   thread_.join();
   for (int fd : {listener_, wake_[0], wake_[1]}) close(fd);
   std::filesystem::remove_all(dir_);
@@ -75,34 +76,43 @@ PgProxy::~PgProxy() {
 void PgProxy::Relay() {
   std::vector<Pair> pairs;
   for (;;) {
-    if (const int want = freezes_; want != frozen_) {
-      for (Pair& p : pairs) p.frozen = true;
-      frozen_ = want;
-    }
     std::vector<pollfd> fds = {{wake_[0], POLLIN, 0}, {listener_, POLLIN, 0}};
     for (const Pair& p : pairs) {  // a frozen pair is not polled: not even a hang-up is seen
       fds.push_back({p.frozen ? -1 : p.client, POLLIN, 0});
-      fds.push_back({p.frozen ? -1 : p.server, POLLIN, 0});
+      fds.push_back({p.frozen || p.deaf ? -1 : p.server, POLLIN, 0});
     }
     if (poll(fds.data(), fds.size(), -1) < 0) continue;
     if (fds[0].revents != 0) {
       char what = 'x';
-      if (read(wake_[0], &what, 1) != 1 || what == 'x') break;
-      continue;  // frozen at the top
+      if (read(wake_[0], &what, 1) != 1) what = 'x';
+      for (Pair& p : pairs) {
+        p.frozen = p.frozen || what == 'f';
+        p.deaf = p.deaf || what == 'd';
+      }
+      if (what == 'c' || what == 'x') {
+        for (const Pair& p : pairs) {
+          close(p.client);
+          close(p.server);
+        }
+        pairs.clear();
+      }
+      ++done_;
+      if (what == 'x') return;
+      continue;
     }
+    std::vector<Pair> open;  // the pairs relayed from now on
     if (fds[1].revents & POLLIN) {
       const int client = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
       const int server = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
       const sockaddr_un addr = Address(server_socket_);
-      if (client >= 0 && server >= 0 &&
+      if (client >= 0 && server >= 0 && !refuse_ &&
           connect(server, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) == 0) {
-        pairs.push_back({client, server, false});
+        open.push_back({client, server});
       } else {
         if (client >= 0) close(client);
         if (server >= 0) close(server);
       }
     }
-    std::vector<Pair> open;
     for (size_t i = 0; i < pairs.size(); ++i) {
       const Pair& p = pairs[i];
       bool ok = true;
@@ -122,10 +132,6 @@ void PgProxy::Relay() {
       }
     }
     pairs = std::move(open);
-  }
-  for (const Pair& p : pairs) {
-    close(p.client);
-    close(p.server);
   }
 }
 

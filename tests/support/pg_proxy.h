@@ -22,17 +22,29 @@ class PgProxy {
   /// The directory of its socket: libpq's host, with port 5432.
   const std::string& dir() const { return dir_; }
   /// From its return on, the connections open now carry nothing either way; new ones pass.
-  void Freeze();
+  void Freeze() { Ask('f'); }
+  /// From its return on, the connections open now carry what the client sends and nothing of
+  /// what the server answers.
+  void Deafen() { Ask('d'); }
+  /// Closes both ends of every connection open now, as a restart of the server does.
+  void Cut() { Ask('c'); }
+  /// While `refuse`, a new connection is closed as soon as it is made, as by a server that is
+  /// not there.
+  void Refuse(bool refuse) { refuse_ = refuse; }
 
  private:
+  /// Has the thread do `what` ('f' freeze, 'd' deafen, 'c' cut, 'x' stop) and waits until it
+  /// has.
+  void Ask(char what);
   void Relay();
 
   std::string server_socket_;
   std::string dir_;
   int listener_ = -1;
-  int wake_[2] = {-1, -1};       ///< a pipe that wakes the thread: "f" to freeze, "x" to stop
-  std::atomic<int> freezes_{0};  ///< Freeze calls
-  std::atomic<int> frozen_{0};   ///< Freeze calls the thread has acted on
+  int wake_[2] = {-1, -1};  ///< the pipe that carries Ask's commands to the thread
+  std::atomic<int> asked_{0};  ///< Ask calls
+  std::atomic<int> done_{0};   ///< Ask calls the thread has acted on
+  std::atomic<bool> refuse_{false};
   std::thread thread_;
 };
 

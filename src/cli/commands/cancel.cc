@@ -39,6 +39,7 @@ Result<nlohmann::json> CancelAcrossRestarts(const std::string& socket, CancelReq
   req.progress = true;  // the first frame names the tasks being stopped
   const bool terminal = isatty(STDERR_FILENO) == 1;
   bool told = false;
+  Retries retries;
   for (;;) {
     Status sent = client->Send(req);
     Result<nlohmann::json> r = sent.ok() ? client->Read() : Result<nlohmann::json>(sent);
@@ -51,7 +52,15 @@ Result<nlohmann::json> CancelAcrossRestarts(const std::string& socket, CancelReq
       }
       r = client->Read();
     }
-    if (r.ok() || r.status().code() != ErrorCode::kUnavailable || req.select.ByFilter()) return r;
+    if (r.ok()) {
+      const Status answer = ResponseStatus(*r);
+      // A store failing for a while selected and stopped nothing: the same cancel again.
+      if (answer.ok() || !retries.After(answer)) return r;
+      continue;
+    }
+    if (r.status().code() != ErrorCode::kUnavailable || req.select.ByFilter() ||
+        !retries.After(r.status()))
+      return r;
     client = ConnectUntil(socket, clock.MonoNow() + kReconnectWindowMs);
     if (!client.ok()) return client.status();
   }

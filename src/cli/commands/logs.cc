@@ -61,14 +61,17 @@ int PrintOneTask(const GlobalOptions& g, LogsRequest req, bool follow) {
   if (!client.ok()) return Fail(client.status());
   int attempt = -1;
   bool noted = false;  // that another host runs it
+  Retries retries;
   for (;;) {
     auto r = client->Call(req);
-    if (!r.ok() && r.status().code() == ErrorCode::kUnavailable && follow) {
+    if (!r.ok() && follow && retries.After(r.status())) {
+      if (r.status().code() != ErrorCode::kUnavailable) continue;  // the store's fault
       client = ConnectUntil(g.socket, clock.MonoNow() + kReconnectWindowMs);
       if (!client.ok()) return Fail(client.status());
       continue;
     }
     if (!r.ok()) return Fail(r.status());
+    retries.Succeeded();
     const int now_attempt = (*r)["attempt"].get<int>();
     if (attempt >= 0 && now_attempt != attempt) {  // a new attempt: start over
       req.offset = 0;

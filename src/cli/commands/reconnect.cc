@@ -10,6 +10,16 @@ void SleepMs(int ms) {
   }
 }
 
+bool Retries::After(const Status& st) {
+  const bool store = st.fault() == StoreFault::kTransient;
+  if (!store && st.code() != ErrorCode::kUnavailable) return false;
+  const MonoMs now = clock_.MonoNow();
+  if (!since_) since_ = now;
+  if (now - *since_ >= kReconnectWindowMs) return false;
+  if (store) SleepMs(kStoreRetryMs);
+  return true;
+}
+
 Result<Client> ConnectUntil(const std::string& socket, MonoMs give_up) {
   RealClock clock;
   for (;;) {

@@ -39,6 +39,7 @@ Status WaitAll(const GlobalOptions& g, const TaskSelector& select, std::vector<T
   if (!select.ByFilter()) known(select.ids);
   auto client = Client::Connect(g.socket);
   if (!client.ok()) return client.status();
+  Retries retries;
   for (;;) {
     WaitRequest req{select};
     if (meter) {  // after a reconnect, only the ids still running
@@ -58,7 +59,11 @@ Status WaitAll(const GlobalOptions& g, const TaskSelector& select, std::vector<T
         st = frame.status();
         break;
       }
-      if (Status err = ResponseStatus(*frame); !err.ok()) return err;
+      if (Status err = ResponseStatus(*frame); !err.ok()) {
+        st = err;  // a store's transient fault is asked again below
+        break;
+      }
+      retries.Succeeded();
       if (frame->value("end", false)) return Status::Ok();
       if (frame->contains("selected")) {
         known((*frame)["selected"].get<std::vector<TaskId>>());
@@ -68,7 +73,8 @@ Status WaitAll(const GlobalOptions& g, const TaskSelector& select, std::vector<T
       const bool first = ended.emplace(task["id"].get<TaskId>(), task).second;
       if (first && meter) meter->Ended(WaitExitCode(task) != 0, clock.MonoNow());
     }
-    if (st.code() != ErrorCode::kUnavailable) return st;
+    if (!retries.After(st)) return st;
+    if (st.code() != ErrorCode::kUnavailable) continue;  // the connection still serves
     client = ConnectUntil(g.socket, clock.MonoNow() + kReconnectWindowMs);
     if (!client.ok()) return client.status();
   }

@@ -28,11 +28,11 @@ std::string OkResponseText(json body, std::string_view key, const std::vector<st
 }
 
 json ErrorResponse(const Status& status) {
-  return json{{"ok", false},
-              {"error",
-               {{"code", ErrorCodeName(status.code())},
-                {"field", status.field()},
-                {"message", status.message()}}}};
+  json error{{"code", ErrorCodeName(status.code())},
+             {"field", status.field()},
+             {"message", status.message()}};
+  if (status.fault() == StoreFault::kTransient) error["transient"] = true;
+  return json{{"ok", false}, {"error", std::move(error)}};
 }
 
 Status ResponseStatus(const json& response) {
@@ -40,8 +40,12 @@ Status ResponseStatus(const json& response) {
   if (response.value("ok", false)) return Status::Ok();
   const json err = response.value("error", json::object());
   if (!err.is_object()) return Status::Internal("the daemon sent a malformed error");
-  return Status(ErrorCodeFromName(err.value("code", "internal")), err.value("field", ""),
+  Status status(ErrorCodeFromName(err.value("code", "internal")), err.value("field", ""),
                 err.value("message", "unknown error"));
+  const json transient = err.value("transient", json(false));
+  if (transient.is_boolean() && transient.get<bool>())
+    return std::move(status).WithFault(StoreFault::kTransient);
+  return status;
 }
 
 }  // namespace tq

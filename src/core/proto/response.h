@@ -19,9 +19,10 @@ std::string WireText(const nlohmann::json& message);
 /// already WireText. A long list is encoded once, item by item, never as one big document.
 std::string OkResponseText(nlohmann::json body, std::string_view key,
                            const std::vector<std::string>& items);
-/// {"ok": false, "error": {"code", "field", "message"}}.
+/// {"ok": false, "error": {"code", "field", "message"}}, with "transient": true when trying
+/// again may help (a store fault of that kind: a lost connection, a restarting server).
 nlohmann::json ErrorResponse(const Status& status);
-/// The Status a response carries (ok, or its error).
+/// The Status a response carries (ok, or its error, a transient fault when it says so).
 Status ResponseStatus(const nlohmann::json& response);
 
 }  // namespace tq

@@ -191,8 +191,24 @@ TEST_CASE("error responses carry code, field and message") {
   CHECK(back.code() == ErrorCode::kNotFound);
   CHECK(back.field() == "id");
   CHECK(back.message() == "task 5 not found");
+  CHECK(back.fault() == StoreFault::kNone);
+  CHECK_FALSE(ErrorResponse(st)["error"].contains("transient"));
   CHECK(ResponseStatus(OkResponse({{"id", 1}})).ok());
   CHECK_FALSE(ResponseStatus(json("nonsense")).ok());
+}
+
+TEST_CASE("an error that trying again may mend says so, and the client reads it so") {
+  const Status lost = Status::Internal("store: begin failed: terminating connection")
+                          .WithFault(StoreFault::kTransient);
+  const json wire = ErrorResponse(lost);
+  CHECK(wire["error"]["transient"] == true);
+  CHECK(ResponseStatus(json::parse(wire.dump())).fault() == StoreFault::kTransient);
+  const Status full = Status::Internal("store: commit failed: database or disk is full")
+                          .WithFault(StoreFault::kPermanent);
+  CHECK_FALSE(ErrorResponse(full)["error"].contains("transient"));
+  json odd = wire;
+  odd["error"]["transient"] = "yes";  // only true says so
+  CHECK(ResponseStatus(odd).fault() == StoreFault::kNone);
 }
 
 TEST_CASE("a task shows the SPEC 2 field names and never its environment") {

@@ -244,13 +244,19 @@ PGresult* Db::Await(int sent) {
 }
 
 Status Db::Exec(std::string_view what, const std::string& sql) {
-  if (Status s = Ready(what); !s.ok()) return s;
-  PGresult* result = Run(sql);
-  const ExecStatusType st = PQresultStatus(result);
-  Status status =
-      st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
-  PQclear(result);
-  return status;
+  for (bool again = false;; again = true) {
+    if (Status s = Ready(what); !s.ok()) return s;
+    PGresult* result = Run(sql);
+    const ExecStatusType st = PQresultStatus(result);
+    Status status =
+        st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
+    PQclear(result);
+    if (status.ok() || again || !MayRunAgain()) return status;
+  }
+}
+
+bool Db::MayRunAgain() const {
+  return lost_ && !stalled_ && !in_transaction_;
 }
 
 Status Db::Begin() {
@@ -419,8 +425,17 @@ class PgStatement : public sql::Statement {
     if (status.ok()) prepared_on_ = db_.connection();
     return status;
   }
-  // Sends the statement with its parameters and keeps the result.
+  // Sends the statement with its parameters and keeps the result; once more on a new
+  // connection when the server had ended the one it met (Db::MayRunAgain).
   Status Execute() {
+    Status status = ExecuteOnce();
+    if (status.ok() || !db_.MayRunAgain()) return status;
+    PQclear(result_);
+    result_ = nullptr;
+    return ExecuteOnce();
+  }
+  // Execute, on the connection there is.
+  Status ExecuteOnce() {
     if (Status s = db_.Ready(what_); !s.ok()) return s;
     if (Status s = Prepare(); !s.ok()) return s;
     std::vector<const char*> values;

@@ -95,6 +95,12 @@ class Db : public sql::Connection {
   /// Makes sure a connection is up: after one was lost, connects again (outside a transaction
   /// only: a transaction does not survive its connection).
   Status Ready(std::string_view what);
+  /// True when a call that just failed may run once more on a new connection: the server ended
+  /// the connection (a restart, an administrator), not one given up for want of an answer (its
+  /// statement may still run), and outside a transaction. The store writes only inside
+  /// transactions, whose BEGIN is the first statement to meet an ended connection, so nothing
+  /// is done twice.
+  bool MayRunAgain() const;
   /// A reconnect failed: calls fail at once until the pause after it is over.
   void PauseReconnects();
   /// Notes the server's process of the new connection and when it started, so that the next
