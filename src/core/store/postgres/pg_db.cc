@@ -3,6 +3,7 @@
 #include <endian.h>
 #include <libpq-fe.h>
 #include <poll.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -244,12 +245,20 @@ PGresult* Db::Await(int sent) {
 }
 
 Status Db::Exec(std::string_view what, const std::string& sql) {
+  return ExecReading(what, sql, nullptr);
+}
+
+Status Db::ExecReading(std::string_view what, const std::string& sql, std::string* value) {
   for (bool again = false;; again = true) {
     if (Status s = Ready(what); !s.ok()) return s;
     PGresult* result = Run(sql);
     const ExecStatusType st = PQresultStatus(result);
     Status status =
         st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
+    if (status.ok() && value != nullptr)
+      *value = st == PGRES_TUPLES_OK && PQntuples(result) > 0 && !PQgetisnull(result, 0, 0)
+                   ? PQgetvalue(result, 0, 0)
+                   : "";
     PQclear(result);
     if (status.ok() || again || !MayRunAgain()) return status;
   }
@@ -268,7 +277,10 @@ Status Db::BeginClaims() {
 }
 
 Status Db::BeginBy(const std::string& sql) {
-  Status status = Exec("begin", sql);
+  // Its transaction's id, taken as it begins: should COMMIT's answer not come, the outcome is
+  // read back by it (Resolve).
+  txid_.clear();
+  Status status = ExecReading("begin", sql + "; SELECT txid_current()::text", &txid_);
   if (status.ok()) {
     in_transaction_ = true;
   } else if (!lost_ && PQtransactionStatus(conn_.get()) != PQTRANS_IDLE) {
@@ -289,7 +301,26 @@ Status Db::CommitNow() {
   }
   PQclear(result);
   in_transaction_ = false;
+  if (!status.ok() && lost_ && !txid_.empty()) return Resolve(txid_, std::move(status));
   return status;
+}
+
+Status Db::Resolve(const std::string& txid, Status failed) {
+  // The session before is ended as the new connection is made (EndAbandoned), so the outcome is
+  // final once that session is gone: "in progress" only until then.
+  for (int tries = 0; tries < 20; ++tries) {
+    if (!Ready("commit").ok()) return failed;
+    PGresult* result = Run("SELECT txid_status(" + txid + ")");
+    const std::string outcome = PQresultStatus(result) == PGRES_TUPLES_OK &&
+                                        PQntuples(result) == 1 && !PQgetisnull(result, 0, 0)
+                                    ? PQgetvalue(result, 0, 0)
+                                    : "";
+    PQclear(result);
+    if (outcome == "committed") return Status::Ok();
+    if (outcome != "in progress") return failed;
+    usleep(100 * 1000);
+  }
+  return failed;
 }
 
 void Db::Rollback() {

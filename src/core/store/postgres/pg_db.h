@@ -124,6 +124,13 @@ class Db : public sql::Connection {
   /// server did not answer within the answer timeout (then the connection is lost and stalled).
   pg_result* Await(int sent);
 
+  /// A COMMIT of transaction `txid` whose answer never came (`failed`: the connection was
+  /// given up or lost) may have been carried out: reads its outcome back on a new connection.
+  /// Ok when the server committed it; `failed` when it did not, or when that cannot be read.
+  Status Resolve(const std::string& txid, Status failed);
+  /// Exec, keeping the first column of the first row of the last statement's result in
+  /// `*value` ("" when there is none) when `value` is given.
+  Status ExecReading(std::string_view what, const std::string& sql, std::string* value);
   /// Opens a transaction by running `sql` (BEGIN and what goes with it).
   Status BeginBy(const std::string& sql);
 
@@ -142,6 +149,7 @@ class Db : public sql::Connection {
   int64_t connect_pause_ms_ = 0;  ///< the pause after the last failed reconnect; 0: none failed
   std::string session_;           ///< "pid,backend_start" of the server's process (NoteSession)
   bool in_transaction_ = false;   ///< between Begin and Commit or Rollback
+  std::string txid_;              ///< the open transaction's id (txid_current)
   int64_t changes_ = 0;           ///< rows the last statement inserted, updated or deleted
   std::string on_connect_;        ///< run on each new connection
   std::string begin_sql_ = "BEGIN";

@@ -441,5 +441,45 @@ TEST_CASE("pg: the session a stalled connection left on the server is ended by t
              1)[0][0] == "0");
 }
 
+// Issue 49: a COMMIT the server carried out whose answer never came was reported failed, so the
+// claims it stored never started (attempts "running" with no process) and `tq queue resume`
+// answered "commit failed" for a queue it resumed. Its outcome is read back on a new connection.
+TEST_CASE("pg: a commit whose answer never came is read back, kept or not as the server did") {
+  std::string why;
+  test::PgServer* server = test::PgServer::Get(&why);
+  if (server == nullptr) TQ_SKIP(why);
+  const std::string database = server->FreshDatabase();
+  REQUIRE_FALSE(database.empty());
+  test::PgProxy proxy(server->Socket());
+  Result<std::unique_ptr<Db>> opened = Db::Open("host=" + proxy.dir() + " port=5432 user=tq " +
+                                                database.substr(database.find("dbname=")));
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  Db& db = **opened;
+  db.SetAnswerTimeout(300);
+  db.SetReconnectPauses(0, 0);
+  REQUIRE(db.Exec("create", "CREATE TABLE k (key bytea PRIMARY KEY)").ok());
+  Stmt insert = Prepared(db, "insert key", "INSERT INTO k (key) VALUES ($1)");
+  const auto keys = [&] { return Rows(db, "SELECT key FROM k ORDER BY key", 1); };
+
+  {  // the server commits; its answer is lost on the way
+    Transaction tx(db);
+    REQUIRE(tx.Begin().ok());
+    REQUIRE(Query(insert).BindBlob("kept").Run().ok());
+    proxy.Deafen();
+    const Status committed = tx.Commit();
+    CHECK_MESSAGE(committed.ok(), committed.message());
+  }
+  CHECK(keys() == std::vector<std::vector<std::string>>{{"kept"}});
+  {  // COMMIT never reaches the server: the transaction is ended with its session, undone
+    Transaction tx(db);
+    REQUIRE(tx.Begin().ok());
+    REQUIRE(Query(insert).BindBlob("lost").Run().ok());
+    proxy.Freeze();
+    const Status lost = tx.Commit();
+    CHECK(lost.fault() == StoreFault::kTransient);
+  }
+  CHECK(keys() == std::vector<std::vector<std::string>>{{"kept"}});
+}
+
 }  // namespace
 }  // namespace tq::pg
