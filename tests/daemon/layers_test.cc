@@ -52,6 +52,33 @@ std::set<std::string> Includes(const fs::path& file, const std::string& tree) {
   return found;
 }
 
+// Checks that every file in a folder of src/`tree` (`dir`) includes of src/`tree` only its own
+// folder and those `may` allows it; returns how many files it read.
+int CheckLayers(const fs::path& dir, const std::string& tree,
+                const std::map<std::string, std::set<std::string>>& may) {
+  int read = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    const fs::path relative = fs::relative(e.path(), dir);
+    const std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || relative.parent_path().empty() ||
+        (ext != ".h" && ext != ".cc" && ext != ".c"))
+      continue;
+    ++read;
+    const std::string folder = relative.begin()->string();
+    const std::string name = relative.string();
+    CAPTURE(name);
+    REQUIRE(may.count(folder) == 1);
+    for (const std::string& header : Includes(e.path(), tree)) {
+      CAPTURE(header);
+      const size_t slash = header.find('/');
+      REQUIRE(slash != std::string::npos);  // daemon.h: the wiring is no folder's to include
+      const std::string to = header.substr(0, slash);
+      CHECK((to == folder || may.at(folder).count(to) == 1));
+    }
+  }
+  return read;
+}
+
 TEST_CASE("src/daemon holds main.cc, daemon.h, daemon.cc and folders, each with its CMakeLists") {
   std::set<std::string> files, folders;
   for (const auto& e : fs::directory_iterator(kDaemonDir))
@@ -65,50 +92,11 @@ TEST_CASE("src/daemon holds main.cc, daemon.h, daemon.cc and folders, each with 
 }
 
 TEST_CASE("no file of a folder of src/daemon includes one of a folder above it") {
-  int read = 0;
-  for (const auto& e : fs::recursive_directory_iterator(kDaemonDir)) {
-    const fs::path relative = fs::relative(e.path(), kDaemonDir);
-    const std::string ext = e.path().extension().string();
-    if (!e.is_regular_file() || relative.parent_path().empty() ||
-        (ext != ".h" && ext != ".cc" && ext != ".c"))
-      continue;
-    ++read;
-    const std::string folder = relative.begin()->string();
-    const std::string name = relative.string();
-    CAPTURE(name);
-    REQUIRE(kMayInclude.count(folder) == 1);
-    const std::set<std::string>& allowed = kMayInclude.at(folder);
-    const std::set<std::string> includes = Includes(e.path(), "daemon");
-    for (const std::string& header : includes) {
-      CAPTURE(header);
-      const size_t slash = header.find('/');
-      REQUIRE(slash != std::string::npos);  // daemon.h: the wiring is no folder's to include
-      const std::string to = header.substr(0, slash);
-      CHECK((to == folder || allowed.count(to) == 1));
-    }
-  }
-  CHECK(read > 50);
+  CHECK(CheckLayers(kDaemonDir, "daemon", kMayInclude) > 50);
 }
 
 TEST_CASE("no file of a folder of src/core includes one its layer may not: policy knows no store") {
-  int read = 0;
-  for (const auto& e : fs::recursive_directory_iterator(kCoreDir)) {
-    const fs::path relative = fs::relative(e.path(), kCoreDir);
-    const std::string ext = e.path().extension().string();
-    if (!e.is_regular_file() || relative.parent_path().empty() || (ext != ".h" && ext != ".cc"))
-      continue;
-    ++read;
-    const std::string folder = relative.begin()->string();
-    const std::string name = relative.string();
-    CAPTURE(name);
-    REQUIRE(kCoreMayInclude.count(folder) == 1);
-    for (const std::string& header : Includes(e.path(), "core")) {
-      CAPTURE(header);
-      const std::string to = header.substr(0, header.find('/'));
-      CHECK((to == folder || kCoreMayInclude.at(folder).count(to) == 1));
-    }
-  }
-  CHECK(read > 50);
+  CHECK(CheckLayers(kCoreDir, "core", kCoreMayInclude) > 50);
 }
 
 }  // namespace
