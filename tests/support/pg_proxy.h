@@ -41,7 +41,7 @@ class PgProxy {
   std::string server_socket_;
   std::string dir_;
   int listener_ = -1;
-  int wake_[2] = {-1, -1};  ///< the pipe that carries Ask's commands to the thread
+  int wake_[2] = {-1, -1};     ///< the pipe that carries Ask's commands to the thread
   std::atomic<int> asked_{0};  ///< Ask calls
   std::atomic<int> done_{0};   ///< Ask calls the thread has acted on
   std::atomic<bool> refuse_{false};
