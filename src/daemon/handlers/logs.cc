@@ -2,6 +2,8 @@
 // (which `tq logs -f` follows), or of the tasks a selector names, one after another.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "core/model/stage_progress.h"
 #include "core/proto/wire_bytes.h"
 #include "daemon/handlers/handlers.h"
@@ -96,62 +98,74 @@ void HandleOneTaskLogs(RequestContext& ctx, ConnId conn, const Owner& peer, cons
   ctx.server.Send(conn, OkResponse(std::move(body)));
 }
 
+// What one logs response of several tasks has gathered so far.
+struct LogsPage {
+  json body;                    ///< "selected", and "next" once the page is full
+  json parts = json::array();   ///< each task's part
+  size_t budget = kChunkBytes;  ///< output bytes it may still carry
+  int64_t offset = 0;           ///< where the next task's output starts
+};
+
+// Adds task `id`'s latest attempt, as much as fits, to `page`; false once the page is full
+// (then "next" says where the following request goes on).
+bool AddLogPart(RequestContext& ctx, const Owner& peer, const LogsRequest& r, TaskId id,
+                LogsPage& page) {
+  if (page.budget == 0 || page.parts.size() == kMaxParts) {
+    page.body["next"] = {{"id", id}, {"offset", page.offset}};
+    return false;
+  }
+  // Without its stdin and environment: only the command, the state and the attempts count.
+  auto found = VisibleTasks(ctx, peer, {id});
+  if (!found.ok()) {
+    page.parts.push_back({{"id", id}, {"error", found.status().message()}});
+    page.offset = 0;
+    return true;
+  }
+  const Task* task = &found->front();
+  const int attempt = task->attempt_count;
+  const OutputChunk chunk =
+      OutputOf(ctx, *task, attempt)
+          .Read(r.stderr_stream, r.merged, AttemptOver(*task, attempt), page.offset, page.budget);
+  const bool done = chunk.next >= chunk.available;
+  // A task with stages runs its current stage's command, not a command of its own.
+  const StageSpec* stage = StageAt(task->spec, task->stage);
+  const std::vector<std::string>& argv = stage ? stage->argv : task->spec.argv;
+  const std::optional<std::string>& shell = stage ? stage->shell : task->spec.shell;
+  size_t command_bytes = shell ? shell->size() : 0;
+  for (const std::string& arg : argv) command_bytes += arg.size();
+  page.budget -= std::min(page.budget, chunk.data.size() + command_bytes);
+  page.parts.push_back({{"id", id},
+                        {"attempt", attempt},
+                        {"state", StateName(task->state)},
+                        {"stage_name", stage ? json(stage->name) : json()},
+                        {"argv", BytesListToJson(argv)},
+                        {"shell", shell ? BytesToJson(*shell) : json()},
+                        {"offset", page.offset},
+                        {"data", BytesToJson(chunk.data)},
+                        {"done", done}});
+  if (!done) {
+    page.body["next"] = {{"id", id}, {"offset", chunk.next}};
+    return false;
+  }
+  page.offset = 0;
+  return true;
+}
+
 // logs of tasks `ids` (a group's id stands for its shards, read as it is reached): as much of
-// each one's latest attempt as fits, in turn, from `offset` in the first. `body` may say what
-// the filters selected.
+// each one's latest attempt as fits, in turn, from the request's offset in the first. `body`
+// may say what the filters selected.
 void SendLogsOf(RequestContext& ctx, ConnId conn, const Owner& peer, const LogsRequest& r,
                 const std::vector<TaskId>& ids, json body) {
-  json parts = json::array();
-  size_t budget = kChunkBytes;
-  int64_t offset = r.offset;
+  LogsPage page{std::move(body)};
+  page.offset = r.offset;
   for (TaskId named : ids) {
-    bool full = false;
-    for (TaskId id : WithShards(ctx, peer, {named})) {
-      if (budget == 0 || parts.size() == kMaxParts) {
-        body["next"] = {{"id", id}, {"offset", offset}};
-        full = true;
-        break;
-      }
-      // Without its stdin and environment: only the command, the state and the attempts count.
-      auto found = VisibleTasks(ctx, peer, {id});
-      if (!found.ok()) {
-        parts.push_back({{"id", id}, {"error", found.status().message()}});
-        offset = 0;
-        continue;
-      }
-      const Task* task = &found->front();
-      const int attempt = task->attempt_count;
-      const OutputChunk chunk =
-          OutputOf(ctx, *task, attempt)
-              .Read(r.stderr_stream, r.merged, AttemptOver(*task, attempt), offset, budget);
-      const bool done = chunk.next >= chunk.available;
-      // A task with stages runs its current stage's command, not a command of its own.
-      const StageSpec* stage = StageAt(task->spec, task->stage);
-      const std::vector<std::string>& argv = stage ? stage->argv : task->spec.argv;
-      const std::optional<std::string>& shell = stage ? stage->shell : task->spec.shell;
-      size_t command_bytes = shell ? shell->size() : 0;
-      for (const std::string& arg : argv) command_bytes += arg.size();
-      budget -= std::min(budget, chunk.data.size() + command_bytes);
-      parts.push_back({{"id", id},
-                       {"attempt", attempt},
-                       {"state", StateName(task->state)},
-                       {"stage_name", stage ? json(stage->name) : json()},
-                       {"argv", BytesListToJson(argv)},
-                       {"shell", shell ? BytesToJson(*shell) : json()},
-                       {"offset", offset},
-                       {"data", BytesToJson(chunk.data)},
-                       {"done", done}});
-      if (!done) {
-        body["next"] = {{"id", id}, {"offset", chunk.next}};
-        full = true;
-        break;
-      }
-      offset = 0;
-    }
-    if (full) break;
+    const std::vector<TaskId> tasks = WithShards(ctx, peer, {named});
+    if (!std::all_of(tasks.begin(), tasks.end(),
+                     [&](TaskId id) { return AddLogPart(ctx, peer, r, id, page); }))
+      break;
   }
-  body["parts"] = std::move(parts);
-  ctx.server.Send(conn, OkResponse(std::move(body)));
+  page.body["parts"] = std::move(page.parts);
+  ctx.server.Send(conn, OkResponse(std::move(page.body)));
 }
 
 // logs of the tasks a selector names: its ids, or what its filters match (read a page per pass

@@ -48,6 +48,22 @@ void WalkOn(const std::shared_ptr<Walk>& walk) {
   w.done(Status::Ok());
 }
 
+// InSlices from `from` on.
+void SliceOn(RequestContext& ctx, std::shared_ptr<const std::vector<TaskId>> ids, size_t size,
+             size_t from, std::function<Status(const std::vector<TaskId>&)> slice,
+             SelectionDone done) {
+  if (from >= ids->size()) return done(Status::Ok());
+  const size_t to = std::min(ids->size(), from + size);
+  const std::vector<TaskId> part(ids->begin() + static_cast<std::ptrdiff_t>(from),
+                                 ids->begin() + static_cast<std::ptrdiff_t>(to));
+  if (Status st = slice(part); !st.ok()) return done(st);
+  if (to == ids->size()) return done(Status::Ok());
+  ctx.loop.Defer(nullptr, [&ctx, ids = std::move(ids), size, to, slice = std::move(slice),
+                           done = std::move(done)]() mutable {
+    SliceOn(ctx, std::move(ids), size, to, std::move(slice), std::move(done));
+  });
+}
+
 }  // namespace
 
 Result<std::optional<uint32_t>> OwnerFilterFor(RequestContext& ctx, const Owner& peer,
@@ -111,26 +127,6 @@ void SelectTasks(RequestContext& ctx, ConnId conn, const Owner& peer, const Task
         then(std::move(*all));
       });
 }
-
-namespace {
-
-// InSlices from `from` on.
-void SliceOn(RequestContext& ctx, std::shared_ptr<const std::vector<TaskId>> ids, size_t size,
-             size_t from, std::function<Status(const std::vector<TaskId>&)> slice,
-             SelectionDone done) {
-  if (from >= ids->size()) return done(Status::Ok());
-  const size_t to = std::min(ids->size(), from + size);
-  const std::vector<TaskId> part(ids->begin() + static_cast<std::ptrdiff_t>(from),
-                                 ids->begin() + static_cast<std::ptrdiff_t>(to));
-  if (Status st = slice(part); !st.ok()) return done(st);
-  if (to == ids->size()) return done(Status::Ok());
-  ctx.loop.Defer(nullptr, [&ctx, ids = std::move(ids), size, to, slice = std::move(slice),
-                           done = std::move(done)]() mutable {
-    SliceOn(ctx, std::move(ids), size, to, std::move(slice), std::move(done));
-  });
-}
-
-}  // namespace
 
 void InSlices(RequestContext& ctx, std::vector<TaskId> ids, size_t size,
               std::function<Status(const std::vector<TaskId>&)> slice, SelectionDone done) {

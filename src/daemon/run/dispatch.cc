@@ -194,6 +194,7 @@ void Dispatcher::Turn() {
 
 void Dispatcher::Tell(const News& news) {
   for (const double seconds : news.run_seconds) parts_.counters.run_time.Observe(seconds);
+  for (const int priority : news.picks) ++parts_.counters.picks[priority];
   for (const auto& [task, attempt, outcome] : news.retrying)
     events_.retrying(task, attempt, outcome);
   for (const auto& [task, attempt, outcome] : news.advanced)
@@ -302,8 +303,7 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     ready.Open(std::move(open));
     auto pick = PickNext(ready, parts_.config->high_share, uniform);
     if (!pick) break;
-    parts_.store.AfterCommit(
-        [this, priority = pick->priority] { ++parts_.counters.picks[priority]; });
+    news.picks.push_back(pick->priority);
     served_.Served(pick->owner_uid);
     const size_t claimed = claims.size();
     if (!ClaimTask(pick->id, held, claims, news, passing)) break;

@@ -151,6 +151,7 @@ class Dispatcher {
     std::vector<std::tuple<Task, int, AttemptOutcome>> retrying;  ///< waiting for a retry
     std::vector<std::tuple<Task, int, AttemptOutcome>> advanced;  ///< waiting for a next stage
     std::vector<double> run_seconds;                              ///< the ended attempts'
+    std::vector<int> picks;  ///< the priority of each task the chooser picked
   };
 
   void Turn();

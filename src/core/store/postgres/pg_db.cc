@@ -53,6 +53,14 @@ std::string FirstLine(const char* message) {
   return line.empty() ? "no message from the server" : line;
 }
 
+// The first column of the first row of `result` as text; "" when it holds no such value.
+std::string FirstValue(const PGresult* result) {
+  return PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) > 0 &&
+                 !PQgetisnull(result, 0, 0)
+             ? PQgetvalue(result, 0, 0)
+             : "";
+}
+
 // Reads `n` bytes of a big-endian signed integer.
 int64_t BigEndian(const char* p, int n) {
   switch (n) {
@@ -126,9 +134,7 @@ void Db::NoteSession() {
   PGresult* result =
       Run("SELECT pid || ',' || extract(epoch from backend_start)::numeric::text FROM "
           "pg_stat_activity WHERE pid = pg_backend_pid()");
-  session_ = PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) == 1
-                 ? PQgetvalue(result, 0, 0)
-                 : "";
+  session_ = FirstValue(result);
   PQclear(result);
 }
 
@@ -255,10 +261,7 @@ Status Db::ExecReading(std::string_view what, const std::string& sql, std::strin
     const ExecStatusType st = PQresultStatus(result);
     Status status =
         st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
-    if (status.ok() && value != nullptr)
-      *value = st == PGRES_TUPLES_OK && PQntuples(result) > 0 && !PQgetisnull(result, 0, 0)
-                   ? PQgetvalue(result, 0, 0)
-                   : "";
+    if (status.ok() && value != nullptr) *value = FirstValue(result);
     PQclear(result);
     if (status.ok() || again || !MayRunAgain()) return status;
   }
@@ -309,13 +312,8 @@ Status Db::Resolve(const std::string& txid, Status failed) {
   // The session before is ended as the new connection is made (EndAbandoned), so the outcome is
   // final once that session is gone: "in progress" only until then.
   for (int tries = 0; tries < 20; ++tries) {
-    if (!Ready("commit").ok()) return failed;
-    PGresult* result = Run("SELECT txid_status(" + txid + ")");
-    const std::string outcome = PQresultStatus(result) == PGRES_TUPLES_OK &&
-                                        PQntuples(result) == 1 && !PQgetisnull(result, 0, 0)
-                                    ? PQgetvalue(result, 0, 0)
-                                    : "";
-    PQclear(result);
+    std::string outcome;
+    if (!ExecReading("commit", "SELECT txid_status(" + txid + ")", &outcome).ok()) return failed;
     if (outcome == "committed") return Status::Ok();
     if (outcome != "in progress") return failed;
     usleep(100 * 1000);
