@@ -1,5 +1,6 @@
 #include "daemon/daemon.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
@@ -94,6 +95,12 @@ Status Daemon::Open() {
                    : OpenPostgresStore(config.store, config.durability_full);
   if (!store.ok()) return store.status();
   store_ = std::move(*store);
+  // A wait for PostgreSQL's answer waits on the loop, which meanwhile answers pings, feeds the
+  // watchdog and stops tasks whose time is up (SPEC 6).
+  store_->WaitWith([this](int fd, short events, int timeout_ms) {
+    return loop_.WaitFor(
+        fd, ((events & POLLIN) ? EPOLLIN : 0u) | ((events & POLLOUT) ? EPOLLOUT : 0u), timeout_ms);
+  });
   started_ = clock_.WallNow();
   Result<std::string> host = ThisHostName(config);
   if (!host.ok()) return host.status();
@@ -105,6 +112,10 @@ Status Daemon::Open() {
   store_->ObserveCommits([this](double seconds) { counters_.commit.Observe(seconds); });
 
   server_ = std::make_unique<Server>(loop_, clock_, options_.server_limits);
+  held_ = std::make_unique<HeldRequests>(
+      loop_, *server_, [this](ConnId conn, const Owner& peer, const std::string& payload) {
+        OnFrame(conn, peer, payload);
+      });
   waiters_ = std::make_unique<Waiters>([this](ConnId conn, const nlohmann::json& msg, bool last) {
     server_->Send(conn, msg);
     if (last) server_->SetBusy(conn, false);
@@ -266,6 +277,9 @@ void Daemon::OnSignal() {
 
 void Daemon::OnFrame(ConnId conn, const Owner& peer, const std::string& payload) {
   auto envelope = DecodeEnvelope(payload);
+  // While the loop waits for the store only what needs none is answered: a ping, a refusal.
+  const bool store_free = !envelope.ok() || std::holds_alternative<PingRequest>(envelope->request);
+  if (held_->Keep(conn, peer, payload, store_free)) return;
   if (!envelope.ok()) {
     server_->Send(conn, ErrorResponse(envelope.status()));
     return;

@@ -32,6 +32,7 @@
 #include "daemon/run/task_files.h"
 #include "daemon/serve/event_feed.h"
 #include "daemon/serve/group_commit.h"
+#include "daemon/serve/held_requests.h"
 #include "daemon/serve/server.h"
 #include "daemon/serve/waiters.h"
 #include "daemon/users/access_rules.h"
@@ -167,6 +168,7 @@ class Daemon final : public CronHost {
   std::unique_ptr<ShimSpawner> spawner_;
   std::optional<TaskCgroups> cgroups_;  ///< where tasks get a cgroup each; none: no cgroups
   std::unique_ptr<Server> server_;
+  std::unique_ptr<HeldRequests> held_;  ///< requests that came while the store was waited for
   std::unique_ptr<Waiters> waiters_;
   std::unique_ptr<EventFeed> events_;     ///< tq events -f
   std::unique_ptr<GroupCommit> submits_;  ///< this turn's submits

@@ -95,10 +95,7 @@ TEST_CASE(
   REQUIRE(server != nullptr);
   // The same schema through a relay that can cut and refuse connections.
   tq::test::PgProxy proxy(server->Socket());
-  const std::string server_dir = server->Socket().substr(0, server->Socket().rfind('/'));
-  std::string uri = direct;
-  uri.replace(uri.find(server_dir), server_dir.size(), proxy.dir());
-  TestDaemon d("store = " + Quoted(uri) + "\nhost = \"a\"\n");
+  TestDaemon d("store = " + Quoted(proxy.Through(direct)) + "\nhost = \"a\"\n");
   TQ_LOG_ON_FAILURE(d);
 
   // The server ends tqd's connection (a restart): the next submit goes through at once.

@@ -2,64 +2,20 @@
 // STATUS with its counts, RELOADING=1 and READY=1 around a SIGHUP reload, STOPPING=1 on SIGTERM,
 // and WATCHDOG=1 at half of WATCHDOG_USEC, all sent to the datagram socket NOTIFY_SOCKET names,
 // as systemd's would receive them.
-#include <poll.h>
 #include <signal.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstring>
 
 #include <doctest/doctest.h>
 
+#include "support/notify_socket.h"
 #include "support/temp_dir.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
 
 namespace {
-
-// A datagram socket standing in for systemd's notification socket: collects what tqd sends.
-class NotifySocket {
- public:
-  explicit NotifySocket(const std::string& path) : path_(path) {
-    fd_ = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    REQUIRE(fd_ >= 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    REQUIRE(path.size() < sizeof addr.sun_path);
-    std::memcpy(addr.sun_path, path.c_str(), path.size());
-    REQUIRE(bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  }
-  ~NotifySocket() { close(fd_); }
-
-  // Reads datagrams until one satisfies `pred` (returned) or the wait times out ("").
-  std::string WaitFor(const std::function<bool(const std::string&)>& pred) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < deadline) {
-      pollfd p{fd_, POLLIN, 0};
-      if (poll(&p, 1, 100) <= 0) continue;
-      char buf[4096];
-      const ssize_t n = recv(fd_, buf, sizeof buf, 0);
-      if (n <= 0) continue;
-      std::string msg(buf, static_cast<size_t>(n));
-      seen_.push_back(msg);
-      if (pred(msg)) return msg;
-    }
-    return "";
-  }
-  std::string WaitExact(const std::string& want) {
-    return WaitFor([&](const std::string& m) { return m == want; });
-  }
-  // Every datagram read so far, in order.
-  const std::vector<std::string>& seen() const { return seen_; }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-  std::vector<std::string> seen_;
-};
 
 // Whether `msg` starts with `prefix`.
 bool Starts(const std::string& msg, const std::string& prefix) {

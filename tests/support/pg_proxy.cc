@@ -60,6 +60,13 @@ PgProxy::PgProxy(std::string server_socket) : server_socket_(std::move(server_so
   thread_ = std::thread([this] { Relay(); });
 }
 
+std::string PgProxy::Through(std::string uri) const {
+  const std::string server_dir = server_socket_.substr(0, server_socket_.rfind('/'));
+  const size_t at = uri.find(server_dir);
+  if (at != std::string::npos) uri.replace(at, server_dir.size(), dir_);
+  return uri;
+}
+
 void PgProxy::Ask(char what) {
   const int want = ++asked_;
   REQUIRE(write(wake_[1], &what, 1) == 1);

@@ -21,6 +21,8 @@ class PgProxy {
 
   /// The directory of its socket: libpq's host, with port 5432.
   const std::string& dir() const { return dir_; }
+  /// `uri`, which reaches the server by its socket's directory, made to reach it through here.
+  std::string Through(std::string uri) const;
   /// From its return on, the connections open now carry nothing either way; new ones pass.
   void Freeze() { Ask('f'); }
   /// From its return on, the connections open now carry what the client sends and nothing of

@@ -18,6 +18,7 @@
 #include "core/model/task.h"
 #include "core/model/task_changes.h"
 #include "core/model/unit_holder.h"
+#include "core/store/store_waiter.h"
 
 namespace tq {
 
@@ -435,6 +436,10 @@ class Store {
   /// Calls `observe` with the seconds each commit takes from now on, its sync included: the
   /// cost of durability (tq_store_commit_seconds).
   virtual void ObserveCommits(std::function<void(double seconds)> observe) = 0;
+  /// Has each wait for the answer of a network store (PostgreSQL) wait through `waiter`: tqd
+  /// waits on its event loop, which meanwhile runs only what needs no store. A store on the
+  /// local disk does not wait so (its calls are short, or as long as the disk makes them).
+  virtual void WaitWith(StoreWaiter waiter) = 0;
   /// How many attempts the store holds as running, per owner uid (an owner with none is
   /// absent): where max_running of [user_limits] is counted. O(running attempts).
   virtual Result<std::map<uint32_t, int>> RunningByOwner() = 0;

@@ -1,5 +1,6 @@
 #include "daemon/host/event_loop.h"
 
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -7,13 +8,18 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <limits>
 
 #include <spdlog/spdlog.h>
 
 namespace tq {
 
-EventLoop::EventLoop(const Clock& clock) : clock_(clock), epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {
-  if (epoll_fd_ < 0) spdlog::critical("epoll_create1 failed: {}", strerror(errno));
+EventLoop::EventLoop(const Clock& clock)
+    : clock_(clock),
+      epoll_fd_(epoll_create1(EPOLL_CLOEXEC)),
+      waits_epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {
+  if (epoll_fd_ < 0 || waits_epoll_fd_ < 0)
+    spdlog::critical("epoll_create1 failed: {}", strerror(errno));
   wall_fd_ = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
   if (wall_fd_ < 0) {
     spdlog::critical("timerfd_create(CLOCK_REALTIME) failed: {}", strerror(errno));
@@ -25,14 +31,17 @@ EventLoop::EventLoop(const Clock& clock) : clock_(clock), epoll_fd_(epoll_create
 EventLoop::~EventLoop() {
   if (wall_fd_ >= 0) close(wall_fd_);
   if (epoll_fd_ >= 0) close(epoll_fd_);
+  if (waits_epoll_fd_ >= 0) close(waits_epoll_fd_);
 }
 
-void EventLoop::Watch(int fd, uint32_t events, FdCallback callback) {
+void EventLoop::Watch(int fd, uint32_t events, FdCallback callback, DuringWaits during) {
   epoll_event ev{};
   ev.events = events;
   ev.data.fd = fd;
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0)
     spdlog::error("epoll_ctl(ADD, {}) failed: {}", fd, strerror(errno));
+  if (during == DuringWaits::kYes && epoll_ctl(waits_epoll_fd_, EPOLL_CTL_ADD, fd, &ev) == 0)
+    during_waits_.insert(fd);
   watched_[fd] = std::move(callback);
 }
 
@@ -42,24 +51,26 @@ void EventLoop::Modify(int fd, uint32_t events) {
   ev.data.fd = fd;
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &ev) != 0)
     spdlog::error("epoll_ctl(MOD, {}) failed: {}", fd, strerror(errno));
+  if (during_waits_.count(fd) != 0) epoll_ctl(waits_epoll_fd_, EPOLL_CTL_MOD, fd, &ev);
 }
 
 void EventLoop::Unwatch(int fd) {
   epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+  if (during_waits_.erase(fd) != 0) epoll_ctl(waits_epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
   watched_.erase(fd);
 }
 
-EventLoop::TimerId EventLoop::AddTimer(MonoMs when, Callback callback) {
+EventLoop::TimerId EventLoop::AddTimer(MonoMs when, Callback callback, DuringWaits during) {
   const TimerId id = next_timer_id_++;
   timers_by_time_.emplace(when, id);
-  timers_.emplace(id, Timer{when, false, std::move(callback)});
+  timers_.emplace(id, Timer{when, false, during, std::move(callback)});
   return id;
 }
 
 EventLoop::TimerId EventLoop::AddWallTimer(WallMs when, Callback callback) {
   const TimerId id = next_timer_id_++;
   wall_timers_by_time_.emplace(when, id);
-  timers_.emplace(id, Timer{when, true, std::move(callback)});
+  timers_.emplace(id, Timer{when, true, DuringWaits::kNo, std::move(callback)});
   ArmWallFd();
   return id;
 }
@@ -110,6 +121,57 @@ void EventLoop::Defer(const void* key, Callback callback) {
   deferred_.emplace_back(key, std::move(callback));
 }
 
+int EventLoop::DuringWaitsTimeoutMs(MonoMs deadline) const {
+  MonoMs until = deadline;
+  for (const auto& [when, id] : timers_by_time_) {
+    if (when >= until) break;
+    if (timers_.at(id).during == DuringWaits::kYes) until = when;
+  }
+  const MonoMs wait = until - clock_.MonoNow();
+  if (wait <= 0) return 0;
+  return wait > INT_MAX ? INT_MAX : static_cast<int>(wait);
+}
+
+int EventLoop::WaitFor(int fd, uint32_t events, int timeout_ms) {
+  const MonoMs deadline =
+      timeout_ms < 0 ? std::numeric_limits<MonoMs>::max() : clock_.MonoNow() + timeout_ms;
+  epoll_event ev{};
+  ev.events = events;
+  ev.data.fd = fd;
+  if (waiting_ || waits_epoll_fd_ < 0) {  // a wait inside a wait: for `fd` alone
+    pollfd one{fd, static_cast<short>(events), 0};
+    const int ready = poll(&one, fd >= 0 ? 1 : 0, timeout_ms);
+    return ready < 0 && errno != EINTR ? -1 : ready > 0 ? 1 : 0;
+  }
+  if (fd >= 0 && epoll_ctl(waits_epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0) return -1;
+  waiting_ = true;
+  int result = 0;
+  for (;;) {
+    constexpr int kMaxEvents = 64;
+    epoll_event ready[kMaxEvents];
+    const int n = epoll_wait(waits_epoll_fd_, ready, kMaxEvents, DuringWaitsTimeoutMs(deadline));
+    if (n < 0 && errno != EINTR) {
+      result = -1;
+      break;
+    }
+    for (int i = 0; i < n; ++i) {
+      if (ready[i].data.fd == fd) {
+        result = 1;
+        continue;
+      }
+      auto it = watched_.find(ready[i].data.fd);
+      if (it == watched_.end()) continue;
+      FdCallback cb = it->second;
+      cb(ready[i].events);
+    }
+    RunDueTimers();
+    if (result != 0 || clock_.MonoNow() >= deadline) break;
+  }
+  if (fd >= 0) epoll_ctl(waits_epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+  waiting_ = false;
+  return result;
+}
+
 int EventLoop::WaitTimeoutMs() const {
   if (!deferred_.empty()) return 0;
   if (timers_by_time_.empty()) return -1;
@@ -119,15 +181,19 @@ int EventLoop::WaitTimeoutMs() const {
 }
 
 void EventLoop::RunDueTimers() {
-  // One pass over the timers due now and added before it: a timer a callback arms already due
+  // While waiting, only those that run during waits. One pass over the timers due now and added
+  // before it: a timer a callback arms already due
   // (a store that keeps failing re-arms dispatch at a time past) runs after the next wait, so it
   // cannot keep the loop from its descriptors.
   const TimerId added_before = next_timer_id_;
   for (auto* by_time : {&timers_by_time_, &wall_timers_by_time_}) {
     const int64_t now = by_time == &timers_by_time_ ? clock_.MonoNow() : clock_.WallNow();
     std::vector<TimerId> due;
-    for (auto t = by_time->begin(); t != by_time->end() && t->first <= now; ++t)
-      if (t->second < added_before) due.push_back(t->second);
+    for (auto t = by_time->begin(); t != by_time->end() && t->first <= now; ++t) {
+      const Timer& timer = timers_.at(t->second);
+      if (t->second < added_before && (!waiting_ || timer.during == DuringWaits::kYes))
+        due.push_back(t->second);
+    }
     for (const TimerId id : due) {
       auto it = timers_.find(id);
       if (it == timers_.end()) continue;  // cancelled by an earlier callback of this pass

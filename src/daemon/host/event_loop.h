@@ -1,12 +1,15 @@
 // The daemon's single-threaded event loop: epoll over descriptors, one-shot timers on the
 // monotonic clock and on the wall clock, and deferred calls run once the current batch of events
-// is handled.
+// is handled. A call that waits for a network store's answer waits on the loop (WaitFor), which
+// meanwhile runs the callbacks marked as needing no store: answering a ping, feeding systemd's
+// watchdog, signalling a task whose time is up.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/model/clock.h"
@@ -21,6 +24,9 @@ class EventLoop {
   using FdCallback = std::function<void(uint32_t events)>;
   using Callback = std::function<void()>;
   using TimerId = uint64_t;
+  /// Whether a timer's callback also runs while a call waits on the loop (WaitFor): only one
+  /// that touches no store may, since the store is the one waited on.
+  enum class DuringWaits { kNo, kYes };
 
   explicit EventLoop(const Clock& clock);
   ~EventLoop();
@@ -28,14 +34,16 @@ class EventLoop {
   EventLoop& operator=(const EventLoop&) = delete;
 
   /// Starts watching `fd` for `events` (EPOLLIN, EPOLLOUT, ...). The loop does not own `fd`.
-  void Watch(int fd, uint32_t events, FdCallback callback);
+  /// `during` kYes: its callback also runs while a call waits on the loop, so it touches no
+  /// store, or holds back what would (the server keeps such requests until after).
+  void Watch(int fd, uint32_t events, FdCallback callback, DuringWaits during = DuringWaits::kNo);
   /// Changes the events watched for `fd`.
   void Modify(int fd, uint32_t events);
   /// Stops watching `fd`; safe to call from inside its own callback.
   void Unwatch(int fd);
 
   /// Calls `callback` once at monotonic time `when`; returns an id for CancelTimer.
-  TimerId AddTimer(MonoMs when, Callback callback);
+  TimerId AddTimer(MonoMs when, Callback callback, DuringWaits during = DuringWaits::kNo);
   /// Calls `callback` once the wall clock reads `when` or later, however the clock got there: a
   /// timerfd on CLOCK_REALTIME wakes the loop at that absolute time, also after a clock step.
   TimerId AddWallTimer(WallMs when, Callback callback);
@@ -58,11 +66,23 @@ class EventLoop {
   /// Makes Run return after the current iteration.
   void Stop() { running_ = false; }
 
+  /// Waits up to `timeout_ms` (-1: no bound) for `fd` to be ready for `events` (EPOLLIN,
+  /// EPOLLOUT; fd -1: for the time only), running meanwhile the descriptors and timers marked
+  /// to run during waits, and nothing else: no deferred call, no other timer. 1 when `fd` is
+  /// ready, 0 when the time ran out, -1 when it cannot be waited for. A wait inside a wait
+  /// waits for `fd` alone.
+  int WaitFor(int fd, uint32_t events, int timeout_ms);
+  /// True while a call waits on the loop (WaitFor): what needs the store must wait until after.
+  bool waiting() const { return waiting_; }
+
  private:
   /// One iteration: waits up to `timeout_ms` for descriptors, then runs due timers and deferred
   /// calls. False when epoll fails.
   bool Turn(int timeout_ms);
   int WaitTimeoutMs() const;
+  /// How long a wait (WaitFor) may sleep before a timer that runs during waits is due.
+  int DuringWaitsTimeoutMs(MonoMs deadline) const;
+  /// Runs the timers due now (while waiting: only those that run during waits).
   void RunDueTimers();
   /// Arms the realtime timerfd for the earliest wall timer (absolute, cancelled on a clock set),
   /// or disarms it; does nothing when it is already so armed.
@@ -73,12 +93,16 @@ class EventLoop {
 
   const Clock& clock_;
   int epoll_fd_;
+  int waits_epoll_fd_;  ///< the descriptors watched during waits, and the one waited for
   bool running_ = false;
+  bool waiting_ = false;  ///< inside WaitFor
   std::unordered_map<int, FdCallback> watched_;
+  std::unordered_set<int> during_waits_;  ///< watched descriptors also in waits_epoll_fd_
   /// A pending timer: when it is due, on which clock, and what it calls.
   struct Timer {
     int64_t when = 0;
     bool wall = false;
+    DuringWaits during = DuringWaits::kNo;
     Callback callback;
   };
   std::multimap<MonoMs, TimerId> timers_by_time_;

@@ -75,7 +75,10 @@ void ServiceManager::SendStatus() {
 
 void ServiceManager::KeepAlive() {
   Send("WATCHDOG=1");
-  watchdog_timer_ = loop_.AddTimer(clock_.MonoNow() + *watchdog_interval_, [this] { KeepAlive(); });
+  // Also while a call waits for the store: a store that does not answer is no hung daemon.
+  watchdog_timer_ = loop_.AddTimer(
+      clock_.MonoNow() + *watchdog_interval_, [this] { KeepAlive(); },
+      EventLoop::DuringWaits::kYes);
 }
 
 std::string ServiceStatusLine(int64_t running, int64_t pending) {

@@ -90,9 +90,7 @@ Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRun
                               OnAttemptFinished(id, attempt, outcome, stop);
                             },
                             [this](TaskId id, int attempt, const StopRequest& stop) {
-                              Status st = parts_.store.RecordStop(id, attempt, stop);
-                              if (!st.ok())
-                                spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+                              RecordStop(id, attempt, stop);
                             }})),
       unstored_ends_(parts_.loop, parts_.clock,
                      [this](AttemptEnd& end) {
@@ -623,6 +621,15 @@ bool Dispatcher::EndPending(const std::vector<TaskId>& ids, TaskState state, Tas
     });
   }
   return all;
+}
+
+void Dispatcher::RecordStop(TaskId id, int attempt, const StopRequest& stop) {
+  if (parts_.loop.waiting()) {
+    parts_.loop.Defer(nullptr, [this, id, attempt, stop] { RecordStop(id, attempt, stop); });
+    return;
+  }
+  if (Status st = parts_.store.RecordStop(id, attempt, stop); !st.ok())
+    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
 }
 
 void Dispatcher::StopRunning(TaskId id, TaskReason reason, const StopSignal& how) {

@@ -157,6 +157,9 @@ class Dispatcher {
   void Turn();
   /// StopRunning, now.
   void StopNow(TaskId id, TaskReason reason, const StopSignal& how);
+  /// Stores the stop of attempt `attempt` of `id`, before its signal goes; asked while a call
+  /// waits for the store (a timeout during a wait), right after the wait, the signal going now.
+  void RecordStop(TaskId id, int attempt, const StopRequest& stop);
   /// Claims tasks for the free slots, as the chooser picks them.
   void Choose(std::vector<Claim>& claims, News& news);
   /// Choose in a transaction of its own that other hosts' claims do not wait for (a shared

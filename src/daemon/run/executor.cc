@@ -127,13 +127,17 @@ Result<int> Executor::Start(const Launch& launch) {
 
 void Executor::ArmTimeout(Running& r, int64_t after_ms) {
   const TaskId id = r.id;
-  r.timeout_timer = loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), after_ms), [this, id] {
-    auto it = running_.find(id);
-    if (it == running_.end()) return;
-    it->second.timeout_timer = 0;
-    spdlog::info("task {} attempt {} timed out", id, it->second.attempt);
-    Terminate(id, AttemptReason::kTimeout, TaskReason::kTimeout, StopSignal{});
-  });
+  // Also while a call waits for the store: a task's time is up however the store answers.
+  r.timeout_timer = loop_.AddTimer(
+      SaturatingAdd(clock_.MonoNow(), after_ms),
+      [this, id] {
+        auto it = running_.find(id);
+        if (it == running_.end()) return;
+        it->second.timeout_timer = 0;
+        spdlog::info("task {} attempt {} timed out", id, it->second.attempt);
+        Terminate(id, AttemptReason::kTimeout, TaskReason::kTimeout, StopSignal{});
+      },
+      EventLoop::DuringWaits::kYes);
 }
 
 void Executor::ArmKill(Running& r) {
@@ -141,13 +145,16 @@ void Executor::ArmKill(Running& r) {
   const int64_t asked_ago = std::max<int64_t>(0, clock_.WallNow() - r.stop->at);
   const int64_t left = std::max<int64_t>(0, config_->kill_grace_ms - asked_ago);
   const TaskId id = r.id;
-  r.kill_timer = loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), left), [this, id] {
-    auto it = running_.find(id);
-    if (it == running_.end()) return;
-    it->second.kill_timer = 0;
-    spdlog::info("task {}: grace period over, killing", id);
-    Signal(it->second, TQ_SHIM_SIG_KILL);
-  });
+  r.kill_timer = loop_.AddTimer(
+      SaturatingAdd(clock_.MonoNow(), left),
+      [this, id] {
+        auto it = running_.find(id);
+        if (it == running_.end()) return;
+        it->second.kill_timer = 0;
+        spdlog::info("task {}: grace period over, killing", id);
+        Signal(it->second, TQ_SHIM_SIG_KILL);
+      },
+      EventLoop::DuringWaits::kYes);
 }
 
 namespace {

@@ -30,6 +30,8 @@ struct Server::Connection {
   bool closing = false;  ///< its last frame is queued: input is ignored, it closes once sent
   bool busy = false;
   bool frames_deferred = false;  ///< a HandleFrames turn is queued on the loop
+  bool handling = false;         ///< one of its frames is being handled (HandleFrames)
+  bool input_held = false;       ///< HoldInput: neither read nor handed on
   uint32_t events = EPOLLIN;     ///< what the loop watches on fd
   EventLoop::TimerId idle_timer = 0;
   EventLoop::TimerId frame_timer = 0;  ///< armed while a frame is incomplete and read
@@ -172,7 +174,9 @@ void Server::Accept() {
     Connection& ref = *c;
     connections_.emplace(c->id, std::move(c));
     const ConnId id = ref.id;
-    loop_.Watch(fd, EPOLLIN, [this, id](uint32_t events) { OnEvents(id, events); });
+    loop_.Watch(
+        fd, EPOLLIN, [this, id](uint32_t events) { OnEvents(id, events); },
+        EventLoop::DuringWaits::kYes);
     ArmIdleTimer(ref);
   }
   UpdateAccepting();
@@ -191,7 +195,8 @@ void Server::UpdateAccepting() {
   if (want == accepting_) return;
   accepting_ = want;
   if (want) {
-    loop_.Watch(listen_fd_, EPOLLIN, [this](uint32_t) { Accept(); });
+    loop_.Watch(
+        listen_fd_, EPOLLIN, [this](uint32_t) { Accept(); }, EventLoop::DuringWaits::kYes);
     return;
   }
   loop_.Unwatch(listen_fd_);
@@ -241,7 +246,8 @@ void Server::ArmIdleTimer(Connection& c) {
 }
 
 bool Server::ReadsAhead(const Connection& c) const {
-  if (c.closing || Pending(c.out, c.out_offset) > limits_.output_pause) return false;
+  if (c.closing || c.input_held || Pending(c.out, c.out_offset) > limits_.output_pause)
+    return false;
   // Read ahead only so far: a client that floods requests waits for its turn instead of
   // growing the daemon's memory. A frame still incomplete is read to its end.
   return !c.decoder.HasFrame() || c.decoder.buffered() < limits_.max_input_buffer;
@@ -447,6 +453,12 @@ void Server::HandleFrames(ConnId id) {
     auto it = connections_.find(id);  // a handler may have closed it
     if (it == connections_.end() || it->second->closing) return;
     Connection& c = *it->second;
+    // Held, or called again while a frame of it is handled (read during a wait for the store):
+    // its frames keep their order, the call on the stack goes on with them.
+    if (c.input_held || c.handling) {
+      Update(c);
+      return;
+    }
     if (Pending(c.out, c.out_offset) > limits_.output_pause) {
       Update(c);  // Flush resumes once the client has read enough
       return;
@@ -462,7 +474,10 @@ void Server::HandleFrames(ConnId id) {
     }
     if (c.peer.name.empty()) c.peer.name = names_.Name(c.peer.uid);
     const Owner peer = c.peer;  // the handler may close the connection
+    c.handling = true;
     on_frame_(id, peer, std::move(**frame));
+    if (auto after = connections_.find(id); after != connections_.end())
+      after->second->handling = false;
   }
   // More may be buffered: give every other client a turn first.
   auto it = connections_.find(id);
@@ -541,6 +556,15 @@ void Server::SetBusy(ConnId id, bool busy) {
   ArmIdleTimer(*it->second);
 }
 
+void Server::HoldInput(ConnId id, bool hold) {
+  auto it = connections_.find(id);
+  if (it == connections_.end() || it->second->input_held == hold) return;
+  Connection& c = *it->second;
+  c.input_held = hold;
+  if (!hold && c.decoder.HasFrame()) ScheduleFrames(c);
+  Update(c);
+}
+
 void Server::Flush(Connection& c) {
   while (c.out_offset < c.out.size()) {
     const ssize_t n = send(c.fd, c.out.data() + c.out_offset, c.out.size() - c.out_offset,
@@ -590,7 +614,14 @@ void Server::Close(ConnId id) {
   if (accept_retry_) loop_.CancelTimer(accept_retry_);
   accept_retry_ = 0;
   UpdateAccepting();
-  if (on_close_) on_close_(id);
+  if (!on_close_) return;
+  // During a wait for the store, the one who waits may be in the middle of what the handler
+  // drops (a waiter, a subscriber): it hears of the close after.
+  if (loop_.waiting()) {
+    loop_.Defer(nullptr, [this, id] { on_close_(id); });
+  } else {
+    on_close_(id);
+  }
 }
 
 }  // namespace tq

@@ -1,5 +1,7 @@
 // The Unix socket server: accepts clients, learns who they are from SO_PEERCRED, splits their
-// bytes into frames, and queues responses without ever blocking on a slow peer.
+// bytes into frames, and queues responses without ever blocking on a slow peer. It also serves
+// while a call waits on the loop for the store (EventLoop::WaitFor): its frame handler then
+// answers what needs no store and holds the rest (HoldInput).
 #pragma once
 
 #include <cstdint>
@@ -85,6 +87,9 @@ class Server {
   void SendAndClose(ConnId conn, const nlohmann::json& message);
   /// Marks `conn` as having a request in flight (exempt from the idle limit) or not.
   void SetBusy(ConnId conn, bool busy);
+  /// Stops reading `conn` and handing on its frames (`hold`), or goes on with them (its frames
+  /// already read get their turn): a request held until the store can be used waits alone.
+  void HoldInput(ConnId conn, bool hold);
   /// True while `conn` is open.
   bool IsOpen(ConnId conn) const { return connections_.count(conn) != 0; }
 

@@ -1,5 +1,6 @@
 // The event loop's timers: monotonic ones follow the monotonic clock, wall ones the wall clock,
-// whose timerfd wakes the loop by itself.
+// whose timerfd wakes the loop by itself. A wait on the loop (WaitFor, a call waiting for the
+// store's answer) runs only the descriptors and timers marked to run during waits.
 #include "daemon/host/event_loop.h"
 
 #include <doctest/doctest.h>
@@ -92,6 +93,74 @@ TEST_CASE("a timer that re-arms itself already due waits for the next pass: desc
   loop.Unwatch(fds[0]);
   close(fds[0]);
   close(fds[1]);
+}
+
+// Issue 49: a wait for PostgreSQL's answer blocked the whole loop (no ping, no watchdog, no
+// timeout) for as long as the server did not answer.
+TEST_CASE(
+    "a wait on the loop runs what runs during waits, and nothing else, until its descriptor") {
+  RealClock clock;
+  EventLoop loop(clock);
+  int awaited[2], served[2], other[2];
+  REQUIRE(pipe(awaited) == 0);
+  REQUIRE(pipe(served) == 0);
+  REQUIRE(pipe(other) == 0);
+  int served_calls = 0, other_calls = 0, during = 0, not_during = 0, deferred = 0;
+  loop.Watch(
+      served[0], EPOLLIN,
+      [&](uint32_t) {
+        char c;
+        REQUIRE(read(served[0], &c, 1) == 1);
+        ++served_calls;
+        // What it answers lets the awaited descriptor become ready: the wait must run it first.
+        REQUIRE(write(awaited[1], "x", 1) == 1);
+      },
+      EventLoop::DuringWaits::kYes);
+  loop.Watch(other[0], EPOLLIN, [&](uint32_t) { ++other_calls; });
+  loop.AddTimer(
+      clock.MonoNow() + 20, [&] { ++during; }, EventLoop::DuringWaits::kYes);
+  loop.AddTimer(clock.MonoNow() + 20, [&] { ++not_during; });
+  loop.Defer(nullptr, [&] { ++deferred; });
+  REQUIRE(write(other[1], "x", 1) == 1);
+
+  // Nothing makes it ready: the wait runs the timer of waits and times out.
+  CHECK(loop.WaitFor(awaited[0], EPOLLIN, 60) == 0);
+  CHECK(during == 1);
+  CHECK(not_during + other_calls + deferred + served_calls == 0);
+  CHECK_FALSE(loop.waiting());
+
+  // A descriptor of waits readies the awaited one: the wait ends with it.
+  REQUIRE(write(served[1], "x", 1) == 1);
+  CHECK(loop.WaitFor(awaited[0], EPOLLIN, 10'000) == 1);
+  CHECK(served_calls == 1);
+  CHECK(not_during + other_calls + deferred == 0);
+
+  // The loop's own turn then runs all the rest.
+  loop.RunReady();
+  CHECK(not_during + other_calls + deferred == 3);
+  for (int* p : {awaited, served, other}) {
+    loop.Unwatch(p[0]);
+    close(p[0]);
+    close(p[1]);
+  }
+}
+
+TEST_CASE("waiting() is true only inside a wait, and a wait inside a wait waits for its own") {
+  RealClock clock;
+  EventLoop loop(clock);
+  bool inside = false;
+  int nested = -2;
+  loop.AddTimer(
+      clock.MonoNow(),
+      [&] {
+        inside = loop.waiting();
+        nested = loop.WaitFor(-1, 0, 5);  // for the time alone, by poll
+      },
+      EventLoop::DuringWaits::kYes);
+  CHECK(loop.WaitFor(-1, 0, 50) == 0);
+  CHECK(inside);
+  CHECK(nested == 0);
+  CHECK_FALSE(loop.waiting());
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 #include <endian.h>
 #include <libpq-fe.h>
 #include <poll.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -39,6 +38,19 @@ constexpr const char* kDefaultValues[] = {"5", "10", "5", "3", "30000"};
 
 // The clock of the answer timeout and the reconnect pauses.
 const RealClock kClock;
+
+// How long a connection attempt of `conn` may take: its connect_timeout (libpq takes less than 2
+// seconds as 2), or -1 when it sets none. libpq bounds only its own waits by it, not those of
+// the PQresetPoll steps its caller waits for.
+int ConnectTimeoutMs(PGconn* conn) {
+  int seconds = 0;
+  PQconninfoOption* options = PQconninfo(conn);
+  for (PQconninfoOption* o = options; o != nullptr && o->keyword != nullptr; ++o)
+    if (std::strcmp(o->keyword, "connect_timeout") == 0 && o->val != nullptr)
+      seconds = std::atoi(o->val);
+  PQconninfoFree(options);
+  return seconds > 0 ? std::max(seconds, 2) * 1000 : -1;
+}
 
 // Numbers for connections and statement names, unique in the process.
 std::atomic<uint64_t> next_connection{1};
@@ -165,6 +177,10 @@ void Db::PauseReconnects() {
 }
 
 Status Db::Ready(std::string_view what) {
+  if (awaiting_) {  // a call made while this one waits (nothing of tqd's should): not now
+    return sql::StoreError(what, "the connection is waiting for the answer to another statement")
+        .WithFault(StoreFault::kTransient);
+  }
   if (!lost_ && PQstatus(conn_.get()) == CONNECTION_OK) return Status::Ok();
   if (in_transaction_) {
     return sql::StoreError(what, "the connection to the server was lost inside a transaction")
@@ -177,11 +193,9 @@ Status Db::Ready(std::string_view what) {
         .WithFault(StoreFault::kTransient);
   }
   stalled_ = false;
-  PQreset(conn_.get());
-  if (PQstatus(conn_.get()) != CONNECTION_OK) {
+  if (Status reset = Reconnect(what); !reset.ok()) {
     PauseReconnects();
-    return sql::StoreError(what, FirstLine(PQerrorMessage(conn_.get())))
-        .WithFault(StoreFault::kTransient);
+    return reset;
   }
   lost_ = false;
   connection_ = next_connection++;
@@ -199,6 +213,47 @@ Status Db::Ready(std::string_view what) {
   }
   connect_pause_ms_ = next_connect_ms_ = 0;
   return Status::Ok();
+}
+
+Status Db::Reconnect(std::string_view what) {
+  PGconn* conn = conn_.get();
+  const int timeout_ms = ConnectTimeoutMs(conn);
+  const MonoMs deadline = kClock.MonoNow() + timeout_ms;
+  // As if PQresetPoll had last asked to write (libpq's protocol for PQresetStart).
+  PostgresPollingStatusType step =
+      PQresetStart(conn) != 0 ? PGRES_POLLING_WRITING : PGRES_POLLING_FAILED;
+  while (step == PGRES_POLLING_READING || step == PGRES_POLLING_WRITING) {
+    const int left =
+        timeout_ms < 0 ? -1 : static_cast<int>(std::max<MonoMs>(deadline - kClock.MonoNow(), 0));
+    const int ready =
+        left == 0 ? 0
+                  : Wait(PQsocket(conn), step == PGRES_POLLING_READING ? POLLIN : POLLOUT, left);
+    if (ready <= 0) {
+      return sql::StoreError(what, ready == 0 ? "connecting timed out after " +
+                                                    std::to_string(timeout_ms) + " ms"
+                                              : "connecting failed: cannot wait for the server")
+          .WithFault(StoreFault::kTransient);
+    }
+    step = PQresetPoll(conn);
+  }
+  if (step != PGRES_POLLING_OK || PQstatus(conn) != CONNECTION_OK)
+    return sql::StoreError(what, FirstLine(PQerrorMessage(conn))).WithFault(StoreFault::kTransient);
+  return Status::Ok();
+}
+
+int Db::Wait(int fd, short events, int timeout_ms) {
+  awaiting_ = true;
+  int ready;
+  if (waiter()) {
+    ready = waiter()(fd, events, timeout_ms);
+  } else {
+    pollfd socket{fd, events, 0};
+    ready = poll(&socket, fd >= 0 ? 1 : 0, timeout_ms);
+    if (ready < 0 && errno == EINTR) ready = 0;
+    ready = ready < 0 ? -1 : ready > 0 ? 1 : 0;
+  }
+  awaiting_ = false;
+  return ready;
 }
 
 Status Db::OnConnect(std::string sql) {
@@ -232,10 +287,9 @@ PGresult* Db::Await(int sent) {
     while (PQisBusy(conn) != 0) {
       const int wait_ms =
           answer_ms_ > 0 ? static_cast<int>(std::max<MonoMs>(deadline - kClock.MonoNow(), 0)) : -1;
-      pollfd socket{PQsocket(conn), POLLIN, 0};
-      const int ready = poll(&socket, 1, wait_ms);
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready == 0) {  // no answer in time: the connection is given up, the next call makes one
+      const int ready = wait_ms == 0 ? 0 : Wait(PQsocket(conn), POLLIN, wait_ms);
+      if (ready == 0 && (answer_ms_ <= 0 || kClock.MonoNow() < deadline)) continue;
+      if (ready <= 0) {  // no answer in time: the connection is given up, the next call makes one
         PQclear(last);
         CancelRunning();  // so that the server does not go on with it
         lost_ = stalled_ = true;
@@ -316,7 +370,7 @@ Status Db::Resolve(const std::string& txid, Status failed) {
     if (!ExecReading("commit", "SELECT txid_status(" + txid + ")", &outcome).ok()) return failed;
     if (outcome == "committed") return Status::Ok();
     if (outcome != "in progress") return failed;
-    usleep(100 * 1000);
+    Wait(-1, 0, 100);
   }
   return failed;
 }

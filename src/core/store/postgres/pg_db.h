@@ -101,6 +101,13 @@ class Db : public sql::Connection {
   /// transactions, whose BEGIN is the first statement to meet an ended connection, so nothing
   /// is done twice.
   bool MayRunAgain() const;
+  /// Connects again (PQresetStart and its steps, each waited for through Wait), within the
+  /// connection's connect_timeout.
+  Status Reconnect(std::string_view what);
+  /// Waits for `fd` to be ready for `events` within `timeout_ms` through the waiter given
+  /// (WaitWith: tqd's event loop, which meanwhile answers what needs no store), or poll(2):
+  /// 1 ready, 0 timed out, -1 failed. Calls made meanwhile fail at once (Ready).
+  int Wait(int fd, short events, int timeout_ms);
   /// A reconnect failed: calls fail at once until the pause after it is over.
   void PauseReconnects();
   /// Notes the server's process of the new connection and when it started, so that the next
@@ -142,6 +149,7 @@ class Db : public sql::Connection {
   uint64_t connection_ = 0;
   bool lost_ = false;              ///< the connection broke: the next call connects again
   bool stalled_ = false;           ///< it was lost because the server did not answer in time
+  bool awaiting_ = false;          ///< inside Wait
   int answer_ms_ = 0;              ///< SetAnswerTimeout's bound; 0: none
   int64_t first_pause_ms_ = 1000;  ///< SetReconnectPauses' bounds
   int64_t last_pause_ms_ = 16000;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/model/status.h"
+#include "core/store/store_waiter.h"
 
 namespace tq::sql {
 
@@ -190,14 +191,20 @@ class Connection {
   /// Has each COMMIT first ask `refusal`: a failing Status is that commit's failure, and the
   /// transaction rolls back. For tests of what a failed commit leaves; tqd never sets it.
   void RefuseCommits(std::function<Status()> refusal) { refuse_commit_ = std::move(refusal); }
+  /// Has each wait for a network server's answer wait through `waiter` (Store::WaitWith); a
+  /// connection to a file on the local disk does not wait so.
+  void WaitWith(StoreWaiter waiter) { waiter_ = std::move(waiter); }
 
  protected:
   Connection(Connection&&) = default;
   Connection& operator=(Connection&&) = default;
   /// COMMIT itself.
   virtual Status CommitNow() = 0;
+  /// WaitWith's waiter; empty when none was given.
+  const StoreWaiter& waiter() const { return waiter_; }
 
  private:
+  StoreWaiter waiter_;
   std::function<void(double)> observe_commit_;
   std::function<Status()> refuse_commit_;
 };

@@ -165,6 +165,7 @@ class SqlStore : public Store {
   void ObserveCommits(std::function<void(double seconds)> observe) override {
     db_->ObserveCommits(std::move(observe));
   }
+  void WaitWith(StoreWaiter waiter) override { db_->WaitWith(std::move(waiter)); }
   Result<std::map<uint32_t, int>> RunningByOwner() override;
   Result<int64_t> PendingOf(uint32_t owner_uid) override;
   Result<int64_t> OutputOf(uint32_t owner_uid) override;
