@@ -385,7 +385,7 @@ void Daemon::RemoveFilesOfGoneTasks() {
 
 void Daemon::Look() {
   dispatch_->Schedule();
-  dispatch_->StopAskedElsewhere();
+  dispatch_->CheckRunning();
   // Tasks awaited here that ended on another host: one read says which, then each is read.
   const std::vector<TaskId> awaited = waiters_->Awaited();
   if (awaited.empty()) return;

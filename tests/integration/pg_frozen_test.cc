@@ -56,9 +56,10 @@ TEST_CASE("a store that stops answering: tq ping answers, a timeout acts, the wa
   while (std::chrono::steady_clock::now() < until) {
     const auto start = std::chrono::steady_clock::now();
     answered += Tq(d, {"ping"}).exit_code == 0;
-    worst_ms = std::max(worst_ms, std::chrono::duration<double, std::milli>(
-                                      std::chrono::steady_clock::now() - start)
-                                      .count());
+    worst_ms =
+        std::max(worst_ms,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
     watchdogs += manager.Count("WATCHDOG=1", 100);
   }
   MESSAGE("worst tq ping while the store does not answer: " << worst_ms << " ms");

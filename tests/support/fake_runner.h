@@ -50,6 +50,10 @@ class FakeRunner : public Runner {
   }
 
   int RunningHere() const override { return static_cast<int>(running_.size()); }
+  bool Runs(TaskId id, int attempt) const override {
+    auto it = running_.find(id);
+    return it != running_.end() && it->second.attempt == attempt;
+  }
 
   void KillOrphan(TaskId id, int attempt) override { orphans_killed.emplace_back(id, attempt); }
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include <string_view>
 
@@ -651,17 +652,34 @@ void Dispatcher::StopNow(TaskId id, TaskReason reason, const StopSignal& how) {
   events_.shared();
 }
 
-void Dispatcher::StopAskedElsewhere() {
+void Dispatcher::CheckRunning() {
   auto running = parts_.store.RunningAttempts();
   if (!running.ok()) return;  // the next poll tries again
   std::set<std::pair<TaskId, int>> asked;
   for (const RunningAttempt& a : *running) {
+    if (!Knows(a.task_id, a.number)) {
+      AttemptOutcome never;
+      never.never_started = true;
+      never.reason = AttemptReason::kLost;
+      spdlog::warn(
+          "task {} attempt {} is running in the store but was never started here (a commit whose "
+          "answer never came): it is pending again",
+          a.task_id, a.number);
+      ReturnToPending(a.task_id, a.number, never, a.stop);  // a stop asked of it ends the task
+      continue;
+    }
     if (!a.stop) continue;
     asked.insert({a.task_id, a.number});
     if (stops_acted_.count({a.task_id, a.number}) == 0)
       runner_->Terminate(a.task_id, a.stop->attempt_reason, a.stop->task_reason, StopSignal{});
   }
   stops_acted_ = std::move(asked);
+}
+
+bool Dispatcher::Knows(TaskId id, int attempt) const {
+  if (runner_->Runs(id, attempt) || unstored_ends_.Holds(id, attempt)) return true;
+  return std::any_of(ends_.begin(), ends_.end(),
+                     [&](const AttemptEnd& end) { return end.id == id && end.attempt == attempt; });
 }
 
 void Dispatcher::RemoveTaskFiles(const std::vector<TaskId>& ids) {

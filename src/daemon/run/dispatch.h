@@ -117,8 +117,11 @@ class Dispatcher {
   /// to stop through the store, and stops at that host's next poll (TERM, KILL after the grace).
   /// Inside WriteTogether it acts once that commits, never if it rolls back.
   void StopRunning(TaskId id, TaskReason reason, const StopSignal& how = StopSignal{});
-  /// With a shared store: stops the attempts this host runs that another host asked to stop.
-  void StopAskedElsewhere();
+  /// With a shared store, at each poll: stops the attempts this host runs that another host
+  /// asked to stop, and ends as never started (pending again, no retry used) those the store
+  /// holds as running here that this host neither runs nor has an end of: claims whose commit's
+  /// answer never came although the server kept them (SPEC 6).
+  void CheckRunning();
   /// Ends as lost the running `attempts` that passed to this host when it fenced silent host
   /// `host` (SPEC 12): each is retried or ended by its policy, as one whose supervisor vanished.
   void EndRescued(const std::string& host, const std::vector<RunningAttempt>& attempts);
@@ -155,6 +158,8 @@ class Dispatcher {
   };
 
   void Turn();
+  /// True when this host runs attempt `attempt` of `id`, or keeps its end to store.
+  bool Knows(TaskId id, int attempt) const;
   /// StopRunning, now.
   void StopNow(TaskId id, TaskReason reason, const StopSignal& how);
   /// Stores the stop of attempt `attempt` of `id`, before its signal goes; asked while a call

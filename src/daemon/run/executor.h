@@ -55,6 +55,10 @@ class Executor : public Runner {
   bool Terminate(TaskId id, AttemptReason why, TaskReason task_reason,
                  const StopSignal& how) override;
   int RunningHere() const override { return static_cast<int>(running_.size()); }
+  bool Runs(TaskId id, int attempt) const override {
+    auto it = running_.find(id);
+    return it != running_.end() && it->second.attempt == attempt;
+  }
   /// Sends TQ_SHIM_SIG_KILL to the attempt's shim when its status record is held by the very
   /// shim that ran it.
   void KillOrphan(TaskId id, int attempt) override;

@@ -37,6 +37,11 @@ class UnstoredEnds {
 
   /// Keeps `end`, whose storing just failed, and arms the next try.
   void Add(AttemptEnd end);
+  /// True when the end of attempt `attempt` of `id` is kept here.
+  bool Holds(TaskId id, int attempt) const {
+    auto it = ends_.find(id);
+    return it != ends_.end() && it->second.attempt == attempt;
+  }
 
  private:
   /// Arms the next try after the current delay, unless one is armed.

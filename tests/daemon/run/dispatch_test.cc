@@ -582,6 +582,38 @@ TEST_CASE("a turn whose commit fails starts and tells nothing, and the next one 
   CHECK(f.counters.picks[kDefaultPriority] == 2);
 }
 
+// Issue 49: a claim whose COMMIT the server kept though its answer never came stayed "running"
+// with no process, counted against max_running, and `tq wait` never returned.
+TEST_CASE("a running attempt of this host that it neither runs nor has an end of starts again") {
+  Fixture f;
+  RefusedCommits refused(*f.store);
+  refused.refusing = false;
+  const TaskId ended = f.SubmitTo("default");  // its end is kept while the store refuses it
+  refused.refusing = true;
+  f.Exit(ended, 0);
+  refused.refusing = false;
+  TaskSpec spec;
+  spec.argv = {"true"};
+  const TaskId lost = *f.store->Insert(f.owner, spec, f.clock.WallNow());  // claimed, not started
+  REQUIRE(f.store->StartAttempt(lost, f.clock.WallNow(), {}).ok());
+  REQUIRE(f.Get(lost).state == TaskState::kRunning);
+
+  f.dispatch->CheckRunning();
+  CHECK(f.unstarted == std::vector<TaskId>{lost});
+  CHECK(f.Get(lost).state == TaskState::kPending);
+  CHECK(f.Get(lost).attempts.empty());               // no attempt, no retry used
+  CHECK(f.Get(ended).state == TaskState::kRunning);  // its end is still to be stored
+
+  f.clock.Advance(StoreFaults::kMaxPauseMs);
+  f.loop.RunReady();
+  CHECK(f.Get(ended).state == TaskState::kSucceeded);
+  CHECK(f.runner->Running() == std::vector<TaskId>{lost});  // started for real now
+  f.dispatch->CheckRunning();                               // it runs: nothing changes
+  CHECK(f.unstarted == std::vector<TaskId>{lost});
+  f.Exit(lost, 0);
+  CHECK(f.Get(lost).state == TaskState::kSucceeded);
+}
+
 TEST_CASE("a submit joined to a turn whose commit fails is told so, and nothing of it runs") {
   Fixture f;
   RefusedCommits refused(*f.store);
