@@ -112,10 +112,7 @@ Status Daemon::Open() {
   store_->ObserveCommits([this](double seconds) { counters_.commit.Observe(seconds); });
 
   server_ = std::make_unique<Server>(loop_, clock_, options_.server_limits);
-  held_ = std::make_unique<HeldRequests>(
-      loop_, *server_, [this](ConnId conn, const Owner& peer, const std::string& payload) {
-        OnFrame(conn, peer, payload);
-      });
+  held_ = std::make_unique<HeldRequests>(loop_, *server_);
   waiters_ = std::make_unique<Waiters>([this](ConnId conn, const nlohmann::json& msg, bool last) {
     server_->Send(conn, msg);
     if (last) server_->SetBusy(conn, false);
@@ -279,7 +276,7 @@ void Daemon::OnFrame(ConnId conn, const Owner& peer, const std::string& payload)
   auto envelope = DecodeEnvelope(payload);
   // While the loop waits for the store only what needs none is answered: a ping, a refusal.
   const bool store_free = !envelope.ok() || std::holds_alternative<PingRequest>(envelope->request);
-  if (held_->Keep(conn, peer, payload, store_free)) return;
+  if (held_->Hold(conn, payload, store_free)) return;
   if (!envelope.ok()) {
     server_->Send(conn, ErrorResponse(envelope.status()));
     return;

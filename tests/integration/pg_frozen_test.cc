@@ -46,6 +46,7 @@ TEST_CASE("a store that stops answering: tq ping answers, a timeout acts, the wa
   // the shared store's) gets no answer.
   proxy.Freeze();
   std::unique_ptr<Process> submit = TqBackground(d, {"submit", "--", "true"});
+  std::unique_ptr<Process> status = TqBackground(d, {"status", id});
 
   // Pings are answered meanwhile, and the keep-alive goes on (every 200 ms; read as it comes,
   // as systemd does: a full queue would hold tqd's next one up). The worst ping is the figure
@@ -72,12 +73,16 @@ TEST_CASE("a store that stops answering: tq ping answers, a timeout acts, the wa
     watchdogs += manager.Count("WATCHDOG=1", 20);
     return kill(task, 0) != 0;
   }));
-  // All of that while the submit still waits for the store.
+  // All of that while the requests that need the store wait for it.
   CHECK_FALSE(submit->Pump(0));
+  CHECK_FALSE(status->Pump(0));
 
-  // The connection breaks: tqd connects again and goes on.
+  // The connection breaks: tqd connects again, and the requests held are answered.
   proxy.Cut();
-  submit->Finish(60);
+  const RunResult submitted = submit->Finish(60);
+  CHECK_MESSAGE(submitted.exit_code == 0, submitted.err);
+  const RunResult shown = status->Finish(60);
+  CHECK_MESSAGE(shown.exit_code == 0, shown.err);
   CHECK(WaitState(d, id, "failed"));
   CHECK(TaskJson(d, id)["reason"] == "timeout");
   CHECK(Tq(d, {"submit", "--", "true"}).exit_code == 0);

@@ -83,4 +83,11 @@ Result<std::optional<std::string>> FrameDecoder::Next() {
   return std::optional<std::string>(std::move(payload));
 }
 
+void FrameDecoder::PutBack(std::string_view payload) {
+  std::string buffer = EncodeFrame(payload);
+  buffer.append(buffer_, offset_);
+  buffer_ = std::move(buffer);
+  offset_ = 0;
+}
+
 }  // namespace tq

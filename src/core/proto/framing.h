@@ -33,6 +33,8 @@ class FrameDecoder {
   /// The next complete payload, nullopt when more bytes are needed, or kLimit when the
   /// announced length is larger than the maximum.
   Result<std::optional<std::string>> Next();
+  /// Puts `payload`, a frame Next gave, back in front of what is buffered: Next gives it again.
+  void PutBack(std::string_view payload);
   /// True when a whole frame (or an oversized length) is waiting to be taken by Next.
   bool HasFrame() const;
   /// Bytes received but not yet returned as a frame.

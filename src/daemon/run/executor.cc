@@ -300,7 +300,11 @@ void Executor::Conclude(TaskId id, Running r, bool adopted, int shim_exit) {
   const std::optional<StopRequest> stop = r.stop;
   auto report = [this, id, attempt, stop](const AttemptOutcome& out, bool later) {
     if (!later) return on_finished_(id, attempt, out, stop);
-    loop_.Defer(nullptr, [this, id, attempt, out, stop] { on_finished_(id, attempt, out, stop); });
+    reporting_.insert({id, attempt});
+    loop_.Defer(nullptr, [this, id, attempt, out, stop] {
+      reporting_.erase({id, attempt});
+      on_finished_(id, attempt, out, stop);
+    });
   };
   if (outcome.never_started || outcome.reason != AttemptReason::kLost)
     return report(outcome, adopted);

@@ -57,7 +57,8 @@ class Executor : public Runner {
   int RunningHere() const override { return static_cast<int>(running_.size()); }
   bool Runs(TaskId id, int attempt) const override {
     auto it = running_.find(id);
-    return it != running_.end() && it->second.attempt == attempt;
+    return (it != running_.end() && it->second.attempt == attempt) ||
+           reporting_.count({id, attempt}) != 0;
   }
   /// Sends TQ_SHIM_SIG_KILL to the attempt's shim when its status record is held by the very
   /// shim that ran it.
@@ -135,6 +136,8 @@ class Executor : public Runner {
   FinishedCallback on_finished_;
   StopCallback on_stop_;
   std::map<TaskId, Running> running_;
+  /// Ended attempts whose end is told on the loop's next pass (an adopted one's): still its own.
+  std::set<std::pair<TaskId, int>> reporting_;
   std::string boot_id_;  ///< this boot, to tell a shim of this boot from a pid reused since
   bool log_journal_;     ///< tqd logs to the journal: so do the shims (their stderr is tqd's)
 };

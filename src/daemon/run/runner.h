@@ -76,8 +76,9 @@ class Runner {
                          const StopSignal& how) = 0;
   /// How many attempts it runs now: what runs on this host.
   virtual int RunningHere() const = 0;
-  /// True while it runs attempt `attempt` of `id` (also one still starting, or adopted and
-  /// being looked at): one the store holds as running here that it does not run never started.
+  /// True while it runs attempt `attempt` of `id` (also one still starting, one adopted and
+  /// being looked at, or one ended whose end is yet to be told): one the store holds as running
+  /// here that it does not run never started.
   virtual bool Runs(TaskId id, int attempt) const = 0;
   /// KILLs what still runs of attempt `attempt` of `id`, one this host started that passed to
   /// another host (SPEC 12), if its supervisor still runs here; tells nothing of its end.

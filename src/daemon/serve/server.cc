@@ -31,7 +31,7 @@ struct Server::Connection {
   bool busy = false;
   bool frames_deferred = false;  ///< a HandleFrames turn is queued on the loop
   bool handling = false;         ///< one of its frames is being handled (HandleFrames)
-  bool input_held = false;       ///< HoldInput: neither read nor handed on
+  bool input_held = false;       ///< HoldFrame: neither read nor handed on until released
   uint32_t events = EPOLLIN;     ///< what the loop watches on fd
   EventLoop::TimerId idle_timer = 0;
   EventLoop::TimerId frame_timer = 0;  ///< armed while a frame is incomplete and read
@@ -556,12 +556,21 @@ void Server::SetBusy(ConnId id, bool busy) {
   ArmIdleTimer(*it->second);
 }
 
-void Server::HoldInput(ConnId id, bool hold) {
+void Server::HoldFrame(ConnId id, std::string_view payload) {
   auto it = connections_.find(id);
-  if (it == connections_.end() || it->second->input_held == hold) return;
+  if (it == connections_.end() || it->second->closing) return;
   Connection& c = *it->second;
-  c.input_held = hold;
-  if (!hold && c.decoder.HasFrame()) ScheduleFrames(c);
+  c.decoder.PutBack(payload);
+  c.input_held = true;
+  Update(c);
+}
+
+void Server::ReleaseInput(ConnId id) {
+  auto it = connections_.find(id);
+  if (it == connections_.end() || !it->second->input_held) return;
+  Connection& c = *it->second;
+  c.input_held = false;
+  if (c.decoder.HasFrame()) ScheduleFrames(c);
   Update(c);
 }
 

@@ -1,7 +1,7 @@
 // The Unix socket server: accepts clients, learns who they are from SO_PEERCRED, splits their
 // bytes into frames, and queues responses without ever blocking on a slow peer. It also serves
 // while a call waits on the loop for the store (EventLoop::WaitFor): its frame handler then
-// answers what needs no store and holds the rest (HoldInput).
+// answers what needs no store and holds the rest (HoldFrame).
 #pragma once
 
 #include <cstdint>
@@ -87,9 +87,12 @@ class Server {
   void SendAndClose(ConnId conn, const nlohmann::json& message);
   /// Marks `conn` as having a request in flight (exempt from the idle limit) or not.
   void SetBusy(ConnId conn, bool busy);
-  /// Stops reading `conn` and handing on its frames (`hold`), or goes on with them (its frames
-  /// already read get their turn): a request held until the store can be used waits alone.
-  void HoldInput(ConnId conn, bool hold);
+  /// Puts `payload`, the frame of `conn` just handed on, back in front of its input, and stops
+  /// reading and handing on its frames until ReleaseInput: a request that waits for the store
+  /// waits in its connection, counted in its user's buffers, and its answers keep their order.
+  void HoldFrame(ConnId conn, std::string_view payload);
+  /// Reads and hands on the frames of `conn` again, the one held first.
+  void ReleaseInput(ConnId conn);
   /// True while `conn` is open.
   bool IsOpen(ConnId conn) const { return connections_.count(conn) != 0; }
 

@@ -39,6 +39,21 @@ TEST_CASE("a truncated frame waits for the rest") {
   CHECK(d.buffered() == 6);
 }
 
+TEST_CASE("a frame put back comes again first, before the rest read after it") {
+  FrameDecoder d;
+  d.Feed(EncodeFrame("first") + EncodeFrame("second") + EncodeFrame("third").substr(0, 7));
+  auto first = d.Next();
+  REQUIRE(first.ok());
+  REQUIRE(first->has_value());
+  d.PutBack(**first);
+  CHECK(d.buffered() == 4 + 5 + 4 + 6 + 7);
+  std::vector<std::string> got;
+  d.Feed(EncodeFrame("third").substr(7));  // the rest of the third
+  for (auto f = d.Next(); f.ok() && f->has_value(); f = d.Next()) got.push_back(**f);
+  CHECK(got == std::vector<std::string>{"first", "second", "third"});
+  CHECK(d.buffered() == 0);
+}
+
 TEST_CASE("an oversized length is refused with the limit named") {
   FrameDecoder d(1024);
   d.Feed(std::string("\xff\xff\xff\xff", 4));
