@@ -114,7 +114,7 @@ void PgProxy::Relay() {
       const sockaddr_un addr = Address(server_socket_);
       if (client >= 0 && server >= 0 && !refuse_ &&
           connect(server, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) == 0) {
-        open.push_back({client, server});
+        open.push_back({client, server, /*frozen=*/hang_.load()});
       } else {
         if (client >= 0) close(client);
         if (server >= 0) close(server);

@@ -33,6 +33,9 @@ class PgProxy {
   /// While `refuse`, a new connection is closed as soon as it is made, as by a server that is
   /// not there.
   void Refuse(bool refuse) { refuse_ = refuse; }
+  /// While `hang`, a new connection is made and then carries nothing either way, as with a
+  /// server that takes connections and never answers them.
+  void Hang(bool hang) { hang_ = hang; }
 
  private:
   /// Has the thread do `what` ('f' freeze, 'd' deafen, 'c' cut, 'x' stop) and waits until it
@@ -47,6 +50,7 @@ class PgProxy {
   std::atomic<int> asked_{0};  ///< Ask calls
   std::atomic<int> done_{0};   ///< Ask calls the thread has acted on
   std::atomic<bool> refuse_{false};
+  std::atomic<bool> hang_{false};
   std::thread thread_;
 };
 

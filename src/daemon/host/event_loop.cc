@@ -34,21 +34,32 @@ EventLoop::~EventLoop() {
   if (waits_epoll_fd_ >= 0) close(waits_epoll_fd_);
 }
 
-void EventLoop::Watch(int fd, uint32_t events, FdCallback callback, DuringWaits during) {
+namespace {
+// What epoll reports for `fd` watched as watch number `watch` (0: the descriptor a wait waits
+// for): both, so that an event read before `fd` was closed and its number given again is not
+// taken for the new one's.
+epoll_event EventFor(int fd, uint32_t events, uint64_t watch) {
   epoll_event ev{};
   ev.events = events;
-  ev.data.fd = fd;
+  ev.data.u64 = watch << 32 | static_cast<uint32_t>(fd);
+  return ev;
+}
+}  // namespace
+
+void EventLoop::Watch(int fd, uint32_t events, FdCallback callback, DuringWaits during) {
+  const uint64_t watch = next_watch_++;
+  epoll_event ev = EventFor(fd, events, watch);
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0)
     spdlog::error("epoll_ctl(ADD, {}) failed: {}", fd, strerror(errno));
   if (during == DuringWaits::kYes && epoll_ctl(waits_epoll_fd_, EPOLL_CTL_ADD, fd, &ev) == 0)
     during_waits_.insert(fd);
-  watched_[fd] = std::move(callback);
+  watched_[fd] = Watched{watch, std::move(callback)};
 }
 
 void EventLoop::Modify(int fd, uint32_t events) {
-  epoll_event ev{};
-  ev.events = events;
-  ev.data.fd = fd;
+  auto it = watched_.find(fd);
+  if (it == watched_.end()) return;
+  epoll_event ev = EventFor(fd, events, it->second.watch);
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &ev) != 0)
     spdlog::error("epoll_ctl(MOD, {}) failed: {}", fd, strerror(errno));
   if (during_waits_.count(fd) != 0) epoll_ctl(waits_epoll_fd_, EPOLL_CTL_MOD, fd, &ev);
@@ -135,9 +146,7 @@ int EventLoop::DuringWaitsTimeoutMs(MonoMs deadline) const {
 int EventLoop::WaitFor(int fd, uint32_t events, int timeout_ms) {
   const MonoMs deadline =
       timeout_ms < 0 ? std::numeric_limits<MonoMs>::max() : clock_.MonoNow() + timeout_ms;
-  epoll_event ev{};
-  ev.events = events;
-  ev.data.fd = fd;
+  epoll_event ev = EventFor(fd, events, 0);
   if (waiting_ || waits_epoll_fd_ < 0) {  // a wait inside a wait: for `fd` alone
     pollfd one{fd, static_cast<short>(events), 0};
     const int ready = poll(&one, fd >= 0 ? 1 : 0, timeout_ms);
@@ -155,14 +164,11 @@ int EventLoop::WaitFor(int fd, uint32_t events, int timeout_ms) {
       break;
     }
     for (int i = 0; i < n; ++i) {
-      if (ready[i].data.fd == fd) {
+      if (ready[i].data.u64 == ev.data.u64) {
         result = 1;
         continue;
       }
-      auto it = watched_.find(ready[i].data.fd);
-      if (it == watched_.end()) continue;
-      FdCallback cb = it->second;
-      cb(ready[i].events);
+      Dispatch(ready[i]);
     }
     RunDueTimers();
     if (result != 0 || clock_.MonoNow() >= deadline) break;
@@ -170,6 +176,16 @@ int EventLoop::WaitFor(int fd, uint32_t events, int timeout_ms) {
   if (fd >= 0) epoll_ctl(waits_epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
   waiting_ = false;
   return result;
+}
+
+void EventLoop::Dispatch(const epoll_event& event) {
+  const int fd = static_cast<int>(event.data.u64 & 0xffffffffu);
+  auto it = watched_.find(fd);
+  // Unwatched by an earlier callback of this batch, or closed and its number watched anew (during
+  // a wait inside a callback of this batch): the event is not the current watch's.
+  if (it == watched_.end() || it->second.watch != event.data.u64 >> 32) return;
+  FdCallback cb = it->second.callback;  // a copy: the callback may unwatch itself
+  cb(event.events);
 }
 
 int EventLoop::WaitTimeoutMs() const {
@@ -233,12 +249,7 @@ bool EventLoop::Turn(int timeout_ms) {
     spdlog::critical("epoll_wait failed: {}", strerror(errno));
     return false;
   }
-  for (int i = 0; i < n; ++i) {
-    auto it = watched_.find(events[i].data.fd);
-    if (it == watched_.end()) continue;  // unwatched by an earlier callback of this batch
-    FdCallback cb = it->second;          // a copy: the callback may unwatch itself
-    cb(events[i].events);
-  }
+  for (int i = 0; i < n; ++i) Dispatch(events[i]);
   RunDueTimers();
   RunDeferred();
   return true;

@@ -14,6 +14,8 @@
 
 #include "core/model/clock.h"
 
+struct epoll_event;
+
 namespace tq {
 
 /// Runs callbacks for ready descriptors and due timers; sleeps until the earliest deadline.
@@ -90,13 +92,21 @@ class EventLoop {
   /// The timerfd expired or the clock was set: re-arms it and tells OnClockSet's callback.
   void OnWallFd();
   void RunDeferred();
+  /// Runs the callback of the descriptor `event` is for, if it is still the watch it was for.
+  void Dispatch(const epoll_event& event);
 
   const Clock& clock_;
   int epoll_fd_;
   int waits_epoll_fd_;  ///< the descriptors watched during waits, and the one waited for
   bool running_ = false;
   bool waiting_ = false;  ///< inside WaitFor
-  std::unordered_map<int, FdCallback> watched_;
+  /// A watched descriptor's callback, and the number of its watch (unique in the loop).
+  struct Watched {
+    uint64_t watch = 0;
+    FdCallback callback;
+  };
+  std::unordered_map<int, Watched> watched_;
+  uint64_t next_watch_ = 1;
   std::unordered_set<int> during_waits_;  ///< watched descriptors also in waits_epoll_fd_
   /// A pending timer: when it is due, on which clock, and what it calls.
   struct Timer {

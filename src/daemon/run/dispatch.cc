@@ -100,6 +100,8 @@ Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRun
                        if (st.ok()) {
                          Tell(news);
                          Schedule();  // its slot is free
+                       } else if (st.fault() == StoreFault::kNone) {
+                         ends_refused_.insert({end.id, end.attempt});
                        }
                        return st;
                      }),
@@ -156,6 +158,7 @@ void Dispatcher::Turn() {
       if (st.ok()) continue;
       if (st.fault() == StoreFault::kNone) {
         spdlog::error("task {} attempt {}: {}", end.id, end.attempt, st.message());
+        ends_refused_.insert({end.id, end.attempt});
         continue;
       }
       // The store still says running: keep the end and store it later, so it is never lost.
@@ -655,8 +658,9 @@ void Dispatcher::StopNow(TaskId id, TaskReason reason, const StopSignal& how) {
 void Dispatcher::CheckRunning() {
   auto running = parts_.store.RunningAttempts();
   if (!running.ok()) return;  // the next poll tries again
-  std::set<std::pair<TaskId, int>> asked;
+  std::set<std::pair<TaskId, int>> asked, refused;
   for (const RunningAttempt& a : *running) {
+    if (ends_refused_.count({a.task_id, a.number}) != 0) refused.insert({a.task_id, a.number});
     if (!Knows(a.task_id, a.number)) {
       AttemptOutcome never;
       never.never_started = true;
@@ -674,10 +678,12 @@ void Dispatcher::CheckRunning() {
       runner_->Terminate(a.task_id, a.stop->attempt_reason, a.stop->task_reason, StopSignal{});
   }
   stops_acted_ = std::move(asked);
+  ends_refused_ = std::move(refused);  // those the store still holds as running
 }
 
 bool Dispatcher::Knows(TaskId id, int attempt) const {
   if (runner_->Runs(id, attempt) || unstored_ends_.Holds(id, attempt)) return true;
+  if (ends_refused_.count({id, attempt}) != 0) return true;
   return std::any_of(ends_.begin(), ends_.end(),
                      [&](const AttemptEnd& end) { return end.id == id && end.attempt == attempt; });
 }

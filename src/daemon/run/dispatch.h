@@ -220,6 +220,9 @@ class Dispatcher {
   std::map<TaskId, std::string> not_started_;  ///< NotStartedWhy, by task
   /// The running attempts whose stop, asked by another host, this host acted on.
   std::set<std::pair<TaskId, int>> stops_acted_;
+  /// Attempts ended here whose end the store refused for good (not a passing fault): the store
+  /// may still hold them as running, yet they ran (CheckRunning leaves them).
+  std::set<std::pair<TaskId, int>> ends_refused_;
   Watcher watcher_;
   std::mt19937_64 rng_;
   ServedLog served_;  ///< when each owner last had a task started: the chooser's fairness

@@ -1,6 +1,7 @@
 #include "daemon/run/executor.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/file.h>
@@ -134,10 +135,18 @@ void Executor::ArmTimeout(Running& r, int64_t after_ms) {
         auto it = running_.find(id);
         if (it == running_.end()) return;
         it->second.timeout_timer = 0;
+        // Its shim exited before its time was up (during a wait for the store its exit is read
+        // only after): it ended as it ended.
+        if (ShimExited(it->second)) return;
         spdlog::info("task {} attempt {} timed out", id, it->second.attempt);
         Terminate(id, AttemptReason::kTimeout, TaskReason::kTimeout, StopSignal{});
       },
       EventLoop::DuringWaits::kYes);
+}
+
+bool Executor::ShimExited(const Running& r) {
+  pollfd exited{r.pidfd, POLLIN, 0};
+  return r.pidfd >= 0 && poll(&exited, 1, 0) > 0;
 }
 
 void Executor::ArmKill(Running& r) {

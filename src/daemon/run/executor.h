@@ -97,6 +97,8 @@ class Executor : public Runner {
   void Watch(TaskId id);
   /// Ends the attempt with reason timeout `after_ms` from now (monotonic).
   void ArmTimeout(Running& r, int64_t after_ms);
+  /// True when the shim of `r` has exited, its exit not yet read.
+  static bool ShimExited(const Running& r);
   /// KILLs the attempt when the grace of its stop runs out (measured from stop->at).
   void ArmKill(Running& r);
   void OnShimExit(TaskId id);

@@ -234,7 +234,7 @@ void Server::OnEvents(ConnId id, uint32_t events) {
 void Server::ArmIdleTimer(Connection& c) {
   if (c.idle_timer) loop_.CancelTimer(c.idle_timer);
   c.idle_timer = 0;
-  if (c.busy || c.closing) return;
+  if (c.busy || c.closing || c.input_held) return;  // a held request is no idle client
   const ConnId id = c.id;
   c.idle_timer = loop_.AddTimer(clock_.MonoNow() + limits_.idle_ms, [this, id] {
     auto it = connections_.find(id);
@@ -562,6 +562,7 @@ void Server::HoldFrame(ConnId id, std::string_view payload) {
   Connection& c = *it->second;
   c.decoder.PutBack(payload);
   c.input_held = true;
+  ArmIdleTimer(c);
   Update(c);
 }
 
@@ -570,6 +571,7 @@ void Server::ReleaseInput(ConnId id) {
   if (it == connections_.end() || !it->second->input_held) return;
   Connection& c = *it->second;
   c.input_held = false;
+  ArmIdleTimer(c);
   if (c.decoder.HasFrame()) ScheduleFrames(c);
   Update(c);
 }

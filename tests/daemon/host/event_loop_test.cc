@@ -145,6 +145,47 @@ TEST_CASE(
   }
 }
 
+// Review of issue 49's waits: a wait inside a callback can close a descriptor and accept a new
+// one under the same number; the batch's event for the old one then reached the new one.
+TEST_CASE("an event of a descriptor closed and its number watched again in one batch is dropped") {
+  RealClock clock;
+  EventLoop loop(clock);
+  int a[2], b[2];
+  REQUIRE(pipe(a) == 0);
+  REQUIRE(pipe(b) == 0);
+  REQUIRE(write(a[1], "x", 1) == 1);
+  REQUIRE(write(b[1], "x", 1) == 1);
+  int renewed = -1, stale = 0;
+  bool done = false;
+  // The first callback to run closes the other pipe's read end and watches a new, empty pipe
+  // whose read end takes that number: the batch's event for the old one must not reach it.
+  auto first = [&](int* other) {
+    if (done) return;
+    done = true;
+    const int number = other[0];
+    loop.Unwatch(number);
+    close(number);
+    int fresh[2];
+    REQUIRE(pipe(fresh) == 0);
+    REQUIRE(fresh[0] == number);
+    renewed = fresh[0];
+    other[0] = fresh[0];
+    close(other[1]);
+    other[1] = fresh[1];
+    loop.Watch(renewed, EPOLLIN, [&](uint32_t) { ++stale; });
+  };
+  loop.Watch(a[0], EPOLLIN, [&](uint32_t) { first(b); });
+  loop.Watch(b[0], EPOLLIN, [&](uint32_t) { first(a); });
+  loop.RunReady();
+  CHECK(renewed >= 0);
+  CHECK(stale == 0);
+  for (int* p : {a, b}) {
+    loop.Unwatch(p[0]);
+    close(p[0]);
+    close(p[1]);
+  }
+}
+
 TEST_CASE("waiting() is true only inside a wait, and a wait inside a wait waits for its own") {
   RealClock clock;
   EventLoop loop(clock);

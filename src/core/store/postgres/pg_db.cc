@@ -1,8 +1,10 @@
 #include "core/store/postgres/pg_db.h"
 
 #include <endian.h>
+#include <fcntl.h>
 #include <libpq-fe.h>
 #include <poll.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -38,19 +40,6 @@ constexpr const char* kDefaultValues[] = {"5", "10", "5", "3", "30000"};
 
 // The clock of the answer timeout and the reconnect pauses.
 const RealClock kClock;
-
-// How long a connection attempt of `conn` may take: its connect_timeout (libpq takes less than 2
-// seconds as 2), or -1 when it sets none. libpq bounds only its own waits by it, not those of
-// the PQresetPoll steps its caller waits for.
-int ConnectTimeoutMs(PGconn* conn) {
-  int seconds = 0;
-  PQconninfoOption* options = PQconninfo(conn);
-  for (PQconninfoOption* o = options; o != nullptr && o->keyword != nullptr; ++o)
-    if (std::strcmp(o->keyword, "connect_timeout") == 0 && o->val != nullptr)
-      seconds = std::atoi(o->val);
-  PQconninfoFree(options);
-  return seconds > 0 ? std::max(seconds, 2) * 1000 : -1;
-}
 
 // Numbers for connections and statement names, unique in the process.
 std::atomic<uint64_t> next_connection{1};
@@ -137,6 +126,7 @@ Result<std::unique_ptr<Db>> Db::Open(const std::string& conninfo) {
     PQfinish(conn);
     return std::move(status).WithFault(StoreFault::kTransient);
   }
+  PQsetnonblocking(conn, 1);  // what the server does not take at once never holds up the loop
   std::unique_ptr<Db> db(new Db(conn));
   db->NoteSession();
   return db;
@@ -217,27 +207,26 @@ Status Db::Ready(std::string_view what) {
 
 Status Db::Reconnect(std::string_view what) {
   PGconn* conn = conn_.get();
-  const int timeout_ms = ConnectTimeoutMs(conn);
-  const MonoMs deadline = kClock.MonoNow() + timeout_ms;
-  // As if PQresetPoll had last asked to write (libpq's protocol for PQresetStart).
-  PostgresPollingStatusType step =
-      PQresetStart(conn) != 0 ? PGRES_POLLING_WRITING : PGRES_POLLING_FAILED;
-  while (step == PGRES_POLLING_READING || step == PGRES_POLLING_WRITING) {
-    const int left =
-        timeout_ms < 0 ? -1 : static_cast<int>(std::max<MonoMs>(deadline - kClock.MonoNow(), 0));
-    const int ready =
-        left == 0 ? 0
-                  : Wait(PQsocket(conn), step == PGRES_POLLING_READING ? POLLIN : POLLOUT, left);
-    if (ready <= 0) {
-      return sql::StoreError(what, ready == 0 ? "connecting timed out after " +
-                                                    std::to_string(timeout_ms) + " ms"
-                                              : "connecting failed: cannot wait for the server")
-          .WithFault(StoreFault::kTransient);
+  // libpq's connect blocks (a name lookup, then each address in turn within connect_timeout): it
+  // runs on a thread of its own, and this one waits for its end as for an answer (Wait).
+  int done[2];
+  if (pipe2(done, O_CLOEXEC) != 0) {
+    PQreset(conn);
+  } else {
+    std::thread connecting([conn, end = done[1]] {
+      PQreset(conn);
+      const char byte = 0;
+      (void)!write(end, &byte, 1);
+    });
+    while (Wait(done[0], POLLIN, -1) == 0) {
     }
-    step = PQresetPoll(conn);
+    connecting.join();
+    close(done[0]);
+    close(done[1]);
   }
-  if (step != PGRES_POLLING_OK || PQstatus(conn) != CONNECTION_OK)
+  if (PQstatus(conn) != CONNECTION_OK)
     return sql::StoreError(what, FirstLine(PQerrorMessage(conn))).WithFault(StoreFault::kTransient);
+  PQsetnonblocking(conn, 1);  // what the server does not take at once never holds up the loop
   return Status::Ok();
 }
 
@@ -282,19 +271,34 @@ PGresult* Db::Await(int sent) {
   if (sent == 0) return nullptr;
   PGconn* conn = conn_.get();
   const MonoMs deadline = kClock.MonoNow() + answer_ms_;
-  PGresult* last = nullptr;
-  for (;;) {
-    while (PQisBusy(conn) != 0) {
+  // Waits for the connection to be ready for `events`; false once the answer timeout is over.
+  const auto ready = [&](short events) {
+    for (;;) {
       const int wait_ms =
           answer_ms_ > 0 ? static_cast<int>(std::max<MonoMs>(deadline - kClock.MonoNow(), 0)) : -1;
-      const int ready = wait_ms == 0 ? 0 : Wait(PQsocket(conn), POLLIN, wait_ms);
-      if (ready == 0 && (answer_ms_ <= 0 || kClock.MonoNow() < deadline)) continue;
-      if (ready <= 0) {  // no answer in time: the connection is given up, the next call makes one
-        PQclear(last);
-        CancelRunning();  // so that the server does not go on with it
-        lost_ = stalled_ = true;
-        return nullptr;
-      }
+      const int got = wait_ms == 0 ? 0 : Wait(PQsocket(conn), events, wait_ms);
+      if (got > 0) return true;
+      if (got < 0 || (answer_ms_ > 0 && kClock.MonoNow() >= deadline)) return false;
+    }
+  };
+  PGresult* last = nullptr;
+  // No answer in time: the connection is given up (the next call makes one) and its statement
+  // cancelled, so that the server does not go on with it.
+  const auto give_up = [&]() -> PGresult* {
+    PQclear(last);
+    CancelRunning();
+    lost_ = stalled_ = true;
+    return nullptr;
+  };
+  // What libpq could not send at once goes as the server takes it (the connection does not
+  // block): read what comes meanwhile, as libpq asks.
+  for (int left = PQflush(conn); left == 1; left = PQflush(conn)) {
+    if (!ready(POLLIN | POLLOUT)) return give_up();
+    if (PQconsumeInput(conn) == 0) break;  // broken: PQgetResult reports it
+  }
+  for (;;) {
+    while (PQisBusy(conn) != 0) {
+      if (!ready(POLLIN)) return give_up();
       if (PQconsumeInput(conn) == 0) break;  // broken: PQgetResult reports it
     }
     PGresult* result = PQgetResult(conn);

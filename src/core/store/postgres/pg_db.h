@@ -101,8 +101,8 @@ class Db : public sql::Connection {
   /// transactions, whose BEGIN is the first statement to meet an ended connection, so nothing
   /// is done twice.
   bool MayRunAgain() const;
-  /// Connects again (PQresetStart and its steps, each waited for through Wait), within the
-  /// connection's connect_timeout.
+  /// Connects again (PQreset, within the connection's connect_timeout for each address), on a
+  /// thread of its own while this one waits for it through Wait.
   Status Reconnect(std::string_view what);
   /// Waits for `fd` to be ready for `events` within `timeout_ms` through the waiter given
   /// (WaitWith: tqd's event loop, which meanwhile answers what needs no store), or poll(2):

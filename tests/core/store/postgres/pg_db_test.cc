@@ -3,10 +3,12 @@
 // transactions and savepoints hold, a lost connection comes back, and a server that stops
 // answering costs a bounded wait (SPEC 12).
 #include <doctest/doctest.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -439,6 +441,50 @@ TEST_CASE("pg: the session a stalled connection left on the server is ended by t
              "SELECT count(*)::text::bytea FROM pg_stat_activity WHERE pid = " +
                  std::to_string(first),
              1)[0][0] == "0");
+}
+
+// Issue 49: while the server did not answer, the caller (tqd's event loop) waited in poll(2),
+// and in PQreset for each new connection, doing nothing else. Every wait goes through the
+// waiter given: the loop's, which runs meanwhile what needs no store.
+TEST_CASE("pg: a statement and a new connection wait through the waiter given, in slices") {
+  std::string why;
+  test::PgServer* server = test::PgServer::Get(&why);
+  if (server == nullptr) TQ_SKIP(why);
+  const std::string database = server->FreshDatabase();
+  REQUIRE_FALSE(database.empty());
+  test::PgProxy proxy(server->Socket());
+  Result<std::unique_ptr<Db>> opened =
+      Db::Open("host=" + proxy.dir() + " port=5432 user=tq connect_timeout=2 " +
+               database.substr(database.find("dbname=")));
+  REQUIRE_MESSAGE(opened.ok(), opened.status().message());
+  Db& db = **opened;
+  db.SetAnswerTimeout(1000);
+  db.SetReconnectPauses(0, 0);
+  // The loop's stand-in: waits in slices of 50 ms, counting them.
+  int slices = 0;
+  db.WaitWith([&](int fd, short events, int timeout_ms) {
+    for (int waited = 0;; waited += 50) {
+      const int slice = timeout_ms < 0 ? 50 : std::min(50, timeout_ms - waited);
+      if (slice <= 0) return 0;
+      pollfd p{fd, events, 0};
+      ++slices;
+      const int ready = poll(&p, fd >= 0 ? 1 : 0, slice);
+      if (ready != 0) return ready > 0 ? 1 : -1;
+    }
+  });
+  REQUIRE(db.Exec("select", "SELECT 1").ok());
+
+  proxy.Freeze();  // the statement gets no answer for its second
+  slices = 0;
+  CHECK(db.Exec("select", "SELECT 1").fault() == StoreFault::kTransient);
+  CHECK(slices >= 10);
+  proxy.Hang(true);  // and the next connection none for libpq's 2 s
+  slices = 0;
+  const Status connect = db.Exec("select", "SELECT 1");
+  CHECK(connect.fault() == StoreFault::kTransient);
+  CHECK(slices >= 20);
+  proxy.Hang(false);
+  CHECK(WaitUntil([&] { return db.Exec("select", "SELECT 1").ok(); }));
 }
 
 // Issue 49: a COMMIT the server carried out whose answer never came was reported failed, so the
