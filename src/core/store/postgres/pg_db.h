@@ -1,13 +1,14 @@
 // The PostgreSQL connection layer (sql/connection.h) over libpq, for the PostgreSQL store (SPEC
-// 12): one connection that comes back after it is lost (no more often than a growing pause
-// allows while it cannot be made), calls that wait for an answer at most the answer timeout,
-// libpq's connect timeout and TCP keepalives set unless the URI sets them, statements prepared by
-// name on each connection they run on, parameters bound in call order (integers as text, bytes as
-// binary, so any bytes pass), and results read in binary. A parameter PostgreSQL would take as a
-// smaller integer is declared bigint: the store's integers are all 64-bit. Nothing here throws;
-// every failure is Status::Internal("store: <what> failed: <PostgreSQL's primary message>") with a
-// fault from its SQLSTATE (a lost connection is transient). Only the primary message is kept:
-// PostgreSQL's DETAIL lines may quote stored values.
+// 12): one connection that comes back after it is lost (no more often than a growing pause allows
+// while it cannot be made), calls that wait for an answer at most the answer timeout and through
+// the waiter given (Connection::WaitWith: tqd's event loop), a connection that never blocks on
+// sending and a new one made on a thread of its own, libpq's connect timeout and TCP keepalives set
+// unless the URI sets them, statements prepared by name on each connection they run on, parameters
+// bound in call order (integers as text, bytes as binary, so any bytes pass), and results read in
+// binary. A parameter PostgreSQL would take as a smaller integer is declared bigint: the store's
+// integers are all 64-bit. Nothing here throws; every failure is Status::Internal("store: <what>
+// failed: <PostgreSQL's primary message>") with a fault from its SQLSTATE (a lost connection is
+// transient). Only the primary message is kept: PostgreSQL's DETAIL lines may quote stored values.
 #pragma once
 
 #include <cstdint>
