@@ -198,9 +198,8 @@ int EventLoop::WaitTimeoutMs() const {
 
 void EventLoop::RunDueTimers() {
   // While waiting, only those that run during waits. One pass over the timers due now and added
-  // before it: a timer a callback arms already due
-  // (a store that keeps failing re-arms dispatch at a time past) runs after the next wait, so it
-  // cannot keep the loop from its descriptors.
+  // before it: a timer a callback arms already due (a store that keeps failing re-arms dispatch
+  // at a time past) runs after the next wait, so it cannot keep the loop from its descriptors.
   const TimerId added_before = next_timer_id_;
   for (auto* by_time : {&timers_by_time_, &wall_timers_by_time_}) {
     const int64_t now = by_time == &timers_by_time_ ? clock_.MonoNow() : clock_.WallNow();

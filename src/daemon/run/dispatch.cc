@@ -2,8 +2,8 @@
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
-#include <algorithm>
 
+#include <algorithm>
 #include <string_view>
 
 #include "core/model/saturating.h"

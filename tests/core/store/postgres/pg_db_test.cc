@@ -415,10 +415,8 @@ TEST_CASE("pg: the session a stalled connection left on the server is ended by t
   if (server == nullptr) TQ_SKIP(why);
   const std::string database = server->FreshDatabase();
   REQUIRE_FALSE(database.empty());
-  const std::string name = database.substr(database.rfind('=') + 1);
   test::PgProxy proxy(server->Socket());
-  Result<std::unique_ptr<Db>> db =
-      Db::Open("host=" + proxy.dir() + " port=5432 user=tq dbname=" + name);
+  Result<std::unique_ptr<Db>> db = Db::Open(proxy.Through(database));
   REQUIRE_MESSAGE(db.ok(), db.status().message());
   (*db)->SetAnswerTimeout(300);
   (*db)->SetReconnectPauses(0, 0);
@@ -453,9 +451,7 @@ TEST_CASE("pg: a statement and a new connection wait through the waiter given, i
   const std::string database = server->FreshDatabase();
   REQUIRE_FALSE(database.empty());
   test::PgProxy proxy(server->Socket());
-  Result<std::unique_ptr<Db>> opened =
-      Db::Open("host=" + proxy.dir() + " port=5432 user=tq connect_timeout=2 " +
-               database.substr(database.find("dbname=")));
+  Result<std::unique_ptr<Db>> opened = Db::Open(proxy.Through(database) + " connect_timeout=2");
   REQUIRE_MESSAGE(opened.ok(), opened.status().message());
   Db& db = **opened;
   db.SetAnswerTimeout(1000);
@@ -497,8 +493,7 @@ TEST_CASE("pg: a commit whose answer never came is read back, kept or not as the
   const std::string database = server->FreshDatabase();
   REQUIRE_FALSE(database.empty());
   test::PgProxy proxy(server->Socket());
-  Result<std::unique_ptr<Db>> opened = Db::Open("host=" + proxy.dir() + " port=5432 user=tq " +
-                                                database.substr(database.find("dbname=")));
+  Result<std::unique_ptr<Db>> opened = Db::Open(proxy.Through(database));
   REQUIRE_MESSAGE(opened.ok(), opened.status().message());
   Db& db = **opened;
   db.SetAnswerTimeout(300);
