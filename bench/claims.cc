@@ -1,6 +1,6 @@
 // Claims across hosts on one PostgreSQL store, without processes (SPEC 12): fills a fresh store
 // with N ready tasks, then HOSTS processes, each joined as a host of its own with its own
-// connection, claim (choose + StartAttempt in ClaimTogether) and complete (FinishAttempt) tasks
+// connection, claim (choose + StartAttempt in WriteTogether) and complete (FinishAttempt) tasks
 // until none is ready. Prints claims per second over all hosts, and how often a chosen task was
 // taken by another host first. Usage: tq-bench-claims CONNINFO [HOSTS=1] [N=5000] (bench/claims.sh
 // starts a PostgreSQL)
@@ -47,7 +47,7 @@ int Host(const std::string& conninfo, int index, int out) {
     // passing over the tasks they hold.
     tq::Result<std::optional<tq::Candidate>> chosen{std::optional<tq::Candidate>()};
     tq::Result<std::optional<int>> attempt{std::optional<int>()};
-    tq::Status claimed = store->ClaimTogether([&] {
+    tq::Status claimed = store->WriteTogether([&] {
       chosen = store->FirstReady("default", tq::ReadyOrder::kHighestPriority);
       if (!chosen.ok()) return chosen.status();
       if (chosen->has_value()) attempt = store->StartAttempt((*chosen)->id, kNow, {});

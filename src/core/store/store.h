@@ -378,20 +378,15 @@ class Store {
   /// each write inside still succeeds or fails whole, and when the commit fails every one of
   /// them is undone (the error is returned). Not nested.
   virtual Status WriteTogether(const std::function<Status()>& body) = 0;
-  /// WriteTogether for a body that only claims: reads of the ready set, HoldQueues,
-  /// StartAttempt, and EndPending of a task that cannot start. On a store shared by several
-  /// hosts such transactions of different hosts run side by side, each FirstReady passing over
-  /// the ready tasks another host's claim holds, and wait only for the other writes (SPEC 12);
-  /// on one host's store it is WriteTogether.
-  virtual Status ClaimTogether(const std::function<Status()>& body) = 0;
   /// Runs `effect` (an event, an answer, a signal, a counter) once the write under way is stored:
-  /// inside WriteTogether or ClaimTogether when its transaction commits, never when it rolls
+  /// inside WriteTogether when its transaction commits, never when it rolls
   /// back; elsewhere at once, each write there having committed before it returned (SPEC 6).
   virtual void AfterCommit(std::function<void()> effect) = 0;
-  /// Inside ClaimTogether: holds `queues` until it ends, so that the claims of several hosts in
-  /// these queues take turns and each counts the attempts the others started (a queue's
-  /// concurrency is the cluster's). Nothing to hold on one host's store.
-  virtual Status HoldQueues(const std::vector<std::string>& queues) = 0;
+  /// Inside WriteTogether: holds those of `queues` that no other host's claim holds until it
+  /// ends, so that the claims of several hosts in these queues take turns, never waiting for
+  /// each other, and each counts the attempts the others started (a queue's concurrency is the
+  /// cluster's). Returns the queues held; on one host's store, all of them.
+  virtual Result<std::vector<std::string>> HoldQueues(const std::vector<std::string>& queues) = 0;
 
   /// Every queue with its run-time settings.
   virtual Result<std::vector<QueueState>> QueueStates() = 0;
@@ -486,6 +481,12 @@ class Store {
   /// caller joined none or was fenced itself.
   virtual Result<std::optional<std::vector<RunningAttempt>>> FenceHost(const std::string& host,
                                                                        int64_t beats) = 0;
+  /// The running attempts that fenced hosts still hold, started in a claim that committed after
+  /// their fencing (a host that froze inside one): they pass to the joined host, as FenceHost's
+  /// do, and are returned with the fenced host that held each. Rows another host's sweep holds
+  /// are left to it. Empty for a store only one host opens, a caller that joined no host, or one
+  /// fenced itself.
+  virtual Result<std::vector<std::pair<std::string, RunningAttempt>>> TakeFenced() = 0;
   /// The attempts the joined host started that passed to another host when it was fenced, as
   /// (task, attempt number), oldest first: their processes may still run on this machine, to be
   /// killed. Kept until their tasks are purged.

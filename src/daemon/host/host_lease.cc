@@ -75,6 +75,25 @@ void HostLease::RescueSilent(MonoMs now) {
     callbacks_.rescued(h.name, **taken);
   }
   seen_ = std::move(seen);
+  TakeLateClaims();
+}
+
+void HostLease::TakeLateClaims() {
+  auto late = store_.TakeFenced();
+  if (!late.ok()) {
+    store_errors_.Log(spdlog::level::err,
+                      "fenced hosts' attempts not taken: " + late.status().message());
+    return;
+  }
+  std::map<std::string, std::vector<RunningAttempt>> by_host;
+  for (auto& [holder, attempt] : *late) by_host[holder].push_back(std::move(attempt));
+  for (const auto& [holder, attempts] : by_host) {
+    spdlog::warn(
+        "host {} was fenced, and {} attempt(s) it started in a claim that committed after that "
+        "are lost and go on by their retry policy",
+        holder, attempts.size());
+    callbacks_.rescued(holder, attempts);
+  }
 }
 
 }  // namespace tq

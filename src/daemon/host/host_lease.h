@@ -49,6 +49,9 @@ class HostLease {
   void Beat();
   /// Fences each other host whose beats have not moved for host_lease by `now`.
   void RescueSilent(MonoMs now);
+  /// Takes the attempts fenced hosts started in claims that committed after their fencing
+  /// (Store::TakeFenced), to end as lost as a fencing's are.
+  void TakeLateClaims();
 
   EventLoop& loop_;
   const Clock& clock_;

@@ -30,6 +30,9 @@ constexpr int kPromoteBatch = 1000;
 // How long a host leaves a shard to the other hosts at most (LeavesShardNow): enough for a host
 // told by a NOTIFY, or at its next poll, to take it.
 constexpr MonoMs kLeaveShardMs = 5000;
+// How soon a host looks again at capped queues whose rows another host's claim held (with a
+// shared store): that claim lasts one turn.
+constexpr MonoMs kHeldQueueRetryMs = 100;
 
 // The ready tasks of `queue` that host `host` may take (SPEC 12): with one host's store every
 // task; with a shared one those placed on it, and those placed on none if the queue lets it.
@@ -208,7 +211,7 @@ void Dispatcher::Tell(const News& news) {
 void Dispatcher::ClaimApart() {
   News news;
   std::vector<Claim> claims;
-  Status st = parts_.store.ClaimTogether([&] {
+  Status st = parts_.store.WriteTogether([&] {
     Choose(claims, news);
     parts_.store.AfterCommit([&] {  // nothing of it if it rolls back: the next turn chooses again
       Tell(news);
@@ -241,14 +244,24 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
   if (parts_.config->Shared()) {
     // A queue's concurrency, and a user's max_running, count every host's attempts: claims in
     // a capped queue (in every queue, while some user has a cap) take turns across the hosts,
-    // each counting the others' (read below, after the hold).
+    // each counting the others' (read below, after the hold). A capped queue another host's
+    // claim holds is passed over this turn, and looked at again shortly: hosts never wait for
+    // each other's claims.
     const bool users_capped = AnyUserCap(*parts_.config);
     std::vector<std::string> capped;
     for (const QueueState& q : *queues)
       if (users_capped || QueueCap(q, *parts_.config) > 0) capped.push_back(q.name);
-    if (Status s = parts_.store.HoldQueues(capped); !s.ok()) {
-      StoreFailed(s.message());
+    auto held_queues = parts_.store.HoldQueues(capped);
+    if (!held_queues.ok()) {
+      StoreFailed(held_queues.status().message());
       return;
+    }
+    if (held_queues->size() < capped.size()) {
+      queue_retry_at_ = parts_.clock.MonoNow() + kHeldQueueRetryMs;
+      std::erase_if(*queues, [&](const QueueState& q) {
+        return std::find(capped.begin(), capped.end(), q.name) != capped.end() &&
+               std::find(held_queues->begin(), held_queues->end(), q.name) == held_queues->end();
+      });
     }
   }
   // A shard left long ago was taken elsewhere, or went away.
@@ -739,10 +752,12 @@ void Dispatcher::ArmTimers(std::optional<MonoMs> starts_wait) {
   if (!due.ok()) StoreFailed(due.status().message());
   std::optional<WallMs> due_at =
       due.ok() ? *due : SaturatingAdd(parts_.clock.WallNow(), kNextDueRetryMs);
-  if (const std::optional<MonoMs> retry = parts_.holds.NextRetry()) {
-    const WallMs at = WallAt(*retry);  // held owners: try again
+  for (const std::optional<MonoMs>& retry : {parts_.holds.NextRetry(), queue_retry_at_}) {
+    if (!retry) continue;
+    const WallMs at = WallAt(*retry);  // held owners, queues another host held: try again
     due_at = due_at ? std::min(*due_at, at) : at;
   }
+  queue_retry_at_.reset();
   // A store that failed the last turn is given its pause: what is due waits, not spins.
   std::optional<WallMs> pause_end;
   if (const std::optional<MonoMs> until = faults_.PausedUntil()) pause_end = WallAt(*until);

@@ -227,6 +227,7 @@ class Dispatcher {
   std::mt19937_64 rng_;
   ServedLog served_;  ///< when each owner last had a task started: the chooser's fairness
   std::map<TaskId, MonoMs> leaving_;  ///< shards left to other hosts, since when (LeavesShardNow)
+  std::optional<MonoMs> queue_retry_at_;  ///< when to look again at queues another host held
   EventLoop::TimerId due_timer_ = 0;
   EventLoop::TimerId watcher_timer_ = 0;
   /// Removes the files of removed tasks off the loop; declared last, so it finishes (and its

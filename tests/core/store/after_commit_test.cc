@@ -37,7 +37,7 @@ STORE_TEST_CASE("effects are dropped when the body or the commit fails, and neve
     RefusedCommits refused(*store);
     TaskId id = 0;
     CHECK_FALSE(store
-                    ->ClaimTogether([&] {
+                    ->WriteTogether([&] {
                       id = MustInsert(*store, kAlice, Spec({"a"}));
                       store->AfterCommit([&] { ++runs; });
                       return Status::Ok();

@@ -213,18 +213,18 @@ STORE_TEST_CASE("hosts: each host holds its own units: HeldUnits names only its 
   }
 }
 
-STORE_TEST_CASE("ClaimTogether commits its claims together, and undoes them all when it fails") {
+STORE_TEST_CASE("claims inside WriteTogether commit together, and are all undone when it fails") {
   auto store = OpenStore();
   const TaskId a = MustInsert(*store, kAlice, Spec({"a"}, "one"));
   const TaskId b = MustInsert(*store, kAlice, Spec({"b"}, "two"));
-  Status failed = store->ClaimTogether([&]() -> Status {
+  Status failed = store->WriteTogether([&]() -> Status {
     REQUIRE(store->HoldQueues({"one", "two", "none such"}).ok());
     REQUIRE(store->StartAttempt(a, 1100, {})->has_value());
     return Status::Internal("the claimer gave up");
   });
   CHECK(failed.message() == "the claimer gave up");
   CHECK(StateOf(*store, a) == TaskState::kPending);
-  Status claimed = store->ClaimTogether([&]() -> Status {
+  Status claimed = store->WriteTogether([&]() -> Status {
     for (TaskId id : {a, b})
       if (Result<std::optional<int>> n = store->StartAttempt(id, 1200, {}); !n.ok())
         return n.status();
@@ -234,6 +234,6 @@ STORE_TEST_CASE("ClaimTogether commits its claims together, and undoes them all 
   CHECK(StateOf(*store, a) == TaskState::kRunning);
   CHECK(StateOf(*store, b) == TaskState::kRunning);
   CHECK_FALSE(
-      store->ClaimTogether([&] { return store->WriteTogether([] { return Status::Ok(); }); })
+      store->WriteTogether([&] { return store->WriteTogether([] { return Status::Ok(); }); })
           .ok());  // not nested
 }

@@ -330,18 +330,10 @@ bool Db::MayRunAgain() const {
 }
 
 Status Db::Begin() {
-  return BeginBy(begin_sql_);
-}
-
-Status Db::BeginClaims() {
-  return BeginBy(begin_claims_sql_);
-}
-
-Status Db::BeginBy(const std::string& sql) {
   // Its transaction's id, taken as it begins: should COMMIT's answer not come, the outcome is
   // read back by it (Resolve).
   txid_.clear();
-  Status status = ExecReading("begin", sql + "; SELECT txid_current()::text", &txid_);
+  Status status = ExecReading("begin", "BEGIN; SELECT txid_current()::text", &txid_);
   if (status.ok()) {
     in_transaction_ = true;
   } else if (!lost_ && PQtransactionStatus(conn_.get()) != PQTRANS_IDLE) {

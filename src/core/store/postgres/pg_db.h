@@ -48,7 +48,6 @@ class Db : public sql::Connection {
   Result<sql::Stmt> Prepare(std::string what, const std::string& sql) override;
   Status Exec(std::string_view what, const std::string& sql) override;
   Status Begin() override;
-  Status BeginClaims() override;
   void Rollback() override;
   /// True while a transaction is open (also one a failed statement has aborted: ROLLBACK TO
   /// the savepoint recovers it).
@@ -74,12 +73,6 @@ class Db : public sql::Connection {
   Status OnConnect(std::string sql);
   /// Has each new connection from the next one on run `sql` (OnConnect without running it now).
   void OnReconnect(std::string sql) { on_connect_ = std::move(sql); }
-  /// What Begin runs: "BEGIN" unless set (a store adds the lock that orders its writes), and
-  /// what BeginClaims runs: "BEGIN" unless set (a store adds its claims' share of that lock).
-  void BeginWith(std::string sql, std::string claims_sql) {
-    begin_sql_ = std::move(sql);
-    begin_claims_sql_ = std::move(claims_sql);
-  }
 
   /// The number of the current connection, unique in the process (a reconnect takes a new
   /// one): a statement is prepared again on each connection it runs on.
@@ -139,8 +132,6 @@ class Db : public sql::Connection {
   /// Exec, keeping the first column of the first row of the last statement's result in
   /// `*value` ("" when there is none) when `value` is given.
   Status ExecReading(std::string_view what, const std::string& sql, std::string* value);
-  /// Opens a transaction by running `sql` (BEGIN and what goes with it).
-  Status BeginBy(const std::string& sql);
 
   /// Closes a connection (PQfinish).
   struct Closer {
@@ -161,8 +152,6 @@ class Db : public sql::Connection {
   std::string txid_;              ///< the open transaction's id (txid_current)
   int64_t changes_ = 0;           ///< rows the last statement inserted, updated or deleted
   std::string on_connect_;        ///< run on each new connection
-  std::string begin_sql_ = "BEGIN";
-  std::string begin_claims_sql_ = "BEGIN";
 };
 
 }  // namespace tq::pg

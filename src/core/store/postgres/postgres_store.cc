@@ -13,12 +13,13 @@ Result<std::unique_ptr<PostgresStore>> PostgresStore::Open(const std::string& co
                                                            bool durability_full) {
   Result<std::unique_ptr<pg::Db>> db = pg::Db::Open(conninfo);
   if (!db.ok()) return db.status();
-  // A write waits at most 10 s for the lock that orders writes (a lock_timeout is a transient
-  // fault); a session left inside a transaction is ended by the server after 15 s; the server
-  // finds a client gone in about 25 s (its keepalives), also while it runs a statement.
+  // A write waits at most 2 s for a row another host's transaction holds (a lock_timeout is a
+  // transient fault: the client, or the next turn, tries again); a session left inside a
+  // transaction is ended by the server after 15 s; the server finds a client gone in about 25 s
+  // (its keepalives), also while it runs a statement.
   std::string session =
       std::string(
-          "SET lock_timeout = '10s'; SET idle_in_transaction_session_timeout = '15s'; "
+          "SET lock_timeout = '2s'; SET idle_in_transaction_session_timeout = '15s'; "
           "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; "
           "SET tcp_keepalives_count = 3; SET client_connection_check_interval = '5s'; ") +
       (durability_full ? "SET synchronous_commit = on; " : "SET synchronous_commit = off; ");
@@ -28,10 +29,9 @@ Result<std::unique_ptr<PostgresStore>> PostgresStore::Open(const std::string& co
   // unanswered this long (well past the lock_timeout above) gives its connection up, so a server
   // or network that stops answering stalls tqd's loop that long at most.
   (*db)->SetAnswerTimeout(30 * 1000);
-  // Every write holds the store's lock: alone, or, for transactions that only claim ready tasks
-  // (ClaimTogether), shared with the other hosts' claims, which skip each other's rows.
-  (*db)->BeginWith("BEGIN; SELECT pg_advisory_xact_lock(29809, hashtext(current_schema()))",
-                   "BEGIN; SELECT pg_advisory_xact_lock_shared(29809, hashtext(current_schema()))");
+  // No lock orders the hosts' writes (SPEC 12, issue 50): each transaction holds the rows it
+  // changes or locks, claims pass over the rows other hosts' claims hold, and the few decisions
+  // that must see every host's writes take turns on one row (a capped queue, a job, a key).
   std::unique_ptr<PostgresStore> store(new PostgresStore(std::move(*db), std::move(session)));
   if (Status s = store->Prepare(); !s.ok()) return s;
   return store;
@@ -56,9 +56,11 @@ Status PostgresStore::JoinHost(const std::string& host, const std::string& versi
            "RAISE EXCEPTION 'another tqd is host " +
            host + " on this store'; END $$";
   };
+  // The counters the schema's triggers keep have a row per host (schema v6): this host's.
+  const std::string slot = "SET tq.slot = '" + host + "'; ";
   pg::Db& pg = static_cast<pg::Db&>(db());
-  if (Status s = pg.Exec("take the host's lock", lock(50)); !s.ok()) return s;
-  pg.OnReconnect(session_ + lock(5));
+  if (Status s = pg.Exec("take the host's lock", slot + lock(50)); !s.ok()) return s;
+  pg.OnReconnect(session_ + slot + lock(5));
   return SqlStore::JoinHost(host, version, max_running, now);
 }
 

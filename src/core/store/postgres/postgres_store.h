@@ -1,8 +1,8 @@
 // The PostgreSQL store (SPEC 12): the SQL store (sql/sql_store.h) over one PostgreSQL database,
 // for several hosts sharing one queue. What PostgreSQL adds: the connection (pg_db.*), the
-// schema (schema.*), and the lock that orders the store's writes as SQLite's BEGIN IMMEDIATE
-// does (one write transaction at a time per schema; reads never wait for it), and one tqd per
-// host name.
+// schema (schema.*), one tqd per host name, and hosts that write side by side: no lock orders
+// the store's writes, the row locks of the SQL (statements.cc) guard what must see every host's
+// writes.
 // OpenPostgresStore (open.h) is the one name the daemon needs.
 #pragma once
 

@@ -290,8 +290,84 @@ constexpr const char* kSchemaV5 = R"sql(
 ALTER TABLE attempts ADD COLUMN output_cut text NOT NULL DEFAULT '';
 )sql";
 
+// v6, several hosts write side by side (issue 50): the counters the triggers keep have a row per
+// writer (`slot`: the host's name, set per session as tq.slot; '' for a session of no host), so
+// hosts counting tasks of one queue never wait on each other's row. A count is the sum over its
+// rows; a writer's row that comes back to zero is deleted (a zero adds nothing), so the rows stay
+// few. SQLite has one writer and keeps one row.
+constexpr const char* kSchemaV6 = R"sql(
+ALTER TABLE task_counts ADD COLUMN slot text COLLATE "C" NOT NULL DEFAULT '';
+ALTER TABLE task_counts DROP CONSTRAINT task_counts_pkey;
+ALTER TABLE task_counts ADD PRIMARY KEY (queue, state, slot);
+ALTER TABLE owner_output ADD COLUMN slot text COLLATE "C" NOT NULL DEFAULT '';
+ALTER TABLE owner_output DROP CONSTRAINT owner_output_pkey;
+ALTER TABLE owner_output ADD PRIMARY KEY (owner_uid, slot);
+CREATE FUNCTION tq_slot() RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT coalesce(current_setting('tq.slot', true), '')
+$$;
+CREATE FUNCTION tq_count_tasks(q bytea, s text, delta bigint) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  left_n bigint;
+BEGIN
+  INSERT INTO task_counts AS c (queue, state, slot, n) VALUES (q, s, tq_slot(), delta)
+    ON CONFLICT (queue, state, slot) DO UPDATE SET n = c.n + excluded.n RETURNING c.n INTO left_n;
+  IF left_n = 0 THEN
+    DELETE FROM task_counts WHERE queue = q AND state = s AND slot = tq_slot();
+  END IF;
+END $$;
+CREATE FUNCTION tq_count_output(uid bigint, delta bigint) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  left_bytes bigint;
+BEGIN
+  IF uid IS NULL OR delta = 0 THEN
+    RETURN;
+  END IF;
+  INSERT INTO owner_output AS o (owner_uid, slot, bytes) VALUES (uid, tq_slot(), delta)
+    ON CONFLICT (owner_uid, slot) DO UPDATE SET bytes = o.bytes + excluded.bytes
+    RETURNING o.bytes INTO left_bytes;
+  IF left_bytes = 0 THEN
+    DELETE FROM owner_output WHERE owner_uid = uid AND slot = tq_slot();
+  END IF;
+END $$;
+CREATE OR REPLACE FUNCTION tq_attempts_output_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tq_count_output((SELECT owner_uid FROM tasks WHERE id = NEW.task_id),
+                          NEW.output_bytes - OLD.output_bytes);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_output_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tq_count_output(OLD.owner_uid,
+    -CAST((SELECT coalesce(sum(output_bytes), 0) FROM attempts WHERE task_id = OLD.id) AS bigint));
+  RETURN OLD;
+END $$;
+CREATE OR REPLACE FUNCTION tq_attempts_output_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tq_count_output((SELECT owner_uid FROM tasks WHERE id = OLD.task_id),
+                          -OLD.output_bytes);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tq_count_tasks(NEW.queue, NEW.state, 1);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tq_count_tasks(OLD.queue, OLD.state, -1);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_recounted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tq_count_tasks(OLD.queue, OLD.state, -1);
+  PERFORM tq_count_tasks(NEW.queue, NEW.state, 1);
+  RETURN NULL;
+END $$;
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
-constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4, kSchemaV5};
+constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2, kSchemaV3,
+                                    kSchemaV4, kSchemaV5, kSchemaV6};
 
 // Two tqd migrating the same schema at once take turns on this lock (per schema).
 constexpr const char* kMigrationLock =

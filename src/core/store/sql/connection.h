@@ -164,12 +164,10 @@ class Connection {
   /// The first column of the first row of `sql` as text; "" when there is no row.
   Result<std::string> QueryText(std::string_view what, const std::string& sql);
 
-  /// Opens a write transaction: one at a time per store, reads never wait for it.
+  /// Opens a write transaction: one at a time per store in SQLite; in PostgreSQL those of
+  /// several hosts run side by side, each holding only the rows it changes or locks (issue 50).
+  /// Reads never wait for it.
   virtual Status Begin() = 0;
-  /// Opens a transaction that only claims ready tasks: where the database lets claims of
-  /// several connections run side by side (PostgreSQL), they wait only for the other writes;
-  /// elsewhere it is Begin.
-  virtual Status BeginClaims() { return Begin(); }
   /// Commits, and tells the observer (ObserveCommits) how long it took.
   Status Commit();
   /// Rolls back if a transaction is open; a no-op otherwise.
@@ -219,9 +217,9 @@ class Transaction {
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
 
-  /// Opens the transaction; one that only claims ready tasks when `claims` (BeginClaims).
-  Status Begin(bool claims = false) {
-    Status status = claims ? db_.BeginClaims() : db_.Begin();
+  /// Opens the transaction.
+  Status Begin() {
+    Status status = db_.Begin();
     open_ = status.ok();
     return status;
   }

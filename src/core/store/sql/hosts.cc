@@ -1,5 +1,10 @@
 // The SQL store's hosts (SPEC 12): joining as a host, heartbeats, the hosts list, and fencing a
 // silent host so its running attempts pass to the host that rescues them.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "core/model/host_name.h"
 #include "core/store/sql/sql_store.h"
 #include "core/store/sql/statements.h"
@@ -78,6 +83,32 @@ Result<std::optional<std::vector<RunningAttempt>>> SqlStore::FenceHost(const std
     sql::Query q(st_->take_attempts);
     if (Status s = q.BindText(host).BindText(host_).BindInt(epoch_).Run(); !s.ok()) return s;
     taken = std::move(*running);
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return taken;
+}
+
+Result<std::vector<std::pair<std::string, RunningAttempt>>> SqlStore::TakeFenced() {
+  std::vector<std::pair<std::string, RunningAttempt>> taken;
+  if (st_->take_fenced == nullptr || epoch_ == 0) return taken;
+  Status status = Write([&]() -> Status {
+    taken.clear();
+    std::map<std::pair<TaskId, int>, std::string> holders;
+    {
+      sql::Query q(st_->take_fenced);
+      Status s = q.BindText(host_).BindInt(epoch_).ForEach([&] {
+        holders[{q.Int(0), static_cast<int>(q.Int(1))}] = q.Text(2);
+      });
+      if (!s.ok()) return s;
+    }
+    if (holders.empty()) return Status::Ok();
+    Result<std::vector<RunningAttempt>> running = RunningAttemptsOf(host_);
+    if (!running.ok()) return running.status();
+    for (RunningAttempt& a : *running) {
+      auto it = holders.find({a.task_id, a.number});
+      if (it != holders.end()) taken.emplace_back(it->second, std::move(a));
+    }
     return Status::Ok();
   });
   if (!status.ok()) return status;

@@ -34,8 +34,15 @@ Result<bool> SqlStore::JobRunning(const std::string& job, TaskId except, TaskId 
   return *row;
 }
 
+Status SqlStore::LockJob(const std::string& job) {
+  if (st_->lock_job == nullptr) return Status::Ok();  // one writer: nothing to take turns with
+  sql::Query q(st_->lock_job);
+  return q.BindText(job).Run();
+}
+
 Result<bool> SqlStore::MustHold(const JobRun& run, TaskId id) {
   if (!run.job || !run.exclusive) return false;
+  if (Status s = LockJob(*run.job); !s.ok()) return s;
   return JobRunning(*run.job, id, run.group);
 }
 
@@ -45,6 +52,7 @@ Status SqlStore::HoldRuns(const std::string& job, TaskId group) {
 }
 
 Status SqlStore::ReleaseRuns(const std::string& job, WallMs now) {
+  if (Status s = LockJob(job); !s.ok()) return s;
   Result<bool> running = JobRunning(job, 0, 0);
   if (!running.ok()) return running.status();
   if (*running) return Status::Ok();
@@ -85,12 +93,12 @@ Result<FireOutcome> SqlStore::Fire(const Firing& firing, const Owner& owner,
   FireOutcome out;
   Status status = Write([&]() -> Status {
     {
-      sql::Query q(st_->firing_exists);
-      Result<bool> row = q.BindText(firing.job).BindInt(firing.scheduled).Step();
-      if (!row.ok()) return row.status();
-      if (*row) return Status::Ok();  // this time fired already
+      sql::Query q(st_->insert_job);
+      if (Status s = q.BindText(firing.job).BindInt(now).Run(); !s.ok()) return s;
     }
     {
+      // Holds the job's row (PostgreSQL): a host firing the same time waits for this firing,
+      // then finds it below.
       sql::Query q(st_->job_fired);
       Result<bool> row = q.BindText(firing.job).Step();
       if (!row.ok()) return row.status();
@@ -100,8 +108,10 @@ Result<FireOutcome> SqlStore::Fire(const Firing& firing, const Owner& owner,
       if (*row && spec && q.Int(2) != 0) return Status::Ok();
     }
     {
-      sql::Query q(st_->insert_job);
-      if (Status s = q.BindText(firing.job).BindInt(now).Run(); !s.ok()) return s;
+      sql::Query q(st_->firing_exists);
+      Result<bool> row = q.BindText(firing.job).BindInt(firing.scheduled).Step();
+      if (!row.ok()) return row.status();
+      if (*row) return Status::Ok();  // this time fired already
     }
     {
       // Only the firings with a task, and the latest, are worth keeping.

@@ -110,6 +110,8 @@ Result<std::optional<WallMs>> SqlStore::NextDue() {
 
 Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const UnitGrant& units) {
   std::optional<int> number;
+  JobRun run;
+  bool job_busy = false;  // another run of its exclusive job is in flight
   Status status = Write([&]() -> Status {
     if (epoch_ != 0) {  // a fenced host starts nothing more
       sql::Query q(st_->host_current);
@@ -120,20 +122,27 @@ Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const U
                                                     " was fenced by another host: it starts "
                                                     "nothing until it joins again");
     }
-    std::optional<std::string> job;
-    TaskId group = 0;
     {
       sql::Query q(st_->start_task);
       Result<bool> row = q.BindInt(id).Step();
       if (!row.ok()) return row.status();
       if (!*row) return Status::Ok();  // not ready (any more): nothing changes
       number = static_cast<int>(q.Int(0));
-      if (!q.IsNull(1)) job = q.Text(1);
-      if (!q.IsNull(2)) group = q.Int(2);
+      if (!q.IsNull(1)) run.job = q.Text(1);
+      if (!q.IsNull(2)) run.group = q.Int(2);
+      run.exclusive = q.Int(3) != 0;
       if (Status s = q.Run(); !s.ok()) return s;  // finish the statement before the insert
     }
-    if (job) {
-      if (Status s = HoldRuns(*job, group); !s.ok()) return s;
+    if (run.job) {
+      // Another host may have started a run of the job meanwhile, passing this one over (its
+      // row was being claimed here): under the job's row, the run starts only if none is.
+      Result<bool> busy = MustHold(run, id);
+      if (!busy.ok()) return busy.status();
+      if (*busy) {
+        job_busy = true;
+        return Status::Invalid("job", "a run of job " + *run.job + " is in flight");
+      }
+      if (Status s = HoldRuns(*run.job, run.group); !s.ok()) return s;
     }
     sql::Query q(st_->insert_attempt);
     q.BindInt(id).BindInt(*number).BindInt(now);
@@ -144,6 +153,17 @@ Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const U
         .BindInt(epoch_)
         .Run();
   });
+  if (job_busy) {  // undone: the task waits, held by its job, for the run in flight to end
+    Status held = Write([&]() -> Status {
+      Result<bool> busy = MustHold(run, id);  // the job's row was let go with the undo
+      if (!busy.ok()) return busy.status();
+      if (!*busy) return Status::Ok();  // that run ended meanwhile: the task stays ready
+      sql::Query q(st_->hold_for_job);
+      return q.BindInt(id).Run();
+    });
+    if (!held.ok()) return held;
+    return std::optional<int>();
+  }
   if (!status.ok()) return status;
   return number;
 }

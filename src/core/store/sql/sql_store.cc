@@ -282,17 +282,21 @@ Result<std::map<std::string, int>> SqlStore::RunningCounts() {
 }
 
 Status SqlStore::WriteTogether(const std::function<Status()>& body) {
-  return Together(body, false);
+  return Together(body);
 }
 
-Status SqlStore::ClaimTogether(const std::function<Status()>& body) {
-  return Together(body, true);
-}
-
-Status SqlStore::HoldQueues(const std::vector<std::string>& queues) {
-  if (queues.empty() || dialect_ == sql::Dialect::kSqlite) return Status::Ok();  // one writer
+Result<std::vector<std::string>> SqlStore::HoldQueues(const std::vector<std::string>& queues) {
+  if (queues.empty() || dialect_ == sql::Dialect::kSqlite) return queues;  // one writer
+  {
+    // A queue has its row from its first task on; one forgotten since has it again.
+    sql::Query q(st_->add_queues);
+    if (Status s = q.BindTextList(queues).Run(); !s.ok()) return s;
+  }
+  std::vector<std::string> held;
   sql::Query q(st_->hold_queues);
-  return q.BindTextList(queues).Run();
+  Status s = q.BindTextList(queues).ForEach([&] { held.push_back(q.Text(0)); });
+  if (!s.ok()) return s;
+  return held;
 }
 
 void SqlStore::AfterCommit(std::function<void()> effect) {
@@ -302,9 +306,9 @@ void SqlStore::AfterCommit(std::function<void()> effect) {
     effect();
 }
 
-Status SqlStore::Together(const std::function<Status()>& body, bool claims) {
+Status SqlStore::Together(const std::function<Status()>& body) {
   if (together_) return Status::Internal("WriteTogether: already inside one");
-  Status s = TogetherCommitted(body, claims);
+  Status s = TogetherCommitted(body);
   if (s.ok())
     outbox_.Deliver();  // after together_ is false: an effect's own writes commit on their own
   else
@@ -312,9 +316,9 @@ Status SqlStore::Together(const std::function<Status()>& body, bool claims) {
   return s;
 }
 
-Status SqlStore::TogetherCommitted(const std::function<Status()>& body, bool claims) {
+Status SqlStore::TogetherCommitted(const std::function<Status()>& body) {
   sql::Transaction tx(*db_);
-  if (Status s = tx.Begin(claims); !s.ok()) return s;
+  if (Status s = tx.Begin(); !s.ok()) return s;
   together_ = true;
   Status s = body();
   together_ = false;

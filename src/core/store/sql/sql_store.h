@@ -145,11 +145,10 @@ class SqlStore : public Store {
   Result<std::optional<WallMs>> OldestSucceeded() override;
   Result<std::optional<WallMs>> OldestEnded() override;
   Status WriteTogether(const std::function<Status()>& body) override;
-  Status ClaimTogether(const std::function<Status()>& body) override;
   void AfterCommit(std::function<void()> effect) override;
   /// sql::Connection::RefuseCommits: tests of what a failed commit leaves.
   void RefuseCommits(std::function<Status()> refusal) { db_->RefuseCommits(std::move(refusal)); }
-  Status HoldQueues(const std::vector<std::string>& queues) override;
+  Result<std::vector<std::string>> HoldQueues(const std::vector<std::string>& queues) override;
   Result<std::vector<QueueState>> QueueStates() override;
   Result<std::optional<QueueState>> QueueStateOf(const std::string& name) override;
   Result<int64_t> QueuesNamedFrom(const std::string& prefix) override;
@@ -192,6 +191,7 @@ class SqlStore : public Store {
   Result<std::vector<HostRecord>> Hosts() override;
   Result<std::optional<std::vector<RunningAttempt>>> FenceHost(const std::string& host,
                                                                int64_t beats) override;
+  Result<std::vector<std::pair<std::string, RunningAttempt>>> TakeFenced() override;
   Result<std::vector<std::pair<TaskId, int>>> PassedOnAttempts() override;
 
   /// The hot queries whose plans must stay on their partial indexes.
@@ -249,10 +249,10 @@ class SqlStore : public Store {
     if (Status s = body(); !s.ok()) return s;  // tx rolls back
     return tx.Commit();
   }
-  /// WriteTogether (ClaimTogether when `claims`): its effects run once it commits.
-  Status Together(const std::function<Status()>& body, bool claims);
+  /// WriteTogether: its effects run once it commits.
+  Status Together(const std::function<Status()>& body);
   /// Together's transaction: `body` and the commit, rolled back when either fails.
-  Status TogetherCommitted(const std::function<Status()>& body, bool claims);
+  Status TogetherCommitted(const std::function<Status()>& body);
   /// Write's body under a savepoint of WriteTogether's transaction.
   template <typename Body>
   Status WriteInShared(Body&& body) {
@@ -336,6 +336,9 @@ class SqlStore : public Store {
   /// True when a run of `job` other than task `except` and the shards of `group` (0: none) is in
   /// flight (running, or pending part way through its stages and not held by the job).
   Result<bool> JobRunning(const std::string& job, TaskId except, TaskId group);
+  /// Holds `job`'s row until the transaction ends, so that the hosts deciding whether its
+  /// exclusive runs are held take turns (PostgreSQL; SQLite has one writer).
+  Status LockJob(const std::string& job);
   /// Whether pending task `id` (0: not inserted yet), a run `run`, must be held: it is an
   /// exclusive run of a job and another run of its job is in flight.
   Result<bool> MustHold(const JobRun& run, TaskId id);

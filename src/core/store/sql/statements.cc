@@ -38,10 +38,16 @@ const char* UsesNotInList4(Dialect d) {
 constexpr const char* kReadyPart =
     " WHERE ready = 1 AND queue = $1 AND owner_uid = $2 AND run_on = $3";
 
+// PostgreSQL, whose hosts write side by side (SPEC 12): the rows read are locked as `clause`
+// says until the transaction ends; SQLite has one writer at a time and needs no row locks.
+std::string Locking(Dialect d, const char* clause) {
+  return d == Dialect::kSqlite ? std::string() : std::string(" ") + clause;
+}
+
 // PostgreSQL: the task read is held until the transaction ends, and a task another host's claim
-// holds is passed over (ClaimTogether); SQLite has one writer at a time.
-const char* SkipClaimed(Dialect d) {
-  return d == Dialect::kSqlite ? "" : " FOR UPDATE SKIP LOCKED";
+// holds is passed over (a claim, Dispatcher::ClaimApart); SQLite has one writer at a time.
+std::string SkipClaimed(Dialect d) {
+  return Locking(d, "FOR UPDATE SKIP LOCKED");
 }
 
 std::string FirstReadyByPrioritySql(Dialect d) {
@@ -111,7 +117,8 @@ std::string ReadyQueuesSql(Dialect d) {
 std::string PromoteDueSql(Dialect d) {
   return "UPDATE tasks SET ready = 1 WHERE id IN (SELECT id FROM tasks" + Use(d, "tasks_delayed") +
          " WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND held = 0 AND "
-         "not_before <= $1 ORDER BY not_before LIMIT $2)";
+         "not_before <= $1 ORDER BY not_before LIMIT $2" +
+         SkipClaimed(d) + ")";
 }
 std::string NextDueSql(Dialect d) {
   return "SELECT min(not_before) FROM tasks" + Use(d, "tasks_delayed") +
@@ -124,7 +131,8 @@ std::string KeyLookupSql(Dialect d) {
 std::string PendingTtlDueSql(Dialect d) {
   return "SELECT id FROM tasks" + Use(d, "tasks_pending_ttl") +
          " WHERE state = 'pending' AND expires_at IS NOT NULL AND expires_at <= $1 "
-         "ORDER BY expires_at, id LIMIT $2";
+         "ORDER BY expires_at, id LIMIT $2" +
+         SkipClaimed(d);
 }
 std::string NextPendingTtlSql(Dialect d) {
   return "SELECT min(expires_at) FROM tasks" + Use(d, "tasks_pending_ttl") +
@@ -132,7 +140,8 @@ std::string NextPendingTtlSql(Dialect d) {
 }
 std::string SucceededDueSql(Dialect d) {
   return "SELECT id FROM tasks" + Use(d, "tasks_succeeded") +
-         " WHERE state = 'succeeded' AND finished <= $1 ORDER BY finished, id LIMIT $2";
+         " WHERE state = 'succeeded' AND finished <= $1 ORDER BY finished, id LIMIT $2" +
+         SkipClaimed(d);
 }
 std::string OldestSucceededSql(Dialect d) {
   return "SELECT min(finished) FROM tasks" + Use(d, "tasks_succeeded") +
@@ -147,7 +156,8 @@ std::string PendingDependentsSql(Dialect d) {
 std::string EndedDueSql(Dialect d) {
   return "SELECT id, env_hash FROM tasks" + Use(d, "tasks_ended") +
          " WHERE state IN ('failed', 'cancelled', 'expired') AND finished <= $1 "
-         "ORDER BY finished, id LIMIT $2";
+         "ORDER BY finished, id LIMIT $2" +
+         SkipClaimed(d);
 }
 std::string OldestEndedSql(Dialect d) {
   return "SELECT min(finished) FROM tasks" + Use(d, "tasks_ended") +
@@ -173,10 +183,15 @@ std::string JobRunningSql(Dialect d) {
 }
 #undef TQ_PENDING_IN_FLIGHT
 std::string HoldRunsSql(Dialect d) {
-  return "UPDATE tasks" + Use(d, "tasks_job_runs") +
-         " SET ready = 0, held = 1 WHERE job = $1 AND state IN ('pending', 'running') "
-         "AND state = 'pending' AND job_exclusive = 1 AND held <> 2 "
-         "AND (shard_group IS NULL OR shard_group <> $2)";
+  const char* runs =
+      " WHERE job = $1 AND state IN ('pending', 'running') AND state = 'pending' AND "
+      "job_exclusive = 1 AND held <> 2 AND (shard_group IS NULL OR shard_group <> $2)";
+  if (d == Dialect::kSqlite)
+    return "UPDATE tasks" + Use(d, "tasks_job_runs") + " SET ready = 0, held = 1" + runs;
+  // A run another host's claim is starting is passed over: that claim checks again, under the
+  // job's row, whether another run is in flight (StartAttempt).
+  return std::string("UPDATE tasks SET ready = 0, held = 1 WHERE id IN (SELECT id FROM tasks") +
+         runs + SkipClaimed(d) + ")";
 }
 std::string ReleaseRunsSql(Dialect d) {
   return "UPDATE tasks" + Use(d, "tasks_job_runs") +
@@ -279,16 +294,35 @@ Status SqlStore::Prepare() {
     std::string sql;
   } kTable[] = {
       // submit
-      {&S::dep_owner_state, "read dependency", "SELECT owner_uid, state FROM tasks WHERE id = $1"},
+      // A dependency read by a submit is held until it commits: a dependency that ends
+      // meanwhile releases (or fails) the new task once it can see it (issue 50).
+      {&S::dep_owner_state, "read dependency",
+       "SELECT owner_uid, state FROM tasks WHERE id = $1" + Locking(d, "FOR SHARE")},
       {&S::deps_of, "read dependencies", "SELECT dep_id FROM task_deps WHERE task_id = $1"},
-      {&S::env_by_hash, "read env", "SELECT data FROM envs WHERE hash = $1"},
-      {&S::insert_env, "insert env", "INSERT INTO envs(hash, data) VALUES ($1, $2)"},
+      // An environment a submit reuses is held until it commits, and a purge passes over an
+      // environment held so: it is never dropped under a new task (issue 50).
+      {&S::env_by_hash, "read env",
+       "SELECT data FROM envs WHERE hash = $1" + Locking(d, "FOR KEY SHARE")},
+      {&S::insert_env, "insert env",
+       "INSERT INTO envs(hash, data) VALUES ($1, $2) ON CONFLICT DO NOTHING"},
       {&S::drop_env_if_unused, "drop env",
-       "DELETE FROM envs WHERE hash = $1 AND NOT EXISTS "
+       "DELETE FROM envs WHERE hash IN (SELECT hash FROM envs WHERE hash = $1 AND NOT EXISTS "
        "(SELECT 1 FROM tasks" +
-           Use(d, "tasks_by_env") + " WHERE env_hash = $1)"},
+           Use(d, "tasks_by_env") + " WHERE env_hash = $1)" + Locking(d, "FOR UPDATE SKIP LOCKED") +
+           ")"},
+      // The same for a queue that a submit adds a task to, against forgetting idle queues.
       {&S::insert_queue, "insert queue",
-       "INSERT INTO queues(name) VALUES ($1) ON CONFLICT DO NOTHING"},
+       d == Dialect::kSqlite
+           ? "INSERT INTO queues(name) VALUES ($1) ON CONFLICT DO NOTHING"
+           : "WITH found AS (SELECT name FROM queues WHERE name = $1 FOR KEY SHARE) "
+             "INSERT INTO queues(name) SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM found) "
+             "ON CONFLICT DO NOTHING"},
+      // Racing submits of one key take turns (only PostgreSQL's: SQLite has one writer).
+      {&S::lock_key, "hold a key",
+       d == Dialect::kSqlite
+           ? ""
+           : "SELECT pg_advisory_xact_lock(29812, hashtext(current_schema() || '/' || $1 || '/' "
+             "|| encode($2, 'hex')))"},
       {&S::insert_task, "insert task", InsertTaskSql()},
       {&S::insert_label, "insert label",
        "INSERT INTO task_labels(task_id, pos, label) VALUES ($1, $2, $3)"},
@@ -345,8 +379,13 @@ Status SqlStore::Prepare() {
       {&S::hold_queues, "hold queues for a claim",
        d == Dialect::kSqlite
            ? "SELECT name FROM queues WHERE name IN (SELECT value FROM json_each($1))"
+           // A queue another host's claim holds is passed over until a later turn.
            : "SELECT name FROM queues WHERE name IN (SELECT convert_to(n, 'UTF8') FROM "
-             "unnest(CAST($1 AS text[])) AS n) ORDER BY name FOR UPDATE"},
+             "unnest(CAST($1 AS text[])) AS n) ORDER BY name FOR UPDATE SKIP LOCKED"},
+      {&S::add_queues, "hold queues for a claim",  // only PostgreSQL's
+       d == Dialect::kSqlite ? ""
+                             : "INSERT INTO queues(name) SELECT convert_to(n, 'UTF8') FROM "
+                               "unnest(CAST($1 AS text[])) AS n ON CONFLICT DO NOTHING"},
       {&S::ended_among, "read which tasks ended",
        std::string("SELECT id FROM tasks WHERE ") +
            (d == Dialect::kSqlite ? "id IN (SELECT CAST(value AS INTEGER) FROM json_each($1))"
@@ -387,12 +426,14 @@ Status SqlStore::Prepare() {
       {&S::running_counts, "count running attempts",
        "SELECT queue, count(*) FROM tasks WHERE state = 'running' GROUP BY queue"},
       {&S::task_counts, "count tasks per queue and state",
-       "SELECT queue, state, n FROM task_counts ORDER BY queue, state"},
+       // A count may have a row per host that wrote (PostgreSQL's schema v6): their sum.
+       "SELECT queue, state, CAST(sum(n) AS BIGINT) FROM task_counts GROUP BY queue, state "
+       "HAVING sum(n) <> 0 ORDER BY queue, state"},
       {&S::running_by_owner, "count running attempts per user",
        "SELECT owner_uid, count(*) FROM tasks WHERE state = 'running' GROUP BY owner_uid"},
       {&S::pending_of_owner, "count a user's pending tasks", PendingOfOwnerSql(d)},
       {&S::output_of_owner, "read a user's kept output",
-       "SELECT bytes FROM owner_output WHERE owner_uid = $1"},
+       "SELECT CAST(coalesce(sum(bytes), 0) AS BIGINT) FROM owner_output WHERE owner_uid = $1"},
       // the ready set and attempts
       {&S::first_ready_priority, "first ready task", FirstReadyByPrioritySql(d)},
       {&S::first_ready_oldest, "first ready task", FirstReadyOldestSql(d)},
@@ -409,7 +450,7 @@ Status SqlStore::Prepare() {
        "UPDATE tasks SET state = 'running', ready = 0, expires_at = NULL, "
        "attempt_count = attempt_count + 1 "
        "WHERE id = $1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job, "
-       "shard_group"},
+       "shard_group, job_exclusive"},
       {&S::insert_attempt, "insert attempt",
        "INSERT INTO attempts(task_id, number, started, units, stage, host, holder, fence) "
        "VALUES ($1, $2, $3, $4, (SELECT stage FROM tasks WHERE id = $1), $5, $5, $6)"},
@@ -457,7 +498,8 @@ Status SqlStore::Prepare() {
       {&S::task_exists, "read task", "SELECT 1 FROM tasks WHERE id = $1"},
       {&S::dep_states, "read dependencies",
        "SELECT d.dep_id, t.state FROM task_deps AS d JOIN tasks AS t ON t.id = d.dep_id "
-       "WHERE d.task_id = $1 ORDER BY d.rowid"},
+       "WHERE d.task_id = $1 ORDER BY d.rowid" +
+           Locking(d, "FOR SHARE OF t")},
       {&S::requeue_task, "requeue task",
        "UPDATE tasks SET state = 'pending', reason = '', finished = 0, priority = base_priority, "
        "not_before = $2, queued_attempts = attempt_count, "
@@ -516,7 +558,15 @@ Status SqlStore::Prepare() {
       {&S::release_runs, "release a job's held runs", ReleaseRunsSql(d)},
       {&S::firing_exists, "read firing",
        "SELECT 1 FROM job_firings WHERE job = $1 AND scheduled = $2"},
-      {&S::job_fired, "read job", "SELECT last_fired, boot_id, disabled FROM jobs WHERE job = $1"},
+      // A firing holds its job's row: two hosts firing one time take turns, and the second
+      // finds the first's firing (issue 50).
+      {&S::job_fired, "read job",
+       "SELECT last_fired, boot_id, disabled FROM jobs WHERE job = $1" +
+           Locking(d, "FOR NO KEY UPDATE")},
+      {&S::lock_job, "hold a job",  // only PostgreSQL's: SQLite has one writer
+       d == Dialect::kSqlite ? "" : "SELECT 1 FROM jobs WHERE job = $1 FOR NO KEY UPDATE"},
+      {&S::hold_for_job, "hold a job's run",
+       "UPDATE tasks SET held = 1, ready = 0 WHERE id = $1 AND state = 'pending' AND held = 0"},
       {&S::insert_job, "insert job",
        "INSERT INTO jobs(job, first_seen) VALUES ($1, $2) ON CONFLICT DO NOTHING"},
       {&S::drop_old_firings, "drop old firings",
@@ -541,8 +591,10 @@ Status SqlStore::Prepare() {
        "UPDATE jobs SET last_success = CASE WHEN last_success > $2 THEN last_success ELSE $2 END "
        "WHERE job = $1"},
       {&S::drop_idle_queues, "forget idle queues",
-       "DELETE FROM queues WHERE paused = 0 AND concurrency IS NULL AND priority_mix IS NULL "
-       "AND added = 0 AND name NOT IN (SELECT queue FROM task_counts)"},
+       "DELETE FROM queues WHERE name IN (SELECT name FROM queues WHERE paused = 0 AND "
+       "concurrency IS NULL AND priority_mix IS NULL AND added = 0 AND name NOT IN "
+       "(SELECT queue FROM task_counts GROUP BY queue HAVING sum(n) <> 0)" +
+           Locking(d, "FOR UPDATE SKIP LOCKED") + ")"},
       {&S::active_queues_of, "list a user's queues",
        "SELECT DISTINCT queue FROM tasks WHERE owner_uid = $1 AND state IN ('pending', "
        "'running') ORDER BY queue"},
@@ -583,6 +635,17 @@ Status SqlStore::Prepare() {
        "AND EXISTS (SELECT 1 FROM hosts AS me WHERE me.name = $3 AND me.epoch = $4)"},
       {&S::take_attempts, "take a fenced host's attempts",
        "UPDATE attempts SET holder = $2, fence = $3 WHERE holder = $1 AND ended = 0"},
+      // Only PostgreSQL's: one host opens SQLite's file.
+      {&S::take_fenced, "take the attempts fenced hosts hold",
+       d == Dialect::kSqlite
+           ? ""
+           : "UPDATE attempts AS a SET holder = $1, fence = $2 FROM (SELECT o.task_id, o.number, "
+             "o.holder FROM attempts AS o JOIN hosts AS h ON h.name = o.holder WHERE o.ended = 0 "
+             "AND h.beats = -1 AND o.fence < h.epoch AND EXISTS (SELECT 1 FROM hosts AS me "
+             "WHERE me.name = $1 AND me.epoch = $2 AND me.beats >= 0) "
+             "FOR UPDATE OF o SKIP LOCKED) AS f "
+             "WHERE a.task_id = f.task_id AND a.number = f.number "
+             "RETURNING a.task_id, a.number, f.holder"},
       {&S::passed_on, "list attempts passed to other hosts",
        "SELECT task_id, number FROM attempts WHERE host = $1 AND holder <> host "
        "ORDER BY task_id, number"},
@@ -599,6 +662,7 @@ Status SqlStore::Prepare() {
       {&S::forget_job_file, "forget job file", "DELETE FROM job_files WHERE path = $1"},
   };
   for (const auto& entry : kTable) {
+    if (entry.sql.empty()) continue;  // not this database's
     Result<sql::Stmt> stmt = db_->Prepare(entry.what, entry.sql);
     if (!stmt.ok()) return stmt.status();
     (*st_).*entry.stmt = std::move(*stmt);

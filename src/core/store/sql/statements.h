@@ -14,16 +14,16 @@ namespace tq {
 struct SqlStore::Statements {
   // submit
   sql::Stmt dep_owner_state, deps_of, env_by_hash, insert_env, drop_env_if_unused, insert_queue,
-      insert_task, insert_label, insert_dep, key_lookup, task_env_hash, replace_task,
+      lock_key, insert_task, insert_label, insert_dep, key_lookup, task_env_hash, replace_task,
       delete_attempts, delete_labels, delete_deps, reblock_dependents, insert_stage, delete_stages;
   // sharded work (shards.cc)
   sql::Stmt next_task_id, first_task_id, shards_of, group_end, claim_group_end;
   // reads
   sql::Stmt get_task, get_task_summary, task_stages, task_labels, task_deps, task_attempts,
-      last_attempt, ended_among, hold_queues, queue_states, set_queue_paused, set_queue_concurrency,
-      set_queue_priority_mix, add_queue, queue_exists, queue_state, queues_named_from,
-      running_attempts, running_counts, task_counts, running_by_owner, pending_of_owner,
-      output_of_owner;
+      last_attempt, ended_among, hold_queues, add_queues, queue_states, set_queue_paused,
+      set_queue_concurrency, set_queue_priority_mix, add_queue, queue_exists, queue_state,
+      queues_named_from, running_attempts, running_counts, task_counts, running_by_owner,
+      pending_of_owner, output_of_owner;
   // by filter mask and number of states (0 to 6), prepared on first use
   std::array<sql::Stmt, 8 * 7> list;
   // the ready set and attempts
@@ -42,16 +42,16 @@ struct SqlStore::Statements {
   // what a pending task waits for, deleting queues (queue_admin.cc)
   sql::Stmt unfinished_deps, queue_busy, delete_queue, recreate_queue;
   // cron jobs (jobs.cc)
-  sql::Stmt runs_of, job_running, hold_runs, release_runs, firing_exists, job_fired, insert_job,
-      drop_old_firings, insert_firing, set_last_fired, set_boot_fired, set_last_task, job_records,
-      set_job_disabled, job_files, save_job_file, forget_job_file, set_last_success,
-      group_unsucceeded, set_overdue_alerted, jobs_with_tasks, forget_job, forget_firings,
-      drop_idle_queues, active_queues_of;
+  sql::Stmt runs_of, job_running, lock_job, hold_for_job, hold_runs, release_runs, firing_exists,
+      job_fired, insert_job, drop_old_firings, insert_firing, set_last_fired, set_boot_fired,
+      set_last_task, job_records, set_job_disabled, job_files, save_job_file, forget_job_file,
+      set_last_success, group_unsucceeded, set_overdue_alerted, jobs_with_tasks, forget_job,
+      forget_firings, drop_idle_queues, active_queues_of;
   // output kept for every host (saved_output.cc)
   sql::Stmt attempt_exists, save_output, saved_output;
   // hosts (hosts.cc)
   sql::Stmt join_host, adopt_attempts, host_current, heartbeat, hosts, fence_host, take_attempts,
-      passed_on;
+      take_fenced, passed_on;
 };
 
 /// The SQL of a planned (hot) query in `dialect`, exactly as the store prepares it.

@@ -86,7 +86,7 @@ Status SqlStore::CheckNoCycle(TaskId id, const std::vector<TaskId>& deps) {
 }
 
 Result<std::string> SqlStore::StoreEnv(const std::string& data) {
-  for (uint64_t salt = 0; salt <= kMaxEnvSalt; ++salt) {
+  for (uint64_t salt = 0, rereads = 0; salt <= kMaxEnvSalt && rereads <= kMaxEnvSalt;) {
     std::string key = sql::EnvKey(data, salt);
     {
       sql::Query q(st_->env_by_hash);
@@ -94,12 +94,14 @@ Result<std::string> SqlStore::StoreEnv(const std::string& data) {
       if (!row.ok()) return row.status();
       if (*row) {
         if (q.Blob(0) == data) return key;
-        continue;  // a collision: try the next salt
+        ++salt;  // a collision: try the next salt
+        continue;
       }
     }
     sql::Query insert(st_->insert_env);
     if (Status s = insert.BindText(key).BindBlob(data).Run(); !s.ok()) return s;
-    return key;
+    if (db_->Changes() > 0) return key;
+    ++rereads;  // another host stored this key since the read (PostgreSQL): read it again
   }
   return sql::StoreError("insert env", "too many hash collisions");
 }
@@ -232,6 +234,10 @@ Status SqlStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now
     out->id = *id;
     out->inserted = true;
     return Status::Ok();
+  }
+  if (st_->lock_key != nullptr) {  // another host's submit of this key waits for this one
+    sql::Query q(st_->lock_key);
+    if (Status s = q.BindInt(owner.uid).BindText(*spec.key).Run(); !s.ok()) return s;
   }
   std::vector<KeyedTask> same_key;
   {

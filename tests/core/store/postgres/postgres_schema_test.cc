@@ -34,24 +34,84 @@ void MustRun(const std::string& conninfo, const std::string& sql) {
   REQUIRE_MESSAGE(ok, error);
 }
 
-// What migration 5 (where output was cut) undoes: the schema as version 4 made it.
-constexpr const char* kBackToV4 = R"sql(
+// What migration 6 (a counter row per host) undoes: the counters and their triggers as version 5
+// made them (a store of one writer, whose rows are all slot '').
+constexpr const char* kUndoV6 = R"sql(
+ALTER TABLE task_counts DROP CONSTRAINT task_counts_pkey;
+ALTER TABLE task_counts DROP COLUMN slot;
+ALTER TABLE task_counts ADD PRIMARY KEY (queue, state);
+ALTER TABLE owner_output DROP CONSTRAINT owner_output_pkey;
+ALTER TABLE owner_output DROP COLUMN slot;
+ALTER TABLE owner_output ADD PRIMARY KEY (owner_uid);
+CREATE OR REPLACE FUNCTION tq_attempts_output_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO owner_output AS o (owner_uid, bytes)
+    SELECT owner_uid, NEW.output_bytes - OLD.output_bytes FROM tasks WHERE id = NEW.task_id
+    ON CONFLICT (owner_uid) DO UPDATE SET bytes = o.bytes + excluded.bytes;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_output_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE owner_output SET bytes = bytes -
+    (SELECT coalesce(sum(output_bytes), 0) FROM attempts WHERE task_id = OLD.id)
+    WHERE owner_uid = OLD.owner_uid;
+  RETURN OLD;
+END $$;
+CREATE OR REPLACE FUNCTION tq_attempts_output_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE owner_output SET bytes = bytes - OLD.output_bytes
+    WHERE owner_uid = (SELECT owner_uid FROM tasks WHERE id = OLD.task_id);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO task_counts AS c (queue, state, n) VALUES (NEW.queue, NEW.state, 1)
+    ON CONFLICT (queue, state) DO UPDATE SET n = c.n + 1;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM task_counts WHERE queue = OLD.queue AND state = OLD.state AND n <= 1;
+  UPDATE task_counts SET n = n - 1 WHERE queue = OLD.queue AND state = OLD.state;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_recounted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM task_counts WHERE queue = OLD.queue AND state = OLD.state AND n <= 1;
+  UPDATE task_counts SET n = n - 1 WHERE queue = OLD.queue AND state = OLD.state;
+  INSERT INTO task_counts AS c (queue, state, n) VALUES (NEW.queue, NEW.state, 1)
+    ON CONFLICT (queue, state) DO UPDATE SET n = c.n + 1;
+  RETURN NULL;
+END $$;
+DROP FUNCTION tq_count_tasks(bytea, text, bigint);
+DROP FUNCTION tq_count_output(bigint, bigint);
+DROP FUNCTION tq_slot();
+)sql";
+
+// What migration 6 undoes: the schema as version 5 made it.
+const std::string kBackToV5 = std::string(kUndoV6) + R"sql(
+DELETE FROM tq_schema;
+INSERT INTO tq_schema VALUES (5);
+)sql";
+
+// What migration 5 (where output was cut) and 6 undo: the schema as version 4 made it.
+const std::string kBackToV4 = std::string(kUndoV6) + R"sql(
 ALTER TABLE attempts DROP COLUMN output_cut;
 DELETE FROM tq_schema;
 INSERT INTO tq_schema VALUES (4);
 )sql";
 
-// What migrations 4 (a group's end told once) and 5 undo: the schema as version 3 made it.
-constexpr const char* kBackToV3 = R"sql(
+// What migrations 4 (a group's end told once) to 6 undo: the schema as version 3 made it.
+const std::string kBackToV3 = std::string(kUndoV6) + R"sql(
 ALTER TABLE attempts DROP COLUMN output_cut;
 ALTER TABLE tasks DROP COLUMN group_told;
 DELETE FROM tq_schema;
 INSERT INTO tq_schema VALUES (3);
 )sql";
 
-// What migrations 3 (placement, output for every host) to 5 undo: the schema as version 2 made
+// What migrations 3 (placement, output for every host) to 6 undo: the schema as version 2 made
 // it.
-constexpr const char* kBackToV2 = R"sql(
+const std::string kBackToV2 = std::string(kUndoV6) + R"sql(
 ALTER TABLE attempts DROP COLUMN output_cut;
 ALTER TABLE tasks DROP COLUMN group_told;
 DROP TABLE attempt_output;
@@ -79,7 +139,7 @@ TEST_CASE("postgres: a v2 store migrates to v3: its tasks are placed on no host 
   REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 2);
 
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 5);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
   CHECK(MustGet(*store, ready).spec.run_on.empty());
   Result<std::optional<Candidate>> c =
       store->FirstReady("default", kAlice.uid, ReadyOrder::kOldest, {}, ReadyPlaces{"web-1", true});
@@ -106,7 +166,7 @@ TEST_CASE("postgres: a v3 store migrates to v4: a group that ended before is tol
   }
   MustRun(conninfo, kBackToV3);
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 5);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
   CHECK(*store->ClaimGroupEnd(group));
   CHECK_FALSE(*store->ClaimGroupEnd(group));
 }
@@ -125,10 +185,48 @@ TEST_CASE("postgres: a v4 store migrates to v5: its attempts' output was cut now
   }
   MustRun(conninfo, kBackToV4);
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 5);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
   const Task task = MustGet(*store, ended);
   REQUIRE(task.attempts.size() == 1);
   CHECK(task.attempts[0].output_cuts.empty());
+}
+
+TEST_CASE("postgres: a v5 store migrates to v6: its counts and kept output carry on") {
+  std::string why;
+  test::PgServer* server = test::PgServer::Get(&why);
+  if (server == nullptr) TQ_SKIP(why);
+  const std::string conninfo = server->FreshSchema();
+  REQUIRE_FALSE(conninfo.empty());
+  TaskId ended = 0;
+  {
+    std::unique_ptr<Store> store = MustOpen(conninfo);
+    ended = MustInsert(*store, kAlice, Spec({"done"}));
+    const int n = MustStart(*store, ended, 1000);
+    AttemptOutcome out = Exited(1010, 0);
+    out.output_bytes = 700;
+    REQUIRE(
+        store->FinishAttempt(ended, n, out, TaskState::kSucceeded, TaskReasonForAttempt(out.reason))
+            .ok());
+    MustInsert(*store, kAlice, Spec({"waiting"}));
+  }
+  MustRun(conninfo, kBackToV5);
+  REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 5);
+  std::unique_ptr<Store> store = MustOpen(conninfo);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
+  CHECK(*store->OutputOf(kAlice.uid) == 700);
+  REQUIRE(store->JoinHost("web-1", "0.1.0", 4, 2000).ok());
+  MustInsert(*store, kAlice, Spec({"more"}));
+  std::vector<TaskCount> counts = *store->TaskCounts();
+  REQUIRE(counts.size() == 2);
+  CHECK(counts[0].state == TaskState::kPending);
+  CHECK(counts[0].count == 2);
+  CHECK(counts[1].state == TaskState::kSucceeded);
+  CHECK(counts[1].count == 1);
+  // The new task was counted in the host's own row.
+  CHECK(test::PgQueryInt(conninfo, "SELECT n FROM task_counts WHERE slot = 'web-1'") == 1);
+  Result<RemovedTasks> removed = store->RemoveFinished({ended});
+  REQUIRE_MESSAGE(removed.ok(), removed.status().message());
+  CHECK(*store->OutputOf(kAlice.uid) == 0);
 }
 
 }  // namespace
