@@ -1,0 +1,190 @@
+// Hosts of one PostgreSQL store write side by side (SPEC 12, issue 50): while one host's
+// transaction is open, and holds what it wrote, another host's submits, ends, firings, sweeps,
+// claims, heartbeats and fencing go through at once. Each of the other host's calls runs inside
+// the first host's transaction, on the same thread: one that waited for a row the first holds
+// would fail at its lock_timeout. And the counters every host keeps (a row per host) add up to
+// what the tables hold.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/store/postgres/open.h"
+#include "core/store/test_util.h"
+#include "support/pg_server.h"
+#include "support/skip.h"
+
+namespace tq {
+namespace {
+
+using namespace test;  // NOLINT: the shared helpers of the store's tests
+
+// A store on `conninfo`, joined as host `host`.
+std::unique_ptr<Store> MustJoin(const std::string& conninfo, const std::string& host) {
+  Result<std::unique_ptr<Store>> store = OpenPostgresStore(conninfo, false);
+  REQUIRE_MESSAGE(store.ok(), store.status().message());
+  Status joined = (*store)->JoinHost(host, "0.1.0", 4, 1000);
+  REQUIRE_MESSAGE(joined.ok(), joined.message());
+  return std::move(*store);
+}
+
+// Finishes attempt `attempt` of `id` on `store` as succeeded at `now`.
+Status Succeed(Store& store, TaskId id, int attempt, WallMs now) {
+  return store.FinishAttempt(id, attempt, Exited(now, 0), TaskState::kSucceeded, TaskReason::kExit)
+      .status();
+}
+
+TEST_CASE("postgres: a host's open transaction keeps no other host waiting") {
+  std::string why;
+  const std::string conninfo = FreshSchemaUri(&why);
+  if (conninfo.empty()) TQ_SKIP(why);
+  std::unique_ptr<Store> alpha = MustJoin(conninfo, "alpha");
+  std::unique_ptr<Store> beta = MustJoin(conninfo, "beta");
+  std::unique_ptr<Store> gamma = MustJoin(conninfo, "gamma");  // silent from here on
+
+  // In the queue both hosts use: a task each host runs, one each will depend on, and one each
+  // will claim; a task delayed until 1500 for each host's sweep.
+  const TaskId alpha_runs = MustInsert(*alpha, kAlice, Spec({"a"}));
+  const TaskId beta_runs = MustInsert(*alpha, kAlice, Spec({"b"}));
+  const TaskId alpha_dep = MustInsert(*alpha, kAlice, Spec({"ad"}));
+  const TaskId beta_dep = MustInsert(*alpha, kAlice, Spec({"bd"}));
+  const int alpha_attempt = MustStart(*alpha, alpha_runs, 1100);
+  const int beta_attempt = MustStart(*beta, beta_runs, 1100);
+  StartAndFinish(*alpha, alpha_dep, TaskState::kSucceeded, 1100);
+  StartAndFinish(*alpha, beta_dep, TaskState::kSucceeded, 1100);
+  TaskSpec later = Spec({"later"}, "later");
+  later.not_before = 1500;
+  MustInsert(*alpha, kAlice, later);
+  MustInsert(*alpha, kAlice, later);
+  const TaskId alpha_claims = MustInsert(*alpha, kAlice, Spec({"ac"}));
+  const TaskId beta_claims = MustInsert(*alpha, kAlice, Spec({"bc"}));
+  const Result<std::vector<HostRecord>> hosts = alpha->Hosts();
+  REQUIRE(hosts.ok());
+  int64_t gamma_beats = -1;
+  for (const HostRecord& h : *hosts)
+    if (h.name == "gamma") gamma_beats = h.beats;
+
+  Status alpha_wrote = alpha->WriteTogether([&]() -> Status {
+    // alpha submits, ends, fires, sweeps, claims and beats, and keeps its transaction open.
+    TaskSpec after = Spec({"after"});
+    after.after = {alpha_dep};
+    REQUIRE(alpha->Submit(kAlice, after, 2000, false).ok());
+    REQUIRE(Succeed(*alpha, alpha_runs, alpha_attempt, 2000).ok());
+    REQUIRE(alpha->Fire(Firing{"alpha-job", 2000, ""}, kAlice, Spec({"j"}), 2000).ok());
+    REQUIRE(*alpha->PromoteDue(2000, 1) == 1);
+    REQUIRE(alpha->StartAttempt(alpha_claims, 2000, {})->has_value());
+    REQUIRE(*alpha->Heartbeat(4, 2000));
+
+    // beta does the same at once.
+    TaskSpec beta_after = Spec({"beta after"});
+    beta_after.after = {beta_dep};
+    Result<SubmitOutcome> submitted = beta->Submit(kAlice, beta_after, 2000, false);
+    REQUIRE_MESSAGE(submitted.ok(), submitted.status().message());
+    Status ended = Succeed(*beta, beta_runs, beta_attempt, 2000);
+    REQUIRE_MESSAGE(ended.ok(), ended.message());
+    Result<FireOutcome> fired = beta->Fire(Firing{"beta-job", 2000, ""}, kAlice, Spec({"j"}), 2000);
+    REQUIRE_MESSAGE(fired.ok(), fired.status().message());
+    CHECK(fired->fired);
+    Result<int> promoted = beta->PromoteDue(2000, 10);
+    REQUIRE_MESSAGE(promoted.ok(), promoted.status().message());
+    CHECK(*promoted == 1);  // the delayed task alpha's sweep holds is passed over
+    TaskId claimed = 0;
+    Status claim = beta->WriteTogether([&]() -> Status {
+      Result<std::optional<Candidate>> c = beta->FirstReady("default", ReadyOrder::kOldest);
+      if (!c.ok()) return c.status();
+      REQUIRE(c->has_value());
+      claimed = (*c)->id;
+      return beta->StartAttempt(claimed, 2000, {}).status();
+    });
+    REQUIRE_MESSAGE(claim.ok(), claim.message());
+    CHECK(claimed == beta_claims);  // alpha's claim is passed over
+    Result<bool> beat = beta->Heartbeat(4, 2000);
+    REQUIRE_MESSAGE(beat.ok(), beat.status().message());
+    CHECK(*beat);
+    Result<std::optional<std::vector<RunningAttempt>>> fenced =
+        beta->FenceHost("gamma", gamma_beats);
+    REQUIRE_MESSAGE(fenced.ok(), fenced.status().message());
+    CHECK(fenced->has_value());
+    // A task beta submitted after a task that is already done is ready at once.
+    CHECK(Ready(*beta, "default") == submitted->id);
+    return Status::Ok();
+  });
+  REQUIRE_MESSAGE(alpha_wrote.ok(), alpha_wrote.message());
+  CHECK(StateOf(*beta, alpha_runs) == TaskState::kSucceeded);
+  CHECK(StateOf(*alpha, beta_runs) == TaskState::kSucceeded);
+  CHECK(StateOf(*beta, alpha_claims) == TaskState::kRunning);
+}
+
+// Counts of (queue, state) as the tables hold them.
+std::map<std::pair<std::string, TaskState>, int64_t> CountsOf(const std::vector<TaskCount>& c) {
+  std::map<std::pair<std::string, TaskState>, int64_t> counts;
+  for (const TaskCount& count : c) counts[{count.queue, count.state}] = count.count;
+  return counts;
+}
+
+TEST_CASE("postgres: the counts every host keeps add up to the tasks and output the store holds") {
+  std::string why;
+  const std::string conninfo = FreshSchemaUri(&why);
+  if (conninfo.empty()) TQ_SKIP(why);
+  constexpr int kHosts = 3;
+  constexpr int kTasksEach = 40;
+  std::vector<std::unique_ptr<Store>> stores;
+  for (int i = 0; i < kHosts; ++i) stores.push_back(MustJoin(conninfo, "h" + std::to_string(i)));
+  // Each host submits tasks in two queues, runs its own and the others' (claims pass over rows
+  // other hosts hold), ends them with output, and purges some: all at once.
+  std::vector<std::thread> hosts;
+  std::vector<std::string> errors(kHosts);
+  for (int i = 0; i < kHosts; ++i) {
+    hosts.emplace_back([&, i] {
+      Store& store = *stores[i];
+      for (int n = 0; n < kTasksEach; ++n) {
+        Result<SubmitOutcome> out =
+            store.Submit(kAlice, Spec({"x"}, n % 2 == 0 ? "even" : "odd"), 1000 + n, false);
+        if (!out.ok()) {
+          errors[i] = out.status().message();
+          return;
+        }
+        Result<std::optional<Candidate>> c =
+            store.FirstReady(n % 2 == 0 ? "even" : "odd", ReadyOrder::kOldest);
+        if (!c.ok() || !c->has_value()) continue;
+        Result<std::optional<int>> started = store.StartAttempt((*c)->id, 1000 + n, {});
+        if (!started.ok() || !started->has_value()) continue;
+        AttemptOutcome done = Exited(1000 + n, n % 3 == 0 ? 1 : 0);
+        done.output_bytes = 10 + n;
+        Status ended = store
+                           .FinishAttempt((*c)->id, **started, done,
+                                          n % 3 == 0 ? TaskState::kFailed : TaskState::kSucceeded,
+                                          TaskReasonForAttempt(done.reason))
+                           .status();
+        if (!ended.ok()) {
+          errors[i] = ended.message();
+          return;
+        }
+        if (n % 5 == 0) (void)store.PurgeEnded(1000 + n, 2);
+      }
+    });
+  }
+  for (std::thread& t : hosts) t.join();
+  for (const std::string& error : errors) CHECK_MESSAGE(error.empty(), error);
+
+  auto counts = CountsOf(*stores[0]->TaskCounts());
+  int64_t total = 0;
+  for (const auto& [key, n] : counts) {
+    const auto& [queue, state] = key;
+    CHECK(n == PgQueryInt(conninfo, "SELECT count(*) FROM tasks WHERE queue = '" + queue +
+                                        "' AND state = '" + StateName(state) + "'"));
+    total += n;
+  }
+  CHECK(total == PgQueryInt(conninfo, "SELECT count(*) FROM tasks"));
+  CHECK(*stores[1]->OutputOf(kAlice.uid) ==
+        PgQueryInt(conninfo, "SELECT coalesce(sum(output_bytes), 0) FROM attempts"));
+  // Each host counted in a row of its own.
+  CHECK(PgQueryInt(conninfo, "SELECT count(DISTINCT slot) FROM task_counts") == kHosts);
+}
+
+}  // namespace
+}  // namespace tq
