@@ -43,6 +43,10 @@ void HostLease::Beat() {
     callbacks_.fenced();
     return;
   }
+  // A host whose own beats stopped for a while (its loop, or the store, stalled; perhaps every
+  // host's did) judges no one by what it saw before: it watches the others afresh from now.
+  if (!last_beat_ || now - *last_beat_ > config_->host_lease_ms / 2) seen_.clear();
+  last_beat_ = now;
   RescueSilent(now);
 }
 

@@ -1,10 +1,13 @@
 // A host's lease in a shared store (SPEC 12): tqd beats every third of host_lease, and fences a
 // host whose beats have not moved for a whole lease, taking its running attempts to end as lost.
-// Silence is measured on this host's monotonic clock, so no host's wall clock matters.
+// Silence is measured on this host's monotonic clock, so no host's wall clock matters, and only
+// while this host's own heartbeats are stored on time: a host that was stalled itself fences no
+// one on what it saw before the stall.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +63,7 @@ class HostLease {
   std::string host_;
   Callbacks callbacks_;
   std::map<std::string, Seen> seen_;
+  std::optional<MonoMs> last_beat_;  ///< when this host's last heartbeat was stored
   LogThrottle store_errors_;
   EventLoop::TimerId timer_ = 0;
 };

@@ -9,6 +9,7 @@
 #include "core/store/sqlite/open.h"
 #include "core/store/test_util.h"
 #include "support/fake_clock.h"
+#include "support/refused_commits.h"
 #include "support/temp_dir.h"
 
 namespace tq {
@@ -106,6 +107,37 @@ TEST_CASE("host lease: a host that stops beating is fenced, and learns it when i
   CHECK(f.rescued_by_a[0].second.empty());
   f.StartB();  // b runs again: its first beat finds it fenced
   CHECK(f.b_fenced == 1);
+}
+
+TEST_CASE("host lease: after the store took no heartbeat for a while no host is fenced") {
+  Fixture f;
+  f.StartB();  // b beats a sixth of a lease before a, in every round
+  f.Pass(kLeaseMs / 6);
+  f.a->Start();
+  for (int i = 0; i < 6; ++i) f.Pass(kLeaseMs / 6);
+  {
+    // For two leases no commit of either host goes through (the database stalled).
+    RefusedCommits a_refused(*f.a_store), b_refused(*f.b_store);
+    for (int i = 0; i < 13; ++i) f.Pass(kLeaseMs / 6);
+  }  // it thaws just after b's beat failed: a beats first, and looks
+
+  for (int i = 0; i < 12; ++i) f.Pass(kLeaseMs / 12);
+  CHECK(f.rescued_by_a.empty());
+  CHECK(f.b_fenced == 0);
+}
+
+TEST_CASE("host lease: a host that was stalled itself fences a silent host a lease after") {
+  Fixture f;
+  f.StartB();
+  f.a->Start();
+  for (int i = 0; i < 3; ++i) f.Pass(kLeaseMs / 3);
+  f.b.reset();  // b stops, and a stalls for three leases
+  f.clock.Advance(3 * kLeaseMs);
+  f.loop.RunReady();
+  for (int i = 0; i < 2; ++i) f.Pass(kLeaseMs / 3);
+  CHECK(f.rescued_by_a.empty());  // two thirds of a lease since a watches again
+  f.Pass(kLeaseMs / 3);
+  CHECK(f.rescued_by_a.size() == 1);
 }
 
 }  // namespace
