@@ -115,6 +115,63 @@ TEST_CASE("hosts: a job on three hosts makes one run per firing through random k
   CHECK(static_cast<long long>(times.size()) == runs);
 }
 
+// Each host anchored an @every job's grid at its own load time, so that after a reload on each
+// the job fired once per host per interval (issue 50).
+TEST_CASE("hosts: an @every job reloaded and re-enabled on every host and killed keeps one grid") {
+  std::string why;
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
+  std::vector<std::unique_ptr<TestDaemon>> hosts;
+  for (const std::string name : {"a", "b", "c"}) {
+    hosts.push_back(std::make_unique<TestDaemon>(
+        "store = " + Quoted(uri) + "\nhost = " + Quoted(name) + "\nhost_lease = \"3s\"\n"));
+    TQ_LOG_ON_FAILURE(*hosts.back());
+  }
+  const std::string job = JobFile("beat", "@every 2s", "true", {"overlap = \"allow\""});
+  std::mt19937 rng(std::random_device{}());
+  std::uniform_int_distribution<int> pause_ms(100, 900);
+  for (auto& h : hosts) {  // the README's way to add a job, a host at a time
+    h->WriteJobFile("beat.toml", job);
+    Reload(*h);
+    std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms(rng)));
+  }
+  // For 14 s a random host reloads, disables and enables the job, or is killed with -9 and
+  // started again.
+  std::uniform_int_distribution<size_t> pick(0, hosts.size() - 1);
+  std::uniform_int_distribution<int> action(0, 2);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(14);
+  int actions = 0;
+  while (std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms(rng)));
+    TestDaemon& h = *hosts[pick(rng)];
+    switch (action(rng)) {
+      case 0:
+        Reload(h);
+        break;
+      case 1:
+        REQUIRE(Tq(h, {"jobs", "disable", "beat"}).exit_code == 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms(rng)));
+        REQUIRE(Tq(*hosts[pick(rng)], {"jobs", "enable", "beat"}).exit_code == 0);
+        break;
+      default:
+        h.Kill9();
+        h.Start();
+        h.WaitReady();
+    }
+    ++actions;
+  }
+  REQUIRE(Tq(*hosts[0], {"jobs", "disable", "beat"}).exit_code == 0);
+  MESSAGE(actions << " reloads, re-enables and kill -9s");
+
+  // Every firing that made a run is a time of one grid, two seconds apart, and made one run.
+  const std::string fired = "FROM job_firings WHERE job = 'beat' AND task_id IS NOT NULL";
+  const long long firings = PgQueryInt(uri, "SELECT count(*) " + fired);
+  MESSAGE(firings << " firings made runs");
+  CHECK(firings >= 4);
+  CHECK(PgQueryInt(uri, "SELECT count(DISTINCT scheduled % 2000) " + fired) == 1);
+  CHECK(PgQueryInt(uri, "SELECT count(*) FROM tasks WHERE job = 'beat'") == firings);
+}
+
 TEST_CASE("hosts: tq jobs show and tq list --label through any host tell which host ran a job") {
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);

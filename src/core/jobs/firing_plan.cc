@@ -95,6 +95,14 @@ Result<FiringPlan> WithNext(FiringPlan plan, const JobDef& job, const TimeZone& 
 
 }  // namespace
 
+WallMs ArrivalMark(const JobDef& job, WallMs last, WallMs now) {
+  const WallMs mark = now - 1;
+  if (last >= mark) return last;
+  if (job.schedule.kind != CronKind::kEvery) return mark;
+  const int64_t every = job.schedule.every_ms;
+  return last + (mark - last) / every * every;
+}
+
 Result<FiringPlan> PlanFirings(const JobDef& job, const TimeZone& zone, WallMs last, WallMs now) {
   FiringPlan plan;
   plan.last = last;

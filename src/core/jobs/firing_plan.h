@@ -26,8 +26,8 @@ constexpr int kMaxDroppedCount = 100;
 
 /// What to do for one job now.
 struct FiringPlan {
-  std::vector<WallMs> fire;    ///< scheduled times to fire now, oldest first
-  WallMs last = 0;             ///< the job's last firing after this plan (fired or dropped)
+  std::vector<WallMs> fire;  ///< scheduled times to fire now, oldest first
+  WallMs last = 0;           ///< the job's last firing after this plan (fired or dropped)
   int dropped = 0;  ///< due firings not run that were missed (older than the grace); capped
   /// Due firings not run that were merely late: within the grace, overtaken by a later one that
   /// runs (a busy daemon, a job firing every second); capped as `dropped` is.
@@ -48,5 +48,13 @@ struct FiringPlan {
 /// `next` (the scheduler fires it once per boot). kInvalid only when NextFire refuses (a time
 /// outside the years 0001..9999).
 Result<FiringPlan> PlanFirings(const JobDef& job, const TimeZone& zone, WallMs last, WallMs now);
+
+/// What job `job` records as its last firing when it arrives at `now` (new in the jobs, enabled
+/// again, or at a start), so that no time before `now` is caught up, given `last` (as
+/// PlanFirings's): now - 1, or for @every the latest time of its grid (`last` plus whole
+/// intervals) at or before now - 1, so that the hosts sharing a store, each anchoring the job as
+/// it loads it, keep the one grid the store holds (SPEC 12). `last` itself when it is not before
+/// that time.
+WallMs ArrivalMark(const JobDef& job, WallMs last, WallMs now);
 
 }  // namespace tq

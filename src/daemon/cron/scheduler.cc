@@ -356,8 +356,9 @@ void Scheduler::State::SyncRecords(const std::map<std::string, JobDef>& prev, bo
       } else if (arrived && !done) {
         Record(j, Firing{name, now, boot_id}, now);  // it runs at the next boot
       }
-    } else if (arrived && j.last < now - 1) {
-      Record(j, Firing{name, now - 1, ""}, now);  // no catch-up for times before it was here
+    } else if (arrived && ArrivalMark(j.def, j.last, now) > j.last) {
+      // No catch-up for times before it was here; @every keeps the store's grid.
+      Record(j, Firing{name, ArrivalMark(j.def, j.last, now), ""}, now);
     }
   }
   if (at_start && boot_id.empty())
@@ -816,8 +817,8 @@ void Scheduler::State::SetDisabled(Job& j, bool disabled) {
     // Its times while disabled have passed: no catch-up, as a disabled systemd timer.
     if (IsReboot(j.def)) {
       Record(j, Firing{j.def.name, now, boot_id}, now);
-    } else if (j.last < now - 1) {
-      Record(j, Firing{j.def.name, now - 1, ""}, now);
+    } else if (ArrivalMark(j.def, j.last, now) > j.last) {
+      Record(j, Firing{j.def.name, ArrivalMark(j.def, j.last, now), ""}, now);
     }
   }
   if (!records_retry) Plan(j, now);

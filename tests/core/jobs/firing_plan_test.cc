@@ -725,5 +725,41 @@ TEST_CASE("PlanFirings: agrees with walking every firing") {
   }
 }
 
+TEST_CASE("ArrivalMark: @every keeps its grid, other schedules start from now") {
+  struct Case {
+    const char* schedule;
+    WallMs last, now, want;
+  };
+  const Case cases[] = {
+      // @every 10s from 1000: the latest grid time at or before now - 1
+      {"@every 10s", 1000, 1001, 1000},    // the grid's first time is still to come
+      {"@every 10s", 1000, 11000, 1000},   // now - 1 is just before 11000
+      {"@every 10s", 1000, 11001, 11000},  // 11000 has come
+      {"@every 10s", 1000, 25500, 21000},  // two intervals and a half
+      {"@every 10s", 5000, 4000, 5000},    // the clock stepped back: last stays
+      {"@every 1h", 0, 7'200'000, 3'600'000},
+      // a calendar schedule: now - 1, whatever last was
+      {"*/10 * * * * *", 1000, 25500, 25499},
+      {"0 3 * * *", 1000, 25500, 25499},
+      {"0 3 * * *", 30000, 25500, 30000},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.schedule);
+    CAPTURE(c.now);
+    CHECK(ArrivalMark(Job(c.schedule, kSkip), c.last, c.now) == c.want);
+  }
+  // Hosts loading the job at different times from the one anchor the store holds mark times
+  // of one grid, and so plan the same firings.
+  const JobDef every = Job("@every 7s", kSkip);
+  const TimeZone utc = Zone("UTC");
+  for (WallMs loaded : {50'000, 50'003, 61'999, 93'100}) {
+    const WallMs mark = ArrivalMark(every, 12'345, loaded);
+    CHECK((mark - 12'345) % 7000 == 0);
+    const FiringPlan plan = Plan(every, utc, mark, loaded);
+    REQUIRE(plan.next.has_value());
+    CHECK((*plan.next - 12'345) % 7000 == 0);
+  }
+}
+
 }  // namespace
 }  // namespace tq
