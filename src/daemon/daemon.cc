@@ -361,7 +361,8 @@ void Daemon::KeepLease(const std::string& host) {
       },
       [this](const std::string& silent, const std::vector<RunningAttempt>& attempts) {
         dispatch_->EndRescued(silent, attempts);
-      }};
+      },
+      [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); }};
   lease_ = std::make_unique<HostLease>(loop_, clock_, *store_, options_.config, host,
                                        std::move(callbacks));
   lease_->Start();

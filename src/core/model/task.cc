@@ -24,6 +24,7 @@ const std::pair<TaskReason, const char*> kTaskReasons[] = {
     {TaskReason::kCancelled, "cancelled"},
     {TaskReason::kUserGone, "user-gone"},
     {TaskReason::kLost, "lost"},
+    {TaskReason::kContextLost, "context-lost"},
 };
 const std::pair<AttemptReason, const char*> kAttemptReasons[] = {
     {AttemptReason::kNone, ""},

@@ -39,7 +39,8 @@ enum class TaskReason {
   kSuperseded,
   kCancelled,
   kUserGone,
-  kLost,  ///< the last attempt's fate could not be learned and no retry was left
+  kLost,         ///< the last attempt's fate could not be learned and no retry was left
+  kContextLost,  ///< its next stage's context was on a host that was fenced (SPEC 12, 13)
 };
 
 /// Why one attempt ended (kNone while it runs).

@@ -487,6 +487,11 @@ class Store {
   /// are left to it. Empty for a store only one host opens, a caller that joined no host, or one
   /// fenced itself.
   virtual Result<std::vector<std::pair<std::string, RunningAttempt>>> TakeFenced() = 0;
+  /// Fails, with reason context-lost, the pending tasks at a later stage (SPEC 13) placed on a
+  /// fenced host: the host that ran their first stage, where their context is, or the one they
+  /// were placed on; their dependents fail as EndPending's do. Returns every task made
+  /// terminal. Rows another host's sweep holds are left to it. Empty for a store one host opens.
+  virtual Result<std::vector<TaskId>> EndContextLost(WallMs now) = 0;
   /// The attempts the joined host started that passed to another host when it was fenced, as
   /// (task, attempt number), oldest first: their processes may still run on this machine, to be
   /// killed. Kept until their tasks are purged.

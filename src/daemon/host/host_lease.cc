@@ -57,7 +57,9 @@ void HostLease::RescueSilent(MonoMs now) {
     return;
   }
   std::map<std::string, Seen> seen;
+  bool any_fenced = false;
   for (const HostRecord& h : *hosts) {
+    any_fenced = any_fenced || h.beats < 0;
     if (h.name == host_ || h.beats < 0) continue;  // itself, or fenced until it joins again
     auto before = seen_.find(h.name);
     const Seen s = before != seen_.end() && before->second.beats == h.beats ? before->second
@@ -77,9 +79,26 @@ void HostLease::RescueSilent(MonoMs now) {
         h.name, now - s.since, config_->host_lease_ms, (*taken)->size());
     seen.erase(h.name);
     callbacks_.rescued(h.name, **taken);
+    any_fenced = true;
   }
   seen_ = std::move(seen);
   TakeLateClaims();
+  if (any_fenced) EndContextLost();
+}
+
+void HostLease::EndContextLost() {
+  auto ended = store_.EndContextLost(clock_.WallNow());
+  if (!ended.ok()) {
+    store_errors_.Log(spdlog::level::err,
+                      "stages on fenced hosts not ended: " + ended.status().message());
+    return;
+  }
+  if (ended->empty()) return;
+  spdlog::warn(
+      "{} task(s) failed (context-lost): the host their next stage had to run on, where their "
+      "context is, was fenced",
+      ended->size());
+  callbacks_.ended(*ended);
 }
 
 void HostLease::TakeLateClaims() {

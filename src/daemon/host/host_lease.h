@@ -29,6 +29,8 @@ class HostLease {
     /// This host fenced silent host `host`, whose running `attempts` passed to it.
     std::function<void(const std::string& host, const std::vector<RunningAttempt>& attempts)>
         rescued;
+    /// This host ended these tasks: later stages whose context was on a fenced host.
+    std::function<void(const std::vector<TaskId>& ids)> ended;
   };
 
   /// `host` is the name this tqd joined the store as. Reads host_lease and max_running through
@@ -55,6 +57,8 @@ class HostLease {
   /// Takes the attempts fenced hosts started in claims that committed after their fencing
   /// (Store::TakeFenced), to end as lost as a fencing's are.
   void TakeLateClaims();
+  /// Fails the later stages whose context was on a fenced host (Store::EndContextLost).
+  void EndContextLost();
 
   EventLoop& loop_;
   const Clock& clock_;

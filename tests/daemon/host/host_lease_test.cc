@@ -40,7 +40,8 @@ struct Fixture {
             [] { FAIL("a was fenced"); },
             [this](const std::string& host, const std::vector<RunningAttempt>& attempts) {
               rescued_by_a.emplace_back(host, attempts);
-            }});
+            },
+            [](const std::vector<TaskId>&) { FAIL("a store one host opens has no stages lost"); }});
   }
 
   std::unique_ptr<Store> Open(const std::string& host) {
@@ -56,7 +57,8 @@ struct Fixture {
     b = std::make_unique<HostLease>(
         loop, clock, *b_store, config, "b",
         HostLease::Callbacks{[this] { ++b_fenced; },
-                             [](const std::string&, const auto&) { FAIL("b rescued a host"); }});
+                             [](const std::string&, const auto&) { FAIL("b rescued a host"); },
+                             [](const std::vector<TaskId>&) { FAIL("b ended tasks"); }});
     b->Start();
   }
 

@@ -115,6 +115,24 @@ Result<std::vector<std::pair<std::string, RunningAttempt>>> SqlStore::TakeFenced
   return taken;
 }
 
+Result<std::vector<TaskId>> SqlStore::EndContextLost(WallMs now) {
+  std::vector<TaskId> ended;
+  if (st_->context_lost == nullptr) return ended;
+  Status status = Write([&]() -> Status {
+    ended.clear();
+    std::vector<TaskId> lost;
+    sql::Query q(st_->context_lost);
+    if (Status s = q.ForEach([&] { lost.push_back(q.Int(0)); }); !s.ok()) return s;
+    for (TaskId id : lost) {
+      Status s = EndPendingInTx(id, TaskState::kFailed, TaskReason::kContextLost, now, &ended);
+      if (!s.ok()) return s;
+    }
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  return ended;
+}
+
 Result<std::vector<std::pair<TaskId, int>>> SqlStore::PassedOnAttempts() {
   std::vector<std::pair<TaskId, int>> passed;
   sql::Query q(st_->passed_on);

@@ -334,6 +334,7 @@ Status SqlStore::ReopenAfter(TaskId id, int attempt, const AttemptOutcome& outco
     if (retry_priority) q.BindInt(*retry_priority);
     q.BindInt(not_before).BindInt(ready ? 1 : 0);
     q.BindInt(outcome.exit_code).BindInt(outcome.signal).BindInt(*held ? 1 : 0);
+    if (!retry_priority) q.BindText(dialect_ == sql::Dialect::kPostgres ? host_ : std::string());
     if (Status s = q.Run(); !s.ok()) return s;
     if (!retry_priority && db_->Changes() == 0)
       return Status::Invalid("stage", TaskName(id) + " has no stage after the one that ran");

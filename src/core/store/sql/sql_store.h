@@ -192,6 +192,7 @@ class SqlStore : public Store {
   Result<std::optional<std::vector<RunningAttempt>>> FenceHost(const std::string& host,
                                                                int64_t beats) override;
   Result<std::vector<std::pair<std::string, RunningAttempt>>> TakeFenced() override;
+  Result<std::vector<TaskId>> EndContextLost(WallMs now) override;
   Result<std::vector<std::pair<TaskId, int>>> PassedOnAttempts() override;
 
   /// The hot queries whose plans must stay on their partial indexes.

@@ -477,8 +477,11 @@ Status SqlStore::Prepare() {
        "ready = CASE WHEN held = 2 THEN 0 ELSE $4 END, exit_code = $5, signal = $6, "
        "held = CASE WHEN held = 2 THEN 2 ELSE $7 END "
        "WHERE id = $1"},
+      // The next stage runs where the first ran, its context there ($7: the host, '' for a
+      // store one host opens).
       {&S::advance_task, "advance to the next stage",
        "UPDATE tasks SET state = 'pending', stage = stage + 1, priority = base_priority, "
+       "run_on = CASE WHEN run_on = '' THEN $7 ELSE run_on END, "
        "not_before = CASE WHEN not_before < $2 THEN not_before ELSE $2 END, "
        "ready = CASE WHEN held = 2 THEN 0 ELSE $3 END, exit_code = $4, signal = $5, "
        "held = CASE WHEN held = 2 THEN 2 ELSE $6 END, queued_attempts = attempt_count "
@@ -646,6 +649,12 @@ Status SqlStore::Prepare() {
              "FOR UPDATE OF o SKIP LOCKED) AS f "
              "WHERE a.task_id = f.task_id AND a.number = f.number "
              "RETURNING a.task_id, a.number, f.holder"},
+      {&S::context_lost, "find stages whose context was lost",  // only PostgreSQL's
+       d == Dialect::kSqlite
+           ? ""
+           : "SELECT t.id FROM tasks AS t JOIN hosts AS h ON h.name = t.run_on "
+             "WHERE h.beats = -1 AND t.state = 'pending' AND t.stage > 0 ORDER BY t.id "
+             "FOR UPDATE OF t SKIP LOCKED"},
       {&S::passed_on, "list attempts passed to other hosts",
        "SELECT task_id, number FROM attempts WHERE host = $1 AND holder <> host "
        "ORDER BY task_id, number"},

@@ -51,7 +51,7 @@ struct SqlStore::Statements {
   sql::Stmt attempt_exists, save_output, saved_output;
   // hosts (hosts.cc)
   sql::Stmt join_host, adopt_attempts, host_current, heartbeat, hosts, fence_host, take_attempts,
-      take_fenced, passed_on;
+      take_fenced, context_lost, passed_on;
 };
 
 /// The SQL of a planned (hot) query in `dialect`, exactly as the store prepares it.
