@@ -271,7 +271,11 @@ int main(int argc, char** argv) {
   tq::Daemon daemon(options, clock);
   if (tq::Status st = daemon.Start(); !st.ok()) {
     spdlog::critical("{}", st.message());
-    return st.code() == tq::ErrorCode::kConfig ? kExitConfig : 1;
+    // A store that fails until something changes (a newer schema, no rights, not a tq store)
+    // is a configuration error too: systemd does not start tqd again and again.
+    return st.code() == tq::ErrorCode::kConfig || st.fault() == tq::StoreFault::kPermanent
+               ? kExitConfig
+               : 1;
   }
   daemon.Run();
   return 0;

@@ -100,3 +100,21 @@ TEST_CASE("postgres: a store that cannot be reached stops tqd with a status syst
   CHECK_MESSAGE(r.err.find("store: connect failed") != std::string::npos, r.err);
   CHECK(r.err.find("hunter2") == std::string::npos);
 }
+
+TEST_CASE("postgres: a store whose schema is newer than tqd's stops it with 78, which systemd "
+          "does not retry") {
+  std::string why;
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
+  tq::test::PgQueryInt(
+      uri, "CREATE TABLE tq_schema (version bigint); INSERT INTO tq_schema VALUES (999); SELECT 1");
+  tq::TempDir tmp{"store-newer"};
+  const std::string dir = tmp.path.string();
+  WriteFile(dir + "/tqd.toml", "store = " + Quoted(uri) + "\nhost = \"a\"\n");
+  Process tqd({BinPath("tqd"), "--socket", dir + "/tq.sock", "--state", dir + "/state", "--config",
+               dir + "/tqd.toml"},
+              {});
+  const RunResult r = tqd.Finish();
+  CHECK(r.exit_code == 78);
+  CHECK_MESSAGE(r.err.find("newer than this tqd's") != std::string::npos, r.err);
+}

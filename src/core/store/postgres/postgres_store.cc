@@ -53,7 +53,9 @@ Status PostgresStore::JoinHost(const std::string& host, const std::string& versi
     return "DO $$ BEGIN FOR i IN 1.." + std::to_string(tries) + " LOOP IF pg_try_advisory_lock(" +
            key +
            ") THEN RETURN; END IF; PERFORM pg_sleep(0.1); END LOOP; "
-           "RAISE EXCEPTION 'another tqd is host " +
+           // lock_not_available, a transient fault: the other may be a session of this host
+           // that has yet to end (a machine that rebooted), and systemd tries again.
+           "RAISE EXCEPTION USING ERRCODE = '55P03', MESSAGE = 'another tqd is host " +
            host + " on this store'; END $$";
   };
   // The counters the schema's triggers keep have a row per host (schema v6): this host's.

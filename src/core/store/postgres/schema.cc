@@ -394,10 +394,13 @@ Status Migrate(Db& db) {
     if (!v.ok()) return v.status();
     version = *v;
   } else {
+    // An extension's objects (pg_stat_statements puts a view in public) are not the schema's.
     Result<int64_t> tables =
         db.QueryInt("read schema",
-                    "SELECT count(*) FROM pg_class WHERE relnamespace = (SELECT oid FROM "
-                    "pg_namespace WHERE nspname = current_schema())");
+                    "SELECT count(*) FROM pg_class AS c WHERE relnamespace = (SELECT oid FROM "
+                    "pg_namespace WHERE nspname = current_schema()) AND NOT EXISTS (SELECT 1 "
+                    "FROM pg_depend AS d WHERE d.classid = CAST('pg_class' AS regclass) AND "
+                    "d.objid = c.oid AND d.deptype = 'e')");
     if (!tables.ok()) return tables.status();
     if (*tables != 0) {
       return sql::StoreError("migrate",

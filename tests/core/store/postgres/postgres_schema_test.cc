@@ -229,5 +229,27 @@ TEST_CASE("postgres: a v5 store migrates to v6: its counts and kept output carry
   CHECK(*store->OutputOf(kAlice.uid) == 0);
 }
 
+TEST_CASE("postgres: a schema holding an extension's objects is a store, and one with a table "
+          "of its own is not") {
+  std::string why;
+  test::PgServer* server = test::PgServer::Get(&why);
+  if (server == nullptr) TQ_SKIP(why);
+  const std::string conninfo = server->FreshDatabase();
+  REQUIRE_FALSE(conninfo.empty());
+  // pg_stat_statements puts a view and functions in the schema (public) it is created in.
+  MustRun(conninfo, "CREATE EXTENSION pg_stat_statements");
+  {
+    std::unique_ptr<Store> store = MustOpen(conninfo);
+    CHECK(MustInsert(*store, kAlice, Spec({"x"})) > 0);
+  }
+  const std::string other = server->FreshSchema();
+  REQUIRE_FALSE(other.empty());
+  MustRun(other, "CREATE TABLE invoices (id bigint)");
+  Result<std::unique_ptr<Store>> refused = OpenPostgresStore(other, false);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().message().find("not a tq store") != std::string::npos);
+  CHECK(refused.status().fault() == StoreFault::kPermanent);
+}
+
 }  // namespace
 }  // namespace tq
