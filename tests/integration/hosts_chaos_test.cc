@@ -6,16 +6,15 @@
 
 #include <atomic>
 #include <chrono>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "support/pg_server.h"
+#include "support/ran_once.h"
 #include "support/sanitized.h"
 #include "support/skip.h"
 #include "support/test_daemon.h"
@@ -133,15 +132,5 @@ TEST_CASE("hosts: 4 clients submit to 3 hosts under kill -9s and a PostgreSQL re
           << " attempts were lost with their hosts");
 
   // Each ran once, or again only after an attempt lost with its host.
-  std::map<std::string, int> times;
-  std::istringstream lines(ReadFile(ledger));
-  for (std::string id; lines >> id;) ++times[id];
-  for (const std::string& id : acknowledged) {
-    const int n = times[id];
-    CHECK_MESSAGE(n >= 1, "task " << id << " never ran");
-    if (n <= 1) continue;
-    const long long lost = PgQueryInt(
-        uri, "SELECT count(*) FROM attempts WHERE task_id = " + id + " AND reason = 'lost'");
-    CHECK_MESSAGE(n <= lost + 1, "task " << id << " ran " << n << " times, lost " << lost);
-  }
+  CheckRanOnceUnlessLost(uri, ledger, acknowledged);
 }

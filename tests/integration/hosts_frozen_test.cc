@@ -8,15 +8,14 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "support/pg_server.h"
+#include "support/ran_once.h"
 #include "support/skip.h"
 #include "support/test_daemon.h"
 
@@ -162,15 +161,5 @@ TEST_CASE("hosts: a host frozen for 20 s keeps no other host waiting and only it
   }
 
   // Each ran once, or again only after an attempt lost with c.
-  std::map<std::string, int> times;
-  std::istringstream lines(ReadFile(ledger));
-  for (std::string id; lines >> id;) ++times[id];
-  for (const std::string& id : ids) {
-    const int n = times[id];
-    CHECK_MESSAGE(n >= 1, "task " << id << " never ran");
-    if (n <= 1) continue;
-    const long long lost = PgQueryInt(
-        uri, "SELECT count(*) FROM attempts WHERE task_id = " + id + " AND reason = 'lost'");
-    CHECK_MESSAGE(n <= lost + 1, "task " << id << " ran " << n << " times, lost " << lost);
-  }
+  CheckRanOnceUnlessLost(uri, ledger, ids);
 }

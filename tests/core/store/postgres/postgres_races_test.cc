@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/store/postgres/open.h"
+#include "core/store/postgres/joined_store.h"
 #include "core/store/test_util.h"
 #include "support/pg_server.h"
 #include "support/skip.h"
@@ -31,15 +31,6 @@ using namespace test;  // NOLINT: the shared helpers of the store's tests
 
 // How long alpha keeps its transaction open for beta at most.
 constexpr auto kHoldOpen = std::chrono::seconds(2);
-
-// A store on `conninfo`, joined as host `host`.
-std::unique_ptr<Store> MustJoin(const std::string& conninfo, const std::string& host) {
-  Result<std::unique_ptr<Store>> store = OpenPostgresStore(conninfo, false);
-  REQUIRE_MESSAGE(store.ok(), store.status().message());
-  Status joined = (*store)->JoinHost(host, "0.1.0", 4, 1000);
-  REQUIRE_MESSAGE(joined.ok(), joined.message());
-  return std::move(*store);
-}
 
 // The value a call's result holds until the call has run.
 Status NotRun() {

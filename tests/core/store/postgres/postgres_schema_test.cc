@@ -229,8 +229,9 @@ TEST_CASE("postgres: a v5 store migrates to v6: its counts and kept output carry
   CHECK(*store->OutputOf(kAlice.uid) == 0);
 }
 
-TEST_CASE("postgres: a schema holding an extension's objects is a store, and one with a table "
-          "of its own is not") {
+TEST_CASE(
+    "postgres: a schema holding an extension's objects is a store, and one with a table "
+    "of its own is not") {
   std::string why;
   test::PgServer* server = test::PgServer::Get(&why);
   if (server == nullptr) TQ_SKIP(why);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/store/postgres/open.h"
+#include "core/store/postgres/joined_store.h"
 #include "core/store/test_util.h"
 #include "support/pg_server.h"
 #include "support/skip.h"
@@ -16,15 +16,6 @@ namespace tq {
 namespace {
 
 using namespace test;  // NOLINT: the shared helpers of the store's tests
-
-// A store on `conninfo`, joined as host `host`.
-std::unique_ptr<Store> MustJoin(const std::string& conninfo, const std::string& host) {
-  Result<std::unique_ptr<Store>> store = OpenPostgresStore(conninfo, false);
-  REQUIRE_MESSAGE(store.ok(), store.status().message());
-  Status joined = (*store)->JoinHost(host, "0.1.0", 4, 1000);
-  REQUIRE_MESSAGE(joined.ok(), joined.message());
-  return std::move(*store);
-}
 
 // A task of two stages, placed on no host, that runs after task `after` (0: none).
 TaskSpec TwoStages(TaskId after = 0) {
