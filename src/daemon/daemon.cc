@@ -267,6 +267,9 @@ void Daemon::OnSignal() {
     spdlog::info("signal {}: stopping; running tasks continue under their supervisors",
                  info.ssi_signo);
     service_.Stopping();
+    if (options_.config->Shared())  // the other hosts show it stopped, not live
+      if (Status left = store_->LeaveHost(); !left.ok())
+        spdlog::warn("host {}: its stop is not recorded: {}", host_, left.message());
     server_->Shutdown();
     loop_.Stop();
   }

@@ -1,4 +1,4 @@
-// `tq hosts` (SPEC 12): the hosts of the store, each live, silent or fenced, with its last
+// `tq hosts` (SPEC 12): the hosts of the store, each live, silent, stopped or fenced, with its last
 // heartbeat and what it runs, the answering one marked; with SQLite the one host is the one that
 // answers, and the names it went by before a rename are silent.
 #include <doctest/doctest.h>
@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "support/pg_server.h"
+#include "support/skip.h"
 #include "support/test_daemon.h"
 
 using namespace tqtest;
@@ -98,4 +100,29 @@ TEST_CASE("hosts: a SQLite host's old name after a rename is silent, the new one
 
   WriteFile(gate, "");
   CHECK(Tq(d, {"wait", id}).exit_code == 0);
+}
+
+TEST_CASE(
+    "hosts: a host whose tqd stopped cleanly is stopped at once for the others, and live "
+    "again when it starts") {
+  std::string why;
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
+  TestDaemon a("store = " + Quoted(uri) + "\nhost = \"a\"\n");
+  TQ_LOG_ON_FAILURE(a);
+  TestDaemon b("store = " + Quoted(uri) + "\nhost = \"b\"\n");
+  TQ_LOG_ON_FAILURE(b);
+  // The state of host `name` as `d` lists it.
+  const auto state_of = [](const TestDaemon& d, const std::string& name) {
+    const nlohmann::json hosts = HostsJson(d);
+    for (const nlohmann::json& h : hosts["hosts"])
+      if (h["name"] == name) return h["state"].get<std::string>();
+    return std::string("none");
+  };
+  CHECK(state_of(a, "b") == "live");
+  b.Stop();
+  CHECK(state_of(a, "b") == "stopped");  // not live until its lease (30 s) runs out
+  b.Start();
+  b.WaitReady();
+  CHECK(state_of(a, "b") == "live");
 }

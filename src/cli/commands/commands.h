@@ -38,7 +38,7 @@ Command AddPing(CLI::App& app, const GlobalOptions& g);
 Command AddStats(CLI::App& app, const GlobalOptions& g);
 /// tq resources: the units of tqd.toml's [resources], in use and free, and their holders.
 Command AddResources(CLI::App& app, const GlobalOptions& g);
-/// tq hosts: the hosts of the store, live, silent or fenced, and what each runs.
+/// tq hosts: the hosts of the store, live, silent, stopped or fenced, and what each runs.
 Command AddHosts(CLI::App& app, const GlobalOptions& g);
 /// tq events -f: task state changes as JSON lines, across daemon restarts.
 Command AddEvents(CLI::App& app, const GlobalOptions& g);

@@ -1,5 +1,5 @@
-// tq hosts: the hosts of the store (SPEC 12), whether each is live, silent or fenced, when it
-// last beat and what it runs.
+// tq hosts: the hosts of the store (SPEC 12), whether each is live, silent, stopped or fenced, when
+// it last beat and what it runs.
 #include <cstdio>
 
 #include "cli/client.h"
@@ -33,7 +33,7 @@ std::string HostStarted(const nlohmann::json& host) {
 
 Command AddHosts(CLI::App& app, const GlobalOptions& g) {
   auto* sub = app.add_subcommand(
-      "hosts", "Show the hosts of the store: live, silent or fenced, and what each runs");
+      "hosts", "Show the hosts of the store: live, silent, stopped or fenced, and what each runs");
   return {sub, [&g]() {
             auto client = Client::Connect(g.socket);
             if (!client.ok()) return Fail(client.status());

@@ -118,7 +118,7 @@ complete -c tq -n '__tq_is tq' -a update -d 'change a pending task before it sta
 complete -c tq -n '__tq_is tq' -a hold -d 'keep pending tasks from starting until released'
 complete -c tq -n '__tq_is tq' -a release -d 'let held tasks start again'
 complete -c tq -n '__tq_is tq' -a resources -d 'show the units of each resource and who holds them'
-complete -c tq -n '__tq_is tq' -a hosts -d 'show the hosts of the store, live, silent or fenced'
+complete -c tq -n '__tq_is tq' -a hosts -d 'show the hosts of the store, live, silent, stopped or fenced'
 complete -c tq -n '__tq_is tq' -a queue -d 'list queues; add, pause, resume, change or delete one'
 complete -c tq -n '__tq_is tq' -a jobs -d 'list the cron jobs; show, run, enable, disable one'
 complete -c tq -n '__tq_is tq' -a reload -d 'read the job files again'

@@ -54,7 +54,7 @@ struct UnitCounts {
 
 /// One host of the store (SPEC 12) as the answering host sees it, as `tq hosts` shows it.
 struct HostCounts {
-  std::string state;             ///< live, silent or fenced
+  std::string state;             ///< live, silent, stopped or fenced
   int64_t running = 0;           ///< the attempts the store holds as running on it
   int64_t max_running = 0;       ///< its max_running
   int64_t heartbeat_age_ms = 0;  ///< how long ago its last heartbeat was

@@ -155,9 +155,10 @@ std::string RenderPrometheus(const MetricsSnapshot& s) {
   }
   e.Family("tq_host_state", "gauge",
            "1 for each host of the store in the state it is in, else 0: live, silent (no "
-           "heartbeat for host_lease) or fenced (its running tasks were passed on).");
+           "heartbeat for host_lease), stopped (its tqd stopped cleanly) or fenced (its running "
+           "tasks were passed on).");
   for (const auto& [name, h] : s.hosts)
-    for (const char* state : {"live", "silent", "fenced"})
+    for (const char* state : {"live", "silent", "stopped", "fenced"})
       e.Sample("tq_host_state", "host=" + PrometheusLabel(name) + ",state=\"" + state + "\"",
                h.state == state ? 1 : 0);
   e.Family("tq_host_running", "gauge", "Tasks running on each host of the store.");

@@ -106,12 +106,19 @@ struct RunningAttempt {
   bool keep_background = false;     ///< its task keeps what it leaves running
 };
 
+/// HostRecord::beats of a host another host fenced.
+constexpr int64_t kFencedBeats = -1;
+/// HostRecord::beats of a host whose tqd stopped cleanly (Store::LeaveHost).
+constexpr int64_t kStoppedBeats = -2;
+
 /// A tqd that shares the store (SPEC 12), as its row in the store says.
 struct HostRecord {
-  std::string name;      ///< tqd.toml's `host`, else the machine's hostname
-  std::string version;   ///< the tqd version it runs
-  int64_t epoch = 0;     ///< how many times it joined or was fenced: its attempts' fencing number
-  int64_t beats = 0;     ///< heartbeats since it joined (stops when it does); -1 once fenced
+  std::string name;     ///< tqd.toml's `host`, else the machine's hostname
+  std::string version;  ///< the tqd version it runs
+  int64_t epoch = 0;    ///< how many times it joined or was fenced: its attempts' fencing number
+  /// Heartbeats since it joined (stops when it does); kFencedBeats once fenced, kStoppedBeats
+  /// once its tqd stopped cleanly (until it joins again).
+  int64_t beats = 0;
   WallMs started = 0;    ///< when it joined, on its clock
   WallMs heartbeat = 0;  ///< its last heartbeat, on its clock
   int max_running = 0;   ///< its max_running
@@ -471,6 +478,10 @@ class Store {
   /// moved on (another host fenced it): its attempts are no longer its own, and it must end the
   /// tasks it still runs and join again. Nothing for a store that joined no host (true).
   virtual Result<bool> Heartbeat(int max_running, WallMs now) = 0;
+  /// Marks the joined host as stopped cleanly (its beats become kStoppedBeats), so that the
+  /// other hosts show it stopped rather than live until it joins again; it is fenced past its
+  /// lease as a silent host is, its running attempts rescued. Nothing once it was fenced.
+  virtual Status LeaveHost() = 0;
   /// Every host the store knows, by name, with the attempts each runs: one query.
   virtual Result<std::vector<HostRecord>> Hosts() = 0;
   /// Fences `host` if it has beaten no more since the caller saw `beats` (it is silent): its

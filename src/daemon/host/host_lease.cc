@@ -59,8 +59,9 @@ void HostLease::RescueSilent(MonoMs now) {
   std::map<std::string, Seen> seen;
   bool any_fenced = false;
   for (const HostRecord& h : *hosts) {
-    any_fenced = any_fenced || h.beats < 0;
-    if (h.name == host_ || h.beats < 0) continue;  // itself, or fenced until it joins again
+    any_fenced = any_fenced || h.beats == kFencedBeats;
+    // Itself, or fenced until it joins again; one stopped cleanly is fenced past its lease.
+    if (h.name == host_ || h.beats == kFencedBeats) continue;
     auto before = seen_.find(h.name);
     const Seen s = before != seen_.end() && before->second.beats == h.beats ? before->second
                                                                             : Seen{h.beats, now};

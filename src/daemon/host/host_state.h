@@ -1,5 +1,5 @@
-// A host of the store as one host sees it (SPEC 12): live, silent or fenced, and the age of its
-// last heartbeat; `tq hosts` and the metrics say the same.
+// A host of the store as one host sees it (SPEC 12): live, silent, stopped or fenced, and the age
+// of its last heartbeat; `tq hosts` and the metrics say the same.
 #pragma once
 
 #include <string>

@@ -195,6 +195,30 @@ STORE_TEST_CASE(
   CHECK(RunningIds(*beta) == std::vector<TaskId>{next});
 }
 
+STORE_TEST_CASE(
+    "hosts: a host that stopped cleanly is listed stopped, is fenced past its lease with its "
+    "attempts, and joins again") {
+  auto [alpha, beta] = OpenStorePair();
+  MustJoin(*alpha, "alpha");
+  MustJoin(*beta, "beta");
+  const TaskId id = MustInsert(*alpha, kAlice, Spec({"x"}));
+  MustStart(*beta, id, 1100);
+  REQUIRE(beta->LeaveHost().ok());
+  CHECK(MustHosts(*alpha)[1].beats == kStoppedBeats);
+  CHECK(MustHosts(*alpha)[1].running == 1);  // its task runs on under its supervisor
+
+  Result<std::optional<std::vector<RunningAttempt>>> fenced =
+      alpha->FenceHost("beta", kStoppedBeats);
+  REQUIRE(fenced.ok());
+  REQUIRE(fenced->has_value());
+  CHECK((*fenced)->size() == 1);
+  CHECK(MustHosts(*alpha)[1].beats == kFencedBeats);
+  REQUIRE(beta->LeaveHost().ok());  // a fenced host's stop changes nothing
+  CHECK(MustHosts(*alpha)[1].beats == kFencedBeats);
+  MustJoin(*beta, "beta", 2000);
+  CHECK(MustHosts(*alpha)[1].beats == 0);
+}
+
 STORE_TEST_CASE("hosts: each host holds its own units: HeldUnits names only its attempts'") {
   auto [alpha, beta] = OpenStorePair();
   MustJoin(*alpha, "alpha");

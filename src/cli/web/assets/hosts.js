@@ -1,5 +1,6 @@
-// The hosts page (/hosts): the hosts of the store (SPEC 12), live, silent or fenced, with the age
-// of each one's last heartbeat, what it runs of its max_running, its version and start.
+// The hosts page (/hosts): the hosts of the store (SPEC 12), live, silent, stopped or fenced,
+// with the age of each one's last heartbeat, what it runs of its max_running, its version and
+// start.
 "use strict";
 
 const HOSTS_REFRESH_MS = 5 * 1000;  // heartbeats age without events: drawn again so often

@@ -49,6 +49,14 @@ Result<bool> SqlStore::Heartbeat(int max_running, WallMs now) {
   return current;
 }
 
+Status SqlStore::LeaveHost() {
+  if (epoch_ == 0) return Status::Ok();  // joined no host
+  return Write([&]() -> Status {
+    sql::Query q(st_->leave_host);
+    return q.BindText(host_).BindInt(epoch_).Run();
+  });
+}
+
 Result<std::vector<HostRecord>> SqlStore::Hosts() {
   std::vector<HostRecord> hosts;
   sql::Query q(st_->hosts);

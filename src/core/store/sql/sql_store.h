@@ -188,6 +188,7 @@ class SqlStore : public Store {
   Status JoinHost(const std::string& host, const std::string& version, int max_running,
                   WallMs now) override;
   Result<bool> Heartbeat(int max_running, WallMs now) override;
+  Status LeaveHost() override;
   Result<std::vector<HostRecord>> Hosts() override;
   Result<std::optional<std::vector<RunningAttempt>>> FenceHost(const std::string& host,
                                                                int64_t beats) override;

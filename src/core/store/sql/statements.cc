@@ -632,9 +632,12 @@ Status SqlStore::Prepare() {
        "SELECT h.name, h.version, h.epoch, h.beats, h.started, h.heartbeat, h.max_running, "
        "(SELECT count(*) FROM attempts AS a WHERE a.holder = h.name AND a.ended = 0) "
        "FROM hosts AS h ORDER BY h.name"},
+      {&S::leave_host, "record a clean stop",
+       "UPDATE hosts SET beats = -2 WHERE name = $1 AND epoch = $2"},  // kStoppedBeats
+      // A host beating or stopped cleanly, not one fenced already (kFencedBeats).
       {&S::fence_host, "fence a host",
        "UPDATE hosts SET epoch = epoch + 1, beats = -1 "
-       "WHERE name = $1 AND beats = $2 AND beats >= 0 AND name <> $3 "
+       "WHERE name = $1 AND beats = $2 AND beats <> -1 AND name <> $3 "
        "AND EXISTS (SELECT 1 FROM hosts AS me WHERE me.name = $3 AND me.epoch = $4)"},
       {&S::take_attempts, "take a fenced host's attempts",
        "UPDATE attempts SET holder = $2, fence = $3 WHERE holder = $1 AND ended = 0"},

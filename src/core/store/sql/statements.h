@@ -50,8 +50,8 @@ struct SqlStore::Statements {
   // output kept for every host (saved_output.cc)
   sql::Stmt attempt_exists, save_output, saved_output;
   // hosts (hosts.cc)
-  sql::Stmt join_host, adopt_attempts, host_current, heartbeat, hosts, fence_host, take_attempts,
-      take_fenced, context_lost, passed_on;
+  sql::Stmt join_host, adopt_attempts, host_current, heartbeat, leave_host, hosts, fence_host,
+      take_attempts, take_fenced, context_lost, passed_on;
 };
 
 /// The SQL of a planned (hot) query in `dialect`, exactly as the store prepares it.
