@@ -207,6 +207,9 @@ std::string WaitingNote(const json& task) {
     parts.push_back("after " + ids);
   }
   if (w.contains("until") && w["until"].is_string()) parts.push_back("at " + LocalTime(w["until"]));
+  if (w.contains("host") && w["host"].is_object())
+    parts.push_back("waiting for host " + w["host"].value("name", "") + " (" +
+                    w["host"].value("state", "") + ")");
   // Units matter once nothing else keeps it back: the chooser weighs it only then.
   if (parts.empty() && w.contains("units") && w["units"].is_string())
     parts.push_back("waiting for " + w["units"].get<std::string>());

@@ -116,6 +116,11 @@ TEST_CASE("the WHEN column says what a pending task waits for") {
   CHECK(note.rfind("queue paused; after 12,13; at 2030-01-0", 0) == 0);
   CHECK(WaitingNote(json{{"state", "running"}}) == "-");
   CHECK(WaitingNote(json{{"state", "pending"}}) == "-");  // an older daemon says nothing
+  // Placed on a host that is not live (a store several hosts share).
+  const json away =
+      json{{"state", "pending"},
+           {"waiting", {{"host", {{"name", "web-2"}, {"state", "stopped"}}}, {"units", nullptr}}}};
+  CHECK(WaitingNote(away) == "waiting for host web-2 (stopped)");
   // A start a full disk prevented comes first, with when it is tried again.
   const json not_started = json{{"state", "pending"},
                                 {"waiting",

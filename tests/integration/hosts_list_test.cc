@@ -126,3 +126,24 @@ TEST_CASE(
   b.WaitReady();
   CHECK(state_of(a, "b") == "live");
 }
+
+TEST_CASE("hosts: a task placed on a host that stopped waits for it, and WHEN says so") {
+  std::string why;
+  const std::string uri = tq::test::FreshSchemaUri(&why);
+  if (uri.empty()) TQ_SKIP(why);
+  const std::string queue = "\n[queues.default]\nhosts = \"any\"\n";
+  TestDaemon a("store = " + Quoted(uri) + "\nhost = \"a\"" + queue);
+  TQ_LOG_ON_FAILURE(a);
+  TestDaemon b("store = " + Quoted(uri) + "\nhost = \"b\"" + queue);
+  TQ_LOG_ON_FAILURE(b);
+  b.Stop();
+  const std::string id = Submit(a, {"--host", "b", "--", "true"});
+  const nlohmann::json task = TaskJson(a, id);
+  CHECK(task["state"] == "pending");
+  CHECK(task["waiting"]["host"] == nlohmann::json({{"name", "b"}, {"state", "stopped"}}));
+  const RunResult list = Tq(a, {"list"});
+  CHECK_MESSAGE(list.out.find("waiting for host b (stopped)") != std::string::npos, list.out);
+  b.Start();
+  b.WaitReady();
+  CHECK(Tq(a, {"wait", id}).exit_code == 0);
+}

@@ -54,6 +54,8 @@ struct Blockers {
   std::set<std::string> paused;              ///< the queues paused at run time
   UnitsHeld held;                            ///< the resource units running attempts hold
   std::map<uint32_t, int> running_by_owner;  ///< running tasks per owner uid
+  /// With a shared store, the hosts that are not live: their state (silent, stopped, fenced).
+  std::map<std::string, std::string> hosts_away;
 };
 /// The blockers as the store has them now.
 Blockers BlockersNow(RequestContext& ctx);
@@ -63,7 +65,8 @@ Blockers BlockersNow(RequestContext& ctx);
 /// queue is among the paused; "held": whether `tq hold` keeps it; "units": the first resource
 /// whose free units are too few for it, else null; "user_max_running": its owner's own
 /// max_running when that many of the owner's tasks run, else null; "not_started": why its last
-/// pick did not start it (a full disk), else null}.
+/// pick did not start it (a full disk), else null; "host": {"name", "state"} of the host it is
+/// placed on when that host is not live (SPEC 12), else null}.
 nlohmann::json WaitingJson(RequestContext& ctx, const Task& task, const Blockers& blockers);
 /// TaskToJson, with "waiting" when the task is pending.
 nlohmann::json TaskWithWaiting(RequestContext& ctx, const Task& task);

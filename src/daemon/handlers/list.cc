@@ -5,6 +5,7 @@
 #include "core/model/limits.h"
 #include "core/model/wall_time.h"
 #include "daemon/handlers/handlers.h"
+#include "daemon/host/host_state.h"
 
 namespace tq {
 
@@ -75,6 +76,15 @@ Blockers BlockersNow(RequestContext& ctx) {
     for (const QueueState& q : *states)
       if (q.paused) b.paused.insert(q.name);
   if (auto running = ctx.store.RunningByOwner(); running.ok()) b.running_by_owner = *running;
+  if (ctx.config->Shared())
+    if (auto hosts = ctx.store.Hosts(); hosts.ok()) {
+      const WallMs now = ctx.clock.WallNow();
+      for (const HostRecord& h : *hosts) {
+        const std::string state =
+            HostStateName(h, ctx.host, true, HeartbeatAgeMs(h, now), ctx.config->host_lease_ms);
+        if (state != "live") b.hosts_away[h.name] = state;
+      }
+    }
   // Without resources a task's units are missing whatever is held: nothing to read.
   if (ctx.config->unit_pools.empty()) return b;
   if (auto holders = ctx.store.HeldUnits(); holders.ok()) b.held = UnitsHeldBy(*holders);
@@ -98,7 +108,12 @@ nlohmann::json WaitingJson(RequestContext& ctx, const Task& task, const Blockers
   const bool user_full =
       cap > 0 && running != blockers.running_by_owner.end() && running->second >= cap;
   const std::optional<std::string> not_started = ctx.dispatch.NotStartedWhy(task.id);
+  const auto away = blockers.hosts_away.find(task.spec.run_on);
+  nlohmann::json host;
+  if (!task.spec.run_on.empty() && away != blockers.hosts_away.end())
+    host = {{"name", task.spec.run_on}, {"state", away->second}};
   return {
+      {"host", std::move(host)},
       {"cannot_start", possible.ok() ? nlohmann::json() : nlohmann::json(possible.message())},
       {"not_started", not_started ? nlohmann::json(*not_started) : nlohmann::json()},
       {"until", later ? nlohmann::json(FormatRfc3339Utc(task.spec.not_before)) : nlohmann::json()},

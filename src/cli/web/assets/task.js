@@ -74,6 +74,7 @@ function waitingText(w) {
   if (w.queue_paused) why.push("queue paused");
   if (w.until) why.push(`until ${new Date(w.until).toLocaleString()}`);
   if (w.after && w.after.length) why.push(`after ${w.after.join(", ")}`);
+  if (w.host) why.push(`waiting for host ${w.host.name} (${w.host.state})`);
   if (w.units) why.push(`units ${JSON.stringify(w.units)}`);
   if (w.user_max_running) why.push(`user's max_running ${w.user_max_running} reached`);
   return why.length ? why.join("; ") : "ready";

@@ -23,7 +23,8 @@ namespace tq {
 /// also carries "waiting": {"until" (a future not_before, or null), "after" (its unfinished
 /// dependencies), "queue_paused", "held", "units" (a resource short of free units, or null),
 /// "cannot_start" (why no wait ends it: units tqd.toml does not have, or null),
-/// "user_max_running" (its owner's own max_running when that many of theirs run, or null)}.
+/// "user_max_running" (its owner's own max_running when that many of theirs run, or null),
+/// "host" ({"name", "state"} of the host it is placed on when that host is not live, or null)}.
 ///
 /// On the wire one state travels as "state" (what every tqd reads), several as "states" (an
 /// array of names); both are read, together.
