@@ -120,6 +120,9 @@ struct Scheduler::State {
   Result<JobRunOutcome> Run(Job& j, const std::optional<Firing>& firing, bool force, WallMs now,
                             bool catch_up = false);
   void Record(Job& j, const Firing& firing, WallMs now);
+  /// Records the times of `j` (not @reboot) before `now` as passed, as it arrives (ArrivalMark:
+  /// @every keeps the store's grid).
+  void RecordArrival(Job& j, WallMs now);
   void SetDisabled(Job& j, bool disabled);
   void Unschedule(Job& j);
   void Schedule(Job& j, WallMs when);
@@ -356,9 +359,8 @@ void Scheduler::State::SyncRecords(const std::map<std::string, JobDef>& prev, bo
       } else if (arrived && !done) {
         Record(j, Firing{name, now, boot_id}, now);  // it runs at the next boot
       }
-    } else if (arrived && ArrivalMark(j.def, j.last, now) > j.last) {
-      // No catch-up for times before it was here; @every keeps the store's grid.
-      Record(j, Firing{name, ArrivalMark(j.def, j.last, now), ""}, now);
+    } else if (arrived) {
+      RecordArrival(j, now);  // no catch-up for times before it was here
     }
   }
   if (at_start && boot_id.empty())
@@ -547,6 +549,11 @@ void Scheduler::State::Record(Job& j, const Firing& firing, WallMs now) {
   if (!fired.ok())
     LogFault("job " + j.def.name + ": a passed time is not recorded", fired.status());
   if (firing.boot_id.empty()) j.last = std::max(j.last, firing.scheduled);
+}
+
+void Scheduler::State::RecordArrival(Job& j, WallMs now) {
+  const WallMs mark = ArrivalMark(j.def, j.last, now);
+  if (mark > j.last) Record(j, Firing{j.def.name, mark, ""}, now);
 }
 
 void Scheduler::State::Unschedule(Job& j) {
@@ -817,8 +824,8 @@ void Scheduler::State::SetDisabled(Job& j, bool disabled) {
     // Its times while disabled have passed: no catch-up, as a disabled systemd timer.
     if (IsReboot(j.def)) {
       Record(j, Firing{j.def.name, now, boot_id}, now);
-    } else if (ArrivalMark(j.def, j.last, now) > j.last) {
-      Record(j, Firing{j.def.name, ArrivalMark(j.def, j.last, now), ""}, now);
+    } else {
+      RecordArrival(j, now);
     }
   }
   if (!records_retry) Plan(j, now);

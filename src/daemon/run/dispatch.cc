@@ -256,12 +256,11 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
       StoreFailed(held_queues.status().message());
       return;
     }
-    if (held_queues->size() < capped.size()) {
+    std::set<std::string> passed(capped.begin(), capped.end());
+    for (const std::string& name : *held_queues) passed.erase(name);
+    if (!passed.empty()) {
       queue_retry_at_ = parts_.clock.MonoNow() + kHeldQueueRetryMs;
-      std::erase_if(*queues, [&](const QueueState& q) {
-        return std::find(capped.begin(), capped.end(), q.name) != capped.end() &&
-               std::find(held_queues->begin(), held_queues->end(), q.name) == held_queues->end();
-      });
+      std::erase_if(*queues, [&](const QueueState& q) { return passed.count(q.name) > 0; });
     }
   }
   // A shard left long ago was taken elsewhere, or went away.

@@ -281,22 +281,22 @@ Result<std::map<std::string, int>> SqlStore::RunningCounts() {
   return counts;
 }
 
-Status SqlStore::WriteTogether(const std::function<Status()>& body) {
-  return Together(body);
-}
-
 Result<std::vector<std::string>> SqlStore::HoldQueues(const std::vector<std::string>& queues) {
   if (queues.empty() || dialect_ == sql::Dialect::kSqlite) return queues;  // one writer
-  {
-    // A queue has its row from its first task on; one forgotten since has it again.
-    sql::Query q(st_->add_queues);
-    if (Status s = q.BindTextList(queues).Run(); !s.ok()) return s;
-  }
-  std::vector<std::string> held;
-  sql::Query q(st_->hold_queues);
-  Status s = q.BindTextList(queues).ForEach([&] { held.push_back(q.Text(0)); });
-  if (!s.ok()) return s;
-  return held;
+  const auto hold = [&]() -> Result<std::vector<std::string>> {
+    std::vector<std::string> held;
+    sql::Query q(st_->hold_queues);
+    Status s = q.BindTextList(queues).ForEach([&] { held.push_back(q.Text(0)); });
+    if (!s.ok()) return s;
+    return held;
+  };
+  Result<std::vector<std::string>> held = hold();
+  if (!held.ok() || held->size() == queues.size()) return held;
+  // A queue not held is another host's now, or has no row: a queue has its row from its first
+  // task on, and one without is given it (held by this transaction) and held with the others.
+  sql::Query add(st_->add_queues);
+  if (Status s = add.BindTextList(queues).Run(); !s.ok()) return s;
+  return db_->Changes() > 0 ? hold() : held;
 }
 
 void SqlStore::AfterCommit(std::function<void()> effect) {
@@ -306,7 +306,7 @@ void SqlStore::AfterCommit(std::function<void()> effect) {
     effect();
 }
 
-Status SqlStore::Together(const std::function<Status()>& body) {
+Status SqlStore::WriteTogether(const std::function<Status()>& body) {
   if (together_) return Status::Internal("WriteTogether: already inside one");
   Status s = TogetherCommitted(body);
   if (s.ok())

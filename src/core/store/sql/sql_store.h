@@ -251,9 +251,7 @@ class SqlStore : public Store {
     if (Status s = body(); !s.ok()) return s;  // tx rolls back
     return tx.Commit();
   }
-  /// WriteTogether: its effects run once it commits.
-  Status Together(const std::function<Status()>& body);
-  /// Together's transaction: `body` and the commit, rolled back when either fails.
+  /// WriteTogether's transaction: `body` and the commit, rolled back when either fails.
   Status TogetherCommitted(const std::function<Status()>& body);
   /// Write's body under a savepoint of WriteTogether's transaction.
   template <typename Body>
