@@ -634,11 +634,16 @@ Status SqlStore::Prepare() {
        "FROM hosts AS h ORDER BY h.name"},
       {&S::leave_host, "record a clean stop",
        "UPDATE hosts SET beats = -2 WHERE name = $1 AND epoch = $2"},  // kStoppedBeats
-      // A host beating or stopped cleanly, not one fenced already (kFencedBeats).
+      // A host beating or stopped cleanly, not one fenced already (kFencedBeats). One whose row
+      // a transaction holds is writing it (a heartbeat under way, perhaps frozen before its
+      // commit): passed over, never waited for, until that transaction ends.
       {&S::fence_host, "fence a host",
        "UPDATE hosts SET epoch = epoch + 1, beats = -1 "
        "WHERE name = $1 AND beats = $2 AND beats <> -1 AND name <> $3 "
-       "AND EXISTS (SELECT 1 FROM hosts AS me WHERE me.name = $3 AND me.epoch = $4)"},
+       "AND EXISTS (SELECT 1 FROM hosts AS me WHERE me.name = $3 AND me.epoch = $4)" +
+           (d == Dialect::kSqlite ? std::string()
+                                  : " AND name IN (SELECT name FROM hosts WHERE name = $1 "
+                                    "FOR UPDATE SKIP LOCKED)")},
       {&S::take_attempts, "take a fenced host's attempts",
        "UPDATE attempts SET holder = $2, fence = $3 WHERE holder = $1 AND ended = 0"},
       // Only PostgreSQL's: one host opens SQLite's file.

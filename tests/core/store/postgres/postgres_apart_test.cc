@@ -6,14 +6,17 @@
 // what the tables hold.
 #include <doctest/doctest.h>
 
+#include <condition_variable>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "core/store/postgres/joined_store.h"
+#include "core/store/sql/sql_store.h"
 #include "core/store/test_util.h"
 #include "support/pg_server.h"
 #include "support/skip.h"
@@ -108,6 +111,42 @@ TEST_CASE("postgres: a host's open transaction keeps no other host waiting") {
   CHECK(StateOf(*beta, alpha_runs) == TaskState::kSucceeded);
   CHECK(StateOf(*alpha, beta_runs) == TaskState::kSucceeded);
   CHECK(StateOf(*beta, alpha_claims) == TaskState::kRunning);
+}
+
+TEST_CASE("postgres: a host frozen before its heartbeat commits keeps no fencer waiting") {
+  std::string why;
+  const std::string conninfo = FreshSchemaUri(&why);
+  if (conninfo.empty()) TQ_SKIP(why);
+  std::unique_ptr<Store> alpha = MustJoin(conninfo, "alpha");
+  std::unique_ptr<Store> beta = MustJoin(conninfo, "beta");
+  // beta's heartbeat has updated its row and stops before its commit until let go.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool at_commit = false, go = false;
+  dynamic_cast<SqlStore&>(*beta).RefuseCommits([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    at_commit = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return go; });
+    return Status::Ok();
+  });
+  std::thread beating([&] { CHECK(*beta->Heartbeat(4, 2000)); });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return at_commit; });
+  }
+  // alpha, which saw no beat of beta's, fences nothing, and does not wait for beta's row.
+  Result<std::optional<std::vector<RunningAttempt>>> fenced = alpha->FenceHost("beta", 0);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    go = true;
+  }
+  cv.notify_all();
+  beating.join();
+  dynamic_cast<SqlStore&>(*beta).RefuseCommits(nullptr);
+  REQUIRE_MESSAGE(fenced.ok(), fenced.status().message());
+  CHECK_FALSE(fenced->has_value());
+  CHECK(*beta->Heartbeat(4, 3000));  // beta is its own host still
 }
 
 // Counts of (queue, state) as the tables hold them.
