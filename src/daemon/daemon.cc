@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <set>
@@ -142,7 +143,9 @@ Status Daemon::Open() {
         events_->Advanced(task, attempt, outcome);
       },
       [this](TaskId id) { events_->Reread({id}, "unstarted"); },
-      [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); },
+      [this](const std::vector<TaskId>& ids, const std::vector<Task>& read) {
+        NotifyTerminal(ids, read);
+      },
       [this](TaskId id, const Status& why) { waiters_->Fail(id, why); },
       [this] { service_.StatusChanged(); },
       [this](const std::string& job) { return scheduler_ ? scheduler_->Definition(job) : nullptr; },
@@ -267,6 +270,7 @@ void Daemon::OnSignal() {
     spdlog::info("signal {}: stopping; running tasks continue under their supervisors",
                  info.ssi_signo);
     service_.Stopping();
+    lease_.reset();                 // no heartbeat after the stop is recorded
     if (options_.config->Shared())  // the other hosts show it stopped, not live
       if (Status left = store_->LeaveHost(); !left.ok())
         spdlog::warn("host {}: its stop is not recorded: {}", host_, left.message());
@@ -292,12 +296,14 @@ void Daemon::OnFrame(ConnId conn, const Owner& peer, const std::string& payload)
   HandleRequest(*requests_, conn, *acting, envelope->request);
 }
 
-void Daemon::NotifyTerminal(const std::vector<TaskId>& ids) {
+void Daemon::NotifyTerminal(const std::vector<TaskId>& ids, const std::vector<Task>& read) {
   service_.StatusChanged();
   if (wakeups_) wakeups_->Announce();  // their waiters and dependents may be on other hosts
   std::set<TaskId> groups;  // of the shards that ended: told of once, when all have ended
   for (TaskId id : ids) {
-    auto task = store_->Get(id);
+    const auto known =
+        std::find_if(read.begin(), read.end(), [id](const Task& t) { return t.id == id; });
+    auto task = known != read.end() ? Result<Task>(*known) : store_->Get(id);
     if (task.ok()) {
       ++counters_.finished[StateName(task->state)];
       // A task with stages ended at its current stage when its last attempt ran there.
@@ -362,12 +368,19 @@ void Daemon::KeepLease(const std::string& host) {
         if (!joined.ok())  // the next heartbeat finds it fenced still, and it tries again
           spdlog::error("host {} could not join the store again: {}", host, joined.message());
       },
-      [this](const std::string& silent, const std::vector<RunningAttempt>& attempts) {
-        dispatch_->EndRescued(silent, attempts);
+      [this](const std::string& silent, int64_t silent_ms,
+             const std::vector<RunningAttempt>& attempts) {
+        dispatch_->EndRescued(silent, silent_ms, attempts);
       },
       [this](const std::vector<TaskId>& ids) { NotifyTerminal(ids); }};
-  lease_ = std::make_unique<HostLease>(loop_, clock_, *store_, options_.config, host,
-                                       std::move(callbacks));
+  // The lease's session of its own: heartbeats and fencing never wait behind this session's
+  // statements (SPEC 12).
+  HostLease::OpenSession open = [conninfo = options_.config->store,
+                                 full = options_.config->durability_full] {
+    return OpenPostgresStore(conninfo, full);
+  };
+  lease_ = std::make_unique<HostLease>(loop_, clock_, *store_, std::move(open), options_.config,
+                                       host, std::move(callbacks));
   lease_->Start();
 }
 

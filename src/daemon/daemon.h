@@ -125,8 +125,9 @@ class Daemon final : public CronHost {
   void OnFrame(ConnId conn, const Owner& peer, const std::string& payload);
   void OnSignal();
   /// Tells the waiters, the followers of events, the tasks' hooks and mail, and the other hosts
-  /// of a shared store that `ids` reached a terminal state.
-  void NotifyTerminal(const std::vector<TaskId>& ids);
+  /// of a shared store that `ids` reached a terminal state. Those of `read` (as they ended) are
+  /// not read again.
+  void NotifyTerminal(const std::vector<TaskId>& ids, const std::vector<Task>& read = {});
   /// Tells group `group`'s hooks and mail of its end once every shard has ended (SPEC 12).
   void GroupMayHaveEnded(TaskId group);
   /// The store's counts now with the counters and the history: `tq stats` and

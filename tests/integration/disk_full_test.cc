@@ -258,15 +258,21 @@ TEST_CASE("a full disk never fails a task that never ran: it waits pending, sayi
   CHECK(TaskJson(d, ids[0])["waiting"]["not_started"].get<std::string>().find("disk is full") !=
         std::string::npos);
   REQUIRE(WaitFor([&] { return d.Log().find("was not started") != std::string::npos; }));
-  for (const std::string& id : ids) {
-    const nlohmann::json t = TaskJson(d, id);
-    CHECK(t["state"] == "pending");
-    CHECK(t["attempt_log"].empty());
-  }
-  const RunResult list = Tq(d, {"list"});
-  CHECK_MESSAGE(
-      list.out.find("not started: the state directory's disk is full") != std::string::npos,
-      list.out);
+  // Each try claims a task for a moment (running, its attempt open) before it is undone, so
+  // what follows is looked for between tries, which grow apart (0.1 s, doubling to 10 s).
+  for (const std::string& id : ids)
+    CHECK_MESSAGE(WaitFor([&] {
+                    const nlohmann::json t = TaskJson(d, id);
+                    return t["state"] == "pending" && t["attempt_log"].empty();
+                  }),
+                  TaskJson(d, id).dump());
+  RunResult list;
+  CHECK_MESSAGE(WaitFor([&] {
+                  list = Tq(d, {"list"});
+                  return list.out.find("not started: the state directory's disk is full") !=
+                         std::string::npos;
+                }),
+                list.out);
   CHECK(ListTasks(d, {"--state", "failed"}).empty());
 
   // Space returns: each runs once, as its first attempt.

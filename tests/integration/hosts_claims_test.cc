@@ -22,18 +22,6 @@ std::string OneSlotHost(const std::string& uri, const std::string& host,
   return "store = " + Quoted(uri) + "\nhost = " + Quoted(host) + "\nmax_running = 1\n" + extra;
 }
 
-// The words of the line of `table` (tq list's) that shows task `id`; none when no line does.
-std::vector<std::string> RowOf(const std::string& table, const std::string& id) {
-  std::istringstream lines(table);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream words(line);
-    std::vector<std::string> row;
-    for (std::string w; words >> w;) row.push_back(w);
-    if (!row.empty() && row[0] == id) return row;
-  }
-  return {};
-}
-
 // The host of the latest attempt of each of `ids`, as `d` reads them, once all are running.
 std::multiset<std::string> RunningHosts(TestDaemon& d, const std::vector<std::string>& ids) {
   std::multiset<std::string> hosts;
@@ -149,13 +137,14 @@ TEST_CASE("hosts: a task runs where its queue's hosts and --host place it, or wa
   // tq list through either host: where each task ran, or the host it waits for.
   const RunResult list = Tq(b, {"list"});
   REQUIRE_MESSAGE(list.exit_code == 0, list.err);
-  CHECK(RowOf(list.out, "ID") == std::vector<std::string>{"ID", "STATE", "PRI", "QUEUE", "HOST",
-                                                          "CREATED", "WHEN", "COMMAND"});
+  CHECK(WordsOfRow(list.out, "ID") == std::vector<std::string>{"ID", "STATE", "PRI", "QUEUE",
+                                                               "HOST", "CREATED", "WHEN",
+                                                               "COMMAND"});
   const std::vector<std::pair<std::string, std::string>> hosts = {
       {mine, "a"}, {asked, "b"}, {named, "b"}, {busy, "a"}};
   for (const auto& [id, host] : hosts) {
     CAPTURE(id);
-    const std::vector<std::string> row = RowOf(list.out, id);
+    const std::vector<std::string> row = WordsOfRow(list.out, id);
     REQUIRE(row.size() > 4);
     CHECK(row[4] == host);
   }

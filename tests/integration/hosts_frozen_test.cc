@@ -159,6 +159,16 @@ TEST_CASE("hosts: a host frozen for 20 s keeps no other host waiting and only it
     CHECK(h->Log().find("host a was silent") == std::string::npos);
     CHECK(h->Log().find("host b was silent") == std::string::npos);
   }
+  // The fencer says how long c was silent, on the store's clock: a lease at least, and about
+  // when it was fenced.
+  const std::string fencer_log = a.Log() + b.Log();
+  const std::string said = "host c was silent for ";
+  const size_t at = fencer_log.find(said);
+  REQUIRE(at != std::string::npos);
+  const long long silent_ms = std::stoll(fencer_log.substr(at + said.size()));
+  MESSAGE("the fencer said c was silent for " << silent_ms << " ms");
+  CHECK(silent_ms >= 6000);
+  CHECK(silent_ms <= static_cast<long long>(fenced_after_s * 1000) + 3000);
 
   // Each ran once, or again only after an attempt lost with c.
   CheckRanOnceUnlessLost(uri, ledger, ids);

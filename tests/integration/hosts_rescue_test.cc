@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <signal.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -67,12 +68,14 @@ void CheckRescued(TestDaemon& d, const std::string& id, const std::string& from,
 // Host b running the first run of a task, then host a beside it, on one fresh schema.
 struct TwoHosts {
   explicit TwoHosts(const std::string& uri)
-      : b(HostConfig(uri, "b")),
+      : since(std::chrono::steady_clock::now()),
+        b(HostConfig(uri, "b")),
         mark(b.dir() + "/first"),
         id(Submit(b, FirstRunSleeps(mark))),
         first(FirstRunPid(mark)),
         a(HostConfig(uri, "a")) {}
 
+  const std::chrono::steady_clock::time_point since;  ///< before the first run started
   TestDaemon b;
   const std::string mark;
   const std::string id;
@@ -90,8 +93,21 @@ TEST_CASE("hosts: a host killed with -9 has its task rescued after the lease, th
   TQ_LOG_ON_FAILURE(h.b);
   TQ_LOG_ON_FAILURE(h.a);
   h.b.Kill9();  // its shim and the task run on
+  const auto ran_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::steady_clock::now() - h.since)
+                          .count();
   REQUIRE(WaitFor([&] { return TaskJson(h.a, h.id)["state"] == "succeeded"; }, 60));
   CheckRescued(h.a, h.id, "b", "a");
+  // The lost attempt ends at b's last heartbeat, not at the rescue a lease (3 s) later: its
+  // time is at most how long it ran before the kill, and a heartbeat's interval (1 s).
+  const nlohmann::json lost = TaskJson(h.a, h.id)["attempt_log"][0];
+  CHECK(lost["duration_ms"].get<int64_t>() <= ran_ms + 1500);
+  // tq status tells each attempt's host.
+  const RunResult shown = Tq(h.a, {"status", h.id});
+  CAPTURE(shown.out);
+  CHECK(WordsOfRow(shown.out, "#").at(1) == "HOST");
+  CHECK(WordsOfRow(shown.out, "1").at(1) == "b");
+  CHECK(WordsOfRow(shown.out, "2").at(1) == "a");
   CHECK(Tq(h.a, {"logs", h.id}).out == "second\n");  // the output stays on the host that ran it
   CHECK(h.a.Log().find("host b was silent for") != std::string::npos);
   CHECK_FALSE(ProcessGone(h.first));  // b's machine still runs the first copy
@@ -125,6 +141,12 @@ TEST_CASE("hosts: a host stopped past its lease is fenced: it records nothing an
   CHECK(WaitFor(
       [&] { return h.b.Log().find("host b was fenced by another host") != std::string::npos; }));
   CheckRescued(h.a, h.id, "b", "a");
+  // The killed copy's end is not recorded, as expected of it: said once, and not as an error.
+  const std::string not_recorded = "task " + h.id + " attempt 1: its end here is not recorded";
+  CHECK(WaitFor([&] { return h.b.Log().find(not_recorded) != std::string::npos; }));
+  const std::string b_log = h.b.Log();
+  CHECK(b_log.find(not_recorded) == b_log.rfind(not_recorded));
+  CHECK(b_log.find("error task " + h.id + " attempt 1") == std::string::npos);
   // It joined again and runs work as before.
   const std::string next = Submit(h.b, {"--", "true"});
   CHECK(Tq(h.b, {"wait", next}).exit_code == 0);

@@ -68,6 +68,29 @@ TEST_CASE("hosts: a job with shards = 6 on three hosts runs two on each, its hoo
     CAPTURE(name);
     CHECK(on[name].size() == 2);
   }
+  // tq status of the group tells each shard's host, in --json and in its table.
+  const RunResult by_shard = Tq(a, {"--json", "status", group});
+  REQUIRE_MESSAGE(by_shard.exit_code == 0, by_shard.err);
+  for (const auto& shard : nlohmann::json::parse(by_shard.out)["shards"]) {
+    REQUIRE(shard["host"].is_string());
+    const std::vector<std::string>& there = on[shard["host"].get<std::string>()];
+    CHECK(std::find(there.begin(), there.end(), shard["id"].dump()) != there.end());
+  }
+  const RunResult table = Tq(a, {"status", group});
+  CAPTURE(table.out);
+  CHECK(WordsOfRow(table.out, "SHARD") ==
+        std::vector<std::string>{"SHARD", "ID", "STATE", "HOST", "ATTEMPTS", "EXIT"});
+  for (const auto& [host, shards] : on)
+    for (const std::string& id : shards) {
+      CAPTURE(id);
+      // Each shard's row is INDEX ID STATE HOST ...: found by its id in the second column.
+      bool shown = false;
+      for (int index = 0; index < 6; ++index) {
+        const std::vector<std::string> row = WordsOfRow(table.out, std::to_string(index));
+        if (row.size() > 3 && row[1] == id) shown = row[3] == host;
+      }
+      CHECK(shown);
+    }
   REQUIRE(WaitFor([&] { return FileLines(slices).size() == 6; }));
   std::vector<std::string> told = FileLines(slices);
   std::sort(told.begin(), told.end());

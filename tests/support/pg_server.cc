@@ -188,17 +188,34 @@ std::string FreshSchemaUri(std::string* why) {
   return uri;
 }
 
-long long PgQueryInt(const std::string& uri, const std::string& sql) {
-  PGconn* conn = PQconnectdb(uri.c_str());
-  REQUIRE_MESSAGE(PQstatus(conn) == CONNECTION_OK, PQerrorMessage(conn));
-  PGresult* res = PQexec(conn, sql.c_str());
+PgSession::PgSession(const std::string& uri) : conn_(PQconnectdb(uri.c_str())) {
+  REQUIRE_MESSAGE(PQstatus(conn_) == CONNECTION_OK, PQerrorMessage(conn_));
+}
+
+PgSession::~PgSession() {
+  PQfinish(conn_);
+}
+
+void PgSession::Exec(const std::string& sql) {
+  PGresult* res = PQexec(conn_, sql.c_str());
+  const ExecStatusType status = PQresultStatus(res);
+  const std::string error = PQresultErrorMessage(res);
+  PQclear(res);
+  REQUIRE_MESSAGE((status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK), sql << ": " << error);
+}
+
+long long PgSession::Int(const std::string& sql) {
+  PGresult* res = PQexec(conn_, sql.c_str());
   const bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
   const std::string error = PQresultErrorMessage(res);
   const long long value = ok ? std::stoll(PQgetvalue(res, 0, 0)) : 0;
   PQclear(res);
-  PQfinish(conn);
   REQUIRE_MESSAGE(ok, sql << ": " << error);
   return value;
+}
+
+long long PgQueryInt(const std::string& uri, const std::string& sql) {
+  return PgSession(uri).Int(sql);
 }
 
 }  // namespace tq::test

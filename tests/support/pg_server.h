@@ -8,6 +8,8 @@
 
 #include <string>
 
+struct pg_conn;  // libpq's connection
+
 namespace tq::test {
 
 /// The process's PostgreSQL server.
@@ -54,6 +56,24 @@ class PgServer {
 /// A fresh schema on the process's server for one test, as the URI of a session that works in
 /// it; "" when the server cannot run here, with the reason in `*why`. REQUIREs that it is made.
 std::string FreshSchemaUri(std::string* why);
+
+/// One session of the database at `uri` (REQUIREs that it opens), kept for several statements:
+/// what a session holds (prepared statements, their plans) lasts as long as it.
+class PgSession {
+ public:
+  explicit PgSession(const std::string& uri);
+  ~PgSession();
+  PgSession(const PgSession&) = delete;
+  PgSession& operator=(const PgSession&) = delete;
+
+  /// Runs `sql` (a failed check when it fails).
+  void Exec(const std::string& sql);
+  /// The single integer `sql` yields (a failed check when it yields anything else).
+  long long Int(const std::string& sql);
+
+ private:
+  pg_conn* conn_;
+};
 
 /// The single integer `sql` yields in the database at `uri` (a failed check when it yields
 /// anything else).

@@ -589,6 +589,17 @@ std::vector<std::string> FileLines(const std::string& path) {
   return lines;
 }
 
+std::vector<std::string> WordsOfRow(const std::string& table, const std::string& first) {
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> row;
+    for (std::string w; words >> w;) row.push_back(w);
+    if (!row.empty() && row[0] == first) return row;
+  }
+  return {};
+}
+
 void WriteFile(const std::string& path, const std::string& data) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << data;

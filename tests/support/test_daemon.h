@@ -194,6 +194,9 @@ std::string Quoted(const std::string& s);
 std::string ReadFile(const std::string& path);
 /// The lines of a file (without their newlines); none when it cannot be read.
 std::vector<std::string> FileLines(const std::string& path);
+/// The words of the first line of `table` whose first word is `first` (a row of a tq table, or
+/// its header); none when no line starts so.
+std::vector<std::string> WordsOfRow(const std::string& table, const std::string& first);
 /// Writes `data` to `path` (REQUIREs success).
 void WriteFile(const std::string& path, const std::string& data);
 /// True when `pid` no longer runs: gone, or a zombie nobody reaped yet.

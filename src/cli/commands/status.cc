@@ -38,6 +38,12 @@ std::string UnitsText(const nlohmann::json& units) {
   return out;
 }
 
+// The "host" of an attempt or a shard: the host it ran on, "-" when none.
+std::string HostOf(const nlohmann::json& j) {
+  const nlohmann::json host = j.value("host", nlohmann::json());
+  return host.is_string() ? host.get<std::string>() : "-";
+}
+
 // Prints the stages of a task with stages (SPEC 13): each one's state, attempts and command.
 void PrintStages(const nlohmann::json& stages) {
   std::printf("\n");
@@ -135,15 +141,15 @@ void PrintTask(const nlohmann::json& t) {
   if (attempts.empty()) return;
   std::printf("\n");
   std::vector<std::vector<std::string>> rows = {
-      {"#", "STARTED", "ENDED", "RESULT", "TIME", "CPU", "MEMORY", "REASON"}};
+      {"#", "HOST", "STARTED", "ENDED", "RESULT", "TIME", "CPU", "MEMORY", "REASON"}};
   if (staged) rows[0].insert(rows[0].begin() + 1, "STAGE");
   for (const auto& a : attempts) {
     std::string result = "-";
     if (a["exit_code"].is_number()) result = "exit " + a["exit_code"].dump();
     if (a["signal"].is_number()) result = "signal " + a["signal"].dump();
     const int64_t cpu = a.value("user_cpu_ms", 0) + a.value("system_cpu_ms", 0);
-    rows.push_back({a["number"].dump(), LocalTime(a["started"]), LocalTime(a["ended"]), result,
-                    ShortDuration(a["duration_ms"]), ShortDuration(cpu), PeakMemory(a),
+    rows.push_back({a["number"].dump(), HostOf(a), LocalTime(a["started"]), LocalTime(a["ended"]),
+                    result, ShortDuration(a["duration_ms"]), ShortDuration(cpu), PeakMemory(a),
                     a["reason"].is_string() ? a["reason"].get<std::string>() : "running"});
     if (staged) rows.back().insert(rows.back().begin() + 1, a.value("stage", ""));
   }
@@ -176,12 +182,13 @@ void PrintGroup(const nlohmann::json& group) {
               {"state", PaintState(group.value("state", "?"), StdoutColour(false))},
               {"shards", group["total"].dump() + " (" + tally + ")"}});
   std::printf("\n");
-  std::vector<std::vector<std::string>> rows = {{"SHARD", "ID", "STATE", "ATTEMPTS", "EXIT"}};
+  std::vector<std::vector<std::string>> rows = {
+      {"SHARD", "ID", "STATE", "HOST", "ATTEMPTS", "EXIT"}};
   for (const auto& shard : shards) {
     std::string state = shard.value("state", "?");
     if (shard["reason"].is_string()) state += " (" + shard["reason"].get<std::string>() + ")";
     rows.push_back({shard["index"].dump(), shard["id"].dump(),
-                    PaintState(state, StdoutColour(false)), shard["attempts"].dump(),
+                    PaintState(state, StdoutColour(false)), HostOf(shard), shard["attempts"].dump(),
                     shard["exit_code"].is_number() ? shard["exit_code"].dump() : "-"});
   }
   PrintTable(rows);

@@ -45,4 +45,44 @@ AttemptEndDecision DecideAttemptEnd(const Task& task, const AttemptOutcome& outc
   return d;
 }
 
+Task StartedTask(Task task, int attempt, WallMs now, const UnitGrant& units,
+                 const std::string& host) {
+  task.state = TaskState::kRunning;
+  task.attempt_count = attempt;
+  Attempt started;
+  started.number = attempt;
+  started.started = now;
+  started.units = units;
+  started.stage = task.stage;
+  started.host = host;
+  task.attempts.push_back(std::move(started));
+  return task;
+}
+
+Task FinishedTask(Task task, int attempt, const AttemptOutcome& outcome, TaskState state,
+                  TaskReason reason) {
+  task.state = state;
+  task.reason = reason;
+  task.exit_code = outcome.exit_code;
+  task.signal = outcome.signal;
+  task.finished = outcome.ended;
+  task.on_hold = false;
+  for (Attempt& a : task.attempts) {
+    if (a.number != attempt) continue;
+    a.ended = outcome.ended;
+    a.exit_code = outcome.exit_code;
+    a.signal = outcome.signal;
+    a.reason = outcome.reason;
+    a.user_cpu_us = outcome.user_cpu_us;
+    a.system_cpu_us = outcome.system_cpu_us;
+    a.max_rss_kb = outcome.max_rss_kb;
+    a.memory_peak_bytes = outcome.memory_peak_bytes;
+    if (outcome.pid > 0) a.pid = outcome.pid;
+    if (outcome.shim_pid > 0) a.shim_pid = outcome.shim_pid;
+    if (!outcome.detail.empty()) a.detail = outcome.detail;  // else the attempt's note stays
+    a.output_cuts = outcome.output_cuts;
+  }
+  return task;
+}
+
 }  // namespace tq

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "core/model/attempt_outcome.h"
 #include "core/model/clock.h"
@@ -38,5 +39,17 @@ AttemptEndDecision DecideAttemptEnd(const Task& task, const AttemptOutcome& outc
                                     const std::optional<StopRequest>& stop,
                                     std::optional<int> failed_attempts, int retry_priority_penalty,
                                     WallMs now, const UniformSource& uniform);
+
+/// `task`, read before its start, as Store::StartAttempt(`now`, `units`) leaves it on `host` (the
+/// store's joined host) with its attempt `attempt`: what the daemon keeps of a task it runs, so
+/// that its end reads nothing again (a test holds each store to it).
+Task StartedTask(Task task, int attempt, WallMs now, const UnitGrant& units,
+                 const std::string& host);
+
+/// `task`, read while attempt `attempt` ran, as Store::FinishAttempt(`attempt`, `outcome`,
+/// `state`, `reason`) leaves it: what the daemon tells of the end without reading it again (a
+/// test holds each store to it).
+Task FinishedTask(Task task, int attempt, const AttemptOutcome& outcome, TaskState state,
+                  TaskReason reason);
 
 }  // namespace tq

@@ -104,6 +104,8 @@ struct RunningAttempt {
   WallMs started = 0;      ///< when the attempt started, to re-arm its timeout after a restart
   std::optional<StopRequest> stop;  ///< a stop already asked of it, if any
   bool keep_background = false;     ///< its task keeps what it leaves running
+  /// The host that started it: another than the one holding it when taken from a fenced host.
+  std::string host;
 };
 
 /// HostRecord::beats of a host another host fenced.
@@ -119,10 +121,20 @@ struct HostRecord {
   /// Heartbeats since it joined (stops when it does); kFencedBeats once fenced, kStoppedBeats
   /// once its tqd stopped cleanly (until it joins again).
   int64_t beats = 0;
-  WallMs started = 0;    ///< when it joined, on its clock
-  WallMs heartbeat = 0;  ///< its last heartbeat, on its clock
-  int max_running = 0;   ///< its max_running
-  int running = 0;       ///< attempts the store holds as running on it
+  WallMs started = 0;  ///< when it joined, on its clock
+  /// Its last heartbeat (or join), on the store's clock: PostgreSQL's, for every host alike;
+  /// SQLite's file is one machine's, whose clock tqd gave.
+  WallMs heartbeat = 0;
+  /// How long before the read its last heartbeat was, on the store's clock (Store::Hosts).
+  int64_t silent_ms = 0;
+  int max_running = 0;  ///< its max_running
+  int running = 0;      ///< attempts the store holds as running on it
+};
+
+/// How many attempts the store holds as running, per queue and per owner (Store::Running).
+struct RunningTally {
+  std::map<std::string, int> by_queue;  ///< a queue with none is absent
+  std::map<uint32_t, int> by_owner;     ///< an owner with none is absent
 };
 
 /// What RemoveFinished removed.
@@ -208,6 +220,14 @@ class Store {
   virtual Result<SubmitOutcome> Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
                                        bool supersede_running) = 0;
 
+  /// Stores, each committed on its own, the rows a task shares with other tasks (its `queue`,
+  /// its environment `env`) before a transaction inserts it; inside a transaction it does
+  /// nothing. Then no transaction of this host's holds other hosts' submits up on a row it made
+  /// (PostgreSQL: a host frozen before its commit). Submit, SubmitBatch, SubmitShards, Insert
+  /// and UpdatePending call it; inside WriteTogether the caller does, before it. Best effort: a
+  /// row it could not store is stored by the transaction, as before.
+  virtual void PrepareInsert(const std::string& queue, const std::vector<std::string>& env) = 0;
+
   /// Submits independent requests together in one transaction, so they share one sync (group
   /// commit); each succeeds or fails on its own, as Submit would. If the commit itself fails,
   /// every result carries that error. Inside WriteTogether they join its transaction instead,
@@ -246,6 +266,10 @@ class Store {
   /// The task with its attempts but without its stdin and environment (what deciding who may
   /// see it, answering a wait or a cancel needs), or kNotFound.
   virtual Result<Task> GetSummary(TaskId id) = 0;
+  /// The tasks of `ids` the store holds (the others are left out), by id, each as GetSummary
+  /// reads it: two statements for up to 500 tasks, whatever their attempts (and one more for
+  /// each task with stages).
+  virtual Result<std::vector<Task>> GetSummaries(const std::vector<TaskId>& ids) = 0;
 
   /// Tasks matching `filter`, newest first, each with only its last attempt (where it runs or
   /// ran), if any.
@@ -275,7 +299,10 @@ class Store {
 
   /// Makes up to `limit` pending tasks whose not_before has come (and whose dependencies are
   /// done) ready, earliest first; returns how many became ready (`limit`: there may be more).
-  virtual Result<int> PromoteDue(WallMs now, int limit) = 0;
+  /// `next_due`, when given, is set to the earliest not_before after `now` among the pending
+  /// tasks that wait only for time (NextDue once these are ready), read with the promotion.
+  virtual Result<int> PromoteDue(WallMs now, int limit,
+                                 std::optional<WallMs>* next_due = nullptr) = 0;
 
   /// The earliest not_before among pending tasks that wait only for time, if any.
   virtual Result<std::optional<WallMs>> NextDue() = 0;
@@ -300,10 +327,12 @@ class Store {
   /// when nothing else holds them; pending dependents of a task that failed or was cancelled fail
   /// at once with reason dependency-failed, transitively. Returns every task this made terminal
   /// besides `id`. kInvalid naming the attempt, changing nothing, when it passed to another host
-  /// that fenced the joined one (its fencing number is stale).
+  /// that fenced the joined one (its fencing number is stale). `output`, when given, is kept
+  /// with the end as SaveOutput keeps it.
   virtual Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt,
                                                     const AttemptOutcome& outcome,
-                                                    TaskState final_state, TaskReason reason) = 0;
+                                                    TaskState final_state, TaskReason reason,
+                                                    const StoredOutput* output = nullptr) = 0;
 
   /// Closes a running attempt with `outcome` and makes the task pending again, to be ready at
   /// `not_before` with `priority` (a retry, SPEC 5).
@@ -445,6 +474,8 @@ class Store {
   /// How many attempts the store holds as running, per owner uid (an owner with none is
   /// absent): where max_running of [user_limits] is counted. O(running attempts).
   virtual Result<std::map<uint32_t, int>> RunningByOwner() = 0;
+  /// RunningCounts and RunningByOwner in one statement (a turn of dispatch needs both).
+  virtual Result<RunningTally> Running() = 0;
   /// How many pending tasks `owner_uid` has (max_pending). O(its pending tasks), on an index.
   virtual Result<int64_t> PendingOf(uint32_t owner_uid) = 0;
   /// The output bytes kept for the tasks of `owner_uid`: the sum of their attempts'
@@ -474,29 +505,38 @@ class Store {
   /// machine can open (SQLite), those of every other name too (the machine was renamed).
   virtual Status JoinHost(const std::string& host, const std::string& version, int max_running,
                           WallMs now) = 0;
-  /// Records a heartbeat of the joined host (beats + 1, heartbeat `now`); false when its epoch
-  /// moved on (another host fenced it): its attempts are no longer its own, and it must end the
-  /// tasks it still runs and join again. Nothing for a store that joined no host (true).
-  virtual Result<bool> Heartbeat(int max_running, WallMs now) = 0;
+  /// Records a heartbeat of the joined host (beats + 1, heartbeat the store's time: PostgreSQL's
+  /// now(), in one statement of its own; SQLite's `now`) and returns that time; nullopt when its
+  /// epoch moved on (another host fenced it): its attempts are no longer its own, and it must
+  /// end the tasks it still runs and join again. `now` for a store that joined no host.
+  virtual Result<std::optional<WallMs>> Heartbeat(int max_running, WallMs now) = 0;
+  /// The epoch of the host this store joined as (0: none), its attempts' fencing number.
+  virtual int64_t HostEpoch() const = 0;
+  /// Acts for `host` at `epoch`, which joined through another session with the same store: the
+  /// host lease's session of its own, so that heartbeats and fencing never wait behind the
+  /// statements of the session that claims and ends (SPEC 12).
+  virtual Status ActForHost(const std::string& host, int64_t epoch) = 0;
   /// Marks the joined host as stopped cleanly (its beats become kStoppedBeats), so that the
   /// other hosts show it stopped rather than live until it joins again; it is fenced past its
   /// lease as a silent host is, its running attempts rescued. Nothing once it was fenced.
   virtual Status LeaveHost() = 0;
-  /// Every host the store knows, by name, with the attempts each runs: one query.
-  virtual Result<std::vector<HostRecord>> Hosts() = 0;
+  /// Every host the store knows, by name, with the attempts each runs and how long each has been
+  /// silent by the store's clock (`now` is SQLite's, PostgreSQL reads its own): one query.
+  virtual Result<std::vector<HostRecord>> Hosts(WallMs now) = 0;
   /// Fences `host` if it has beaten no more since the caller saw `beats` (it is silent): its
   /// epoch moves on and its beats become -1, so it starts nothing more, is fenced only once, and
   /// learns at its next heartbeat that it was fenced. Its running attempts pass to the joined host
   /// (which holds no shim of theirs) and are returned, for the caller to end as lost by their
-  /// policy. nullopt, changing nothing, when it beat since, is unknown or the joined host, or the
-  /// caller joined none or was fenced itself.
+  /// policy; an attempt whose row another transaction holds (the fenced host froze inside its
+  /// end) is left to TakeFenced. nullopt, changing nothing, when it beat since, is unknown or
+  /// the joined host, or the caller joined none or was fenced itself.
   virtual Result<std::optional<std::vector<RunningAttempt>>> FenceHost(const std::string& host,
                                                                        int64_t beats) = 0;
   /// The running attempts that fenced hosts still hold, started in a claim that committed after
-  /// their fencing (a host that froze inside one): they pass to the joined host, as FenceHost's
-  /// do, and are returned with the fenced host that held each. Rows another host's sweep holds
-  /// are left to it. Empty for a store only one host opens, a caller that joined no host, or one
-  /// fenced itself.
+  /// their fencing (a host that froze inside one) or left by FenceHost: they pass to the joined
+  /// host, as FenceHost's do, and are returned with the fenced host that held each. Rows another
+  /// host's sweep holds are left to it. Empty for a store only one host opens, a caller that joined
+  /// no host, or one fenced itself.
   virtual Result<std::vector<std::pair<std::string, RunningAttempt>>> TakeFenced() = 0;
   /// Fails, with reason context-lost, the pending tasks at a later stage (SPEC 13) placed on a
   /// fenced host: the host that ran their first stage, where their context is, or the one they

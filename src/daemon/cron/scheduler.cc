@@ -598,6 +598,10 @@ void Scheduler::State::OnTimer() {
     bool reboot_due;
   };
   std::vector<Before> fired;
+  // Their queues and environments are stored before the turn's transaction (PrepareInsert).
+  for (auto it = due.begin(); it != due.end() && it->first <= now; ++it)
+    if (auto job = jobs.find(it->second); job != jobs.end())
+      store().PrepareInsert(job->second.def.queue, job->second.def.env);  // as JobTaskSpec's
   Status st = store().WriteTogether([&] {
     while (!due.empty() && due.begin()->first <= now) {
       if (!fired.empty() && daemon.clock().MonoNow() - started >= kFiringTurnMs) break;

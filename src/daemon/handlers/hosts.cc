@@ -7,17 +7,16 @@
 namespace tq {
 
 void HandleHosts(RequestContext& ctx, ConnId conn, const Owner&, const HostsRequest&) {
-  auto hosts = ctx.store.Hosts();
+  auto hosts = ctx.store.Hosts(ctx.clock.WallNow());
   if (!hosts.ok()) {
     ctx.server.Send(conn, ErrorResponse(hosts.status()));
     return;
   }
   const bool shared = ctx.config->Shared();
   const int64_t lease_ms = ctx.config->host_lease_ms;
-  const WallMs now = ctx.clock.WallNow();
   nlohmann::json out = nlohmann::json::array();
   for (const HostRecord& h : *hosts) {
-    const int64_t age_ms = HeartbeatAgeMs(h, now);
+    const int64_t age_ms = HeartbeatAgeMs(h);
     out.push_back({{"name", h.name},
                    {"version", h.version},
                    {"epoch", h.epoch},

@@ -77,11 +77,10 @@ Blockers BlockersNow(RequestContext& ctx) {
       if (q.paused) b.paused.insert(q.name);
   if (auto running = ctx.store.RunningByOwner(); running.ok()) b.running_by_owner = *running;
   if (ctx.config->Shared())
-    if (auto hosts = ctx.store.Hosts(); hosts.ok()) {
-      const WallMs now = ctx.clock.WallNow();
+    if (auto hosts = ctx.store.Hosts(ctx.clock.WallNow()); hosts.ok()) {
       for (const HostRecord& h : *hosts) {
         const std::string state =
-            HostStateName(h, ctx.host, true, HeartbeatAgeMs(h, now), ctx.config->host_lease_ms);
+            HostStateName(h, ctx.host, true, HeartbeatAgeMs(h), ctx.config->host_lease_ms);
         if (state != "live") b.hosts_away[h.name] = state;
       }
     }

@@ -8,7 +8,7 @@ namespace tq {
 namespace {
 
 // The answer for group `group` (SPEC 12) whose visible shards are `shards`: {"group": {"id",
-// "state", "total", "shards": [each one's summary with its "index" and "attempts"]}}.
+// "state", "total", "shards": [each one's summary with its "index", "attempts" and "host"]}}.
 nlohmann::json GroupAnswer(TaskId group, const std::vector<Task>& shards) {
   std::vector<TaskState> states;
   nlohmann::json list = nlohmann::json::array();
@@ -17,6 +17,10 @@ nlohmann::json GroupAnswer(TaskId group, const std::vector<Task>& shards) {
     nlohmann::json j = TaskSummaryJson(shard);
     j["index"] = shard.spec.shard ? shard.spec.shard->index : 0;
     j["attempts"] = shard.attempt_count;
+    // The host of its latest attempt (SPEC 12): where it runs or last ran.
+    j["host"] = shard.attempts.empty() || shard.attempts.back().host.empty()
+                    ? nlohmann::json()
+                    : nlohmann::json(shard.attempts.back().host);
     list.push_back(std::move(j));
   }
   const int total = shards.empty() || !shards[0].spec.shard ? 0 : shards[0].spec.shard->total;

@@ -68,7 +68,7 @@ Status PlaceSpec(RequestContext& ctx, TaskSpec& spec,
   if (!placed->empty() && *placed != ctx.host) {
     // Another host: one the store knows, so the task does not wait for a host that never comes.
     if (!known) {
-      auto hosts = ctx.store.Hosts();
+      auto hosts = ctx.store.Hosts(ctx.clock.WallNow());
       if (!hosts.ok()) return hosts.status();
       known.emplace();
       for (const HostRecord& h : *hosts) known->push_back(h.name);

@@ -1,4 +1,5 @@
 // The tasks a request names, as far as its caller may see them.
+#include <unordered_map>
 #include <unordered_set>
 
 #include "daemon/handlers/handlers.h"
@@ -25,11 +26,18 @@ Result<Task> VisibleTask(RequestContext& ctx, const Owner& peer, TaskId id) {
 
 Result<std::vector<Task>> VisibleTasks(RequestContext& ctx, const Owner& peer,
                                        const std::vector<TaskId>& ids) {
+  // Read together: two statements for up to 500 tasks (a wait for a batch of thousands).
+  auto read = ctx.store.GetSummaries(ids);
+  if (!read.ok()) return read.status();
+  std::unordered_map<TaskId, Task*> found;
+  for (Task& t : *read) found.emplace(t.id, &t);
   std::vector<Task> tasks;
   std::unordered_set<TaskId> seen;
   for (TaskId id : ids) {
     if (!seen.insert(id).second) continue;  // an id given twice is one task, read once
-    Result<Task> task = ctx.store.GetSummary(id);
+    auto it = found.find(id);
+    Result<Task> task = it != found.end() ? Result<Task>(std::move(*it->second))
+                                          : Result<Task>(Status::NotFound("task not found"));
     if (!task.ok() && task.status().code() == ErrorCode::kNotFound) {
       auto shards = ctx.store.ShardsOf(id);  // a group's id stands for its shards
       if (!shards.ok()) return shards.status();

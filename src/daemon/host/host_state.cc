@@ -12,8 +12,8 @@ const char* HostStateName(const HostRecord& h, const std::string& self, bool sha
   return age_ms > lease_ms ? "silent" : "live";
 }
 
-int64_t HeartbeatAgeMs(const HostRecord& h, WallMs now) {
-  return std::max<int64_t>(0, now - h.heartbeat);
+int64_t HeartbeatAgeMs(const HostRecord& h) {
+  return std::max<int64_t>(0, h.silent_ms);
 }
 
 }  // namespace tq

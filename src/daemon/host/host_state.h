@@ -16,8 +16,8 @@ namespace tq {
 const char* HostStateName(const HostRecord& h, const std::string& self, bool shared, int64_t age_ms,
                           int64_t lease_ms);
 
-/// How long before `now` `h`'s last heartbeat was; never below 0: another host's heartbeat is on
-/// its own clock, and one ahead of this host's is not in the future.
-int64_t HeartbeatAgeMs(const HostRecord& h, WallMs now);
+/// How long ago `h`'s last heartbeat was, on the store's clock (HostRecord::silent_ms); never
+/// below 0: a heartbeat stored before that clock stepped back is not in the future.
+int64_t HeartbeatAgeMs(const HostRecord& h);
 
 }  // namespace tq

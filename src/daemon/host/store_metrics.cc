@@ -40,10 +40,10 @@ Result<MetricsSnapshot> StoreMetrics(Store& store, const Config& config, const s
   if (!running.ok()) return running.status();
   for (const auto& [queue, n] : *running) s.running[label(queue)] += n;
   s.store_bytes = FileBytes(db_path) + FileBytes(db_path + "-wal");
-  auto hosts = store.Hosts();
+  auto hosts = store.Hosts(now);
   if (!hosts.ok()) return hosts.status();
   for (const HostRecord& h : *hosts) {
-    const int64_t age_ms = HeartbeatAgeMs(h, now);
+    const int64_t age_ms = HeartbeatAgeMs(h);
     s.hosts[h.name] = {HostStateName(h, self, config.Shared(), age_ms, config.host_lease_ms),
                        h.running, h.max_running, age_ms};
   }

@@ -104,7 +104,7 @@ Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRun
                          Tell(news);
                          Schedule();  // its slot is free
                        } else if (st.fault() == StoreFault::kNone) {
-                         ends_refused_.insert({end.id, end.attempt});
+                         EndRefused(end, st);
                        }
                        return st;
                      }),
@@ -112,7 +112,7 @@ Dispatcher::Dispatcher(DispatchParts parts, DispatchEvents events, const MakeRun
       start_faults_(parts_.clock, "attempts start again"),
       watcher_(
           parts_.store, parts_.clock, parts_.config,
-          [this](const std::vector<TaskId>& ids) { events_.ended(ids); },
+          [this](const std::vector<TaskId>& ids) { events_.ended(ids, {}); },
           [this](const std::vector<TaskId>& ids) { RemoveTaskFiles(ids); }),
       rng_(std::random_device{}()) {}
 
@@ -134,8 +134,8 @@ void Dispatcher::JoinNextTurn(std::function<void()> in_turn,
 // One turn: what joined it (the loop turn's submits), the attempts that ended since the last
 // one are stored, due tasks made ready and free slots filled, all in one transaction and one
 // sync; what it did is told and the claimed tasks are launched only once it is committed (the
-// store's AfterCommit). With a shared store the claims are a transaction of their own after it
-// (ClaimApart), which the other hosts' claims do not wait for.
+// store's AfterCommit). With a shared store the claims pass over the rows other hosts' claims
+// hold, and wait for none.
 void Dispatcher::Turn() {
   events_.turn();
   std::vector<AttemptEnd> ends = std::move(ends_);
@@ -145,9 +145,11 @@ void Dispatcher::Turn() {
   News news;
   std::vector<Claim> claims;
   std::vector<AttemptEnd> unstored;
-  std::vector<std::pair<TaskId, int>> stored;  // ends whose records a restart no longer needs
+  std::vector<std::pair<TaskId, int>> stored;   // ends whose records a restart no longer needs
+  std::vector<std::pair<TaskId, int>> settled;  // ends stored or refused for good
   bool more_due = false;
-  const bool claims_apart = parts_.config->Shared();
+  std::optional<WallMs> next_due;  // read with the promotion, kept once the turn commits
+  bool promoted_ok = false;
   // While a full disk keeps attempts from starting, none is claimed until the pause is over.
   std::optional<MonoMs> starts_wait = start_faults_.PausedUntil();
   if (starts_wait && *starts_wait <= parts_.clock.MonoNow()) starts_wait.reset();
@@ -158,10 +160,10 @@ void Dispatcher::Turn() {
       Status st = StoreEnd(end, news);
       if (st.ok() && end.outcome.reason != AttemptReason::kLost)
         stored.emplace_back(end.id, end.attempt);
+      if (st.fault() == StoreFault::kNone) settled.emplace_back(end.id, end.attempt);
       if (st.ok()) continue;
       if (st.fault() == StoreFault::kNone) {
-        spdlog::error("task {} attempt {}: {}", end.id, end.attempt, st.message());
-        ends_refused_.insert({end.id, end.attempt});
+        EndRefused(end, st);
         continue;
       }
       // The store still says running: keep the end and store it later, so it is never lost.
@@ -169,13 +171,15 @@ void Dispatcher::Turn() {
                               end.id, end.attempt, st.message()));
       unstored.push_back(end);
     }
-    auto promoted = parts_.store.PromoteDue(parts_.clock.WallNow(), kPromoteBatch);
+    auto promoted = parts_.store.PromoteDue(parts_.clock.WallNow(), kPromoteBatch, &next_due);
     if (!promoted.ok()) StoreFailed(promoted.status().message());
     more_due = promoted.ok() && *promoted == kPromoteBatch;  // the rest next turn
-    if (!claims_apart && choose) Choose(claims, news);
+    promoted_ok = promoted.ok();
+    if (choose) Choose(claims, news);
     // Run before WriteTogether returns, while the turn's locals live; never if it rolls back.
     parts_.store.AfterCommit([&] {
       for (const auto& [id, attempt] : stored) runner_->EndStored(id, attempt);
+      for (const auto& key : settled) started_.erase(key);
       for (auto& [in_turn, after] : guests) after(Status::Ok());
       if (!guests.empty() || !ends.empty()) events_.shared();
       Tell(news);
@@ -191,9 +195,10 @@ void Dispatcher::Turn() {
     for (auto& [in_turn, after] : guests) after(committed);
   }
   for (AttemptEnd& end : unstored) unstored_ends_.Add(std::move(end));
-  if (committed.ok() && claims_apart && choose) ClaimApart();
   if (committed.ok() && more_due) Schedule();
-  ArmTimers(starts_wait);
+  // The next due time the turn read, once it is committed; else as the store says it now.
+  ArmTimers(starts_wait, committed.ok() && promoted_ok ? Result<std::optional<WallMs>>(next_due)
+                                                       : parts_.store.NextDue());
   faults_.EndRound();
 }
 
@@ -205,22 +210,7 @@ void Dispatcher::Tell(const News& news) {
   for (const auto& [task, attempt, outcome] : news.advanced)
     events_.advanced(task, attempt, outcome);
   for (const TaskId id : news.ended) not_started_.erase(id);
-  if (!news.ended.empty()) events_.ended(news.ended);
-}
-
-void Dispatcher::ClaimApart() {
-  News news;
-  std::vector<Claim> claims;
-  Status st = parts_.store.WriteTogether([&] {
-    Choose(claims, news);
-    parts_.store.AfterCommit([&] {  // nothing of it if it rolls back: the next turn chooses again
-      Tell(news);
-      for (Claim& claim : claims) Start(claim);
-    });
-    return Status::Ok();
-  });
-  if (!st.ok())
-    StoreFailed(fmt::format("the claims of a turn of dispatch are not stored: {}", st.message()));
+  if (!news.ended.empty()) events_.ended(news.ended, news.finished);
 }
 
 void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
@@ -273,10 +263,9 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
   // The caps are counted where the attempts are, in the store: read once, then kept up to date
   // with this turn's claims (nothing else starts an attempt while the turn's transaction holds
   // the queues). With a shared store they are the cluster's counts.
-  auto running = parts_.store.RunningCounts();
-  if (!running.ok()) return StoreFailed(running.status().message());
-  auto by_owner = parts_.store.RunningByOwner();
-  if (!by_owner.ok()) return StoreFailed(by_owner.status().message());
+  auto tally = parts_.store.Running();
+  if (!tally.ok()) return StoreFailed(tally.status().message());
+  std::map<std::string, int>& running = tally->by_queue;
   // Tasks whose units are not all free are passed over: the chooser weighs only the others.
   Result<std::vector<UnitHolder>> holders =
       requests.empty() ? Result<std::vector<UnitHolder>>(std::vector<UnitHolder>())
@@ -285,8 +274,8 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
   UnitsHeld held = UnitsHeldBy(*holders);
   std::map<uint32_t, bool> over_output;  // owners whose kept output holds their tasks back
   TurnReadySource ready(
-      parts_.store, UnfitRequests(requests, parts_.config->unit_pools, held), std::move(*by_owner),
-      served_,
+      parts_.store, UnfitRequests(requests, parts_.config->unit_pools, held),
+      std::move(tally->by_owner), served_,
       [this, &passing, &over_output](uint32_t owner, int running) {
         if (parts_.holds.Held(owner) || passing.count(owner) > 0) return true;
         const UserLimits* limits = parts_.limits.Of(owner);
@@ -305,12 +294,12 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     // max_running is this host's: with a shared store, the store's counts are the cluster's.
     const int here = parts_.config->Shared()
                          ? runner_->RunningHere() + static_cast<int>(claims.size())
-                         : RunningCount(*running, std::nullopt);
+                         : RunningCount(running, std::nullopt);
     if (here >= parts_.config->max_running) break;
     std::vector<OpenQueue> open;
     for (const QueueState& q : *queues) {
       const int cap = QueueCap(q, *parts_.config);
-      if (!q.paused && (cap == 0 || RunningCount(*running, q.name) < cap))
+      if (!q.paused && (cap == 0 || RunningCount(running, q.name) < cap))
         open.push_back({q.name, QueueMix(q, *parts_.config),
                         ReadyPlacesOf(*parts_.config, parts_.host, q.name)});
     }
@@ -325,7 +314,7 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     ready.Picked(pick->owner_uid, started);
     if (!started) continue;
     const Claim& claim = claims.back();
-    if (claim.task.ok()) ++(*running)[claim.task->spec.queue];
+    if (claim.task.ok()) ++running[claim.task->spec.queue];
     if (claim.units.empty()) continue;
     for (const auto& [resource, units] : claim.units)
       held[resource].insert(units.begin(), units.end());
@@ -381,12 +370,14 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
     }
     units = std::move(*grant);
   }
-  auto attempt = parts_.store.StartAttempt(id, parts_.clock.WallNow(), units);
+  const WallMs now = parts_.clock.WallNow();
+  auto attempt = parts_.store.StartAttempt(id, now, units);
   if (!attempt.ok()) {
     StoreFailed(attempt.status().message());
     return false;
   }
   if (!attempt->has_value()) return true;  // no longer ready; choose again
+  if (task.ok()) task = StartedTask(std::move(*task), **attempt, now, units, parts_.host);
   claims.push_back(Claim{id, **attempt, std::move(task), std::move(account), std::move(units)});
   return true;
 }
@@ -400,20 +391,20 @@ bool Dispatcher::LeavesShardNow(const Task& task) {
     return false;
   }
   auto shards = parts_.store.ShardsOf(task.spec.shard->group);
-  auto hosts = parts_.store.Hosts();
+  const WallMs wall = parts_.clock.WallNow();
+  auto hosts = parts_.store.Hosts(wall);
   if (!shards.ok() || !hosts.ok()) {
     leaving_.erase(since);
     return false;  // the store says why at the claim
   }
   const QueueHosts& allowed = parts_.config->Queue(task.spec.queue).hosts;
-  const WallMs wall = parts_.clock.WallNow();
   std::vector<ShardHost> weighed;
   for (const HostRecord& h : *hosts) {
     ShardHost s{h.name, 0, false};
     for (const ShardState& shard : *shards)
       if (shard.state == TaskState::kRunning && shard.host == h.name) ++s.shards;
     const std::string_view state =
-        HostStateName(h, parts_.host, true, HeartbeatAgeMs(h, wall), parts_.config->host_lease_ms);
+        HostStateName(h, parts_.host, true, HeartbeatAgeMs(h), parts_.config->host_lease_ms);
     s.open = state == "live" && TakesUnplaced(allowed, h.name) && h.running < h.max_running;
     weighed.push_back(std::move(s));
   }
@@ -429,10 +420,12 @@ void Dispatcher::Start(Claim& claim) {
   const WallMs now = parts_.clock.WallNow();
   not_started_.erase(id);
   if (task.ok()) {
+    started_[{id, n}] = *task;
     events_.started(*task, n);
     // Waiting since it was due: submitted, its --at or delay, or its retry.
     WallMs due = std::max(task->created, task->spec.not_before);
-    if (!task->attempts.empty()) due = std::max(due, task->attempts.back().ended);
+    const size_t before = task->attempts.size() - 1;  // the attempt before this one, if any
+    if (before > 0) due = std::max(due, task->attempts[before - 1].ended);
     parts_.counters.queue_wait.Observe(static_cast<double>(std::max<WallMs>(0, now - due)) /
                                        1000.0);
   }
@@ -462,8 +455,12 @@ void Dispatcher::Start(Claim& claim) {
   }
   spdlog::debug("task {} attempt {} started (shim pid {})", id, n, *shim);
   if (note.empty()) return;
-  if (Status st = parts_.store.NoteAttempt(id, n, note); !st.ok())
+  if (Status st = parts_.store.NoteAttempt(id, n, note); !st.ok()) {
     spdlog::error("task {} attempt {}: its note is not stored: {}", id, n, st.message());
+    return;
+  }
+  if (auto it = started_.find({id, n}); it != started_.end())
+    it->second.attempts.back().detail = note;
 }
 
 Result<Launch> Dispatcher::LaunchOf(const Claim& claim, std::string* note) const {
@@ -527,10 +524,26 @@ Result<StageEnvironment> Dispatcher::StageEnvironmentOf(const Task& task,
   return env;
 }
 
-void Dispatcher::EndRescued(const std::string& host, const std::vector<RunningAttempt>& attempts) {
+void Dispatcher::EndRefused(const AttemptEnd& end, const Status& refusal) {
+  // The store no longer holds the attempt as running here: expected of a copy killed after it
+  // passed to another host (a fenced host's), not a fault of this one.
+  if (refusal.field() == "attempt")
+    spdlog::warn(
+        "task {} attempt {}: its end here is not recorded: {} (another host took it over, or it "
+        "was ended meanwhile)",
+        end.id, end.attempt, refusal.message());
+  else
+    spdlog::error("task {} attempt {}: its end cannot be stored: {}", end.id, end.attempt,
+                  refusal.message());
+  ends_refused_.insert({end.id, end.attempt});
+}
+
+void Dispatcher::EndRescued(const std::string& host, int64_t silent_ms,
+                            const std::vector<RunningAttempt>& attempts) {
+  const WallMs last_heard = parts_.clock.WallNow() - std::max<int64_t>(silent_ms, 0);
   for (const RunningAttempt& a : attempts) {
     AttemptOutcome outcome;
-    outcome.ended = parts_.clock.WallNow();
+    outcome.ended = std::max(a.started, last_heard);
     outcome.reason = AttemptReason::kLost;
     outcome.detail = "lost with host " + host + ", silent past host_lease";
     spdlog::warn("task {} attempt {}: lost with host {}, silent past host_lease", a.task_id,
@@ -550,15 +563,20 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
   const TaskId id = end.id;
   const int attempt = end.attempt;
   const AttemptOutcome& outcome = end.outcome;
-  if (parts_.config->Shared()) {
-    // Its output for every host (SPEC 12), saved before its end is: whoever sees it ended finds
-    // its output in the store. Its files stay here too.
-    Status saved =
-        parts_.store.SaveOutput(id, attempt, AttemptOutput(parts_.files, id, attempt).Whole());
+  // Its output for every host (SPEC 12), kept with its end (in the same transaction): whoever
+  // sees it ended finds its output in the store. Its files stay here too.
+  std::optional<StoredOutput> output;
+  if (parts_.config->Shared()) output = AttemptOutput(parts_.files, id, attempt).Whole();
+  // Before a retry or the next stage, which end no task.
+  const auto save_output = [&]() -> Status {
+    if (!output) return Status::Ok();
+    Status saved = parts_.store.SaveOutput(id, attempt, *output);
     if (saved.fault() != StoreFault::kNone) return saved;
     if (!saved.ok()) spdlog::error("task {} attempt {}: {}", id, attempt, saved.message());
-  }
-  auto task = parts_.store.Get(id);
+    return Status::Ok();
+  };
+  const auto kept = started_.find({id, attempt});
+  Result<Task> task = kept != started_.end() ? Result<Task>(kept->second) : parts_.store.Get(id);
   if (!task.ok()) return task.status();
   for (const Attempt& a : task->attempts)
     if (a.number == attempt)
@@ -583,6 +601,7 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
   TaskState state = decision.next;
   const TaskReason reason = decision.reason;
   if (decision.event == TaskEvent::kAdvance) {
+    if (Status saved = save_output(); !saved.ok()) return saved;
     Status st = parts_.store.AdvanceStage(id, attempt, outcome);
     if (st.ok()) {
       spdlog::info("task {} attempt {}: stage {} succeeded; next: {}", id, attempt,
@@ -595,6 +614,7 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
     state = TaskState::kFailed;
   }
   if (decision.event == TaskEvent::kRetry) {
+    if (Status saved = save_output(); !saved.ok()) return saved;
     Status st =
         parts_.store.RetryLater(id, attempt, outcome, decision.retry_at, decision.retry_priority);
     if (st.ok()) {
@@ -608,12 +628,14 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
     spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
     state = TaskState::kFailed;
   }
-  auto ended = parts_.store.FinishAttempt(id, attempt, outcome, state, reason);
+  auto ended =
+      parts_.store.FinishAttempt(id, attempt, outcome, state, reason, output ? &*output : nullptr);
   if (!ended.ok()) return ended.status();
   spdlog::info("task {} attempt {} ended: {} ({})", id, attempt, StateName(state),
                TaskReasonName(reason));
   news.ended.push_back(id);
   news.ended.insert(news.ended.end(), ended->begin(), ended->end());
+  news.finished.push_back(FinishedTask(std::move(*task), attempt, outcome, state, reason));
   return Status::Ok();
 }
 
@@ -633,7 +655,7 @@ bool Dispatcher::EndPending(const std::vector<TaskId>& ids, TaskState state, Tas
     }
     parts_.store.AfterCommit([this, ended = std::move(*ended)] {
       for (const TaskId id : ended) not_started_.erase(id);
-      events_.ended(ended);
+      events_.ended(ended, {});
     });
   }
   return all;
@@ -673,7 +695,9 @@ void Dispatcher::CheckRunning() {
   std::set<std::pair<TaskId, int>> asked, refused;
   for (const RunningAttempt& a : *running) {
     if (ends_refused_.count({a.task_id, a.number}) != 0) refused.insert({a.task_id, a.number});
-    if (!Knows(a.task_id, a.number)) {
+    // One taken from a fenced host is ended as lost by its rescue (HostLease), which may be told
+    // to this loop a little after the store holds it here.
+    if (!Knows(a.task_id, a.number) && a.host == parts_.host) {
       AttemptOutcome never;
       never.never_started = true;
       never.reason = AttemptReason::kLost;
@@ -744,10 +768,10 @@ WallMs Dispatcher::WallAt(MonoMs mono) const {
   return parts_.clock.WallNow() + std::max<MonoMs>(0, mono - parts_.clock.MonoNow());
 }
 
-void Dispatcher::ArmTimers(std::optional<MonoMs> starts_wait) {
+void Dispatcher::ArmTimers(std::optional<MonoMs> starts_wait,
+                           const Result<std::optional<WallMs>>& due) {
   if (due_timer_) parts_.loop.CancelTimer(due_timer_);
   due_timer_ = 0;
-  auto due = parts_.store.NextDue();
   if (!due.ok()) StoreFailed(due.status().message());
   std::optional<WallMs> due_at =
       due.ok() ? *due : SaturatingAdd(parts_.clock.WallNow(), kNextDueRetryMs);
@@ -800,6 +824,7 @@ void Dispatcher::ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
   if (stop) {
     outcome.reason = stop->attempt_reason;
   } else if (Status st = parts_.store.UnstartAttempt(id, attempt, not_before); st.ok()) {
+    started_.erase({id, attempt});
     if (outcome.detail.empty())
       spdlog::info("task {} attempt {} never started; the task is pending again", id, attempt);
     else

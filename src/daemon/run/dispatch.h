@@ -74,8 +74,9 @@ struct DispatchEvents {
   std::function<void(const Task& task, int attempt, const AttemptOutcome& outcome)> advanced;
   /// An attempt whose supervisor never started was undone: the task is pending again.
   std::function<void(TaskId id)> unstarted;
-  /// Tasks reached a terminal state.
-  std::function<void(const std::vector<TaskId>& ids)> ended;
+  /// Tasks reached a terminal state; `read`: some of them as they ended, known without reading
+  /// them again (the others are read by whoever needs them).
+  std::function<void(const std::vector<TaskId>& ids, const std::vector<Task>& read)> ended;
   /// A task could not be ended (or read once ended): whoever waits for it hears why.
   std::function<void(TaskId id, const Status& why)> end_failed;
   /// Each turn of dispatch, before it picks (systemd's status line follows the counts).
@@ -124,7 +125,10 @@ class Dispatcher {
   void CheckRunning();
   /// Ends as lost the running `attempts` that passed to this host when it fenced silent host
   /// `host` (SPEC 12): each is retried or ended by its policy, as one whose supervisor vanished.
-  void EndRescued(const std::string& host, const std::vector<RunningAttempt>& attempts);
+  /// Each ends when `host` was last heard of, `silent_ms` ago (now when 0): how long it ran
+  /// then, as far as anyone knows, is its time, not the lease's wait for the rescue.
+  void EndRescued(const std::string& host, int64_t silent_ms,
+                  const std::vector<RunningAttempt>& attempts);
   /// Why pending task `id` was not started at its last pick (a full disk: kNoSpaceDetail and
   /// what failed), until it is picked again; nullopt when it was not so.
   std::optional<std::string> NotStartedWhy(TaskId id) const;
@@ -144,13 +148,14 @@ class Dispatcher {
   struct Claim {
     TaskId id = 0;
     int attempt = 0;
-    Result<Task> task;  ///< as read when claimed; an error fails the attempt at its start
+    Result<Task> task;  ///< as its start left it; an error fails the attempt at its start
     std::optional<Result<Account>> account;  ///< whom it runs as (system mode)
     UnitGrant units;                         ///< the resource units its attempt holds
   };
   /// What a turn's writes did, told once they are committed.
   struct News {
-    std::vector<TaskId> ended;                                    ///< now terminal
+    std::vector<TaskId> ended;   ///< now terminal
+    std::vector<Task> finished;  ///< those of `ended` whose attempt ended, as they are now
     std::vector<std::tuple<Task, int, AttemptOutcome>> retrying;  ///< waiting for a retry
     std::vector<std::tuple<Task, int, AttemptOutcome>> advanced;  ///< waiting for a next stage
     std::vector<double> run_seconds;                              ///< the ended attempts'
@@ -165,11 +170,11 @@ class Dispatcher {
   /// Stores the stop of attempt `attempt` of `id`, before its signal goes; asked while a call
   /// waits for the store (a timeout during a wait), right after the wait, the signal going now.
   void RecordStop(TaskId id, int attempt, const StopRequest& stop);
+  /// Tells why the store refused `end` for good (a warning when the attempt is no longer this
+  /// host's to end), and keeps it from being stored again.
+  void EndRefused(const AttemptEnd& end, const Status& refusal);
   /// Claims tasks for the free slots, as the chooser picks them.
   void Choose(std::vector<Claim>& claims, News& news);
-  /// Choose in a transaction of its own that other hosts' claims do not wait for (a shared
-  /// store); what it claimed starts, and is told, once it is committed.
-  void ClaimApart();
   /// Moves task `id` to running with its units out of those `held` leaves free (or fails it
   /// user-gone, or leaves a shard to another host, adding its owner to `passing`: LeavesShardNow);
   /// false stops the choosing.
@@ -204,9 +209,10 @@ class Dispatcher {
   void StoreFailed(const std::string& message) { faults_.Failed(message); }
   /// The wall-clock time of monotonic time `mono` (now for a time past).
   WallMs WallAt(MonoMs mono) const;
-  /// Arms the timers of delayed tasks and of the watcher, no earlier than the store's pause, and
-  /// a turn at `starts_wait` (monotonic) when a turn did not choose for the pause of starts.
-  void ArmTimers(std::optional<MonoMs> starts_wait);
+  /// Arms the timers of delayed tasks (at `due`, the next due time or why it is not known) and
+  /// of the watcher, no earlier than the store's pause, and a turn at `starts_wait` (monotonic)
+  /// when a turn did not choose for the pause of starts.
+  void ArmTimers(std::optional<MonoMs> starts_wait, const Result<std::optional<WallMs>>& due);
 
   DispatchParts parts_;
   DispatchEvents events_;
@@ -223,6 +229,9 @@ class Dispatcher {
   /// Attempts ended here whose end the store refused for good (not a passing fault): the store
   /// may still hold them as running, yet they ran (CheckRunning leaves them).
   std::set<std::pair<TaskId, int>> ends_refused_;
+  /// The tasks this host started, as their starts left them, until their ends are stored: an
+  /// end reads none again (one adopted at a restart or rescued from another host is read).
+  std::map<std::pair<TaskId, int>, Task> started_;
   Watcher watcher_;
   std::mt19937_64 rng_;
   ServedLog served_;  ///< when each owner last had a task started: the chooser's fairness

@@ -38,8 +38,7 @@ void UnstoredEnds::TryAll() {
     if (st.ok()) {
       spdlog::info("task {} attempt {}: its end is stored now", id, end.attempt);
     } else if (st.fault() == StoreFault::kNone) {
-      spdlog::error("task {} attempt {}: its end cannot be stored: {}", id, end.attempt,
-                    st.message());
+      continue;  // refused for good: apply_ told why
     } else {
       spdlog::debug("task {} attempt {}: its end is still not stored: {}", id, end.attempt,
                     st.message());

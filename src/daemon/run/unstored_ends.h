@@ -27,7 +27,8 @@ struct AttemptEnd {
 /// The ends not yet stored, tried again with exponential backoff.
 class UnstoredEnds {
  public:
-  /// Stores one end: ok when done, else why not.
+  /// Stores one end: ok when done, else why not (a refusal, with no store fault, is for good:
+  /// it tells why itself, and the end is dropped).
   using Apply = std::function<Status(AttemptEnd&)>;
 
   UnstoredEnds(EventLoop& loop, const Clock& clock, Apply apply);

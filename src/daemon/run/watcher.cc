@@ -35,6 +35,7 @@ Watcher::Watcher(Store& store, const Clock& clock, const ConfigPtr& config, IdsC
       on_purged_(std::move(on_purged)) {}
 
 Status Watcher::RunDue() {
+  read_at_.reset();  // what is due next is read again after this
   const WallMs now = clock_.WallNow();
   Status first = Status::Ok();  // every step runs: one that fails does not hold back the others
   auto failed = [&first](const Status& st) {
@@ -63,6 +64,17 @@ Status Watcher::RunDue() {
 }
 
 std::optional<WallMs> Watcher::NextDue() {
+  constexpr MonoMs kRereadMs = 1000;
+  const MonoMs now = clock_.MonoNow();
+  if (!read_at_ || now - *read_at_ >= kRereadMs) {
+    read_due_ = ReadNextDue();
+    read_at_ = now;
+    return read_due_;
+  }
+  return Earliest(read_due_, SaturatingAdd(clock_.WallNow(), *read_at_ + kRereadMs - now));
+}
+
+std::optional<WallMs> Watcher::ReadNextDue() {
   std::optional<WallMs> next;
   if (auto ttl = Logged(store_.NextPendingTtl())) next = Earliest(next, *ttl);
   if (auto oldest = Logged(store_.OldestSucceeded()); oldest && *oldest)

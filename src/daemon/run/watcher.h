@@ -29,15 +29,23 @@ class Watcher {
   /// caller logs it and gives the store its pause.
   Status RunDue();
   /// When the watcher next has work (now or earlier when work is overdue), nullopt for never.
+  /// Read from the store at most once a second (each turn of dispatch asks): a value read less
+  /// than a second ago is kept, and then the watcher looks again a second after that read, for
+  /// what the turns since may have added (a task with a pending_ttl, a task that ended).
   std::optional<WallMs> NextDue();
 
  private:
+  /// NextDue, as the store says it now.
+  std::optional<WallMs> ReadNextDue();
+
   Store& store_;
   const Clock& clock_;
   const ConfigPtr& config_;
   int batch_;
   IdsCallback on_ended_;
   IdsCallback on_purged_;
+  std::optional<MonoMs> read_at_;  ///< when NextDue last read the store (none since RunDue)
+  std::optional<WallMs> read_due_;  ///< what it read
 };
 
 }  // namespace tq

@@ -5,6 +5,7 @@
 namespace tq {
 
 void GroupCommit::Add(ConnId conn, const Owner& peer, TaskSpec spec, bool supersede_running) {
+  store_.PrepareInsert(spec.queue, spec.env);  // before the turn's transaction (see there)
   conns_.push_back(conn);
   items_.push_back(SubmitItem{peer, std::move(spec), supersede_running});
   if (items_.size() == 1)

@@ -46,6 +46,21 @@ STORE_TEST_CASE("ReadyOwners and FirstReady of one owner") {
   CHECK(*store->RunningByOwner() == std::map<uint32_t, int>{{kAlice.uid, 2}});
 }
 
+STORE_TEST_CASE("Running counts the running attempts per queue and per owner in one read") {
+  auto store = OpenStore();
+  CHECK(store->Running()->by_queue.empty());
+  MustStart(*store, MustInsert(*store, kAlice, Spec({"a"}, "q1")), 1000);
+  MustStart(*store, MustInsert(*store, kAlice, Spec({"b"}, "q2")), 1000);
+  MustStart(*store, MustInsert(*store, kBob, Spec({"c"}, "q2")), 1000);
+  MustInsert(*store, kCarol, Spec({"pending"}, "q1"));
+  Result<RunningTally> tally = store->Running();
+  REQUIRE(tally.ok());
+  CHECK(tally->by_queue == std::map<std::string, int>{{"q1", 1}, {"q2", 2}});
+  CHECK(tally->by_owner == std::map<uint32_t, int>{{kAlice.uid, 2}, {kBob.uid, 1}});
+  CHECK(tally->by_queue == *store->RunningCounts());
+  CHECK(tally->by_owner == *store->RunningByOwner());
+}
+
 STORE_TEST_CASE("PendingOf counts an owner's pending tasks, ready or waiting") {
   auto store = OpenStore();
   CHECK(*store->PendingOf(kAlice.uid) == 0);

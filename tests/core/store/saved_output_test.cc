@@ -40,6 +40,35 @@ STORE_TEST_CASE("output of an attempt the store does not hold is refused, changi
   CHECK_FALSE(store->SavedOutput(id, 1)->has_value());
 }
 
+STORE_TEST_CASE("output given with an attempt's end is kept with it, and not when it is refused") {
+  auto store = OpenStore();
+  const TaskId id = MustInsert(*store, kAlice, Spec({"x"}));
+  const int n = MustStart(*store, id, 1000);
+  const StoredOutput output{std::string("o\0\xff", 3), "e", "o 3\ne 1\n"};
+  // Not the attempt that runs: refused, nothing kept.
+  CHECK(store
+            ->FinishAttempt(id, n + 1, Exited(1100, 0), TaskState::kSucceeded, TaskReason::kExit,
+                            &output)
+            .status()
+            .field() == "attempt");
+  CHECK_FALSE(store->SavedOutput(id, n)->has_value());
+  REQUIRE(
+      store
+          ->FinishAttempt(id, n, Exited(1100, 0), TaskState::kSucceeded, TaskReason::kExit, &output)
+          .ok());
+  Result<std::optional<StoredOutput>> kept = store->SavedOutput(id, n);
+  REQUIRE(kept.ok());
+  REQUIRE(kept->has_value());
+  CHECK((*kept)->stdout_bytes == output.stdout_bytes);
+  CHECK((*kept)->stderr_bytes == "e");
+  CHECK((*kept)->order == output.order);
+  CHECK(store->Get(id)->state == TaskState::kSucceeded);
+  // None given: none kept.
+  const TaskId other = MustInsert(*store, kAlice, Spec({"y"}));
+  StartAndFinish(*store, other, TaskState::kFailed, 1200);
+  CHECK_FALSE(store->SavedOutput(other, 1)->has_value());
+}
+
 STORE_TEST_CASE("an attempt's kept output goes with its task") {
   auto store = OpenStore();
   const TaskId id = MustInsert(*store, kAlice, Spec({"x"}));

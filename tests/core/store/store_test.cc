@@ -19,6 +19,7 @@ using namespace test;  // NOLINT: the shared helpers of the store's tests
 STORE_TEST_CASE("a task spec round-trips byte for byte") {
   auto store = OpenStore();
   TaskId dep = MustInsert(*store, kAlice, Spec({"true"}));
+  TaskId later_dep = MustInsert(*store, kAlice, Spec({"true"}));
 
   TaskSpec full;
   full.argv = {"printf", "\xff\xfe", "", "two\nlines", "tab\there", " "};
@@ -29,8 +30,9 @@ STORE_TEST_CASE("a task spec round-trips byte for byte") {
   full.env = {"A=1", "EMPTY=", "LATIN1=\xe9\xff", "MULTI=a\nb"};
   full.clean_env = true;
   full.not_before = 5000;
-  full.after = {dep};
-  full.labels = {"job:nightly", "", "x y"};
+  full.after = {later_dep, dep};  // the order given, not the ids'
+  // Labels read back in one column with the task (as LENGTH:LABEL): ones that look like that too.
+  full.labels = {"job:nightly", "", "x y", "10:x", ":", "3:", "caf\xc3\xa9:1", "\n"};
   full.timeout_ms = 60000;
   full.key = "nightly-\xff";
   full.version = -7;
@@ -190,6 +192,26 @@ STORE_TEST_CASE("delayed tasks wait for PromoteDue, NextDue names the earliest")
   CHECK(*store->PromoteDue(99999, 1000) == 1);
   CHECK(Ready(*store, "default", ReadyOrder::kOldest) == later_id);
   CHECK_FALSE(store->NextDue()->has_value());
+}
+
+STORE_TEST_CASE("PromoteDue tells the next due time after now, as NextDue would after it") {
+  auto store = OpenStore();
+  for (const WallMs at : {5000, 5500, 7000}) {
+    TaskSpec spec = Spec({"x"});
+    spec.not_before = at;
+    MustInsert(*store, kAlice, spec, 1000);
+  }
+  std::optional<WallMs> next = 1;
+  CHECK(*store->PromoteDue(4000, 10, &next) == 0);
+  CHECK(next == std::optional<WallMs>(5000));
+  // The limit leaves 5500 to the next call (the count says there may be more).
+  CHECK(*store->PromoteDue(6000, 1, &next) == 1);
+  CHECK(next == std::optional<WallMs>(7000));
+  CHECK(*store->PromoteDue(6000, 10, &next) == 1);
+  CHECK(next == std::optional<WallMs>(7000));
+  CHECK(next == *store->NextDue());
+  CHECK(*store->PromoteDue(8000, 10, &next) == 1);
+  CHECK_FALSE(next.has_value());
 }
 
 STORE_TEST_CASE("StartAttempt is a conditional move that never starts a task twice") {

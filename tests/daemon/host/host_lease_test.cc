@@ -17,15 +17,23 @@ namespace {
 
 constexpr int64_t kLeaseMs = 3000;
 
-// Two hosts, "a" and "b", on one store file, each with its own lease on one loop and clock.
+// Two hosts, "a" and "b", on one store file, each with its own lease on one loop and clock. A
+// lease's session is a store of its own on the same file, its calls made at once on the loop.
 struct Fixture {
   TempDir dir{"host-lease"};
   FakeClock clock;
   EventLoop loop{clock};
   ConfigPtr config;
   std::unique_ptr<Store> a_store, b_store;
+  Store* a_session = nullptr;  // owned by a's lease, opened at its first beat
+  Store* b_session = nullptr;
   std::unique_ptr<HostLease> a, b;
-  std::vector<std::pair<std::string, std::vector<RunningAttempt>>> rescued_by_a;
+  struct Rescue {
+    std::string host;
+    int64_t silent_ms;
+    std::vector<RunningAttempt> attempts;
+  };
+  std::vector<Rescue> rescued_by_a;
   int b_fenced = 0;
 
   Fixture() {
@@ -35,13 +43,24 @@ struct Fixture {
     a_store = Open("a");
     b_store = Open("b");
     a = std::make_unique<HostLease>(
-        loop, clock, *a_store, config, "a",
+        loop, clock, *a_store, SessionOpener(&a_session), config, "a",
         HostLease::Callbacks{
             [] { FAIL("a was fenced"); },
-            [this](const std::string& host, const std::vector<RunningAttempt>& attempts) {
-              rescued_by_a.emplace_back(host, attempts);
+            [this](const std::string& host, int64_t silent_ms,
+                   const std::vector<RunningAttempt>& attempts) {
+              rescued_by_a.push_back(Rescue{host, silent_ms, attempts});
             },
-            [](const std::vector<TaskId>&) { FAIL("a store one host opens has no stages lost"); }});
+            [](const std::vector<TaskId>&) { FAIL("a store one host opens has no stages lost"); }},
+        HostLease::Threading::kInline);
+  }
+
+  // Opens a lease's session, noting it in `*opened`.
+  HostLease::OpenSession SessionOpener(Store** opened) {
+    return [this, opened]() -> Result<std::unique_ptr<Store>> {
+      auto store = OpenSqliteStore((dir.path / "tq.db").string(), /*durability_full=*/false);
+      if (store.ok()) *opened = store->get();
+      return store;
+    };
   }
 
   std::unique_ptr<Store> Open(const std::string& host) {
@@ -55,10 +74,12 @@ struct Fixture {
   // b's lease, beating from now on and telling of its fence.
   void StartB() {
     b = std::make_unique<HostLease>(
-        loop, clock, *b_store, config, "b",
-        HostLease::Callbacks{[this] { ++b_fenced; },
-                             [](const std::string&, const auto&) { FAIL("b rescued a host"); },
-                             [](const std::vector<TaskId>&) { FAIL("b ended tasks"); }});
+        loop, clock, *b_store, SessionOpener(&b_session), config, "b",
+        HostLease::Callbacks{
+            [this] { ++b_fenced; },
+            [](const std::string&, int64_t, const auto&) { FAIL("b rescued a host"); },
+            [](const std::vector<TaskId>&) { FAIL("b ended tasks"); }},
+        HostLease::Threading::kInline);
     b->Start();
   }
 
@@ -78,9 +99,10 @@ TEST_CASE("host lease: a host silent for a whole lease is fenced and its attempt
   CHECK(f.rescued_by_a.empty());  // two thirds of a lease
   f.Pass(kLeaseMs / 3);
   REQUIRE(f.rescued_by_a.size() == 1);
-  CHECK(f.rescued_by_a[0].first == "b");
-  REQUIRE(f.rescued_by_a[0].second.size() == 1);
-  CHECK(f.rescued_by_a[0].second[0].task_id == id);
+  CHECK(f.rescued_by_a[0].host == "b");
+  CHECK(f.rescued_by_a[0].silent_ms == kLeaseMs);  // b joined a lease ago and never beat
+  REQUIRE(f.rescued_by_a[0].attempts.size() == 1);
+  CHECK(f.rescued_by_a[0].attempts[0].task_id == id);
   for (int i = 0; i < 6; ++i) f.Pass(kLeaseMs / 3);
   CHECK(f.rescued_by_a.size() == 1);  // fenced once
 }
@@ -106,7 +128,7 @@ TEST_CASE("host lease: a host that stops beating is fenced, and learns it when i
   f.b.reset();  // b stops, as a stopped process would
   for (int i = 0; i < 5; ++i) f.Pass(kLeaseMs / 3);
   REQUIRE(f.rescued_by_a.size() == 1);
-  CHECK(f.rescued_by_a[0].second.empty());
+  CHECK(f.rescued_by_a[0].attempts.empty());
   f.StartB();  // b runs again: its first beat finds it fenced
   CHECK(f.b_fenced == 1);
 }
@@ -119,7 +141,7 @@ TEST_CASE("host lease: after the store took no heartbeat for a while no host is 
   for (int i = 0; i < 6; ++i) f.Pass(kLeaseMs / 6);
   {
     // For two leases no commit of either host goes through (the database stalled).
-    RefusedCommits a_refused(*f.a_store), b_refused(*f.b_store);
+    RefusedCommits a_refused(*f.a_session), b_refused(*f.b_session);
     for (int i = 0; i < 13; ++i) f.Pass(kLeaseMs / 6);
   }  // it thaws just after b's beat failed: a beats first, and looks
 

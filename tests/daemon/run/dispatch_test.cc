@@ -3,6 +3,7 @@
 #include "daemon/run/dispatch.h"
 
 #include <doctest/doctest.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -50,7 +51,7 @@ struct Fixture {
         [this](const Task& task, int, const AttemptOutcome&) { retrying.push_back(task.id); },
         [this](const Task& task, int, const AttemptOutcome&) { advanced.push_back(task.id); },
         [this](TaskId id) { unstarted.push_back(id); },
-        [this](const std::vector<TaskId>& ids) {
+        [this](const std::vector<TaskId>& ids, const std::vector<Task>&) {
           ended.insert(ended.end(), ids.begin(), ids.end());
         },
         [](TaskId id, const Status& why) { FAIL("task ", id, " could not end: ", why.message()); },
@@ -612,6 +613,28 @@ TEST_CASE("a running attempt of this host that it neither runs nor has an end of
   CHECK(f.unstarted == std::vector<TaskId>{lost});
   f.Exit(lost, 0);
   CHECK(f.Get(lost).state == TaskState::kSucceeded);
+}
+
+TEST_CASE("an attempt taken from a fenced host is left to its rescue, not started again here") {
+  Fixture f;
+  TaskSpec spec;
+  spec.argv = {"true"};
+  const TaskId taken = *f.store->Insert(f.owner, spec, f.clock.WallNow());
+  REQUIRE(f.store->StartAttempt(taken, f.clock.WallNow(), {}).ok());
+  // As a fencing leaves it: held here, started by host c (whose shim this host never ran). The
+  // rescue that ends it lost is told to the loop a little after the store holds it.
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open((f.dir.path / "tq.db").c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "UPDATE attempts SET host = 'c'", nullptr, nullptr, nullptr) ==
+          SQLITE_OK);
+  sqlite3_close(db);
+
+  f.dispatch->CheckRunning();
+  CHECK(f.unstarted.empty());
+  const Task task = f.Get(taken);
+  CHECK(task.state == TaskState::kRunning);
+  REQUIRE(task.attempts.size() == 1);  // not dropped: its end as lost spends a retry
+  CHECK(task.attempts[0].host == "c");
 }
 
 TEST_CASE("a submit joined to a turn whose commit fails is told so, and nothing of it runs") {

@@ -9,6 +9,14 @@
 
 namespace tq {
 
+namespace {
+// The counters the schema's triggers keep have a row per host (schema v6): a session of `host`
+// counts in its own.
+std::string SlotOf(const std::string& host) {
+  return "SET tq.slot = '" + host + "'; ";
+}
+}  // namespace
+
 Result<std::unique_ptr<PostgresStore>> PostgresStore::Open(const std::string& conninfo,
                                                            bool durability_full) {
   Result<std::unique_ptr<pg::Db>> db = pg::Db::Open(conninfo);
@@ -58,12 +66,17 @@ Status PostgresStore::JoinHost(const std::string& host, const std::string& versi
            "RAISE EXCEPTION USING ERRCODE = '55P03', MESSAGE = 'another tqd is host " +
            host + " on this store'; END $$";
   };
-  // The counters the schema's triggers keep have a row per host (schema v6): this host's.
-  const std::string slot = "SET tq.slot = '" + host + "'; ";
   pg::Db& pg = static_cast<pg::Db&>(db());
-  if (Status s = pg.Exec("take the host's lock", slot + lock(50)); !s.ok()) return s;
-  pg.OnReconnect(session_ + slot + lock(5));
+  if (Status s = pg.Exec("take the host's lock", SlotOf(host) + lock(50)); !s.ok()) return s;
+  pg.OnReconnect(session_ + SlotOf(host) + lock(5));
   return SqlStore::JoinHost(host, version, max_running, now);
+}
+
+Status PostgresStore::ActForHost(const std::string& host, int64_t epoch) {
+  if (Status s = CheckHostName("host", host); !s.ok()) return s;  // it goes into SQL below
+  pg::Db& pg = static_cast<pg::Db&>(db());
+  if (Status s = pg.OnConnect(session_ + SlotOf(host)); !s.ok()) return s;
+  return SqlStore::ActForHost(host, epoch);
 }
 
 Result<std::unique_ptr<Store>> OpenPostgresStore(const std::string& conninfo,

@@ -25,6 +25,10 @@ class PostgresStore : public SqlStore {
   Status JoinHost(const std::string& host, const std::string& version, int max_running,
                   WallMs now) override;
 
+  /// As SqlStore's, and this session's counter rows are the host's, as JoinHost's are; it takes
+  /// no lock of the host's (the session that joined holds it).
+  Status ActForHost(const std::string& host, int64_t epoch) override;
+
   /// Connects with libpq's `conninfo` and brings the schema (search_path's first) to the current
   /// version; `durability_full` waits for each commit to reach the server's disk
   /// (synchronous_commit = on), else a server crash may lose the last commits, never more.

@@ -10,6 +10,7 @@ using sql::TaskName;
 
 Result<bool> SqlStore::UpdatePending(TaskId id, const TaskChanges& c, WallMs now) {
   bool new_queue = false;
+  if (c.queue) PrepareQueue(*c.queue);
   Status status = Write([&]() -> Status {
     {
       sql::Query q(st_->task_env_hash);
@@ -21,9 +22,7 @@ Result<bool> SqlStore::UpdatePending(TaskId id, const TaskChanges& c, WallMs now
                                             "; only a pending task can be changed");
     }
     if (c.queue) {
-      sql::Query q(st_->insert_queue);
-      if (Status s = q.BindText(*c.queue).Run(); !s.ok()) return s;
-      new_queue = db_->Changes() > 0;
+      if (Status s = HoldQueue(*c.queue, &new_queue); !s.ok()) return s;
     }
     {
       sql::Query q(st_->update_task);

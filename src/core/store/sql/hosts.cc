@@ -1,6 +1,7 @@
 // The SQL store's hosts (SPEC 12): joining as a host, heartbeats, the hosts list, and fencing a
 // silent host so its running attempts pass to the host that rescues them.
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,19 +35,42 @@ Status SqlStore::JoinHost(const std::string& host, const std::string& version, i
   return Status::Ok();
 }
 
-Result<bool> SqlStore::Heartbeat(int max_running, WallMs now) {
-  if (epoch_ == 0) return true;  // joined no host
-  bool current = false;
-  Status status = Write([&]() -> Status {
+Result<std::optional<WallMs>> SqlStore::Heartbeat(int max_running, WallMs now) {
+  if (epoch_ == 0) return std::optional<WallMs>(now);  // joined no host
+  std::optional<WallMs> at;
+  const auto beat = [&]() -> Status {
+    at.reset();
     sql::Query q(st_->heartbeat);
-    if (Status s = q.BindText(host_).BindInt(epoch_).BindInt(now).BindInt(max_running).Run();
-        !s.ok())
-      return s;
-    current = db_->Changes() > 0;
-    return Status::Ok();
-  });
+    q.BindText(host_).BindInt(epoch_).BindInt(max_running);
+    if (dialect_ == sql::Dialect::kSqlite) q.BindInt(now);  // PostgreSQL's own clock
+    Result<bool> row = q.Step();
+    if (!row.ok()) return row.status();
+    if (*row) at = q.Int(0);
+    return q.Run();
+  };
+  // PostgreSQL: one statement, committed on its own, holding only this host's row; SQLite's one
+  // writer takes it as any write.
+  Status status = dialect_ == sql::Dialect::kSqlite ? Write(beat) : beat();
   if (!status.ok()) return status;
-  return current;
+  return at;
+}
+
+Status SqlStore::ActForHost(const std::string& host, int64_t epoch) {
+  if (Status s = CheckHostName("host", host); !s.ok()) return s;
+  host_ = host;
+  epoch_ = epoch;
+  return Status::Ok();
+}
+
+Status SqlStore::HostCurrent() {
+  if (epoch_ == 0) return Status::Ok();  // joined no host
+  sql::Query q(st_->host_current);
+  Result<bool> current = q.BindText(host_).BindInt(epoch_).Step();
+  if (!current.ok()) return current.status();
+  if (*current) return Status::Ok();
+  return sql::StoreError("start attempt", "host " + host_ +
+                                              " was fenced by another host: it starts nothing "
+                                              "until it joins again");
 }
 
 Status SqlStore::LeaveHost() {
@@ -57,7 +81,7 @@ Status SqlStore::LeaveHost() {
   });
 }
 
-Result<std::vector<HostRecord>> SqlStore::Hosts() {
+Result<std::vector<HostRecord>> SqlStore::Hosts(WallMs now) {
   std::vector<HostRecord> hosts;
   sql::Query q(st_->hosts);
   Status s = q.ForEach([&] {
@@ -70,6 +94,7 @@ Result<std::vector<HostRecord>> SqlStore::Hosts() {
     h.heartbeat = q.Int(5);
     h.max_running = static_cast<int>(q.Int(6));
     h.running = static_cast<int>(q.Int(7));
+    h.silent_ms = (dialect_ == sql::Dialect::kSqlite ? now : q.Int(8)) - h.heartbeat;
     hosts.push_back(std::move(h));
   });
   if (!s.ok()) return s;
@@ -86,11 +111,18 @@ Result<std::optional<std::vector<RunningAttempt>>> SqlStore::FenceHost(const std
         return s;
       if (db_->Changes() == 0) return Status::Ok();  // it beat since, or is ours, or is unknown
     }
-    Result<std::vector<RunningAttempt>> running = RunningAttemptsOf(host);
+    std::set<std::pair<TaskId, int>> took;
+    {
+      sql::Query q(st_->take_attempts);
+      Status s = q.BindText(host).BindText(host_).BindInt(epoch_).ForEach(
+          [&] { took.emplace(q.Int(0), static_cast<int>(q.Int(1))); });
+      if (!s.ok()) return s;
+    }
+    Result<std::vector<RunningAttempt>> running = RunningAttemptsOf(host_);
     if (!running.ok()) return running.status();
-    sql::Query q(st_->take_attempts);
-    if (Status s = q.BindText(host).BindText(host_).BindInt(epoch_).Run(); !s.ok()) return s;
-    taken = std::move(*running);
+    taken.emplace();
+    for (RunningAttempt& a : *running)
+      if (took.count({a.task_id, a.number}) > 0) taken->push_back(std::move(a));
     return Status::Ok();
   });
   if (!status.ok()) return status;

@@ -15,6 +15,11 @@ namespace tq {
 
 namespace {
 using sql::TaskName;
+
+// An attempt's units as the attempts table keeps them; nullopt for none.
+std::optional<std::string> UnitsText(const UnitGrant& units) {
+  return units.empty() ? std::nullopt : std::optional<std::string>(EncodeUnitGrant(units));
+}
 }  // namespace
 
 // ---- the ready set ----
@@ -33,26 +38,24 @@ Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, 
                                                       const std::vector<std::string>& unfit,
                                                       const ReadyPlaces& places) {
   const bool high = order == ReadyOrder::kHighestPriority;
-  std::optional<Candidate> best;
-  // The first ready task placed on `run_on` ("": on no host) into `best`, if it comes first.
-  auto probe = [&](const std::string& run_on) -> Status {
-    // Without requests to pass over, the plain queries: the common case pays nothing for units.
-    sql::Query q(unfit.empty() ? (high ? st_->first_ready_priority : st_->first_ready_oldest)
-                               : (high ? st_->first_fitting_priority : st_->first_fitting_oldest));
-    q.BindText(queue).BindInt(owner_uid).BindText(run_on);
-    if (!unfit.empty()) q.BindTextList(unfit);
-    Result<bool> row = q.Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return Status::Ok();
-    const Candidate cand{q.Int(0), static_cast<int>(q.Int(1)), owner_uid};
-    if (!best || ComesFirst(cand, *best, order)) best = cand;
-    return Status::Ok();
-  };
-  if (places.unplaced)
-    if (Status s = probe(std::string()); !s.ok()) return s;
-  if (!places.host.empty())
-    if (Status s = probe(places.host); !s.ok()) return s;
-  return best;
+  if (!places.unplaced && places.host.empty()) return std::optional<Candidate>();
+  // Placed on no host, on this one, or either (one statement); without requests to pass over,
+  // the plain queries: the common case pays nothing for units.
+  const bool both = places.unplaced && !places.host.empty();
+  sql::Stmt* stmt = nullptr;
+  if (unfit.empty())
+    stmt = both ? (high ? &st_->first_ready_priority_both : &st_->first_ready_oldest_both)
+                : (high ? &st_->first_ready_priority : &st_->first_ready_oldest);
+  else
+    stmt = both ? (high ? &st_->first_fitting_priority_both : &st_->first_fitting_oldest_both)
+                : (high ? &st_->first_fitting_priority : &st_->first_fitting_oldest);
+  sql::Query q(*stmt);
+  q.BindText(queue).BindInt(owner_uid).BindText(places.unplaced && !both ? "" : places.host);
+  if (!unfit.empty()) q.BindTextList(unfit);
+  Result<bool> row = q.Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<Candidate>();
+  return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1)), owner_uid});
 }
 
 Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, ReadyOrder order) {
@@ -90,15 +93,30 @@ Result<std::vector<UnitHolder>> SqlStore::HeldUnits() {
   return holders;
 }
 
-Result<int> SqlStore::PromoteDue(WallMs now, int limit) {
+Result<int> SqlStore::PromoteDue(WallMs now, int limit, std::optional<WallMs>* next_due) {
   int promoted = 0;
-  Status status = Write([&]() -> Status {
+  // PostgreSQL reads the next due time in the promotion's statement.
+  const bool at_once = next_due != nullptr && st_->promote_due_and_next != nullptr;
+  Status status = WriteOrRefuse([&]() -> Status {  // refuses nothing
+    if (at_once) {
+      sql::Query q(st_->promote_due_and_next);
+      Result<bool> row = q.BindInt(now).BindInt(limit).Step();
+      if (!row.ok()) return row.status();
+      promoted = static_cast<int>(q.Int(0));
+      *next_due = q.IsNull(1) ? std::nullopt : std::optional<WallMs>(q.Int(1));
+      return q.Run();  // finish the statement
+    }
     sql::Query q(st_->promote_due);
     if (Status s = q.BindInt(now).BindInt(limit).Run(); !s.ok()) return s;
     promoted = db_->Changes();
     return Status::Ok();
   });
   if (!status.ok()) return status;
+  if (next_due != nullptr && !at_once) {
+    Result<std::optional<WallMs>> due = QueryMin(st_->next_due_after, now);
+    if (!due.ok()) return due.status();
+    *next_due = *due;
+  }
   return promoted;
 }
 
@@ -110,29 +128,63 @@ Result<std::optional<WallMs>> SqlStore::NextDue() {
 
 Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const UnitGrant& units) {
   std::optional<int> number;
+  bool may_undo = false;  // not started here: an exclusive run of a job, or not ready
+  Status status = WriteOrRefuse([&]() -> Status {
+    number.reset();
+    may_undo = false;
+    JobRun run;
+    // PostgreSQL inserts the attempt in the start's statement.
+    const bool at_once = st_->start_plain_with_attempt != nullptr;
+    Result<std::optional<int>> started =
+        at_once ? StartRow(st_->start_plain_with_attempt, id, &run, StartedAt{now, &units})
+                : StartRow(st_->start_plain_task, id, &run);
+    if (!started.ok()) return started.status();
+    number = *started;
+    if (!number) {
+      may_undo = true;
+      return Status::Ok();
+    }
+    if (run.job)
+      if (Status s = HoldRuns(*run.job, run.group); !s.ok()) return s;
+    return at_once ? Status::Ok() : InsertAttempt(id, *number, now, units);
+  });
+  if (!status.ok()) return status;
+  if (may_undo) return StartMayUndo(id, now, units);
+  return number;
+}
+
+Result<std::optional<int>> SqlStore::StartRow(sql::Stmt& stmt, TaskId id, JobRun* run,
+                                              std::optional<StartedAt> attempt) {
+  // Only while this host's epoch is current: a fenced host starts nothing more.
+  sql::Query q(stmt);
+  q.BindInt(id).BindText(host_).BindInt(epoch_);
+  if (attempt) q.BindInt(attempt->now).BindOptText(UnitsText(*attempt->units));
+  Result<bool> row = q.Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return std::optional<int>();
+  const int number = static_cast<int>(q.Int(0));
+  if (!q.IsNull(1)) run->job = q.Text(1);
+  if (!q.IsNull(2)) run->group = q.Int(2);
+  run->exclusive = q.Int(3) != 0;
+  if (Status s = q.Run(); !s.ok()) return s;  // finish the statement before the next
+  return std::optional<int>(number);
+}
+
+Status SqlStore::InsertAttempt(TaskId id, int number, WallMs now, const UnitGrant& units) {
+  sql::Query q(st_->insert_attempt);
+  q.BindInt(id).BindInt(number).BindInt(now);
+  return q.BindOptText(UnitsText(units)).BindText(host_).BindInt(epoch_).Run();
+}
+
+Result<std::optional<int>> SqlStore::StartMayUndo(TaskId id, WallMs now, const UnitGrant& units) {
+  std::optional<int> number;
   JobRun run;
   bool job_busy = false;  // another run of its exclusive job is in flight
   Status status = Write([&]() -> Status {
-    if (epoch_ != 0) {  // a fenced host starts nothing more
-      sql::Query q(st_->host_current);
-      Result<bool> current = q.BindText(host_).BindInt(epoch_).Step();
-      if (!current.ok()) return current.status();
-      if (!*current)
-        return sql::StoreError("start attempt", "host " + host_ +
-                                                    " was fenced by another host: it starts "
-                                                    "nothing until it joins again");
-    }
-    {
-      sql::Query q(st_->start_task);
-      Result<bool> row = q.BindInt(id).Step();
-      if (!row.ok()) return row.status();
-      if (!*row) return Status::Ok();  // not ready (any more): nothing changes
-      number = static_cast<int>(q.Int(0));
-      if (!q.IsNull(1)) run.job = q.Text(1);
-      if (!q.IsNull(2)) run.group = q.Int(2);
-      run.exclusive = q.Int(3) != 0;
-      if (Status s = q.Run(); !s.ok()) return s;  // finish the statement before the insert
-    }
+    Result<std::optional<int>> started = StartRow(st_->start_task, id, &run);
+    if (!started.ok()) return started.status();
+    number = *started;
+    if (!number) return HostCurrent();  // not ready (any more): nothing changes
     if (run.job) {
       // Another host may have started a run of the job meanwhile, passing this one over (its
       // row was being claimed here): under the job's row, the run starts only if none is.
@@ -144,14 +196,7 @@ Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const U
       }
       if (Status s = HoldRuns(*run.job, run.group); !s.ok()) return s;
     }
-    sql::Query q(st_->insert_attempt);
-    q.BindInt(id).BindInt(*number).BindInt(now);
-    return q
-        .BindOptText(units.empty() ? std::nullopt
-                                   : std::optional<std::string>(EncodeUnitGrant(units)))
-        .BindText(host_)
-        .BindInt(epoch_)
-        .Run();
+    return InsertAttempt(id, *number, now, units);
   });
   if (job_busy) {  // undone: the task waits, held by its job, for the run in flight to end
     Status held = Write([&]() -> Status {
@@ -187,43 +232,53 @@ Status SqlStore::NoteAttempt(TaskId id, int attempt, const std::string& note) {
   });
 }
 
-Status SqlStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome, JobRun* run) {
+Status SqlStore::CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome, JobRun* run,
+                              std::optional<Ending> ending) {
   {
-    sql::Query q(st_->task_run_state);
-    Result<bool> row = q.BindInt(id).Step();
-    if (!row.ok()) return row.status();
-    if (!*row) return Status::NotFound(TaskName(id) + " not found");
-    if (q.Text(0) != StateName(TaskState::kRunning) || q.Int(1) != attempt) {
-      return Status::Invalid("attempt",
-                             TaskName(id) + " is not running attempt " + std::to_string(attempt));
+    // Only the task's running attempt, held by this host at its epoch: one statement (with
+    // the task's end and its dependents' release when `ending` says how it ends).
+    sql::Query q(ending ? st_->finish_attempt_and_task : st_->finish_attempt);
+    q.BindInt(id).BindInt(attempt).BindInt(outcome.ended).BindInt(outcome.exit_code);
+    q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
+    q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
+    q.BindInt(outcome.pid).BindText(outcome.detail).BindInt(outcome.output_bytes);
+    q.BindInt(outcome.memory_peak_bytes).BindInt(outcome.shim_pid).BindText(host_);
+    q.BindInt(epoch_).BindText(EncodeOutputCuts(outcome.output_cuts));
+    q.BindInt(outcome.detail.empty() ? 0 : 1);
+    if (ending) {
+      q.BindText(StateName(ending->state)).BindText(TaskReasonName(ending->reason));
+      static const StoredOutput kNone;
+      const StoredOutput& output = ending->output != nullptr ? *ending->output : kNone;
+      q.BindInt(ending->output != nullptr ? 1 : 0).BindBlob(output.stdout_bytes);
+      q.BindBlob(output.stderr_bytes).BindBlob(output.order);
     }
-    if (!q.IsNull(2)) run->job = q.Text(2);
-    run->exclusive = q.Int(3) != 0;
-    if (!q.IsNull(4)) run->group = q.Int(4);
+    Result<bool> row = q.Step();
+    if (!row.ok()) return row.status();
+    if (*row) {
+      if (!q.IsNull(0)) run->job = q.Text(0);
+      run->exclusive = q.Int(1) != 0;
+      if (!q.IsNull(2)) run->group = q.Int(2);
+      return q.Run();  // finish the statement
+    }
   }
-  sql::Query q(st_->finish_attempt);
-  q.BindInt(id).BindInt(attempt).BindInt(outcome.ended).BindInt(outcome.exit_code);
-  q.BindInt(outcome.signal).BindText(AttemptReasonName(outcome.reason));
-  q.BindInt(outcome.user_cpu_us).BindInt(outcome.system_cpu_us).BindInt(outcome.max_rss_kb);
-  q.BindInt(outcome.pid).BindText(outcome.detail).BindInt(outcome.output_bytes);
-  q.BindInt(outcome.memory_peak_bytes).BindInt(outcome.shim_pid).BindText(host_).BindInt(epoch_);
-  q.BindText(EncodeOutputCuts(outcome.output_cuts)).BindInt(outcome.detail.empty() ? 0 : 1);
-  if (Status s = q.Run(); !s.ok()) return s;
-  if (db_->Changes() == 0)  // its fencing number is stale: the attempt passed to its rescuer
-    return Status::Invalid("attempt", TaskName(id) + " attempt " + std::to_string(attempt) +
-                                          " passed to another host when host " + host_ +
-                                          " was fenced: its end is not recorded");
-  return Status::Ok();
+  // Nothing was closed: why.
+  sql::Query q(st_->task_run_state);
+  Result<bool> row = q.BindInt(id).Step();
+  if (!row.ok()) return row.status();
+  if (!*row) return Status::NotFound(TaskName(id) + " not found");
+  if (q.Text(0) != StateName(TaskState::kRunning) || q.Int(1) != attempt)
+    return Status::Invalid("attempt",
+                           TaskName(id) + " is not running attempt " + std::to_string(attempt));
+  // Its fencing number is stale: the attempt passed to its rescuer.
+  return Status::Invalid("attempt", TaskName(id) + " attempt " + std::to_string(attempt) +
+                                        " passed to another host when host " + host_ +
+                                        " was fenced: its end is not recorded");
 }
 
 // ---- dependents ----
 
 Status SqlStore::ReleaseDependents(TaskId id, WallMs now) {
-  {
-    sql::Query q(st_->dependents_decrement);
-    if (Status s = q.BindInt(id).Run(); !s.ok()) return s;
-  }
-  sql::Query q(st_->dependents_ready);
+  sql::Query q(st_->release_dependents);
   return q.BindInt(id).BindInt(now).Run();
 }
 
@@ -280,17 +335,29 @@ Status SqlStore::EndPendingInTx(TaskId id, TaskState final_state, TaskReason rea
 
 Result<std::vector<TaskId>> SqlStore::FinishAttempt(TaskId id, int attempt,
                                                     const AttemptOutcome& outcome,
-                                                    TaskState final_state, TaskReason reason) {
+                                                    TaskState final_state, TaskReason reason,
+                                                    const StoredOutput* output) {
   if (final_state != TaskState::kSucceeded && final_state != TaskState::kFailed &&
       final_state != TaskState::kCancelled) {
     return Status::Invalid(
         "state", std::string("a finished attempt cannot leave its task ") + StateName(final_state));
   }
   std::vector<TaskId> ended;
-  Status status = Write([&]() -> Status {
+  // CloseAttempt refuses before anything is written; what follows fails only with the store.
+  Status status = WriteOrRefuse([&]() -> Status {
+    ended.clear();
     JobRun run;
-    if (Status s = CloseAttempt(id, attempt, outcome, &run); !s.ok()) return s;
-    {
+    // PostgreSQL ends the task, keeps its output and releases its dependents in the attempt's
+    // statement.
+    const bool at_once = st_->finish_attempt_and_task != nullptr;
+    if (Status s = CloseAttempt(
+            id, attempt, outcome, &run,
+            at_once ? std::optional<Ending>(Ending{final_state, reason, output}) : std::nullopt);
+        !s.ok())
+      return s;
+    if (!at_once) {
+      if (output != nullptr)
+        if (Status s = SaveOutputInTx(id, attempt, *output); !s.ok()) return s;
       sql::Query q(st_->finish_task);
       q.BindInt(id).BindText(StateName(final_state)).BindText(TaskReasonName(reason));
       q.BindInt(outcome.exit_code).BindInt(outcome.signal).BindInt(outcome.ended);
@@ -302,8 +369,8 @@ Result<std::vector<TaskId>> SqlStore::FinishAttempt(TaskId id, int attempt,
     if (run.job && final_state == TaskState::kSucceeded) {
       if (Status s = NoteJobSuccess(*run.job, run.group, outcome.ended); !s.ok()) return s;
     }
-    if (final_state == TaskState::kSucceeded) return ReleaseDependents(id, outcome.ended);
-    return FailDependents(id, outcome.ended, &ended);
+    if (final_state != TaskState::kSucceeded) return FailDependents(id, outcome.ended, &ended);
+    return at_once ? Status::Ok() : ReleaseDependents(id, outcome.ended);
   });
   if (!status.ok()) return status;
   return ended;
@@ -311,7 +378,8 @@ Result<std::vector<TaskId>> SqlStore::FinishAttempt(TaskId id, int attempt,
 
 Status SqlStore::RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome,
                             WallMs not_before, int priority) {
-  return Write([&] { return ReopenAfter(id, attempt, outcome, not_before, priority); });
+  // ReopenAfter refuses a retry only before it writes (CloseAttempt).
+  return WriteOrRefuse([&] { return ReopenAfter(id, attempt, outcome, not_before, priority); });
 }
 
 Status SqlStore::AdvanceStage(TaskId id, int attempt, const AttemptOutcome& outcome) {

@@ -135,6 +135,10 @@ Status SqlStore::DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<std
     if (Status s = DropEnvIfUnused(env); !s.ok()) return s;
   }
   if (ids.empty()) return Status::Ok();
+  if (st_->drop_unused_envs != nullptr) {
+    sql::Query q(st_->drop_unused_envs);
+    if (Status s = q.Run(); !s.ok()) return s;
+  }
   sql::Query q(st_->drop_idle_queues);
   return q.Run();
 }

@@ -7,17 +7,17 @@
 namespace tq {
 
 Status SqlStore::SaveOutput(TaskId id, int attempt, const StoredOutput& output) {
-  return Write([&]() -> Status {
-    sql::Query exists(st_->attempt_exists);
-    Result<bool> found = exists.BindInt(id).BindInt(attempt).Step();
-    if (!found.ok()) return found.status();
-    if (!*found)
-      return Status(ErrorCode::kNotFound, "attempt",
-                    sql::TaskName(id) + " has no attempt " + std::to_string(attempt));
-    sql::Query q(st_->save_output);
-    q.BindInt(id).BindInt(attempt).BindBlob(output.stdout_bytes).BindBlob(output.stderr_bytes);
-    return q.BindBlob(output.order).Run();
-  });
+  return WriteOrRefuse([&] { return SaveOutputInTx(id, attempt, output); });
+}
+
+Status SqlStore::SaveOutputInTx(TaskId id, int attempt, const StoredOutput& output) {
+  sql::Query q(st_->save_output);
+  q.BindInt(id).BindInt(attempt).BindBlob(output.stdout_bytes).BindBlob(output.stderr_bytes);
+  if (Status s = q.BindBlob(output.order).Run(); !s.ok()) return s;
+  if (db_->Changes() == 0)  // refused: it inserted nothing
+    return Status(ErrorCode::kNotFound, "attempt",
+                  sql::TaskName(id) + " has no attempt " + std::to_string(attempt));
+  return Status::Ok();
 }
 
 Result<std::optional<StoredOutput>> SqlStore::SavedOutput(TaskId id, int attempt) {

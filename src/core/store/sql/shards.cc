@@ -13,6 +13,7 @@ Result<ShardedSubmit> SqlStore::SubmitShards(const Owner& owner, const TaskSpec&
     return Status::Invalid("key", "key: sharded work cannot carry a key; submit it without one");
   if (Status s = CheckShardCount("shards", total); !s.ok()) return s;
   if (Status s = sql::CheckBytes(spec); !s.ok()) return s;
+  PrepareInsert(spec.queue, spec.env);
   ShardedSubmit out;
   Status status = Write([&] { return InsertShardsInTx(owner, spec, total, now, &out); });
   if (!status.ok()) return status;

@@ -21,8 +21,8 @@ using sql::TaskName;
 // List: one statement per combination of filters and number of states in ListFilter::states,
 // prepared on first use.
 enum ListFilterBit { kByOwner = 1, kByQueue = 2, kByLabel = 4, kListMasks = 8 };
-std::string ListSql(int mask, size_t states) {
-  std::string sql = sql::TaskSelect(false) + "WHERE 1 = 1";
+std::string ListSql(sql::Dialect d, int mask, size_t states) {
+  std::string sql = sql::TaskSelect(d, false) + "WHERE 1 = 1";
   int n = 0;
   auto param = [&n] { return "$" + std::to_string(++n); };
   if (mask & kByOwner) sql += " AND t.owner_uid = " + param();
@@ -59,17 +59,7 @@ Status SqlStore::LoadLists(Task& task, AttemptsRead which) {
     if (read != task.spec.stages.size())
       return sql::StoreError("read stages of " + TaskName(task.id), "missing stages");
   }
-  {
-    sql::Query q(st_->task_labels);
-    Status s = q.BindInt(task.id).ForEach([&] { task.spec.labels.push_back(q.Text(0)); });
-    if (!s.ok()) return s;
-  }
-  {
-    sql::Query q(st_->task_deps);
-    Status s = q.BindInt(task.id).ForEach([&] { task.spec.after.push_back(q.Int(0)); });
-    if (!s.ok()) return s;
-  }
-  if (task.attempt_count == 0) return Status::Ok();
+  if (task.attempt_count == 0 || which == AttemptsRead::kNone) return Status::Ok();
   sql::Query q(which == AttemptsRead::kAll ? st_->task_attempts : st_->last_attempt);
   return q.BindInt(task.id).ForEach([&]() -> Status {
     Attempt a;
@@ -103,6 +93,50 @@ Result<Task> SqlStore::GetWith(sql::Stmt& stmt, TaskId id) {
   return task;
 }
 
+Result<std::vector<Task>> SqlStore::GetSummaries(const std::vector<TaskId>& asked) {
+  constexpr size_t kChunk = 500;
+  // Each id once: a copy in another statement would read its task again.
+  std::vector<TaskId> ids = asked;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<Task> tasks;
+  for (size_t from = 0; from < ids.size(); from += kChunk) {
+    std::vector<std::string> texts;
+    for (size_t i = from; i < std::min(ids.size(), from + kChunk); ++i)
+      texts.push_back(std::to_string(ids[i]));
+    const size_t first = tasks.size();
+    {
+      sql::Query q(st_->get_summaries);
+      Status s = q.BindTextList(texts).ForEach([&]() -> Status {
+        Result<Task> task = sql::ReadTask(q);
+        if (!task.ok()) return task.status();
+        tasks.push_back(std::move(*task));
+        return Status::Ok();
+      });
+      if (!s.ok()) return s;
+    }
+    std::map<TaskId, Task*> by_id;
+    for (size_t i = first; i < tasks.size(); ++i) by_id[tasks[i].id] = &tasks[i];
+    sql::Query q(st_->attempts_of_tasks);
+    Status s = q.BindTextList(texts).ForEach([&]() -> Status {
+      Attempt a;
+      if (!sql::ReadAttempt(q, &a))
+        return sql::StoreError("read attempts of " + TaskName(q.Int(17)),
+                               "corrupt reason or units");
+      if (auto it = by_id.find(q.Int(17)); it != by_id.end())
+        it->second->attempts.push_back(std::move(a));
+      return Status::Ok();
+    });
+    if (!s.ok()) return s;
+  }
+  for (Task& task : tasks) {
+    if (task.spec.stages.empty()) continue;
+    if (Status s = LoadLists(task, AttemptsRead::kNone); !s.ok()) return s;  // read above
+  }
+  std::sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) { return a.id < b.id; });
+  return tasks;
+}
+
 Result<std::vector<TaskId>> SqlStore::EndedAmong(const std::vector<TaskId>& ids) {
   std::vector<TaskId> ended;
   if (ids.empty()) return ended;
@@ -120,7 +154,7 @@ Result<sql::Stmt*> SqlStore::ListStatement(const ListFilter& filter, size_t stat
                    (filter.label ? kByLabel : 0);
   sql::Stmt& stmt = st_->list[mask + kListMasks * states];
   if (stmt == nullptr) {
-    Result<sql::Stmt> prepared = db_->Prepare("list tasks", ListSql(mask, states));
+    Result<sql::Stmt> prepared = db_->Prepare("list tasks", ListSql(dialect_, mask, states));
     if (!prepared.ok()) return prepared.status();
     stmt = std::move(*prepared);
   }
@@ -267,6 +301,7 @@ Result<std::vector<RunningAttempt>> SqlStore::RunningAttemptsOf(const std::strin
     if (attempt_reason && *attempt_reason != AttemptReason::kNone && task_reason)
       a.stop = StopRequest{*attempt_reason, *task_reason, q.Int(6)};
     a.keep_background = q.Int(7) != 0;
+    a.host = q.Text(8);
     running.push_back(std::move(a));
   });
   if (!s.ok()) return s;
@@ -320,9 +355,13 @@ Status SqlStore::TogetherCommitted(const std::function<Status()>& body) {
   sql::Transaction tx(*db_);
   if (Status s = tx.Begin(); !s.ok()) return s;
   together_ = true;
+  together_failed_ = Status::Ok();
   Status s = body();
   together_ = false;
+  if (careful_ > 0) --careful_;
+  if (!together_failed_.ok()) careful_ = kCarefulTransactions;
   if (!s.ok()) return s;  // tx rolls back
+  if (!together_failed_.ok()) return together_failed_;
   if (!db_->InTransaction())
     return Status(ErrorCode::kInternal, "", "the shared transaction was rolled back");
   return tx.Commit();
@@ -353,6 +392,18 @@ Result<std::vector<TaskCount>> SqlStore::TaskCounts() {
   return counts;
 }
 
+Result<RunningTally> SqlStore::Running() {
+  RunningTally tally;
+  sql::Query q(st_->running_tally);
+  Status s = q.ForEach([&] {
+    const int n = static_cast<int>(q.Int(2));
+    tally.by_queue[q.Text(0)] += n;
+    tally.by_owner[static_cast<uint32_t>(q.Int(1))] += n;
+  });
+  if (!s.ok()) return s;
+  return tally;
+}
+
 Result<std::map<uint32_t, int>> SqlStore::RunningByOwner() {
   std::map<uint32_t, int> counts;
   sql::Query q(st_->running_by_owner);
@@ -376,8 +427,9 @@ Result<int64_t> SqlStore::OutputOf(uint32_t owner_uid) {
   return *row ? q.Int(0) : 0;
 }
 
-Result<std::optional<WallMs>> SqlStore::QueryMin(sql::Stmt& stmt) {
+Result<std::optional<WallMs>> SqlStore::QueryMin(sql::Stmt& stmt, std::optional<int64_t> param) {
   sql::Query q(stmt);
+  if (param) q.BindInt(*param);
   Result<bool> row = q.Step();
   if (!row.ok()) return row.status();
   if (!*row || q.IsNull(0)) return std::optional<WallMs>();

@@ -69,19 +69,16 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/store/outbox.h"
 #include "core/store/sql/connection.h"
+#include "core/store/sql/dialect.h"
 #include "core/store/store.h"
 
 namespace tq {
-
-namespace sql {
-/// How the two databases spell what SQL leaves to each (statements.cc).
-enum class Dialect { kSqlite, kPostgres };
-}  // namespace sql
 
 /// The store over an SQL connection. Never throws; every failure of the database is
 /// Status::Internal("store: <what> failed: <message>"), and no message carries environment
@@ -100,9 +97,11 @@ class SqlStore : public Store {
                                      WallMs now) override;
   Result<std::vector<ShardState>> ShardsOf(TaskId group) override;
   Result<bool> ClaimGroupEnd(TaskId group) override;
+  void PrepareInsert(const std::string& queue, const std::vector<std::string>& env) override;
   Result<TaskId> Insert(const Owner& owner, const TaskSpec& spec, WallMs now) override;
   Result<Task> Get(TaskId id) override;
   Result<Task> GetSummary(TaskId id) override;
+  Result<std::vector<Task>> GetSummaries(const std::vector<TaskId>& ids) override;
   Result<std::vector<Task>> List(const ListFilter& filter) override;
   Result<std::vector<TaskId>> EndedAmong(const std::vector<TaskId>& ids) override;
   Result<std::vector<uint32_t>> ReadyOwners(const std::string& queue) override;
@@ -115,13 +114,14 @@ class SqlStore : public Store {
   Result<std::optional<StoredOutput>> SavedOutput(TaskId id, int attempt) override;
   Result<std::vector<UnitHolder>> HeldUnits() override;
   Result<std::optional<Candidate>> FirstReady(const std::string& queue, ReadyOrder order) override;
-  Result<int> PromoteDue(WallMs now, int limit) override;
+  Result<int> PromoteDue(WallMs now, int limit, std::optional<WallMs>* next_due = nullptr) override;
   Result<std::optional<WallMs>> NextDue() override;
   Result<std::optional<int>> StartAttempt(TaskId id, WallMs now, const UnitGrant& units) override;
   Status RecordStop(TaskId id, int attempt, const StopRequest& stop) override;
   Status NoteAttempt(TaskId id, int attempt, const std::string& note) override;
   Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
-                                            TaskState final_state, TaskReason reason) override;
+                                            TaskState final_state, TaskReason reason,
+                                            const StoredOutput* output = nullptr) override;
   Status RetryLater(TaskId id, int attempt, const AttemptOutcome& outcome, WallMs not_before,
                     int priority) override;
   Status AdvanceStage(TaskId id, int attempt, const AttemptOutcome& outcome) override;
@@ -166,6 +166,7 @@ class SqlStore : public Store {
   }
   void WaitWith(StoreWaiter waiter) override { db_->WaitWith(std::move(waiter)); }
   Result<std::map<uint32_t, int>> RunningByOwner() override;
+  Result<RunningTally> Running() override;
   Result<int64_t> PendingOf(uint32_t owner_uid) override;
   Result<int64_t> OutputOf(uint32_t owner_uid) override;
   Status UnstartAttempt(TaskId id, int attempt,
@@ -187,9 +188,11 @@ class SqlStore : public Store {
   // Hosts: hosts.cc.
   Status JoinHost(const std::string& host, const std::string& version, int max_running,
                   WallMs now) override;
-  Result<bool> Heartbeat(int max_running, WallMs now) override;
+  Result<std::optional<WallMs>> Heartbeat(int max_running, WallMs now) override;
+  int64_t HostEpoch() const override { return epoch_; }
+  Status ActForHost(const std::string& host, int64_t epoch) override;
   Status LeaveHost() override;
-  Result<std::vector<HostRecord>> Hosts() override;
+  Result<std::vector<HostRecord>> Hosts(WallMs now) override;
   Result<std::optional<std::vector<RunningAttempt>>> FenceHost(const std::string& host,
                                                                int64_t beats) override;
   Result<std::vector<std::pair<std::string, RunningAttempt>>> TakeFenced() override;
@@ -221,6 +224,7 @@ class SqlStore : public Store {
     kFirstFittingOldest,
     kReadyUnitRequests,
     kHeldUnits,
+    kReleaseDependents,
   };
 
  protected:
@@ -251,6 +255,22 @@ class SqlStore : public Store {
     if (Status s = body(); !s.ok()) return s;  // tx rolls back
     return tx.Commit();
   }
+  /// As Write, but inside WriteTogether on PostgreSQL without a savepoint of its own (two
+  /// statements fewer), for a body that refuses (a status with no store fault) only while it
+  /// has written nothing. A store fault in it gives the shared transaction up, as PostgreSQL
+  /// does itself: WriteTogether rolls it back and fails with that fault, and the next ones take
+  /// a savepoint for each write again (careful_) until none has failed for a while, so that a
+  /// write that fails each time is undone alone.
+  template <typename Body>
+  Status WriteOrRefuse(Body&& body) {
+    if (!together_ || dialect_ == sql::Dialect::kSqlite || careful_ > 0) return Write(body);
+    if (!together_failed_.ok()) return together_failed_;
+    if (!db_->InTransaction())
+      return Status(ErrorCode::kInternal, "", "the shared transaction was rolled back");
+    Status s = body();
+    if (s.fault() != StoreFault::kNone) together_failed_ = s;
+    return s;
+  }
   /// WriteTogether's transaction: `body` and the commit, rolled back when either fails.
   Status TogetherCommitted(const std::function<Status()>& body);
   /// Write's body under a savepoint of WriteTogether's transaction.
@@ -260,6 +280,7 @@ class SqlStore : public Store {
       return Status(ErrorCode::kInternal, "", "the shared transaction was rolled back");
     if (Status s = db_->Savepoint(); !s.ok()) return s;
     if (Status s = body(); !s.ok()) {
+      if (s.fault() != StoreFault::kNone && careful_ > 0) careful_ = kCarefulTransactions;
       if (db_->InTransaction() && db_->RollbackToSavepoint().ok()) (void)db_->ReleaseSavepoint();
       return s;
     }
@@ -280,10 +301,17 @@ class SqlStore : public Store {
   Status DropEnvIfUnused(const std::string& key);
   /// Inserts task `id`'s labels and dependency edges.
   Status InsertRows(TaskId id, const TaskSpec& spec, const std::vector<TaskId>& deps);
+  /// What the tasks of one batch share, stored once for the batch's transaction.
+  struct BatchShared {
+    std::map<std::string, std::string> env_keys;  ///< an environment's bytes: its key
+    std::set<std::string> queues;                 ///< the queues made sure of
+  };
   /// Inserts a new task; one whose dependency failed ends at once (its id joins `ended`).
-  /// `new_queue`, when given, says whether the store made its queue for it.
+  /// `new_queue`, when given, says whether the store made its queue for it. With `batch`, an
+  /// environment or queue the batch's transaction already stored is not stored again.
   Result<TaskId> InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
-                            std::vector<TaskId>* ended, bool* new_queue = nullptr);
+                            std::vector<TaskId>* ended, bool* new_queue = nullptr,
+                            BatchShared* batch = nullptr);
   /// Inserts `total` shards of `spec` as a new group (SubmitShards and a sharded firing); a run
   /// of a job makes the group the job's last task.
   Status InsertShardsInTx(const Owner& owner, const TaskSpec& spec, int total, WallMs now,
@@ -327,9 +355,20 @@ class SqlStore : public Store {
   /// `not_before`: a retry at `retry_priority` when given, else its next stage (SPEC 13).
   Status ReopenAfter(TaskId id, int attempt, const AttemptOutcome& outcome, WallMs not_before,
                      std::optional<int> retry_priority);
+  /// SaveOutput inside a transaction.
+  Status SaveOutputInTx(TaskId id, int attempt, const StoredOutput& output);
+  /// How a task ends with its attempt, and the output kept with it (none: nullptr).
+  struct Ending {
+    TaskState state;
+    TaskReason reason;
+    const StoredOutput* output;
+  };
   /// Closes attempt `attempt` of running task `id` with `outcome`; kInvalid when the task is not
-  /// running that attempt. Sets `run` to the job the task is a run of.
-  Status CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome, JobRun* run);
+  /// running that attempt. Sets `run` to the job the task is a run of. Given `ending`
+  /// (finish_attempt_and_task), the task ends so too, its output is kept, and if it succeeded
+  /// its dependents wait for it no more.
+  Status CloseAttempt(TaskId id, int attempt, const AttemptOutcome& outcome, JobRun* run,
+                      std::optional<Ending> ending = std::nullopt);
 
   // ---- cron jobs, inside a transaction (jobs.cc) ----
 
@@ -357,26 +396,67 @@ class SqlStore : public Store {
   // ---- reads (sql_store.cc) ----
 
   /// Which of a task's attempts LoadLists reads.
-  enum class AttemptsRead { kAll, kLast };
-  /// Fills `task`'s stages, labels and dependencies, and its attempts (`which` of them).
+  enum class AttemptsRead { kAll, kLast, kNone };
+  /// Fills `task`'s stages and its attempts (`which` of them).
   Status LoadLists(Task& task, AttemptsRead which);
   // The task `stmt` (get_task or get_task_summary) reads for `id`, with its lists.
   Result<Task> GetWith(sql::Stmt& stmt, TaskId id);
   /// The List statement for the filters `filter` sets, with `states` (0 to 6) distinct states
   /// of its `states`, prepared on first use.
   Result<sql::Stmt*> ListStatement(const ListFilter& filter, size_t states);
+  /// When an attempt started, and the units it holds.
+  struct StartedAt {
+    WallMs now;
+    const UnitGrant* units;
+  };
+  /// Runs `stmt` (start_task, start_plain_task, or start_plain_with_attempt given `attempt`)
+  /// for task `id`: the new attempt's number, with the job it is a run of in `run`; nullopt
+  /// when it started nothing.
+  Result<std::optional<int>> StartRow(sql::Stmt& stmt, TaskId id, JobRun* run,
+                                      std::optional<StartedAt> attempt = std::nullopt);
+  /// Inserts attempt `number` of task `id`, started now on the joined host.
+  Status InsertAttempt(TaskId id, int number, WallMs now, const UnitGrant& units);
+  /// StartAttempt of an exclusive run of a job, which another host's run may hold back: under a
+  /// savepoint, undone then.
+  Result<std::optional<int>> StartMayUndo(TaskId id, WallMs now, const UnitGrant& units);
+  /// Ok while the joined host's epoch is current (or none was joined); else the error that it
+  /// was fenced and starts nothing until it joins again.
+  Status HostCurrent();
   /// The attempts the store holds as running on `host`.
   Result<std::vector<RunningAttempt>> RunningAttemptsOf(const std::string& host);
-  /// Runs a `SELECT min(...)` statement: nullopt when it is NULL.
-  Result<std::optional<WallMs>> QueryMin(sql::Stmt& stmt);
+  /// Whether PrepareInsert stores anything now: on PostgreSQL, outside a transaction (SQLite
+  /// has one writer, whose transactions hold nobody up apart from it).
+  bool Preparing() const;
+  /// PrepareInsert's queue `name`, committed on its own unless known to exist.
+  void PrepareQueue(const std::string& name);
+  /// Inside a transaction: makes sure queue `name` exists and holds it against forgetting idle
+  /// queues until the transaction ends; `*made` tells whether this made it (or PrepareQueue
+  /// did, for it).
+  Status HoldQueue(const std::string& name, bool* made);
+  /// Runs a statement that yields one time, with `param` as $1 when given: nullopt when it
+  /// yields NULL or no row.
+  Result<std::optional<WallMs>> QueryMin(sql::Stmt& stmt,
+                                         std::optional<int64_t> param = std::nullopt);
 
   std::unique_ptr<sql::Connection> db_;  // declared first: destroyed after the statements
   sql::Dialect dialect_;
   std::unique_ptr<Statements> st_;
-  bool together_ = false;  ///< inside WriteTogether: each Write is a savepoint of its transaction
-  Outbox outbox_;          ///< the effects of WriteTogether's transaction (AfterCommit)
-  std::string host_;       ///< the host it joined as ("" before JoinHost)
-  int64_t epoch_ = 0;      ///< that host's epoch when it joined (0: joined none)
+  bool together_ = false;   ///< inside WriteTogether: each Write is a savepoint of its transaction
+  Status together_failed_;  ///< the fault a WriteOrRefuse gave WriteTogether's transaction up for
+  /// After a WriteOrRefuse failed: how many more WriteTogether transactions take a savepoint for
+  /// each write (reset while one still fails).
+  static constexpr int kCarefulTransactions = 20;
+  int careful_ = 0;
+  Outbox outbox_;     ///< the effects of WriteTogether's transaction (AfterCommit)
+  std::string host_;  ///< the host it joined as ("" before JoinHost)
+  /// Queues and environment keys PrepareInsert stored or found, as "queue/NAME" and "env/KEY"
+  /// (forgotten all at once past kMaxKnownShared); a row forgotten since is stored again by the
+  /// transaction that needs it.
+  static constexpr size_t kMaxKnownShared = 4096;
+  std::set<std::string> shared_known_;
+  /// Made by PrepareQueue, not yet told by a HoldQueue (forgotten with shared_known_).
+  std::set<std::string> queues_made_;
+  int64_t epoch_ = 0;  ///< that host's epoch when it joined (0: joined none)
 };
 
 }  // namespace tq

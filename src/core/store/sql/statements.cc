@@ -44,8 +44,60 @@ std::string Locking(Dialect d, const char* clause) {
   return d == Dialect::kSqlite ? std::string() : std::string(" ") + clause;
 }
 
+// PostgreSQL's clock, in ms since the epoch, as the time of a heartbeat and of the hosts list:
+// every host's silence is judged on this one clock (SPEC 12). SQLite's file is one machine's,
+// whose clock tqd passes in.
+constexpr const char* kServerNowMs =
+    "CAST(extract(epoch FROM statement_timestamp()) * 1000 AS bigint)";
+
+// "IN the ids of $1" (bound with BindTextList, each id as text).
+// A queue row in use: with a setting of its own, made by tq queue add, or holding tasks.
+std::string QueueInUse() {
+  return "(paused <> 0 OR concurrency IS NOT NULL OR priority_mix IS NOT NULL OR added <> 0 OR "
+         "name IN (SELECT queue FROM task_counts GROUP BY queue HAVING sum(n) <> 0))";
+}
+
+std::string InIdList(Dialect d) {
+  return d == Dialect::kSqlite ? "IN (SELECT CAST(value AS INTEGER) FROM json_each($1))"
+                               : "= ANY(CAST($1 AS bigint[]))";
+}
+
+// Starts a ready task (`also`: more conditions), only while the host's epoch is current ($2 and
+// $3: the host and its epoch, 0 for none joined).
+std::string StartTaskSql(const char* also) {
+  return std::string(
+             "UPDATE tasks SET state = 'running', ready = 0, expires_at = NULL, "
+             "attempt_count = attempt_count + 1 WHERE id = $1 AND ready = 1 AND state = "
+             "'pending' ") +
+         also +
+         "AND ($3 = 0 OR EXISTS (SELECT 1 FROM hosts WHERE name = $2 AND epoch = $3)) "
+         "RETURNING attempt_count, job, shard_group, job_exclusive";
+}
+
+// Closes attempt $2 of task $1 while its task runs it, held by host $15 at epoch $16.
+std::string FinishAttemptSql() {
+  return "UPDATE attempts SET ended = $3, exit_code = $4, signal = $5, reason = $6, "
+         "user_cpu_us = $7, system_cpu_us = $8, max_rss_kb = $9, "
+         "pid = CASE WHEN $10 > 0 THEN $10 ELSE pid END, "
+         "detail = CASE WHEN $18 = 1 THEN $11 ELSE detail END, output_bytes = $12,  "
+         "memory_peak_bytes = $13, "
+         "shim_pid = CASE WHEN $14 > 0 THEN $14 ELSE shim_pid END, output_cut = $17 "
+         "WHERE task_id = $1 AND number = $2 AND holder = $15 AND fence = $16 "
+         "AND EXISTS (SELECT 1 FROM tasks WHERE id = $1 AND state = 'running' AND "
+         "attempt_count = $2)";
+}
+
+// PostgreSQL: start_plain_task (its RETURNING list, with the stage) and insert_attempt in one
+// statement, one round trip fewer for each start ($4: when it started, $5: its units).
+std::string StartWithAttemptSql() {
+  return "WITH s AS (" + StartTaskSql("AND job_exclusive = 0 ") +
+         ", stage), a AS (INSERT INTO attempts(task_id, number, started, units, stage, host, "
+         "holder, fence) SELECT $1, attempt_count, $4, CAST($5 AS text), stage, $2, $2, $3 "
+         "FROM s) SELECT attempt_count, job, shard_group, job_exclusive FROM s";
+}
+
 // PostgreSQL: the task read is held until the transaction ends, and a task another host's claim
-// holds is passed over (a claim, Dispatcher::ClaimApart); SQLite has one writer at a time.
+// holds is passed over (a claim of a turn of dispatch); SQLite has one writer at a time.
 std::string SkipClaimed(Dialect d) {
   return Locking(d, "FOR UPDATE SKIP LOCKED");
 }
@@ -69,14 +121,31 @@ std::string FirstFittingOldestSql(Dialect d) {
   return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") + kReadyPart +
          " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY id LIMIT 1" + SkipClaimed(d);
 }
+// As `single` (one of the four above: the tasks placed on host $3), for the tasks placed on no
+// host and on $3 together in one round trip: each part's first, then the first of the two by
+// `order`. Both rows are locked, as two statements would lock them.
+std::string BothPlacesSql(const std::string& single, const char* order) {
+  std::string unplaced = single;
+  const std::string placed_here = "run_on = $3";
+  unplaced.replace(unplaced.find(placed_here), placed_here.size(), "run_on = ''");
+  return "SELECT id, priority FROM (" + unplaced +
+         ") AS unplaced UNION ALL SELECT id, priority FROM (" + single + ") AS placed ORDER BY " +
+         order + " LIMIT 1";
+}
+
 // Each step finds the next request after the last one among the ready tasks that ask for units:
-// the cost grows with the different requests, never with their tasks.
+// the cost grows with the different requests, never with their tasks. (ORDER BY ... LIMIT 1
+// rather than min() here and in the oldest-first reads below: PostgreSQL keeps the plan it made
+// for a statement without parameters, often on an empty store, and only this form is sure to
+// read the index that holds the answer first.)
 std::string ReadyUsesSql(Dialect d) {
   const std::string from = " FROM tasks" + Use(d, "tasks_ready_uses");
-  return "WITH RECURSIVE u(uses) AS (SELECT (SELECT min(uses)" + from +
-         " WHERE ready = 1 AND uses IS NOT NULL) UNION ALL SELECT (SELECT min(uses)" + from +
-         " WHERE ready = 1 AND uses IS NOT NULL AND uses > u.uses) FROM u WHERE u.uses IS NOT "
-         "NULL) SELECT uses FROM u WHERE uses IS NOT NULL";
+  return "WITH RECURSIVE u(uses) AS (SELECT (SELECT uses" + from +
+         " WHERE ready = 1 AND uses IS NOT NULL ORDER BY uses LIMIT 1) UNION ALL SELECT (SELECT "
+         "uses" +
+         from +
+         " WHERE ready = 1 AND uses IS NOT NULL AND uses > u.uses ORDER BY uses LIMIT 1) FROM u "
+         "WHERE u.uses IS NOT NULL) SELECT uses FROM u WHERE uses IS NOT NULL";
 }
 // The units the running attempts of host $1 hold (units are each host's own): O(running
 // attempts).
@@ -90,10 +159,47 @@ std::string HeldUnitsSql(Dialect d) {
 // cost grows with the owners that have ready tasks there, never with their tasks.
 std::string ReadyOwnersSql(Dialect d) {
   const std::string from = " FROM tasks" + Use(d, "tasks_ready_by_id");
-  return "WITH RECURSIVE o(uid) AS (SELECT (SELECT min(owner_uid)" + from +
-         " WHERE ready = 1 AND queue = $1) UNION ALL SELECT (SELECT min(owner_uid)" + from +
-         " WHERE ready = 1 AND queue = $1 AND owner_uid > o.uid) FROM o WHERE o.uid IS NOT NULL) "
-         "SELECT uid FROM o WHERE uid IS NOT NULL";
+  return "WITH RECURSIVE o(uid) AS (SELECT (SELECT owner_uid" + from +
+         " WHERE ready = 1 AND queue = $1 ORDER BY owner_uid LIMIT 1) UNION ALL SELECT (SELECT "
+         "owner_uid" +
+         from +
+         " WHERE ready = 1 AND queue = $1 AND owner_uid > o.uid ORDER BY owner_uid LIMIT 1) FROM o "
+         "WHERE o.uid IS NOT NULL) SELECT uid FROM o WHERE uid IS NOT NULL";
+}
+// The tasks waiting for task $1 (ended at `now`, a parameter) wait for one dependency fewer. On
+// PostgreSQL the dependents are read first (an array), and the state is tested where no index
+// can serve it: the plan walks the primary key for those few, never the pending tasks, whatever
+// the server's estimates (a new store has none).
+std::string ReleaseDependentsSql(Dialect d, const std::string& now) {
+  const std::string set =
+      "UPDATE tasks SET deps_left = deps_left - 1, ready = CASE WHEN deps_left = 1 AND held = 0 "
+      "AND not_before <= " +
+      now + " THEN 1 ELSE ready END WHERE ";
+  return d == Dialect::kSqlite
+             ? set +
+                   "state = 'pending' AND deps_left > 0 AND id IN (SELECT task_id FROM "
+                   "task_deps WHERE dep_id = $1)"
+             : set +
+                   "id = ANY(ARRAY(SELECT task_id FROM task_deps WHERE dep_id = $1)) AND "
+                   "(state = 'pending' AND deps_left > 0) IS TRUE";
+}
+
+// PostgreSQL: finish_attempt, finish_task ($19: the state, $20: the reason), save_output when
+// $21 is 1 ($22 to $24: stdout, stderr, their order) and, for a task that succeeded,
+// release_dependents in one statement, one round trip instead of four.
+std::string FinishAttemptAndTaskSql() {
+  return "WITH a AS (" + FinishAttemptSql() +
+         " RETURNING task_id, number), o AS (INSERT INTO attempt_output(task_id, number, stdout, "
+         "stderr, output_order) SELECT task_id, number, CAST($22 AS bytea), CAST($23 AS bytea), "
+         "CAST($24 AS bytea) FROM a WHERE $21 = 1 ON CONFLICT (task_id, number) DO UPDATE SET "
+         "stdout = excluded.stdout, stderr = excluded.stderr, output_order = "
+         "excluded.output_order), t AS (UPDATE tasks SET state = CAST($19 AS text), reason = $20, "
+         "exit_code = $4, signal = $5, finished = $3, ready = 0, held = 0 "
+         "WHERE id = $1 AND EXISTS (SELECT 1 FROM a) RETURNING job, job_exclusive, shard_group), "
+         "d AS (" +
+         ReleaseDependentsSql(Dialect::kPostgres, "$3") +
+         " AND CAST($19 AS text) = 'succeeded' AND EXISTS (SELECT 1 FROM t)) "
+         "SELECT job, job_exclusive, shard_group FROM t";
 }
 std::string PendingOfOwnerSql(Dialect d) {
   return "SELECT count(*) FROM tasks" + Use(d, "tasks_pending_by_owner") +
@@ -120,6 +226,18 @@ std::string PromoteDueSql(Dialect d) {
          "not_before <= $1 ORDER BY not_before LIMIT $2" +
          SkipClaimed(d) + ")";
 }
+// The next due time after $1 (once promote_due made the tasks due by $1 ready).
+std::string NextDueAfterSql(Dialect d) {
+  return "SELECT not_before FROM tasks" + Use(d, "tasks_delayed") +
+         " WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND held = 0 AND "
+         "not_before > $1 ORDER BY not_before LIMIT 1";
+}
+// PostgreSQL: promote_due, then how many it made ready and NextDueAfterSql, in one statement.
+std::string PromoteDueAndNextSql() {
+  return "WITH p AS (" + PromoteDueSql(Dialect::kPostgres) +
+         " RETURNING 1) SELECT (SELECT count(*) FROM p), (" + NextDueAfterSql(Dialect::kPostgres) +
+         ")";
+}
 std::string NextDueSql(Dialect d) {
   return "SELECT min(not_before) FROM tasks" + Use(d, "tasks_delayed") +
          " WHERE state = 'pending' AND ready = 0 AND deps_left = 0 AND held = 0";
@@ -135,8 +253,8 @@ std::string PendingTtlDueSql(Dialect d) {
          SkipClaimed(d);
 }
 std::string NextPendingTtlSql(Dialect d) {
-  return "SELECT min(expires_at) FROM tasks" + Use(d, "tasks_pending_ttl") +
-         " WHERE state = 'pending' AND expires_at IS NOT NULL";
+  return "SELECT (SELECT expires_at FROM tasks" + Use(d, "tasks_pending_ttl") +
+         " WHERE state = 'pending' AND expires_at IS NOT NULL ORDER BY expires_at LIMIT 1)";
 }
 std::string SucceededDueSql(Dialect d) {
   return "SELECT id FROM tasks" + Use(d, "tasks_succeeded") +
@@ -144,8 +262,8 @@ std::string SucceededDueSql(Dialect d) {
          SkipClaimed(d);
 }
 std::string OldestSucceededSql(Dialect d) {
-  return "SELECT min(finished) FROM tasks" + Use(d, "tasks_succeeded") +
-         " WHERE state = 'succeeded'";
+  return "SELECT (SELECT finished FROM tasks" + Use(d, "tasks_succeeded") +
+         " WHERE state = 'succeeded' ORDER BY finished LIMIT 1)";
 }
 // The edges of the one task are the outer loop: joined the other way, SQLite walks every pending
 // task (tasks_by_state) for each task that fails or is cancelled.
@@ -160,8 +278,8 @@ std::string EndedDueSql(Dialect d) {
          SkipClaimed(d);
 }
 std::string OldestEndedSql(Dialect d) {
-  return "SELECT min(finished) FROM tasks" + Use(d, "tasks_ended") +
-         " WHERE state IN ('failed', 'cancelled', 'expired')";
+  return "SELECT (SELECT finished FROM tasks" + Use(d, "tasks_ended") +
+         " WHERE state IN ('failed', 'cancelled', 'expired') ORDER BY finished LIMIT 1)";
 }
 // A job's runs: each repeats the index's condition, so tasks_job_runs applies. A pending task's
 // run is in flight once it has begun: at a later stage, or a shard whose group has a shard that
@@ -279,6 +397,8 @@ std::string PlannedSql(sql::Dialect d, SqlStore::PlannedQuery query) {
       return ReadyUsesSql(d);
     case Q::kHeldUnits:
       return HeldUnitsSql(d);
+    case Q::kReleaseDependents:
+      return ReleaseDependentsSql(d, "$2");
   }
   return NextDueSql(d);
 }
@@ -367,32 +487,34 @@ Status SqlStore::Prepare() {
        "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = $1)"},
       // reads
       {&S::get_task, "get task",
-       TaskSelect(true) + "JOIN envs AS e ON e.hash = t.env_hash WHERE t.id = $1"},
-      {&S::get_task_summary, "get task", TaskSelect(false) + "WHERE t.id = $1"},
+       TaskSelect(d, true) + "JOIN envs AS e ON e.hash = t.env_hash WHERE t.id = $1"},
+      {&S::get_task_summary, "get task", TaskSelect(d, false) + "WHERE t.id = $1"},
+      {&S::get_summaries, "get tasks",
+       TaskSelect(d, false) + "WHERE t.id " + InIdList(d) + " ORDER BY t.id"},
+      {&S::attempts_of_tasks, "read attempts", sql::AttemptsOfTasksSelect(InIdList(d))},
       {&S::task_stages, "read stages", StageSelect()},
-      {&S::task_labels, "read labels",
-       "SELECT label FROM task_labels WHERE task_id = $1 ORDER BY pos"},
-      {&S::task_deps, "read dependencies",
-       "SELECT dep_id FROM task_deps WHERE task_id = $1 ORDER BY rowid"},
       {&S::task_attempts, "read attempts", sql::AttemptSelect()},
       {&S::last_attempt, "read attempts", sql::AttemptSelect(true)},
       {&S::hold_queues, "hold queues for a claim",
        d == Dialect::kSqlite
            ? "SELECT name FROM queues WHERE name IN (SELECT value FROM json_each($1))"
-           // A queue another host's claim holds is passed over until a later turn.
+           // A queue another host's claim holds is passed over until a later turn. Submits to
+           // it, which hold it FOR KEY SHARE, never wait for a claim's hold (nor one for them).
            : "SELECT name FROM queues WHERE name IN (SELECT convert_to(n, 'UTF8') FROM "
-             "unnest(CAST($1 AS text[])) AS n) ORDER BY name FOR UPDATE SKIP LOCKED"},
+             "unnest(CAST($1 AS text[])) AS n) ORDER BY name FOR NO KEY UPDATE SKIP LOCKED"},
       {&S::add_queues, "hold queues for a claim",  // only PostgreSQL's
        d == Dialect::kSqlite ? ""
                              : "INSERT INTO queues(name) SELECT convert_to(n, 'UTF8') FROM "
                                "unnest(CAST($1 AS text[])) AS n ON CONFLICT DO NOTHING"},
       {&S::ended_among, "read which tasks ended",
-       std::string("SELECT id FROM tasks WHERE ") +
-           (d == Dialect::kSqlite ? "id IN (SELECT CAST(value AS INTEGER) FROM json_each($1))"
-                                  : "id = ANY(CAST($1 AS bigint[]))") +
+       "SELECT id FROM tasks WHERE id " + InIdList(d) +
            " AND state IN ('succeeded', 'failed', 'cancelled', 'expired') ORDER BY id"},
+      // A queue row without settings or tasks (one PrepareInsert made for a submit that was then
+      // refused, or not yet committed) is as good as none: it is not shown, and goes with the
+      // idle queues.
       {&S::queue_states, "list queues",
-       "SELECT name, paused, concurrency, priority_mix, added FROM queues ORDER BY name"},
+       "SELECT name, paused, concurrency, priority_mix, added FROM queues WHERE " + QueueInUse() +
+           " ORDER BY name"},
       {&S::set_queue_paused, "pause queue",
        "INSERT INTO queues(name, paused) VALUES ($1, $2) "
        "ON CONFLICT(name) DO UPDATE SET paused = excluded.paused"},
@@ -402,23 +524,26 @@ Status SqlStore::Prepare() {
       {&S::set_queue_priority_mix, "set queue priority mix",
        "INSERT INTO queues(name, priority_mix) VALUES ($1, $2) "
        "ON CONFLICT(name) DO UPDATE SET priority_mix = excluded.priority_mix"},
-      {&S::queue_exists, "read queue", "SELECT 1 FROM queues WHERE name = $1"},
+      {&S::queue_exists, "read queue", "SELECT 1 FROM queues WHERE name = $1 AND " + QueueInUse()},
       {&S::queue_state, "read queue settings",
-       "SELECT name, paused, concurrency, priority_mix, added FROM queues WHERE name = $1"},
+       "SELECT name, paused, concurrency, priority_mix, added FROM queues WHERE name = $1 AND " +
+           QueueInUse()},
       // Compared as they are stored (PostgreSQL keeps names as bytes): a range of names would
       // follow a collation.
       {&S::queues_named_from, "count queues by prefix",
        d == Dialect::kPostgres
-           ? "SELECT count(*) FROM queues "
-             "WHERE substring(name FROM 1 FOR length(CAST($1 AS bytea))) = CAST($1 AS bytea)"
-           : "SELECT count(*) FROM queues "
-             "WHERE substr(name, 1, length(CAST($1 AS text))) = CAST($1 AS text)"},
+           ? "SELECT count(*) FROM queues WHERE " + QueueInUse() +
+                 " AND substring(name FROM 1 FOR length(CAST($1 AS bytea))) = CAST($1 AS bytea)"
+           : "SELECT count(*) FROM queues WHERE " + QueueInUse() +
+                 " AND substr(name, 1, length(CAST($1 AS text))) = CAST($1 AS text)"},
       {&S::add_queue, "add queue",
        "INSERT INTO queues(name, paused, concurrency, priority_mix, added) "
-       "VALUES ($1, $2, $3, $4, $5)"},
+       "VALUES ($1, $2, $3, $4, $5) ON CONFLICT(name) DO UPDATE SET paused = excluded.paused, "
+       "concurrency = excluded.concurrency, priority_mix = excluded.priority_mix, "
+       "added = excluded.added"},
       {&S::running_attempts, "list running attempts",
        "SELECT a.task_id, a.number, coalesce(s.timeout_ms, t.timeout_ms), a.started, "
-       "a.stop_reason, a.stop_task_reason, a.stop_requested, t.keep_background "
+       "a.stop_reason, a.stop_task_reason, a.stop_requested, t.keep_background, a.host "
        "FROM tasks AS t "
        "JOIN attempts AS a ON a.task_id = t.id AND a.number = t.attempt_count "
        "LEFT JOIN task_stages AS s ON s.task_id = t.id AND s.pos = t.stage "
@@ -429,6 +554,9 @@ Status SqlStore::Prepare() {
        // A count may have a row per host that wrote (PostgreSQL's schema v6): their sum.
        "SELECT queue, state, CAST(sum(n) AS BIGINT) FROM task_counts GROUP BY queue, state "
        "HAVING sum(n) <> 0 ORDER BY queue, state"},
+      {&S::running_tally, "count running attempts",
+       "SELECT queue, owner_uid, count(*) FROM tasks WHERE state = 'running' "
+       "GROUP BY queue, owner_uid"},
       {&S::running_by_owner, "count running attempts per user",
        "SELECT owner_uid, count(*) FROM tasks WHERE state = 'running' GROUP BY owner_uid"},
       {&S::pending_of_owner, "count a user's pending tasks", PendingOfOwnerSql(d)},
@@ -442,15 +570,26 @@ Status SqlStore::Prepare() {
       {&S::first_fitting_priority, "first ready task with free units",
        FirstFittingByPrioritySql(d)},
       {&S::first_fitting_oldest, "first ready task with free units", FirstFittingOldestSql(d)},
+      {&S::first_ready_priority_both, "first ready task",
+       BothPlacesSql(FirstReadyByPrioritySql(d), "priority, id")},
+      {&S::first_ready_oldest_both, "first ready task",
+       BothPlacesSql(FirstReadyOldestSql(d), "id")},
+      {&S::first_fitting_priority_both, "first ready task with free units",
+       BothPlacesSql(FirstFittingByPrioritySql(d), "priority, id")},
+      {&S::first_fitting_oldest_both, "first ready task with free units",
+       BothPlacesSql(FirstFittingOldestSql(d), "id")},
       {&S::ready_uses, "list the unit requests of ready tasks", ReadyUsesSql(d)},
       {&S::held_units, "list the units running tasks hold", HeldUnitsSql(d)},
       {&S::promote_due, "promote due tasks", PromoteDueSql(d)},
       {&S::next_due, "next due time", NextDueSql(d)},
-      {&S::start_task, "start attempt",
-       "UPDATE tasks SET state = 'running', ready = 0, expires_at = NULL, "
-       "attempt_count = attempt_count + 1 "
-       "WHERE id = $1 AND ready = 1 AND state = 'pending' RETURNING attempt_count, job, "
-       "shard_group, job_exclusive"},
+      {&S::promote_due_and_next, "promote due tasks",
+       d == Dialect::kSqlite ? "" : PromoteDueAndNextSql()},
+      {&S::next_due_after, "next due time", d == Dialect::kSqlite ? NextDueAfterSql(d) : ""},
+      {&S::start_task, "start attempt", StartTaskSql("")},
+      // Not an exclusive run of a job, whose start may have to be undone (StartAttempt).
+      {&S::start_plain_task, "start attempt", StartTaskSql("AND job_exclusive = 0 ")},
+      {&S::start_plain_with_attempt, "start attempt",
+       d == Dialect::kSqlite ? "" : StartWithAttemptSql()},
       {&S::insert_attempt, "insert attempt",
        "INSERT INTO attempts(task_id, number, started, units, stage, host, holder, fence) "
        "VALUES ($1, $2, $3, $4, (SELECT stage FROM tasks WHERE id = $1), $5, $5, $6)"},
@@ -462,13 +601,11 @@ Status SqlStore::Prepare() {
       {&S::task_run_state, "read task state",
        "SELECT state, attempt_count, job, job_exclusive, shard_group FROM tasks WHERE id = $1"},
       {&S::finish_attempt, "finish attempt",
-       "UPDATE attempts SET ended = $3, exit_code = $4, signal = $5, reason = $6, "
-       "user_cpu_us = $7, system_cpu_us = $8, max_rss_kb = $9, "
-       "pid = CASE WHEN $10 > 0 THEN $10 ELSE pid END, "
-       "detail = CASE WHEN $18 = 1 THEN $11 ELSE detail END, output_bytes = $12,  "
-       "memory_peak_bytes = $13, "
-       "shim_pid = CASE WHEN $14 > 0 THEN $14 ELSE shim_pid END, output_cut = $17 "
-       "WHERE task_id = $1 AND number = $2 AND holder = $15 AND fence = $16"},
+       FinishAttemptSql() + " RETURNING (SELECT job FROM tasks WHERE id = $1), "
+                            "(SELECT job_exclusive FROM tasks WHERE id = $1), "
+                            "(SELECT shard_group FROM tasks WHERE id = $1)"},
+      {&S::finish_attempt_and_task, "finish attempt",
+       d == Dialect::kSqlite ? "" : FinishAttemptAndTaskSql()},
       {&S::finish_task, "finish task",
        "UPDATE tasks SET state = $2, reason = $3, exit_code = $4, signal = $5, finished = $6, "
        "ready = 0, held = 0 WHERE id = $1"},
@@ -486,13 +623,9 @@ Status SqlStore::Prepare() {
        "ready = CASE WHEN held = 2 THEN 0 ELSE $3 END, exit_code = $4, signal = $5, "
        "held = CASE WHEN held = 2 THEN 2 ELSE $6 END, queued_attempts = attempt_count "
        "WHERE id = $1 AND stage + 1 < stages"},
-      {&S::dependents_decrement, "release dependents",
-       "UPDATE tasks SET deps_left = deps_left - 1 WHERE state = 'pending' AND deps_left > 0 "
-       "AND id IN (SELECT task_id FROM task_deps WHERE dep_id = $1)"},
-      {&S::dependents_ready, "release dependents",
-       "UPDATE tasks SET ready = 1 WHERE state = 'pending' AND ready = 0 AND deps_left = 0 "
-       "AND held = 0 AND not_before <= $2 AND id IN (SELECT task_id FROM task_deps WHERE dep_id = "
-       "$1)"},
+      // The last dependency done makes a task ready, unless held or not yet due (deps_left on
+      // the right is the value before the update).
+      {&S::release_dependents, "release dependents", ReleaseDependentsSql(d, "$2")},
       {&S::pending_dependents, "read dependents", PendingDependentsSql(d)},
       {&S::end_pending, "end pending task",
        "UPDATE tasks SET state = $2, reason = $3, finished = $4, ready = 0, held = 0 "
@@ -594,19 +727,22 @@ Status SqlStore::Prepare() {
        "UPDATE jobs SET last_success = CASE WHEN last_success > $2 THEN last_success ELSE $2 END "
        "WHERE job = $1"},
       {&S::drop_idle_queues, "forget idle queues",
-       "DELETE FROM queues WHERE name IN (SELECT name FROM queues WHERE paused = 0 AND "
-       "concurrency IS NULL AND priority_mix IS NULL AND added = 0 AND name NOT IN "
-       "(SELECT queue FROM task_counts GROUP BY queue HAVING sum(n) <> 0)" +
+       "DELETE FROM queues WHERE name IN (SELECT name FROM queues WHERE NOT " + QueueInUse() +
            Locking(d, "FOR UPDATE SKIP LOCKED") + ")"},
+      // Environments no task uses: left by PrepareInsert for a submit then refused (PostgreSQL).
+      {&S::drop_unused_envs, "drop env",
+       d == Dialect::kSqlite
+           ? ""
+           : "DELETE FROM envs WHERE hash IN (SELECT hash FROM envs AS e WHERE NOT EXISTS "
+             "(SELECT 1 FROM tasks WHERE env_hash = e.hash) LIMIT 64 FOR UPDATE SKIP LOCKED)"},
       {&S::active_queues_of, "list a user's queues",
        "SELECT DISTINCT queue FROM tasks WHERE owner_uid = $1 AND state IN ('pending', "
        "'running') ORDER BY queue"},
       // output kept for every host (saved_output.cc)
-      {&S::attempt_exists, "find an attempt",
-       "SELECT 1 FROM attempts WHERE task_id = $1 AND number = $2"},
-      {&S::save_output, "keep an attempt's output",
+      {&S::save_output, "keep an attempt's output",  // of an attempt the store holds only
        "INSERT INTO attempt_output(task_id, number, stdout, stderr, output_order) "
-       "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (task_id, number) DO UPDATE SET "
+       "SELECT task_id, number, $3, $4, $5 FROM attempts WHERE task_id = $1 AND number = $2 "
+       "ON CONFLICT (task_id, number) DO UPDATE SET "
        "stdout = excluded.stdout, stderr = excluded.stderr, output_order = excluded.output_order"},
       {&S::saved_output, "read an attempt's kept output",
        "SELECT stdout, stderr, output_order FROM attempt_output WHERE task_id = $1 AND number = "
@@ -614,10 +750,12 @@ Status SqlStore::Prepare() {
       // hosts (hosts.cc)
       {&S::join_host, "join as a host",
        "INSERT INTO hosts(name, version, epoch, beats, started, heartbeat, max_running) "
-       "VALUES ($1, $2, 1, 0, $3, $3, $4) "
-       "ON CONFLICT(name) DO UPDATE SET version = excluded.version, epoch = hosts.epoch + 1, "
-       "beats = 0, started = excluded.started, heartbeat = excluded.heartbeat, "
-       "max_running = excluded.max_running RETURNING epoch"},
+       "VALUES ($1, $2, 1, 0, $3, " +
+           std::string(d == Dialect::kSqlite ? "$3" : kServerNowMs) +
+           ", $4) "
+           "ON CONFLICT(name) DO UPDATE SET version = excluded.version, epoch = hosts.epoch + 1, "
+           "beats = 0, started = excluded.started, heartbeat = excluded.heartbeat, "
+           "max_running = excluded.max_running RETURNING epoch"},
       {&S::adopt_attempts, "join as a host",
        d == Dialect::kSqlite  // one machine opens the file: every open attempt is its own
            ? "UPDATE attempts SET host = $1, holder = $1, fence = $2 WHERE ended = 0"
@@ -626,12 +764,14 @@ Status SqlStore::Prepare() {
       {&S::host_current, "read the host's epoch",
        "SELECT 1 FROM hosts WHERE name = $1 AND epoch = $2"},
       {&S::heartbeat, "record a heartbeat",
-       "UPDATE hosts SET beats = beats + 1, heartbeat = $3, max_running = $4 "
-       "WHERE name = $1 AND epoch = $2"},
+       "UPDATE hosts SET beats = beats + 1, max_running = $3, heartbeat = " +
+           std::string(d == Dialect::kSqlite ? "$4" : kServerNowMs) +
+           " WHERE name = $1 AND epoch = $2 RETURNING heartbeat"},
       {&S::hosts, "list hosts",
        "SELECT h.name, h.version, h.epoch, h.beats, h.started, h.heartbeat, h.max_running, "
-       "(SELECT count(*) FROM attempts AS a WHERE a.holder = h.name AND a.ended = 0) "
-       "FROM hosts AS h ORDER BY h.name"},
+       "(SELECT count(*) FROM attempts AS a WHERE a.holder = h.name AND a.ended = 0), " +
+           std::string(d == Dialect::kSqlite ? "0" : kServerNowMs) +
+           " FROM hosts AS h ORDER BY h.name"},
       {&S::leave_host, "record a clean stop",
        "UPDATE hosts SET beats = -2 WHERE name = $1 AND epoch = $2"},  // kStoppedBeats
       // A host beating or stopped cleanly, not one fenced already (kFencedBeats). One whose row
@@ -644,8 +784,16 @@ Status SqlStore::Prepare() {
            (d == Dialect::kSqlite ? std::string()
                                   : " AND name IN (SELECT name FROM hosts WHERE name = $1 "
                                     "FOR UPDATE SKIP LOCKED)")},
+      // An attempt whose row a transaction holds (its host froze inside its end) is passed
+      // over, never waited for: TakeFenced takes it once that transaction is over.
       {&S::take_attempts, "take a fenced host's attempts",
-       "UPDATE attempts SET holder = $2, fence = $3 WHERE holder = $1 AND ended = 0"},
+       d == Dialect::kSqlite
+           ? "UPDATE attempts SET holder = $2, fence = $3 WHERE holder = $1 AND ended = 0 "
+             "RETURNING task_id, number"
+           : "UPDATE attempts AS a SET holder = $2, fence = $3 FROM (SELECT task_id, number "
+             "FROM attempts WHERE holder = $1 AND ended = 0 FOR UPDATE SKIP LOCKED) AS f "
+             "WHERE a.task_id = f.task_id AND a.number = f.number "
+             "RETURNING a.task_id, a.number"},
       // Only PostgreSQL's: one host opens SQLite's file.
       {&S::take_fenced, "take the attempts fenced hosts hold",
        d == Dialect::kSqlite

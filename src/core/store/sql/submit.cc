@@ -106,6 +106,43 @@ Result<std::string> SqlStore::StoreEnv(const std::string& data) {
   return sql::StoreError("insert env", "too many hash collisions");
 }
 
+bool SqlStore::Preparing() const {
+  return dialect_ != sql::Dialect::kSqlite && !db_->InTransaction();
+}
+
+void SqlStore::PrepareQueue(const std::string& name) {
+  if (!Preparing()) return;
+  if (shared_known_.size() >= kMaxKnownShared) {
+    shared_known_.clear();
+    queues_made_.clear();  // at worst a submit is not told that it made its queue
+  }
+  if (!shared_known_.insert("queue/" + name).second) return;
+  sql::Query q(st_->insert_queue);
+  if (!q.BindText(name).Run().ok()) {
+    shared_known_.erase("queue/" + name);
+    return;
+  }
+  if (db_->Changes() > 0) queues_made_.insert(name);
+}
+
+Status SqlStore::HoldQueue(const std::string& name, bool* made) {
+  sql::Query q(st_->insert_queue);
+  if (Status s = q.BindText(name).Run(); !s.ok()) return s;
+  const bool made_before = queues_made_.erase(name) > 0;
+  *made = db_->Changes() > 0 || made_before;
+  return Status::Ok();
+}
+
+void SqlStore::PrepareInsert(const std::string& queue, const std::vector<std::string>& env) {
+  if (!Preparing()) return;
+  PrepareQueue(queue);
+  const std::string data = sql::EncodeList(env);
+  const std::string key = sql::EnvKey(data);
+  if (!shared_known_.insert("env/" + key).second) return;
+  sql::Query q(st_->insert_env);
+  if (!q.BindText(key).BindBlob(data).Run().ok()) shared_known_.erase("env/" + key);
+}
+
 Status SqlStore::DropEnvIfUnused(const std::string& key) {
   sql::Query q(st_->drop_env_if_unused);
   return q.BindText(key).Run();
@@ -130,17 +167,23 @@ Status SqlStore::InsertRows(TaskId id, const TaskSpec& spec, const std::vector<T
 }
 
 Result<TaskId> SqlStore::InsertInTx(const Owner& owner, const TaskSpec& spec, WallMs now,
-                                    std::vector<TaskId>* ended, bool* new_queue) {
+                                    std::vector<TaskId>* ended, bool* new_queue,
+                                    BatchShared* batch) {
   const std::vector<TaskId> deps = DistinctDeps(spec.after);
   int deps_left = 0;
   bool dep_failed = false;
   if (Status s = CheckDeps(owner, deps, &deps_left, &dep_failed); !s.ok()) return s;
-  Result<std::string> env_key = StoreEnv(sql::EncodeList(spec.env));
+  const std::string env = sql::EncodeList(spec.env);
+  std::optional<std::string> stored_env;  // by the batch already
+  if (batch != nullptr)
+    if (auto it = batch->env_keys.find(env); it != batch->env_keys.end()) stored_env = it->second;
+  Result<std::string> env_key = stored_env ? Result<std::string>(*stored_env) : StoreEnv(env);
   if (!env_key.ok()) return env_key.status();
-  {
-    sql::Query q(st_->insert_queue);
-    if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
-    if (new_queue != nullptr) *new_queue = db_->Changes() > 0;
+  if (batch != nullptr) batch->env_keys.emplace(env, *env_key);
+  if (batch == nullptr || batch->queues.insert(spec.queue).second) {
+    bool made = false;
+    if (Status s = HoldQueue(spec.queue, &made); !s.ok()) return s;
+    if (new_queue != nullptr) *new_queue = made;
   }
   Result<bool> held =
       MustHold(JobRun{spec.job, spec.job_exclusive, spec.shard ? spec.shard->group : 0}, 0);
@@ -190,9 +233,9 @@ Status SqlStore::ReplaceInTx(TaskId id, const Owner& owner, const TaskSpec& spec
   Result<std::string> env_key = StoreEnv(sql::EncodeList(spec.env));
   if (!env_key.ok()) return env_key.status();
   {
-    sql::Query q(st_->insert_queue);
-    if (Status s = q.BindText(spec.queue).Run(); !s.ok()) return s;
-    if (new_queue != nullptr) *new_queue = db_->Changes() > 0;
+    bool made = false;
+    if (Status s = HoldQueue(spec.queue, &made); !s.ok()) return s;
+    if (new_queue != nullptr) *new_queue = made;
   }
   Result<bool> held = MustHold(JobRun{spec.job, spec.job_exclusive, 0}, id);  // never a shard
   if (!held.ok()) return held.status();
@@ -287,6 +330,7 @@ Status SqlStore::SubmitInTx(const Owner& owner, const TaskSpec& spec, WallMs now
 
 Result<TaskId> SqlStore::Insert(const Owner& owner, const TaskSpec& spec, WallMs now) {
   if (Status s = sql::CheckBytes(spec); !s.ok()) return s;
+  PrepareInsert(spec.queue, spec.env);
   TaskId id = 0;
   Status status = Write([&]() -> Status {
     std::vector<TaskId> ended;
@@ -302,6 +346,7 @@ Result<TaskId> SqlStore::Insert(const Owner& owner, const TaskSpec& spec, WallMs
 Result<SubmitOutcome> SqlStore::Submit(const Owner& owner, const TaskSpec& spec, WallMs now,
                                        bool supersede_running) {
   if (Status s = sql::CheckBytes(spec); !s.ok()) return s;
+  PrepareInsert(spec.queue, spec.env);
   SubmitOutcome out;
   Status status = Write([&]() { return SubmitInTx(owner, spec, now, supersede_running, &out); });
   if (!status.ok()) return status;
@@ -354,12 +399,16 @@ Result<std::vector<TaskId>> SqlStore::SubmitBatch(const Owner& owner,
     }
     if (Status s = sql::CheckBytes(specs[i]); !s.ok()) return ForEntry(i, s);
   }
+  for (size_t i = 0; i < specs.size(); ++i)  // a run of entries alike is prepared once
+    if (i == 0 || specs[i].queue != specs[i - 1].queue || specs[i].env != specs[i - 1].env)
+      PrepareInsert(specs[i].queue, specs[i].env);
   std::vector<TaskId> ids;
   Status status = Write([&]() -> Status {
     ids.reserve(specs.size());
     std::vector<TaskId> ended;  // dependency-failed at once: nobody can wait on them yet
+    BatchShared shared;         // the batch is one transaction: what it stored stays stored
     for (size_t i = 0; i < specs.size(); ++i) {
-      Result<TaskId> id = InsertInTx(owner, specs[i], now, &ended);
+      Result<TaskId> id = InsertInTx(owner, specs[i], now, &ended, nullptr, &shared);
       if (!id.ok()) return ForEntry(i, id.status());
       ids.push_back(*id);
     }

@@ -1,6 +1,9 @@
 #include "core/store/sql/task_rows.h"
 
+#include <algorithm>
 #include <iterator>
+#include <string>
+#include <vector>
 
 #include "core/model/saturating.h"
 #include "core/store/sql/connection.h"
@@ -57,9 +60,44 @@ enum TaskCol {
   kCreated, kFinished, kKey, kVersion, kRetries, kBackoff, kBackoffBase, kBackoffMax, kJitter,
   kRetryOnExit, kNoRetryOnExit, kPendingTtl, kKeepBackground, kJob, kJobExclusive, kOnFailure,
   kOnSuccess, kOnFinish, kMailto, kMailOn, kHeld, kUses, kStages, kStage, kShardGroup,
-  kShardIndex, kShardTotal, kRunOn,
+  kShardIndex, kShardTotal, kRunOn, kLabels, kDeps,
 };
 // clang-format on
+
+// TaskSelect's labels, "LENGTH:LABEL" one after the other, into `out`; false when malformed.
+bool ReadLabels(const std::string& text, std::vector<std::string>* out) {
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t colon = text.find(':', at);
+    if (colon == std::string::npos || colon == at || colon - at > 9) return false;
+    size_t length = 0;
+    for (size_t i = at; i < colon; ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+      length = length * 10 + static_cast<size_t>(text[i] - '0');
+    }
+    if (length > text.size() - colon - 1) return false;
+    out->push_back(text.substr(colon + 1, length));
+    at = colon + 1 + length;
+  }
+  return true;
+}
+
+// TaskSelect's dependencies, "ID,ID,...", into `out`; false when malformed.
+bool ReadIds(const std::string& text, std::vector<TaskId>* out) {
+  size_t at = 0;
+  while (at <= text.size()) {
+    const size_t comma = std::min(text.find(',', at), text.size());
+    if (comma == at || comma - at > 18) return false;
+    TaskId id = 0;
+    for (size_t i = at; i < comma; ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+      id = id * 10 + (text[i] - '0');
+    }
+    out->push_back(id);
+    at = comma + 1;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -149,7 +187,19 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key) {
   q.BindText(spec.run_on);
 }
 
-std::string TaskSelect(bool full) {
+std::string TaskSelect(Dialect d, bool full) {
+  // The labels as "LENGTH:LABEL" one after the other (LENGTH in bytes), in order; the
+  // dependencies as "ID,ID,...", in the order given; NULL when there are none (ReadLabels).
+  const char* lists =
+      d == Dialect::kSqlite
+          ? "(SELECT group_concat(x, '') FROM (SELECT length(CAST(label AS BLOB)) || ':' || label "
+            "AS x FROM task_labels WHERE task_id = t.id ORDER BY pos)), "
+            "(SELECT group_concat(dep_id, ',') FROM (SELECT dep_id FROM task_deps "
+            "WHERE task_id = t.id ORDER BY rowid)) "
+          : "(SELECT string_agg(convert_to(octet_length(l.label) || ':', 'UTF8') || l.label, "
+            "''::bytea ORDER BY l.pos) FROM task_labels AS l WHERE l.task_id = t.id), "
+            "(SELECT string_agg(p.dep_id::text, ',' ORDER BY p.rowid) FROM task_deps AS p "
+            "WHERE p.task_id = t.id) ";
   return std::string(
              "SELECT t.id, t.owner_uid, t.owner_gid, t.owner_name, t.argv, t.shell, t.queue, "
              "t.base_priority, ") +
@@ -159,7 +209,8 @@ std::string TaskSelect(bool full) {
          "t.backoff, t.backoff_base_ms, t.backoff_max_ms, t.jitter, t.retry_on_exit, "
          "t.no_retry_on_exit, t.pending_ttl_ms, t.keep_background, t.job, t.job_exclusive, "
          "t.on_failure, t.on_success, t.on_finish, t.mailto, t.mail_on, t.held, t.uses, t.stages, "
-         "t.stage, t.shard_group, t.shard_index, t.shard_total, t.run_on FROM tasks AS t ";
+         "t.stage, t.shard_group, t.shard_index, t.shard_total, t.run_on, " +
+         lists + "FROM tasks AS t ";
 }
 
 Result<Task> ReadTask(const Query& q) {
@@ -238,6 +289,8 @@ Result<Task> ReadTask(const Query& q) {
     t.spec.shard = shard;
   }
   t.spec.run_on = q.Text(kRunOn);
+  if (!q.IsNull(kLabels) && !ReadLabels(q.Blob(kLabels), &t.spec.labels)) return corrupt("labels");
+  if (!q.IsNull(kDeps) && !ReadIds(q.Text(kDeps), &t.spec.after)) return corrupt("dependencies");
   return t;
 }
 
@@ -288,6 +341,13 @@ std::string AttemptSelect(bool last_only) {
              "user_cpu_us, system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units, stage, "
              "host, output_cut FROM attempts WHERE task_id = $1 ") +
          (last_only ? "ORDER BY number DESC LIMIT 1" : "ORDER BY number");
+}
+
+std::string AttemptsOfTasksSelect(const std::string& in_list) {
+  return "SELECT number, started, ended, pid, shim_pid, exit_code, signal, reason, "
+         "user_cpu_us, system_cpu_us, max_rss_kb, detail, memory_peak_bytes, units, stage, "
+         "host, output_cut, task_id FROM attempts WHERE task_id " +
+         in_list + " ORDER BY task_id, number";
 }
 
 bool ReadAttempt(const Query& q, Attempt* out) {

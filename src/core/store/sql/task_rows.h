@@ -9,6 +9,7 @@
 #include "core/model/clock.h"
 #include "core/model/status.h"
 #include "core/model/task.h"
+#include "core/store/sql/dialect.h"
 
 namespace tq::sql {
 
@@ -47,11 +48,11 @@ std::string RequestParams();
 void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key);
 
 /// The SELECT of task rows for Get (`full`: with stdin and the environment, which it joins as
-/// `e`) and List (NULL in their place), ending in "FROM tasks AS t ".
-std::string TaskSelect(bool full);
-/// Reads the current row of a TaskSelect query into a Task (labels, dependencies and attempts
-/// left empty, its stages as many empty ones as it has); an Internal status naming the task when
-/// a column is corrupt.
+/// `e`) and List (NULL in their place), ending in "FROM tasks AS t ". Each row carries its labels
+/// and dependencies too, in one column each, so one statement reads a task.
+std::string TaskSelect(Dialect d, bool full);
+/// Reads the current row of a TaskSelect query into a Task (attempts left empty, its stages as
+/// many empty ones as it has); an Internal status naming the task when a column is corrupt.
 Result<Task> ReadTask(const Query& q);
 
 /// The SELECT of a task's stages, in order (bind the task id).
@@ -68,5 +69,8 @@ std::string AttemptSelect(bool last_only = false);
 /// Reads the current row of an AttemptSelect query into `out`; false when its reason or units are
 /// corrupt.
 bool ReadAttempt(const Query& q, Attempt* out);
+/// The SELECT of the attempts of the tasks whose ids `in_list` names ("IN ..."), by task and
+/// number: AttemptSelect's columns, then the task's id.
+std::string AttemptsOfTasksSelect(const std::string& in_list);
 
 }  // namespace tq::sql

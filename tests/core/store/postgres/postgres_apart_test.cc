@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,36 @@ using namespace test;  // NOLINT: the shared helpers of the store's tests
 Status Succeed(Store& store, TaskId id, int attempt, WallMs now) {
   return store.FinishAttempt(id, attempt, Exited(now, 0), TaskState::kSucceeded, TaskReason::kExit)
       .status();
+}
+
+// Runs `write`, a write of `store`'s, on a thread of its own until it stops before its commit
+// (holding what it wrote), then `meanwhile`, then lets the commit go on with `commit` (a failure
+// fails it).
+void WhileCommitHeld(Store& store, const std::function<void()>& write,
+                     const std::function<void()>& meanwhile, const Status& commit) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool at_commit = false, go = false;
+  dynamic_cast<SqlStore&>(store).RefuseCommits([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    at_commit = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return go; });
+    return commit;
+  });
+  std::thread writing(write);
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return at_commit; });
+  }
+  meanwhile();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    go = true;
+  }
+  cv.notify_all();
+  writing.join();
+  dynamic_cast<SqlStore&>(store).RefuseCommits(nullptr);
 }
 
 TEST_CASE("postgres: a host's open transaction keeps no other host waiting") {
@@ -56,7 +87,7 @@ TEST_CASE("postgres: a host's open transaction keeps no other host waiting") {
   MustInsert(*alpha, kAlice, later);
   const TaskId alpha_claims = MustInsert(*alpha, kAlice, Spec({"ac"}));
   const TaskId beta_claims = MustInsert(*alpha, kAlice, Spec({"bc"}));
-  const Result<std::vector<HostRecord>> hosts = alpha->Hosts();
+  const Result<std::vector<HostRecord>> hosts = alpha->Hosts(2000);
   REQUIRE(hosts.ok());
   int64_t gamma_beats = -1;
   for (const HostRecord& h : *hosts)
@@ -71,7 +102,7 @@ TEST_CASE("postgres: a host's open transaction keeps no other host waiting") {
     REQUIRE(alpha->Fire(Firing{"alpha-job", 2000, ""}, kAlice, Spec({"j"}), 2000).ok());
     REQUIRE(*alpha->PromoteDue(2000, 1) == 1);
     REQUIRE(alpha->StartAttempt(alpha_claims, 2000, {})->has_value());
-    REQUIRE(*alpha->Heartbeat(4, 2000));
+    REQUIRE(alpha->Heartbeat(4, 2000)->has_value());
 
     // beta does the same at once.
     TaskSpec beta_after = Spec({"beta after"});
@@ -96,9 +127,9 @@ TEST_CASE("postgres: a host's open transaction keeps no other host waiting") {
     });
     REQUIRE_MESSAGE(claim.ok(), claim.message());
     CHECK(claimed == beta_claims);  // alpha's claim is passed over
-    Result<bool> beat = beta->Heartbeat(4, 2000);
+    Result<std::optional<WallMs>> beat = beta->Heartbeat(4, 2000);
     REQUIRE_MESSAGE(beat.ok(), beat.status().message());
-    CHECK(*beat);
+    CHECK(beat->has_value());
     Result<std::optional<std::vector<RunningAttempt>>> fenced =
         beta->FenceHost("gamma", gamma_beats);
     REQUIRE_MESSAGE(fenced.ok(), fenced.status().message());
@@ -113,40 +144,152 @@ TEST_CASE("postgres: a host's open transaction keeps no other host waiting") {
   CHECK(StateOf(*beta, alpha_claims) == TaskState::kRunning);
 }
 
-TEST_CASE("postgres: a host frozen before its heartbeat commits keeps no fencer waiting") {
+TEST_CASE("postgres: a host frozen before its stop commits keeps no fencer waiting") {
   std::string why;
   const std::string conninfo = FreshSchemaUri(&why);
   if (conninfo.empty()) TQ_SKIP(why);
   std::unique_ptr<Store> alpha = MustJoin(conninfo, "alpha");
   std::unique_ptr<Store> beta = MustJoin(conninfo, "beta");
-  // beta's heartbeat has updated its row and stops before its commit until let go.
-  std::mutex mu;
-  std::condition_variable cv;
-  bool at_commit = false, go = false;
-  dynamic_cast<SqlStore&>(*beta).RefuseCommits([&] {
-    std::unique_lock<std::mutex> lock(mu);
-    at_commit = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return go; });
-    return Status::Ok();
-  });
-  std::thread beating([&] { CHECK(*beta->Heartbeat(4, 2000)); });
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    cv.wait(lock, [&] { return at_commit; });
-  }
-  // alpha, which saw no beat of beta's, fences nothing, and does not wait for beta's row.
-  Result<std::optional<std::vector<RunningAttempt>>> fenced = alpha->FenceHost("beta", 0);
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    go = true;
-  }
-  cv.notify_all();
-  beating.join();
-  dynamic_cast<SqlStore&>(*beta).RefuseCommits(nullptr);
+  // beta's stop has updated its row and stops before its commit until let go.
+  Result<std::optional<std::vector<RunningAttempt>>> fenced = Status::Internal("not read");
+  WhileCommitHeld(
+      *beta, [&] { CHECK(beta->LeaveHost().ok()); },
+      // alpha, which saw no beat of beta's, passes over beta's row: it does not wait for it.
+      [&] { fenced = alpha->FenceHost("beta", 0); }, Status::Ok());
   REQUIRE_MESSAGE(fenced.ok(), fenced.status().message());
   CHECK_FALSE(fenced->has_value());
-  CHECK(*beta->Heartbeat(4, 3000));  // beta is its own host still
+  // Its stop committed, beta is fenced past its lease as any silent host is.
+  fenced = alpha->FenceHost("beta", kStoppedBeats);
+  REQUIRE_MESSAGE(fenced.ok(), fenced.status().message());
+  CHECK(fenced->has_value());
+}
+
+TEST_CASE(
+    "postgres: a fencing passes over an attempt the fenced host's frozen end holds, and the "
+    "sweep takes it once that end is undone") {
+  std::string why;
+  const std::string conninfo = FreshSchemaUri(&why);
+  if (conninfo.empty()) TQ_SKIP(why);
+  std::unique_ptr<Store> alpha = MustJoin(conninfo, "alpha");
+  std::unique_ptr<Store> beta = MustJoin(conninfo, "beta");
+  const TaskId held = MustInsert(*alpha, kAlice, Spec({"held"}));
+  const TaskId free = MustInsert(*alpha, kAlice, Spec({"free"}));
+  MustStart(*beta, held, 1100);
+  MustStart(*beta, free, 1100);
+  // beta's end of `held` has updated its rows and stops before its commit, which then fails.
+  Result<std::optional<std::vector<RunningAttempt>>> fenced = Status::Internal("not read");
+  WhileCommitHeld(
+      *beta, [&] { CHECK_FALSE(Succeed(*beta, held, 1, 1200).ok()); },
+      [&] { fenced = alpha->FenceHost("beta", 0); },
+      sql::StoreError("commit", "the host froze (the test)"));
+  REQUIRE_MESSAGE(fenced.ok(), fenced.status().message());
+  REQUIRE(fenced->has_value());
+  REQUIRE((*fenced)->size() == 1);  // not the attempt beta's end held
+  CHECK((**fenced)[0].task_id == free);
+
+  Result<std::vector<std::pair<std::string, RunningAttempt>>> late = alpha->TakeFenced();
+  REQUIRE_MESSAGE(late.ok(), late.status().message());
+  REQUIRE(late->size() == 1);
+  CHECK((*late)[0].first == "beta");
+  CHECK((*late)[0].second.task_id == held);
+  CHECK(alpha->TakeFenced()->empty());  // taken once
+  CHECK(alpha->RunningAttempts()->size() == 2);
+}
+
+// A spec in `queue` whose environment no task had before.
+TaskSpec FreshSpec(const std::string& queue, const std::string& env) {
+  TaskSpec spec = Spec({"x"}, queue);
+  spec.env = {env};
+  return spec;
+}
+
+TEST_CASE(
+    "postgres: a host whose submit made a queue and an environment keeps no other host's submits "
+    "to them waiting before it commits") {
+  std::string why;
+  const std::string conninfo = FreshSchemaUri(&why);
+  if (conninfo.empty()) TQ_SKIP(why);
+  std::unique_ptr<Store> alpha = MustJoin(conninfo, "alpha");
+  std::unique_ptr<Store> beta = MustJoin(conninfo, "beta");
+  // Each of beta's submits, its batch and its update to the queue and environment alpha's
+  // uncommitted submit made, goes through at once (one that waited would fail at the
+  // lock_timeout); alpha's submit is told it made the queue, beta's that it found it.
+  // (CHECKs: a REQUIRE that threw here would leave alpha's commit waiting.)
+  auto beta_uses = [&](const TaskSpec& spec) {
+    Result<SubmitOutcome> submitted = beta->Submit(kAlice, spec, 2000, false);
+    CHECK_MESSAGE(submitted.ok(), submitted.status().message());
+    CHECK_FALSE((submitted.ok() && submitted->new_queue));
+    Result<std::vector<TaskId>> batch = beta->SubmitBatch(kAlice, {spec, spec}, 2000);
+    CHECK_MESSAGE(batch.ok(), batch.status().message());
+    TaskChanges move;
+    move.queue = spec.queue;
+    Result<bool> moved = beta->UpdatePending(MustInsert(*beta, kAlice, Spec({"y"})), move, 2000);
+    CHECK_MESSAGE(moved.ok(), moved.status().message());
+  };
+
+  SUBCASE("a submit of its own") {
+    const TaskSpec spec = FreshSpec("fresh", "FRESH=1");
+    Result<SubmitOutcome> made = Status::Internal("not submitted");
+    WhileCommitHeld(
+        *alpha, [&] { made = alpha->Submit(kAlice, spec, 2000, false); }, [&] { beta_uses(spec); },
+        Status::Ok());
+    REQUIRE_MESSAGE(made.ok(), made.status().message());
+    CHECK(made->new_queue);
+  }
+  SUBCASE("a submit of a group, in a turn's transaction, prepared before it began") {
+    const TaskSpec spec = FreshSpec("fresher", "FRESH=2");
+    alpha->PrepareInsert(spec.queue, spec.env);
+    std::vector<Result<SubmitOutcome>> made;
+    WhileCommitHeld(
+        *alpha,
+        [&] {
+          CHECK(alpha
+                    ->WriteTogether([&] {
+                      made = alpha->SubmitGroup({SubmitItem{kAlice, spec, false}}, 2000);
+                      return Status::Ok();
+                    })
+                    .ok());
+        },
+        [&] { beta_uses(spec); }, Status::Ok());
+    REQUIRE(made.size() == 1);
+    REQUIRE_MESSAGE(made[0].ok(), made[0].status().message());
+    CHECK(made[0]->new_queue);
+  }
+}
+
+TEST_CASE(
+    "postgres: a refused submit leaves no queue to see, and its environment goes with the next "
+    "purge") {
+  std::string why;
+  const std::string conninfo = FreshSchemaUri(&why);
+  if (conninfo.empty()) TQ_SKIP(why);
+  std::unique_ptr<Store> alpha = MustJoin(conninfo, "alpha");
+  const std::string envs_of_it =
+      "SELECT count(*) FROM envs WHERE position(convert_to('REFUSED=1', 'UTF8') IN data) > 0";
+  TaskSpec spec = FreshSpec("refused", "REFUSED=1");
+  spec.after = {987654};
+  Result<SubmitOutcome> refused = alpha->Submit(kAlice, spec, 1000, false);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().field() == "after");
+  // Its queue and environment were stored before its transaction (PrepareInsert); the queue,
+  // without settings or tasks, is as good as none.
+  CHECK(PgQueryInt(conninfo, envs_of_it) == 1);
+  CHECK(QueueNames(*alpha) == std::vector<std::string>{});
+  CHECK_FALSE(alpha->QueueStateOf("refused")->has_value());
+  CHECK(*alpha->QueuesNamedFrom("ref") == 0);
+  // A purge takes the environment no task uses.
+  StartAndFinish(*alpha, MustInsert(*alpha, kAlice, Spec({"done"})), TaskState::kFailed, 1100);
+  Result<std::vector<TaskId>> purged = alpha->PurgeEnded(5000, 10);
+  REQUIRE_MESSAGE(purged.ok(), purged.status().message());
+  CHECK(purged->size() == 1);
+  CHECK(PgQueryInt(conninfo, envs_of_it) == 0);
+  // tq queue add makes it, as any queue not there.
+  QueueState added;
+  added.name = "refused";
+  added.added = true;
+  Status made = alpha->AddQueue(added);
+  CHECK_MESSAGE(made.ok(), made.message());
+  CHECK(QueueNames(*alpha) == std::vector<std::string>{"refused"});
 }
 
 // Counts of (queue, state) as the tables hold them.

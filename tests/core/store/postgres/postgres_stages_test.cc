@@ -57,7 +57,7 @@ TEST_CASE(
 
   // While alpha is not fenced nothing is lost; once it is, the stage fails, and its dependent.
   CHECK(beta->EndContextLost(1300)->empty());
-  Result<std::vector<HostRecord>> hosts = beta->Hosts();
+  Result<std::vector<HostRecord>> hosts = beta->Hosts(2000);
   REQUIRE(hosts.ok());
   int64_t alpha_beats = -1;
   for (const HostRecord& h : *hosts)

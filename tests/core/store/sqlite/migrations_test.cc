@@ -736,7 +736,7 @@ TEST_CASE("a v14 database migrates to v15: its running attempts become the first
   REQUIRE(attempts.ok());
   REQUIRE(attempts->size() == 1);
   CHECK((*attempts)[0].task_id == running);
-  Result<std::vector<HostRecord>> hosts = store.Hosts();
+  Result<std::vector<HostRecord>> hosts = store.Hosts(2000);
   REQUIRE(hosts.ok());
   REQUIRE(hosts->size() == 1);
   CHECK((*hosts)[0].name == "web-1");
