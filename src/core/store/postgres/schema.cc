@@ -365,9 +365,35 @@ BEGIN
 END $$;
 )sql";
 
+// v7, a state change counted in one statement (issue 50): the triggers add -1 and +1 in one
+// upsert, where they called a function twice that upserted and deleted a row come back to zero.
+// A count's row at zero stays (a sum ignores it) until the idle-queue sweep deletes the zeros.
+constexpr const char* kSchemaV7 = R"sql(
+CREATE OR REPLACE FUNCTION tq_tasks_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO task_counts AS c (queue, state, slot, n) VALUES (NEW.queue, NEW.state, tq_slot(), 1)
+    ON CONFLICT (queue, state, slot) DO UPDATE SET n = c.n + 1;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO task_counts AS c (queue, state, slot, n) VALUES (OLD.queue, OLD.state, tq_slot(), -1)
+    ON CONFLICT (queue, state, slot) DO UPDATE SET n = c.n - 1;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_recounted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO task_counts AS c (queue, state, slot, n)
+    VALUES (OLD.queue, OLD.state, tq_slot(), -1), (NEW.queue, NEW.state, tq_slot(), 1)
+    ON CONFLICT (queue, state, slot) DO UPDATE SET n = c.n + excluded.n;
+  RETURN NULL;
+END $$;
+DROP FUNCTION tq_count_tasks(bytea, text, bigint);
+)sql";
+
 // In order; versions are 1, 2, ... without gaps.
-constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2, kSchemaV3,
-                                    kSchemaV4, kSchemaV5, kSchemaV6};
+constexpr const char* kSchemas[] = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4,
+                                    kSchemaV5, kSchemaV6, kSchemaV7};
 
 // Two tqd migrating the same schema at once take turns on this lock (per schema).
 constexpr const char* kMigrationLock =

@@ -135,8 +135,9 @@ Status SqlStore::DeleteTasksInTx(const std::vector<TaskId>& ids, std::vector<std
     if (Status s = DropEnvIfUnused(env); !s.ok()) return s;
   }
   if (ids.empty()) return Status::Ok();
-  if (st_->drop_unused_envs != nullptr) {
-    sql::Query q(st_->drop_unused_envs);
+  for (sql::Stmt* sweep : {&st_->drop_unused_envs, &st_->drop_zero_counts}) {
+    if (*sweep == nullptr) continue;
+    sql::Query q(*sweep);
     if (Status s = q.Run(); !s.ok()) return s;
   }
   sql::Query q(st_->drop_idle_queues);

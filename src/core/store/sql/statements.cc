@@ -735,6 +735,12 @@ Status SqlStore::Prepare() {
            ? ""
            : "DELETE FROM envs WHERE hash IN (SELECT hash FROM envs AS e WHERE NOT EXISTS "
              "(SELECT 1 FROM tasks WHERE env_hash = e.hash) LIMIT 64 FOR UPDATE SKIP LOCKED)"},
+      // Counts come back to zero (PostgreSQL's schema v7 keeps the row; SQLite's deletes it).
+      {&S::drop_zero_counts, "forget counts at zero",
+       d == Dialect::kSqlite
+           ? ""
+           : "DELETE FROM task_counts WHERE (queue, state, slot) IN (SELECT queue, state, slot "
+             "FROM task_counts WHERE n = 0 FOR UPDATE SKIP LOCKED)"},
       {&S::active_queues_of, "list a user's queues",
        "SELECT DISTINCT queue FROM tasks WHERE owner_uid = $1 AND state IN ('pending', "
        "'running') ORDER BY queue"},

@@ -34,6 +34,43 @@ void MustRun(const std::string& conninfo, const std::string& sql) {
   REQUIRE_MESSAGE(ok, error);
 }
 
+// What migration 7 (a state change counted in one statement) undoes: the counting triggers as
+// version 6 made them.
+constexpr const char* kUndoV7 = R"sql(
+CREATE FUNCTION tq_count_tasks(q bytea, s text, delta bigint) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  left_n bigint;
+BEGIN
+  INSERT INTO task_counts AS c (queue, state, slot, n) VALUES (q, s, tq_slot(), delta)
+    ON CONFLICT (queue, state, slot) DO UPDATE SET n = c.n + excluded.n RETURNING c.n INTO left_n;
+  IF left_n = 0 THEN
+    DELETE FROM task_counts WHERE queue = q AND state = s AND slot = tq_slot();
+  END IF;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tq_count_tasks(NEW.queue, NEW.state, 1);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_uncounted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tq_count_tasks(OLD.queue, OLD.state, -1);
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION tq_tasks_recounted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM tq_count_tasks(OLD.queue, OLD.state, -1);
+  PERFORM tq_count_tasks(NEW.queue, NEW.state, 1);
+  RETURN NULL;
+END $$;
+)sql";
+
+// What migration 7 undoes: the schema as version 6 made it.
+const std::string kBackToV6 = std::string(kUndoV7) + R"sql(
+DELETE FROM tq_schema;
+INSERT INTO tq_schema VALUES (6);
+)sql";
+
 // What migration 6 (a counter row per host) undoes: the counters and their triggers as version 5
 // made them (a store of one writer, whose rows are all slot '').
 constexpr const char* kUndoV6 = R"sql(
@@ -88,30 +125,30 @@ DROP FUNCTION tq_count_output(bigint, bigint);
 DROP FUNCTION tq_slot();
 )sql";
 
-// What migration 6 undoes: the schema as version 5 made it.
-const std::string kBackToV5 = std::string(kUndoV6) + R"sql(
+// What migrations 6 and 7 undo: the schema as version 5 made it.
+const std::string kBackToV5 = std::string(kUndoV7) + kUndoV6 + R"sql(
 DELETE FROM tq_schema;
 INSERT INTO tq_schema VALUES (5);
 )sql";
 
-// What migration 5 (where output was cut) and 6 undo: the schema as version 4 made it.
-const std::string kBackToV4 = std::string(kUndoV6) + R"sql(
+// What migrations 5 (where output was cut) to 7 undo: the schema as version 4 made it.
+const std::string kBackToV4 = std::string(kUndoV7) + kUndoV6 + R"sql(
 ALTER TABLE attempts DROP COLUMN output_cut;
 DELETE FROM tq_schema;
 INSERT INTO tq_schema VALUES (4);
 )sql";
 
-// What migrations 4 (a group's end told once) to 6 undo: the schema as version 3 made it.
-const std::string kBackToV3 = std::string(kUndoV6) + R"sql(
+// What migrations 4 (a group's end told once) to 7 undo: the schema as version 3 made it.
+const std::string kBackToV3 = std::string(kUndoV7) + kUndoV6 + R"sql(
 ALTER TABLE attempts DROP COLUMN output_cut;
 ALTER TABLE tasks DROP COLUMN group_told;
 DELETE FROM tq_schema;
 INSERT INTO tq_schema VALUES (3);
 )sql";
 
-// What migrations 3 (placement, output for every host) to 6 undo: the schema as version 2 made
+// What migrations 3 (placement, output for every host) to 7 undo: the schema as version 2 made
 // it.
-const std::string kBackToV2 = std::string(kUndoV6) + R"sql(
+const std::string kBackToV2 = std::string(kUndoV7) + kUndoV6 + R"sql(
 ALTER TABLE attempts DROP COLUMN output_cut;
 ALTER TABLE tasks DROP COLUMN group_told;
 DROP TABLE attempt_output;
@@ -139,7 +176,7 @@ TEST_CASE("postgres: a v2 store migrates to v3: its tasks are placed on no host 
   REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 2);
 
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
   CHECK(MustGet(*store, ready).spec.run_on.empty());
   Result<std::optional<Candidate>> c =
       store->FirstReady("default", kAlice.uid, ReadyOrder::kOldest, {}, ReadyPlaces{"web-1", true});
@@ -166,7 +203,7 @@ TEST_CASE("postgres: a v3 store migrates to v4: a group that ended before is tol
   }
   MustRun(conninfo, kBackToV3);
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
   CHECK(*store->ClaimGroupEnd(group));
   CHECK_FALSE(*store->ClaimGroupEnd(group));
 }
@@ -185,7 +222,7 @@ TEST_CASE("postgres: a v4 store migrates to v5: its attempts' output was cut now
   }
   MustRun(conninfo, kBackToV4);
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
   const Task task = MustGet(*store, ended);
   REQUIRE(task.attempts.size() == 1);
   CHECK(task.attempts[0].output_cuts.empty());
@@ -212,7 +249,7 @@ TEST_CASE("postgres: a v5 store migrates to v6: its counts and kept output carry
   MustRun(conninfo, kBackToV5);
   REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 5);
   std::unique_ptr<Store> store = MustOpen(conninfo);
-  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
   CHECK(*store->OutputOf(kAlice.uid) == 700);
   REQUIRE(store->JoinHost("web-1", "0.1.0", 4, 2000).ok());
   MustInsert(*store, kAlice, Spec({"more"}));
@@ -227,6 +264,42 @@ TEST_CASE("postgres: a v5 store migrates to v6: its counts and kept output carry
   Result<RemovedTasks> removed = store->RemoveFinished({ended});
   REQUIRE_MESSAGE(removed.ok(), removed.status().message());
   CHECK(*store->OutputOf(kAlice.uid) == 0);
+}
+
+TEST_CASE(
+    "postgres: a v6 store migrates to v7: its counts carry on, a state change counts once, and "
+    "counts at zero are forgotten with the ended tasks") {
+  std::string why;
+  test::PgServer* server = test::PgServer::Get(&why);
+  if (server == nullptr) TQ_SKIP(why);
+  const std::string conninfo = server->FreshSchema();
+  REQUIRE_FALSE(conninfo.empty());
+  TaskId ended = 0;
+  {
+    std::unique_ptr<Store> store = MustOpen(conninfo);
+    ended = MustInsert(*store, kAlice, Spec({"done"}));
+    StartAndFinish(*store, ended, TaskState::kSucceeded, 1000);
+    MustInsert(*store, kAlice, Spec({"waiting"}));
+  }
+  MustRun(conninfo, kBackToV6);
+  REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
+  std::unique_ptr<Store> store = MustOpen(conninfo);
+  CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
+  const TaskId second = MustInsert(*store, kAlice, Spec({"second"}));
+  StartAndFinish(*store, second, TaskState::kFailed, 2000);
+  std::vector<TaskCount> counts = *store->TaskCounts();
+  REQUIRE(counts.size() == 3);  // running's zero is kept, and not listed
+  CHECK(counts[0].state == TaskState::kPending);
+  CHECK(counts[1].state == TaskState::kSucceeded);
+  CHECK(counts[2].state == TaskState::kFailed);
+  for (const TaskCount& c : counts) CHECK(c.count == 1);
+  CHECK(test::PgQueryInt(conninfo, "SELECT count(*) FROM task_counts WHERE n = 0") == 1);
+  Result<RemovedTasks> removed = store->RemoveFinished({ended, second});
+  REQUIRE_MESSAGE(removed.ok(), removed.status().message());
+  CHECK(test::PgQueryInt(conninfo, "SELECT count(*) FROM task_counts WHERE n = 0") == 0);
+  counts = *store->TaskCounts();
+  REQUIRE(counts.size() == 1);
+  CHECK(counts[0].state == TaskState::kPending);
 }
 
 TEST_CASE(
