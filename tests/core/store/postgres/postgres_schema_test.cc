@@ -34,6 +34,16 @@ void MustRun(const std::string& conninfo, const std::string& sql) {
   REQUIRE_MESSAGE(ok, error);
 }
 
+// Stores in the schema `conninfo` names a task that succeeded and, when `waiting`, one that
+// waits; returns the first's id.
+TaskId MustEndOne(const std::string& conninfo, bool waiting) {
+  std::unique_ptr<Store> store = MustOpen(conninfo);
+  const TaskId ended = MustInsert(*store, kAlice, Spec({"done"}));
+  StartAndFinish(*store, ended, TaskState::kSucceeded, 1000);
+  if (waiting) MustInsert(*store, kAlice, Spec({"waiting"}));
+  return ended;
+}
+
 // What migration 7 (a state change counted in one statement) undoes: the counting triggers as
 // version 6 made them.
 constexpr const char* kUndoV7 = R"sql(
@@ -214,12 +224,7 @@ TEST_CASE("postgres: a v4 store migrates to v5: its attempts' output was cut now
   if (server == nullptr) TQ_SKIP(why);
   const std::string conninfo = server->FreshSchema();
   REQUIRE_FALSE(conninfo.empty());
-  TaskId ended = 0;
-  {
-    std::unique_ptr<Store> store = MustOpen(conninfo);
-    ended = MustInsert(*store, kAlice, Spec({"done"}));
-    StartAndFinish(*store, ended, TaskState::kSucceeded, 1000);
-  }
+  const TaskId ended = MustEndOne(conninfo, false);
   MustRun(conninfo, kBackToV4);
   std::unique_ptr<Store> store = MustOpen(conninfo);
   CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
@@ -274,13 +279,7 @@ TEST_CASE(
   if (server == nullptr) TQ_SKIP(why);
   const std::string conninfo = server->FreshSchema();
   REQUIRE_FALSE(conninfo.empty());
-  TaskId ended = 0;
-  {
-    std::unique_ptr<Store> store = MustOpen(conninfo);
-    ended = MustInsert(*store, kAlice, Spec({"done"}));
-    StartAndFinish(*store, ended, TaskState::kSucceeded, 1000);
-    MustInsert(*store, kAlice, Spec({"waiting"}));
-  }
+  const TaskId ended = MustEndOne(conninfo, true);
   MustRun(conninfo, kBackToV6);
   REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
   std::unique_ptr<Store> store = MustOpen(conninfo);
