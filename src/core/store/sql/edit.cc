@@ -41,6 +41,7 @@ Result<bool> SqlStore::UpdatePending(TaskId id, const TaskChanges& c, WallMs now
     }
     return Status::Ok();
   });
+  SettlePrepared(!status.ok());
   if (!status.ok()) return status;
   return new_queue;
 }

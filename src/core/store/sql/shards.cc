@@ -16,6 +16,7 @@ Result<ShardedSubmit> SqlStore::SubmitShards(const Owner& owner, const TaskSpec&
   PrepareInsert(spec.queue, spec.env);
   ShardedSubmit out;
   Status status = Write([&] { return InsertShardsInTx(owner, spec, total, now, &out); });
+  SettlePrepared(!status.ok());
   if (!status.ok()) return status;
   return out;
 }

@@ -429,6 +429,12 @@ class SqlStore : public Store {
   bool Preparing() const;
   /// PrepareInsert's queue `name`, committed on its own unless known to exist.
   void PrepareQueue(const std::string& name);
+  /// After a submit, the queues and environments PrepareInsert made for it: when `refused`,
+  /// those no task uses are dropped (once WriteTogether's transaction commits, inside one), so
+  /// refused submits leave none behind; either way they are no longer tracked.
+  void SettlePrepared(bool refused);
+  /// Drops queues `queues` where idle and environments `envs` where unused.
+  void DropPrepared(const std::vector<std::string>& queues, const std::vector<std::string>& envs);
   /// Inside a transaction: makes sure queue `name` exists and holds it against forgetting idle
   /// queues until the transaction ends; `*made` tells whether this made it (or PrepareQueue
   /// did, for it).
@@ -456,6 +462,8 @@ class SqlStore : public Store {
   std::set<std::string> shared_known_;
   /// Made by PrepareQueue, not yet told by a HoldQueue (forgotten with shared_known_).
   std::set<std::string> queues_made_;
+  /// The queues and environment keys PrepareInsert made since a submit last settled them.
+  std::vector<std::string> prepared_queues_, prepared_envs_;
   int64_t epoch_ = 0;  ///< that host's epoch when it joined (0: joined none)
 };
 

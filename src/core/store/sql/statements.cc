@@ -729,6 +729,10 @@ Status SqlStore::Prepare() {
       {&S::drop_idle_queues, "forget idle queues",
        "DELETE FROM queues WHERE name IN (SELECT name FROM queues WHERE NOT " + QueueInUse() +
            Locking(d, "FOR UPDATE SKIP LOCKED") + ")"},
+      // One queue PrepareInsert made for a submit then refused, where idle.
+      {&S::drop_queue_if_idle, "forget an idle queue",
+       "DELETE FROM queues WHERE name IN (SELECT name FROM queues WHERE name = $1 AND NOT " +
+           QueueInUse() + Locking(d, "FOR UPDATE SKIP LOCKED") + ")"},
       // Environments no task uses: left by PrepareInsert for a submit then refused (PostgreSQL).
       {&S::drop_unused_envs, "drop env",
        d == Dialect::kSqlite

@@ -14,9 +14,9 @@ namespace tq {
 struct SqlStore::Statements {
   // submit
   sql::Stmt dep_owner_state, deps_of, env_by_hash, insert_env, drop_env_if_unused, drop_unused_envs,
-      drop_zero_counts, insert_queue, lock_key, insert_task, insert_label, insert_dep, key_lookup,
-      task_env_hash, replace_task, delete_attempts, delete_labels, delete_deps, reblock_dependents,
-      insert_stage, delete_stages;
+      drop_zero_counts, drop_queue_if_idle, insert_queue, lock_key, insert_task, insert_label,
+      insert_dep, key_lookup, task_env_hash, replace_task, delete_attempts, delete_labels,
+      delete_deps, reblock_dependents, insert_stage, delete_stages;
   // sharded work (shards.cc)
   sql::Stmt next_task_id, first_task_id, shards_of, group_end, claim_group_end;
   // reads

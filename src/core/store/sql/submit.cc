@@ -122,7 +122,9 @@ void SqlStore::PrepareQueue(const std::string& name) {
     shared_known_.erase("queue/" + name);
     return;
   }
-  if (db_->Changes() > 0) queues_made_.insert(name);
+  if (db_->Changes() == 0) return;
+  queues_made_.insert(name);
+  prepared_queues_.push_back(name);
 }
 
 Status SqlStore::HoldQueue(const std::string& name, bool* made) {
@@ -140,7 +142,32 @@ void SqlStore::PrepareInsert(const std::string& queue, const std::vector<std::st
   const std::string key = sql::EnvKey(data);
   if (!shared_known_.insert("env/" + key).second) return;
   sql::Query q(st_->insert_env);
-  if (!q.BindText(key).BindBlob(data).Run().ok()) shared_known_.erase("env/" + key);
+  if (!q.BindText(key).BindBlob(data).Run().ok())
+    shared_known_.erase("env/" + key);
+  else if (db_->Changes() > 0)
+    prepared_envs_.push_back(key);
+}
+
+void SqlStore::SettlePrepared(bool refused) {
+  std::vector<std::string> queues = std::exchange(prepared_queues_, {});
+  std::vector<std::string> envs = std::exchange(prepared_envs_, {});
+  if (!refused || (queues.empty() && envs.empty())) return;
+  // Inside WriteTogether a task of the same transaction may use them: looked at once committed.
+  AfterCommit(
+      [this, queues = std::move(queues), envs = std::move(envs)] { DropPrepared(queues, envs); });
+}
+
+void SqlStore::DropPrepared(const std::vector<std::string>& queues,
+                            const std::vector<std::string>& envs) {
+  // Best effort: what stays (a failed statement, a row another host holds) goes with a purge.
+  for (const std::string& key : envs)
+    if (DropEnvIfUnused(key).ok() && db_->Changes() > 0) shared_known_.erase("env/" + key);
+  for (const std::string& name : queues) {
+    sql::Query q(st_->drop_queue_if_idle);
+    if (!q.BindText(name).Run().ok() || db_->Changes() == 0) continue;
+    shared_known_.erase("queue/" + name);
+    queues_made_.erase(name);
+  }
 }
 
 Status SqlStore::DropEnvIfUnused(const std::string& key) {
@@ -339,6 +366,7 @@ Result<TaskId> SqlStore::Insert(const Owner& owner, const TaskSpec& spec, WallMs
     id = *inserted;
     return Status::Ok();
   });
+  SettlePrepared(!status.ok());
   if (!status.ok()) return status;
   return id;
 }
@@ -349,6 +377,7 @@ Result<SubmitOutcome> SqlStore::Submit(const Owner& owner, const TaskSpec& spec,
   PrepareInsert(spec.queue, spec.env);
   SubmitOutcome out;
   Status status = Write([&]() { return SubmitInTx(owner, spec, now, supersede_running, &out); });
+  SettlePrepared(!status.ok());
   if (!status.ok()) return status;
   return out;
 }
@@ -371,21 +400,26 @@ Status SqlStore::SubmitInGroup(const SubmitItem& item, WallMs now, Result<Submit
 std::vector<Result<SubmitOutcome>> SqlStore::SubmitGroup(const std::vector<SubmitItem>& items,
                                                          WallMs now) {
   auto all = [&](const Status& s) { return std::vector<Result<SubmitOutcome>>(items.size(), s); };
-  std::vector<Result<SubmitOutcome>> results(items.size(), Status::Internal("not submitted"));
-  // Inside WriteTogether the group is part of that transaction, which commits it.
-  sql::Transaction tx(*db_);
-  if (together_ && !db_->InTransaction())
-    return all(Status(ErrorCode::kInternal, "", "the shared transaction was rolled back"));
-  if (Status s = together_ ? Status::Ok() : tx.Begin(); !s.ok()) return all(s);
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (Status s = sql::CheckBytes(items[i].spec); !s.ok()) {
-      results[i] = s;
-      continue;
+  std::vector<Result<SubmitOutcome>> results = [&] {
+    std::vector<Result<SubmitOutcome>> results(items.size(), Status::Internal("not submitted"));
+    // Inside WriteTogether the group is part of that transaction, which commits it.
+    sql::Transaction tx(*db_);
+    if (together_ && !db_->InTransaction())
+      return all(Status(ErrorCode::kInternal, "", "the shared transaction was rolled back"));
+    if (Status s = together_ ? Status::Ok() : tx.Begin(); !s.ok()) return all(s);
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (Status s = sql::CheckBytes(items[i].spec); !s.ok()) {
+        results[i] = s;
+        continue;
+      }
+      // The group's transaction is no longer sound: refuse all of it (tx rolls back the rest).
+      if (Status s = SubmitInGroup(items[i], now, &results[i]); !s.ok()) return all(s);
     }
-    // The group's transaction is no longer sound: refuse all of it (tx rolls back what is left).
-    if (Status s = SubmitInGroup(items[i], now, &results[i]); !s.ok()) return all(s);
-  }
-  if (Status s = together_ ? Status::Ok() : tx.Commit(); !s.ok()) return all(s);
+    if (Status s = together_ ? Status::Ok() : tx.Commit(); !s.ok()) return all(s);
+    return results;
+  }();
+  SettlePrepared(std::any_of(results.begin(), results.end(),
+                             [](const Result<SubmitOutcome>& r) { return !r.ok(); }));
   return results;
 }
 
@@ -414,6 +448,7 @@ Result<std::vector<TaskId>> SqlStore::SubmitBatch(const Owner& owner,
     }
     return Status::Ok();
   });
+  SettlePrepared(!status.ok());
   if (!status.ok()) return status;
   return ids;
 }

@@ -257,39 +257,81 @@ TEST_CASE(
   }
 }
 
+// How many rows of queue `queue` and of environments holding `var` the schema `conninfo` holds.
+int64_t RowsOf(const std::string& conninfo, const std::string& queue, const std::string& var) {
+  return PgQueryInt(conninfo, "SELECT count(*) FROM queues WHERE name = '" + queue + "'") +
+         PgQueryInt(conninfo, "SELECT count(*) FROM envs WHERE position(convert_to('" + var +
+                                  "', 'UTF8') IN data) > 0");
+}
+
 TEST_CASE(
-    "postgres: a refused submit leaves no queue to see, and its environment goes with the next "
-    "purge") {
+    "postgres: a refused submit, alone, in a batch or in a group, leaves neither its queue nor "
+    "its environment") {
+  // Both are stored before the submit's transaction (PrepareInsert): a flood of refused submits
+  // would otherwise leave a row of each behind per submit until the next purge.
   std::string why;
   const std::string conninfo = FreshSchemaUri(&why);
   if (conninfo.empty()) TQ_SKIP(why);
   std::unique_ptr<Store> alpha = MustJoin(conninfo, "alpha");
-  const std::string envs_of_it =
-      "SELECT count(*) FROM envs WHERE position(convert_to('REFUSED=1', 'UTF8') IN data) > 0";
-  TaskSpec spec = FreshSpec("refused", "REFUSED=1");
-  spec.after = {987654};
-  Result<SubmitOutcome> refused = alpha->Submit(kAlice, spec, 1000, false);
-  REQUIRE_FALSE(refused.ok());
-  CHECK(refused.status().field() == "after");
-  // Its queue and environment were stored before its transaction (PrepareInsert); the queue,
-  // without settings or tasks, is as good as none.
-  CHECK(PgQueryInt(conninfo, envs_of_it) == 1);
-  CHECK(QueueNames(*alpha) == std::vector<std::string>{});
-  CHECK_FALSE(alpha->QueueStateOf("refused")->has_value());
-  CHECK(*alpha->QueuesNamedFrom("ref") == 0);
-  // A purge takes the environment no task uses.
-  StartAndFinish(*alpha, MustInsert(*alpha, kAlice, Spec({"done"})), TaskState::kFailed, 1100);
-  Result<std::vector<TaskId>> purged = alpha->PurgeEnded(5000, 10);
-  REQUIRE_MESSAGE(purged.ok(), purged.status().message());
-  CHECK(purged->size() == 1);
-  CHECK(PgQueryInt(conninfo, envs_of_it) == 0);
-  // tq queue add makes it, as any queue not there.
+  const auto refused = [](const std::string& queue, const std::string& var) {
+    TaskSpec spec = FreshSpec(queue, var);
+    spec.after = {987654};  // no such task
+    return spec;
+  };
+  {  // alone
+    Result<SubmitOutcome> out = alpha->Submit(kAlice, refused("lone", "LONE=1"), 1000, false);
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.status().field() == "after");
+    CHECK(RowsOf(conninfo, "lone", "LONE=1") == 0);
+  }
+  {  // in a batch
+    Result<std::vector<TaskId>> out = alpha->SubmitBatch(
+        kAlice, {FreshSpec("first", "FIRST=1"), refused("second", "SECOND=1")}, 1000);
+    REQUIRE_FALSE(out.ok());
+    CHECK(RowsOf(conninfo, "first", "FIRST=1") == 0);  // the batch is all or nothing
+    CHECK(RowsOf(conninfo, "second", "SECOND=1") == 0);
+  }
+  for (const bool in_turn : {false, true}) {
+    CAPTURE(in_turn);
+    const std::string n = in_turn ? "2" : "1";
+    const std::vector<SubmitItem> items = {
+        SubmitItem{kAlice, FreshSpec("kept" + n, "KEPT=" + n), false},
+        SubmitItem{kAlice, refused("gone" + n, "GONE=" + n), false}};
+    for (const SubmitItem& item : items) alpha->PrepareInsert(item.spec.queue, item.spec.env);
+    std::vector<Result<SubmitOutcome>> out;
+    if (in_turn) {
+      REQUIRE(alpha
+                  ->WriteTogether([&] {
+                    out = alpha->SubmitGroup(items, 1000);
+                    return Status::Ok();
+                  })
+                  .ok());
+    } else {
+      out = alpha->SubmitGroup(items, 1000);
+    }
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].ok());
+    CHECK_FALSE(out[1].ok());
+    CHECK(RowsOf(conninfo, "kept" + n, "KEPT=" + n) == 2);
+    CHECK(RowsOf(conninfo, "gone" + n, "GONE=" + n) == 0);
+  }
+  {  // an edit that moves a task to a new queue
+    const TaskId running = MustInsert(*alpha, kAlice, Spec({"x"}));
+    MustStart(*alpha, running, 1000);
+    TaskChanges move;
+    move.queue = "moved";
+    Result<bool> out = alpha->UpdatePending(running, move, 1100);
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.status().field() == "state");
+    CHECK(PgQueryInt(conninfo, "SELECT count(*) FROM queues WHERE name = 'moved'") == 0);
+  }
+  // tq queue add makes a queue so refused, as any queue not there.
   QueueState added;
-  added.name = "refused";
+  added.name = "lone";
   added.added = true;
   Status made = alpha->AddQueue(added);
   CHECK_MESSAGE(made.ok(), made.message());
-  CHECK(QueueNames(*alpha) == std::vector<std::string>{"refused"});
+  CHECK(*alpha->QueueStateOf("lone") != std::nullopt);
 }
 
 // Counts of (queue, state) as the tables hold them.
