@@ -44,7 +44,7 @@ class Watcher {
   int batch_;
   IdsCallback on_ended_;
   IdsCallback on_purged_;
-  std::optional<MonoMs> read_at_;  ///< when NextDue last read the store (none since RunDue)
+  std::optional<MonoMs> read_at_;   ///< when NextDue last read the store (none since RunDue)
   std::optional<WallMs> read_due_;  ///< what it read
 };
 
