@@ -420,7 +420,8 @@ void Dispatcher::Start(Claim& claim) {
   const WallMs now = parts_.clock.WallNow();
   not_started_.erase(id);
   if (task.ok()) {
-    started_[{id, n}] = *task;
+    Task& kept = started_[{id, n}] = *task;
+    kept.spec.stdin_data.reset();  // launched from the claim; an end needs none of its 8 MiB
     events_.started(*task, n);
     // Waiting since it was due: submitted, its --at or delay, or its retry.
     WallMs due = std::max(task->created, task->spec.not_before);

@@ -229,8 +229,9 @@ class Dispatcher {
   /// Attempts ended here whose end the store refused for good (not a passing fault): the store
   /// may still hold them as running, yet they ran (CheckRunning leaves them).
   std::set<std::pair<TaskId, int>> ends_refused_;
-  /// The tasks this host started, as their starts left them, until their ends are stored: an
-  /// end reads none again (one adopted at a restart or rescued from another host is read).
+  /// The tasks this host started, as their starts left them (but their stdin), until their ends
+  /// are stored: an end reads none again (one adopted at a restart or rescued from another host
+  /// is read).
   std::map<std::pair<TaskId, int>, Task> started_;
   Watcher watcher_;
   std::mt19937_64 rng_;
