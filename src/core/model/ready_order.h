@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include "core/model/task.h"
@@ -15,11 +16,14 @@ enum class ReadyOrder {
   kOldest,           ///< oldest of any priority
 };
 
-/// A ready task as the chooser sees it.
+/// A ready task as the chooser sees it, with what its claim decides before it starts it.
 struct Candidate {
   TaskId id = 0;
   int priority = kDefaultPriority;
   uint32_t owner_uid = 0;
+  std::string owner_name{};     ///< the account it runs as, by name as at its submit
+  bool uses_units = false;      ///< it asks for resource units (spec.use)
+  bool unplaced_shard = false;  ///< a shard placed on no host
 };
 
 /// Whether `a` comes before `b` in `order`.

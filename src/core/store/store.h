@@ -96,6 +96,12 @@ struct TaskCount {
   int64_t count = 0;
 };
 
+/// An attempt Store::StartAndRead started, and its task as the start left it.
+struct StartedAttempt {
+  int number = 0;
+  Result<Task> task;  ///< why it could not be read, should it not be (the attempt stays started)
+};
+
 /// An attempt the store believes is running, for reconciliation at start-up.
 struct RunningAttempt {
   TaskId task_id = 0;
@@ -312,6 +318,11 @@ class Store {
   /// ready (it never starts twice); an error, changing nothing, when the joined host was fenced.
   virtual Result<std::optional<int>> StartAttempt(TaskId id, WallMs now,
                                                   const UnitGrant& units) = 0;
+  /// StartAttempt, with the task as its start left it (StartedTask of the task as read before
+  /// it, on the joined host); nullopt if it was no longer ready. PostgreSQL starts and reads a
+  /// task in one round trip.
+  virtual Result<std::optional<StartedAttempt>> StartAndRead(TaskId id, WallMs now,
+                                                             const UnitGrant& units) = 0;
 
   /// Records a stop asked of a running attempt. The first request wins: a later one (a timeout
   /// during a cancel's grace) changes nothing, and so does one for an attempt that has ended. Any

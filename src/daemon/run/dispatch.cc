@@ -309,7 +309,7 @@ void Dispatcher::Choose(std::vector<Claim>& claims, News& news) {
     news.picks.push_back(pick->priority);
     served_.Served(pick->owner_uid);
     const size_t claimed = claims.size();
-    if (!ClaimTask(pick->id, held, claims, news, passing)) break;
+    if (!ClaimTask(*pick, held, claims, news, passing)) break;
     const bool started = claims.size() > claimed;
     ready.Picked(pick->owner_uid, started);
     if (!started) continue;
@@ -334,11 +334,16 @@ Resources Dispatcher::ResourcesOf(const Task& task) const {
                                                   : res.Narrowed(def->resources);
 }
 
-bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>& claims, News& news,
-                           std::set<uint32_t>& passing) {
-  auto task = parts_.store.Get(id);
+bool Dispatcher::ClaimTask(const Candidate& pick, const UnitsHeld& held, std::vector<Claim>& claims,
+                           News& news, std::set<uint32_t>& passing) {
+  const TaskId id = pick.id;
+  // The task is read before its start where the start depends on more than the chooser read:
+  // its units, or a shard this host may leave to another.
+  const bool read_first = pick.uses_units || (parts_.config->Shared() && pick.unplaced_shard);
+  Result<Task> task = read_first ? parts_.store.Get(id) : Result<Task>(Status::Internal("unread"));
+  const Owner owner = task.ok() ? task->owner : Owner{pick.owner_uid, 0, pick.owner_name};
   std::optional<Result<Account>> account;
-  if (task.ok() && parts_.run_as.owner) account = AccountOf(task->owner);
+  if ((task.ok() || !read_first) && parts_.run_as.owner) account = AccountOf(owner);
   if (account && account->status().code() == ErrorCode::kNotFound) {
     spdlog::warn("task {} fails user-gone: {}", id, account->status().message());
     auto ended = parts_.store.EndPending(id, TaskState::kFailed, TaskReason::kUserGone,
@@ -353,10 +358,10 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
   }
   if (account && account->status().code() == ErrorCode::kInternal) {
     // The lookup itself failed: the task waits untouched, and its owner is passed over.
-    parts_.holds.Hold(*task, account->status());
+    parts_.holds.Hold(id, owner.uid, account->status());
     return true;
   }
-  if (account) parts_.holds.Release(task->owner.uid);
+  if (account) parts_.holds.Release(owner.uid);
   if (task.ok() && LeavesShardNow(*task)) {
     passing.insert(task->owner.uid);
     return true;
@@ -371,15 +376,28 @@ bool Dispatcher::ClaimTask(TaskId id, const UnitsHeld& held, std::vector<Claim>&
     units = std::move(*grant);
   }
   const WallMs now = parts_.clock.WallNow();
-  auto attempt = parts_.store.StartAttempt(id, now, units);
-  if (!attempt.ok()) {
-    StoreFailed(attempt.status().message());
+  // The task read above is started; else it is started and read in one step.
+  Result<std::optional<StartedAttempt>> started = read_first
+                                                      ? StartRead(id, std::move(task), now, units)
+                                                      : parts_.store.StartAndRead(id, now, units);
+  if (!started.ok()) {
+    StoreFailed(started.status().message());
     return false;
   }
-  if (!attempt->has_value()) return true;  // no longer ready; choose again
-  if (task.ok()) task = StartedTask(std::move(*task), **attempt, now, units, parts_.host);
-  claims.push_back(Claim{id, **attempt, std::move(task), std::move(account), std::move(units)});
+  if (!started->has_value()) return true;  // no longer ready; choose again
+  StartedAttempt& claimed = **started;
+  claims.push_back(
+      Claim{id, claimed.number, std::move(claimed.task), std::move(account), std::move(units)});
   return true;
+}
+
+Result<std::optional<StartedAttempt>> Dispatcher::StartRead(TaskId id, Result<Task> task,
+                                                            WallMs now, const UnitGrant& units) {
+  Result<std::optional<int>> attempt = parts_.store.StartAttempt(id, now, units);
+  if (!attempt.ok()) return attempt.status();
+  if (!attempt->has_value()) return std::optional<StartedAttempt>();
+  if (task.ok()) task = StartedTask(std::move(*task), **attempt, now, units, parts_.host);
+  return std::optional<StartedAttempt>(StartedAttempt{**attempt, std::move(task)});
 }
 
 bool Dispatcher::LeavesShardNow(const Task& task) {

@@ -9,11 +9,11 @@ bool LookupHolds::Held(uint32_t owner) const {
   return it != waits_.end() && clock_.MonoNow() < it->second.until;
 }
 
-void LookupHolds::Hold(const Task& task, const Status& why) {
-  Wait& wait = waits_[task.owner.uid];
+void LookupHolds::Hold(TaskId task, uint32_t owner, const Status& why) {
+  Wait& wait = waits_[owner];
   wait.until = clock_.MonoNow() + kRetryMs;
-  if (wait.logged.insert(task.id).second)
-    spdlog::warn("task {} waits, with no attempt used: {} (tried again every {} s)", task.id,
+  if (wait.logged.insert(task).second)
+    spdlog::warn("task {} waits, with no attempt used: {} (tried again every {} s)", task,
                  why.message(), kRetryMs / 1000);
 }
 

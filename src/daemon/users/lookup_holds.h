@@ -24,9 +24,9 @@ class LookupHolds {
   explicit LookupHolds(const Clock& clock) : clock_(clock) {}
   /// Whether the tasks of the uid `owner` wait now.
   bool Held(uint32_t owner) const;
-  /// Holds back `task`'s owner for kRetryMs after the lookup of their account failed (`why`);
-  /// logs the task's wait unless it was logged in this outage.
-  void Hold(const Task& task, const Status& why);
+  /// Holds back the uid `owner` for kRetryMs after the lookup of their account failed (`why`);
+  /// logs the wait of their task `task` unless it was logged in this outage.
+  void Hold(TaskId task, uint32_t owner, const Status& why);
   /// The account of the uid `owner` was looked up: their outage is over (logged if they waited).
   void Release(uint32_t owner);
   /// The monotonic time of the next retry, when an owner waits.

@@ -118,5 +118,58 @@ STORE_TEST_CASE("StartedTask and FinishedTask are the tasks StartAttempt and Fin
   }
 }
 
+STORE_TEST_CASE("StartAndRead gives the task StartedTask makes of a read before the start") {
+  auto store = OpenStore();
+  TaskSpec plain = Spec({"x"});
+  plain.labels = {"a", "b"};
+  plain.retry.retries = 1;
+  TaskSpec staged = Spec({"x"});
+  staged.stages = {StageSpec{"one", {"true"}, std::nullopt, std::nullopt, {}},
+                   StageSpec{"two", {}, "exit 0", 5000, {}}};
+  const struct {
+    const char* what;
+    TaskSpec spec;
+    UnitGrant units;
+    bool retried;  // a failed attempt came first
+  } kCases[] = {
+      {"a first attempt, holding units", plain, {{"gpu", {"1", "3"}}}, false},
+      {"a second attempt", plain, {}, true},
+      {"a task with stages", staged, {}, false},
+      {"a run of a job that may overlap", JobRun("overlaps", false), {}, false},
+      {"a run of a job that may not", JobRun("alone", true), {}, false},
+  };
+  for (const auto& c : kCases) {
+    CAPTURE(c.what);
+    const TaskId id = MustInsert(*store, kAlice, c.spec, 500);
+    if (c.retried) {
+      const int first = MustStart(*store, id, 600);
+      REQUIRE(store->RetryLater(id, first, Exited(700, 1), 700, 3).ok());
+    }
+    const Task before = MustGet(*store, id);
+    Result<std::optional<StartedAttempt>> started = store->StartAndRead(id, 1000, c.units);
+    REQUIRE_MESSAGE(started.ok(), started.status().message());
+    REQUIRE(started->has_value());
+    const StartedAttempt& attempt = **started;
+    CHECK(attempt.number == (c.retried ? 2 : 1));
+    REQUIRE_MESSAGE(attempt.task.ok(), attempt.task.status().message());
+    CheckSame(*attempt.task, StartedTask(before, attempt.number, 1000, c.units, ""));
+    CheckSame(*attempt.task, MustGet(*store, id));
+    CHECK(attempt.task->spec.stages.size() == c.spec.stages.size());
+    CHECK(attempt.task->spec.job == c.spec.job);
+    // Started once: a second start finds it running.
+    started = store->StartAndRead(id, 1100, {});
+    REQUIRE(started.ok());
+    CHECK_FALSE(started->has_value());
+  }
+  // A run of a job started so holds the job's exclusive runs, as StartAttempt does.
+  const TaskId exclusive = MustInsert(*store, kAlice, JobRun("mixed", true), 500);
+  const TaskId overlapping = MustInsert(*store, kAlice, JobRun("mixed", false), 500);
+  REQUIRE(Ready(*store, "cron") == exclusive);
+  REQUIRE(store->StartAndRead(overlapping, 1200, {})->has_value());
+  CHECK_FALSE(Ready(*store, "cron").has_value());
+  CHECK_FALSE(store->StartAndRead(exclusive, 1200, {})->has_value());
+  CHECK(StateOf(*store, exclusive) == TaskState::kPending);
+}
+
 }  // namespace
 }  // namespace tq

@@ -38,6 +38,9 @@ constexpr const char* kDefaultKeys[] = {"connect_timeout", "keepalives_idle", "k
                                         "keepalives_count", "tcp_user_timeout"};
 constexpr const char* kDefaultValues[] = {"5", "10", "5", "3", "30000"};
 
+// Begin's command, held back until the transaction's first statement (Db::Hold).
+constexpr const char* kBeginSql = "BEGIN";
+
 // The clock of the answer timeout and the reconnect pauses.
 const RealClock kClock;
 
@@ -172,7 +175,7 @@ Status Db::Ready(std::string_view what) {
         .WithFault(StoreFault::kTransient);
   }
   if (!lost_ && PQstatus(conn_.get()) == CONNECTION_OK) return Status::Ok();
-  if (in_transaction_) {
+  if (in_transaction_ && !BeginHeld()) {
     return sql::StoreError(what, "the connection to the server was lost inside a transaction")
         .WithFault(StoreFault::kTransient);
   }
@@ -256,7 +259,12 @@ Status Db::Failure(std::string_view what, const pg_result* result) {
       result != nullptr ? PQresultErrorField(result, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
   std::string message = primary != nullptr ? primary : FirstLine(PQerrorMessage(conn_.get()));
   if (stalled_) message = "the server did not answer within " + std::to_string(answer_ms_) + " ms";
-  if (lost_ || PQstatus(conn_.get()) != CONNECTION_OK) {
+  // A FATAL error ends the session, though libpq may not have read the connection's end yet
+  // (in a pipeline it reads no further than the results asked for).
+  const char* severity =
+      result != nullptr ? PQresultErrorField(result, PG_DIAG_SEVERITY_NONLOCALIZED) : nullptr;
+  const bool ended = severity != nullptr && std::strcmp(severity, "FATAL") == 0;
+  if (lost_ || ended || PQstatus(conn_.get()) != CONNECTION_OK) {
     lost_ = true;
     return sql::StoreError(what, message).WithFault(StoreFault::kTransient);
   }
@@ -269,43 +277,113 @@ PGresult* Db::Run(const std::string& sql) {
 
 PGresult* Db::Await(int sent) {
   if (sent == 0) return nullptr;
-  PGconn* conn = conn_.get();
   const MonoMs deadline = kClock.MonoNow() + answer_ms_;
-  // Waits for the connection to be ready for `events`; false once the answer timeout is over.
-  const auto ready = [&](short events) {
-    for (;;) {
-      const int wait_ms =
-          answer_ms_ > 0 ? static_cast<int>(std::max<MonoMs>(deadline - kClock.MonoNow(), 0)) : -1;
-      const int got = wait_ms == 0 ? 0 : Wait(PQsocket(conn), events, wait_ms);
-      if (got > 0) return true;
-      if (got < 0 || (answer_ms_ > 0 && kClock.MonoNow() >= deadline)) return false;
-    }
-  };
-  PGresult* last = nullptr;
-  // No answer in time: the connection is given up (the next call makes one) and its statement
-  // cancelled, so that the server does not go on with it.
-  const auto give_up = [&]() -> PGresult* {
-    PQclear(last);
-    CancelRunning();
-    lost_ = stalled_ = true;
-    return nullptr;
-  };
+  return Flush(deadline) ? AwaitOne(deadline) : GiveUp(nullptr);
+}
+
+bool Db::WaitReady(short events, MonoMs deadline) {
+  for (;;) {
+    const int wait_ms =
+        answer_ms_ > 0 ? static_cast<int>(std::max<MonoMs>(deadline - kClock.MonoNow(), 0)) : -1;
+    const int got = wait_ms == 0 ? 0 : Wait(PQsocket(conn_.get()), events, wait_ms);
+    if (got > 0) return true;
+    if (got < 0 || (answer_ms_ > 0 && kClock.MonoNow() >= deadline)) return false;
+  }
+}
+
+PGresult* Db::GiveUp(PGresult* last) {
+  PQclear(last);
+  CancelRunning();
+  lost_ = stalled_ = true;
+  return nullptr;
+}
+
+bool Db::Flush(MonoMs deadline) {
+  PGconn* conn = conn_.get();
   // What libpq could not send at once goes as the server takes it (the connection does not
   // block): read what comes meanwhile, as libpq asks.
   for (int left = PQflush(conn); left == 1; left = PQflush(conn)) {
-    if (!ready(POLLIN | POLLOUT)) return give_up();
+    if (!WaitReady(POLLIN | POLLOUT, deadline)) return false;
     if (PQconsumeInput(conn) == 0) break;  // broken: PQgetResult reports it
   }
+  return true;
+}
+
+PGresult* Db::AwaitOne(MonoMs deadline) {
+  PGconn* conn = conn_.get();
+  PGresult* last = nullptr;
   for (;;) {
     while (PQisBusy(conn) != 0) {
-      if (!ready(POLLIN)) return give_up();
+      if (!WaitReady(POLLIN, deadline)) return GiveUp(last);
       if (PQconsumeInput(conn) == 0) break;  // broken: PQgetResult reports it
     }
     PGresult* result = PQgetResult(conn);
     if (result == nullptr) return last;
+    const bool sync = PQresultStatus(result) == PGRES_PIPELINE_SYNC;
     PQclear(last);
     last = result;
+    if (sync) return last;  // a pipeline's end: no empty result follows it
   }
+}
+
+Status Db::Outcome(std::string_view what, const PGresult* result) {
+  const ExecStatusType st = PQresultStatus(result);
+  return st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
+}
+
+void Db::Hold(std::string_view what, const char* sql, bool txid) {
+  held_.push_back(Held{std::string(what), sql, txid});
+}
+
+bool Db::BeganWith(const std::vector<Held>& held) {
+  return !held.empty() && std::strcmp(held.front().sql, kBeginSql) == 0;
+}
+
+Status Db::RunHeld(std::string_view what, const std::function<int(pg_conn*)>& send,
+                   PGresult** result) {
+  PGconn* conn = conn_.get();
+  *result = nullptr;
+  if (held_.empty()) {
+    *result = Await(send(conn));
+    return Outcome(what, *result);
+  }
+  const std::vector<Held> held = std::move(held_);
+  held_.clear();
+  int sent = PQenterPipelineMode(conn);
+  for (const Held& h : held)
+    sent = sent && PQsendQueryParams(conn, h.sql, 0, nullptr, nullptr, nullptr, nullptr, 0);
+  sent = sent && (!send || send(conn)) && PQpipelineSync(conn);
+  const MonoMs deadline = kClock.MonoNow() + answer_ms_;
+  if (sent == 0 || !Flush(deadline)) {
+    Status status = Failure(what, nullptr);
+    lost_ = true;  // libpq holds part of a pipeline: the next call starts a new connection
+    return status;
+  }
+  // One result for each held command and the statement, then the pipeline's end.
+  const size_t queries = held.size() + (send ? 1 : 0);
+  Status status = Status::Ok();
+  for (size_t i = 0; i <= queries; ++i) {
+    const std::string_view of = i < held.size() ? std::string_view(held[i].what) : what;
+    PGresult* got = AwaitOne(deadline);
+    if (got == nullptr) {  // not answered in time, or the connection broke
+      if (status.ok()) status = Failure(of, nullptr);
+      lost_ = true;
+      return status;
+    }
+    if (i < queries && status.ok()) status = Outcome(of, got);
+    if (i < held.size() && held[i].txid && status.ok()) txid_ = FirstValue(got);
+    if (i == held.size() && send && status.ok()) {
+      *result = got;  // the statement's result, for its caller
+      got = nullptr;
+    }
+    PQclear(got);
+  }
+  if (PQexitPipelineMode(conn) != 1) lost_ = true;
+  if (!status.ok()) {
+    PQclear(*result);
+    *result = nullptr;
+  }
+  return status;
 }
 
 Status Db::Exec(std::string_view what, const std::string& sql) {
@@ -313,6 +391,13 @@ Status Db::Exec(std::string_view what, const std::string& sql) {
 }
 
 Status Db::ExecReading(std::string_view what, const std::string& sql, std::string* value) {
+  if (!held_.empty()) {  // what was held back goes first, on its own
+    PGresult* result = nullptr;
+    if (Status s = Ready(what); !s.ok()) return s;
+    Status status = RunHeld(what, nullptr, &result);
+    PQclear(result);
+    if (!status.ok()) return status;
+  }
   for (bool again = false;; again = true) {
     if (Status s = Ready(what); !s.ok()) return s;
     PGresult* result = Run(sql);
@@ -321,34 +406,40 @@ Status Db::ExecReading(std::string_view what, const std::string& sql, std::strin
         st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
     if (status.ok() && value != nullptr) *value = FirstValue(result);
     PQclear(result);
-    if (status.ok() || again || !MayRunAgain()) return status;
+    if (status.ok() || again || !MayRunAgain(false)) return status;
   }
 }
 
-bool Db::MayRunAgain() const {
-  return lost_ && !stalled_ && !in_transaction_;
+bool Db::MayRunAgain(bool began) const {
+  return lost_ && !stalled_ && (!in_transaction_ || began);
 }
 
 Status Db::Begin() {
-  // Its transaction's id, taken as it begins: should COMMIT's answer not come, the outcome is
-  // read back by it (Resolve).
+  // Held back, to go with the transaction's first statement in one round trip. Its id is taken
+  // as it begins: should COMMIT's answer not come, the outcome is read back by it (Resolve).
   txid_.clear();
-  Status status = ExecReading("begin", "BEGIN; SELECT txid_current()::text", &txid_);
-  if (status.ok()) {
-    in_transaction_ = true;
-  } else if (!lost_ && PQtransactionStatus(conn_.get()) != PQTRANS_IDLE) {
-    PQclear(Run("ROLLBACK"));  // BEGIN went through, what followed did not
-  }
-  return status;
+  held_.clear();
+  Hold("begin", kBeginSql, false);
+  Hold("begin", "SELECT txid_current()::text", true);
+  in_transaction_ = true;
+  return Status::Ok();
 }
 
 Status Db::CommitNow() {
+  if (BeginHeld()) {  // nothing was sent: nothing to commit
+    held_.clear();
+    in_transaction_ = false;
+    return Status::Ok();
+  }
   if (Status s = Ready("commit"); !s.ok()) return s;
-  PGresult* result = Run("COMMIT");
-  Status status = Status::Ok();
-  if (PQresultStatus(result) != PGRES_COMMAND_OK) {
-    status = Failure("commit", result);
-  } else if (std::strcmp(PQcmdStatus(result), "ROLLBACK") == 0) {
+  PGresult* result = nullptr;
+  Status status = RunHeld(
+      "commit",
+      [](PGconn* conn) {
+        return PQsendQueryParams(conn, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0);
+      },
+      &result);
+  if (status.ok() && std::strcmp(PQcmdStatus(result), "ROLLBACK") == 0) {
     // COMMIT of a transaction a failed statement aborted rolls it back instead.
     status = sql::StoreError("commit", "the transaction was aborted by an earlier error");
   }
@@ -372,19 +463,22 @@ Status Db::Resolve(const std::string& txid, Status failed) {
 }
 
 void Db::Rollback() {
-  const bool open = in_transaction_;
+  const bool open = in_transaction_ && !BeginHeld();  // else nothing was sent
   in_transaction_ = false;
+  held_.clear();
   if (open && !lost_ && PQstatus(conn_.get()) == CONNECTION_OK) PQclear(Run("ROLLBACK"));
 }
 
 bool Db::InTransaction() const {
+  if (in_transaction_ && BeginHeld()) return true;  // begins with the next statement
   if (!in_transaction_ || lost_ || PQstatus(conn_.get()) != CONNECTION_OK) return false;
   const PGTransactionStatusType st = PQtransactionStatus(conn_.get());
   return st == PQTRANS_INTRANS || st == PQTRANS_INERROR;
 }
 
 Status Db::Savepoint() {
-  return Exec("savepoint", "SAVEPOINT item");
+  Hold("savepoint", "SAVEPOINT item", false);
+  return Status::Ok();
 }
 
 Status Db::RollbackToSavepoint() {
@@ -392,7 +486,8 @@ Status Db::RollbackToSavepoint() {
 }
 
 Status Db::ReleaseSavepoint() {
-  return Exec("release savepoint", "RELEASE SAVEPOINT item");
+  Hold("release savepoint", "RELEASE SAVEPOINT item", false);
+  return Status::Ok();
 }
 
 int Db::backend_pid() const {
@@ -507,10 +602,12 @@ class PgStatement : public sql::Statement {
   // Sends the statement with its parameters and keeps the result; once more on a new
   // connection when the server had ended the one it met (Db::MayRunAgain).
   Status Execute() {
+    const std::vector<Db::Held> held = db_.held_;
     Status status = ExecuteOnce();
-    if (status.ok() || !db_.MayRunAgain()) return status;
+    if (status.ok() || !db_.MayRunAgain(db_.BeganWith(held))) return status;
     PQclear(result_);
     result_ = nullptr;
+    db_.held_ = held;  // the transaction begins again with it, on the new connection
     return ExecuteOnce();
   }
   // Execute, on the connection there is.
@@ -523,11 +620,11 @@ class PgStatement : public sql::Statement {
       values.push_back(v ? v->data() : nullptr);
       lengths.push_back(v ? static_cast<int>(v->size()) : 0);
     }
-    result_ = db_.Await(PQsendQueryPrepared(db_.conn_.get(), name_.c_str(),
-                                            static_cast<int>(values.size()), values.data(),
-                                            lengths.data(), binary_.data(), 1));
-    const ExecStatusType st = PQresultStatus(result_);
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) return db_.Failure(what_, result_);
+    const auto send = [&](PGconn* conn) {
+      return PQsendQueryPrepared(conn, name_.c_str(), static_cast<int>(values.size()),
+                                 values.data(), lengths.data(), binary_.data(), 1);
+    };
+    if (Status s = db_.RunHeld(what_, send, &result_); !s.ok()) return s;
     const char* n = PQcmdTuples(result_);
     db_.changes_ = n[0] != '\0' ? std::strtoll(n, nullptr, 10) : 0;
     return Status::Ok();

@@ -12,11 +12,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
+#include "core/model/clock.h"
 #include "core/model/status.h"
 #include "core/store/sql/connection.h"
 
@@ -91,10 +94,31 @@ class Db : public sql::Connection {
   Status Ready(std::string_view what);
   /// True when a call that just failed may run once more on a new connection: the server ended
   /// the connection (a restart, an administrator), not one given up for want of an answer (its
-  /// statement may still run), and outside a transaction. The store writes only inside
-  /// transactions, whose BEGIN is the first statement to meet an ended connection, so nothing
-  /// is done twice.
-  bool MayRunAgain() const;
+  /// statement may still run), and outside a transaction, or with the transaction's BEGIN
+  /// (`began`). The store writes only inside transactions, whose BEGIN goes with the first
+  /// statement to meet an ended connection, so nothing is done twice.
+  bool MayRunAgain(bool began) const;
+
+  /// A command without parameters or rows wanted (BEGIN, a savepoint's) held back to go with
+  /// the next statement, in one round trip.
+  struct Held {
+    std::string what;  ///< names it in an error
+    const char* sql;
+    bool txid;  ///< its value is the transaction's id (txid_)
+  };
+  /// Holds `sql` back until the next statement, COMMIT or Exec.
+  void Hold(std::string_view what, const char* sql, bool txid);
+  /// True when `held` begins a transaction: nothing of it was sent yet.
+  static bool BeganWith(const std::vector<Held>& held);
+  bool BeginHeld() const { return BeganWith(held_); }
+  /// Sends the held commands, then what `send` sends (one statement; nothing when empty), in
+  /// one pipeline, and waits for their answers within the answer timeout: `*result` is the
+  /// statement's result when all succeeded (the caller clears it); else the first failure.
+  /// With nothing held, only the statement, as before pipelines.
+  Status RunHeld(std::string_view what, const std::function<int(pg_conn*)>& send,
+                 pg_result** result);
+  /// Ok when `result` succeeded (a command or rows), else its failure for `what`.
+  Status Outcome(std::string_view what, const pg_result* result);
   /// Connects again (PQreset, within the connection's connect_timeout for each address), on a
   /// thread of its own while this one waits for it through Wait.
   Status Reconnect(std::string_view what);
@@ -124,6 +148,17 @@ class Db : public sql::Connection {
   /// The last result of what was just sent, or nullptr when `sent` is 0 (it was not) or the
   /// server did not answer within the answer timeout (then the connection is lost and stalled).
   pg_result* Await(int sent);
+  /// Waits until the connection is ready for `events`; false once `deadline` (the answer
+  /// timeout's, when there is one) has passed.
+  bool WaitReady(short events, MonoMs deadline);
+  /// Sends what libpq holds until `deadline`; false when the server did not take it in time.
+  bool Flush(MonoMs deadline);
+  /// The last result of the next query sent (or a pipeline's end), waiting until `deadline`;
+  /// nullptr when there is none or when no answer came in time (GiveUp).
+  pg_result* AwaitOne(MonoMs deadline);
+  /// No answer in time: clears `last`, gives the connection up (the next call makes one) and
+  /// cancels its statement, so that the server does not go on with it; returns nullptr.
+  pg_result* GiveUp(pg_result* last);
 
   /// A COMMIT of transaction `txid` whose answer never came (`failed`: the connection was
   /// given up or lost) may have been carried out: reads its outcome back on a new connection.
@@ -150,6 +185,7 @@ class Db : public sql::Connection {
   std::string session_;           ///< "pid,backend_start" of the server's process (NoteSession)
   bool in_transaction_ = false;   ///< between Begin and Commit or Rollback
   std::string txid_;              ///< the open transaction's id (txid_current)
+  std::vector<Held> held_;        ///< commands waiting for the next statement (Hold)
   int64_t changes_ = 0;           ///< rows the last statement inserted, updated or deleted
   std::string on_connect_;        ///< run on each new connection
 };

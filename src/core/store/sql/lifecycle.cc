@@ -7,6 +7,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/policy/attempt_end.h"
 #include "core/store/sql/sql_store.h"
 #include "core/store/sql/statements.h"
 #include "core/store/sql/task_rows.h"
@@ -55,7 +56,9 @@ Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, 
   Result<bool> row = q.Step();
   if (!row.ok()) return row.status();
   if (!*row) return std::optional<Candidate>();
-  return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1)), owner_uid});
+  return std::optional<Candidate>(Candidate{q.Int(0), static_cast<int>(q.Int(1)), owner_uid,
+                                            q.Text(2), !q.IsNull(3),
+                                            !q.IsNull(4) && q.Text(5).empty()});
 }
 
 Result<std::optional<Candidate>> SqlStore::FirstReady(const std::string& queue, ReadyOrder order) {
@@ -151,6 +154,57 @@ Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const U
   if (!status.ok()) return status;
   if (may_undo) return StartMayUndo(id, now, units);
   return number;
+}
+
+Result<std::optional<StartedAttempt>> SqlStore::StartAndRead(TaskId id, WallMs now,
+                                                             const UnitGrant& units) {
+  if (st_->start_and_read == nullptr) return ReadThenStart(id, now, units);
+  std::optional<StartedAttempt> started;
+  Status status = WriteOrRefuse([&]() -> Status {
+    started.reset();
+    JobRun run;
+    {
+      sql::Query q(st_->start_and_read);
+      q.BindInt(id).BindText(host_).BindInt(epoch_).BindInt(now).BindOptText(UnitsText(units));
+      Result<bool> row = q.Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return Status::Ok();  // an exclusive run of a job, or no longer ready
+      // The columns after the task's: what the start holds even should the task not read.
+      constexpr int kAfter = sql::kTaskSelectColumns;
+      started.emplace(StartedAttempt{static_cast<int>(q.Int(kAfter)), sql::ReadTask(q)});
+      if (!q.IsNull(kAfter + 1)) run.job = q.Text(kAfter + 1);
+      run.group = q.Int(kAfter + 2);
+      if (Status s = q.Run(); !s.ok()) return s;  // finish the statement before the next
+    }
+    if (run.job)
+      if (Status s = HoldRuns(*run.job, run.group); !s.ok()) return s;
+    const int number = started->number;
+    Result<Task>& read = started->task;
+    if (!read.ok()) return Status::Ok();  // the attempt fails at its launch, telling why
+    // As a read before the start gives it (the attempts before this one), then as it started.
+    read->attempt_count = number - 1;
+    if (Status s = LoadLists(*read, number > 1 ? AttemptsRead::kAll : AttemptsRead::kNone);
+        !s.ok()) {
+      read = s;
+      return Status::Ok();
+    }
+    std::erase_if(read->attempts, [number](const Attempt& a) { return a.number >= number; });
+    read = StartedTask(std::move(*read), number, now, units, host_);
+    return Status::Ok();
+  });
+  if (!status.ok()) return status;
+  if (!started) return ReadThenStart(id, now, units);
+  return started;
+}
+
+Result<std::optional<StartedAttempt>> SqlStore::ReadThenStart(TaskId id, WallMs now,
+                                                              const UnitGrant& units) {
+  Result<Task> task = Get(id);
+  Result<std::optional<int>> number = StartAttempt(id, now, units);
+  if (!number.ok()) return number.status();
+  if (!number->has_value()) return std::optional<StartedAttempt>();
+  if (task.ok()) task = StartedTask(std::move(*task), **number, now, units, host_);
+  return std::optional<StartedAttempt>(StartedAttempt{**number, std::move(task)});
 }
 
 Result<std::optional<int>> SqlStore::StartRow(sql::Stmt& stmt, TaskId id, JobRun* run,

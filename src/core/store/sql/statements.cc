@@ -63,15 +63,17 @@ std::string InIdList(Dialect d) {
 }
 
 // Starts a ready task (`also`: more conditions), only while the host's epoch is current ($2 and
-// $3: the host and its epoch, 0 for none joined).
-std::string StartTaskSql(const char* also) {
+// $3: the host and its epoch, 0 for none joined), returning `returning` of its row.
+std::string StartTaskSql(const char* also,
+                         const char* returning = "attempt_count, job, shard_group, job_exclusive") {
   return std::string(
              "UPDATE tasks SET state = 'running', ready = 0, expires_at = NULL, "
              "attempt_count = attempt_count + 1 WHERE id = $1 AND ready = 1 AND state = "
              "'pending' ") +
          also +
          "AND ($3 = 0 OR EXISTS (SELECT 1 FROM hosts WHERE name = $2 AND epoch = $3)) "
-         "RETURNING attempt_count, job, shard_group, job_exclusive";
+         "RETURNING " +
+         returning;
 }
 
 // Closes attempt $2 of task $1 while its task runs it, held by host $15 at epoch $16.
@@ -96,30 +98,50 @@ std::string StartWithAttemptSql() {
          "FROM s) SELECT attempt_count, job, shard_group, job_exclusive FROM s";
 }
 
+// PostgreSQL: start_plain_with_attempt returning the task as TaskSelect reads it once started,
+// then (as start_plain_with_attempt returns them) its attempt_count, the new attempt's number,
+// its job and shard group: a claim's start and read in one round trip.
+std::string StartAndReadSql() {
+  std::string read = sql::TaskSelect(Dialect::kPostgres, true);
+  const std::string from = "FROM tasks AS t ";
+  read.replace(read.find(from), from.size(),
+               ", t.attempt_count, t.job, t.shard_group FROM s AS t ");
+  return "WITH s AS (" + StartTaskSql("AND job_exclusive = 0 ", "*") +
+         "), a AS (INSERT INTO attempts(task_id, number, started, units, stage, host, holder, "
+         "fence) SELECT $1, attempt_count, $4, CAST($5 AS text), stage, $2, $2, $3 FROM s) " +
+         read + "JOIN envs AS e ON e.hash = t.env_hash";
+}
+
 // PostgreSQL: the task read is held until the transaction ends, and a task another host's claim
 // holds is passed over (a claim of a turn of dispatch); SQLite has one writer at a time.
 std::string SkipClaimed(Dialect d) {
   return Locking(d, "FOR UPDATE SKIP LOCKED");
 }
 
+// What a probe of the ready set reads of its task (Candidate): what a claim decides before it
+// starts the task, without reading the whole task first.
+constexpr const char* kCandidateColumns = "id, priority, owner_name, uses, shard_group, run_on";
+
 std::string FirstReadyByPrioritySql(Dialect d) {
-  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") + kReadyPart +
-         " ORDER BY priority, id LIMIT 1" + SkipClaimed(d);
+  return std::string("SELECT ") + kCandidateColumns + " FROM tasks" +
+         Use(d, "tasks_ready_by_priority") + kReadyPart + " ORDER BY priority, id LIMIT 1" +
+         SkipClaimed(d);
 }
 std::string FirstReadyOldestSql(Dialect d) {
-  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") + kReadyPart +
-         " ORDER BY id LIMIT 1" + SkipClaimed(d);
+  return std::string("SELECT ") + kCandidateColumns + " FROM tasks" + Use(d, "tasks_ready_by_id") +
+         kReadyPart + " ORDER BY id LIMIT 1" + SkipClaimed(d);
 }
 // The same, passing over the tasks whose request (`uses`) is in $4, the requests whose units are
 // not free now (SPEC 14).
 std::string FirstFittingByPrioritySql(Dialect d) {
-  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_priority") + kReadyPart +
-         " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY priority, id LIMIT 1" +
-         SkipClaimed(d);
+  return std::string("SELECT ") + kCandidateColumns + " FROM tasks" +
+         Use(d, "tasks_ready_by_priority") + kReadyPart + " AND (uses IS NULL OR " +
+         UsesNotInList4(d) + ") ORDER BY priority, id LIMIT 1" + SkipClaimed(d);
 }
 std::string FirstFittingOldestSql(Dialect d) {
-  return "SELECT id, priority FROM tasks" + Use(d, "tasks_ready_by_id") + kReadyPart +
-         " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY id LIMIT 1" + SkipClaimed(d);
+  return std::string("SELECT ") + kCandidateColumns + " FROM tasks" + Use(d, "tasks_ready_by_id") +
+         kReadyPart + " AND (uses IS NULL OR " + UsesNotInList4(d) + ") ORDER BY id LIMIT 1" +
+         SkipClaimed(d);
 }
 // As `single` (one of the four above: the tasks placed on host $3), for the tasks placed on no
 // host and on $3 together in one round trip: each part's first, then the first of the two by
@@ -128,9 +150,9 @@ std::string BothPlacesSql(const std::string& single, const char* order) {
   std::string unplaced = single;
   const std::string placed_here = "run_on = $3";
   unplaced.replace(unplaced.find(placed_here), placed_here.size(), "run_on = ''");
-  return "SELECT id, priority FROM (" + unplaced +
-         ") AS unplaced UNION ALL SELECT id, priority FROM (" + single + ") AS placed ORDER BY " +
-         order + " LIMIT 1";
+  return std::string("SELECT ") + kCandidateColumns + " FROM (" + unplaced +
+         ") AS unplaced UNION ALL SELECT " + kCandidateColumns + " FROM (" + single +
+         ") AS placed ORDER BY " + order + " LIMIT 1";
 }
 
 // Each step finds the next request after the last one among the ready tasks that ask for units:
@@ -590,6 +612,7 @@ Status SqlStore::Prepare() {
       {&S::start_plain_task, "start attempt", StartTaskSql("AND job_exclusive = 0 ")},
       {&S::start_plain_with_attempt, "start attempt",
        d == Dialect::kSqlite ? "" : StartWithAttemptSql()},
+      {&S::start_and_read, "start attempt", d == Dialect::kSqlite ? "" : StartAndReadSql()},
       {&S::insert_attempt, "insert attempt",
        "INSERT INTO attempts(task_id, number, started, units, stage, host, holder, fence) "
        "VALUES ($1, $2, $3, $4, (SELECT stage FROM tasks WHERE id = $1), $5, $5, $6)"},

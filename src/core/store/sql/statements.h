@@ -35,10 +35,10 @@ struct SqlStore::Statements {
   // the same, for the tasks placed on no host and on one host at once
   sql::Stmt first_ready_priority_both, first_ready_oldest_both, first_fitting_priority_both,
       first_fitting_oldest_both;
-  sql::Stmt start_task, start_plain_task, start_plain_with_attempt, insert_attempt, record_stop,
-      note_attempt, task_run_state, finish_attempt, finish_attempt_and_task, finish_task,
-      retry_task, advance_task, release_dependents, pending_dependents, end_pending, task_exists,
-      dep_states, requeue_task, failed_since_queued;
+  sql::Stmt start_task, start_plain_task, start_plain_with_attempt, start_and_read, insert_attempt,
+      record_stop, note_attempt, task_run_state, finish_attempt, finish_attempt_and_task,
+      finish_task, retry_task, advance_task, release_dependents, pending_dependents, end_pending,
+      task_exists, dep_states, requeue_task, failed_since_queued;
   // editing pending tasks (edit.cc)
   sql::Stmt update_task, hold_task, held_run, release_task;
   // retention

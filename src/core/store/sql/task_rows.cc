@@ -63,6 +63,7 @@ enum TaskCol {
   kShardIndex, kShardTotal, kRunOn, kLabels, kDeps,
 };
 // clang-format on
+static_assert(kDeps + 1 == kTaskSelectColumns);
 
 // TaskSelect's labels, "LENGTH:LABEL" one after the other, into `out`; false when malformed.
 bool ReadLabels(const std::string& text, std::vector<std::string>* out) {

@@ -51,6 +51,8 @@ void BindRequest(Query& q, const TaskSpec& spec, const std::string& env_key);
 /// `e`) and List (NULL in their place), ending in "FROM tasks AS t ". Each row carries its labels
 /// and dependencies too, in one column each, so one statement reads a task.
 std::string TaskSelect(Dialect d, bool full);
+/// How many columns TaskSelect reads; a statement may read more after them.
+inline constexpr int kTaskSelectColumns = 49;
 /// Reads the current row of a TaskSelect query into a Task (attempts left empty, its stages as
 /// many empty ones as it has); an Internal status naming the task when a column is corrupt.
 Result<Task> ReadTask(const Query& q);

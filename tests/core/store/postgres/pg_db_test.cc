@@ -268,6 +268,70 @@ TEST_CASE(
         std::vector<std::vector<std::string>>{{"a"}, {"b"}, {"e"}});
 }
 
+// A transaction's BEGIN, and its savepoints, go to the server with its next statement (libpq's
+// pipeline): one round trip fewer for each transaction and each item of a group.
+TEST_CASE(
+    "pg: a transaction begins with its first statement, so a connection ended before it "
+    "is made again") {
+  std::string why;
+  std::unique_ptr<Db> db = FreshDb(&why);
+  if (!db) TQ_SKIP(why);
+  Result<std::unique_ptr<Db>> killer = Db::Open(test::PgServer::Get(&why)->Conninfo());
+  REQUIRE(killer.ok());
+  const auto terminate = [&] {
+    Stmt kill = Prepared(**killer, "terminate", "SELECT pg_terminate_backend($1::int, 10000)");
+    REQUIRE(Query(kill).BindInt(db->backend_pid()).Run().ok());
+  };
+  REQUIRE(db->Exec("create", "CREATE TABLE k (key bytea PRIMARY KEY)").ok());
+  Stmt insert = Prepared(*db, "insert key", "INSERT INTO k (key) VALUES ($1)");
+  const uint64_t first = db->connection();
+  {
+    Transaction tx(*db);
+    REQUIRE(tx.Begin().ok());
+    CHECK(db->InTransaction());
+    terminate();  // nothing of the transaction has gone yet: it all runs on a new connection
+    const Status inserted = Query(insert).BindBlob("a").Run();
+    REQUIRE_MESSAGE(inserted.ok(), inserted.message());
+    CHECK(db->connection() != first);
+    REQUIRE(db->Savepoint().ok());
+    REQUIRE(db->RollbackToSavepoint().ok());  // a savepoint with nothing after it
+    REQUIRE(db->ReleaseSavepoint().ok());
+    REQUIRE(db->Savepoint().ok());
+    REQUIRE(Query(insert).BindBlob("b").Run().ok());
+    REQUIRE(db->ReleaseSavepoint().ok());  // goes with the COMMIT
+    REQUIRE(tx.Commit().ok());
+  }
+  CHECK_FALSE(db->InTransaction());
+  // A failed first statement fails with BEGIN's transaction, which rolls back whole.
+  {
+    Transaction tx(*db);
+    REQUIRE(tx.Begin().ok());
+    CHECK_FALSE(Query(insert).BindBlob("a").Run().ok());
+    CHECK(db->InTransaction());  // aborted, open until rolled back
+  }
+  CHECK_FALSE(db->InTransaction());
+  CHECK(Rows(*db, "SELECT key FROM k ORDER BY key", 1) ==
+        std::vector<std::vector<std::string>>{{"a"}, {"b"}});
+}
+
+TEST_CASE("pg: a transaction with nothing in it says nothing to the server") {
+  std::string why;
+  test::PgServer* server = test::PgServer::Get(&why);
+  if (server == nullptr) TQ_SKIP(why);
+  const std::string database = server->FreshDatabase();
+  test::PgProxy proxy(server->Socket());
+  Result<std::unique_ptr<Db>> db = Db::Open(proxy.Through(database));
+  REQUIRE_MESSAGE(db.ok(), db.status().message());
+  (*db)->SetAnswerTimeout(300);
+  proxy.Freeze();  // a word to the server now would go unanswered
+  Transaction tx(**db);
+  REQUIRE(tx.Begin().ok());
+  REQUIRE((*db)->Savepoint().ok());
+  REQUIRE((*db)->ReleaseSavepoint().ok());
+  CHECK(tx.Commit().ok());
+  CHECK_FALSE((*db)->InTransaction());
+}
+
 TEST_CASE("pg: a server that is not there is a transient fault") {
   const Result<std::unique_ptr<Db>> db =
       Db::Open("host=/nonexistent-tq-dir port=5432 user=tq dbname=tq");
