@@ -184,6 +184,16 @@ TEST_CASE("pg: a refused statement is a permanent fault naming what failed, neve
   CHECK(none.message().find("store: prepare read nothing failed: relation \"no_such_table\"") == 0);
 }
 
+// Ends `db`'s session on the server, as an administrator or a restart would, from a connection
+// of its own; waits until it is gone.
+void EndSession(Db& db) {
+  std::string why;
+  Result<std::unique_ptr<Db>> killer = Db::Open(test::PgServer::Get(&why)->Conninfo());
+  REQUIRE_MESSAGE(killer.ok(), killer.status().message());
+  Stmt kill = Prepared(**killer, "terminate", "SELECT pg_terminate_backend($1::int, 10000)");
+  REQUIRE(Query(kill).BindInt(db.backend_pid()).Run().ok());
+}
+
 TEST_CASE("pg: a transaction commits or rolls back whole, and a savepoint undoes one item") {
   std::string why;
   std::unique_ptr<Db> db = FreshDb(&why);
@@ -230,12 +240,7 @@ TEST_CASE(
   std::string why;
   std::unique_ptr<Db> db = FreshDb(&why);
   if (!db) TQ_SKIP(why);
-  Result<std::unique_ptr<Db>> killer = Db::Open(test::PgServer::Get(&why)->Conninfo());
-  REQUIRE(killer.ok());
-  const auto terminate = [&] {
-    Stmt kill = Prepared(**killer, "terminate", "SELECT pg_terminate_backend($1::int, 10000)");
-    REQUIRE(Query(kill).BindInt(db->backend_pid()).Run().ok());
-  };
+  const auto terminate = [&] { EndSession(*db); };
   REQUIRE(db->Exec("create", "CREATE TABLE k (key bytea PRIMARY KEY)").ok());
   Stmt insert = Prepared(*db, "insert key", "INSERT INTO k (key) VALUES ($1)");
   REQUIRE(Query(insert).BindBlob("a").Run().ok());
@@ -276,12 +281,7 @@ TEST_CASE(
   std::string why;
   std::unique_ptr<Db> db = FreshDb(&why);
   if (!db) TQ_SKIP(why);
-  Result<std::unique_ptr<Db>> killer = Db::Open(test::PgServer::Get(&why)->Conninfo());
-  REQUIRE(killer.ok());
-  const auto terminate = [&] {
-    Stmt kill = Prepared(**killer, "terminate", "SELECT pg_terminate_backend($1::int, 10000)");
-    REQUIRE(Query(kill).BindInt(db->backend_pid()).Run().ok());
-  };
+  const auto terminate = [&] { EndSession(*db); };
   REQUIRE(db->Exec("create", "CREATE TABLE k (key bytea PRIMARY KEY)").ok());
   Stmt insert = Prepared(*db, "insert key", "INSERT INTO k (key) VALUES ($1)");
   const uint64_t first = db->connection();
