@@ -33,18 +33,9 @@ void EnsureStdFds() {
     if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) _exit(1);
 }
 
-// The shim next to this executable (a build tree), else the one `cmake --install` placed under
-// the configured prefix (/usr/libexec/tq for the package, /usr/local/libexec/tq by default).
+// The shim next to this executable (a build tree), else the one `cmake --install` placed.
 std::string DefaultShimPath() {
-  char self[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-  if (n > 0) {
-    std::string dir(self, static_cast<size_t>(n));
-    dir = dir.substr(0, dir.rfind('/'));
-    const std::string beside = dir + "/tq-shim";
-    if (access(beside.c_str(), X_OK) == 0) return beside;
-  }
-  return TQ_SHIM_INSTALL_PATH;
+  return tq::HelperPath("tq-shim", TQ_SHIM_INSTALL_PATH);
 }
 
 // Creates the socket's directory: 0700 and ours in user mode, 0755 in system mode. One that

@@ -77,10 +77,13 @@ class Daemon:
         config = os.path.join(self.dir, "tqd.toml")
         with open(config, "w") as f:
             f.write(f'jobs_dir = "{jobs}"\n{config_toml}')
-        # A copy of tq that any user may run, in a directory whose socket others may reach.
+        # A copy of tq that any user may run, in a directory whose socket others may reach, and
+        # beside it the tq-web that its `tq web` runs.
         self.tq_copy = os.path.join(self.dir, "tq")
-        shutil.copy(os.path.join(ARGS.bin_dir, "tq"), self.tq_copy)
-        os.chmod(self.tq_copy, 0o755)
+        for name in ("tq", "tq-web"):
+            copy = os.path.join(self.dir, name)
+            shutil.copy(os.path.join(ARGS.bin_dir, name), copy)
+            os.chmod(copy, 0o755)
         os.chmod(self.dir, 0o711)
         self.log = open(os.path.join(self.dir, "tqd.log"), "w")
         self.process = subprocess.Popen(

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include <doctest/doctest.h>
 
@@ -468,9 +469,12 @@ namespace {
 std::vector<std::string> TqArgvForOthers(const TestDaemon& d,
                                          const std::vector<std::string>& args) {
   const std::string copy = d.dir() + "/tq-as-other-user";
-  if (access(copy.c_str(), X_OK) != 0) {
-    WriteFile(copy, ReadFile(BinPath("tq")));
-    REQUIRE(chmod(copy.c_str(), 0755) == 0);
+  // tq web runs the tq-web beside tq: copied beside the copy.
+  for (const auto& [from, to] :
+       {std::pair(BinPath("tq"), copy), std::pair(BinPath("tq-web"), d.dir() + "/tq-web")}) {
+    if (access(to.c_str(), X_OK) == 0) continue;
+    WriteFile(to, ReadFile(from));
+    REQUIRE(chmod(to.c_str(), 0755) == 0);
   }
   REQUIRE(chmod(d.dir().c_str(), 0711) == 0);  // others may reach the socket, not list files
   std::vector<std::string> argv = {copy, "--socket", d.socket()};

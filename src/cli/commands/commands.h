@@ -21,6 +21,18 @@ struct GlobalOptions {
   std::vector<std::string> command;
 };
 
+/// tq web's flags (SPEC 15).
+struct WebFlags {
+  std::string listen;       ///< --listen: ADDR:PORT or unix:PATH; empty: 127.0.0.1:8377
+  std::string token_file;   ///< --token-file
+  std::string user_header;  ///< --trust-user-header
+  bool read_only = false;   ///< --read-only
+};
+
+/// Adds the `web` subcommand to `app`, its flags parsed into `f` (for tq, which hands it to
+/// tq-web, and for tq-web itself).
+CLI::App* AddWebCommand(CLI::App& app, WebFlags& f);
+
 /// A subcommand: its parser and the function that runs it and returns the exit code.
 struct Command {
   CLI::App* app = nullptr;

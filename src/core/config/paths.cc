@@ -1,5 +1,6 @@
 #include "core/config/paths.h"
 
+#include <limits.h>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -51,6 +52,18 @@ std::string HomeDir() {
 
 std::string SystemSocketPath() {
   return kSystemSocket;
+}
+
+std::string HelperPath(const std::string& name, const std::string& installed) {
+  char self[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    std::string dir(self, static_cast<size_t>(n));
+    dir = dir.substr(0, dir.rfind('/'));
+    const std::string beside = dir + "/" + name;
+    if (access(beside.c_str(), X_OK) == 0) return beside;
+  }
+  return installed;
 }
 
 std::string UserSocketPath() {

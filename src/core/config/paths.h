@@ -34,6 +34,11 @@ std::vector<std::string> ClientSocketCandidates();
 /// XDG_RUNTIME_DIR is unset (or not absolute).
 std::string UserSocketPath();
 
+/// The helper program `name` beside this executable (a build tree), else `installed` (where
+/// `cmake --install` placed it: /usr/libexec/tq for the package, /usr/local/libexec/tq by
+/// default).
+std::string HelperPath(const std::string& name, const std::string& installed);
+
 /// The system daemon's socket, /run/tq/tq.sock.
 std::string SystemSocketPath();
 
