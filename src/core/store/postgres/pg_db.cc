@@ -353,11 +353,15 @@ Status Db::RunHeld(std::string_view what, const std::function<int(pg_conn*)>& se
   for (const Held& h : held)
     sent = sent && PQsendQueryParams(conn, h.sql, 0, nullptr, nullptr, nullptr, nullptr, 0);
   sent = sent && (!send || send(conn)) && PQpipelineSync(conn);
-  const MonoMs deadline = kClock.MonoNow() + answer_ms_;
-  if (sent == 0 || !Flush(deadline)) {
+  if (sent == 0) {
     Status status = Failure(what, nullptr);
     lost_ = true;  // libpq holds part of a pipeline: the next call starts a new connection
     return status;
+  }
+  const MonoMs deadline = kClock.MonoNow() + answer_ms_;
+  if (!Flush(deadline)) {
+    GiveUp(nullptr);  // as Await does: the server took nothing in time
+    return Failure(what, nullptr);
   }
   // One result for each held command and the statement, then the pipeline's end.
   const size_t queries = held.size() + (send ? 1 : 0);
