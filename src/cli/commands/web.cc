@@ -37,12 +37,12 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
             // tq-web in tq's place (the same process, so a service manager keeps watching it).
             const std::string path = HelperPath("tq-web", TQ_WEB_INSTALL_PATH);
             std::vector<std::string> args = {"tq-web"};
-            if (!g.socket.empty()) args.insert(args.end(), {"--socket", g.socket});
+            // Each value joined to its option, so that one beginning with '-' stays a value.
+            if (!g.socket.empty()) args.push_back("--socket=" + g.socket);
             args.emplace_back("web");
-            if (!f->listen.empty()) args.insert(args.end(), {"--listen", f->listen});
-            if (!f->token_file.empty()) args.insert(args.end(), {"--token-file", f->token_file});
-            if (!f->user_header.empty())
-              args.insert(args.end(), {"--trust-user-header", f->user_header});
+            if (!f->listen.empty()) args.push_back("--listen=" + f->listen);
+            if (!f->token_file.empty()) args.push_back("--token-file=" + f->token_file);
+            if (!f->user_header.empty()) args.push_back("--trust-user-header=" + f->user_header);
             if (f->read_only) args.emplace_back("--read-only");
             std::vector<char*> argv;
             for (std::string& a : args) argv.push_back(a.data());

@@ -34,13 +34,13 @@ std::vector<std::string> ClientSocketCandidates();
 /// XDG_RUNTIME_DIR is unset (or not absolute).
 std::string UserSocketPath();
 
+/// The system daemon's socket, /run/tq/tq.sock.
+std::string SystemSocketPath();
+
 /// The helper program `name` beside this executable (a build tree), else `installed` (where
 /// `cmake --install` placed it: /usr/libexec/tq for the package, /usr/local/libexec/tq by
 /// default).
 std::string HelperPath(const std::string& name, const std::string& installed);
-
-/// The system daemon's socket, /run/tq/tq.sock.
-std::string SystemSocketPath();
 
 /// The caller's home directory: $HOME if set and absolute, else the password database entry,
 /// else /tmp/tq-$UID (so a path is always absolute).

@@ -323,6 +323,10 @@ class Store {
   /// task in one round trip.
   virtual Result<std::optional<StartedAttempt>> StartAndRead(TaskId id, WallMs now,
                                                              const UnitGrant& units) = 0;
+  /// StartAttempt of task `id`, read before it as `read` (a claim that decided on the task): the
+  /// attempt and StartedTask of `read` (or `read`'s error); nullopt if it was no longer ready.
+  virtual Result<std::optional<StartedAttempt>> StartRead(TaskId id, Result<Task> read, WallMs now,
+                                                          const UnitGrant& units) = 0;
 
   /// Records a stop asked of a running attempt. The first request wins: a later one (a timeout
   /// during a cancel's grace) changes nothing, and so does one for an attempt that has ended. Any

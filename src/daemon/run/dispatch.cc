@@ -377,9 +377,9 @@ bool Dispatcher::ClaimTask(const Candidate& pick, const UnitsHeld& held, std::ve
   }
   const WallMs now = parts_.clock.WallNow();
   // The task read above is started; else it is started and read in one step.
-  Result<std::optional<StartedAttempt>> started = read_first
-                                                      ? StartRead(id, std::move(task), now, units)
-                                                      : parts_.store.StartAndRead(id, now, units);
+  Result<std::optional<StartedAttempt>> started =
+      read_first ? parts_.store.StartRead(id, std::move(task), now, units)
+                 : parts_.store.StartAndRead(id, now, units);
   if (!started.ok()) {
     StoreFailed(started.status().message());
     return false;
@@ -389,15 +389,6 @@ bool Dispatcher::ClaimTask(const Candidate& pick, const UnitsHeld& held, std::ve
   claims.push_back(
       Claim{id, claimed.number, std::move(claimed.task), std::move(account), std::move(units)});
   return true;
-}
-
-Result<std::optional<StartedAttempt>> Dispatcher::StartRead(TaskId id, Result<Task> task,
-                                                            WallMs now, const UnitGrant& units) {
-  Result<std::optional<int>> attempt = parts_.store.StartAttempt(id, now, units);
-  if (!attempt.ok()) return attempt.status();
-  if (!attempt->has_value()) return std::optional<StartedAttempt>();
-  if (task.ok()) task = StartedTask(std::move(*task), **attempt, now, units, parts_.host);
-  return std::optional<StartedAttempt>(StartedAttempt{**attempt, std::move(task)});
 }
 
 bool Dispatcher::LeavesShardNow(const Task& task) {

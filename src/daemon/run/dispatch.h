@@ -180,10 +180,6 @@ class Dispatcher {
   /// LeavesShardNow); false stops the choosing.
   bool ClaimTask(const Candidate& pick, const UnitsHeld& held, std::vector<Claim>& claims,
                  News& news, std::set<uint32_t>& passing);
-  /// Starts task `id`, read before as `task`: the attempt started and the task as it left it;
-  /// nullopt when it was no longer ready.
-  Result<std::optional<StartedAttempt>> StartRead(TaskId id, Result<Task> task, WallMs now,
-                                                  const UnitGrant& units);
   /// True when this host should leave shard `task` to another host for now (SPEC 12): another
   /// live host its queue allows has a free slot and runs fewer of its group's shards. A shard
   /// is left so for at most kLeaveShardMs from the first time, then taken.

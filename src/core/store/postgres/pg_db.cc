@@ -331,8 +331,8 @@ Status Db::Outcome(std::string_view what, const PGresult* result) {
   return st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
 }
 
-void Db::Hold(std::string_view what, const char* sql, bool txid) {
-  held_.push_back(Held{std::string(what), sql, txid});
+void Db::Hold(const char* what, const char* sql, bool txid) {
+  held_.push_back(Held{what, sql, txid});
 }
 
 bool Db::BeganWith(const std::vector<Held>& held) {
@@ -367,7 +367,7 @@ Status Db::RunHeld(std::string_view what, const std::function<int(pg_conn*)>& se
   const size_t queries = held.size() + (send ? 1 : 0);
   Status status = Status::Ok();
   for (size_t i = 0; i <= queries; ++i) {
-    const std::string_view of = i < held.size() ? std::string_view(held[i].what) : what;
+    const std::string_view of = i < held.size() ? held[i].what : what;
     PGresult* got = AwaitOne(deadline);
     if (got == nullptr) {  // not answered in time, or the connection broke
       if (status.ok()) status = Failure(of, nullptr);

@@ -102,12 +102,12 @@ class Db : public sql::Connection {
   /// A command without parameters or rows wanted (BEGIN, a savepoint's) held back to go with
   /// the next statement, in one round trip.
   struct Held {
-    std::string what;  ///< names it in an error
+    const char* what;  ///< names it in an error
     const char* sql;
     bool txid;  ///< its value is the transaction's id (txid_)
   };
   /// Holds `sql` back until the next statement, COMMIT or Exec.
-  void Hold(std::string_view what, const char* sql, bool txid);
+  void Hold(const char* what, const char* sql, bool txid);
   /// True when `held` begins a transaction: nothing of it was sent yet.
   static bool BeganWith(const std::vector<Held>& held);
   bool BeginHeld() const { return BeganWith(held_); }

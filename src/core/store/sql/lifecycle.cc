@@ -158,7 +158,8 @@ Result<std::optional<int>> SqlStore::StartAttempt(TaskId id, WallMs now, const U
 
 Result<std::optional<StartedAttempt>> SqlStore::StartAndRead(TaskId id, WallMs now,
                                                              const UnitGrant& units) {
-  if (st_->start_and_read == nullptr) return ReadThenStart(id, now, units);
+  // SQLite reads the task first, then starts it.
+  if (st_->start_and_read == nullptr) return StartRead(id, Get(id), now, units);
   std::optional<StartedAttempt> started;
   Status status = WriteOrRefuse([&]() -> Status {
     started.reset();
@@ -193,18 +194,18 @@ Result<std::optional<StartedAttempt>> SqlStore::StartAndRead(TaskId id, WallMs n
     return Status::Ok();
   });
   if (!status.ok()) return status;
-  if (!started) return ReadThenStart(id, now, units);
+  // Not started here (an exclusive run of a job, whose start may be undone): read, then start.
+  if (!started) return StartRead(id, Get(id), now, units);
   return started;
 }
 
-Result<std::optional<StartedAttempt>> SqlStore::ReadThenStart(TaskId id, WallMs now,
-                                                              const UnitGrant& units) {
-  Result<Task> task = Get(id);
+Result<std::optional<StartedAttempt>> SqlStore::StartRead(TaskId id, Result<Task> read, WallMs now,
+                                                          const UnitGrant& units) {
   Result<std::optional<int>> number = StartAttempt(id, now, units);
   if (!number.ok()) return number.status();
   if (!number->has_value()) return std::optional<StartedAttempt>();
-  if (task.ok()) task = StartedTask(std::move(*task), **number, now, units, host_);
-  return std::optional<StartedAttempt>(StartedAttempt{**number, std::move(task)});
+  if (read.ok()) read = StartedTask(std::move(*read), **number, now, units, host_);
+  return std::optional<StartedAttempt>(StartedAttempt{**number, std::move(read)});
 }
 
 Result<std::optional<int>> SqlStore::StartRow(sql::Stmt& stmt, TaskId id, JobRun* run,

@@ -119,6 +119,8 @@ class SqlStore : public Store {
   Result<std::optional<int>> StartAttempt(TaskId id, WallMs now, const UnitGrant& units) override;
   Result<std::optional<StartedAttempt>> StartAndRead(TaskId id, WallMs now,
                                                      const UnitGrant& units) override;
+  Result<std::optional<StartedAttempt>> StartRead(TaskId id, Result<Task> read, WallMs now,
+                                                  const UnitGrant& units) override;
   Status RecordStop(TaskId id, int attempt, const StopRequest& stop) override;
   Status NoteAttempt(TaskId id, int attempt, const std::string& note) override;
   Result<std::vector<TaskId>> FinishAttempt(TaskId id, int attempt, const AttemptOutcome& outcome,
@@ -383,10 +385,6 @@ class SqlStore : public Store {
   /// Whether pending task `id` (0: not inserted yet), a run `run`, must be held: it is an
   /// exclusive run of a job and another run of its job is in flight.
   Result<bool> MustHold(const JobRun& run, TaskId id);
-  /// StartAndRead where the task is read first, then started (SQLite; and PostgreSQL's exclusive
-  /// runs of a job, whose start may have to be undone).
-  Result<std::optional<StartedAttempt>> ReadThenStart(TaskId id, WallMs now,
-                                                      const UnitGrant& units);
   /// A run of `job` (a shard of `group`, 0: none) started: its exclusive pending runs, other
   /// than that group's shards, are held.
   Status HoldRuns(const std::string& job, TaskId group);
