@@ -10,6 +10,7 @@
 
 #include "cli/arg_checks.h"
 #include "cli/commands/commands.h"
+#include "cli/full_tq.h"
 #include "core/model/quote.h"
 
 namespace {
@@ -64,6 +65,53 @@ bool SplitDuration(char** argv, int start) {
   return true;
 }
 
+// A command of tq: its name and what adds it to the parser.
+struct CommandEntry {
+  std::string_view name;
+  tq::Command (*add)(CLI::App& app, const tq::GlobalOptions& g);
+};
+
+// tq's commands, in the order its help lists them.
+constexpr CommandEntry kCommands[] = {
+    {"submit", tq::AddSubmit},
+    {"status", tq::AddStatus},
+    {"list", tq::AddList},
+    {"wait", tq::AddWait},
+    {"cancel", tq::AddCancel},
+    {"logs", tq::AddLogs},
+    {"ping", tq::AddPing},
+    {"version", tq::AddVersion},
+    {"retry", tq::AddRetry},
+    {"queue", tq::AddQueue},
+    {"jobs", tq::AddJobs},
+    {"reload", tq::AddReload},
+    {"cron", tq::AddCron},
+    {"stats", tq::AddStats},
+    {"events", tq::AddEvents},
+    {"clean", tq::AddClean},
+    {"update", tq::AddUpdate},
+    {"hold", [](CLI::App& app, const tq::GlobalOptions& g) { return tq::AddHold(app, g, false); }},
+    {"release",
+     [](CLI::App& app, const tq::GlobalOptions& g) { return tq::AddHold(app, g, true); }},
+    {"resources", tq::AddResources},
+    {"hosts", tq::AddHosts},
+    {"web", tq::AddWeb},
+};
+
+// The command `argv` names: its first word that is not one of tq's own options (--socket PATH,
+// --json); "" when another option comes first (--help, --version, a wrong one) or none is named.
+std::string_view CommandWord(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--socket") {
+      ++i;
+    } else if (arg != "--json" && arg.rfind("--socket=", 0) != 0) {
+      return arg.empty() || arg[0] == '-' ? std::string_view() : arg;
+    }
+  }
+  return {};
+}
+
 int Run(int argc, char** argv) {
   tq::GlobalOptions g;
   // Everything after the first `--` is the task's argv (or its end, when the command started
@@ -89,16 +137,14 @@ int Run(int argc, char** argv) {
   app.add_flag("--json", g.json, "machine-readable output (JSON; times in RFC 3339 UTC)");
   bool version = false;
   app.add_flag("-V,--version", version, "print the versions of tq and tqd (as tq version does)");
-  const std::vector<tq::Command> commands = {
-      tq::AddSubmit(app, g),     tq::AddStatus(app, g),    tq::AddList(app, g),
-      tq::AddWait(app, g),       tq::AddCancel(app, g),    tq::AddLogs(app, g),
-      tq::AddPing(app, g),       tq::AddVersion(app, g),   tq::AddRetry(app, g),
-      tq::AddQueue(app, g),      tq::AddJobs(app, g),      tq::AddReload(app, g),
-      tq::AddCron(app, g),       tq::AddStats(app, g),     tq::AddEvents(app, g),
-      tq::AddClean(app, g),      tq::AddUpdate(app, g),    tq::AddHold(app, g, false),
-      tq::AddHold(app, g, true), tq::AddResources(app, g), tq::AddHosts(app, g),
-      tq::AddWeb(app, g),
-  };
+  // Only the named command's parser is built when a command is named (building all of them was a
+  // fifth of a `tq` process's CPU); every one of them otherwise, for help and refusals.
+  const std::string_view named = CommandWord(argc, argv);
+  const bool known = std::any_of(std::begin(kCommands), std::end(kCommands),
+                                 [&](const CommandEntry& c) { return named == c.name; });
+  std::vector<tq::Command> commands;
+  for (const CommandEntry& c : kCommands)
+    if (!known || named == c.name) commands.push_back(c.add(app, g));
   // Set after the subcommands exist, so they do not inherit it: only `submit` takes a command.
   app.prefix_command();
   tq::ApplyOptionRules(app, {"--socket"});
@@ -172,6 +218,7 @@ int Run(int argc, char** argv) {
 int main(int argc, char** argv) {
   // Commands return errors as values; this is the last resort for anything thrown (a JSON
   // library error, memory exhaustion): a message and exit 1, never an abort.
+  tq::KeepArguments(argv);  // for what tq-full runs in tq's place
   try {
     return Run(argc, argv);
   } catch (const std::exception& e) {

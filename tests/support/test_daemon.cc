@@ -469,9 +469,10 @@ namespace {
 std::vector<std::string> TqArgvForOthers(const TestDaemon& d,
                                          const std::vector<std::string>& args) {
   const std::string copy = d.dir() + "/tq-as-other-user";
-  // tq web runs the tq-web beside tq: copied beside the copy.
+  // tq runs the tq-web and tq-full beside it: copied beside the copy.
   for (const auto& [from, to] :
-       {std::pair(BinPath("tq"), copy), std::pair(BinPath("tq-web"), d.dir() + "/tq-web")}) {
+       {std::pair(BinPath("tq"), copy), std::pair(BinPath("tq-web"), d.dir() + "/tq-web"),
+        std::pair(BinPath("tq-full"), d.dir() + "/tq-full")}) {
     if (access(to.c_str(), X_OK) == 0) continue;
     WriteFile(to, ReadFile(from));
     REQUIRE(chmod(to.c_str(), 0755) == 0);

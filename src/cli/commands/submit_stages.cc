@@ -3,8 +3,6 @@
 #include <algorithm>
 
 #include "cli/arg_checks.h"
-#include "cli/job_file_text.h"
-#include "core/jobs/stages_file.h"
 #include "core/model/quote.h"
 
 namespace tq {
@@ -161,14 +159,6 @@ Result<SubmitCommand> ReadSubmitCommand(const std::vector<CommandFlag>& flags,
   if (!stages.ok()) return stages.status();
   out.stages = std::move(*stages);
   return out;
-}
-
-Result<std::vector<StageSpec>> ReadStagesFile(const std::string& path) {
-  Result<std::string> text = ReadJobFileText(path);
-  if (!text.ok()) return Status::Invalid("--stages", "--stages: " + text.status().message());
-  auto stages = ParseStagesFile(*text, path == "-" ? "standard input" : path);
-  if (!stages.ok()) return Status::Invalid("--stages", stages.status().message());
-  return stages;
 }
 
 }  // namespace tq

@@ -1,17 +1,13 @@
 // tq web: the web console (SPEC 15). Its flags are read here, for tq's help, completions and
 // errors; the console itself is tq-web, a program of its own that tq runs in its place, so
 // that every other command loads neither libmicrohttpd nor GnuTLS.
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cli/commands/commands.h"
-#include "core/config/paths.h"
+#include "cli/full_tq.h"
 
 namespace tq {
 
@@ -35,7 +31,6 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
   CLI::App* sub = AddWebCommand(app, *f);
   return {sub, [f, &g]() {
             // tq-web in tq's place (the same process, so a service manager keeps watching it).
-            const std::string path = HelperPath("tq-web", TQ_WEB_INSTALL_PATH);
             std::vector<std::string> args = {"tq-web"};
             // Each value joined to its option, so that one beginning with '-' stays a value.
             if (!g.socket.empty()) args.push_back("--socket=" + g.socket);
@@ -47,9 +42,8 @@ Command AddWeb(CLI::App& app, const GlobalOptions& g) {
             std::vector<char*> argv;
             for (std::string& a : args) argv.push_back(a.data());
             argv.push_back(nullptr);
-            execv(path.c_str(), argv.data());
-            std::fprintf(stderr, "tq web: cannot run %s: %s (tq-web comes with tq)\n", path.c_str(),
-                         std::strerror(errno));
+            const Status failed = RunHelper("tq-web", TQ_WEB_INSTALL_PATH, argv.data());
+            std::fprintf(stderr, "tq web: %s\n", failed.message().c_str());
             return 1;
           }};
 }

@@ -11,6 +11,7 @@
 
 #include "core/model/placement.h"
 #include "core/model/priority_mix.h"
+#include "core/model/queue_name.h"
 #include "core/model/resources.h"
 #include "core/model/retry_overrides.h"
 #include "core/model/status.h"
@@ -132,16 +133,6 @@ Result<Config> ParseConfig(std::string_view toml_text, const std::string& source
 /// "NAME" exists (...)". Not an error: the names count as given once the accounts exist. A
 /// lookup that fails (a directory service out of reach) warns of nothing.
 std::vector<std::string> AccountWarnings(const Config& config, const std::string& source);
-
-/// Whether a queue name is acceptable: 1 to 64 characters from [A-Za-z0-9_.-].
-bool ValidQueueName(std::string_view name);
-/// Whether `ref` names a queue a task may use: a queue name (ValidQueueName), or USER/NAME for
-/// a queue of USER's own (USER passes ValidAccountName).
-bool ValidQueueRef(std::string_view ref);
-/// The user whose own queue `queue` is ("alice" for "alice/builds"); "" for any other queue.
-std::string_view QueueUser(std::string_view queue);
-/// The refusal of a queue reference that is not one, naming `field` and what is allowed.
-Status QueueRefRefused(const std::string& field, const std::string& ref);
 
 /// Parses a byte size: an integer with an optional unit B, KiB, MiB, GiB (or K, M, G, also
 /// binary), no space ("512KiB", "8M", "1024"). Refuses negative, unknown units and overflow
