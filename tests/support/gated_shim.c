@@ -2,7 +2,8 @@
    TQ_TEST_SHIM_GATE in the task's environment does not exist it waits, holding whatever
    descriptors the daemon handed it, then becomes the real shim (TQ_SHIM_PATH) with the same
    arguments. It plays a shim that the daemon started but that has not yet written its first
-   status record. */
+   status record. It is no fork server (shim_record.h): asked to be one, it exits, and tqd then
+   starts each shim itself, through this stand-in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ static const char* gate_path(void) {
 }
 
 int main(int argc, char** argv) {
-  (void)argc;
+  if (argc == 3 && strcmp(argv[1], TQ_FORK_SERVER_ARG) == 0) return 1;
   const char* gate = gate_path();
   const struct timespec tick = {0, 10 * 1000 * 1000};
   while (gate != NULL && access(gate, F_OK) != 0) nanosleep(&tick, NULL);

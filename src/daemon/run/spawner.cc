@@ -25,15 +25,21 @@ ShimSpawner::ShimSpawner(const std::string& shim_path) {
   const std::string pam_path = shim_path + "-pam";
   if (why.empty() && access(pam_path.c_str(), F_OK) == 0) why = Open(pam_path, pam_fd_);
   if (!why.empty()) status_ = Status(ErrorCode::kConfig, "shim", "shim: " + why);
+  if (fd_ >= 0) fork_server_ = std::make_unique<ForkServer>(fd_);
 }
 
 ShimSpawner::~ShimSpawner() {
+  fork_server_.reset();
   if (fd_ >= 0) close(fd_);
   if (pam_fd_ >= 0) close(pam_fd_);
 }
 
 Result<int> ShimSpawner::Spawn(const std::vector<std::string>& args, int status_fd, int env_fd,
                                bool pam) {
+  // A PAM session needs the shim that loads libpam: that one tqd starts itself.
+  if (!pam && fork_server_ != nullptr) {
+    if (const pid_t pid = fork_server_->Make(args, status_fd, env_fd); pid > 0) return pid;
+  }
   // The kernel resolves /proc/self/fd/N before it closes close-on-exec descriptors, so the
   // descriptor can stay close-on-exec and no task inherits it.
   const std::string exec_path =

@@ -3,10 +3,12 @@
 // Executor with a fake Runner, runner.h, and start no process at all.)
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/model/status.h"
+#include "daemon/run/fork_server.h"
 
 namespace tq {
 
@@ -23,7 +25,8 @@ class Spawner {
 };
 
 /// Starts the shim executable from a descriptor opened once at start-up, so replacing the file
-/// on disk (an upgrade) never mixes versions in flight. The shim is linked statically, and a
+/// on disk (an upgrade) never mixes versions in flight: made by its fork server (fork_server.h)
+/// when it can, else executed. The shim is linked statically, and a
 /// static program cannot load libpam: a task with a PAM session starts `<shim>-pam` instead (the
 /// same shim linked dynamically), when the build has one beside it.
 class ShimSpawner : public Spawner {
@@ -45,6 +48,7 @@ class ShimSpawner : public Spawner {
 
   int fd_ = -1;
   int pam_fd_ = -1;  ///< the -pam build, or -1 when the one shim opens PAM sessions itself
+  std::unique_ptr<ForkServer> fork_server_;  ///< of fd_'s shim; null when it could not be opened
   Status status_;
 };
 

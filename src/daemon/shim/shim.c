@@ -644,7 +644,7 @@ static int must_wait(const struct supervision* v, const struct options* o) {
 }
 
 /* Starts the task, supervises it until it is gone, then writes the final record. */
-int main(int argc, char** argv) {
+_Noreturn void supervise(int argc, char** argv) {
   ensure_std_fds();
   struct options o;
   parse_args(argc, argv, &o);
@@ -762,4 +762,9 @@ int main(int argc, char** argv) {
   g_rec.exit_code = WIFEXITED(v.status) ? WEXITSTATUS(v.status) : -1;
   g_rec.signal = WIFSIGNALED(v.status) ? WTERMSIG(v.status) : 0;
   finish();
+}
+
+int main(int argc, char** argv) {
+  if (argc == 3 && strcmp(argv[1], TQ_FORK_SERVER_ARG) == 0) return fork_server(argc, argv);
+  supervise(argc, argv);
 }

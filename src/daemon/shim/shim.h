@@ -35,6 +35,12 @@ struct options {
   int log_journal;      /* --log-style journal: tqd's stderr is the journal */
 };
 
+/* The shim: supervises the task `argv` describes (shim_record.h) and exits. */
+_Noreturn void supervise(int argc, char** argv);
+/* The fork server (`tq-shim --fork-server FD`, its argc and argv; shim_record.h): makes a shim
+ * for each request until tqd closes the socket; returns the exit status when it cannot serve. */
+int fork_server(int argc, char** argv);
+
 /* Parses argv strictly into *o (each option once, non-empty values, `--` and PROGRAM
  * required); a usage error exits with TQ_SHIM_EXIT_USAGE and touches no file. */
 void parse_args(int argc, char** argv, struct options* o);

@@ -92,4 +92,20 @@
 #define TQ_SHIM_EXIT_CODE_NOT_FOUND 127 /* any spawn failure but the two below */
 #define TQ_SHIM_EXIT_CODE_NOT_EXEC 126  /* spawn_errno EACCES or ENOEXEC */
 
+/* The fork server, `tq-shim --fork-server FD`: tqd starts it once, and it makes each shim without
+ * an exec, a dynamic loader or the C library's start-up. On the SOCK_SEQPACKET socket FD tqd
+ * sends one message per shim: the shim's arguments after argv[0], each ended by a NUL byte, at
+ * most TQ_FORK_SERVER_MAX_BYTES in all, with three descriptors (SCM_RIGHTS): the status record
+ * and the environment, which the shim gets as TQ_SHIM_STATUS_FD and TQ_SHIM_ENV_FD, and the
+ * write end of a pipe. The server makes the shim by clone(CLONE_PARENT): the shim is tqd's child,
+ * in a session of its own, exactly as if tqd had started it, and outlives the server. The shim
+ * first writes its pid (an int) to the pipe and closes it; the server closes its copy at once, so
+ * an end of file without a pid says no shim was made (the server failed, or is gone). The
+ * server's one message is TQ_FORK_SERVER_READY, when it starts; it exits when tqd closes the
+ * socket. */
+#define TQ_FORK_SERVER_ARG "--fork-server"
+#define TQ_FORK_SERVER_MAX_BYTES (64u << 10) /* a larger one tqd starts itself */
+#define TQ_FORK_SERVER_MAX_ARGS 4300 /* the task's arguments (4096 at most) and the shim's */
+#define TQ_FORK_SERVER_READY 0
+
 #endif /* TQ_DAEMON_SHIM_SHIM_RECORD_H_ */
