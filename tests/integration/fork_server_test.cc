@@ -46,6 +46,11 @@ pid_t ForkServerOf(TestDaemon& d) {
   return 0;
 }
 
+// Submits a task that runs until `gate` exists; returns its id.
+std::string SubmitGated(const TestDaemon& d, const std::string& gate) {
+  return Submit(d, {"--", "sh", "-c", "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done"});
+}
+
 // Submits `true` and waits until it succeeded.
 void RunTrue(const TestDaemon& d) {
   const std::string id = Submit(d, {"--", "true"});
@@ -58,8 +63,7 @@ TEST_CASE("a shim the fork server makes is tqd's own child, and tqd reaps it") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string gate = d.dir() + "/gate";
-  const std::string id =
-      Submit(d, {"--", "sh", "-c", "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done"});
+  const std::string id = SubmitGated(d, gate);
   const pid_t shim = WaitShimPid(d, id);
   const pid_t server = ForkServerOf(d);
   REQUIRE(server > 0);
@@ -103,8 +107,7 @@ TEST_CASE("the fork server ends with its tqd, and the shims it made are re-attac
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string gate = d.dir() + "/gate";
-  const std::string id =
-      Submit(d, {"--", "sh", "-c", "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done"});
+  const std::string id = SubmitGated(d, gate);
   const pid_t shim = WaitShimPid(d, id);
   const pid_t server = ForkServerOf(d);
   REQUIRE(server > 0);

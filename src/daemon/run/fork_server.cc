@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -14,6 +13,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "daemon/run/spawner.h"
 #include "daemon/shim/shim_record.h"
 
 namespace tq {
@@ -59,29 +59,10 @@ bool ForkServer::Start() {
   if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) return false;
   // The server's end as descriptor 3; stdin and stdout /dev/null, stderr tqd's (the shims log
   // there); an empty environment and default signals, in a session of its own, as a shim.
-  const std::string exec_path = "/proc/self/fd/" + std::to_string(shim_fd_);
   char* argv[] = {const_cast<char*>("tq-shim"), const_cast<char*>(TQ_FORK_SERVER_ARG),
                   const_cast<char*>("3"), nullptr};
-  char* no_env[] = {nullptr};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pair[1], 3);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none;
-  sigemptyset(&none);
-  sigset_t all;
-  sigfillset(&all);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, exec_path.c_str(), &actions, &attr, argv, no_env);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&actions);
+  const int rc = SpawnAsShim(shim_fd_, argv, {pair[1]}, &pid);
   close(pair[1]);
   if (rc != 0) {
     close(pair[0]);

@@ -3,6 +3,8 @@
 // Executor with a fake Runner, runner.h, and start no process at all.)
 #pragma once
 
+#include <sys/types.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +13,12 @@
 #include "daemon/run/fork_server.h"
 
 namespace tq {
+
+/// Starts the shim executable open on `exec_fd` with `argv` as every shim process starts: in a
+/// session of its own, no signal blocked or handled, an empty environment, stdin and stdout on
+/// /dev/null, stderr tqd's, and `fds[i]` as descriptor 3 + i (none of them 3 + j for j < i).
+/// Returns 0 with its pid in `pid`, or posix_spawn's error number.
+int SpawnAsShim(int exec_fd, char* const argv[], const std::vector<int>& fds, pid_t* pid);
 
 /// Starts a supervisor process with exactly `args` (after the program) and an empty
 /// environment: the task's reaches it on a descriptor, never as its own.
