@@ -5,10 +5,11 @@
 # durability "full"), RUNS times each; then the time from invocation to task start on an idle
 # queue. Prints jobs/s, the machine's CPU per job, tqd's own and its children's (shims and
 # tasks), the medians, and tq's ratio to each anchor.
+# Last, the CPU of a client's start: `tq version` (no tqd) beside `tsp -V`.
 # Usage: bench/compare.sh [N=1000] [P=2] [RUNS=3]
 #   (build first: scripts/dev.sh or scripts/test.sh; BIN=DIR picks another build; TMPDIR=DIR
 #   puts the state directories on another file system; LAT=K samples
-#   of latency, 50 by default; task-spooler's rows need `apt-get install task-spooler`)
+#   of latency, 50 by default; VK=K runs of each client's start, 500 by default; task-spooler's rows need `apt-get install task-spooler`)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000}
@@ -105,7 +106,7 @@ bench_tq() { bench_tq_mode "$1" each; }
 bench_tq_batch() { bench_tq_mode "$1" batch; }
 
 # One row per tool: medians of RUNS runs; the jobs/s median is remembered for the ratios.
-declare -A RATE
+declare -A RATE TQD_MS
 row() {
   local tool=$1 r tots=() cpus=() selfs=() kids=() bad=""
   for ((r = 1; r <= RUNS; r++)); do
@@ -120,6 +121,7 @@ row() {
   t=$(median "${tots[@]}"); c=$(median "${cpus[@]}")
   [ ${#selfs[@]} -eq 0 ] || { s=$(median "${selfs[@]}"); k=$(median "${kids[@]}"); }
   RATE[$tool]=$(awk -v n="$N" -v t="$t" 'BEGIN{printf "%.0f", n/(t/1e6)}')
+  [ -z "$s" ] || TQD_MS[$tool]=$(awk -v s="$s" -v n="$N" 'BEGIN{printf "%.3f", s*10/n}')
   awk -v tool="$tool" -v n="$N" -v t="$t" -v c="$c" -v s="$s" -v k="$k" -v bad="$bad" 'BEGIN{
     printf "%-10s %8.0f %8.3f %10.3f %10s %10s%s\n", tool, n/(t/1e6), t/1e3/n, c*10/n,
       s == "" ? "-" : sprintf("%.3f", s*10/n), k == "" ? "-" : sprintf("%.3f", k*10/n),
@@ -136,8 +138,36 @@ echo
 printf '%-10s %8s %8s %10s %10s %10s\n' tool jobs/s ms/job cpu_ms/job tqd_ms/job kids_ms/job
 for tool in xargs tsp tq tq_batch; do row "$tool"; done
 echo
-echo "tq (one submit per task) / tsp -n:     $(ratio tq tsp)   (target 1.2x)"
-echo "tq submit --batch / xargs -P $P:        $(ratio tq_batch xargs)   (target 0.6x, aim 0.8x)"
+echo "tq (one submit per task) / tsp -n:     $(ratio tq tsp)   (target >= 0.8x, aim 1.2x)"
+echo "tq submit --batch / xargs -P $P:        $(ratio tq_batch xargs)   (target >= 0.5x, aim 0.8x)"
+echo "tqd's CPU per task, submit --batch:    ${TQD_MS[tq_batch]:--} ms   (target <= 0.6 ms, aim 0.4)"
+
+# A client's start: the CPU of `tq version` with no tqd to answer beside `tsp -V`, from the
+# shell's children times (`times`, run in this shell) over VK runs each.
+children_ms() {  # sets CH_MS
+  times > "$base/times"
+  CH_MS=$(tail -1 "$base/times" | awk '{split($0, a, /[ms]+/)
+    printf "%.0f", (a[1] * 60 + a[2] + a[3] * 60 + a[4]) * 1000}')
+}
+client_cpu() {  # sets CPU_MS: ms of CPU per run of "$@"
+  local before i
+  children_ms; before=$CH_MS
+  for ((i = 0; i < VK; i++)); do "$@" >/dev/null 2>&1; done
+  children_ms
+  CPU_MS=$(awk -v a="$CH_MS" -v b="$before" -v k="$VK" 'BEGIN{printf "%.2f", (a - b) / k}')
+}
+VK=${VK:-500}
+echo
+echo "== a client's start, CPU per run over $VK runs (ms) =="
+TQ_SOCKET=$base/none.sock client_cpu "$BIN/tq" version
+tq_cpu=$CPU_MS
+printf '%-26s %7s\n' "tq version (no tqd)" "$tq_cpu"
+if command -v tsp >/dev/null; then
+  client_cpu tsp -V
+  printf '%-26s %7s\n' "tsp -V" "$CPU_MS"
+  awk -v a="$tq_cpu" -v b="$CPU_MS" \
+    'BEGIN{printf "tq version / tsp -V:        %.2fx   (target <= 1.5x, aim 1.0x)\n", a / b}'
+fi
 
 # Invocation to task start on an idle queue: the task writes the time it started.
 echo
@@ -169,6 +199,8 @@ for ((i = 0; i < K; i++)); do
 done
 stop_tqd
 printf '%-26s %7s %7s %7s\n' "tq submit" "$(pct 50 "${lat[@]}")" "$(pct 90 "${lat[@]}")" "$(pct 100 "${lat[@]}")"
+awk -v t="$(pct 50 "${lat[@]}")" -v d="$(pct 50 "${direct[@]}")" \
+  'BEGIN{printf "tq submit p50 - direct p50:  %+.2f ms   (target <= +2 ms, aim +1 ms)\n", t - d}'
 # One small append and fdatasync, as the store's commit does, on the state's file system.
 if command -v perl >/dev/null; then
   fsync_us=$(perl -MIO::Handle -MTime::HiRes=time -e '

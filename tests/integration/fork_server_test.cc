@@ -70,6 +70,9 @@ TEST_CASE("a shim the fork server makes is tqd's own child, and tqd reaps it") {
   CHECK(server != shim);
   CHECK(ParentOf(shim) == d.DaemonPid());
   CHECK(ParentOf(server) == d.DaemonPid());
+  // ps and top name each for what it is (not "N", of the /proc/self/fd/N tqd executes).
+  CHECK(ReadFile("/proc/" + std::to_string(shim) + "/comm") == "tq-shim\n");
+  CHECK(ReadFile("/proc/" + std::to_string(server) + "/comm") == "tq-fork-server\n");
   // ps names it as a shim, not as the server whose memory it was.
   CHECK(ReadFile("/proc/" + std::to_string(shim) + "/cmdline").rfind("tq-shim", 0) == 0);
   CHECK(ReadFile("/proc/" + std::to_string(shim) + "/cmdline").find("--fork-server") ==

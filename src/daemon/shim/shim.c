@@ -646,6 +646,8 @@ static int must_wait(const struct supervision* v, const struct options* o) {
 /* Starts the task, supervises it until it is gone, then writes the final record. */
 _Noreturn void supervise(int argc, char** argv) {
   ensure_std_fds();
+  /* Its name in ps and top: tqd executes it as /proc/self/fd/N, which would name it "N". */
+  prctl(PR_SET_NAME, "tq-shim");
   struct options o;
   parse_args(argc, argv, &o);
   shim_log_setup(o.log_name, o.log_journal);

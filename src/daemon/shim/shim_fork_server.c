@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -88,6 +89,7 @@ int fork_server(int server_argc, char** server_argv) {
   if (end == fd_text || *end != '\0' || sock < 0 || sock > 1024) return TQ_SHIM_EXIT_USAGE;
   static char buf[TQ_FORK_SERVER_MAX_BYTES];
   static char* argv[TQ_FORK_SERVER_MAX_ARGS + 1];
+  prctl(PR_SET_NAME, "tq-fork-server"); /* not "N", of /proc/self/fd/N, in ps and top */
   const int ready = TQ_FORK_SERVER_READY;
   if (send((int)sock, &ready, sizeof ready, MSG_NOSIGNAL) != (ssize_t)sizeof ready)
     return TQ_SHIM_EXIT_FAILED;
