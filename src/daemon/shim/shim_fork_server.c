@@ -46,10 +46,15 @@ _Noreturn static void become_shim(int sock, const int fds[3], int argc, char** a
 /* One request: its arguments into argv (after "tq-shim"), its three descriptors into fds (-1
  * for each one missing). 0 when the request is whole. */
 static int read_request(int sock, char* buf, char** argv, int* argc, int fds[3]) {
-  char control[CMSG_SPACE(3 * sizeof(int))];
+  union { /* aligned for the cmsghdr it holds */
+    char bytes[CMSG_SPACE(3 * sizeof(int))];
+    struct cmsghdr header;
+  } control;
   struct iovec iov = {.iov_base = buf, .iov_len = TQ_FORK_SERVER_MAX_BYTES};
-  struct msghdr msg = {
-      .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control, .msg_controllen = sizeof control};
+  struct msghdr msg = {.msg_iov = &iov,
+                       .msg_iovlen = 1,
+                       .msg_control = control.bytes,
+                       .msg_controllen = sizeof control.bytes};
   ssize_t n;
   do n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
   while (n < 0 && errno == EINTR);
