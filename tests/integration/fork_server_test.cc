@@ -46,9 +46,22 @@ pid_t ForkServerOf(TestDaemon& d) {
   return 0;
 }
 
-// Submits a task that runs until `gate` exists; returns its id.
-std::string SubmitGated(const TestDaemon& d, const std::string& gate) {
-  return Submit(d, {"--", "sh", "-c", "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done"});
+// A task that runs until its gate file exists, its shim and the fork server that made it.
+struct GatedTask {
+  std::string gate, id;
+  pid_t shim = 0, server = 0;
+};
+
+// Submits a GatedTask on `d` and waits until its shim runs.
+GatedTask SubmitGated(TestDaemon& d) {
+  GatedTask t;
+  t.gate = d.dir() + "/gate";
+  t.id =
+      Submit(d, {"--", "sh", "-c", "while [ ! -e " + Quoted(t.gate) + " ]; do sleep 0.05; done"});
+  t.shim = WaitShimPid(d, t.id);
+  t.server = ForkServerOf(d);
+  REQUIRE(t.server > 0);
+  return t;
 }
 
 // Submits `true` and waits until it succeeded.
@@ -62,11 +75,7 @@ void RunTrue(const TestDaemon& d) {
 TEST_CASE("a shim the fork server makes is tqd's own child, and tqd reaps it") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
-  const std::string gate = d.dir() + "/gate";
-  const std::string id = SubmitGated(d, gate);
-  const pid_t shim = WaitShimPid(d, id);
-  const pid_t server = ForkServerOf(d);
-  REQUIRE(server > 0);
+  const auto [gate, id, shim, server] = SubmitGated(d);
   CHECK(server != shim);
   CHECK(ParentOf(shim) == d.DaemonPid());
   CHECK(ParentOf(server) == d.DaemonPid());
@@ -109,11 +118,7 @@ TEST_CASE("a fork server killed or stopped costs nothing but a new one") {
 TEST_CASE("the fork server ends with its tqd, and the shims it made are re-attached") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
-  const std::string gate = d.dir() + "/gate";
-  const std::string id = SubmitGated(d, gate);
-  const pid_t shim = WaitShimPid(d, id);
-  const pid_t server = ForkServerOf(d);
-  REQUIRE(server > 0);
+  const auto [gate, id, shim, server] = SubmitGated(d);
   d.Kill9();
   CHECK(WaitFor([&] { return ProcessGone(server); }));
   CHECK_FALSE(ProcessGone(shim));

@@ -1,6 +1,5 @@
 // tq cron next, run: the next firings of a schedule, computed here in the client (no daemon).
 #include <cstdio>
-#include <memory>
 
 #include <nlohmann/json.hpp>
 

@@ -339,11 +339,13 @@ bool Dispatcher::ClaimTask(const Candidate& pick, const UnitsHeld& held, std::ve
   const TaskId id = pick.id;
   // The task is read before its start where the start depends on more than the chooser read:
   // its units, or a shard this host may leave to another.
-  const bool read_first = pick.uses_units || (parts_.config->Shared() && pick.unplaced_shard);
-  Result<Task> task = read_first ? parts_.store.Get(id) : Result<Task>(Status::Internal("unread"));
-  const Owner owner = task.ok() ? task->owner : Owner{pick.owner_uid, 0, pick.owner_name};
+  std::optional<Result<Task>> task;
+  if (pick.uses_units || (parts_.config->Shared() && pick.unplaced_shard))
+    task = parts_.store.Get(id);
+  const bool read = task && task->ok();
+  const Owner owner = read ? (*task)->owner : Owner{pick.owner_uid, 0, pick.owner_name};
   std::optional<Result<Account>> account;
-  if ((task.ok() || !read_first) && parts_.run_as.owner) account = AccountOf(owner);
+  if ((!task || read) && parts_.run_as.owner) account = AccountOf(owner);
   if (account && account->status().code() == ErrorCode::kNotFound) {
     spdlog::warn("task {} fails user-gone: {}", id, account->status().message());
     auto ended = parts_.store.EndPending(id, TaskState::kFailed, TaskReason::kUserGone,
@@ -362,13 +364,13 @@ bool Dispatcher::ClaimTask(const Candidate& pick, const UnitsHeld& held, std::ve
     return true;
   }
   if (account) parts_.holds.Release(owner.uid);
-  if (task.ok() && LeavesShardNow(*task)) {
-    passing.insert(task->owner.uid);
+  if (read && LeavesShardNow(**task)) {
+    passing.insert(owner.uid);
     return true;
   }
   UnitGrant units;
-  if (task.ok() && !task->spec.use.empty()) {
-    std::optional<UnitGrant> grant = GrantUnits(task->spec.use, parts_.config->unit_pools, held);
+  if (read && !(*task)->spec.use.empty()) {
+    std::optional<UnitGrant> grant = GrantUnits((*task)->spec.use, parts_.config->unit_pools, held);
     if (!grant) {  // the chooser passed over what does not fit: never here
       spdlog::error("task {}: its units are not free", id);
       return false;
@@ -378,8 +380,8 @@ bool Dispatcher::ClaimTask(const Candidate& pick, const UnitsHeld& held, std::ve
   const WallMs now = parts_.clock.WallNow();
   // The task read above is started; else it is started and read in one step.
   Result<std::optional<StartedAttempt>> started =
-      read_first ? parts_.store.StartRead(id, std::move(task), now, units)
-                 : parts_.store.StartAndRead(id, now, units);
+      task ? parts_.store.StartRead(id, std::move(*task), now, units)
+           : parts_.store.StartAndRead(id, now, units);
   if (!started.ok()) {
     StoreFailed(started.status().message());
     return false;

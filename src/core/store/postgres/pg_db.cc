@@ -405,9 +405,7 @@ Status Db::ExecReading(std::string_view what, const std::string& sql, std::strin
   for (bool again = false;; again = true) {
     if (Status s = Ready(what); !s.ok()) return s;
     PGresult* result = Run(sql);
-    const ExecStatusType st = PQresultStatus(result);
-    Status status =
-        st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? Status::Ok() : Failure(what, result);
+    Status status = Outcome(what, result);
     if (status.ok() && value != nullptr) *value = FirstValue(result);
     PQclear(result);
     if (status.ok() || again || !MayRunAgain(false)) return status;
