@@ -206,8 +206,17 @@ struct StoredJobFile {
   WallMs saved = 0;
 };
 
+/// Whether a commit waits for the disk. With durability "full" every commit does (kNow) but
+/// those nothing was promised of (kLater): a turn of dispatch that stores only claims and ends
+/// leaves its sync to the next synced commit or checkpoint, which carries it to the disk with
+/// its own. A crash of tqd loses none of it (the commit is in the file); a power cut may, and
+/// then the work it recorded runs again: execution is at least once across a power loss (SPEC
+/// 6), as the shims' status records are not synced either. PostgreSQL decides its own syncs.
+enum class CommitSync { kNow, kLater };
+
 /// The store. Methods return a Status naming the problem on I/O or constraint failure; they
-/// never throw. Writes are durable when they return (per the configured durability).
+/// never throw. Writes are durable when they return (per the configured durability; a
+/// WriteTogether asked for CommitSync::kLater, once a later commit syncs).
 ///
 /// Errors are typed by Status::fault(). A refusal of the request (kNotFound, kInvalid naming the
 /// field) is not a fault: kNone. A failure of the store itself is kInternal with a fault kind:
@@ -427,8 +436,13 @@ class Store {
 
   /// Runs `body`, whose writes share one transaction and one sync (a turn of cron firings):
   /// each write inside still succeeds or fails whole, and when the commit fails every one of
-  /// them is undone (the error is returned). Not nested.
-  virtual Status WriteTogether(const std::function<Status()>& body) = 0;
+  /// them is undone (the error is returned). Not nested. `sync` says whether the commit waits
+  /// for the disk (CommitSync).
+  virtual Status WriteTogether(const std::function<Status()>& body, CommitSync sync) = 0;
+  /// WriteTogether, its commit on the disk before it returns.
+  Status WriteTogether(const std::function<Status()>& body) {
+    return WriteTogether(body, CommitSync::kNow);
+  }
   /// Runs `effect` (an event, an answer, a signal, a counter) once the write under way is stored:
   /// inside WriteTogether when its transaction commits, never when it rolls
   /// back; elsewhere at once, each write there having committed before it returned (SPEC 6).

@@ -154,7 +154,7 @@ void Dispatcher::Turn() {
   std::optional<MonoMs> starts_wait = start_faults_.PausedUntil();
   if (starts_wait && *starts_wait <= parts_.clock.MonoNow()) starts_wait.reset();
   const bool choose = !starts_wait;
-  Status committed = parts_.store.WriteTogether([&] {
+  const auto turn = [&] {
     for (auto& [in_turn, after] : guests) in_turn();
     for (AttemptEnd& end : ends) {
       Status st = StoreEnd(end, news);
@@ -186,7 +186,8 @@ void Dispatcher::Turn() {
       for (Claim& claim : claims) Start(claim);
     });
     return Status::Ok();
-  });
+  };
+  Status committed = parts_.store.WriteTogether(turn, TurnSync(guests.empty(), ends));
   if (!committed.ok()) {
     // Nothing of the turn is stored: every end is kept for later, no claimed task starts.
     StoreFailed(fmt::format("a turn of dispatch is not stored ({} end(s) kept to try again): {}",
@@ -200,6 +201,15 @@ void Dispatcher::Turn() {
   ArmTimers(starts_wait, committed.ok() && promoted_ok ? Result<std::optional<WallMs>>(next_due)
                                                        : parts_.store.NextDue());
   faults_.EndRound();
+}
+
+CommitSync Dispatcher::TurnSync(bool no_submits, const std::vector<AttemptEnd>& ends) {
+  // A submit was promised durable; a cancel's end must not come back as a retry after a power
+  // cut. Claims and the other ends run again after one at worst, as their records would.
+  const bool cancelled = std::any_of(ends.begin(), ends.end(), [](const AttemptEnd& end) {
+    return end.outcome.reason == AttemptReason::kCancelled;
+  });
+  return no_submits && !cancelled ? CommitSync::kLater : CommitSync::kNow;
 }
 
 void Dispatcher::Tell(const News& news) {

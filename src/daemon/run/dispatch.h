@@ -194,6 +194,9 @@ class Dispatcher {
   /// task without stages.
   Result<StageEnvironment> StageEnvironmentOf(const Task& task, const Account* account) const;
   void Tell(const News& news);
+  /// Whether a turn's commit waits for the disk: when it stores submits or a cancelled
+  /// attempt's end (CommitSync).
+  static CommitSync TurnSync(bool no_submits, const std::vector<AttemptEnd>& ends);
   /// Keeps an attempt's end for the next turn.
   void OnAttemptFinished(TaskId id, int attempt, const AttemptOutcome& outcome,
                          const std::optional<StopRequest>& stop);

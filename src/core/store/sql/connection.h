@@ -170,6 +170,10 @@ class Connection {
   virtual Status Begin() = 0;
   /// Commits, and tells the observer (ObserveCommits) how long it took.
   Status Commit();
+  /// Has the next transaction's commit leave its sync to a later one (CommitSync::kLater in
+  /// core/store/store.h); every other commit syncs as the store's durability says. A no-op for
+  /// a server that decides its own syncs.
+  virtual void SyncLater() {}
   /// Rolls back if a transaction is open; a no-op otherwise.
   virtual void Rollback() = 0;
   /// True while a transaction is open. After a failed statement inside one, false means the

@@ -341,9 +341,9 @@ void SqlStore::AfterCommit(std::function<void()> effect) {
     effect();
 }
 
-Status SqlStore::WriteTogether(const std::function<Status()>& body) {
+Status SqlStore::WriteTogether(const std::function<Status()>& body, CommitSync sync) {
   if (together_) return Status::Internal("WriteTogether: already inside one");
-  Status s = TogetherCommitted(body);
+  Status s = TogetherCommitted(body, sync);
   if (s.ok())
     outbox_.Deliver();  // after together_ is false: an effect's own writes commit on their own
   else
@@ -351,7 +351,8 @@ Status SqlStore::WriteTogether(const std::function<Status()>& body) {
   return s;
 }
 
-Status SqlStore::TogetherCommitted(const std::function<Status()>& body) {
+Status SqlStore::TogetherCommitted(const std::function<Status()>& body, CommitSync sync) {
+  if (sync == CommitSync::kLater) db_->SyncLater();
   sql::Transaction tx(*db_);
   if (Status s = tx.Begin(); !s.ok()) return s;
   together_ = true;

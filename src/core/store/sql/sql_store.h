@@ -148,7 +148,8 @@ class SqlStore : public Store {
   Result<RemovedTasks> RemoveFinished(const std::vector<TaskId>& ids) override;
   Result<std::optional<WallMs>> OldestSucceeded() override;
   Result<std::optional<WallMs>> OldestEnded() override;
-  Status WriteTogether(const std::function<Status()>& body) override;
+  using Store::WriteTogether;
+  Status WriteTogether(const std::function<Status()>& body, CommitSync sync) override;
   void AfterCommit(std::function<void()> effect) override;
   /// sql::Connection::RefuseCommits: tests of what a failed commit leaves.
   void RefuseCommits(std::function<Status()> refusal) { db_->RefuseCommits(std::move(refusal)); }
@@ -276,7 +277,7 @@ class SqlStore : public Store {
     return s;
   }
   /// WriteTogether's transaction: `body` and the commit, rolled back when either fails.
-  Status TogetherCommitted(const std::function<Status()>& body);
+  Status TogetherCommitted(const std::function<Status()>& body, CommitSync sync);
   /// Write's body under a savepoint of WriteTogether's transaction.
   template <typename Body>
   Status WriteInShared(Body&& body) {

@@ -84,6 +84,9 @@ Result<Db> Db::Open(const std::string& path) {
 Db::Db(Db&& other) noexcept
     : sql::Connection(std::move(other)),
       db_(std::exchange(other.db_, nullptr)),
+      durability_full_(other.durability_full_),
+      syncing_(other.syncing_),
+      sync_later_(other.sync_later_),
       begin_(std::exchange(other.begin_, nullptr)),
       commit_(std::exchange(other.commit_, nullptr)),
       rollback_(std::exchange(other.rollback_, nullptr)),
@@ -96,6 +99,9 @@ Db& Db::operator=(Db&& other) noexcept {
     Close();
     sql::Connection::operator=(std::move(other));
     db_ = std::exchange(other.db_, nullptr);
+    durability_full_ = other.durability_full_;
+    syncing_ = other.syncing_;
+    sync_later_ = other.sync_later_;
     begin_ = std::exchange(other.begin_, nullptr);
     commit_ = std::exchange(other.commit_, nullptr);
     rollback_ = std::exchange(other.rollback_, nullptr);
@@ -133,7 +139,23 @@ Status Db::Exec(std::string_view what, const std::string& sql) {
   return Status::Ok();
 }
 
+Status Db::SetDurability(bool full) {
+  durability_full_ = full;
+  syncing_ = !full;  // so that SyncCommits sets it whatever SQLite's default is
+  return SyncCommits(full);
+}
+
+Status Db::SyncCommits(bool full) {
+  if (full == syncing_) return Status::Ok();
+  Status s =
+      Exec("set synchronous", full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+  if (s.ok()) syncing_ = full;
+  return s;
+}
+
 Status Db::Begin() {
+  const bool sync = durability_full_ && !std::exchange(sync_later_, false);
+  if (Status s = SyncCommits(sync); !s.ok()) return s;
   return StepOnce(begin_, "begin transaction");
 }
 Status Db::CommitNow() {

@@ -38,9 +38,15 @@ class Db : public sql::Connection {
 
   Result<sql::Stmt> Prepare(std::string what, const std::string& sql) override;
   Status Exec(std::string_view what, const std::string& sql) override;
+  /// Durability "full" (synchronous = FULL: each commit waits for the disk) or WAL's NORMAL
+  /// (commits wait for nothing; a checkpoint syncs).
+  Status SetDurability(bool full);
   /// BEGIN IMMEDIATE: the write lock is taken at once, so a transaction never fails half way for
-  /// want of it.
+  /// want of it. Switches synchronous for this transaction's commit first when SyncLater asked.
   Status Begin() override;
+  /// With durability "full": the next commit is NORMAL's (SQLite allows the switch only outside
+  /// a transaction, so Begin makes it).
+  void SyncLater() override { sync_later_ = true; }
   void Rollback() override;
   /// After a failed statement, false means SQLite rolled the whole transaction back by itself
   /// (it does on a full disk, an I/O error, ...).
@@ -57,7 +63,13 @@ class Db : public sql::Connection {
   explicit Db(sqlite3* db) : db_(db) {}
   void Close();
 
+  /// Switches synchronous to FULL (`full`) or NORMAL unless it is so already.
+  Status SyncCommits(bool full);
+
   sqlite3* db_ = nullptr;
+  bool durability_full_ = false;  ///< SetDurability's
+  bool syncing_ = false;          ///< synchronous is FULL now
+  bool sync_later_ = false;       ///< SyncLater asked, for the next Begin
   sqlite3_stmt* begin_ = nullptr;
   sqlite3_stmt* commit_ = nullptr;
   sqlite3_stmt* rollback_ = nullptr;

@@ -24,8 +24,7 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::Open(const std::string& path,
   if (*mode != "wal" && *mode != "memory") {
     return sql::StoreError("enable WAL", "journal mode is still " + *mode);
   }
-  const char* sync = durability_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL";
-  if (Status s = db->Exec("set synchronous", sync); !s.ok()) return s;
+  if (Status s = db->SetDurability(durability_full); !s.ok()) return s;
   if (Status s = Migrate(*db, path); !s.ok()) return s;
   if (Status s = db->Exec("enable foreign keys", "PRAGMA foreign_keys = ON"); !s.ok()) return s;
 
@@ -56,6 +55,10 @@ Status SqliteStore::LimitGrowth(int64_t pages) {
   Result<int64_t> used = db().QueryInt("read page count", "PRAGMA page_count");
   if (!used.ok()) return used.status();
   return db().Exec("limit page count", "PRAGMA max_page_count = " + std::to_string(*used + pages));
+}
+
+Result<int64_t> SqliteStore::SyncLevel() {
+  return db().QueryInt("read synchronous", "PRAGMA synchronous");
 }
 
 }  // namespace tq

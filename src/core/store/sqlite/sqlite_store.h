@@ -23,6 +23,9 @@ class SqliteStore : public SqlStore {
   Result<std::string> QueryPlan(PlannedQuery query);
   /// Lets the database grow by at most `pages` more pages, as a full disk would (for tests).
   Status LimitGrowth(int64_t pages);
+  /// SQLite's synchronous level (1 NORMAL, 2 FULL): inside a transaction, what its commit does
+  /// (for tests).
+  Result<int64_t> SyncLevel();
 
  private:
   using SqlStore::SqlStore;
