@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 # Configured once; a later build reconfigures by itself when a CMakeLists.txt changed.
-[ -f build/CMakeCache.txt ] || cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+[ -f build/CMakeCache.txt ] || cmake -S . -B build >/dev/null
 cmake --build build -j"$(nproc)" --target tqd tq tq-full tq-web tq-shim
 # The state holds tasks' environments and output: tqd refuses one that group or others may read
 # or write (mkdir's 0755 under the usual umask). Others may enter it (0711), as they must to

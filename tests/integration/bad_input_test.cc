@@ -10,12 +10,6 @@
 
 using namespace tqtest;
 
-namespace {
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-}  // namespace
-
 TEST_CASE("usage errors exit 2 with a message naming the value") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);

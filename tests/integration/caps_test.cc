@@ -11,7 +11,7 @@ using namespace tqtest;
 namespace {
 // A task body: under flock, bump the global and the per-queue counters and append both to the
 // queue's sample file; sleep a little (task work); then count itself out.
-const char* kCounter = R"(
+const char* kQueueCounter = R"(
 d=$1; q=$2
 exec 9>>"$d/lock"
 flock 9
@@ -46,7 +46,7 @@ Peaks ReadPeaks(const std::string& path) {
 TEST_CASE("max_running and a queue's concurrency are never exceeded") {
   TestDaemon d("max_running = 3\n[queues.slow]\nconcurrency = 1\n");
   TQ_LOG_ON_FAILURE(d);
-  WriteFile(d.dir() + "/counter.sh", kCounter);
+  WriteFile(d.dir() + "/counter.sh", kQueueCounter);
   for (const char* f : {"all", "q.default", "q.slow"}) WriteFile(d.dir() + "/" + f, "0\n");
 
   std::vector<std::string> ids;

@@ -11,10 +11,6 @@
 using namespace tqtest;
 
 namespace {
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 // The task's argv from `tq status --json`, as strings (the tests use UTF-8 arguments).
 std::vector<std::string> Argv(const TestDaemon& d, const std::string& id) {
   const nlohmann::json task = TaskJson(d, id);

@@ -35,15 +35,6 @@ long StatusKiB(pid_t pid, const std::string& field) {
   return -1;
 }
 
-// Makes this process act as `uid` (SO_PEERCRED names the effective uid at connect time) until
-// the end of the scope.
-struct EffectiveUid {
-  explicit EffectiveUid(uid_t uid) {
-    REQUIRE(setresuid(static_cast<uid_t>(-1), uid, static_cast<uid_t>(-1)) == 0);
-  }
-  ~EffectiveUid() { setresuid(static_cast<uid_t>(-1), 0, static_cast<uid_t>(-1)); }
-};
-
 // `count` connections of `uid` to `d`.
 std::vector<std::unique_ptr<RawClient>> ConnectAs(const TestDaemon& d, uid_t uid, int count) {
   EffectiveUid as(uid);
@@ -108,7 +99,8 @@ void PingAs(const TestDaemon& d, const TempUser& who, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("60 unfinished 16 MiB frames of one user make tqd hold 64 MiB, not a GiB") {
+TEST_CASE("60 unfinished 16 MiB frames of one user make tqd hold 64 MiB, not a GiB" *
+          doctest::test_suite("long")) {
   if (!CanMakeUsers()) TQ_SKIP("needs root and useradd");
   TempUser attacker, other;
   TestDaemon d;

@@ -22,15 +22,6 @@ namespace {
 
 constexpr int kPerUser = 64;  // the connections one user may hold (tqd(8))
 
-// Makes this process act as `uid` (SO_PEERCRED names the effective uid at connect time) until
-// the end of the scope.
-struct EffectiveUid {
-  explicit EffectiveUid(uid_t uid) {
-    REQUIRE(setresuid(static_cast<uid_t>(-1), uid, static_cast<uid_t>(-1)) == 0);
-  }
-  ~EffectiveUid() { setresuid(static_cast<uid_t>(-1), 0, static_cast<uid_t>(-1)); }
-};
-
 }  // namespace
 
 TEST_CASE("connection cap: over 64 connections of one user, each tq call names the limit") {

@@ -14,16 +14,12 @@ using namespace tqtest;
 
 namespace {
 
-constexpr const char* kNoSocket = "/nonexistent/tq-cron-import-test.sock";
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
+constexpr const char* kNoImportSocket = "/nonexistent/tq-cron-import-test.sock";
 
 }  // namespace
 
 TEST_CASE("tq cron import converts a crontab on stdin and exits 0") {
-  const RunResult r = RunTq(kNoSocket, {"cron", "import"}, {},
+  const RunResult r = RunTq(kNoImportSocket, {"cron", "import"}, {},
                             "PATH=/usr/bin:/bin\n# nightly\n0 2 * * * /usr/bin/report%in\n");
   INFO(r.err);
   CHECK(r.exit_code == 0);
@@ -38,7 +34,7 @@ TEST_CASE("tq cron import converts a crontab on stdin and exits 0") {
 
 TEST_CASE("tq cron import reports each line it cannot convert and exits 1") {
   const RunResult r =
-      RunTq(kNoSocket, {"cron", "import", "-"}, {}, "@daily ok\n61 * * * * bad\n* * *\n");
+      RunTq(kNoImportSocket, {"cron", "import", "-"}, {}, "@daily ok\n61 * * * * bad\n* * *\n");
   CHECK(r.exit_code == 1);
   CHECK(r.err ==
         "tq: <stdin>:2: minute \"61\": 61 is out of range 0..59\n"
@@ -51,14 +47,14 @@ TEST_CASE("tq cron import reads a file and its user column with --system") {
   tq::TempDir dir("cron-import");
   const std::string path = dir.File("backup");
   std::ofstream(path) << "SHELL=/bin/bash\n30 3 * * * root /usr/sbin/backup\n";
-  const RunResult system = RunTq(kNoSocket, {"cron", "import", "--system", path}, {});
+  const RunResult system = RunTq(kNoImportSocket, {"cron", "import", "--system", path}, {});
   INFO(system.err);
   CHECK(system.exit_code == 0);
   CHECK(Contains(system.out, "user = \"root\"\n"));
   CHECK(Contains(system.out, "command = \"/usr/sbin/backup\"\n"));
 
   // Without --system, one entry never switches the file's format: the line is named instead.
-  const RunResult user = RunTq(kNoSocket, {"cron", "import", path}, {});
+  const RunResult user = RunTq(kNoImportSocket, {"cron", "import", path}, {});
   CHECK(user.exit_code == 1);
   CHECK(user.err == "tq: " + path +
                         ":2: the command starts with \"root\", an account's name, and no command "
@@ -71,7 +67,7 @@ TEST_CASE("tq cron import reads a file and its user column with --system") {
 TEST_CASE("tq cron import of a system crontab on stdin makes the right jobs, or says why not") {
   // Every entry names an account: a system crontab, said so.
   const RunResult system =
-      RunTq(kNoSocket, {"cron", "import"}, {},
+      RunTq(kNoImportSocket, {"cron", "import"}, {},
             "0 2 * * * root /usr/bin/backup\n@daily www-data /usr/bin/rotate\n");
   INFO(system.err);
   CHECK(system.exit_code == 0);
@@ -84,7 +80,7 @@ TEST_CASE("tq cron import of a system crontab on stdin makes the right jobs, or 
   CHECK_FALSE(Contains(system.out, "name = \"root\""));
 
   // Only some: a user crontab, those lines are problems, named, and exit 1.
-  const RunResult mixed = RunTq(kNoSocket, {"cron", "import"}, {},
+  const RunResult mixed = RunTq(kNoImportSocket, {"cron", "import"}, {},
                                 "0 1 * * * /usr/bin/report\n0 2 * * * root /usr/bin/backup\n");
   CHECK(mixed.exit_code == 1);
   CHECK(Contains(mixed.err, "tq: <stdin>:2: the command starts with \"root\", an account's name"));
@@ -92,7 +88,7 @@ TEST_CASE("tq cron import of a system crontab on stdin makes the right jobs, or 
   CHECK(Contains(mixed.out, "# line 2 NOT CONVERTED"));
 
   // An account that is also a command (sync) is a command, as cron would run it.
-  const RunResult command = RunTq(kNoSocket, {"cron", "import"}, {}, "0 3 * * * sync -f /\n");
+  const RunResult command = RunTq(kNoImportSocket, {"cron", "import"}, {}, "0 3 * * * sync -f /\n");
   CHECK(command.exit_code == 0);
   CHECK(command.err.empty());
   CHECK(Contains(command.out, "command = \"sync -f /\"\n"));
@@ -108,7 +104,7 @@ TEST_CASE("tq cron import keeps a user's line a user's line: commands named like
   const std::string path = "PATH=" + bin + ":/usr/bin:/bin\n";
 
   const RunResult alone =
-      RunTq(kNoSocket, {"cron", "import"}, {}, path + "0 2 * * * backup --all\n");
+      RunTq(kNoImportSocket, {"cron", "import"}, {}, path + "0 2 * * * backup --all\n");
   INFO(alone.err);
   CHECK(alone.exit_code == 0);
   CHECK(alone.err.empty());
@@ -116,7 +112,7 @@ TEST_CASE("tq cron import keeps a user's line a user's line: commands named like
   CHECK(Contains(alone.out, "command = \"backup --all\"\n"));
   CHECK_FALSE(Contains(alone.out, "user = "));
 
-  const RunResult mixed = RunTq(kNoSocket, {"cron", "import"}, {},
+  const RunResult mixed = RunTq(kNoImportSocket, {"cron", "import"}, {},
                                 path + "0 1 * * * /usr/bin/report\n0 2 * * * backup --all\n");
   INFO(mixed.err);
   CHECK(mixed.exit_code == 0);
@@ -126,7 +122,7 @@ TEST_CASE("tq cron import keeps a user's line a user's line: commands named like
 
   // The PATH that counts is the crontab's, not tq's own: without PATH= it is cron's default.
   const RunResult default_path =
-      RunTq(kNoSocket, {"cron", "import"}, {"PATH=" + bin + ":/usr/bin:/bin"},
+      RunTq(kNoImportSocket, {"cron", "import"}, {"PATH=" + bin + ":/usr/bin:/bin"},
             "0 2 * * * backup --all\n");
   CHECK(default_path.exit_code == 1);
   CHECK(Contains(default_path.err,
@@ -136,7 +132,7 @@ TEST_CASE("tq cron import keeps a user's line a user's line: commands named like
 
 TEST_CASE("tq cron import --user-format and --system force the crontab's format") {
   const std::string two = "0 2 * * * root /usr/bin/backup\n@daily www-data /usr/bin/rotate\n";
-  const RunResult user = RunTq(kNoSocket, {"cron", "import", "--user-format"}, {}, two);
+  const RunResult user = RunTq(kNoImportSocket, {"cron", "import", "--user-format"}, {}, two);
   INFO(user.err);
   CHECK(user.exit_code == 0);
   CHECK(user.err.empty());
@@ -145,16 +141,17 @@ TEST_CASE("tq cron import --user-format and --system force the crontab's format"
   CHECK_FALSE(Contains(user.out, "user = "));
 
   const RunResult system =
-      RunTq(kNoSocket, {"cron", "import", "--system"}, {}, "0 2 * * * backup --all\n");
+      RunTq(kNoImportSocket, {"cron", "import", "--system"}, {}, "0 2 * * * backup --all\n");
   CHECK(system.exit_code == 0);
   CHECK(Contains(system.out, "user = \"backup\"\n"));
 
-  const RunResult both = RunTq(kNoSocket, {"cron", "import", "--system", "--user-format"}, {}, two);
+  const RunResult both =
+      RunTq(kNoImportSocket, {"cron", "import", "--system", "--user-format"}, {}, two);
   CHECK(both.exit_code == 2);
 }
 
 TEST_CASE("tq cron import --system warns of each user this machine does not have") {
-  const RunResult r = RunTq(kNoSocket, {"cron", "import", "--system"}, {},
+  const RunResult r = RunTq(kNoImportSocket, {"cron", "import", "--system"}, {},
                             "0 1 * * * root /bin/a\n0 2 * * * nosuchuser /bin/b\n"
                             "0 3 * * * nosuchuser /bin/c\n");
   INFO(r.err);
@@ -166,7 +163,8 @@ TEST_CASE("tq cron import --system warns of each user this machine does not have
 }
 
 TEST_CASE("tq cron import says that an empty MAILTO mails nothing") {
-  const RunResult r = RunTq(kNoSocket, {"cron", "import"}, {}, "MAILTO=\"\"\n0 1 * * * report\n");
+  const RunResult r =
+      RunTq(kNoImportSocket, {"cron", "import"}, {}, "MAILTO=\"\"\n0 1 * * * report\n");
   CHECK(r.exit_code == 0);
   CHECK(Contains(r.out,
                  "# line 1: MAILTO=: no mail: the jobs that follow mail nothing, as in "
@@ -176,7 +174,7 @@ TEST_CASE("tq cron import says that an empty MAILTO mails nothing") {
 }
 
 TEST_CASE("tq cron import refuses a file it cannot read with exit 2") {
-  const RunResult r = RunTq(kNoSocket, {"cron", "import", "/nonexistent/crontab"}, {});
+  const RunResult r = RunTq(kNoImportSocket, {"cron", "import", "/nonexistent/crontab"}, {});
   CHECK(r.exit_code == 2);
   CHECK(Contains(r.err, "cannot read \"/nonexistent/crontab\""));
   CHECK(r.out.empty());
@@ -184,7 +182,7 @@ TEST_CASE("tq cron import refuses a file it cannot read with exit 2") {
 
 TEST_CASE("What tq cron import writes passes tq jobs check") {
   tq::TempDir dir("cron-import-check");
-  const RunResult r = RunTq(kNoSocket, {"cron", "import", "--system"}, {},
+  const RunResult r = RunTq(kNoImportSocket, {"cron", "import", "--system"}, {},
                             "SHELL=/bin/sh\nPATH=/usr/bin:/bin\nCRON_TZ=Europe/Berlin\n"
                             "17 * * * * root cd / && run-parts --report /etc/cron.hourly\n"
                             "25 6 * * * root run-parts --report /etc/cron.daily\n"
@@ -193,7 +191,7 @@ TEST_CASE("What tq cron import writes passes tq jobs check") {
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   const std::string path = dir.File("imported.toml");
   std::ofstream(path) << r.out;
-  const RunResult check = RunTq(kNoSocket, {"jobs", "check", path}, {});
+  const RunResult check = RunTq(kNoImportSocket, {"jobs", "check", path}, {});
   INFO(check.err);
   CHECK(check.exit_code == 0);
   CHECK(Contains(check.out, "4 jobs"));

@@ -12,31 +12,18 @@ using namespace tqtest;
 
 namespace {
 
-constexpr const char* kNoSocket = "/nonexistent/tq-cron-next-test.sock";
+constexpr const char* kNoNextSocket = "/nonexistent/tq-cron-next-test.sock";
 
 RunResult CronNext(const std::vector<std::string>& args, const std::string& tz = "UTC") {
   std::vector<std::string> full = {"cron", "next"};
   full.insert(full.end(), args.begin(), args.end());
-  return RunTq(kNoSocket, full, {"TZ=" + tz});
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
-    out.push_back(text.substr(start, nl - start));
-  if (start < text.size()) out.push_back(text.substr(start));
-  return out;
+  return RunTq(kNoNextSocket, full, {"TZ=" + tz});
 }
 
 long long TimeMsOf(const std::string& rfc3339) {
   tq::Result<tq::WallMs> t = tq::ParseRfc3339(rfc3339);
   REQUIRE_MESSAGE(t.ok(), t.status().message());
   return *t;
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 }  // namespace
@@ -87,7 +74,7 @@ TEST_CASE("tq cron next --json") {
                                      "--from",  "2026-01-01T00:00:00Z",
                                      "--count", "2"};
     args.insert(before ? args.begin() : args.end(), "--json");
-    const RunResult r = RunTq(kNoSocket, args, {"TZ=UTC"});
+    const RunResult r = RunTq(kNoNextSocket, args, {"TZ=UTC"});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const nlohmann::json j = nlohmann::json::parse(r.out);

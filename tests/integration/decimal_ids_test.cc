@@ -15,10 +15,6 @@ namespace {
 constexpr const char* kTaskIdRule =
     "a task id is a decimal number from 1 to 9223372036854775807 without leading zeros\n";
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 // Runs tq and expects a usage refusal (exit 2, nothing on stdout) whose one line is `message`.
 void CheckRefusal(const TestDaemon& d, const std::vector<std::string>& args,
                   const std::string& message) {

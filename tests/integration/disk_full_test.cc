@@ -107,7 +107,8 @@ TEST_CASE("a full disk: each submit is acknowledged and kept, or refused and abs
   CHECK(stored == acknowledged);
 }
 
-TEST_CASE("a full disk while a job fires every second: tqd stays up and firing resumes") {
+TEST_CASE("a full disk while a job fires every second: tqd stays up and firing resumes" *
+          doctest::test_suite("long")) {
   if (geteuid() != 0) TQ_SKIP("needs root to mount a small tmpfs");
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
@@ -131,7 +132,8 @@ TEST_CASE("a full disk while a job fires every second: tqd stays up and firing r
   CHECK(d.Alive());
 }
 
-TEST_CASE("a full disk when a job becomes overdue: its alert is sent once space returns") {
+TEST_CASE("a full disk when a job becomes overdue: its alert is sent once space returns" *
+          doctest::test_suite("long")) {
   if (geteuid() != 0) TQ_SKIP("needs root to mount a small tmpfs");
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
@@ -186,7 +188,8 @@ TEST_CASE("a stage that fills the disk in its context: its end is kept until spa
   CHECK(TaskJson(d, id)["attempt_log"].size() == 2);
 }
 
-TEST_CASE("a full disk with tasks falling due: tqd idles, answers and warns once per 10 s") {
+TEST_CASE("a full disk with tasks falling due: tqd idles, answers and warns once per 10 s" *
+          doctest::test_suite("long")) {
   if (geteuid() != 0) TQ_SKIP("needs root to mount a small tmpfs");
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);

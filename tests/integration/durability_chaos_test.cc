@@ -32,7 +32,8 @@ bool Terminal(const std::string& state) {
 
 }  // namespace
 
-TEST_CASE("submits through random kill -9s of tqd: every printed id exists and ran once") {
+TEST_CASE("submits through random kill -9s of tqd: every printed id exists and ran once" *
+          doctest::test_suite("long")) {
   TestDaemon d("max_running = 4\n");
   TQ_LOG_ON_FAILURE(d);
   const std::string ran = d.dir() + "/ran";  // outside the state directory

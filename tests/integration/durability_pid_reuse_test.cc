@@ -294,14 +294,16 @@ void LeaderPidReused(bool by_timeout) {
 
 }  // namespace
 
-TEST_CASE("cancel never signals the process group of a task leader whose pid was reused") {
+TEST_CASE("cancel never signals the process group of a task leader whose pid was reused" *
+          doctest::test_suite("long")) {
   if (!CanForcePids()) {
     TQ_SKIP("needs root and a writable /proc/sys/kernel/ns_last_pid");
   }
   LeaderPidReused(/*by_timeout=*/false);
 }
 
-TEST_CASE("a timeout never signals the process group of a task leader whose pid was reused") {
+TEST_CASE("a timeout never signals the process group of a task leader whose pid was reused" *
+          doctest::test_suite("long")) {
   if (!CanForcePids()) {
     TQ_SKIP("needs root and a writable /proc/sys/kernel/ns_last_pid");
   }

@@ -26,7 +26,7 @@ bool Locked(const std::string& path) {
 }
 
 // Lines in `text`.
-size_t Lines(const std::string& text) {
+size_t LineCount(const std::string& text) {
   size_t n = 0;
   for (char c : text) n += c == '\n';
   return n;
@@ -67,7 +67,7 @@ TEST_CASE("a shim started just before a kill -9 of tqd is waited for, not taken 
   CHECK(t["attempts"] == 1);
   REQUIRE(t["attempt_log"].size() == 1);
   CHECK(t["attempt_log"][0]["reason"] == "exit");
-  CHECK(Lines(ReadFile(runs)) == 1);
+  CHECK(LineCount(ReadFile(runs)) == 1);
   CHECK(t["attempt_log"][0]["pid"] == std::stol(ReadFile(runs)));
   CHECK(Tq(d, {"logs", id}).out == "ran\n");
 }

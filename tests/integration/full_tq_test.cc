@@ -25,10 +25,6 @@ std::string SharedLibraries(const std::string& path) {
   return r.out;
 }
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 // A copy of tq alone, without the tq-full (and tq-web) beside it, in `dir`.
 std::string LoneTq(const std::string& dir) {
   const std::string copy = dir + "/lone/tq";

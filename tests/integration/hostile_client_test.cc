@@ -37,15 +37,6 @@ constexpr int kCrowd = 2000;
 constexpr uint32_t kFirstCrowdUid = 60001;
 constexpr int kCrowdUids = 8;
 
-// Makes this process act as `uid` (SO_PEERCRED names the effective uid at connect time) until
-// the end of the scope.
-struct EffectiveUid {
-  explicit EffectiveUid(uid_t uid) {
-    REQUIRE(setresuid(static_cast<uid_t>(-1), uid, static_cast<uid_t>(-1)) == 0);
-  }
-  ~EffectiveUid() { setresuid(static_cast<uid_t>(-1), 0, static_cast<uid_t>(-1)); }
-};
-
 // Connections of other users, opened with this process's soft descriptor limit raised for them;
 // closes them and restores the limit at the end.
 struct Crowd {
@@ -112,7 +103,8 @@ std::string Pings(int n) {
 
 }  // namespace
 
-TEST_CASE("hostile clients under a descriptor limit of 256 stall nobody and cost tqd little") {
+TEST_CASE("hostile clients under a descriptor limit of 256 stall nobody and cost tqd little" *
+          doctest::test_suite("long")) {
   TestDaemon d("max_running = 2\n", {"/usr/bin/prlimit", "--nofile=256:256", "--"});
   TQ_LOG_ON_FAILURE(d);
   const pid_t tqd = d.DaemonPid();

@@ -25,8 +25,8 @@ using tq::test::PgQueryInt;
 namespace {
 
 // Submits per client: fewer where every start of tq costs many times more.
-constexpr int kSubmitsPerClient = kSanitized ? 100 : 500;
-constexpr int kClients = 4;
+constexpr int kHostSubmitsPerClient = kSanitized ? 100 : 500;
+constexpr int kHostClients = 4;
 
 // tqd.toml for host `name` on `uri`: a short lease, and a default queue that runs anywhere.
 std::string ChaosHost(const std::string& uri, const std::string& name) {
@@ -36,7 +36,8 @@ std::string ChaosHost(const std::string& uri, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("hosts: 4 clients submit to 3 hosts under kill -9s and a PostgreSQL restart") {
+TEST_CASE("hosts: 4 clients submit to 3 hosts under kill -9s and a PostgreSQL restart" *
+          doctest::test_suite("long")) {
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);
@@ -65,11 +66,11 @@ TEST_CASE("hosts: 4 clients submit to 3 hosts under kill -9s and a PostgreSQL re
   std::mutex mu;
   std::vector<std::string> acknowledged;
   std::atomic<int> unacknowledged{0};
-  std::atomic<int> clients_left{kClients};
+  std::atomic<int> clients_left{kHostClients};
   std::vector<std::thread> clients;
-  for (int c = 0; c < kClients; ++c) {
+  for (int c = 0; c < kHostClients; ++c) {
     clients.emplace_back([&, c] {
-      for (int i = 0; i < kSubmitsPerClient; ++i) {
+      for (int i = 0; i < kHostSubmitsPerClient; ++i) {
         bool done = false;
         for (int tries = 0; tries < 100 && !done; ++tries) {
           const RunResult r = Tq(*hosts[(c + i + tries) % hosts.size()], command);

@@ -36,7 +36,8 @@ std::chrono::seconds ChaosLength() {
 
 }  // namespace
 
-TEST_CASE("hosts: a job on three hosts makes one run per firing through random kill -9s") {
+TEST_CASE("hosts: a job on three hosts makes one run per firing through random kill -9s" *
+          doctest::test_suite("long")) {
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);
@@ -117,7 +118,8 @@ TEST_CASE("hosts: a job on three hosts makes one run per firing through random k
 
 // Each host anchored an @every job's grid at its own load time, so that after a reload on each
 // the job fired once per host per interval (issue 50).
-TEST_CASE("hosts: an @every job reloaded and re-enabled on every host and killed keeps one grid") {
+TEST_CASE("hosts: an @every job reloaded and re-enabled on every host and killed keeps one grid" *
+          doctest::test_suite("long")) {
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);

@@ -59,7 +59,8 @@ double TimedMs(Call&& call) {
 
 }  // namespace
 
-TEST_CASE("hosts: a host frozen for 20 s keeps no other host waiting and only it is fenced") {
+TEST_CASE("hosts: a host frozen for 20 s keeps no other host waiting and only it is fenced" *
+          doctest::test_suite("long")) {
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);

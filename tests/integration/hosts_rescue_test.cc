@@ -85,7 +85,8 @@ struct TwoHosts {
 
 }  // namespace
 
-TEST_CASE("hosts: a host killed with -9 has its task rescued after the lease, then killed there") {
+TEST_CASE("hosts: a host killed with -9 has its task rescued after the lease, then killed there" *
+          doctest::test_suite("long")) {
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);
@@ -122,7 +123,8 @@ TEST_CASE("hosts: a host killed with -9 has its task rescued after the lease, th
   CHECK(Tq(h.b, {"wait", next}).exit_code == 0);
 }
 
-TEST_CASE("hosts: a host stopped past its lease is fenced: it records nothing and kills its copy") {
+TEST_CASE("hosts: a host stopped past its lease is fenced: it records nothing and kills its copy" *
+          doctest::test_suite("long")) {
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);

@@ -17,7 +17,8 @@
 
 using namespace tqtest;
 
-TEST_CASE("hosts: a job with shards = 6 on three hosts runs two on each, its hook once") {
+TEST_CASE("hosts: a job with shards = 6 on three hosts runs two on each, its hook once" *
+          doctest::test_suite("long")) {
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);

@@ -13,18 +13,14 @@ using namespace tqtest;
 
 namespace {
 
-constexpr const char* kNoSocket = "/nonexistent/tq-jobs-check-test.sock";
+constexpr const char* kNoCheckSocket = "/nonexistent/tq-jobs-check-test.sock";
 
 RunResult JobsCheck(const std::vector<std::string>& args, bool json = false) {
   std::vector<std::string> full;
   if (json) full.push_back("--json");
   full.insert(full.end(), {"jobs", "check"});
   full.insert(full.end(), args.begin(), args.end());
-  return RunTq(kNoSocket, full, {});
-}
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
+  return RunTq(kNoCheckSocket, full, {});
 }
 
 std::string Write(const tq::TempDir& dir, const std::string& name, const std::string& text) {
@@ -150,7 +146,8 @@ TEST_CASE("tq jobs check without a daemon checks users here and says resources w
   CHECK(unchecked.exit_code == 0);
   CHECK(unchecked.out == use + ": 1 job\n");
   CHECK(unchecked.err == std::string("tq: resources not checked: cannot reach tqd at ") +
-                             kNoSocket + " (No such file or directory); is the daemon running?\n");
+                             kNoCheckSocket +
+                             " (No such file or directory); is the daemon running?\n");
 }
 
 TEST_CASE("tq jobs check says what the running daemon says of users and resources") {

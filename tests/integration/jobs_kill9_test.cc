@@ -31,7 +31,8 @@ long long QueryInt(const std::string& path, const std::string& sql) {
 
 }  // namespace
 
-TEST_CASE("kill -9 of tqd while a job fires: no firing runs twice and firing resumes") {
+TEST_CASE("kill -9 of tqd while a job fires: no firing runs twice and firing resumes" *
+          doctest::test_suite("long")) {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string ran = d.dir() + "/ran";  // outside the state directory

@@ -21,14 +21,6 @@
 using namespace tqtest;
 
 namespace {
-// The lines of `text`, without their newlines.
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 // The queue named `name` from `tq queue list --json`, or null.
 nlohmann::json QueueJson(const TestDaemon& d, const std::string& name) {
   const RunResult r = Tq(d, {"queue", "list", "--json"});

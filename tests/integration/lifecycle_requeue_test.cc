@@ -12,14 +12,6 @@
 using namespace tqtest;
 
 namespace {
-// The lines of `text`, without their newlines.
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
 std::set<std::string> Set(const std::vector<std::string>& v) {
   return {v.begin(), v.end()};
 }

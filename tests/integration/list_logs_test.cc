@@ -21,7 +21,7 @@ std::vector<std::string> ListIds(const TestDaemon& d, std::vector<std::string> a
   return ids;
 }
 
-std::set<std::string> Set(const std::vector<std::string>& v) {
+std::set<std::string> AsSet(const std::vector<std::string>& v) {
   return {v.begin(), v.end()};
 }
 }  // namespace
@@ -36,15 +36,15 @@ TEST_CASE("tq list filters by state and queue and label and limits newest first"
   const std::string p = Submit(d, {"--queue", "qb", "--delay", "1h", "--", "true"});
   CHECK(Tq(d, {"wait", a, b, c}).exit_code == 1);  // b's `false` exits 1
 
-  CHECK(Set(ListIds(d, {})) == std::set<std::string>{a, b, c, p});
-  CHECK(Set(ListIds(d, {"--state", "failed"})) == std::set<std::string>{b, c});
-  CHECK(Set(ListIds(d, {"--state", "succeeded"})) == std::set<std::string>{a});
-  CHECK(Set(ListIds(d, {"--state", "pending"})) == std::set<std::string>{p});
+  CHECK(AsSet(ListIds(d, {})) == std::set<std::string>{a, b, c, p});
+  CHECK(AsSet(ListIds(d, {"--state", "failed"})) == std::set<std::string>{b, c});
+  CHECK(AsSet(ListIds(d, {"--state", "succeeded"})) == std::set<std::string>{a});
+  CHECK(AsSet(ListIds(d, {"--state", "pending"})) == std::set<std::string>{p});
   CHECK(ListIds(d, {"--state", "running"}).empty());
-  CHECK(Set(ListIds(d, {"--queue", "qa"})) == std::set<std::string>{a, c});
-  CHECK(Set(ListIds(d, {"--label", "x"})) == std::set<std::string>{a, c});
-  CHECK(Set(ListIds(d, {"--label", "z"})) == std::set<std::string>{c});
-  CHECK(Set(ListIds(d, {"--queue", "qa", "--state", "failed"})) == std::set<std::string>{c});
+  CHECK(AsSet(ListIds(d, {"--queue", "qa"})) == std::set<std::string>{a, c});
+  CHECK(AsSet(ListIds(d, {"--label", "x"})) == std::set<std::string>{a, c});
+  CHECK(AsSet(ListIds(d, {"--label", "z"})) == std::set<std::string>{c});
+  CHECK(AsSet(ListIds(d, {"--queue", "qa", "--state", "failed"})) == std::set<std::string>{c});
   CHECK(ListIds(d, {"--label", "nope"}).empty());
   CHECK(ListIds(d, {"--limit", "1"}) == std::vector<std::string>{p});
   CHECK(ListIds(d, {"--limit", "2"}) == std::vector<std::string>{p, c});

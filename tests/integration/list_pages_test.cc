@@ -32,7 +32,8 @@ std::vector<std::string> SubmitDelayed(const TestDaemon& d, int n) {
 
 }  // namespace
 
-TEST_CASE("tq list and tq cancel of more tasks than one frame holds") {
+TEST_CASE("tq list and tq cancel of more tasks than one frame holds" *
+          doctest::test_suite("long")) {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   // Two batches: one batch request of all of them would itself be larger than a frame.

@@ -48,7 +48,8 @@ PingLog PingThrough(const TestDaemon& d, const std::function<void()>& start,
 
 }  // namespace
 
-TEST_CASE("removing a context tree of 100,000 files keeps no ping waiting") {
+TEST_CASE("removing a context tree of 100,000 files keeps no ping waiting" *
+          doctest::test_suite("long")) {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   // The first stage fills its context; the task is done after the second.

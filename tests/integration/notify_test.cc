@@ -239,7 +239,8 @@ TEST_CASE("on_failure still runs for a task that could not start for want of its
         std::string::npos);
 }
 
-TEST_CASE("a job that has not succeeded within expect_success_within alerts once") {
+TEST_CASE("a job that has not succeeded within expect_success_within alerts once" *
+          doctest::test_suite("long")) {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string file = d.dir() + "/alerts";

@@ -82,7 +82,8 @@ TEST_CASE("an id sent 100,000 times is read once: tqd neither grows nor stalls")
 }
 
 TEST_CASE(
-    "300 jobs firing every second: clients are answered between batches, the log stays short") {
+    "300 jobs firing every second: clients are answered between batches, the log stays short" *
+    doctest::test_suite("long")) {
   TestDaemon d("[queues.held]\n");
   TQ_LOG_ON_FAILURE(d);
   std::string file;

@@ -23,7 +23,8 @@ namespace {
 
 // Before: the loop waited in poll(2) for the answer, up to the 30 s answer timeout, and `tq
 // ping` answered after it.
-TEST_CASE("a store that stops answering: tq ping answers, a timeout acts, the watchdog is fed") {
+TEST_CASE("a store that stops answering: tq ping answers, a timeout acts, the watchdog is fed" *
+          doctest::test_suite("long")) {
   std::string why;
   const std::string direct = tq::test::FreshSchemaUri(&why);
   if (direct.empty()) TQ_SKIP(why);

@@ -52,8 +52,8 @@ TEST_CASE("postgres: a tqd on PostgreSQL runs tasks and keeps them across its re
   CHECK(Tq(d, {"wait", next}).exit_code == 0);
 }
 
-TEST_CASE(
-    "postgres: a second tqd as the same host on the same store refuses to start, naming why") {
+TEST_CASE("postgres: a second tqd as the same host on the same store refuses to start, naming why" *
+          doctest::test_suite("long")) {
   std::string why;
   const std::string store = StoreLine(&why);
   if (store.empty()) TQ_SKIP(why);
@@ -101,8 +101,9 @@ TEST_CASE("postgres: a store that cannot be reached stops tqd with a status syst
   CHECK(r.err.find("hunter2") == std::string::npos);
 }
 
-TEST_CASE("postgres: a store whose schema is newer than tqd's stops it with 78, which systemd "
-          "does not retry") {
+TEST_CASE(
+    "postgres: a store whose schema is newer than tqd's stops it with 78, which systemd "
+    "does not retry") {
   std::string why;
   const std::string uri = tq::test::FreshSchemaUri(&why);
   if (uri.empty()) TQ_SKIP(why);

@@ -14,7 +14,7 @@
 using namespace tqtest;
 
 namespace {
-const char* kPing = R"({"proto":1,"type":"ping"})";
+const char* kPingFrame = R"({"proto":1,"type":"ping"})";
 
 // The error of a response frame; REQUIREs that it is one.
 nlohmann::json ErrorOf(const std::optional<nlohmann::json>& frame) {
@@ -26,7 +26,7 @@ nlohmann::json ErrorOf(const std::optional<nlohmann::json>& frame) {
 
 // A ping on `c` gets an ok answer.
 void CheckPing(RawClient& c) {
-  REQUIRE(c.SendFrame(kPing));
+  REQUIRE(c.SendFrame(kPingFrame));
   const auto r = c.ReadFrame(kWaitTimeoutS);
   REQUIRE(r.has_value());
   CHECK((*r)["ok"] == true);
@@ -124,7 +124,7 @@ TEST_CASE("truncated frames and abrupt disconnects leave the daemon serving") {
   }  // closed mid-length
   {
     RawClient c(d.socket());
-    REQUIRE(c.SendFrame(kPing));
+    REQUIRE(c.SendFrame(kPingFrame));
   }  // closed before reading the answer
   RawClient c(d.socket());
   CheckPing(c);
@@ -150,7 +150,7 @@ TEST_CASE("silent and non-reading and flooding clients block nobody") {
   std::thread flooder([&] {
     std::string burst;
     for (int i = 0; i < 1000; ++i)
-      burst += LengthPrefix(static_cast<uint32_t>(strlen(kPing))) + kPing;
+      burst += LengthPrefix(static_cast<uint32_t>(strlen(kPingFrame))) + kPingFrame;
     try {
       while (!stop) {
         RawClient flood(d.socket());

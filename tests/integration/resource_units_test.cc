@@ -14,21 +14,21 @@ using namespace tqtest;
 namespace {
 
 // A task that prints its units and runs until `gate` exists.
-std::vector<std::string> Gated(const std::string& gate) {
+std::vector<std::string> GatedUnits(const std::string& gate) {
   return {"--", "sh", "-c",
           "echo \"gpu=$TQ_RESOURCE_GPU cuda=$CUDA_VISIBLE_DEVICES lic=$TQ_RESOURCE_LICENCE\"; "
           "while [ ! -e " +
               Quoted(gate) + " ]; do sleep 0.05; done"};
 }
 
-// `--use` flags followed by Gated(gate).
+// `--use` flags followed by GatedUnits(gate).
 std::vector<std::string> Using(std::vector<std::string> use, const std::string& gate) {
   std::vector<std::string> args;
   for (const std::string& u : use) {
     args.push_back("--use");
     args.push_back(u);
   }
-  for (const std::string& a : Gated(gate)) args.push_back(a);
+  for (const std::string& a : GatedUnits(gate)) args.push_back(a);
   return args;
 }
 

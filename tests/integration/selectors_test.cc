@@ -14,8 +14,8 @@ using namespace tqtest;
 namespace {
 
 // A task that runs until `gate` exists, then exits with `code`.
-std::vector<std::string> Gated(const std::string& gate, int code,
-                               std::vector<std::string> flags = {}) {
+std::vector<std::string> GatedLabelled(const std::string& gate, int code,
+                                       std::vector<std::string> flags = {}) {
   flags.insert(flags.end(), {"--", "sh", "-c",
                              "while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done; exit " +
                                  std::to_string(code)});
@@ -28,10 +28,10 @@ TEST_CASE("tq wait --label waits for every task with the label, oldest first for
   TestDaemon d("max_running = 4\n");
   TQ_LOG_ON_FAILURE(d);
   const std::string gate = d.dir() + "/gate";
-  const std::string first = Submit(d, Gated(gate, 0, {"--label", "batch"}));
-  const std::string failing = Submit(d, Gated(gate, 3, {"--label", "batch"}));
-  const std::string later_failing = Submit(d, Gated(gate, 5, {"--label", "batch"}));
-  const std::string other = Submit(d, Gated(gate + "-never", 0, {"--label", "other"}));
+  const std::string first = Submit(d, GatedLabelled(gate, 0, {"--label", "batch"}));
+  const std::string failing = Submit(d, GatedLabelled(gate, 3, {"--label", "batch"}));
+  const std::string later_failing = Submit(d, GatedLabelled(gate, 5, {"--label", "batch"}));
+  const std::string other = Submit(d, GatedLabelled(gate + "-never", 0, {"--label", "other"}));
 
   auto wait = TqBackground(d, {"--json", "wait", "--label", "batch"});
   // The wait has the three tasks and not the fourth: it ends once the gate opens.
@@ -56,7 +56,7 @@ TEST_CASE("tq cancel --queue cancels the pending and running tasks of one queue 
   TestDaemon d("max_running = 4\n");
   TQ_LOG_ON_FAILURE(d);
   const std::string gate = d.dir() + "/gate";
-  const std::string running = Submit(d, Gated(gate, 0, {"-q", "batch"}));
+  const std::string running = Submit(d, GatedLabelled(gate, 0, {"-q", "batch"}));
   const std::string pending = Submit(d, {"-q", "batch", "--delay", "1h", "--", "true"});
   const std::string done = Submit(d, {"-q", "batch", "--", "true"});
   const std::string elsewhere = Submit(d, {"-q", "keep", "--delay", "1h", "--", "true"});

@@ -33,7 +33,7 @@ std::vector<std::string> ShardIds(const TestDaemon& d, const std::string& group)
 }
 
 // The first line of `text`, without its newline: the id tq printed.
-std::string FirstLine(const std::string& text) {
+std::string FirstLineOf(const std::string& text) {
   return text.substr(0, text.find('\n'));
 }
 
@@ -215,7 +215,7 @@ TEST_CASE(
 
   const RunResult run = Tq(d, {"jobs", "run", "settle"});
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-  const std::string group = FirstLine(run.out);
+  const std::string group = FirstLineOf(run.out);
   const std::vector<std::string> ids = ShardIds(d, group);
   REQUIRE(ids.size() == 3);
   REQUIRE(WaitFor([&] { return !FileLines(slices).empty(); }));
@@ -246,7 +246,7 @@ TEST_CASE(
   // Once it ended, the next run is made.
   const RunResult next = Tq(d, {"jobs", "run", "settle"});
   CHECK(next.exit_code == 0);
-  CHECK(FirstLine(next.out) != group);
+  CHECK(FirstLineOf(next.out) != group);
 }
 
 TEST_CASE("a sharded job fires each time as one group") {
@@ -282,12 +282,12 @@ TEST_CASE("overlap = replace stops every shard of the running group before the n
   Reload(d);
   const RunResult first = Tq(d, {"jobs", "run", "swap"});
   REQUIRE_MESSAGE(first.exit_code == 0, first.err);
-  const std::string old_group = FirstLine(first.out);
+  const std::string old_group = FirstLineOf(first.out);
   REQUIRE(WaitFor([&] { return GroupJson(d, old_group)["state"] == "running"; }));
 
   const RunResult second = Tq(d, {"jobs", "run", "swap"});
   REQUIRE_MESSAGE(second.exit_code == 0, second.err);
-  const std::string new_group = FirstLine(second.out);
+  const std::string new_group = FirstLineOf(second.out);
   CHECK(new_group != old_group);
   // Every shard of the old group is stopped; the new group runs only after them.
   CHECK(Tq(d, {"wait", old_group}).exit_code != 0);

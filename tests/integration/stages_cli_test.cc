@@ -14,8 +14,8 @@ namespace {
 
 // Runs `tq submit ARGS...` and checks that it was refused with exit 2 and exactly `message` (one
 // line each) on standard error, before anything was sent.
-void CheckRefused(const TestDaemon& d, const std::vector<std::string>& args,
-                  const std::string& message) {
+void CheckStagesRefused(const TestDaemon& d, const std::vector<std::string>& args,
+                        const std::string& message) {
   std::vector<std::string> full = {"submit"};
   full.insert(full.end(), args.begin(), args.end());
   const RunResult r = Tq(d, full);
@@ -30,66 +30,71 @@ TEST_CASE("stage flags: mistakes exit 2 naming the flag, and submit nothing") {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   SUBCASE("a bad stage name") {
-    CheckRefused(d, {"--stage", "a/b", "--", "true"},
-                 "tq: --stage: \"a/b\" is not a stage name (1 to 64 of A-Z a-z 0-9 _ . -)\n");
+    CheckStagesRefused(d, {"--stage", "a/b", "--", "true"},
+                       "tq: --stage: \"a/b\" is not a stage name (1 to 64 of A-Z a-z 0-9 _ . -)\n");
   }
   SUBCASE("a name given twice") {
-    CheckRefused(d, {"--stage", "dump", "--", "true", "--stage", "dump", "--", "true"},
-                 "tq: --stage: \"dump\" names two stages (names are unique in a task)\n");
+    CheckStagesRefused(d, {"--stage", "dump", "--", "true", "--stage", "dump", "--", "true"},
+                       "tq: --stage: \"dump\" names two stages (names are unique in a task)\n");
   }
   SUBCASE("a --stage without -- before its command") {
-    CheckRefused(d, {"--stage", "dump", "--", "true", "--stage", "gz", "gzip", "db.sql"},
-                 "tq: --stage gz: its command goes after \"--\" (--stage gz -- COMMAND [ARG...], "
-                 "or --stage gz --shell STRING), not before \"gzip\"\n");
+    CheckStagesRefused(
+        d, {"--stage", "dump", "--", "true", "--stage", "gz", "gzip", "db.sql"},
+        "tq: --stage gz: its command goes after \"--\" (--stage gz -- COMMAND [ARG...], "
+        "or --stage gz --shell STRING), not before \"gzip\"\n");
   }
   SUBCASE("a stage without a command") {
-    CheckRefused(d, {"--stage", "dump"},
-                 "tq: --stage dump: a command is required (--stage dump -- COMMAND [ARG...], or "
-                 "--stage dump --shell STRING)\n");
+    CheckStagesRefused(
+        d, {"--stage", "dump"},
+        "tq: --stage dump: a command is required (--stage dump -- COMMAND [ARG...], or "
+        "--stage dump --shell STRING)\n");
   }
   SUBCASE("the task's --shell with stages") {
-    CheckRefused(d, {"--shell", "true", "--stage", "a", "--", "true"},
-                 "tq: --shell: given before the first --stage, it would be the task's own "
-                 "command, but a task with stages runs only its stages' commands (give --shell "
-                 "after the --stage NAME it belongs to)\n");
+    CheckStagesRefused(
+        d, {"--shell", "true", "--stage", "a", "--", "true"},
+        "tq: --shell: given before the first --stage, it would be the task's own "
+        "command, but a task with stages runs only its stages' commands (give --shell "
+        "after the --stage NAME it belongs to)\n");
   }
   SUBCASE("--stages and a command") {
     const std::string file = d.dir() + "/good.toml";
     WriteFile(file, "[[stages]]\nname = \"a\"\ncommand = \"true\"\n");
-    CheckRefused(d, {"--stages", file, "--", "true"},
-                 "tq: --stages: a task with stages runs only its stages' commands; give either "
-                 "--stages FILE or a command (after -- or --shell), not both\n");
-    CheckRefused(d, {"--stages", file, "--stage", "b", "--", "true"},
-                 "tq: --stages: give the stages either in FILE or with --stage, not both\n");
+    CheckStagesRefused(
+        d, {"--stages", file, "--", "true"},
+        "tq: --stages: a task with stages runs only its stages' commands; give either "
+        "--stages FILE or a command (after -- or --shell), not both\n");
+    CheckStagesRefused(d, {"--stages", file, "--stage", "b", "--", "true"},
+                       "tq: --stages: give the stages either in FILE or with --stage, not both\n");
   }
   SUBCASE("a bad --stages file, with its lines") {
     const std::string file = d.dir() + "/bad.toml";
     WriteFile(file,
               "[[stages]]\nname = \"dump\"\ncomand = \"pg_dump db\"\n\n"
               "[[stages]]\nname = \"g z\"\nargv = [\"gzip\"]\n");
-    CheckRefused(d, {"--stages", file},
-                 "tq: " + file +
-                     ":3: stages[0].comand: unknown key (allowed in a stage: name, command, argv, "
-                     "timeout, retries, backoff, retry_on_exit, no_retry_on_exit)\n"
-                     "tq: " +
-                     file +
-                     ":6: stages[1].name: \"g z\" is not a stage name (use 1 to 64 of A-Z a-z "
-                     "0-9 _ . -)\n");
+    CheckStagesRefused(
+        d, {"--stages", file},
+        "tq: " + file +
+            ":3: stages[0].comand: unknown key (allowed in a stage: name, command, argv, "
+            "timeout, retries, backoff, retry_on_exit, no_retry_on_exit)\n"
+            "tq: " +
+            file +
+            ":6: stages[1].name: \"g z\" is not a stage name (use 1 to 64 of A-Z a-z "
+            "0-9 _ . -)\n");
   }
   SUBCASE("a --stages file that is not there") {
-    CheckRefused(d, {"--stages", d.dir() + "/absent.toml"},
-                 "tq: --stages: " + d.dir() +
-                     "/absent.toml: cannot open: No such file or "
-                     "directory\n");
+    CheckStagesRefused(d, {"--stages", d.dir() + "/absent.toml"},
+                       "tq: --stages: " + d.dir() +
+                           "/absent.toml: cannot open: No such file or "
+                           "directory\n");
   }
   SUBCASE("a stage refused by the request's checks") {
-    CheckRefused(d, {"--stage", "a", "--", ""},
-                 "tq: stages[0] (a): argv: the program name (the first argument) is empty\n");
+    CheckStagesRefused(d, {"--stage", "a", "--", ""},
+                       "tq: stages[0] (a): argv: the program name (the first argument) is empty\n");
   }
   SUBCASE("stages with --batch") {
-    CheckRefused(d, {"--batch", "--stage", "a", "--", "true"},
-                 "tq: --batch: the tasks come from standard input; give no --stage and no "
-                 "--stages (a --json-lines line may carry \"stages\")\n");
+    CheckStagesRefused(d, {"--batch", "--stage", "a", "--", "true"},
+                       "tq: --batch: the tasks come from standard input; give no --stage and no "
+                       "--stages (a --json-lines line may carry \"stages\")\n");
   }
   CHECK(Tq(d, {"list", "--json"}).out == "");
 }

@@ -35,7 +35,7 @@ std::vector<nlohmann::json> Stages(const TestDaemon& d, const std::string& id) {
 }
 
 // A shell command appending `word` to the file `log`.
-std::string Append(const std::string& log, const std::string& word) {
+std::string AppendTo(const std::string& log, const std::string& word) {
   return "echo " + word + " >> " + Quoted(log);
 }
 
@@ -54,17 +54,17 @@ TEST_CASE("three stages: the second fails twice and succeeds under its own retri
   const std::string log = d.dir() + "/log", count = d.dir() + "/count";
   const std::string file = StagesFile(
       d, "stages.toml",
-      "[[stages]]\nname = \"one\"\ncommand = '''" + Append(log, "one") +
+      "[[stages]]\nname = \"one\"\ncommand = '''" + AppendTo(log, "one") +
           "; echo \"PASSED=from one\" >> \"$TQ_CONTEXT/env\"; echo made > "
           "\"$TQ_CONTEXT/file\"'''\n"
           "[[stages]]\nname = \"two\"\nretries = 2\n"
           "backoff = { kind = \"fixed\", base = \"0s\", jitter = false }\n"
           "command = '''" +
-          Append(log, "two") + "; n=$(cat " + Quoted(count) +
+          AppendTo(log, "two") + "; n=$(cat " + Quoted(count) +
           " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + Quoted(count) +
           "; [ $n -ge 3 ]'''\n"
           "[[stages]]\nname = \"three\"\ncommand = '''" +
-          Append(log, "three") +
+          AppendTo(log, "three") +
           "; echo \"$TQ_STAGE $TQ_STAGE_INDEX $PASSED $(cat \"$TQ_CONTEXT/file\")\"'''\n");
   const std::string id = Submit(d, {"--stages", file});
   const RunResult wait = Tq(d, {"wait", id});
@@ -88,9 +88,9 @@ TEST_CASE("a task failed at its third stage resumes there: the first two never r
   TQ_LOG_ON_FAILURE(d);
   const std::string log = d.dir() + "/log", gate = d.dir() + "/gate";
   const std::string id =
-      Submit(d, {"--stage", "one", "--", "sh", "-c", Append(log, "one"), "--stage", "two", "--",
-                 "sh", "-c", Append(log, "two"), "--stage", "three", "--", "sh", "-c",
-                 Append(log, "three") + "; [ -e " + Quoted(gate) + " ] || exit 3"});
+      Submit(d, {"--stage", "one", "--", "sh", "-c", AppendTo(log, "one"), "--stage", "two", "--",
+                 "sh", "-c", AppendTo(log, "two"), "--stage", "three", "--", "sh", "-c",
+                 AppendTo(log, "three") + "; [ -e " + Quoted(gate) + " ] || exit 3"});
   const RunResult failed = Tq(d, {"wait", id});
   CHECK(failed.exit_code == 3);  // the failed stage's own exit code
   CHECK(TaskState(d, id) == "failed");
@@ -122,9 +122,9 @@ TEST_CASE("a task failed at its third stage resumes there: the first two never r
   CHECK_MESSAGE(unknown.err.rfind("tq: --from: ", 0) == 0, unknown.err);  // the flag typed
   WriteFile(log, "");
   const std::string third =
-      Submit(d, {"--stage", "one", "--", "sh", "-c", Append(log, "one"), "--stage", "two", "--",
-                 "sh", "-c", Append(log, "two"), "--stage", "three", "--", "sh", "-c",
-                 Append(log, "three") + "; exit 4"});
+      Submit(d, {"--stage", "one", "--", "sh", "-c", AppendTo(log, "one"), "--stage", "two", "--",
+                 "sh", "-c", AppendTo(log, "two"), "--stage", "three", "--", "sh", "-c",
+                 AppendTo(log, "three") + "; exit 4"});
   CHECK(Tq(d, {"wait", third}).exit_code == 4);
   REQUIRE(Tq(d, {"retry", third, "--from", "two"}).exit_code == 0);
   CHECK(Tq(d, {"wait", third}).exit_code == 4);
@@ -138,11 +138,11 @@ TEST_CASE("kill -9 of tqd during a stage and between stages: every stage runs ex
   TQ_LOG_ON_FAILURE(d);
   const std::string log = d.dir() + "/log", gate1 = d.dir() + "/gate1", gate2 = d.dir() + "/gate2";
   const auto gated = [&](const std::string& word, const std::string& gate) {
-    return Append(log, word) + "; while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done";
+    return AppendTo(log, word) + "; while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done";
   };
   const std::string id = Submit(
       d, {"--stage", "one", "--", "sh", "-c", gated("one", gate1), "--stage", "two", "--", "sh",
-          "-c", gated("two", gate2), "--stage", "three", "--", "sh", "-c", Append(log, "three")});
+          "-c", gated("two", gate2), "--stage", "three", "--", "sh", "-c", AppendTo(log, "three")});
   // Between stages: the queue is paused while the first stage runs, so its end leaves the task
   // pending at the second.
   REQUIRE(WaitFor([&] { return Words(log) == "one"; }));
@@ -197,10 +197,10 @@ TEST_CASE("tq hold of a running task holds its next stage, and at its last stage
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string log = d.dir() + "/log", gate = d.dir() + "/gate";
-  const std::string id =
-      Submit(d, {"--stage", "one", "--", "sh", "-c",
-                 Append(log, "one") + "; while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done",
-                 "--stage", "two", "--", "sh", "-c", Append(log, "two")});
+  const std::string id = Submit(
+      d, {"--stage", "one", "--", "sh", "-c",
+          AppendTo(log, "one") + "; while [ ! -e " + Quoted(gate) + " ]; do sleep 0.05; done",
+          "--stage", "two", "--", "sh", "-c", AppendTo(log, "two")});
   REQUIRE(WaitFor([&] { return Words(log) == "one"; }));
   const RunResult held = Tq(d, {"hold", id});
   REQUIRE_MESSAGE(held.exit_code == 0, held.err);
@@ -277,20 +277,20 @@ TEST_CASE("kill -9 of the shim during a stage: that stage is retried by its poli
                                     "--",
                                     "sh",
                                     "-c",
-                                    Append(log, "one"),
+                                    AppendTo(log, "one"),
                                     "--stage",
                                     "two",
                                     "--",
                                     "sh",
                                     "-c",
-                                    Append(log, "two") + "; [ -e " + Quoted(once) +
+                                    AppendTo(log, "two") + "; [ -e " + Quoted(once) +
                                         " ] && exit 0; touch " + Quoted(once) + "; sleep 600",
                                     "--stage",
                                     "three",
                                     "--",
                                     "sh",
                                     "-c",
-                                    Append(log, "three")});
+                                    AppendTo(log, "three")});
   // The kill comes once the stage has marked its first run, or the retry would run it as a first.
   REQUIRE(WaitFor([&] { return Words(log) == "one two" && access(once.c_str(), F_OK) == 0; }));
   long long shim = -1;

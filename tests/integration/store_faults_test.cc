@@ -31,7 +31,8 @@ class WriteLock {
 };
 }  // namespace
 
-TEST_CASE("an end the store cannot take is stored later, its wait and cancel are answered") {
+TEST_CASE("an end the store cannot take is stored later, its wait and cancel are answered" *
+          doctest::test_suite("long")) {
   TestDaemon d;
   TQ_LOG_ON_FAILURE(d);
   const std::string gate = d.dir() + "/gate";

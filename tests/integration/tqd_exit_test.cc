@@ -15,8 +15,8 @@ namespace {
 
 // Runs tqd from copies in `dir` (so another user may run them) on a state directory; returns
 // how it ended.
-RunResult StartTqd(const std::string& dir, const std::string& state,
-                   std::optional<RunAs> run_as = std::nullopt) {
+RunResult StartDaemon(const std::string& dir, const std::string& state,
+                      std::optional<RunAs> run_as = std::nullopt) {
   for (const char* bin : {"tqd", "tq-shim"}) {
     const std::string copy = dir + "/" + bin;
     if (access(copy.c_str(), X_OK) == 0) continue;
@@ -37,7 +37,7 @@ TEST_CASE("tqd exits 78 naming a state directory that is a file") {
   const std::string dir = tmp.path.string();
   REQUIRE(mkdir((dir + "/sock").c_str(), 0700) == 0);
   WriteFile(dir + "/state", "not a directory\n");
-  const RunResult r = StartTqd(dir, dir + "/state");
+  const RunResult r = StartDaemon(dir, dir + "/state");
   CHECK(r.exit_code == 78);
   CHECK(r.err.find(dir + "/state") != std::string::npos);
 }
@@ -59,7 +59,7 @@ TEST_CASE("tqd exits 78 when an earlier daemon's state directory is no longer wr
   WriteFile(state + "/tqd.lock", "");
   REQUIRE(chown((state + "/tqd.lock").c_str(), pw->pw_uid, pw->pw_gid) == 0);
 
-  const RunResult r = StartTqd(dir, state, RunAs{pw->pw_uid, pw->pw_gid});
+  const RunResult r = StartDaemon(dir, state, RunAs{pw->pw_uid, pw->pw_gid});
   CHECK(r.exit_code == 78);
   CHECK(r.err.find("state: cannot use " + state + ": Permission denied") != std::string::npos);
 }
@@ -71,7 +71,7 @@ TEST_CASE("tqd exits 78 on a socket directory that others may write") {
     const std::string dir = tmp.path.string();
     REQUIRE(mkdir((dir + "/sock").c_str(), 0700) == 0);
     REQUIRE(chmod((dir + "/sock").c_str(), mode) == 0);
-    const RunResult r = StartTqd(dir, dir + "/state");
+    const RunResult r = StartDaemon(dir, dir + "/state");
     CHECK(r.exit_code == 78);
     CHECK(r.err.find(dir + "/sock is writable by group or others") != std::string::npos);
     CHECK(access((dir + "/sock/tq.sock").c_str(), F_OK) != 0);  // nothing was bound there
@@ -89,7 +89,7 @@ TEST_CASE(
     REQUIRE(mkdir((dir + "/sock").c_str(), 0700) == 0);
     REQUIRE(mkdir(state.c_str(), 0700) == 0);
     REQUIRE(chmod(state.c_str(), mode) == 0);
-    const RunResult r = StartTqd(dir, state);
+    const RunResult r = StartDaemon(dir, state);
     CHECK(r.exit_code == 78);
     char mode_text[8];
     std::snprintf(mode_text, sizeof mode_text, "%04o", mode);

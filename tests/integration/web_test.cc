@@ -499,7 +499,8 @@ TEST_CASE_FIXTURE(TwoUsersTasks,
 
 TEST_CASE_FIXTURE(TwoUsersTasks,
                   "a crowd of half-open connections from another account does not shut the "
-                  "console's user out") {
+                  "console's user out" *
+                      doctest::test_suite("long")) {
   if (!other) TQ_SKIP("needs root and useradd to make a second user");
   TQ_LOG_ON_FAILURE(d);
   TestWeb web(d);

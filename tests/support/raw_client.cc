@@ -13,6 +13,14 @@
 
 namespace tqtest {
 
+EffectiveUid::EffectiveUid(uid_t uid) {
+  REQUIRE(setresuid(static_cast<uid_t>(-1), uid, static_cast<uid_t>(-1)) == 0);
+}
+
+EffectiveUid::~EffectiveUid() {
+  setresuid(static_cast<uid_t>(-1), 0, static_cast<uid_t>(-1));
+}
+
 RawClient::RawClient(const std::string& socket_path) {
   fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   REQUIRE(fd_ >= 0);

@@ -12,6 +12,15 @@
 
 namespace tqtest {
 
+/// Makes this process act as `uid` (SO_PEERCRED names the effective uid at connect time) until
+/// the end of the scope.
+struct EffectiveUid {
+  explicit EffectiveUid(uid_t uid);
+  ~EffectiveUid();
+  EffectiveUid(const EffectiveUid&) = delete;
+  EffectiveUid& operator=(const EffectiveUid&) = delete;
+};
+
 /// One AF_UNIX connection to tqd.
 class RawClient {
  public:

@@ -587,11 +587,19 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
-std::vector<std::string> FileLines(const std::string& path) {
+std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
-  std::istringstream in(ReadFile(path));
+  std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
+}
+
+bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+std::vector<std::string> FileLines(const std::string& path) {
+  return Lines(ReadFile(path));
 }
 
 std::vector<std::string> WordsOfRow(const std::string& table, const std::string& first) {

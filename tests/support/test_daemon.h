@@ -192,6 +192,10 @@ std::vector<nlohmann::json> JsonLines(const std::string& text);
 std::string Quoted(const std::string& s);
 /// The whole content of a file, or "" when it cannot be read.
 std::string ReadFile(const std::string& path);
+/// The lines of `text`, without their newlines.
+std::vector<std::string> Lines(const std::string& text);
+/// True when `needle` occurs in `haystack`.
+bool Contains(const std::string& haystack, const std::string& needle);
 /// The lines of a file (without their newlines); none when it cannot be read.
 std::vector<std::string> FileLines(const std::string& path);
 /// The words of the first line of `table` whose first word is `first` (a row of a tq table, or

@@ -8,7 +8,7 @@ namespace {
 
 using Keys = std::vector<std::string>;
 
-Config Parsed(const std::string& toml) {
+Config ParsedConfig(const std::string& toml) {
   auto c = ParseConfig(toml, "tqd.toml");
   REQUIRE_MESSAGE(c.ok(), c.status().message());
   return *c;
@@ -62,15 +62,15 @@ TEST_CASE("a reload names the keys it changes and those that need a restart") {
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
-    const ConfigDiff diff = DiffConfig(Parsed(c.before), Parsed(c.after));
+    const ConfigDiff diff = DiffConfig(ParsedConfig(c.before), ParsedConfig(c.after));
     CHECK(diff.changed == c.changed);
     CHECK(diff.needs_restart == c.needs_restart);
   }
 }
 
 TEST_CASE("what a reload puts in force keeps what needs a restart as it runs") {
-  const Config running = Parsed("socket = \"/run/a.sock\"\nmax_running = 2\n");
-  const Config read = Parsed(
+  const Config running = ParsedConfig("socket = \"/run/a.sock\"\nmax_running = 2\n");
+  const Config read = ParsedConfig(
       "socket = \"/run/b.sock\"\nmax_running = 5\ndurability = \"normal\"\n"
       "store = \"postgresql:///tq\"\nhost = \"web-2\"\n");
   const Config in_force = InForce(running, read);

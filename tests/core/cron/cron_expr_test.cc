@@ -16,7 +16,7 @@ std::vector<int> Bits(uint64_t mask) {
   return out;
 }
 
-CronExpr Parse(const std::string& text) {
+CronExpr ParseExpr(const std::string& text) {
   CAPTURE(text);
   Result<CronExpr> r = ParseCron(text);
   REQUIRE_MESSAGE(r.ok(), r.status().message());
@@ -24,7 +24,7 @@ CronExpr Parse(const std::string& text) {
 }
 
 TEST_CASE("ParseCron reads 5 fields with seconds fixed at 0, and 6 with a leading second") {
-  const CronExpr five = Parse("1 2 3 4 5");
+  const CronExpr five = ParseExpr("1 2 3 4 5");
   CHECK(five.kind == CronKind::kFields);
   CHECK(Bits(five.seconds) == std::vector<int>{0});
   CHECK(Bits(five.minutes) == std::vector<int>{1});
@@ -34,7 +34,7 @@ TEST_CASE("ParseCron reads 5 fields with seconds fixed at 0, and 6 with a leadin
   CHECK(Bits(five.weekdays) == std::vector<int>{5});
   CHECK(five.text == "1 2 3 4 5");
 
-  const CronExpr six = Parse("  7 1 2 3 4 5\t");
+  const CronExpr six = ParseExpr("  7 1 2 3 4 5\t");
   CHECK(Bits(six.seconds) == std::vector<int>{7});
   CHECK(Bits(six.minutes) == std::vector<int>{1});
   CHECK(Bits(six.weekdays) == std::vector<int>{5});
@@ -57,27 +57,27 @@ TEST_CASE("ParseCron: stars, lists, ranges and steps") {
       {"*/60", {0}},
   };
   for (const Case& c : cases) {
-    const CronExpr e = Parse(std::string(c.minute) + " * * * *");
+    const CronExpr e = ParseExpr(std::string(c.minute) + " * * * *");
     CHECK(Bits(e.minutes) == c.values);
   }
-  CHECK(Bits(Parse("0 * * * *").hours).size() == 24);
-  CHECK(Bits(Parse("0 0 * * *").days).size() == 31);
-  CHECK(Bits(Parse("0 0 * * *").months).size() == 12);
-  CHECK(Bits(Parse("0 0 * * *").weekdays).size() == 7);
-  CHECK(Bits(Parse("0 0 */10 * *").days) == std::vector<int>{1, 11, 21, 31});
-  CHECK(Bits(Parse("0 0 * */3 *").months) == std::vector<int>{1, 4, 7, 10});
+  CHECK(Bits(ParseExpr("0 * * * *").hours).size() == 24);
+  CHECK(Bits(ParseExpr("0 0 * * *").days).size() == 31);
+  CHECK(Bits(ParseExpr("0 0 * * *").months).size() == 12);
+  CHECK(Bits(ParseExpr("0 0 * * *").weekdays).size() == 7);
+  CHECK(Bits(ParseExpr("0 0 */10 * *").days) == std::vector<int>{1, 11, 21, 31});
+  CHECK(Bits(ParseExpr("0 0 * */3 *").months) == std::vector<int>{1, 4, 7, 10});
 }
 
 TEST_CASE("ParseCron: month and weekday names in any case, 0 and 7 are both Sunday") {
-  CHECK(Bits(Parse("0 0 * JAN *").months) == std::vector<int>{1});
-  CHECK(Bits(Parse("0 0 * jan-Mar,dec *").months) == std::vector<int>{1, 2, 3, 12});
-  CHECK(Bits(Parse("0 0 * * mon-fri").weekdays) == std::vector<int>{1, 2, 3, 4, 5});
-  CHECK(Bits(Parse("0 0 * * SAT,sun").weekdays) == std::vector<int>{0, 6});
-  CHECK(Bits(Parse("0 0 * * 7").weekdays) == std::vector<int>{0});
-  CHECK(Bits(Parse("0 0 * * 0").weekdays) == std::vector<int>{0});
-  CHECK(Bits(Parse("0 0 * * 5-7").weekdays) == std::vector<int>{0, 5, 6});
-  CHECK(Bits(Parse("0 0 * * 1-7").weekdays).size() == 7);
-  CHECK(Bits(Parse("0 0 * * */2").weekdays) == std::vector<int>{0, 2, 4, 6});
+  CHECK(Bits(ParseExpr("0 0 * JAN *").months) == std::vector<int>{1});
+  CHECK(Bits(ParseExpr("0 0 * jan-Mar,dec *").months) == std::vector<int>{1, 2, 3, 12});
+  CHECK(Bits(ParseExpr("0 0 * * mon-fri").weekdays) == std::vector<int>{1, 2, 3, 4, 5});
+  CHECK(Bits(ParseExpr("0 0 * * SAT,sun").weekdays) == std::vector<int>{0, 6});
+  CHECK(Bits(ParseExpr("0 0 * * 7").weekdays) == std::vector<int>{0});
+  CHECK(Bits(ParseExpr("0 0 * * 0").weekdays) == std::vector<int>{0});
+  CHECK(Bits(ParseExpr("0 0 * * 5-7").weekdays) == std::vector<int>{0, 5, 6});
+  CHECK(Bits(ParseExpr("0 0 * * 1-7").weekdays).size() == 7);
+  CHECK(Bits(ParseExpr("0 0 * * */2").weekdays) == std::vector<int>{0, 2, 4, 6});
 }
 
 TEST_CASE("ParseCron: the macros and what they stand for") {
@@ -91,8 +91,8 @@ TEST_CASE("ParseCron: the macros and what they stand for") {
       {"@hourly", "0 * * * *"}, {"@DAILY", "0 0 * * *"},    {" @Hourly ", "0 * * * *"},
   };
   for (const Case& c : cases) {
-    const CronExpr m = Parse(c.macro);
-    const CronExpr f = Parse(c.same_as);
+    const CronExpr m = ParseExpr(c.macro);
+    const CronExpr f = ParseExpr(c.same_as);
     CHECK(m.seconds == f.seconds);
     CHECK(m.minutes == f.minutes);
     CHECK(m.hours == f.hours);
@@ -103,95 +103,95 @@ TEST_CASE("ParseCron: the macros and what they stand for") {
     CHECK(m.dow_star == f.dow_star);
     CHECK(m.hour_elapsed == f.hour_elapsed);
   }
-  CHECK(Parse("@yearly").text == "@yearly");
+  CHECK(ParseExpr("@yearly").text == "@yearly");
 
-  const CronExpr every = Parse("@every 1h30m");
+  const CronExpr every = ParseExpr("@every 1h30m");
   CHECK(every.kind == CronKind::kEvery);
   CHECK(every.every_ms == 90 * 60 * 1000);
   CHECK(every.hour_elapsed);
-  CHECK(Parse("@EVERY 90").every_ms == 90 * 1000);  // a bare number is seconds
+  CHECK(ParseExpr("@EVERY 90").every_ms == 90 * 1000);  // a bare number is seconds
 
-  CHECK(Parse("@reboot").kind == CronKind::kReboot);
+  CHECK(ParseExpr("@reboot").kind == CronKind::kReboot);
 }
 
 TEST_CASE("ParseCron: the Quartz day extensions") {
-  CHECK(Parse("0 0 L * *").last_day);
-  CHECK(Parse("0 0 l * *").last_day);
-  CHECK(Parse("0 0 LW * *").last_weekday);
-  CHECK(Bits(Parse("0 0 15W * *").nearest_weekday) == std::vector<int>{15});
-  CHECK(Bits(Parse("0 0 1w,31W * *").nearest_weekday) == std::vector<int>{1, 31});
-  const CronExpr mixed = Parse("0 0 1,15,L * *");
+  CHECK(ParseExpr("0 0 L * *").last_day);
+  CHECK(ParseExpr("0 0 l * *").last_day);
+  CHECK(ParseExpr("0 0 LW * *").last_weekday);
+  CHECK(Bits(ParseExpr("0 0 15W * *").nearest_weekday) == std::vector<int>{15});
+  CHECK(Bits(ParseExpr("0 0 1w,31W * *").nearest_weekday) == std::vector<int>{1, 31});
+  const CronExpr mixed = ParseExpr("0 0 1,15,L * *");
   CHECK(Bits(mixed.days) == std::vector<int>{1, 15});
   CHECK(mixed.last_day);
 
-  const CronExpr nth = Parse("0 0 * * 5#3,MON#1,7#5");
+  const CronExpr nth = ParseExpr("0 0 * * 5#3,MON#1,7#5");
   CHECK(nth.weekdays == 0);
   CHECK(nth.nth_weekday[5] == 1 << 2);
   CHECK(nth.nth_weekday[1] == 1 << 0);
   CHECK(nth.nth_weekday[0] == 1 << 4);
-  CHECK(Parse("0 0 * * 5L").last_of_weekday == 1 << 5);
-  CHECK(Parse("0 0 * * fril,0L").last_of_weekday == ((1 << 5) | 1));
+  CHECK(ParseExpr("0 0 * * 5L").last_of_weekday == 1 << 5);
+  CHECK(ParseExpr("0 0 * * fril,0L").last_of_weekday == ((1 << 5) | 1));
 }
 
 TEST_CASE("ParseCron: the Vixie rule's inputs and the elapsed-time hour") {
-  CHECK(Parse("0 0 * * *").dom_star);
-  CHECK(Parse("0 0 * * *").dow_star);
-  CHECK(Parse("0 0 */2 * 1").dom_star);  // Vixie: a field starting with * is unrestricted
-  CHECK_FALSE(Parse("0 0 1-31 * 1").dom_star);
-  CHECK_FALSE(Parse("0 0 L * 1").dom_star);
-  CHECK(Parse("0 0 ? * 1").dom_star);
-  CHECK(Parse("0 0 1 * ?").dow_star);
-  CHECK_FALSE(Parse("0 0 1 * MON#2").dow_star);
+  CHECK(ParseExpr("0 0 * * *").dom_star);
+  CHECK(ParseExpr("0 0 * * *").dow_star);
+  CHECK(ParseExpr("0 0 */2 * 1").dom_star);  // Vixie: a field starting with * is unrestricted
+  CHECK_FALSE(ParseExpr("0 0 1-31 * 1").dom_star);
+  CHECK_FALSE(ParseExpr("0 0 L * 1").dom_star);
+  CHECK(ParseExpr("0 0 ? * 1").dom_star);
+  CHECK(ParseExpr("0 0 1 * ?").dow_star);
+  CHECK_FALSE(ParseExpr("0 0 1 * MON#2").dow_star);
 
-  CHECK(Parse("0 * * * *").hour_elapsed);
-  CHECK(Parse("0 */2 * * *").hour_elapsed);
-  CHECK(Parse("0 1-23/2 * * *").hour_elapsed);
-  CHECK(Parse("0 3/6 * * *").hour_elapsed);
-  CHECK_FALSE(Parse("0 0-23 * * *").hour_elapsed);  // a range is a list of fixed hours
-  CHECK_FALSE(Parse("30 2 * * *").hour_elapsed);
-  CHECK_FALSE(Parse("*/5 2 * * *").hour_elapsed);
-  CHECK_FALSE(Parse("@daily").hour_elapsed);
+  CHECK(ParseExpr("0 * * * *").hour_elapsed);
+  CHECK(ParseExpr("0 */2 * * *").hour_elapsed);
+  CHECK(ParseExpr("0 1-23/2 * * *").hour_elapsed);
+  CHECK(ParseExpr("0 3/6 * * *").hour_elapsed);
+  CHECK_FALSE(ParseExpr("0 0-23 * * *").hour_elapsed);  // a range is a list of fixed hours
+  CHECK_FALSE(ParseExpr("30 2 * * *").hour_elapsed);
+  CHECK_FALSE(ParseExpr("*/5 2 * * *").hour_elapsed);
+  CHECK_FALSE(ParseExpr("@daily").hour_elapsed);
 }
 
 TEST_CASE("CronExpr::DayMatches: Vixie OR, Vixie AND after a star, and the Quartz days") {
   // January 2026 starts on a Thursday; February 2026 on a Sunday.
-  const CronExpr friday13 = Parse("0 0 13 * FRI");  // both restricted: either matches
-  CHECK(friday13.DayMatches(2026, 2, 13));          // a Friday and the 13th
-  CHECK(friday13.DayMatches(2026, 1, 13));          // a Tuesday
-  CHECK(friday13.DayMatches(2026, 2, 20));          // a Friday
+  const CronExpr friday13 = ParseExpr("0 0 13 * FRI");  // both restricted: either matches
+  CHECK(friday13.DayMatches(2026, 2, 13));              // a Friday and the 13th
+  CHECK(friday13.DayMatches(2026, 1, 13));              // a Tuesday
+  CHECK(friday13.DayMatches(2026, 2, 20));              // a Friday
   CHECK_FALSE(friday13.DayMatches(2026, 2, 14));
 
-  const CronExpr odd_mondays = Parse("0 0 */2 * MON");  // `*/2` counts as a star: both must
+  const CronExpr odd_mondays = ParseExpr("0 0 */2 * MON");  // `*/2` counts as a star: both must
   CHECK(odd_mondays.DayMatches(2026, 1, 5));
   CHECK_FALSE(odd_mondays.DayMatches(2026, 1, 12));  // a Monday, but even
   CHECK_FALSE(odd_mondays.DayMatches(2026, 1, 7));   // odd, but a Wednesday
 
-  const CronExpr in_march = Parse("0 0 * 3 *");
+  const CronExpr in_march = ParseExpr("0 0 * 3 *");
   CHECK(in_march.DayMatches(2026, 3, 31));
   CHECK_FALSE(in_march.DayMatches(2026, 4, 1));
 
-  const CronExpr last = Parse("0 0 L * *");
+  const CronExpr last = ParseExpr("0 0 L * *");
   CHECK(last.DayMatches(2028, 2, 29));
   CHECK_FALSE(last.DayMatches(2028, 2, 28));
   CHECK(last.DayMatches(2027, 2, 28));
 
-  const CronExpr lw = Parse("0 0 LW * *");
+  const CronExpr lw = ParseExpr("0 0 LW * *");
   CHECK(lw.DayMatches(2026, 1, 30));  // the 31st is a Saturday
   CHECK(lw.DayMatches(2026, 5, 29));  // the 31st is a Sunday
   CHECK(lw.DayMatches(2026, 3, 31));  // a Tuesday
   CHECK_FALSE(lw.DayMatches(2026, 1, 31));
 
-  CHECK(Parse("0 0 1W * *").DayMatches(2026, 8, 3));    // the 1st is a Saturday: Monday the 3rd
-  CHECK(Parse("0 0 1W * *").DayMatches(2026, 2, 2));    // the 1st is a Sunday: Monday the 2nd
-  CHECK(Parse("0 0 31W * *").DayMatches(2026, 5, 29));  // the 31st is a Sunday: Friday the 29th
-  CHECK(Parse("0 0 15W * *").DayMatches(2026, 8, 14));  // the 15th is a Saturday: the 14th
-  CHECK(Parse("0 0 15W * *").DayMatches(2026, 1, 15));  // a Thursday: itself
-  CHECK_FALSE(Parse("0 0 31W * *").DayMatches(2026, 6, 30));  // June has no 31st
+  CHECK(ParseExpr("0 0 1W * *").DayMatches(2026, 8, 3));    // the 1st is a Saturday: Monday the 3rd
+  CHECK(ParseExpr("0 0 1W * *").DayMatches(2026, 2, 2));    // the 1st is a Sunday: Monday the 2nd
+  CHECK(ParseExpr("0 0 31W * *").DayMatches(2026, 5, 29));  // the 31st is a Sunday: Friday the 29th
+  CHECK(ParseExpr("0 0 15W * *").DayMatches(2026, 8, 14));  // the 15th is a Saturday: the 14th
+  CHECK(ParseExpr("0 0 15W * *").DayMatches(2026, 1, 15));  // a Thursday: itself
+  CHECK_FALSE(ParseExpr("0 0 31W * *").DayMatches(2026, 6, 30));  // June has no 31st
 
-  const CronExpr third_friday = Parse("0 0 * * FRI#3");
+  const CronExpr third_friday = ParseExpr("0 0 * * FRI#3");
   CHECK(third_friday.DayMatches(2026, 1, 16));
   CHECK_FALSE(third_friday.DayMatches(2026, 1, 9));
-  const CronExpr last_friday = Parse("0 0 * * 5L");
+  const CronExpr last_friday = ParseExpr("0 0 * * 5L");
   CHECK(last_friday.DayMatches(2026, 1, 30));
   CHECK_FALSE(last_friday.DayMatches(2026, 1, 23));
 }
@@ -282,15 +282,15 @@ TEST_CASE("ParseCron refuses, naming the field, the text and the reason") {
 }
 
 TEST_CASE("ParseCron accepts day-of-month and month pairs that some year has") {
-  Parse("0 0 29 2 *");    // leap years
-  Parse("0 0 30 2 MON");  // the weekday may match instead (Vixie OR)
-  Parse("0 0 31 4,5 *");  // May has a 31st
-  Parse("0 0 L 2 *");     // every month has a last day
-  Parse("0 0 LW 2 *");
-  Parse("0 0 30W 1,2 *");
-  Parse("0 0 */30 2 *");   // days 1 and 31: February has the 1st
-  Parse("0 0 31 * *");     // some months
-  Parse("0 0 ? * MON#5");  // Quartz spelling of "any day-of-month"
+  ParseExpr("0 0 29 2 *");    // leap years
+  ParseExpr("0 0 30 2 MON");  // the weekday may match instead (Vixie OR)
+  ParseExpr("0 0 31 4,5 *");  // May has a 31st
+  ParseExpr("0 0 L 2 *");     // every month has a last day
+  ParseExpr("0 0 LW 2 *");
+  ParseExpr("0 0 30W 1,2 *");
+  ParseExpr("0 0 */30 2 *");   // days 1 and 31: February has the 1st
+  ParseExpr("0 0 31 * *");     // some months
+  ParseExpr("0 0 ? * MON#5");  // Quartz spelling of "any day-of-month"
 }
 
 }  // namespace

@@ -32,23 +32,23 @@ class TzEnv {
   std::string old_;
 };
 
-TimeZone Zone(const char* name) {
+TimeZone ZoneNamed(const char* name) {
   Result<TimeZone> z = LoadTimeZone(name);
   REQUIRE_MESSAGE(z.ok(), z.status().message());
   return *z;
 }
 
-WallMs At(const char* rfc3339) {
+WallMs ZoneAt(const char* rfc3339) {
   Result<WallMs> r = ParseRfc3339(rfc3339);
   REQUIRE_MESSAGE(r.ok(), r.status().message());
   return *r;
 }
 
 TEST_CASE("LoadTimeZone loads IANA zones and refuses others, naming them") {
-  CHECK(Zone("Europe/Berlin").name() == "Europe/Berlin");
-  CHECK(Zone("UTC").name() == "UTC");
-  CHECK(Zone("America/Argentina/Buenos_Aires").name() == "America/Argentina/Buenos_Aires");
-  CHECK(Zone("Etc/GMT+5").name() == "Etc/GMT+5");
+  CHECK(ZoneNamed("Europe/Berlin").name() == "Europe/Berlin");
+  CHECK(ZoneNamed("UTC").name() == "UTC");
+  CHECK(ZoneNamed("America/Argentina/Buenos_Aires").name() == "America/Argentina/Buenos_Aires");
+  CHECK(ZoneNamed("Etc/GMT+5").name() == "Etc/GMT+5");
 
   struct Case {
     const char* name;
@@ -88,7 +88,7 @@ TEST_CASE("LocalTimeZone follows TZ, and names an unknown one") {
     Result<TimeZone> z = LocalTimeZone();
     REQUIRE(z.ok());
     CHECK(z->name() == "America/New_York");
-    CHECK(FormatRfc3339InZone(At("2026-07-01T12:00:00Z"), *z) == "2026-07-01T08:00:00-04:00");
+    CHECK(FormatRfc3339InZone(ZoneAt("2026-07-01T12:00:00Z"), *z) == "2026-07-01T08:00:00-04:00");
   }
   {
     TzEnv tz(":Europe/Berlin");
@@ -101,7 +101,7 @@ TEST_CASE("LocalTimeZone follows TZ, and names an unknown one") {
     Result<TimeZone> z = LocalTimeZone();
     REQUIRE(z.ok());
     CHECK(z->name() == "Asia/Tokyo");
-    CHECK(FormatRfc3339InZone(At("2026-07-01T12:00:00Z"), *z) == "2026-07-01T21:00:00+09:00");
+    CHECK(FormatRfc3339InZone(ZoneAt("2026-07-01T12:00:00Z"), *z) == "2026-07-01T21:00:00+09:00");
   }
   {
     TzEnv tz("");
@@ -140,13 +140,13 @@ TEST_CASE("FormatRfc3339InZone writes the wall time with the offset in force") {
     const std::string utc = c.utc, zone = c.zone;
     CAPTURE(utc);
     CAPTURE(zone);
-    CHECK(FormatRfc3339InZone(At(c.utc), Zone(c.zone)) == c.want);
+    CHECK(FormatRfc3339InZone(ZoneAt(c.utc), ZoneNamed(c.zone)) == c.want);
   }
 }
 
 TEST_CASE("ParseTimeInZone reads --from times in the zone, past ones too") {
-  const TimeZone berlin = Zone("Europe/Berlin");
-  const WallMs now = At("2026-07-15T10:00:00Z");
+  const TimeZone berlin = ZoneNamed("Europe/Berlin");
+  const WallMs now = ZoneAt("2026-07-15T10:00:00Z");
   struct Case {
     const char* text;
     const char* want;  // RFC 3339 UTC

@@ -19,29 +19,29 @@
 namespace tq {
 namespace {
 
-constexpr Misfire kSkip = Misfire::kSkip;
-constexpr Misfire kOnce = Misfire::kRunOnce;
-constexpr Misfire kAll = Misfire::kRunAll;
+constexpr Misfire kMisfireSkip = Misfire::kSkip;
+constexpr Misfire kMisfireOnce = Misfire::kRunOnce;
+constexpr Misfire kMisfireAll = Misfire::kRunAll;
 
 // For failure messages (job.cc's MisfireName is another part's).
 const char* Name(Misfire m) {
-  return m == kSkip ? "skip" : m == kOnce ? "run_once" : "run_all";
+  return m == kMisfireSkip ? "skip" : m == kMisfireOnce ? "run_once" : "run_all";
 }
 
-TimeZone Zone(const std::string& name) {
+TimeZone PlanZone(const std::string& name) {
   Result<TimeZone> z = LoadTimeZone(name);
   REQUIRE_MESSAGE(z.ok(), z.status().message());
   return *z;
 }
 
-WallMs At(const std::string& rfc3339) {
+WallMs PlanAt(const std::string& rfc3339) {
   Result<WallMs> t = ParseRfc3339(rfc3339);
   REQUIRE_MESSAGE(t.ok(), t.status().message());
   return *t;
 }
 
-JobDef Job(const std::string& schedule, Misfire misfire, int max_catch_up = 10,
-           int64_t max_lateness_ms = 0, DstPolicy dst = DstPolicy::kCron) {
+JobDef PlanJob(const std::string& schedule, Misfire misfire, int max_catch_up = 10,
+               int64_t max_lateness_ms = 0, DstPolicy dst = DstPolicy::kCron) {
   Result<CronExpr> expr = ParseCron(schedule);
   REQUIRE_MESSAGE(expr.ok(), expr.status().message());
   JobDef job;
@@ -78,7 +78,7 @@ std::string Time(const std::optional<WallMs>& t, const TimeZone& zone) {
 }
 
 // One plan in UTC: the schedule and policy, `last` and `now`, and what it must say.
-struct Case {
+struct FiringCase {
   const char* what;
   const char* schedule;
   Misfire misfire;
@@ -92,16 +92,16 @@ struct Case {
   const char* next;
 };
 
-void Check(const std::vector<Case>& cases) {
+void CheckFirings(const std::vector<FiringCase>& cases) {
   const TimeZone utc;
-  for (const Case& c : cases) {
+  for (const FiringCase& c : cases) {
     const std::string what = c.what, schedule = c.schedule;
     CAPTURE(what);
     CAPTURE(schedule);
     const std::string misfire = Name(c.misfire);
     CAPTURE(misfire);
-    const JobDef job = Job(c.schedule, c.misfire, c.max_catch_up, c.max_lateness_ms);
-    const FiringPlan plan = Plan(job, utc, At(c.last), At(c.now));
+    const JobDef job = PlanJob(c.schedule, c.misfire, c.max_catch_up, c.max_lateness_ms);
+    const FiringPlan plan = Plan(job, utc, PlanAt(c.last), PlanAt(c.now));
     CHECK(Times(plan.fire, utc) == Join(c.fire));
     CHECK(plan.dropped == c.dropped);
     CHECK(FormatRfc3339InZone(plan.last, utc) == std::string(c.plan_last));
@@ -112,8 +112,8 @@ void Check(const std::vector<Case>& cases) {
 constexpr int64_t kMinute = 60 * 1000;
 
 TEST_CASE("PlanFirings: a firing on time fires whatever the misfire policy") {
-  std::vector<Case> cases;
-  for (Misfire m : {kSkip, kOnce, kAll}) {
+  std::vector<FiringCase> cases;
+  for (Misfire m : {kMisfireSkip, kMisfireOnce, kMisfireAll}) {
     cases.push_back({"on time",
                      "*/5 * * * *",
                      m,
@@ -148,7 +148,7 @@ TEST_CASE("PlanFirings: a firing on time fires whatever the misfire policy") {
                      "2026-01-01T10:05:00+00:00",
                      "2026-01-01T10:10:00+00:00"});
   }
-  Check(cases);
+  CheckFirings(cases);
 }
 
 TEST_CASE("PlanFirings: an hour down with the latest firing missed") {
@@ -157,11 +157,11 @@ TEST_CASE("PlanFirings: an hour down with the latest firing missed") {
   const char* now = "2026-01-01T11:02:30Z";
   const char* latest = "2026-01-01T11:00:00+00:00";
   const char* next = "2026-01-01T11:05:00+00:00";
-  Check({
-      {"skip drops all", "*/5 * * * *", kSkip, 10, 0, last, now, {}, 12, latest, next},
+  CheckFirings({
+      {"skip drops all", "*/5 * * * *", kMisfireSkip, 10, 0, last, now, {}, 12, latest, next},
       {"run_once runs the latest",
        "*/5 * * * *",
-       kOnce,
+       kMisfireOnce,
        10,
        0,
        last,
@@ -172,7 +172,7 @@ TEST_CASE("PlanFirings: an hour down with the latest firing missed") {
        next},
       {"run_all runs the latest max_catch_up",
        "*/5 * * * *",
-       kAll,
+       kMisfireAll,
        3,
        0,
        last,
@@ -183,7 +183,7 @@ TEST_CASE("PlanFirings: an hour down with the latest firing missed") {
        next},
       {"run_all with max_catch_up above the due count runs them all",
        "*/5 * * * *",
-       kAll,
+       kMisfireAll,
        20,
        0,
        last,
@@ -197,7 +197,7 @@ TEST_CASE("PlanFirings: an hour down with the latest firing missed") {
        next},
       {"max_lateness drops the older catch-ups",
        "*/5 * * * *",
-       kAll,
+       kMisfireAll,
        10,
        10 * kMinute,
        last,
@@ -208,7 +208,7 @@ TEST_CASE("PlanFirings: an hour down with the latest firing missed") {
        next},
       {"max_lateness drops run_once's catch-up",
        "*/5 * * * *",
-       kOnce,
+       kMisfireOnce,
        10,
        2 * kMinute,
        last,
@@ -219,7 +219,7 @@ TEST_CASE("PlanFirings: an hour down with the latest firing missed") {
        next},
       {"max_lateness exactly the lateness keeps it",
        "*/5 * * * *",
-       kOnce,
+       kMisfireOnce,
        10,
        2 * kMinute + 30 * 1000,
        last,
@@ -236,10 +236,10 @@ TEST_CASE("PlanFirings: an hour down with the latest firing on time") {
   const char* now = "2026-01-01T11:00:30Z";
   const char* latest = "2026-01-01T11:00:00+00:00";
   const char* next = "2026-01-01T11:05:00+00:00";
-  Check({
+  CheckFirings({
       {"skip runs the on-time one",
        "*/5 * * * *",
-       kSkip,
+       kMisfireSkip,
        10,
        0,
        last,
@@ -250,7 +250,7 @@ TEST_CASE("PlanFirings: an hour down with the latest firing on time") {
        next},
       {"run_once runs the on-time one only",
        "*/5 * * * *",
-       kOnce,
+       kMisfireOnce,
        10,
        0,
        last,
@@ -261,7 +261,7 @@ TEST_CASE("PlanFirings: an hour down with the latest firing on time") {
        next},
       {"run_all counts the on-time one in max_catch_up",
        "*/5 * * * *",
-       kAll,
+       kMisfireAll,
        3,
        0,
        last,
@@ -272,7 +272,7 @@ TEST_CASE("PlanFirings: an hour down with the latest firing on time") {
        next},
       {"max_lateness never drops the on-time one",
        "*/5 * * * *",
-       kAll,
+       kMisfireAll,
        10,
        1000,
        last,
@@ -290,12 +290,12 @@ TEST_CASE("PlanFirings: a day down") {
   const char* now = "2026-03-02T00:30:00Z";
   const char* latest = "2026-03-02T00:00:00+00:00";
   const char* next = "2026-03-02T01:00:00+00:00";
-  Check({
-      {"skip", "0 * * * *", kSkip, 10, 0, last, now, {}, 24, latest, next},
-      {"run_once", "0 * * * *", kOnce, 10, 0, last, now, {latest}, 23, latest, next},
+  CheckFirings({
+      {"skip", "0 * * * *", kMisfireSkip, 10, 0, last, now, {}, 24, latest, next},
+      {"run_once", "0 * * * *", kMisfireOnce, 10, 0, last, now, {latest}, 23, latest, next},
       {"run_all",
        "0 * * * *",
-       kAll,
+       kMisfireAll,
        4,
        0,
        last,
@@ -309,10 +309,10 @@ TEST_CASE("PlanFirings: a day down") {
 }
 
 TEST_CASE("PlanFirings: sparse schedules are searched across long downtimes") {
-  Check({
+  CheckFirings({
       {"every minute of January, down a year and two months",
        "* * * 1 *",
-       kAll,
+       kMisfireAll,
        3,
        0,
        "2025-02-01T00:00:00Z",
@@ -323,7 +323,7 @@ TEST_CASE("PlanFirings: sparse schedules are searched across long downtimes") {
        "2027-01-01T00:00:00+00:00"},
       {"29 February only, down ten years",
        "0 12 29 2 *",
-       kAll,
+       kMisfireAll,
        10,
        0,
        "2016-03-01T00:00:00Z",
@@ -334,7 +334,7 @@ TEST_CASE("PlanFirings: sparse schedules are searched across long downtimes") {
        "2028-02-29T12:00:00+00:00"},
       {"yearly, down 900 years",
        "@yearly",
-       kOnce,
+       kMisfireOnce,
        10,
        0,
        "1126-06-01T00:00:00Z",
@@ -348,65 +348,65 @@ TEST_CASE("PlanFirings: sparse schedules are searched across long downtimes") {
 
 TEST_CASE("PlanFirings: a per-second job down ten years plans at once") {
   const TimeZone utc;
-  const WallMs last = At("2016-01-01T00:00:00Z");
-  const WallMs now = At("2026-01-01T00:00:00.500Z");
+  const WallMs last = PlanAt("2016-01-01T00:00:00Z");
+  const WallMs now = PlanAt("2026-01-01T00:00:00.500Z");
   SUBCASE("run_once") {
-    const FiringPlan plan = Plan(Job("* * * * * *", kOnce), utc, last, now);
+    const FiringPlan plan = Plan(PlanJob("* * * * * *", kMisfireOnce), utc, last, now);
     CHECK(Times(plan.fire, utc) == Join({"2026-01-01T00:00:00+00:00"}));
     CHECK(plan.dropped == kMaxDroppedCount);
-    CHECK(plan.last == At("2026-01-01T00:00:00Z"));
-    CHECK(plan.next == At("2026-01-01T00:00:01Z"));
+    CHECK(plan.last == PlanAt("2026-01-01T00:00:00Z"));
+    CHECK(plan.next == PlanAt("2026-01-01T00:00:01Z"));
   }
   SUBCASE("run_all at the largest max_catch_up") {
-    const FiringPlan plan = Plan(Job("* * * * * *", kAll, kMaxCatchUp), utc, last, now);
+    const FiringPlan plan = Plan(PlanJob("* * * * * *", kMisfireAll, kMaxCatchUp), utc, last, now);
     REQUIRE(plan.fire.size() == static_cast<size_t>(kMaxCatchUp));
-    CHECK(plan.fire.front() == At("2025-12-31T23:43:21Z"));
-    CHECK(plan.fire.back() == At("2026-01-01T00:00:00Z"));
+    CHECK(plan.fire.front() == PlanAt("2025-12-31T23:43:21Z"));
+    CHECK(plan.fire.back() == PlanAt("2026-01-01T00:00:00Z"));
     for (size_t i = 1; i < plan.fire.size(); ++i) CHECK(plan.fire[i] - plan.fire[i - 1] == 1000);
     CHECK(plan.dropped == kMaxDroppedCount);
   }
   SUBCASE("skip") {
-    const FiringPlan plan = Plan(Job("* * * * * *", kSkip), utc, last, now);
+    const FiringPlan plan = Plan(PlanJob("* * * * * *", kMisfireSkip), utc, last, now);
     CHECK(plan.fire.size() == 1);
     CHECK(plan.dropped == kMaxDroppedCount);
   }
   SUBCASE("@every 1s") {
-    const FiringPlan plan = Plan(Job("@every 1s", kAll, 2), utc, last, now);
+    const FiringPlan plan = Plan(PlanJob("@every 1s", kMisfireAll, 2), utc, last, now);
     CHECK(Times(plan.fire, utc) ==
           Join({"2025-12-31T23:59:59+00:00", "2026-01-01T00:00:00+00:00"}));
     CHECK(plan.dropped == kMaxDroppedCount);
-    CHECK(plan.next == At("2026-01-01T00:00:01Z"));
+    CHECK(plan.next == PlanAt("2026-01-01T00:00:01Z"));
   }
 }
 
 TEST_CASE("PlanFirings: the grace boundary") {
   // An hourly job whose 10:00 firing is handled exactly kMisfireGraceMs late, or 1 ms more.
   const TimeZone utc;
-  const WallMs last = At("2026-01-01T09:00:00Z");
-  const WallMs due = At("2026-01-01T10:00:00Z");
+  const WallMs last = PlanAt("2026-01-01T09:00:00Z");
+  const WallMs due = PlanAt("2026-01-01T10:00:00Z");
   struct Row {
     Misfire misfire;
     int64_t late_ms;
     size_t fired;
     int dropped;
   };
-  for (const Row& r : std::vector<Row>{{kSkip, kMisfireGraceMs, 1, 0},
-                                       {kSkip, kMisfireGraceMs + 1, 0, 1},
-                                       {kOnce, kMisfireGraceMs, 1, 0},
-                                       {kOnce, kMisfireGraceMs + 1, 1, 0},
-                                       {kAll, kMisfireGraceMs + 1, 1, 0}}) {
+  for (const Row& r : std::vector<Row>{{kMisfireSkip, kMisfireGraceMs, 1, 0},
+                                       {kMisfireSkip, kMisfireGraceMs + 1, 0, 1},
+                                       {kMisfireOnce, kMisfireGraceMs, 1, 0},
+                                       {kMisfireOnce, kMisfireGraceMs + 1, 1, 0},
+                                       {kMisfireAll, kMisfireGraceMs + 1, 1, 0}}) {
     const std::string misfire = Name(r.misfire);
     CAPTURE(misfire);
     CAPTURE(r.late_ms);
-    const FiringPlan plan = Plan(Job("0 * * * *", r.misfire), utc, last, due + r.late_ms);
+    const FiringPlan plan = Plan(PlanJob("0 * * * *", r.misfire), utc, last, due + r.late_ms);
     CHECK(plan.fire.size() == r.fired);
     if (r.fired == 1) CHECK(plan.fire[0] == due);
     CHECK(plan.dropped == r.dropped);
     CHECK(plan.last == due);
-    CHECK(plan.next == At("2026-01-01T11:00:00Z"));
+    CHECK(plan.next == PlanAt("2026-01-01T11:00:00Z"));
   }
   SUBCASE("max_lateness below the grace applies only to catch-ups") {
-    const JobDef job = Job("0 * * * *", kOnce, 10, 1000);
+    const JobDef job = PlanJob("0 * * * *", kMisfireOnce, 10, 1000);
     CHECK(Plan(job, utc, last, due + kMisfireGraceMs).fire.size() == 1);
     CHECK(Plan(job, utc, last, due + kMisfireGraceMs + 1).fire.empty());
   }
@@ -430,10 +430,10 @@ struct Driver {
 
 TEST_CASE("PlanFirings: a clock stepping back fires nothing twice, then forward again") {
   const TimeZone utc;
-  Driver d{Job("* * * * *", kOnce),
+  Driver d{PlanJob("* * * * *", kMisfireOnce),
            utc,
-           At("2026-01-01T10:00:00Z"),
-           FakeClock(At("2026-01-01T10:00:30Z")),
+           PlanAt("2026-01-01T10:00:00Z"),
+           FakeClock(PlanAt("2026-01-01T10:00:30Z")),
            {}};
   CHECK(d.Tick().fire.empty());
   d.clock.Advance(30 * 1000 + 100);
@@ -442,13 +442,13 @@ TEST_CASE("PlanFirings: a clock stepping back fires nothing twice, then forward 
   d.clock.StepWall(-60 * kMinute);  // 09:01:00.100, before the last firing
   FiringPlan plan = d.Tick();
   CHECK(plan.fire.empty());
-  CHECK(plan.last == At("2026-01-01T10:01:00Z"));
-  CHECK(plan.next == At("2026-01-01T10:02:00Z"));
+  CHECK(plan.last == PlanAt("2026-01-01T10:01:00Z"));
+  CHECK(plan.next == PlanAt("2026-01-01T10:02:00Z"));
   for (int i = 0; i < 59; ++i) {  // 09:02 .. 10:00: at or before the last firing, nothing fires
     d.clock.Advance(kMinute);
     plan = d.Tick();
     CHECK(plan.fire.empty());
-    CHECK(plan.next == At("2026-01-01T10:02:00Z"));
+    CHECK(plan.next == PlanAt("2026-01-01T10:02:00Z"));
   }
   d.clock.Advance(kMinute);  // 10:01:00.100: still the last firing's minute
   CHECK(d.Tick().fire.empty());
@@ -465,9 +465,9 @@ TEST_CASE("PlanFirings: a clock stepping back fires nothing twice, then forward 
 
 TEST_CASE("PlanFirings: @every") {
   const TimeZone utc;
-  const WallMs seen = At("2026-01-01T10:00:00.250Z");
+  const WallMs seen = PlanAt("2026-01-01T10:00:00.250Z");
   SUBCASE("the first firing is an interval after the job was first seen") {
-    const JobDef job = Job("@every 90s", kOnce);
+    const JobDef job = PlanJob("@every 90s", kMisfireOnce);
     FiringPlan plan = Plan(job, utc, seen, seen + 90 * 1000 - 1);
     CHECK(plan.fire.empty());
     CHECK(plan.next == seen + 90 * 1000);
@@ -479,22 +479,24 @@ TEST_CASE("PlanFirings: @every") {
   SUBCASE("catch-up keeps the interval's grid") {
     // 31 minutes down: 20 firings due, the latest at 10:30:00.250, 60 s late (on time).
     const FiringPlan plan =
-        Plan(Job("@every 90s", kAll, 3), utc, seen, At("2026-01-01T10:31:00.250Z"));
-    CHECK(plan.fire == std::vector<WallMs>{At("2026-01-01T10:27:00.250Z"),
-                                           At("2026-01-01T10:28:30.250Z"),
-                                           At("2026-01-01T10:30:00.250Z")});
+        Plan(PlanJob("@every 90s", kMisfireAll, 3), utc, seen, PlanAt("2026-01-01T10:31:00.250Z"));
+    CHECK(plan.fire == std::vector<WallMs>{PlanAt("2026-01-01T10:27:00.250Z"),
+                                           PlanAt("2026-01-01T10:28:30.250Z"),
+                                           PlanAt("2026-01-01T10:30:00.250Z")});
     CHECK(plan.dropped == 17);
-    CHECK(plan.next == At("2026-01-01T10:31:30.250Z"));
+    CHECK(plan.next == PlanAt("2026-01-01T10:31:30.250Z"));
   }
   SUBCASE("skip past the grace runs nothing and keeps the grid") {
-    const FiringPlan plan = Plan(Job("@every 90s", kSkip), utc, seen, At("2026-01-01T10:31:01Z"));
+    const FiringPlan plan =
+        Plan(PlanJob("@every 90s", kMisfireSkip), utc, seen, PlanAt("2026-01-01T10:31:01Z"));
     CHECK(plan.fire.empty());
     CHECK(plan.dropped == 20);
-    CHECK(plan.last == At("2026-01-01T10:30:00.250Z"));
-    CHECK(plan.next == At("2026-01-01T10:31:30.250Z"));
+    CHECK(plan.last == PlanAt("2026-01-01T10:30:00.250Z"));
+    CHECK(plan.next == PlanAt("2026-01-01T10:31:30.250Z"));
   }
   SUBCASE("a clock stepped back waits for the last firing plus the interval") {
-    const FiringPlan plan = Plan(Job("@every 90s", kOnce), utc, seen, seen - 3600 * 1000);
+    const FiringPlan plan =
+        Plan(PlanJob("@every 90s", kMisfireOnce), utc, seen, seen - 3600 * 1000);
     CHECK(plan.fire.empty());
     CHECK(plan.last == seen);
     CHECK(plan.next == seen + 90 * 1000);
@@ -503,18 +505,18 @@ TEST_CASE("PlanFirings: @every") {
 
 TEST_CASE("PlanFirings: @reboot plans nothing") {
   const TimeZone utc;
-  for (Misfire m : {kSkip, kOnce, kAll}) {
-    const FiringPlan plan =
-        Plan(Job("@reboot", m), utc, At("2016-01-01T00:00:00Z"), At("2026-01-01T00:00:00Z"));
+  for (Misfire m : {kMisfireSkip, kMisfireOnce, kMisfireAll}) {
+    const FiringPlan plan = Plan(PlanJob("@reboot", m), utc, PlanAt("2016-01-01T00:00:00Z"),
+                                 PlanAt("2026-01-01T00:00:00Z"));
     CHECK(plan.fire.empty());
     CHECK(plan.dropped == 0);
-    CHECK(plan.last == At("2016-01-01T00:00:00Z"));
+    CHECK(plan.last == PlanAt("2016-01-01T00:00:00Z"));
     CHECK_FALSE(plan.next.has_value());
   }
 }
 
 TEST_CASE("PlanFirings: Europe/Berlin DST days with each dst policy") {
-  const TimeZone berlin = Zone("Europe/Berlin");
+  const TimeZone berlin = PlanZone("Europe/Berlin");
   struct Row {
     const char* what;
     const char* schedule;
@@ -570,22 +572,23 @@ TEST_CASE("PlanFirings: Europe/Berlin DST days with each dst policy") {
   for (const Row& r : rows) {
     const std::string what = r.what;
     CAPTURE(what);
-    Driver d{Job(r.schedule, kOnce, 10, 0, r.dst),
+    Driver d{PlanJob(r.schedule, kMisfireOnce, 10, 0, r.dst),
              berlin,
-             At(r.ticks.front()) - 20 * 1000,
-             FakeClock(At(r.ticks.front())),
+             PlanAt(r.ticks.front()) - 20 * 1000,
+             FakeClock(PlanAt(r.ticks.front())),
              {}};
     FiringPlan plan;
     for (const char* tick : r.ticks) {
-      d.clock.Advance(At(tick) - d.clock.WallNow());
+      d.clock.Advance(PlanAt(tick) - d.clock.WallNow());
       plan = d.Tick();
     }
     CHECK(Times(d.fired, berlin) == Join(r.fired));
     CHECK(Time(plan.next, berlin) == std::string(r.next));
   }
   SUBCASE("a fall-back day down with run_all catches up both occurrences") {
-    const FiringPlan plan = Plan(Job("30 2 * * *", kAll, 10, 0, DstPolicy::kBoth), berlin,
-                                 At("2026-10-24T12:00:00+02:00"), At("2026-10-25T12:00:00+01:00"));
+    const FiringPlan plan =
+        Plan(PlanJob("30 2 * * *", kMisfireAll, 10, 0, DstPolicy::kBoth), berlin,
+             PlanAt("2026-10-24T12:00:00+02:00"), PlanAt("2026-10-25T12:00:00+01:00"));
     CHECK(Times(plan.fire, berlin) ==
           Join({"2026-10-25T02:30:00+02:00", "2026-10-25T02:30:00+01:00"}));
   }
@@ -593,17 +596,17 @@ TEST_CASE("PlanFirings: Europe/Berlin DST days with each dst policy") {
 
 TEST_CASE("PlanFirings: absurd inputs") {
   const TimeZone utc;
-  const WallMs now = At("2026-01-01T00:00:00.500Z");
+  const WallMs now = PlanAt("2026-01-01T00:00:00.500Z");
   SUBCASE("max_catch_up beyond the limit is held to kMaxCatchUp") {
-    const FiringPlan plan =
-        Plan(Job("* * * * * *", kAll, INT_MAX), utc, At("2016-01-01T00:00:00Z"), now);
+    const FiringPlan plan = Plan(PlanJob("* * * * * *", kMisfireAll, INT_MAX), utc,
+                                 PlanAt("2016-01-01T00:00:00Z"), now);
     CHECK(plan.fire.size() == static_cast<size_t>(kMaxCatchUp));
   }
   SUBCASE("max_catch_up of 0 or less runs one") {
     for (int n : {0, -5, INT_MIN}) {
       CAPTURE(n);
-      CHECK(Plan(Job("* * * * * *", kAll, n), utc, At("2016-01-01T00:00:00Z"), now).fire.size() ==
-            1);
+      CHECK(Plan(PlanJob("* * * * * *", kMisfireAll, n), utc, PlanAt("2016-01-01T00:00:00Z"), now)
+                .fire.size() == 1);
     }
   }
   SUBCASE("times outside the years 0001..9999 are refused") {
@@ -615,16 +618,16 @@ TEST_CASE("PlanFirings: absurd inputs") {
                {kMin, now}, {now, kMax}, {kMax, now}, {kMin, kMax}, {kMax, kMin}}) {
         CAPTURE(last);
         CAPTURE(at);
-        Result<FiringPlan> plan = PlanFirings(Job(schedule, kAll), utc, last, at);
+        Result<FiringPlan> plan = PlanFirings(PlanJob(schedule, kMisfireAll), utc, last, at);
         REQUIRE_FALSE(plan.ok());
         CHECK(plan.status().code() == ErrorCode::kInvalid);
       }
     }
   }
   SUBCASE("a clock stepped back to before the epoch still fires nothing") {
-    const FiringPlan plan = Plan(Job("* * * * *", kOnce), utc, now, -86400 * 1000);
+    const FiringPlan plan = Plan(PlanJob("* * * * *", kMisfireOnce), utc, now, -86400 * 1000);
     CHECK(plan.fire.empty());
-    CHECK(plan.next == At("2026-01-01T00:01:00Z"));
+    CHECK(plan.next == PlanAt("2026-01-01T00:01:00Z"));
   }
 }
 
@@ -643,9 +646,9 @@ FiringPlan Reference(const JobDef& job, const TimeZone& zone, WallMs last, WallM
     const bool on_time = now - due.back() <= kMisfireGraceMs;
     for (size_t i = due.size(); i-- > 0;) {
       const bool missed = !(on_time && i == due.size() - 1);
-      const size_t limit = job.misfire == kAll ? static_cast<size_t>(job.max_catch_up)
-                                               : (on_time || job.misfire == kOnce);
-      if (keep == limit || (missed && job.misfire == kSkip)) break;
+      const size_t limit = job.misfire == kMisfireAll ? static_cast<size_t>(job.max_catch_up)
+                                                      : (on_time || job.misfire == kMisfireOnce);
+      if (keep == limit || (missed && job.misfire == kMisfireSkip)) break;
       if (missed && job.max_lateness_ms > 0 && now - due[i] > job.max_lateness_ms) break;
       ++keep;
     }
@@ -666,15 +669,15 @@ FiringPlan Reference(const JobDef& job, const TimeZone& zone, WallMs last, WallM
 }
 
 TEST_CASE("PlanFirings: firings overtaken within the grace are late, not missed") {
-  const TimeZone utc = Zone("UTC");
-  const WallMs t = At("2026-05-01T10:00:00Z");
+  const TimeZone utc = PlanZone("UTC");
+  const WallMs t = PlanAt("2026-05-01T10:00:00Z");
   // Every second, 5.5 s behind (a busy daemon): the latest runs, four were merely late.
-  FiringPlan busy = Plan(Job("* * * * * *", kSkip), utc, t, t + 5500);
+  FiringPlan busy = Plan(PlanJob("* * * * * *", kMisfireSkip), utc, t, t + 5500);
   CHECK(busy.fire == std::vector<WallMs>{t + 5000});
   CHECK(busy.dropped == 0);
   CHECK(busy.late == 4);
   // Two minutes down: those older than the grace were missed, the rest of the last minute late.
-  FiringPlan down = Plan(Job("* * * * * *", kSkip), utc, t, t + 120000);
+  FiringPlan down = Plan(PlanJob("* * * * * *", kMisfireSkip), utc, t, t + 120000);
   CHECK(down.fire == std::vector<WallMs>{t + 120000});
   CHECK(down.dropped == 59);
   CHECK(down.late == 41);  // 100 counted at most: 59 missed, then 41 of the 60 late ones
@@ -695,9 +698,9 @@ TEST_CASE("PlanFirings: agrees with walking every firing") {
   };
   std::mt19937_64 rng(11);
   auto pick = [&rng](const auto& values) { return values[rng() % values.size()]; };
-  const WallMs base = At("2026-03-27T00:00:00Z");  // before Europe's spring forward
+  const WallMs base = PlanAt("2026-03-27T00:00:00Z");  // before Europe's spring forward
   for (const std::string& zone_name : zones) {
-    const TimeZone zone = Zone(zone_name);
+    const TimeZone zone = PlanZone(zone_name);
     for (const Schedule& schedule : schedules) {
       for (int i = 0; i < 40; ++i) {
         const int64_t span = std::min<int64_t>(
@@ -705,8 +708,8 @@ TEST_CASE("PlanFirings: agrees with walking every firing") {
                                                             30 * 86400000LL, 400 * 86400000LL}));
         const WallMs last = base + static_cast<int64_t>(rng() % 345600000);
         const WallMs now = last + static_cast<int64_t>(rng() % static_cast<uint64_t>(span));
-        const JobDef job = Job(
-            schedule.text, pick(std::vector<Misfire>{kSkip, kOnce, kAll}),
+        const JobDef job = PlanJob(
+            schedule.text, pick(std::vector<Misfire>{kMisfireSkip, kMisfireOnce, kMisfireAll}),
             1 + static_cast<int>(rng() % 5), pick(std::vector<int64_t>{0, 1000, 300000, 86400000}),
             pick(std::vector<DstPolicy>{DstPolicy::kCron, DstPolicy::kBoth, DstPolicy::kSkip}));
         CAPTURE(zone_name);
@@ -726,11 +729,11 @@ TEST_CASE("PlanFirings: agrees with walking every firing") {
 }
 
 TEST_CASE("ArrivalMark: @every keeps its grid, other schedules start from now") {
-  struct Case {
+  struct FiringCase {
     const char* schedule;
     WallMs last, now, want;
   };
-  const Case cases[] = {
+  const FiringCase cases[] = {
       // @every 10s from 1000: the latest grid time at or before now - 1
       {"@every 10s", 1000, 1001, 1000},    // the grid's first time is still to come
       {"@every 10s", 1000, 11000, 1000},   // now - 1 is just before 11000
@@ -743,15 +746,15 @@ TEST_CASE("ArrivalMark: @every keeps its grid, other schedules start from now") 
       {"0 3 * * *", 1000, 25500, 25499},
       {"0 3 * * *", 30000, 25500, 30000},
   };
-  for (const Case& c : cases) {
+  for (const FiringCase& c : cases) {
     CAPTURE(c.schedule);
     CAPTURE(c.now);
-    CHECK(ArrivalMark(Job(c.schedule, kSkip), c.last, c.now) == c.want);
+    CHECK(ArrivalMark(PlanJob(c.schedule, kMisfireSkip), c.last, c.now) == c.want);
   }
   // Hosts loading the job at different times from the one anchor the store holds mark times
   // of one grid, and so plan the same firings.
-  const JobDef every = Job("@every 7s", kSkip);
-  const TimeZone utc = Zone("UTC");
+  const JobDef every = PlanJob("@every 7s", kMisfireSkip);
+  const TimeZone utc = PlanZone("UTC");
   for (WallMs loaded : {50'000, 50'003, 61'999, 93'100}) {
     const WallMs mark = ArrivalMark(every, 12'345, loaded);
     CHECK((mark - 12'345) % 7000 == 0);

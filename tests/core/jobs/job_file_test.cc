@@ -14,7 +14,7 @@
 namespace tq {
 namespace {
 
-JobFile MustParse(const std::string& text) {
+JobFile MustParseJobs(const std::string& text) {
   Result<JobFile> r = ParseJobFile(text, "jobs.d/a.toml");
   REQUIRE_MESSAGE(r.ok(), r.status().message());
   return *r;
@@ -28,7 +28,8 @@ Status MustFail(const std::string& text) {
 }
 
 TEST_CASE("job file: a minimal job gets the documented defaults") {
-  JobFile f = MustParse("[[job]]\nname = \"backup\"\nschedule = \"15 2 * * *\"\ncommand = \"b\"\n");
+  JobFile f =
+      MustParseJobs("[[job]]\nname = \"backup\"\nschedule = \"15 2 * * *\"\ncommand = \"b\"\n");
   CHECK(f.path == "jobs.d/a.toml");
   REQUIRE(f.jobs.size() == 1);
   const JobDef& j = f.jobs[0];
@@ -60,12 +61,12 @@ TEST_CASE("job file: a minimal job gets the documented defaults") {
 }
 
 TEST_CASE("job file: an empty file and one with only defaults have no jobs") {
-  CHECK(MustParse("").jobs.empty());
-  CHECK(MustParse("# nothing yet\n[defaults]\nqueue = \"cron\"\n").jobs.empty());
+  CHECK(MustParseJobs("").jobs.empty());
+  CHECK(MustParseJobs("# nothing yet\n[defaults]\nqueue = \"cron\"\n").jobs.empty());
 }
 
 TEST_CASE("job file: every key") {
-  JobFile f = MustParse(R"(# every key of a job
+  JobFile f = MustParseJobs(R"(# every key of a job
 [[job]]
 name = "nightly-report"
 schedule = "0 15 2 * * *"
@@ -145,12 +146,12 @@ TEST_CASE("job file: the spellings of each choice") {
        {Case{"overlap = \"skip\"\nmisfire = \"skip\"", Overlap::kSkip, Misfire::kSkip},
         Case{"overlap = \"queue\"\nmisfire = \"run_once\"", Overlap::kQueue, Misfire::kRunOnce},
         Case{"overlap = \"allow\"\nmisfire = \"run_all\"", Overlap::kAllow, Misfire::kRunAll}}) {
-    JobFile f = MustParse(std::string("[[job]]\nname = \"a\"\nschedule = \"@hourly\"\n") +
-                          "command = \"x\"\n" + c.line + "\n");
+    JobFile f = MustParseJobs(std::string("[[job]]\nname = \"a\"\nschedule = \"@hourly\"\n") +
+                              "command = \"x\"\n" + c.line + "\n");
     CHECK(f.jobs[0].overlap == c.overlap);
     CHECK(f.jobs[0].misfire == c.misfire);
   }
-  JobFile b = MustParse(
+  JobFile b = MustParseJobs(
       "[[job]]\nname = \"a\"\nschedule = \"@reboot\"\ncommand = \"x\"\nbackoff = "
       "\"progressive\"\n");
   CHECK(*b.jobs[0].retry.backoff == BackoffKind::kProgressive);
@@ -159,7 +160,7 @@ TEST_CASE("job file: the spellings of each choice") {
 }
 
 TEST_CASE("job file: defaults apply to every job and each job overrides them") {
-  JobFile f = MustParse(R"(
+  JobFile f = MustParseJobs(R"(
 [[job]]
 name = "first"
 command = "one"
@@ -212,7 +213,7 @@ name = "third"
 }
 
 TEST_CASE("job file: defaults with argv and a job with a command") {
-  JobFile f = MustParse(
+  JobFile f = MustParseJobs(
       "[defaults]\nargv = [\"/bin/echo\"]\nschedule = \"@hourly\"\n"
       "[[job]]\nname = \"a\"\n[[job]]\nname = \"b\"\ncommand = \"echo b\"\nshell = "
       "\"/bin/dash\"\n");
@@ -235,23 +236,23 @@ std::string Job(const std::string& extra) {
 }
 
 TEST_CASE("job file: use asks for resource units, in a job or its defaults") {
-  JobFile f = MustParse("[defaults]\nuse = { gpu = 1 }\n" + Job("") +
-                        "[[job]]\nname = \"k\"\nschedule = \"@daily\"\ncommand = \"c\"\n"
-                        "use = { gpu = 2, licence = 1 }\n");
+  JobFile f = MustParseJobs("[defaults]\nuse = { gpu = 1 }\n" + Job("") +
+                            "[[job]]\nname = \"k\"\nschedule = \"@daily\"\ncommand = \"c\"\n"
+                            "use = { gpu = 2, licence = 1 }\n");
   REQUIRE(f.jobs.size() == 2);
   CHECK(f.jobs[0].use == UnitRequest{{"gpu", 1}});
   CHECK(f.jobs[1].use == UnitRequest{{"gpu", 2}, {"licence", 1}});
-  CHECK(MustParse(Job("")).jobs[0].use.empty());
+  CHECK(MustParseJobs(Job("")).jobs[0].use.empty());
 }
 
 TEST_CASE("job file: shards makes each run a group, in a job or its defaults") {
-  JobFile f = MustParse("[defaults]\nshards = 4\n" + Job("") +
-                        "[[job]]\nname = \"k\"\nschedule = \"@daily\"\ncommand = \"c\"\n"
-                        "shards = 1000\n");
+  JobFile f = MustParseJobs("[defaults]\nshards = 4\n" + Job("") +
+                            "[[job]]\nname = \"k\"\nschedule = \"@daily\"\ncommand = \"c\"\n"
+                            "shards = 1000\n");
   REQUIRE(f.jobs.size() == 2);
   CHECK(f.jobs[0].shards == 4);
   CHECK(f.jobs[1].shards == 1000);
-  CHECK(MustParse(Job("")).jobs[0].shards == 0);
+  CHECK(MustParseJobs(Job("")).jobs[0].shards == 0);
 }
 
 TEST_CASE("job file: refusals name the file, the line, the key and the reason") {
@@ -535,7 +536,7 @@ TEST_CASE("job file: sizes past the limits are refused") {
     Status v = MustFail(Job("env = { A = \"" + std::string(kMaxArgStrlen - 2, 'x') + "\" }"));
     CHECK(v.message() ==
           "jobs.d/a.toml:5: env.A: a value of 131070 bytes is over the limit of 131069 bytes");
-    MustParse(Job("env = { A = \"" + std::string(kMaxArgStrlen - 3, 'x') + "\" }"));
+    MustParseJobs(Job("env = { A = \"" + std::string(kMaxArgStrlen - 3, 'x') + "\" }"));
   }
   SUBCASE("too many arguments") {
     std::string argv = "argv = [\"a\"";
@@ -601,7 +602,7 @@ TEST_CASE("job file: jobs.example.toml loads with the jobs it documents") {
 }
 
 TEST_CASE("job file: notification keys, and defaults for them") {
-  JobFile f = MustParse(R"([defaults]
+  JobFile f = MustParseJobs(R"([defaults]
 mailto = "ops@example.com"
 on_failure = "echo failed"
 

@@ -17,7 +17,7 @@ AccountFound FakeAccounts(const std::string& name) {
   return {AccountFound::Kind::kMissing, 0, ""};
 }
 
-JobDef Job(const std::string& user, UnitRequest use = {}) {
+JobDef HostJob(const std::string& user, UnitRequest use = {}) {
   JobDef job;
   job.file = "/etc/tq/jobs.d/a.toml";
   job.line = 3;
@@ -37,29 +37,29 @@ TEST_CASE("CheckJobOnHost refuses users and units as tqd would") {
   };
   const std::string at = "/etc/tq/jobs.d/a.toml:3: ";
   const Case cases[] = {
-      {"no user: the daemon's own", Job(""), 1000, pools, ""},
-      {"an existing user, daemon unknown", Job("alice"), std::nullopt, std::nullopt, ""},
-      {"a missing user, daemon unknown", Job("nosuchuser"), std::nullopt, std::nullopt,
+      {"no user: the daemon's own", HostJob(""), 1000, pools, ""},
+      {"an existing user, daemon unknown", HostJob("alice"), std::nullopt, std::nullopt, ""},
+      {"a missing user, daemon unknown", HostJob("nosuchuser"), std::nullopt, std::nullopt,
        at + "user: \"nosuchuser\" is not in the password database (name an existing user)"},
-      {"a missing user, root daemon", Job("nosuchuser"), 0, pools,
+      {"a missing user, root daemon", HostJob("nosuchuser"), 0, pools,
        at + "user: \"nosuchuser\" is not in the password database (name an existing user)"},
-      {"a lookup that fails", Job("broken"), 0, pools,
+      {"a lookup that fails", HostJob("broken"), 0, pools,
        at + "user: cannot look up \"broken\": Connection refused"},
-      {"another user, daemon not root", Job("root"), 1000, pools,
+      {"another user, daemon not root", HostJob("root"), 1000, pools,
        at + "user: \"root\" is not the user this daemon runs as (only the system daemon runs "
             "jobs as other users; leave user out)"},
-      {"its own user, daemon not root", Job("alice"), 1000, pools, ""},
-      {"units it has", Job("", {{"gpu", 2}, {"licence", 1}}), 0, pools, ""},
-      {"a resource it lacks", Job("", {{"tpu", 1}}), 0, pools,
+      {"its own user, daemon not root", HostJob("alice"), 1000, pools, ""},
+      {"units it has", HostJob("", {{"gpu", 2}, {"licence", 1}}), 0, pools, ""},
+      {"a resource it lacks", HostJob("", {{"tpu", 1}}), 0, pools,
        at + "use: \"tpu\" is not a resource of this daemon (tqd.toml's [resources] names gpu, "
             "licence)"},
-      {"no resources at all", Job("", {{"tpu", 1}}), 0, UnitPools{},
+      {"no resources at all", HostJob("", {{"tpu", 1}}), 0, UnitPools{},
        at + "use: \"tpu\" is not a resource of this daemon (tqd.toml names none in "
             "[resources])"},
-      {"more units than exist", Job("", {{"gpu", 3}}), 0, pools,
+      {"more units than exist", HostJob("", {{"gpu", 3}}), 0, pools,
        at + "use: gpu=3: only 2 units of gpu exist"},
-      {"resources unknown: not checked", Job("", {{"tpu", 1}}), std::nullopt, std::nullopt, ""},
-      {"the user is checked first", Job("nosuchuser", {{"tpu", 1}}), 0, pools,
+      {"resources unknown: not checked", HostJob("", {{"tpu", 1}}), std::nullopt, std::nullopt, ""},
+      {"the user is checked first", HostJob("nosuchuser", {{"tpu", 1}}), 0, pools,
        at + "user: \"nosuchuser\" is not in the password database (name an existing user)"},
   };
   for (const Case& c : cases) {

@@ -11,7 +11,7 @@ namespace {
 
 const std::string kPath = "/state/crontabs/alice.toml";
 
-std::string Job(const std::string& name, const std::string& extra = "") {
+std::string UserJob(const std::string& name, const std::string& extra = "") {
   return "[[job]]\nname = \"" + name + "\"\nschedule = \"@daily\"\ncommand = \"true\"\n" + extra;
 }
 
@@ -44,7 +44,8 @@ TEST_CASE("ParseUserJobFile: once a minute is the finest schedule, and about 100
 }
 
 TEST_CASE("ParseUserJobFile: the user's jobs, named USER/NAME") {
-  auto file = ParseUserJobFile(Job("a") + Job("b", "user = \"alice\"\nnice = 5\n"), kPath, "alice");
+  auto file =
+      ParseUserJobFile(UserJob("a") + UserJob("b", "user = \"alice\"\nnice = 5\n"), kPath, "alice");
   REQUIRE_MESSAGE(file.ok(), file.status().message());
   REQUIRE(file->jobs.size() == 2);
   CHECK(file->jobs[0].name == "alice/a");
@@ -54,8 +55,8 @@ TEST_CASE("ParseUserJobFile: the user's jobs, named USER/NAME") {
 }
 
 TEST_CASE("ParseUserJobFile: a user may narrow a job's cgroup") {
-  auto file = ParseUserJobFile(Job("a", "memory_max = \"1GiB\"\npids_max = 64\ncpu_weight = 100\n"),
-                               kPath, "alice");
+  auto file = ParseUserJobFile(
+      UserJob("a", "memory_max = \"1GiB\"\npids_max = 64\ncpu_weight = 100\n"), kPath, "alice");
   REQUIRE_MESSAGE(file.ok(), file.status().message());
   CHECK(file->jobs[0].resources.memory_max == 1LL << 30);
   CHECK(file->jobs[0].resources.pids_max == 64);
@@ -68,18 +69,18 @@ TEST_CASE("ParseUserJobFile: what only root may ask is refused with file, key an
     const char* message;
   };
   std::string many;
-  for (int i = 0; i <= 1000; ++i) many += Job("j" + std::to_string(i));
+  for (int i = 0; i <= 1000; ++i) many += UserJob("j" + std::to_string(i));
   std::string busy;  // 101 jobs that fire every minute
   for (int i = 0; i <= 100; ++i) busy += Every("j" + std::to_string(i), "* * * * *");
   const Case cases[] = {
-      {Job("a", "user = \"root\"\n"), "alice.toml:5: user: \"root\" is not allowed"},
-      {Job("a") + Job("b", "nice = -1\n"), "alice.toml:9: nice: -1 is not allowed"},
-      {"[defaults]\nnice = -1\n" + Job("a"), "alice.toml:2: nice: -1 is not allowed"},
-      {Job("a", "ionice = \"realtime:0\"\n"), "ionice: \"realtime:0\" is not allowed"},
-      {Job("a", "nofile = 100000\n"), "nofile: is not allowed in a user's job file"},
-      {Job("a", "nproc = 10\n"), "nproc: is not allowed"},
-      {Job("a", "core = 0\n"), "core: is not allowed"},
-      {Job("a", "cpu_weight = 101\n"),
+      {UserJob("a", "user = \"root\"\n"), "alice.toml:5: user: \"root\" is not allowed"},
+      {UserJob("a") + UserJob("b", "nice = -1\n"), "alice.toml:9: nice: -1 is not allowed"},
+      {"[defaults]\nnice = -1\n" + UserJob("a"), "alice.toml:2: nice: -1 is not allowed"},
+      {UserJob("a", "ionice = \"realtime:0\"\n"), "ionice: \"realtime:0\" is not allowed"},
+      {UserJob("a", "nofile = 100000\n"), "nofile: is not allowed in a user's job file"},
+      {UserJob("a", "nproc = 10\n"), "nproc: is not allowed"},
+      {UserJob("a", "core = 0\n"), "core: is not allowed"},
+      {UserJob("a", "cpu_weight = 101\n"),
        "cpu_weight: 101 is not allowed in a user's job file (use "
        "1 to 100"},
       {many, "alice.toml:4001: job: 1001 jobs are more than a user's job file may hold (1000)"},

@@ -7,7 +7,7 @@
 namespace tq {
 namespace {
 
-MinuteSample At(WallMs at, uint64_t succeeded) {
+MinuteSample MinuteAt(WallMs at, uint64_t succeeded) {
   MinuteSample s;
   s.at = at;
   s.succeeded = succeeded;
@@ -17,15 +17,15 @@ MinuteSample At(WallMs at, uint64_t succeeded) {
 TEST_CASE("MinuteHistory keeps the newest 61 samples, oldest first") {
   MinuteHistory h;
   CHECK(h.samples().empty());
-  for (int i = 0; i < 61; ++i) h.Observe(At(i * 60000, i));
+  for (int i = 0; i < 61; ++i) h.Observe(MinuteAt(i * 60000, i));
   REQUIRE(h.samples().size() == 61);
-  CHECK(h.samples().front() == At(0, 0));
-  h.Observe(At(61 * 60000, 61));
-  h.Observe(At(62 * 60000, 62));
+  CHECK(h.samples().front() == MinuteAt(0, 0));
+  h.Observe(MinuteAt(61 * 60000, 61));
+  h.Observe(MinuteAt(62 * 60000, 62));
   const std::vector<MinuteSample> kept = h.samples();
   REQUIRE(kept.size() == 61);
-  CHECK(kept.front() == At(2 * 60000, 2));
-  CHECK(kept.back() == At(62 * 60000, 62));
+  CHECK(kept.front() == MinuteAt(2 * 60000, 2));
+  CHECK(kept.back() == MinuteAt(62 * 60000, 62));
 }
 
 TEST_CASE("SampleOf takes the totals of a snapshot, and the history goes over the wire") {

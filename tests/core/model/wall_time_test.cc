@@ -34,7 +34,7 @@ class ZoneGuard {
 };
 
 // An instant written in RFC 3339 (checked against raw epoch values in its own test).
-WallMs At(const char* rfc3339) {
+WallMs WallAt(const char* rfc3339) {
   Result<WallMs> r = ParseRfc3339(rfc3339);
   REQUIRE(r.ok());
   return *r;
@@ -113,7 +113,7 @@ TEST_CASE("RFC 3339: refusals name the field and the value") {
 
 TEST_CASE("ParseAt: dates and times in Europe/Berlin") {
   ZoneGuard zone("Europe/Berlin");
-  const WallMs now = At("2026-03-01T00:00:00Z");
+  const WallMs now = WallAt("2026-03-01T00:00:00Z");
   struct Case {
     const char* text;
     const char* want;  // RFC 3339
@@ -145,7 +145,7 @@ TEST_CASE("ParseAt: dates and times in Europe/Berlin") {
 
 TEST_CASE("ParseAt: an ambiguous fall-back time is accepted as one of its two instants") {
   ZoneGuard zone("Europe/Berlin");
-  Result<WallMs> r = ParseAt("2026-10-25T02:30", At("2026-03-01T00:00:00Z"), "--at");
+  Result<WallMs> r = ParseAt("2026-10-25T02:30", WallAt("2026-03-01T00:00:00Z"), "--at");
   REQUIRE(r.ok());
   const std::string utc = FormatRfc3339Utc(*r);
   CHECK((utc == "2026-10-25T00:30:00Z" || utc == "2026-10-25T01:30:00Z"));
@@ -153,7 +153,7 @@ TEST_CASE("ParseAt: an ambiguous fall-back time is accepted as one of its two in
 
 TEST_CASE("ParseAt: refusals name the field, the value and the reason") {
   ZoneGuard zone("Europe/Berlin");
-  const WallMs now = At("2026-03-01T00:00:00Z");
+  const WallMs now = WallAt("2026-03-01T00:00:00Z");
   struct Case {
     const char* text;
     const char* reason;
@@ -210,7 +210,7 @@ TEST_CASE("ParseAt: refusals name the field, the value and the reason") {
 }
 
 TEST_CASE("ParseAt: the range is 1970 to the end of 9999, so every time is RFC 3339") {
-  const WallMs now = At("2026-06-15T10:00:00Z");
+  const WallMs now = WallAt("2026-06-15T10:00:00Z");
   Result<WallMs> last = ParseAt("@253402300799", now, "--at");
   REQUIRE(last.ok());
   CHECK(FormatRfc3339Utc(*last) == "9999-12-31T23:59:59Z");
@@ -223,7 +223,7 @@ TEST_CASE("ParseAt: the range is 1970 to the end of 9999, so every time is RFC 3
 }
 
 TEST_CASE("ParseAt: up to 60 s in the past is still accepted") {
-  const WallMs now = At("2026-06-15T10:00:00Z");
+  const WallMs now = WallAt("2026-06-15T10:00:00Z");
   const int64_t now_s = now / 1000;
   CHECK(ParseAt("@" + std::to_string(now_s - 60), now, "--at").ok());
   CHECK_FALSE(ParseAt("@" + std::to_string(now_s - 61), now, "--at").ok());
@@ -266,7 +266,7 @@ TEST_CASE("ParseAt: HH:MM is today while ahead, else tomorrow") {
     CAPTURE(now_s);
     const std::string text_s = c.text;
     CAPTURE(text_s);
-    Result<WallMs> r = ParseAt(c.text, At(c.now), "--at");
+    Result<WallMs> r = ParseAt(c.text, WallAt(c.now), "--at");
     if (c.want[0] == '\0') {
       REQUIRE_FALSE(r.ok());
       CHECK(r.status().message().find("does not exist") != std::string::npos);
@@ -280,28 +280,28 @@ TEST_CASE("ParseAt: HH:MM is today while ahead, else tomorrow") {
 TEST_CASE("ParseAt: other zones") {
   {
     ZoneGuard zone("UTC");
-    Result<WallMs> r = ParseAt("2026-07-01T10:00", At("2026-03-01T00:00:00Z"), "--at");
+    Result<WallMs> r = ParseAt("2026-07-01T10:00", WallAt("2026-03-01T00:00:00Z"), "--at");
     REQUIRE(r.ok());
     CHECK(FormatRfc3339Utc(*r) == "2026-07-01T10:00:00Z");
   }
   {
     ZoneGuard zone("America/New_York");
-    Result<WallMs> r = ParseAt("2026-07-01T10:00", At("2026-03-01T00:00:00Z"), "--at");
+    Result<WallMs> r = ParseAt("2026-07-01T10:00", WallAt("2026-03-01T00:00:00Z"), "--at");
     REQUIRE(r.ok());
     CHECK(FormatRfc3339Utc(*r) == "2026-07-01T14:00:00Z");
     // the US gap: 2026-03-08 02:00-03:00
-    CHECK_FALSE(ParseAt("2026-03-08T02:15", At("2026-03-01T00:00:00Z"), "--at").ok());
+    CHECK_FALSE(ParseAt("2026-03-08T02:15", WallAt("2026-03-01T00:00:00Z"), "--at").ok());
   }
 }
 
 TEST_CASE("FormatLocal: time of day today, date and minute otherwise") {
   ZoneGuard zone("Europe/Berlin");
-  const WallMs now = At("2026-06-15T10:00:00Z");  // 12:00 local
-  CHECK(FormatLocal(At("2026-06-15T20:00:05Z"), now) == "22:00:05");
-  CHECK(FormatLocal(At("2026-06-14T22:00:00Z"), now) == "00:00:00");  // local midnight today
-  CHECK(FormatLocal(At("2026-06-14T21:59:00Z"), now) == "2026-06-14 23:59");
-  CHECK(FormatLocal(At("2026-06-15T22:30:00Z"), now) == "2026-06-16 00:30");
-  CHECK(FormatLocal(At("2027-01-02T03:04:05Z"), now) == "2027-01-02 04:04");
+  const WallMs now = WallAt("2026-06-15T10:00:00Z");  // 12:00 local
+  CHECK(FormatLocal(WallAt("2026-06-15T20:00:05Z"), now) == "22:00:05");
+  CHECK(FormatLocal(WallAt("2026-06-14T22:00:00Z"), now) == "00:00:00");  // local midnight today
+  CHECK(FormatLocal(WallAt("2026-06-14T21:59:00Z"), now) == "2026-06-14 23:59");
+  CHECK(FormatLocal(WallAt("2026-06-15T22:30:00Z"), now) == "2026-06-16 00:30");
+  CHECK(FormatLocal(WallAt("2027-01-02T03:04:05Z"), now) == "2027-01-02 04:04");
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ Task Retried() {
   return task;
 }
 
-AttemptOutcome Ended(AttemptReason reason, int exit_code = -1) {
+AttemptOutcome EndedWith(AttemptReason reason, int exit_code = -1) {
   AttemptOutcome outcome;
   outcome.ended = 1000;
   outcome.reason = reason;
@@ -45,28 +45,29 @@ TEST_CASE("DecideAttemptEnd: each kind of end, with and without retries left") {
     R reason;
   };
   const Case cases[] = {
-      {"exit 0 succeeds", Ended(A::kExit, 0), std::nullopt, std::nullopt, E::kSucceed,
+      {"exit 0 succeeds", EndedWith(A::kExit, 0), std::nullopt, std::nullopt, E::kSucceed,
        S::kSucceeded, R::kExit},
-      {"exit 0 succeeds even after a stop", Ended(A::kExit, 0), superseded, 1, E::kSucceed,
+      {"exit 0 succeeds even after a stop", EndedWith(A::kExit, 0), superseded, 1, E::kSucceed,
        S::kSucceeded, R::kExit},
-      {"exit 1 with retries left", Ended(A::kExit, 1), std::nullopt, 1, E::kRetry, S::kPending,
+      {"exit 1 with retries left", EndedWith(A::kExit, 1), std::nullopt, 1, E::kRetry, S::kPending,
        R::kExit},
-      {"exit 1 on the last retry", Ended(A::kExit, 1), std::nullopt, 3, E::kFail, S::kFailed,
+      {"exit 1 on the last retry", EndedWith(A::kExit, 1), std::nullopt, 3, E::kFail, S::kFailed,
        R::kExit},
-      {"exit 3 is never retried", Ended(A::kExit, 3), std::nullopt, 1, E::kFail, S::kFailed,
+      {"exit 3 is never retried", EndedWith(A::kExit, 3), std::nullopt, 1, E::kFail, S::kFailed,
        R::kExit},
-      {"a signal is retried", Ended(A::kSignal), std::nullopt, 2, E::kRetry, S::kPending,
+      {"a signal is retried", EndedWith(A::kSignal), std::nullopt, 2, E::kRetry, S::kPending,
        R::kSignal},
-      {"a timeout is retried", Ended(A::kTimeout), std::nullopt, 1, E::kRetry, S::kPending,
+      {"a timeout is retried", EndedWith(A::kTimeout), std::nullopt, 1, E::kRetry, S::kPending,
        R::kTimeout},
-      {"a spawn failure is retried", Ended(A::kSpawnFailed, 127), std::nullopt, 1, E::kRetry,
+      {"a spawn failure is retried", EndedWith(A::kSpawnFailed, 127), std::nullopt, 1, E::kRetry,
        S::kPending, R::kSpawnFailed},
-      {"a lost attempt without retries left", Ended(A::kLost), std::nullopt, 3, E::kFail,
+      {"a lost attempt without retries left", EndedWith(A::kLost), std::nullopt, 3, E::kFail,
        S::kFailed, R::kLost},
-      {"failures that cannot be counted: no retry", Ended(A::kExit, 1), std::nullopt, std::nullopt,
-       E::kFail, S::kFailed, R::kExit},
-      {"a cancel", Ended(A::kCancelled), std::nullopt, 1, E::kCancel, S::kCancelled, R::kCancelled},
-      {"a cancel asked as a supersede", Ended(A::kCancelled), superseded, 1, E::kCancel,
+      {"failures that cannot be counted: no retry", EndedWith(A::kExit, 1), std::nullopt,
+       std::nullopt, E::kFail, S::kFailed, R::kExit},
+      {"a cancel", EndedWith(A::kCancelled), std::nullopt, 1, E::kCancel, S::kCancelled,
+       R::kCancelled},
+      {"a cancel asked as a supersede", EndedWith(A::kCancelled), superseded, 1, E::kCancel,
        S::kCancelled, R::kSuperseded},
   };
   for (const Case& c : cases) {
@@ -94,7 +95,7 @@ TEST_CASE("DecideAttemptEnd: the retry time saturates and the priority stays in 
   task.spec.priority = kMaxPriority;
   task.spec.retry.base_ms = std::numeric_limits<int64_t>::max();
   const AttemptEndDecision d =
-      DecideAttemptEnd(task, Ended(AttemptReason::kExit, 1), std::nullopt, 1, 4,
+      DecideAttemptEnd(task, EndedWith(AttemptReason::kExit, 1), std::nullopt, 1, 4,
                        std::numeric_limits<int64_t>::max() - 10, [] { return 0.5; });
   REQUIRE(d.event == TaskEvent::kRetry);
   CHECK(d.retry_at == std::numeric_limits<int64_t>::max());
@@ -109,11 +110,11 @@ TEST_CASE("DecideAttemptEnd draws jitter only for a retry") {
   };
   Task task = Retried();
   task.spec.retry.jitter = true;
-  DecideAttemptEnd(task, Ended(AttemptReason::kExit, 0), std::nullopt, 1, 0, 0, counted);
-  DecideAttemptEnd(task, Ended(AttemptReason::kExit, 1), std::nullopt, 3, 0, 0, counted);
+  DecideAttemptEnd(task, EndedWith(AttemptReason::kExit, 0), std::nullopt, 1, 0, 0, counted);
+  DecideAttemptEnd(task, EndedWith(AttemptReason::kExit, 1), std::nullopt, 3, 0, 0, counted);
   CHECK(draws == 0);
   const AttemptEndDecision d =
-      DecideAttemptEnd(task, Ended(AttemptReason::kExit, 1), std::nullopt, 1, 0, 0, counted);
+      DecideAttemptEnd(task, EndedWith(AttemptReason::kExit, 1), std::nullopt, 1, 0, 0, counted);
   CHECK(draws == 1);
   CHECK(d.delay_ms == 4000);  // 5 s spread down by the full 20%
 }
@@ -143,21 +144,22 @@ TEST_CASE("DecideAttemptEnd with stages: advance, the stage's own retries, the l
     int64_t delay_ms;
   };
   const Case cases[] = {
-      {"the first stage's success advances", 0, Ended(A::kExit, 0), 0, E::kAdvance,
+      {"the first stage's success advances", 0, EndedWith(A::kExit, 0), 0, E::kAdvance,
        TaskState::kPending, 0},
-      {"a middle stage's success advances", 1, Ended(A::kExit, 0), 3, E::kAdvance,
+      {"a middle stage's success advances", 1, EndedWith(A::kExit, 0), 3, E::kAdvance,
        TaskState::kPending, 0},
-      {"the last stage's success ends the task", 2, Ended(A::kExit, 0), 0, E::kSucceed,
+      {"the last stage's success ends the task", 2, EndedWith(A::kExit, 0), 0, E::kSucceed,
        TaskState::kSucceeded, 0},
-      {"the task's policy where the stage has none", 0, Ended(A::kExit, 1), 2, E::kRetry,
+      {"the task's policy where the stage has none", 0, EndedWith(A::kExit, 1), 2, E::kRetry,
        TaskState::kPending, 5000},
-      {"the task's policy spent", 0, Ended(A::kExit, 1), 3, E::kFail, TaskState::kFailed, 0},
-      {"the stage's own retries and delay", 1, Ended(A::kExit, 1), 4, E::kRetry,
+      {"the task's policy spent", 0, EndedWith(A::kExit, 1), 3, E::kFail, TaskState::kFailed, 0},
+      {"the stage's own retries and delay", 1, EndedWith(A::kExit, 1), 4, E::kRetry,
        TaskState::kPending, 1000},
-      {"the stage's own retries spent", 1, Ended(A::kExit, 1), 5, E::kFail, TaskState::kFailed, 0},
-      {"the task's no_retry_on_exit holds in a stage", 1, Ended(A::kExit, 3), 1, E::kFail,
+      {"the stage's own retries spent", 1, EndedWith(A::kExit, 1), 5, E::kFail, TaskState::kFailed,
+       0},
+      {"the task's no_retry_on_exit holds in a stage", 1, EndedWith(A::kExit, 3), 1, E::kFail,
        TaskState::kFailed, 0},
-      {"a cancel in a stage cancels the task", 1, Ended(A::kCancelled), 1, E::kCancel,
+      {"a cancel in a stage cancels the task", 1, EndedWith(A::kCancelled), 1, E::kCancel,
        TaskState::kCancelled, 0},
   };
   for (const Case& c : cases) {

@@ -12,7 +12,7 @@ namespace {
 constexpr int64_t kLeaseMs = 3000;
 
 // This host beats at `beats` (the store's clock); then another host is `silent_ms` old.
-struct Case {
+struct LeaseCase {
   const char* what;
   std::vector<WallMs> beats;
   int64_t silent_ms;
@@ -20,7 +20,7 @@ struct Case {
 };
 
 TEST_CASE("LeaseWatch: a silent host is fenced only by a host that has beaten for a lease") {
-  const Case cases[] = {
+  const LeaseCase cases[] = {
       {"no beat of its own yet", {}, 10 * kLeaseMs, false},
       {"its first beat", {1000}, 10 * kLeaseMs, false},
       {"beats for two thirds of a lease", {1000, 2000, 3000}, 10 * kLeaseMs, false},
@@ -47,7 +47,7 @@ TEST_CASE("LeaseWatch: a silent host is fenced only by a host that has beaten fo
        false},
       {"the store's clock stepped forward", {1000, 2000, 3000, 4000, 3604000}, kLeaseMs, false},
   };
-  for (const Case& c : cases) {
+  for (const LeaseCase& c : cases) {
     CAPTURE(c.what);
     LeaseWatch w;
     for (WallMs at : c.beats) w.Beat(at, kLeaseMs);

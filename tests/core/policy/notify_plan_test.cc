@@ -7,7 +7,7 @@
 namespace tq {
 namespace {
 
-Task Ended(TaskState state, TaskReason reason, NotifySpec notify) {
+Task EndedAs(TaskState state, TaskReason reason, NotifySpec notify) {
   Task t;
   t.id = 12;
   t.state = state;
@@ -138,7 +138,7 @@ TEST_CASE("PlanNotify: which hooks and whether mail, per end") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
-    const NotifyPlan plan = PlanNotify(Ended(c.state, c.reason, c.notify), c.printed);
+    const NotifyPlan plan = PlanNotify(EndedAs(c.state, c.reason, c.notify), c.printed);
     CHECK(Names(plan) == c.hooks);
     CHECK(plan.mail == c.mail);
   }
@@ -146,14 +146,14 @@ TEST_CASE("PlanNotify: which hooks and whether mail, per end") {
 
 TEST_CASE("PlanNotify carries each hook's command") {
   const NotifyPlan plan =
-      PlanNotify(Ended(TaskState::kFailed, TaskReason::kExit, AllHooks()), false);
+      PlanNotify(EndedAs(TaskState::kFailed, TaskReason::kExit, AllHooks()), false);
   REQUIRE(plan.hooks.size() == 2);
   CHECK(plan.hooks[0].command == "f");
   CHECK(plan.hooks[1].command == "e");
 }
 
 TEST_CASE("HookEnvironment sets every TQ_ variable over the task's own") {
-  const NotifyFacts facts = FactsOf(Ended(TaskState::kFailed, TaskReason::kExit, AllHooks()));
+  const NotifyFacts facts = FactsOf(EndedAs(TaskState::kFailed, TaskReason::kExit, AllHooks()));
   const std::vector<std::string> env = HookEnvironment(
       facts, "on_failure", {"PATH=/bin", "TQ_STATE=forged", "TQ_TASK_ID=1"}, "/dev/stdin");
   for (const char* want : {"PATH=/bin", "TQ_TASK_ID=12", "TQ_JOB=nightly", "TQ_STATE=failed",
@@ -167,7 +167,7 @@ TEST_CASE("HookEnvironment sets every TQ_ variable over the task's own") {
 }
 
 TEST_CASE("a task with stages tells its hooks and mail the stage it ended at") {
-  Task task = Ended(TaskState::kFailed, TaskReason::kExit, AllHooks());
+  Task task = EndedAs(TaskState::kFailed, TaskReason::kExit, AllHooks());
   task.spec.argv.clear();
   task.spec.stages = {{"dump", {"pg_dump"}, std::nullopt, std::nullopt, {}},
                       {"upload", {}, "rclone copy x y", std::nullopt, {}}};
@@ -182,14 +182,14 @@ TEST_CASE("a task with stages tells its hooks and mail the stage it ended at") {
 }
 
 TEST_CASE("HookEnvironment leaves TQ_EXIT_CODE empty when nothing exited") {
-  const NotifyFacts facts = FactsOf(Ended(TaskState::kFailed, TaskReason::kTimeout, AllHooks()));
+  const NotifyFacts facts = FactsOf(EndedAs(TaskState::kFailed, TaskReason::kTimeout, AllHooks()));
   const std::vector<std::string> env = HookEnvironment(facts, "on_finish", {}, "/dev/stdin");
   CHECK(std::count(env.begin(), env.end(), "TQ_EXIT_CODE=") == 1);
   CHECK(std::count(env.begin(), env.end(), "TQ_REASON=timeout") == 1);
 }
 
 TEST_CASE("MailMessage: headers first, then the facts and the output") {
-  const NotifyFacts facts = FactsOf(Ended(TaskState::kFailed, TaskReason::kExit, AllHooks()));
+  const NotifyFacts facts = FactsOf(EndedAs(TaskState::kFailed, TaskReason::kExit, AllHooks()));
   const std::string m = MailMessage(facts, "ops@example.com", "box", "disk full\n");
   CHECK(m.starts_with("To: ops@example.com\n"));
   CHECK(m.find("Subject: tq on box: task 12 (nightly) failed (exit 3)\n") != std::string::npos);

@@ -24,7 +24,7 @@ int Count(const std::vector<std::string>& env, const std::string& prefix) {
       env.begin(), env.end(), [&](const std::string& e) { return e.rfind(prefix, 0) == 0; }));
 }
 
-bool Has(const std::vector<std::string>& env, const std::string& entry) {
+bool HasVariable(const std::vector<std::string>& env, const std::string& entry) {
   return std::find(env.begin(), env.end(), entry) != env.end();
 }
 
@@ -45,20 +45,20 @@ TEST_CASE("task env: the attempt's units replace what the submitter had of their
 TEST_CASE("task env: a clean environment is cron's, with the spec's entries over it") {
   // tq submit --clean-env sends no entries: cron's environment alone.
   const auto plain = AttemptEnvironment(Make(true, {}), 1);
-  CHECK(Has(plain, "SHELL=/bin/sh"));
-  CHECK(Has(plain, "PATH=/usr/local/bin:/usr/bin:/bin"));
-  CHECK(Has(plain, "TQ_TASK_ID=7"));
+  CHECK(HasVariable(plain, "SHELL=/bin/sh"));
+  CHECK(HasVariable(plain, "PATH=/usr/local/bin:/usr/bin:/bin"));
+  CHECK(HasVariable(plain, "TQ_TASK_ID=7"));
   CHECK(Count(plain, "NOTIFY_SOCKET=") == 0);
   // A job's env replaces cron's values of the same name and adds its own.
   const auto job = AttemptEnvironment(
       Make(true, {"PATH=/opt/bin", "REPORT_DIR=/srv", "TQ_ATTEMPT=9", "EMPTY="}), 1);
   CHECK(Count(job, "PATH=") == 1);
-  CHECK(Has(job, "PATH=/opt/bin"));
-  CHECK(Has(job, "REPORT_DIR=/srv"));
-  CHECK(Has(job, "EMPTY="));
-  CHECK(Has(job, "SHELL=/bin/sh"));
+  CHECK(HasVariable(job, "PATH=/opt/bin"));
+  CHECK(HasVariable(job, "REPORT_DIR=/srv"));
+  CHECK(HasVariable(job, "EMPTY="));
+  CHECK(HasVariable(job, "SHELL=/bin/sh"));
   CHECK(Count(job, "TQ_ATTEMPT=") == 1);
-  CHECK(Has(job, "TQ_ATTEMPT=1"));
+  CHECK(HasVariable(job, "TQ_ATTEMPT=1"));
 }
 
 TEST_CASE("task env: the variables the system daemon never passes on") {
@@ -116,15 +116,15 @@ TEST_CASE("task env: for an account cron's environment is the account's, a job's
   Task job = Make(true, {"LD_LIBRARY_PATH=/opt/lib", "X=1"});
   job.spec.job = "report";
   const auto env = AttemptEnvironment(job, 3, &alice);
-  CHECK(Has(env, "HOME=/home/alice"));
-  CHECK(Has(env, "USER=alice"));
-  CHECK(Has(env, "LOGNAME=alice"));
-  CHECK(Has(env, "SHELL=/bin/sh"));  // cron's, as cron sets it
+  CHECK(HasVariable(env, "HOME=/home/alice"));
+  CHECK(HasVariable(env, "USER=alice"));
+  CHECK(HasVariable(env, "LOGNAME=alice"));
+  CHECK(HasVariable(env, "SHELL=/bin/sh"));  // cron's, as cron sets it
   // What the job file's author wrote is deliberate: it is kept.
-  CHECK(Has(env, "LD_LIBRARY_PATH=/opt/lib"));
-  CHECK(Has(env, "X=1"));
+  CHECK(HasVariable(env, "LD_LIBRARY_PATH=/opt/lib"));
+  CHECK(HasVariable(env, "X=1"));
   CHECK(Count(env, "HOME=") == 1);
-  CHECK(Has(env, "TQ_ATTEMPT=3"));
+  CHECK(HasVariable(env, "TQ_ATTEMPT=3"));
 }
 
 TEST_CASE("task env: for an account a submitter's entries over cron's lose the unsafe ones") {
@@ -133,7 +133,7 @@ TEST_CASE("task env: for an account a submitter's entries over cron's lose the u
       Make(true, {"LD_PRELOAD=/tmp/x.so", "BASH_ENV=/tmp/rc", "X=1"}), 1, &alice);
   CHECK(Count(env, "LD_PRELOAD=") == 0);
   CHECK(Count(env, "BASH_ENV=") == 0);
-  CHECK(Has(env, "X=1"));
+  CHECK(HasVariable(env, "X=1"));
 }
 
 TEST_CASE("task env: for an account a submitter's entries over cron's lose the unsafe ones") {
@@ -142,7 +142,7 @@ TEST_CASE("task env: for an account a submitter's entries over cron's lose the u
       Make(true, {"LD_PRELOAD=/tmp/x.so", "BASH_ENV=/tmp/rc", "X=1"}), 1, &alice);
   CHECK(Count(env, "LD_PRELOAD=") == 0);
   CHECK(Count(env, "BASH_ENV=") == 0);
-  CHECK(Has(env, "X=1"));
+  CHECK(HasVariable(env, "X=1"));
 }
 
 }  // namespace

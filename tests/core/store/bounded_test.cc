@@ -14,7 +14,7 @@ namespace {
 
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
-std::vector<std::string> Names(const std::vector<QueueState>& queues) {
+std::vector<std::string> NamesOf(const std::vector<QueueState>& queues) {
   std::vector<std::string> names;
   for (const QueueState& q : queues) names.push_back(q.name);
   return names;
@@ -55,7 +55,7 @@ STORE_TEST_CASE("ReadyQueues lists only the queues holding a ready task, with th
 
   Result<std::vector<QueueState>> ready = store->ReadyQueues();
   REQUIRE_MESSAGE(ready.ok(), ready.status().message());
-  REQUIRE(Names(*ready) == std::vector<std::string>{"b-queue", "z-queue"});
+  REQUIRE(NamesOf(*ready) == std::vector<std::string>{"b-queue", "z-queue"});
   CHECK((*ready)[0].concurrency == 3);
   CHECK_FALSE((*ready)[0].paused);
   CHECK((*ready)[1].paused);

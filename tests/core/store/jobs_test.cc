@@ -33,7 +33,7 @@ bool Knows(Store& store, const std::string& job) {
   return false;
 }
 
-size_t TaskCount(Store& store) {
+size_t CountJobTasks(Store& store) {
   ListFilter all;
   all.limit = 0;
   Result<std::vector<Task>> tasks = store.List(all);
@@ -91,7 +91,7 @@ STORE_TEST_CASE("a firing happens once per job and time and creates its task") {
     FireOutcome again = MustFire(*store, {"nightly", scheduled, ""}, JobRun("nightly", true), 5200);
     CHECK_FALSE(again.fired);
     CHECK_FALSE(again.task.has_value());
-    CHECK(TaskCount(*store) == 1);
+    CHECK(CountJobTasks(*store) == 1);
   }
   JobRecord record = RecordOf(*store, "nightly");
   CHECK(record.first_seen == 5100);
@@ -122,7 +122,7 @@ STORE_TEST_CASE("a task-less firing records its time and creates nothing") {
   FireOutcome out = MustFire(*store, {"skipped", 1000, ""}, std::nullopt, 1000);
   CHECK(out.fired);
   CHECK_FALSE(out.task.has_value());
-  CHECK(TaskCount(*store) == 0);
+  CHECK(CountJobTasks(*store) == 0);
   JobRecord record = RecordOf(*store, "skipped");
   CHECK(record.first_seen == 100);
   CHECK(record.last_fired == std::optional<WallMs>(1000));
@@ -130,7 +130,7 @@ STORE_TEST_CASE("a task-less firing records its time and creates nothing") {
   CHECK_FALSE(record.last_state.has_value());
   // Recorded like any other: a run for the same time is refused afterwards.
   CHECK_FALSE(MustFire(*store, {"skipped", 1000, ""}, JobRun("skipped", false), 1000).fired);
-  CHECK(TaskCount(*store) == 0);
+  CHECK(CountJobTasks(*store) == 0);
 }
 
 STORE_TEST_CASE("a job disabled in the store gets no run, and passed times are still recorded") {
@@ -141,7 +141,7 @@ STORE_TEST_CASE("a job disabled in the store gets no run, and passed times are s
   FireOutcome run = MustFire(*store, {"paused", 1000, ""}, JobRun("paused", false), 1000);
   CHECK_FALSE(run.fired);
   CHECK_FALSE(run.task.has_value());
-  CHECK(TaskCount(*store) == 0);
+  CHECK(CountJobTasks(*store) == 0);
   CHECK_FALSE(RecordOf(*store, "paused").last_fired.has_value());
   FireOutcome boot = MustFire(*store, {"paused", 1000, "boot-1"}, JobRun("paused", false), 1000);
   CHECK_FALSE(boot.fired);
@@ -167,14 +167,14 @@ STORE_TEST_CASE("a boot firing happens once per boot") {
   FireOutcome again = MustFire(*store, {"at-boot", 9000, "boot-1"}, JobRun("at-boot", false), 9000);
   CHECK_FALSE(again.fired);
   CHECK_FALSE(again.task.has_value());
-  CHECK(TaskCount(*store) == 1);
+  CHECK(CountJobTasks(*store) == 1);
 
   // The next boot fires again, even at an earlier clock time.
   FireOutcome next = MustFire(*store, {"at-boot", 500, "boot-2"}, JobRun("at-boot", false), 500);
   CHECK(next.fired);
   CHECK(next.task.has_value());
   CHECK(RecordOf(*store, "at-boot").boot_id == "boot-2");
-  CHECK(TaskCount(*store) == 2);
+  CHECK(CountJobTasks(*store) == 2);
 }
 
 STORE_TEST_CASE("a refused fire of a bad name or request changes nothing") {
@@ -198,7 +198,7 @@ STORE_TEST_CASE("a refused fire of a bad name or request changes nothing") {
   CHECK(missing.status().code() == ErrorCode::kNotFound);
   CHECK_FALSE(Knows(*store, "dep"));
   CHECK(MustFire(*store, {"dep", 1000, ""}, JobRun("dep", false), 1000).fired);
-  CHECK(TaskCount(*store) == 1);
+  CHECK(CountJobTasks(*store) == 1);
 }
 
 STORE_TEST_CASE("job names are any bytes but NUL and huge times are times") {

@@ -13,7 +13,7 @@ namespace {
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
 // The ids List gives for `filter`, newest first.
-std::vector<TaskId> Ids(Store& store, const ListFilter& filter) {
+std::vector<TaskId> IdsOf(Store& store, const ListFilter& filter) {
   Result<std::vector<Task>> tasks = store.List(filter);
   REQUIRE_MESSAGE(tasks.ok(), tasks.status().message());
   std::vector<TaskId> ids;
@@ -41,23 +41,23 @@ STORE_TEST_CASE("List keeps the tasks in any of several states") {
   REQUIRE(store->StartAttempt(running, 2000, {})->has_value());
 
   using S = TaskState;
-  CHECK(Ids(*store, InStates({S::kFailed, S::kPending})) ==
+  CHECK(IdsOf(*store, InStates({S::kFailed, S::kPending})) ==
         std::vector<TaskId>{bobs_failed, failed, pending});
-  CHECK(Ids(*store, InStates({S::kPending, S::kFailed, S::kPending})) ==
+  CHECK(IdsOf(*store, InStates({S::kPending, S::kFailed, S::kPending})) ==
         std::vector<TaskId>{bobs_failed, failed, pending});
-  CHECK(Ids(*store, InStates({S::kRunning})) == std::vector<TaskId>{running});
-  CHECK(Ids(*store, InStates({S::kCancelled, S::kExpired})).empty());
-  CHECK(Ids(*store, InStates({S::kPending, S::kRunning, S::kSucceeded, S::kFailed, S::kCancelled,
-                              S::kExpired})) ==
+  CHECK(IdsOf(*store, InStates({S::kRunning})) == std::vector<TaskId>{running});
+  CHECK(IdsOf(*store, InStates({S::kCancelled, S::kExpired})).empty());
+  CHECK(IdsOf(*store, InStates({S::kPending, S::kRunning, S::kSucceeded, S::kFailed, S::kCancelled,
+                                S::kExpired})) ==
         std::vector<TaskId>{bobs_failed, running, succeeded, failed, pending});
 
   ListFilter alices = InStates({S::kFailed, S::kSucceeded});
   alices.owner_uid = kAlice.uid;
-  CHECK(Ids(*store, alices) == std::vector<TaskId>{succeeded, failed});
+  CHECK(IdsOf(*store, alices) == std::vector<TaskId>{succeeded, failed});
   alices.limit = 1;  // a page, then the next from where it ended
-  CHECK(Ids(*store, alices) == std::vector<TaskId>{succeeded});
+  CHECK(IdsOf(*store, alices) == std::vector<TaskId>{succeeded});
   alices.before_id = succeeded;
-  CHECK(Ids(*store, alices) == std::vector<TaskId>{failed});
+  CHECK(IdsOf(*store, alices) == std::vector<TaskId>{failed});
 }
 
 }  // namespace

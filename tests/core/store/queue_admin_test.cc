@@ -9,7 +9,7 @@ namespace {
 
 using namespace tq::test;
 
-std::vector<TaskId> Ids(const std::vector<Task>& tasks) {
+std::vector<TaskId> QueueIds(const std::vector<Task>& tasks) {
   std::vector<TaskId> ids;
   for (const Task& t : tasks) ids.push_back(t.id);
   return ids;
@@ -23,17 +23,17 @@ STORE_TEST_CASE("List pages with before_id, newest first") {
   filter.limit = 2;
   auto first = store->List(filter);
   REQUIRE(first.ok());
-  CHECK(Ids(*first) == std::vector<TaskId>{ids[4], ids[3]});
+  CHECK(QueueIds(*first) == std::vector<TaskId>{ids[4], ids[3]});
   filter.before_id = ids[3];
   auto second = store->List(filter);
   REQUIRE(second.ok());
-  CHECK(Ids(*second) == std::vector<TaskId>{ids[2], ids[1]});
+  CHECK(QueueIds(*second) == std::vector<TaskId>{ids[2], ids[1]});
   filter.before_id = ids[1];
   filter.owner_uid = kAlice.uid;
   filter.queue = "default";
   auto last = store->List(filter);
   REQUIRE(last.ok());
-  CHECK(Ids(*last) == std::vector<TaskId>{ids[0]});
+  CHECK(QueueIds(*last) == std::vector<TaskId>{ids[0]});
 }
 
 STORE_TEST_CASE("UnfinishedDeps names the dependencies a task still waits for") {

@@ -12,7 +12,7 @@ using namespace test;  // NOLINT: the shared helpers of the store's tests
 
 // A task of three stages: dump (argv, its own timeout), gz (a shell command), upload (its own
 // retries and backoff).
-TaskSpec ThreeStages() {
+TaskSpec ThreeStoredStages() {
   TaskSpec spec = Spec({});
   StageSpec dump{"dump", {"pg_dump", "db"}, std::nullopt, 60000, {}};
   StageSpec gz{"gz", {}, "gzip \"$TQ_CONTEXT/db.sql\"", std::nullopt, {}};
@@ -39,7 +39,7 @@ void EndStage(Store& store, TaskId id, int code, WallMs at) {
 
 STORE_TEST_CASE("a task's stages are kept with their own settings, and a task without stays so") {
   auto store = OpenStore();
-  const TaskId id = MustInsert(*store, kAlice, ThreeStages());
+  const TaskId id = MustInsert(*store, kAlice, ThreeStoredStages());
   const Task t = MustGet(*store, id);
   REQUIRE(t.spec.stages.size() == 3);
   CHECK(t.spec.argv.empty());
@@ -68,7 +68,7 @@ STORE_TEST_CASE("a task's stages are kept with their own settings, and a task wi
 
 STORE_TEST_CASE("a stage's success makes the task pending and ready at its next stage") {
   auto store = OpenStore();
-  TaskSpec spec = ThreeStages();
+  TaskSpec spec = ThreeStoredStages();
   spec.priority = 2;
   const TaskId id = MustInsert(*store, kAlice, spec);
   MustStart(*store, id, 2000);
@@ -107,7 +107,7 @@ STORE_TEST_CASE("a stage's success makes the task pending and ready at its next 
 
 STORE_TEST_CASE("a running stage's own timeout is what a restart re-arms") {
   auto store = OpenStore();
-  TaskSpec spec = ThreeStages();
+  TaskSpec spec = ThreeStoredStages();
   spec.timeout_ms = 9000;
   const TaskId id = MustInsert(*store, kAlice, spec);
   MustStart(*store, id, 2000);
@@ -125,7 +125,7 @@ STORE_TEST_CASE("a running stage's own timeout is what a restart re-arms") {
 
 STORE_TEST_CASE("a failed task resumes at its failed stage, or where tq retry says") {
   auto store = OpenStore();
-  const TaskId id = MustInsert(*store, kAlice, ThreeStages());
+  const TaskId id = MustInsert(*store, kAlice, ThreeStoredStages());
   MustStart(*store, id, 2000);
   EndStage(*store, id, 0, 2100);
   MustStart(*store, id, 2200);
@@ -147,7 +147,7 @@ STORE_TEST_CASE("a failed task resumes at its failed stage, or where tq retry sa
 
 STORE_TEST_CASE("a keyed replace takes the new request's stages and starts at the first") {
   auto store = OpenStore();
-  TaskSpec first = ThreeStages();
+  TaskSpec first = ThreeStoredStages();
   first.key = "nightly";
   first.version = 1;
   const TaskId id = MustSubmit(*store, kAlice, first).id;
@@ -171,20 +171,20 @@ STORE_TEST_CASE("a keyed replace takes the new request's stages and starts at th
 
 STORE_TEST_CASE("a task with stages is removed with its stages") {
   auto store = OpenStore();
-  const TaskId id = MustInsert(*store, kAlice, ThreeStages());
+  const TaskId id = MustInsert(*store, kAlice, ThreeStoredStages());
   REQUIRE(store->EndPending(id, TaskState::kCancelled, TaskReason::kCancelled, 2000).ok());
   Result<RemovedTasks> removed = store->RemoveFinished({id});
   REQUIRE_MESSAGE(removed.ok(), removed.status().message());
   CHECK(removed->ids == std::vector<TaskId>{id});
   CHECK(store->Get(id).status().code() == ErrorCode::kNotFound);
   // A new task reusing nothing of it reads back whole.
-  const TaskId next = MustInsert(*store, kAlice, ThreeStages());
+  const TaskId next = MustInsert(*store, kAlice, ThreeStoredStages());
   CHECK(MustGet(*store, next).spec.stages.size() == 3);
 }
 
 STORE_TEST_CASE("a running task's next stage can be held, and the hold outlasts stage moves") {
   auto store = OpenStore();
-  const TaskId id = MustInsert(*store, kAlice, ThreeStages());
+  const TaskId id = MustInsert(*store, kAlice, ThreeStoredStages());
   MustStart(*store, id, 2000);
   Result<std::vector<TaskId>> held = store->SetHeld({id}, true, 2050);
   REQUIRE(held.ok());
@@ -217,7 +217,7 @@ STORE_TEST_CASE("a running task's next stage can be held, and the hold outlasts 
   REQUIRE(held.ok());
   CHECK(held->empty());
   // A final end clears a hold taken before it.
-  const TaskId other = MustInsert(*store, kAlice, ThreeStages());
+  const TaskId other = MustInsert(*store, kAlice, ThreeStoredStages());
   MustStart(*store, other, 3000);
   REQUIRE(store->SetHeld({other}, true, 3050).ok());
   REQUIRE(
@@ -229,7 +229,7 @@ STORE_TEST_CASE("a job's run between its stages is in flight: an exclusive run w
   auto store = OpenStore();
   TaskSpec first = JobRun("backup", true);
   first.argv.clear();
-  first.stages = ThreeStages().stages;
+  first.stages = ThreeStoredStages().stages;
   const TaskId a = MustInsert(*store, kAlice, first);
   MustStart(*store, a, 2000);
   EndStage(*store, a, 0, 2100);

@@ -39,7 +39,7 @@ TaskId HeldTask(Store& store, int64_t version, TaskState state) {
   return id;
 }
 
-size_t TaskCount(Store& store) {
+size_t CountAll(Store& store) {
   ListFilter all;
   all.limit = 0;
   return store.List(all)->size();
@@ -74,13 +74,13 @@ STORE_TEST_CASE("keyed submits through the store follow each row of SPEC 3") {
     CAPTURE(c.row);
     auto store = OpenStore();
     const TaskId held = HeldTask(*store, c.held_version, c.held_state);
-    const size_t before = TaskCount(*store);
+    const size_t before = CountAll(*store);
 
     SubmitOutcome out =
         MustSubmit(*store, kAlice, Keyed("k", c.version, {"new"}), 5000, c.supersede_running);
     CHECK(out.refused_newer == (c.want == kRefuse));
     CHECK(out.inserted == (c.want == kInsert || c.want == kReplace));
-    CHECK(TaskCount(*store) == before + (c.want == kInsert ? 1 : 0));
+    CHECK(CountAll(*store) == before + (c.want == kInsert ? 1 : 0));
     if (c.want == kInsert) {
       CHECK(out.id > held);
       CHECK(MustGet(*store, out.id).spec.argv == std::vector<std::string>{"new"});
@@ -254,7 +254,7 @@ STORE_TEST_CASE("SubmitBatch inserts all in order, or nothing") {
   CHECK(Ready(*store, "batch") == (*ids)[0]);
   CHECK(store->SubmitBatch(kAlice, {}, 2000)->empty());
 
-  const size_t before = TaskCount(*store);
+  const size_t before = CountAll(*store);
   std::vector<TaskSpec> nul_argv = specs;
   nul_argv[2].argv = {"x", std::string("a\0b", 3)};
   std::vector<TaskSpec> bad_after = specs;
@@ -284,7 +284,7 @@ STORE_TEST_CASE("SubmitBatch inserts all in order, or nothing") {
     CHECK(r.status().field() == c.field);
     if (c.message) CHECK(r.status().message() == c.message);
   }
-  CHECK(TaskCount(*store) == before + 1);  // bob's task only
+  CHECK(CountAll(*store) == before + 1);  // bob's task only
   CHECK(QueueNames(*store) == std::vector<std::string>{"batch", "default"});
 }
 
@@ -319,7 +319,7 @@ STORE_TEST_CASE("a group commit submits each request on its own, in one transact
   CHECK(results[4]->id == results[3]->id);  // the same key and version: replaced in place
   REQUIRE(results[5].ok());
   CHECK(results[5]->refused_newer);
-  CHECK(TaskCount(*store) == 3);  // dep, a and the keyed one; nothing of the refused ones
+  CHECK(CountAll(*store) == 3);  // dep, a and the keyed one; nothing of the refused ones
   CHECK(MustGet(*store, results[0]->id).spec.argv == std::vector<std::string>{"a"});
 }
 
@@ -333,8 +333,8 @@ STORE_TEST_CASE("a group commit inside WriteTogether is stored only when that tr
   });
   CHECK_FALSE(undone.ok());
   REQUIRE(results.size() == 2);
-  CHECK(results[0].ok());         // as far as the group knew
-  CHECK(TaskCount(*store) == 0);  // but nothing of it was kept
+  CHECK(results[0].ok());        // as far as the group knew
+  CHECK(CountAll(*store) == 0);  // but nothing of it was kept
 
   const Status kept = store->WriteTogether([&] {
     results = store->SubmitGroup(items, 2000);
@@ -342,7 +342,7 @@ STORE_TEST_CASE("a group commit inside WriteTogether is stored only when that tr
   });
   REQUIRE(kept.ok());
   REQUIRE(results[1].ok());
-  CHECK(TaskCount(*store) == 2);
+  CHECK(CountAll(*store) == 2);
   CHECK(MustGet(*store, results[1]->id).spec.argv == std::vector<std::string>{"b"});
 }
 

@@ -21,7 +21,7 @@ void Write(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::trunc) << text;
 }
 
-std::vector<JobFileRead> MustRead(const std::string& dir, bool strict) {
+std::vector<JobFileRead> MustReadDir(const std::string& dir, bool strict) {
   auto files = ReadJobDir(dir, strict);
   REQUIRE_MESSAGE(files.ok(), files.status().message());
   return *files;
@@ -33,7 +33,7 @@ TEST_CASE("job dir: *.toml files in name order, others and hidden ones left out"
        {"b.toml", "a.toml", "10-x.toml", "c.toml.bak", "README", ".#a.toml", ".toml", "d.TOML"})
     Write(d.File(name), std::string("# ") + name + "\n");
   std::filesystem::create_symlink(d.File("a.toml"), d.File("z.toml"));
-  const auto files = MustRead(d.path.string(), false);
+  const auto files = MustReadDir(d.path.string(), false);
   std::vector<std::string> names;
   for (const auto& f : files) {
     CHECK_FALSE(f.error.has_value());
@@ -47,7 +47,7 @@ TEST_CASE("job dir: *.toml files in name order, others and hidden ones left out"
 
 TEST_CASE("job dir: a missing directory holds no files, an unlistable path is an error") {
   TempDir d("jobdir");
-  CHECK(MustRead(d.File("none"), false).empty());
+  CHECK(MustReadDir(d.File("none"), false).empty());
   Write(d.File("plain"), "");
   auto r = ReadJobDir(d.File("plain"), false);
   REQUIRE_FALSE(r.ok());
@@ -63,7 +63,7 @@ TEST_CASE("job dir: files that are no job files come back with their error") {
   Write(d.File("huge.toml"), std::string(kMaxJobFileBytes + 1, '#'));
   Write(d.File("max.toml"), std::string(kMaxJobFileBytes, '#'));
   Write(d.File("bad-\xff-name.toml"), "");
-  const auto files = MustRead(d.path.string(), false);
+  const auto files = MustReadDir(d.path.string(), false);
   REQUIRE(files.size() == 6);
   struct Want {
     const char* name;
@@ -101,7 +101,7 @@ TEST_CASE("job dir: the system daemon reads only files root owns and no one else
   REQUIRE(chown(d.File("b-other.toml").c_str(), 1000, 1000) == 0);
   REQUIRE(chmod(d.File("c-group.toml").c_str(), 0664) == 0);
   REQUIRE(chmod(d.File("d-world.toml").c_str(), 0646) == 0);
-  const auto strict = MustRead(d.path.string(), true);
+  const auto strict = MustReadDir(d.path.string(), true);
   REQUIRE(strict.size() == 4);
   CHECK_FALSE(strict[0].error.has_value());
   REQUIRE(strict[1].error.has_value());
@@ -110,7 +110,7 @@ TEST_CASE("job dir: the system daemon reads only files root owns and no one else
   CHECK(strict[2].error->message.find("writable by its group or others") != std::string::npos);
   CHECK(strict[3].error.has_value());
   // A user daemon reads its own files whatever their mode.
-  for (const auto& f : MustRead(d.path.string(), false)) CHECK_FALSE(f.error.has_value());
+  for (const auto& f : MustReadDir(d.path.string(), false)) CHECK_FALSE(f.error.has_value());
 }
 
 }  // namespace

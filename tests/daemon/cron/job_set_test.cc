@@ -19,7 +19,7 @@ Status AnyUser(const JobDef&) {
   return Status::Ok();
 }
 
-std::vector<std::string> Names(const JobSetLoad& load) {
+std::vector<std::string> JobNames(const JobSetLoad& load) {
   std::vector<std::string> names;
   for (const LoadedJob& j : load.jobs)
     names.push_back(j.def.name + (j.from_last_good ? " (last good)" : ""));
@@ -31,7 +31,7 @@ TEST_CASE("job set: good files are in force, saved when their text changed") {
   const JobSetLoad load = ResolveJobFiles(
       {Good("/j/a.toml", JobText("a")), Good("/j/b.toml", JobText("b") + JobText("c"))}, stored,
       AnyUser, 50);
-  CHECK(Names(load) == std::vector<std::string>{"a", "b", "c"});
+  CHECK(JobNames(load) == std::vector<std::string>{"a", "b", "c"});
   CHECK(load.errors.empty());
   REQUIRE(load.to_save.size() == 1);
   CHECK(load.to_save[0].path == "/j/b.toml");
@@ -58,7 +58,7 @@ TEST_CASE("job set: a failing file keeps its last good jobs and is not saved") {
   for (const Case& c : cases) {
     CAPTURE(c.what);
     const JobSetLoad load = ResolveJobFiles({c.file}, stored, AnyUser, 50);
-    CHECK(Names(load) == std::vector<std::string>{"a (last good)", "a2 (last good)"});
+    CHECK(JobNames(load) == std::vector<std::string>{"a (last good)", "a2 (last good)"});
     REQUIRE(load.errors.size() == 1);
     CHECK(load.errors[0].file == "/j/a.toml");
     CHECK(load.errors[0].line == c.line);
@@ -79,7 +79,7 @@ TEST_CASE("job set: a job the check refuses fails its file") {
   const std::vector<StoredJobFile> stored = {{"/j/a.toml", JobText("alice"), 1}};
   const JobSetLoad load =
       ResolveJobFiles({Good("/j/a.toml", JobText("alice") + JobText("bob"))}, stored, no_bob, 50);
-  CHECK(Names(load) == std::vector<std::string>{"alice (last good)"});
+  CHECK(JobNames(load) == std::vector<std::string>{"alice (last good)"});
   REQUIRE(load.errors.size() == 1);
   CHECK(load.errors[0].line == 5);
   CHECK(load.errors[0].message == "/j/a.toml:5: user: no");
@@ -97,7 +97,7 @@ TEST_CASE("job set: a name an earlier file holds fails the later file") {
                        Good("/j/b.toml", JobText("shared", "15 * * * *") + JobText("mine"))},
                       stored, AnyUser, 50);
   // b.toml fails; of its last good text, the name a.toml took is dropped.
-  CHECK(Names(load) == std::vector<std::string>{"shared", "mine (last good)"});
+  CHECK(JobNames(load) == std::vector<std::string>{"shared", "mine (last good)"});
   CHECK(load.jobs[0].def.file == "/j/a.toml");
   REQUIRE(load.errors.size() == 1);
   CHECK(load.errors[0].file == "/j/b.toml");

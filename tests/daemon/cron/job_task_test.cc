@@ -6,7 +6,7 @@
 namespace tq {
 namespace {
 
-JobDef Job() {
+JobDef TaskJob() {
   JobDef job;
   job.name = "report";
   job.command = "make report";
@@ -31,7 +31,7 @@ TEST_CASE("job task: a command runs by the job's shell") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.shell);
-    JobDef job = Job();
+    JobDef job = TaskJob();
     job.shell = c.shell;
     const TaskSpec spec = JobTaskSpec(job, "/home/u", RetryPolicy{}, 0, true);
     CHECK(spec.shell == c.spec_shell);
@@ -40,7 +40,7 @@ TEST_CASE("job task: a command runs by the job's shell") {
 }
 
 TEST_CASE("job task: argv, settings, environment and directory") {
-  JobDef job = Job();
+  JobDef job = TaskJob();
   job.command.reset();
   job.argv = {"/usr/bin/report", "--all"};
   RetryPolicy retry;

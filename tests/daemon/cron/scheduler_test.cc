@@ -24,19 +24,19 @@ namespace {
 
 // 2027-01-15T08:00:00Z: FakeClock's start, on a whole hour.
 constexpr WallMs kStart = 1'800'000'000'000;
-constexpr int64_t kMinute = 60'000;
-constexpr int64_t kHour = 60 * kMinute;
+constexpr int64_t kSchedulerMinute = 60'000;
+constexpr int64_t kHour = 60 * kSchedulerMinute;
 
 // A daemon over a state directory and a jobs directory that outlive it, so a test can stop it
 // and open another one on the same state (a restart).
-struct Fixture {
+struct SchedulerFixture {
   TempDir dir{"scheduler"};
   FakeClock clock{kStart};
   FakeRunner* runner = nullptr;
   std::unique_ptr<Daemon> daemon;
   std::string boot_id = "boot-1";
 
-  Fixture() { std::filesystem::create_directory(JobsDir()); }
+  SchedulerFixture() { std::filesystem::create_directory(JobsDir()); }
 
   std::string JobsDir() const { return dir.File("jobs.d"); }
 
@@ -111,21 +111,22 @@ struct Fixture {
 };
 
 // One job in UTC named `name` with `schedule` and the extra `keys` lines.
-std::string JobText(const std::string& name, const std::string& schedule,
-                    const std::string& keys = "") {
+std::string SchedulerJobText(const std::string& name, const std::string& schedule,
+                             const std::string& keys = "") {
   return "[[job]]\nname = \"" + name + "\"\nschedule = \"" + schedule +
          "\"\ntimezone = \"UTC\"\ncommand = \"echo " + name + "\"\n" + keys;
 }
 
 TEST_CASE("scheduler: a job fires at its time as a task labelled with its job") {
-  Fixture f;
-  f.Write("a.toml", JobText("tick", "* * * * *",
-                            "env = { GREETING = \"hi\" }\nqueue = \"cron\"\npriority = 2\n"));
+  SchedulerFixture f;
+  f.Write("a.toml",
+          SchedulerJobText("tick", "* * * * *",
+                           "env = { GREETING = \"hi\" }\nqueue = \"cron\"\npriority = 2\n"));
   f.Open();
   CHECK(f.scheduler().Errors().empty());
   REQUIRE(f.scheduler().Jobs().size() == 1);
-  CHECK(f.Info("tick").next == kStart + kMinute);
-  f.Advance(kMinute - 1);
+  CHECK(f.Info("tick").next == kStart + kSchedulerMinute);
+  f.Advance(kSchedulerMinute - 1);
   CHECK(f.Runs("tick").empty());
   f.Advance(1);
   auto runs = f.Runs("tick");
@@ -140,9 +141,9 @@ TEST_CASE("scheduler: a job fires at its time as a task labelled with its job") 
   CHECK(spec.priority == 2);
   CHECK(f.runner->Running() == std::vector<TaskId>{runs[0].id});
   const JobInfo info = f.Info("tick");
-  CHECK(info.last_fired == kStart + kMinute);
+  CHECK(info.last_fired == kStart + kSchedulerMinute);
   CHECK(info.last_task == runs[0].id);
-  CHECK(info.next == kStart + 2 * kMinute);
+  CHECK(info.next == kStart + 2 * kSchedulerMinute);
 }
 
 TEST_CASE("scheduler: the misfire policy decides the runs missed while the daemon was down") {
@@ -153,16 +154,16 @@ TEST_CASE("scheduler: the misfire policy decides the runs missed while the daemo
   const Case cases[] = {{"skip", 0}, {"run_once", 1}, {"run_all", 3}};
   for (const Case& c : cases) {
     CAPTURE(c.misfire);
-    Fixture f;
-    f.Write("a.toml", JobText("hourly", "0 * * * *",
-                              std::string("misfire = \"") + c.misfire +
-                                  "\"\nmax_catch_up = 3\noverlap = \"allow\"\n"));
+    SchedulerFixture f;
+    f.Write("a.toml", SchedulerJobText("hourly", "0 * * * *",
+                                       std::string("misfire = \"") + c.misfire +
+                                           "\"\nmax_catch_up = 3\noverlap = \"allow\"\n"));
     f.Open();
     f.AdvanceTo(kStart + kHour);
     REQUIRE(f.Runs("hourly").size() == 1);
     f.FinishAll();
     f.Close();
-    f.clock.Advance(5 * kHour + 30 * kMinute);
+    f.clock.Advance(5 * kHour + 30 * kSchedulerMinute);
     f.Open();
     CHECK(f.Runs("hourly").size() == 1 + c.runs_at_start);
     // Each catch-up is a run of its own time; the next firing is the next hour, on time.
@@ -179,16 +180,17 @@ TEST_CASE(
     "waiting its turn") {
   for (const char* overlap : {"skip", "queue", "replace"}) {
     CAPTURE(overlap);
-    Fixture f;
-    f.Write("a.toml", JobText("hourly", "0 * * * *",
-                              std::string("misfire = \"run_all\"\nmax_catch_up = 3\noverlap = \"") +
-                                  overlap + "\"\n"));
+    SchedulerFixture f;
+    f.Write("a.toml",
+            SchedulerJobText("hourly", "0 * * * *",
+                             std::string("misfire = \"run_all\"\nmax_catch_up = 3\noverlap = \"") +
+                                 overlap + "\"\n"));
     f.Open();
     f.AdvanceTo(kStart + kHour);
     REQUIRE(f.Runs("hourly").size() == 1);
     f.FinishAll();
     f.Close();
-    f.clock.Advance(5 * kHour + 30 * kMinute);  // down from 09:00 to 14:30: 10..14 missed
+    f.clock.Advance(5 * kHour + 30 * kSchedulerMinute);  // down from 09:00 to 14:30: 10..14 missed
     f.Open();
     const auto runs = f.Runs("hourly");
     REQUIRE(runs.size() == 4);
@@ -198,10 +200,10 @@ TEST_CASE(
 }
 
 TEST_CASE("scheduler: a job new since the last start does not catch up times before it") {
-  Fixture f;
+  SchedulerFixture f;
   f.Open();
   f.Close();
-  f.Write("a.toml", JobText("hourly", "0 * * * *", "misfire = \"run_all\"\n"));
+  f.Write("a.toml", SchedulerJobText("hourly", "0 * * * *", "misfire = \"run_all\"\n"));
   f.clock.Advance(3 * kHour + 1);
   f.Open();
   CHECK(f.Runs("hourly").empty());
@@ -209,10 +211,10 @@ TEST_CASE("scheduler: a job new since the last start does not catch up times bef
 }
 
 TEST_CASE("scheduler: a clock stepped back never fires a time twice") {
-  Fixture f;
-  f.Write("a.toml", JobText("tick", "* * * * *"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("tick", "* * * * *"));
   f.Open();
-  f.AdvanceTo(kStart + kMinute);
+  f.AdvanceTo(kStart + kSchedulerMinute);
   REQUIRE(f.Runs("tick").size() == 1);
   f.FinishAll();
   f.StepWall(-30'000);  // 08:00:30 again
@@ -224,15 +226,15 @@ TEST_CASE("scheduler: a clock stepped back never fires a time twice") {
   f.Open();
   f.Advance(kHour);
   CHECK(f.Runs("tick").size() == 1);
-  f.Advance(kMinute);
+  f.Advance(kSchedulerMinute);
   CHECK(f.Runs("tick").size() == 2);
 }
 
 TEST_CASE("scheduler: a clock stepped forward runs the missed firings by the misfire policy") {
-  Fixture f;
-  f.Write("a.toml", JobText("hourly", "0 * * * *"));  // run_once
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("hourly", "0 * * * *"));  // run_once
   f.Open();
-  f.StepWall(10 * kHour + 5 * kMinute);
+  f.StepWall(10 * kHour + 5 * kSchedulerMinute);
   CHECK(f.Runs("hourly").size() == 1);
   CHECK(f.Info("hourly").next == kStart + 11 * kHour);
 }
@@ -251,16 +253,16 @@ TEST_CASE("scheduler: overlap with a run that keeps running") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.overlap);
-    Fixture f;
-    f.Write("a.toml",
-            JobText("long", "* * * * *", std::string("overlap = \"") + c.overlap + "\"\n"));
+    SchedulerFixture f;
+    f.Write("a.toml", SchedulerJobText("long", "* * * * *",
+                                       std::string("overlap = \"") + c.overlap + "\"\n"));
     f.Open();
-    f.AdvanceTo(kStart + kMinute);
+    f.AdvanceTo(kStart + kSchedulerMinute);
     const auto first = f.Runs("long");
     REQUIRE(first.size() == 1);
     const TaskId first_id = first[0].id;
-    f.Advance(kMinute);
-    f.Advance(kMinute);
+    f.Advance(kSchedulerMinute);
+    f.Advance(kSchedulerMinute);
     const auto runs = f.Runs("long");
     CHECK(runs.size() == c.tasks);
     CHECK(f.runner->Running().size() == c.running);
@@ -285,8 +287,8 @@ TEST_CASE("scheduler: overlap with a run that keeps running") {
 }
 
 TEST_CASE("scheduler: @every fires at each interval after the job was first seen") {
-  Fixture f;
-  f.Write("a.toml", JobText("often", "@every 90s", "overlap = \"allow\"\n"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("often", "@every 90s", "overlap = \"allow\"\n"));
   f.Open();
   f.Advance(89'999);
   CHECK(f.Runs("often").empty());
@@ -298,49 +300,49 @@ TEST_CASE("scheduler: @every fires at each interval after the job was first seen
 }
 
 TEST_CASE("scheduler: @reboot runs once per boot, not once per daemon start") {
-  Fixture f;
-  f.Write("a.toml", JobText("boot", "@reboot"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("boot", "@reboot"));
   f.Open();
   CHECK(f.Runs("boot").size() == 1);
   CHECK_FALSE(f.Info("boot").next.has_value());
   f.FinishAll();
   f.Close();
-  f.clock.Advance(kMinute);
+  f.clock.Advance(kSchedulerMinute);
   f.Open();
   CHECK(f.Runs("boot").size() == 1);
   f.Close();
-  f.clock.Advance(kMinute);
+  f.clock.Advance(kSchedulerMinute);
   f.boot_id = "boot-2";
   f.Open();
   CHECK(f.Runs("boot").size() == 2);
 }
 
 TEST_CASE("scheduler: an @reboot job added by a reload waits for the next boot") {
-  Fixture f;
+  SchedulerFixture f;
   f.Open();
-  f.Write("a.toml", JobText("boot", "@reboot"));
+  f.Write("a.toml", SchedulerJobText("boot", "@reboot"));
   CHECK(f.scheduler().Reload().added == 1);
   f.daemon->RunReady();
   CHECK(f.Runs("boot").empty());
   f.Close();
-  f.clock.Advance(kMinute);
+  f.clock.Advance(kSchedulerMinute);
   f.Open();
   CHECK(f.Runs("boot").empty());
   f.Close();
-  f.clock.Advance(kMinute);
+  f.clock.Advance(kSchedulerMinute);
   f.boot_id = "boot-2";
   f.Open();
   CHECK(f.Runs("boot").size() == 1);
 }
 
 TEST_CASE("scheduler: a broken reload keeps the old job firing and reports the file and line") {
-  Fixture f;
-  f.Write("a.toml", JobText("tick", "* * * * *"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("tick", "* * * * *"));
   f.Open();
-  f.AdvanceTo(kStart + kMinute);
+  f.AdvanceTo(kStart + kSchedulerMinute);
   REQUIRE(f.Runs("tick").size() == 1);
   f.FinishAll();
-  f.Write("a.toml", JobText("tick", "* * * * *", "colour = \"blue\"\n"));
+  f.Write("a.toml", SchedulerJobText("tick", "* * * * *", "colour = \"blue\"\n"));
   const ReloadReport report = f.scheduler().Reload();
   REQUIRE(report.errors.size() == 1);
   CHECK(report.errors[0].file == f.JobsDir() + "/a.toml");
@@ -350,20 +352,20 @@ TEST_CASE("scheduler: a broken reload keeps the old job firing and reports the f
   CHECK(report.removed == 0);
   CHECK(f.scheduler().Errors().size() == 1);
   CHECK(f.Info("tick").from_last_good);
-  f.Advance(kMinute);
+  f.Advance(kSchedulerMinute);
   CHECK(f.Runs("tick").size() == 2);
   // Fixed again: the new text is in force, with no error left.
-  f.Write("a.toml", JobText("tick", "*/5 * * * *"));
+  f.Write("a.toml", SchedulerJobText("tick", "*/5 * * * *"));
   const ReloadReport fixed = f.scheduler().Reload();
   CHECK(fixed.errors.empty());
   CHECK(fixed.changed == 1);
   CHECK_FALSE(f.Info("tick").from_last_good);
-  CHECK(f.Info("tick").next == kStart + 5 * kMinute);
+  CHECK(f.Info("tick").next == kStart + 5 * kSchedulerMinute);
 }
 
 TEST_CASE("scheduler: a broken file and a restart still fire the last good job") {
-  Fixture f;
-  f.Write("a.toml", JobText("tick", "* * * * *"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("tick", "* * * * *"));
   f.Open();
   f.Close();
   f.Write("a.toml", "[[job]\nname = \n");
@@ -371,16 +373,16 @@ TEST_CASE("scheduler: a broken file and a restart still fire the last good job")
   REQUIRE(f.scheduler().Errors().size() == 1);
   CHECK(f.scheduler().Errors()[0].file == f.JobsDir() + "/a.toml");
   CHECK(f.Info("tick").from_last_good);
-  f.Advance(kMinute);
+  f.Advance(kSchedulerMinute);
   CHECK(f.Runs("tick").size() == 1);
 }
 
 TEST_CASE("scheduler: a removed job stops firing and its running task is left alone") {
-  Fixture f;
-  f.Write("a.toml", JobText("tick", "* * * * *"));
-  f.Write("b.toml", JobText("other", "0 0 1 1 *"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("tick", "* * * * *"));
+  f.Write("b.toml", SchedulerJobText("other", "0 0 1 1 *"));
   f.Open();
-  f.AdvanceTo(kStart + kMinute);
+  f.AdvanceTo(kStart + kSchedulerMinute);
   const auto runs = f.Runs("tick");
   REQUIRE(runs.size() == 1);
   f.Remove("a.toml");
@@ -389,7 +391,7 @@ TEST_CASE("scheduler: a removed job stops firing and its running task is left al
   CHECK(report.jobs == 1);
   CHECK(report.files == 1);
   CHECK_FALSE(f.scheduler().Job("tick").ok());
-  f.Advance(5 * kMinute);
+  f.Advance(5 * kSchedulerMinute);
   CHECK(f.Runs("tick").size() == 1);
   CHECK(f.runner->Running() == std::vector<TaskId>{runs[0].id});
   CHECK_FALSE(f.runner->StopOf(runs[0].id).has_value());
@@ -400,12 +402,12 @@ TEST_CASE("scheduler: a removed job stops firing and its running task is left al
 }
 
 TEST_CASE("scheduler: a reload reports the jobs added, removed and changed") {
-  Fixture f;
-  f.Write("a.toml", JobText("one", "0 * * * *") + JobText("two", "0 * * * *"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("one", "0 * * * *") + SchedulerJobText("two", "0 * * * *"));
   f.Open();
-  f.Write("a.toml", JobText("one", "0 * * * *") + JobText("two", "30 * * * *") +
-                        JobText("three", "0 * * * *"));
-  f.Write("b.toml", JobText("four", "0 * * * *"));
+  f.Write("a.toml", SchedulerJobText("one", "0 * * * *") + SchedulerJobText("two", "30 * * * *") +
+                        SchedulerJobText("three", "0 * * * *"));
+  f.Write("b.toml", SchedulerJobText("four", "0 * * * *"));
   ReloadReport r = f.scheduler().Reload();
   CHECK(r.files == 2);
   CHECK(r.jobs == 4);
@@ -436,15 +438,15 @@ TEST_CASE("scheduler: a changed schedule plans from the job's last firing") {
   for (const Case& c : cases) {
     CAPTURE(c.schedule);
     CAPTURE(c.misfire);
-    Fixture f;
+    SchedulerFixture f;
     const std::string keys = std::string("misfire = \"") + c.misfire + "\"\n";
-    f.Write("a.toml", JobText("daily", "0 9 * * *", keys));
+    f.Write("a.toml", SchedulerJobText("daily", "0 9 * * *", keys));
     f.Open();
     f.AdvanceTo(nine);
     REQUIRE(f.Runs("daily").size() == 1);
     f.FinishAll();
     f.AdvanceTo(nine + 3 * kHour);
-    f.Write("a.toml", JobText("daily", c.schedule, keys));
+    f.Write("a.toml", SchedulerJobText("daily", c.schedule, keys));
     CHECK(f.scheduler().Reload().changed == 1);
     f.daemon->RunReady();
     CHECK(f.Runs("daily").size() == 1 + c.runs_at_reload);
@@ -453,9 +455,9 @@ TEST_CASE("scheduler: a changed schedule plans from the job's last firing") {
 }
 
 TEST_CASE("scheduler: a name an earlier file defines is an error for the later file") {
-  Fixture f;
-  f.Write("a.toml", JobText("same", "0 * * * *"));
-  f.Write("b.toml", JobText("same", "30 * * * *") + JobText("own", "0 * * * *"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("same", "0 * * * *"));
+  f.Write("b.toml", SchedulerJobText("same", "30 * * * *") + SchedulerJobText("own", "0 * * * *"));
   f.Open();
   REQUIRE(f.scheduler().Errors().size() == 1);
   CHECK(f.scheduler().Errors()[0].file == f.JobsDir() + "/b.toml");
@@ -465,8 +467,8 @@ TEST_CASE("scheduler: a name an earlier file defines is an error for the later f
 }
 
 TEST_CASE("scheduler: disable and enable are persisted and skip the times in between") {
-  Fixture f;
-  f.Write("a.toml", JobText("hourly", "0 * * * *"));  // run_once
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("hourly", "0 * * * *"));  // run_once
   f.Open();
   REQUIRE(f.scheduler().SetEnabled("hourly", false).ok());
   CHECK(f.Info("hourly").disabled);
@@ -478,7 +480,7 @@ TEST_CASE("scheduler: disable and enable are persisted and skip the times in bet
   f.Open();
   CHECK(f.Info("hourly").disabled);
   CHECK(f.Runs("hourly").empty());
-  f.Advance(30 * kMinute);
+  f.Advance(30 * kSchedulerMinute);
   REQUIRE(f.scheduler().SetEnabled("hourly", true).ok());
   f.daemon->RunReady();
   CHECK(f.Runs("hourly").empty());  // no catch-up for the hours it was disabled
@@ -495,16 +497,16 @@ TEST_CASE("scheduler: disable and enable are persisted and skip the times in bet
 }
 
 TEST_CASE("scheduler: a job disabled in its file does not fire and cannot be enabled by name") {
-  Fixture f;
-  f.Write("a.toml", JobText("off", "* * * * *", "enabled = false\n"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("off", "* * * * *", "enabled = false\n"));
   f.Open();
-  f.Advance(5 * kMinute + 30'000);
+  f.Advance(5 * kSchedulerMinute + 30'000);
   CHECK(f.Runs("off").empty());
   const Status st = f.scheduler().SetEnabled("off", true);
   CHECK(st.code() == ErrorCode::kInvalid);
   CHECK(st.message().find("enabled = false") != std::string::npos);
   // Enabled in the file: it fires from then on, without the minutes it was off.
-  f.Write("a.toml", JobText("off", "* * * * *"));
+  f.Write("a.toml", SchedulerJobText("off", "* * * * *"));
   f.scheduler().Reload();
   f.daemon->RunReady();
   CHECK(f.Runs("off").empty());
@@ -513,8 +515,8 @@ TEST_CASE("scheduler: a job disabled in its file does not fire and cannot be ena
 }
 
 TEST_CASE("scheduler: run now obeys overlap unless forced") {
-  Fixture f;
-  f.Write("a.toml", JobText("long", "0 0 1 1 *"));  // overlap skip
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("long", "0 0 1 1 *"));  // overlap skip
   f.Open();
   auto first = f.scheduler().RunNow("long", false);
   REQUIRE_MESSAGE(first.ok(), first.status().message());
@@ -541,23 +543,23 @@ TEST_CASE("scheduler: run now obeys overlap unless forced") {
 }
 
 TEST_CASE("scheduler: random_delay holds each run within its window") {
-  Fixture f;
-  f.Write("a.toml", JobText("spread", "* * * * *", "random_delay = \"30s\"\n"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("spread", "* * * * *", "random_delay = \"30s\"\n"));
   f.Open();
-  f.AdvanceTo(kStart + kMinute);
+  f.AdvanceTo(kStart + kSchedulerMinute);
   const auto runs = f.Runs("spread");
   REQUIRE(runs.size() == 1);
-  CHECK(runs[0].spec.not_before >= kStart + kMinute);
-  CHECK(runs[0].spec.not_before <= kStart + kMinute + 30'000);
-  f.AdvanceTo(kStart + kMinute + 30'000);
+  CHECK(runs[0].spec.not_before >= kStart + kSchedulerMinute);
+  CHECK(runs[0].spec.not_before <= kStart + kSchedulerMinute + 30'000);
+  f.AdvanceTo(kStart + kSchedulerMinute + 30'000);
   CHECK(f.runner->Running() == std::vector<TaskId>{runs[0].id});
 }
 
 TEST_CASE("scheduler: of a thousand jobs only those due fire") {
-  Fixture f;
+  SchedulerFixture f;
   std::string text;
   for (int i = 0; i < 1000; ++i)
-    text += JobText("job" + std::to_string(i), std::to_string(i % 60) + " 9 * * *");
+    text += SchedulerJobText("job" + std::to_string(i), std::to_string(i % 60) + " 9 * * *");
   f.Write("a.toml", text);
   f.Open();
   CHECK(f.scheduler().Jobs().size() == 1000);
@@ -568,17 +570,17 @@ TEST_CASE("scheduler: of a thousand jobs only those due fire") {
 }
 
 TEST_CASE("scheduler: a firing the store cannot take is tried again, not lost") {
-  Fixture f;
+  SchedulerFixture f;
   // A run whose environment needs far more pages than the full store has left.
   std::string env = "env = { ";
   for (int i = 0; i < 8; ++i)
     env += (i ? ", " : "") + std::string("BIG") + std::to_string(i) + " = \"" +
            std::string(100'000, 'x') + "\"";
-  f.Write("a.toml", JobText("big", "* * * * *", env + " }\n"));
+  f.Write("a.toml", SchedulerJobText("big", "* * * * *", env + " }\n"));
   f.Open();
   auto& sqlite = dynamic_cast<SqliteStore&>(f.store());
   REQUIRE(sqlite.LimitGrowth(4).ok());
-  f.AdvanceTo(kStart + kMinute);
+  f.AdvanceTo(kStart + kSchedulerMinute);
   CHECK(f.Runs("big").empty());
   f.Advance(1000);  // tried again: still full
   CHECK(f.Runs("big").empty());
@@ -586,14 +588,14 @@ TEST_CASE("scheduler: a firing the store cannot take is tried again, not lost") 
   f.Advance(1000);
   const auto runs = f.Runs("big");
   REQUIRE(runs.size() == 1);  // the firing of 08:01, two seconds late, and only once
-  CHECK(f.Info("big").last_fired == kStart + kMinute);
-  f.AdvanceTo(kStart + 2 * kMinute);
-  CHECK(f.Runs("big").size() == 1);                     // overlap skip: the first run still runs
-  CHECK(f.Info("big").last_fired == kStart + kMinute);  // the skipped time made no run
+  CHECK(f.Info("big").last_fired == kStart + kSchedulerMinute);
+  f.AdvanceTo(kStart + 2 * kSchedulerMinute);
+  CHECK(f.Runs("big").size() == 1);  // overlap skip: the first run still runs
+  CHECK(f.Info("big").last_fired == kStart + kSchedulerMinute);  // the skipped time made no run
 }
 
 TEST_CASE("scheduler: no jobs directory means no jobs and no error") {
-  Fixture f;
+  SchedulerFixture f;
   std::filesystem::remove(f.JobsDir());
   f.Open();
   CHECK(f.scheduler().Jobs().empty());
@@ -604,13 +606,13 @@ TEST_CASE("scheduler: no jobs directory means no jobs and no error") {
 }
 
 TEST_CASE("scheduler: a job gone from every file is forgotten by the store unless it has tasks") {
-  Fixture f;
-  f.Write("a.toml",
-          JobText("stays", "@yearly") + JobText("idle", "@yearly") + JobText("ran", "* * * * *"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("stays", "@yearly") + SchedulerJobText("idle", "@yearly") +
+                        SchedulerJobText("ran", "* * * * *"));
   f.Open();
-  f.AdvanceTo(kStart + kMinute);
+  f.AdvanceTo(kStart + kSchedulerMinute);
   REQUIRE(f.Runs("ran").size() == 1);
-  f.Write("a.toml", JobText("stays", "@yearly"));
+  f.Write("a.toml", SchedulerJobText("stays", "@yearly"));
   REQUIRE(f.scheduler().Reload().removed == 2);
   auto records = f.store().JobRecords();
   REQUIRE(records.ok());
@@ -620,15 +622,15 @@ TEST_CASE("scheduler: a job gone from every file is forgotten by the store unles
 }
 
 TEST_CASE("scheduler: the firings of one turn are stored in one commit") {
-  Fixture f;
+  SchedulerFixture f;
   std::string text;
-  for (int i = 0; i < 50; ++i) text += JobText("j" + std::to_string(i), "* * * * *");
+  for (int i = 0; i < 50; ++i) text += SchedulerJobText("j" + std::to_string(i), "* * * * *");
   f.Write("a.toml", text);
   f.Open();
   REQUIRE(f.store().SetQueuePaused("default", true).ok());  // nothing starts: firings alone
   int commits = 0;
   f.store().ObserveCommits([&](double) { ++commits; });
-  f.AdvanceTo(kStart + kMinute);
+  f.AdvanceTo(kStart + kSchedulerMinute);
   int runs = 0;
   for (int i = 0; i < 50; ++i) runs += static_cast<int>(f.Runs("j" + std::to_string(i)).size());
   CHECK(runs == 50);
@@ -638,10 +640,10 @@ TEST_CASE("scheduler: the firings of one turn are stored in one commit") {
 // SPEC 6: a firing that replaces its job's run stops the old run only once the new one is
 // stored. Its commit failing leaves the old run running, unsignalled, and tells nothing.
 TEST_CASE("scheduler: a replacing firing whose commit fails stops nothing and tells nothing") {
-  Fixture f;
-  f.Write("a.toml", JobText("long", "* * * * *", "overlap = \"replace\"\n"));
+  SchedulerFixture f;
+  f.Write("a.toml", SchedulerJobText("long", "* * * * *", "overlap = \"replace\"\n"));
   f.Open();
-  f.AdvanceTo(kStart + kMinute);
+  f.AdvanceTo(kStart + kSchedulerMinute);
   const auto first = f.Runs("long");
   REQUIRE(first.size() == 1);
   const TaskId old = first[0].id;
@@ -649,7 +651,7 @@ TEST_CASE("scheduler: a replacing firing whose commit fails stops nothing and te
   const uint64_t runs_before = f.daemon->counters().cron_firings["run"];
 
   RefusedCommits refused(f.store());
-  f.Advance(kMinute);
+  f.Advance(kSchedulerMinute);
   CHECK(refused.refused >= 1);
   CHECK_FALSE(f.runner->StopOf(old).has_value());
   CHECK(f.Runs("long").size() == 1);

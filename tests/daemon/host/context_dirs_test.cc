@@ -30,7 +30,7 @@ bool IsRoot() {
   return geteuid() == 0;
 }
 
-void Write(const std::string& path, const std::string& text) {
+void WriteText(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
@@ -131,7 +131,7 @@ TEST_CASE("context dirs: the root is made 0711, and an existing one given that m
   CHECK(PrepareContextRoot(root).ok());
   CHECK(ModeOf(root) == 0711);
 
-  Write(tmp.File("file"), "x");
+  WriteText(tmp.File("file"), "x");
   const Status file = PrepareContextRoot(tmp.File("file"));
   CHECK(file.code() == ErrorCode::kConfig);
   CHECK(file.message() == "state: " + tmp.File("file") + " is not a directory");
@@ -206,7 +206,7 @@ TEST_CASE("context dirs: a user's directory that is a link, a file or another's 
                                        "is");
   CHECK(!Exists(elsewhere + "/15"));
   REQUIRE(unlink(c.UserDir().c_str()) == 0);
-  Write(c.UserDir(), "x");
+  WriteText(c.UserDir(), "x");
   CHECK(!MakeContextDir(c.root, 15, std::nullopt).ok());
   CHECK(S_ISREG(Lstat(c.UserDir()).st_mode));
 
@@ -222,7 +222,7 @@ TEST_CASE("context dirs: a user's directory that is a link, a file or another's 
 TEST_CASE("context dirs: a later stage gets the same directory, with what is in it") {
   Contexts c;
   const std::string dir = c.Make(7);
-  Write(dir + "/data", "kept");
+  WriteText(dir + "/data", "kept");
   REQUIRE(chmod(dir.c_str(), 0750) == 0);  // the user's own business
   CHECK(c.Make(7) == dir);
   CHECK(Exists(dir + "/data"));
@@ -244,7 +244,7 @@ TEST_CASE("context dirs: a link, a file or another user's directory in its place
   CHECK(ModeOf(elsewhere) == 0755);
   CHECK(S_ISLNK(Lstat(c.Dir(13)).st_mode));
 
-  Write(c.Dir(14), "x");
+  WriteText(c.Dir(14), "x");
   CHECK(!MakeContextDir(c.root, 14, std::nullopt).ok());
   CHECK(S_ISREG(Lstat(c.Dir(14)).st_mode));
 
@@ -262,7 +262,7 @@ TEST_CASE("context dirs: one an earlier tqd made in the root moves to its user's
   Contexts c;
   const std::string old = c.OldDir(81);
   REQUIRE(mkdir(old.c_str(), 0750) == 0);
-  Write(old + "/env", "ROWS=12\n");
+  WriteText(old + "/env", "ROWS=12\n");
   REQUIRE(mkdir((old + "/sub").c_str(), 0700) == 0);
   const std::optional<std::pair<uint32_t, uint32_t>> nobody =
       IsRoot() ? std::make_optional(std::make_pair(kNobody, kNobody)) : std::nullopt;
@@ -298,7 +298,7 @@ TEST_CASE("context dirs: an earlier tqd's context that is a link, a file or anot
                                        "it is");
   CHECK(S_ISLNK(Lstat(c.OldDir(82)).st_mode));
   CHECK(!Exists(c.Dir(82)));
-  Write(c.OldDir(83), "x");
+  WriteText(c.OldDir(83), "x");
   CHECK(!MakeContextDir(c.root, 83, std::nullopt).ok());
   CHECK(!Exists(c.Dir(83)));
 
@@ -321,7 +321,7 @@ TEST_CASE("context dirs: the env file, missing or written") {
   CHECK(none->entries.empty());
   CHECK(none->refused.empty());
 
-  Write(dir + "/env", "# from the dump stage\nexport ROWS=12\nTQ_STAGE=x\n");
+  WriteText(dir + "/env", "# from the dump stage\nexport ROWS=12\nTQ_STAGE=x\n");
   Result<ContextEnv> env = c.Read(3);
   REQUIRE(env.ok());
   CHECK(env->entries == std::vector<std::string>{"ROWS=12"});
@@ -349,7 +349,7 @@ TEST_CASE("context dirs: an env file that is not a plain file of the user's is i
   const std::string dir = c.Make(5);
   const std::string env = dir + "/env";
   const std::string secret = c.tmp.File("secret");
-  Write(secret, "PASSWORD=hunter2\n");
+  WriteText(secret, "PASSWORD=hunter2\n");
 
   REQUIRE(symlink(secret.c_str(), env.c_str()) == 0);
   CHECK(IgnoredWhy(c, 5) == "not a regular file; ignored");
@@ -367,7 +367,7 @@ TEST_CASE("context dirs: an env file that is not a plain file of the user's is i
   CHECK(IgnoredWhy(c, 5) == "2 links to it (a hard link is never read); ignored");
   REQUIRE(unlink(env.c_str()) == 0);
 
-  Write(env, "A=1\n");
+  WriteText(env, "A=1\n");
   const uint32_t other = geteuid() + 1;  // the context moved to another user's directory
   REQUIRE(mkdir(c.UserDir(other).c_str(), 0700) == 0);
   REQUIRE(rename(dir.c_str(), c.Dir(5, other).c_str()) == 0);
@@ -389,13 +389,13 @@ TEST_CASE("context dirs: an env file over 64 KiB is ignored whole") {
   const std::string dir = c.Make(6);
   std::string full = "A=1\n";
   full += std::string(kMaxContextEnvBytes - full.size() - 1, '#') + "\n";
-  Write(dir + "/env", full);
+  WriteText(dir + "/env", full);
   Result<ContextEnv> fits = c.Read(6);
   REQUIRE(fits.ok());
   CHECK(fits->entries == std::vector<std::string>{"A=1"});
   CHECK(fits->refused.empty());
 
-  Write(dir + "/env", full + "B=2\n");
+  WriteText(dir + "/env", full + "B=2\n");
   CHECK(IgnoredWhy(c, 6) == "larger than the limit of 65536 bytes; ignored");
   REQUIRE(truncate((dir + "/env").c_str(), 1LL << 40) == 0);  // sparse: never read
   CHECK(IgnoredWhy(c, 6) == "larger than the limit of 65536 bytes; ignored");
@@ -418,7 +418,7 @@ TEST_CASE("context dirs: removing follows no link out of the tree") {
   const std::string dir = c.Make(22);
   const std::string outside = c.tmp.File("outside");
   REQUIRE(mkdir(outside.c_str(), 0700) == 0);
-  Write(outside + "/keep", "x");
+  WriteText(outside + "/keep", "x");
   REQUIRE(symlink(outside.c_str(), (dir + "/to-dir").c_str()) == 0);
   REQUIRE(symlink((outside + "/keep").c_str(), (dir + "/to-file").c_str()) == 0);
   REQUIRE(mkdir((dir + "/sub").c_str(), 0700) == 0);
@@ -433,9 +433,9 @@ TEST_CASE("context dirs: removing follows no link out of the tree") {
   // tqd made it: it goes, what it names stays.
   c.Make(26);
   REQUIRE(symlink(outside.c_str(), c.Dir(23).c_str()) == 0);
-  Write(c.Dir(24), "a file");
+  WriteText(c.Dir(24), "a file");
   REQUIRE(symlink(outside.c_str(), c.OldDir(27).c_str()) == 0);
-  Write(c.OldDir(28), "a file");
+  WriteText(c.OldDir(28), "a file");
   CHECK(RemoveContextDirs(c.root, {23, 24, 25, 27, 28}).empty());  // 25 never existed
   for (const std::string& gone : {c.Dir(23), c.Dir(24), c.OldDir(27), c.OldDir(28)}) {
     CAPTURE(gone);
@@ -449,8 +449,8 @@ TEST_CASE("context dirs: removing odd names, FIFOs and read-only directories") {
   const std::string dir = c.Make(31);
   for (const std::string name : {"\xff\xfe", "-rf", "--", " ", "a\nb", "*", ".tq-rm-0"})
     REQUIRE(mkdir((dir + "/" + name).c_str(), 0700) == 0);
-  Write(dir + "/-rf/\x80", "x");
-  Write(dir + "/.tq-rm-0/x", "x");  // the name the remover gives the first directory it moves
+  WriteText(dir + "/-rf/\x80", "x");
+  WriteText(dir + "/.tq-rm-0/x", "x");  // the name the remover gives the first directory it moves
   REQUIRE(mkdir((dir + "/-rf/.tq-rm-1").c_str(), 0700) == 0);
   REQUIRE(mkdir((dir + "/-rf/.tq-rm-1/deeper").c_str(), 0700) == 0);
   REQUIRE(mkfifo((dir + "/--/fifo").c_str(), 0600) == 0);
@@ -488,7 +488,7 @@ TEST_CASE("context dirs: a directory the task's user does not own is left, and s
   Contexts c;
   const std::string dir = c.Make(51);
   REQUIRE(mkdir((dir + "/theirs").c_str(), 0700) == 0);
-  Write(dir + "/theirs/precious", "x");
+  WriteText(dir + "/theirs/precious", "x");
   ChownTree(dir, kNobody);
   REQUIRE(chown((dir + "/theirs").c_str(), 0, 0) == 0);  // moved in from elsewhere
   const std::vector<std::string> failed = RemoveContextDirs(c.root, {51});
@@ -499,11 +499,11 @@ TEST_CASE("context dirs: a directory the task's user does not own is left, and s
 
 TEST_CASE("context dirs: removing takes contexts of both layouts, and a user's emptied directory") {
   Contexts c;
-  Write(c.Make(71) + "/f", "x");
+  WriteText(c.Make(71) + "/f", "x");
   c.Make(72);
   for (const int64_t id : {73, 74}) {
     REQUIRE(mkdir(c.OldDir(id).c_str(), 0700) == 0);  // as an earlier tqd made them
-    Write(c.OldDir(id) + "/env", "A=1\n");
+    WriteText(c.OldDir(id) + "/env", "A=1\n");
   }
   if (IsRoot()) {
     REQUIRE(MakeContextDir(c.root, 75, std::make_pair(kNobody, kNobody)).ok());
@@ -529,11 +529,11 @@ TEST_CASE("context dirs: nothing on another file system is entered, made, read o
   if (!IsRoot()) TQ_SKIP("not root: no file system can be mounted");
   Contexts c;
   const std::string dir = c.Make(61);
-  Write(dir + "/env", "A=1\n");
+  WriteText(dir + "/env", "A=1\n");
   const std::string elsewhere = ": on another file system (a mount point); left as it is";
   {
     Mounted over(dir);  // a user's FUSE mount over their context
-    Write(dir + "/env", "EVIL=1\n");
+    WriteText(dir + "/env", "EVIL=1\n");
     Result<std::string> made = MakeContextDir(c.root, 61, std::nullopt);
     REQUIRE(!made.ok());
     CHECK(made.status().message() == "context directory " + dir + elsewhere);
@@ -571,7 +571,7 @@ TEST_CASE("context dirs: nothing on another file system is entered, made, read o
     REQUIRE(mkdir((dir + "/deep").c_str(), 0700) == 0);  // deeper in the tree
     REQUIRE(mkdir((dir + "/deep/sub").c_str(), 0700) == 0);
     Mounted over(dir + "/deep/sub");
-    Write(dir + "/deep/sub/precious", "x");
+    WriteText(dir + "/deep/sub/precious", "x");
     CHECK(RemoveContextDirs(c.root, {61}) ==
           std::vector<std::string>{dir + ": \"sub\" is a mount point; left"});
     CHECK(Exists(dir + "/deep/sub/precious"));

@@ -15,11 +15,11 @@
 namespace tq {
 namespace {
 
-constexpr int64_t kLeaseMs = 3000;
+constexpr int64_t kHostLeaseMs = 3000;
 
 // Two hosts, "a" and "b", on one store file, each with its own lease on one loop and clock. A
 // lease's session is a store of its own on the same file, its calls made at once on the loop.
-struct Fixture {
+struct LeaseFixture {
   TempDir dir{"host-lease"};
   FakeClock clock;
   EventLoop loop{clock};
@@ -36,9 +36,9 @@ struct Fixture {
   std::vector<Rescue> rescued_by_a;
   int b_fenced = 0;
 
-  Fixture() {
+  LeaseFixture() {
     Config c;
-    c.host_lease_ms = kLeaseMs;
+    c.host_lease_ms = kHostLeaseMs;
     config = std::make_shared<const Config>(c);
     a_store = Open("a");
     b_store = Open("b");
@@ -90,43 +90,43 @@ struct Fixture {
 };
 
 TEST_CASE("host lease: a host silent for a whole lease is fenced and its attempts rescued") {
-  Fixture f;
+  LeaseFixture f;
   const TaskId id = test::MustInsert(*f.b_store, test::kAlice, test::Spec({"x"}));
   test::MustStart(*f.b_store, id, f.clock.WallNow());
   f.a->Start();  // a first sees b's count now, and beats every third of the lease
-  f.Pass(kLeaseMs / 3);
-  f.Pass(kLeaseMs / 3);
+  f.Pass(kHostLeaseMs / 3);
+  f.Pass(kHostLeaseMs / 3);
   CHECK(f.rescued_by_a.empty());  // two thirds of a lease
-  f.Pass(kLeaseMs / 3);
+  f.Pass(kHostLeaseMs / 3);
   REQUIRE(f.rescued_by_a.size() == 1);
   CHECK(f.rescued_by_a[0].host == "b");
-  CHECK(f.rescued_by_a[0].silent_ms == kLeaseMs);  // b joined a lease ago and never beat
+  CHECK(f.rescued_by_a[0].silent_ms == kHostLeaseMs);  // b joined a lease ago and never beat
   REQUIRE(f.rescued_by_a[0].attempts.size() == 1);
   CHECK(f.rescued_by_a[0].attempts[0].task_id == id);
-  for (int i = 0; i < 6; ++i) f.Pass(kLeaseMs / 3);
+  for (int i = 0; i < 6; ++i) f.Pass(kHostLeaseMs / 3);
   CHECK(f.rescued_by_a.size() == 1);  // fenced once
 }
 
 TEST_CASE("host lease: a beating host is never fenced, whatever the wall clock does") {
-  Fixture f;
+  LeaseFixture f;
   f.StartB();
   f.a->Start();
   for (int i = 0; i < 10; ++i) {
     f.clock.StepWall(i % 2 == 0 ? 3'600'000 : -7'200'000);  // steps of an hour either way
-    f.Pass(kLeaseMs / 3);
+    f.Pass(kHostLeaseMs / 3);
   }
   CHECK(f.rescued_by_a.empty());
   CHECK(f.b_fenced == 0);
 }
 
 TEST_CASE("host lease: a host that stops beating is fenced, and learns it when it beats again") {
-  Fixture f;
+  LeaseFixture f;
   f.StartB();
   f.a->Start();
-  for (int i = 0; i < 3; ++i) f.Pass(kLeaseMs / 3);
+  for (int i = 0; i < 3; ++i) f.Pass(kHostLeaseMs / 3);
   REQUIRE(f.rescued_by_a.empty());
   f.b.reset();  // b stops, as a stopped process would
-  for (int i = 0; i < 5; ++i) f.Pass(kLeaseMs / 3);
+  for (int i = 0; i < 5; ++i) f.Pass(kHostLeaseMs / 3);
   REQUIRE(f.rescued_by_a.size() == 1);
   CHECK(f.rescued_by_a[0].attempts.empty());
   f.StartB();  // b runs again: its first beat finds it fenced
@@ -134,33 +134,33 @@ TEST_CASE("host lease: a host that stops beating is fenced, and learns it when i
 }
 
 TEST_CASE("host lease: after the store took no heartbeat for a while no host is fenced") {
-  Fixture f;
+  LeaseFixture f;
   f.StartB();  // b beats a sixth of a lease before a, in every round
-  f.Pass(kLeaseMs / 6);
+  f.Pass(kHostLeaseMs / 6);
   f.a->Start();
-  for (int i = 0; i < 6; ++i) f.Pass(kLeaseMs / 6);
+  for (int i = 0; i < 6; ++i) f.Pass(kHostLeaseMs / 6);
   {
     // For two leases no commit of either host goes through (the database stalled).
     RefusedCommits a_refused(*f.a_session), b_refused(*f.b_session);
-    for (int i = 0; i < 13; ++i) f.Pass(kLeaseMs / 6);
+    for (int i = 0; i < 13; ++i) f.Pass(kHostLeaseMs / 6);
   }  // it thaws just after b's beat failed: a beats first, and looks
 
-  for (int i = 0; i < 12; ++i) f.Pass(kLeaseMs / 12);
+  for (int i = 0; i < 12; ++i) f.Pass(kHostLeaseMs / 12);
   CHECK(f.rescued_by_a.empty());
   CHECK(f.b_fenced == 0);
 }
 
 TEST_CASE("host lease: a host that was stalled itself fences a silent host a lease after") {
-  Fixture f;
+  LeaseFixture f;
   f.StartB();
   f.a->Start();
-  for (int i = 0; i < 3; ++i) f.Pass(kLeaseMs / 3);
+  for (int i = 0; i < 3; ++i) f.Pass(kHostLeaseMs / 3);
   f.b.reset();  // b stops, and a stalls for three leases
-  f.clock.Advance(3 * kLeaseMs);
+  f.clock.Advance(3 * kHostLeaseMs);
   f.loop.RunReady();
-  for (int i = 0; i < 2; ++i) f.Pass(kLeaseMs / 3);
+  for (int i = 0; i < 2; ++i) f.Pass(kHostLeaseMs / 3);
   CHECK(f.rescued_by_a.empty());  // two thirds of a lease since a watches again
-  f.Pass(kLeaseMs / 3);
+  f.Pass(kHostLeaseMs / 3);
   CHECK(f.rescued_by_a.size() == 1);
 }
 

@@ -12,7 +12,7 @@ namespace tq {
 namespace {
 
 // The permission bits of `path`, or -1 when it does not exist.
-int ModeOf(const std::string& path) {
+int ModeOfPath(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0 ? static_cast<int>(st.st_mode & 07777) : -1;
 }
@@ -23,7 +23,7 @@ TEST_CASE("MakeDirs creates every missing parent with the mode, as on a fresh ac
   const std::string state = home + "/.local/state/tq";
   REQUIRE(MakeDirs(state, 0700).ok());
   for (const std::string& dir : {home, home + "/.local", home + "/.local/state", state})
-    CHECK(ModeOf(dir) == 0700);
+    CHECK(ModeOfPath(dir) == 0700);
   CHECK(MakeDirs(state, 0700).ok());  // again: nothing to do
 }
 
@@ -32,8 +32,8 @@ TEST_CASE("MakeDirs leaves existing directories as they are") {
   const std::string shared = tmp.path.string() + "/shared";
   REQUIRE(mkdir(shared.c_str(), 0755) == 0);
   REQUIRE(MakeDirs(shared + "/mine", 0700).ok());
-  CHECK(ModeOf(shared) == 0755);
-  CHECK(ModeOf(shared + "/mine") == 0700);
+  CHECK(ModeOfPath(shared) == 0755);
+  CHECK(ModeOfPath(shared + "/mine") == 0700);
 }
 
 TEST_CASE("MakeDirs names the part of the path that is in the way") {

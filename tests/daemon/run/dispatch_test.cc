@@ -21,7 +21,7 @@ namespace tq {
 namespace {
 
 // A dispatcher over a real store in a temp dir, with a fake runner; it keeps what dispatch told.
-struct Fixture {
+struct DispatchFixture {
   TempDir dir{"dispatch"};
   FakeClock clock;
   ConfigPtr config;
@@ -39,7 +39,7 @@ struct Fixture {
   std::unique_ptr<Dispatcher> dispatch;
   Owner owner{1000, 1000, "alice"};
 
-  explicit Fixture(Config c = {}) {
+  explicit DispatchFixture(Config c = {}) {
     c.durability_full = false;
     config = std::make_shared<const Config>(std::move(c));
     auto opened = OpenSqliteStore((dir.path / "tq.db").string(), false);
@@ -103,7 +103,7 @@ Config Caps(int max_running, std::map<std::string, int> queue_caps) {
 }
 
 TEST_CASE("dispatch fills max_running across queues and never passes a queue's cap") {
-  Fixture f(Caps(3, {{"a", 1}}));
+  DispatchFixture f(Caps(3, {{"a", 1}}));
   const TaskId a1 = f.SubmitTo("a"), a2 = f.SubmitTo("a");
   const TaskId b1 = f.SubmitTo("b"), b2 = f.SubmitTo("b"), b3 = f.SubmitTo("b");
   CHECK(f.runner->Running() == std::vector<TaskId>{a1, b1, b2});
@@ -121,7 +121,7 @@ TEST_CASE("a free slot goes to the highest priority across queues, or to the old
     CAPTURE(high_share);
     Config config = Caps(1, {});
     config.high_share = high_share;
-    Fixture f(config);
+    DispatchFixture f(config);
     const TaskId blocker = f.SubmitTo("a");
     TaskSpec low, high;
     low.queue = "a";
@@ -141,7 +141,7 @@ TEST_CASE("a strict queue runs its highest priority first even on the oldest-fir
     Config config = Caps(1, {});
     config.high_share = 0.0;
     if (from_toml) config.queues["s"].priority_mix = PriorityMix::kStrict;
-    Fixture f(config);
+    DispatchFixture f(config);
     if (!from_toml) REQUIRE(f.store->SetQueuePriorityMix("s", PriorityMix::kStrict).ok());
     const TaskId blocker = f.SubmitTo("s");
     std::vector<TaskId> by_priority(6);
@@ -168,7 +168,7 @@ TEST_CASE("between queues the draw still decides: a strict queue's best is weigh
   Config config = Caps(1, {});
   config.high_share = 0.0;  // every draw takes the oldest
   config.queues["s"].priority_mix = PriorityMix::kStrict;
-  Fixture f(config);
+  DispatchFixture f(config);
   const TaskId blocker = f.SubmitTo("m");
   TaskSpec old_low, young_high;
   old_low.queue = "m";
@@ -190,7 +190,7 @@ bool HasEntry(const std::vector<std::string>& env, const std::string& entry) {
 TEST_CASE("a task waits for its units, a task behind it needing none or fewer goes first") {
   Config config = Caps(8, {});
   config.unit_pools["gpu"] = {"0", "1"};
-  Fixture f(config);
+  DispatchFixture f(config);
   TaskSpec one, two;
   one.use = {{"gpu", 1}};
   two.use = {{"gpu", 2}};
@@ -218,7 +218,7 @@ TEST_CASE("among tasks whose units are free the draw still picks by priority or 
     Config config = Caps(8, {});
     config.high_share = high_share;
     config.unit_pools["gpu"] = {"0"};
-    Fixture f(config);
+    DispatchFixture f(config);
     TaskSpec holder, old_low, young_high;
     holder.use = old_low.use = young_high.use = {{"gpu", 1}};
     old_low.priority = 5;
@@ -234,7 +234,7 @@ TEST_CASE("among tasks whose units are free the draw still picks by priority or 
 TEST_CASE("a unit a reload removed is not handed out, and a waiting task starts once it fits") {
   Config config = Caps(8, {});
   config.unit_pools["gpu"] = {"0", "1"};
-  Fixture f(config);
+  DispatchFixture f(config);
   TaskSpec one;
   one.use = {{"gpu", 1}};
   const TaskId a = f.Submit(one), b = f.Submit(one);
@@ -251,7 +251,7 @@ TEST_CASE("a unit a reload removed is not handed out, and a waiting task starts 
 }
 
 TEST_CASE("a paused queue gets no slot, and a run-time concurrency overrides tqd.toml") {
-  Fixture f(Caps(4, {{"a", 1}}));
+  DispatchFixture f(Caps(4, {{"a", 1}}));
   REQUIRE(f.store->SetQueuePaused("b", true).ok());
   REQUIRE(f.store->SetQueueConcurrency("a", 2).ok());
   const TaskId a1 = f.SubmitTo("a"), a2 = f.SubmitTo("a"), a3 = f.SubmitTo("a");
@@ -267,7 +267,7 @@ TEST_CASE("a paused queue gets no slot, and a run-time concurrency overrides tqd
 }
 
 TEST_CASE("a dependent starts only after its dependency succeeded, a delayed task when due") {
-  Fixture f;
+  DispatchFixture f;
   const TaskId first = f.Submit({});
   TaskSpec after;
   after.after = {first};
@@ -287,7 +287,7 @@ TEST_CASE("a dependent starts only after its dependency succeeded, a delayed tas
 TEST_CASE("a task due at a wall time starts once the clock is stepped past it") {
   // No monotonic time passes: only a wall-clock timer notices (a monotonic one would never
   // notice the step).
-  Fixture f;
+  DispatchFixture f;
   TaskSpec at;
   at.not_before = f.clock.WallNow() + 3'600'000;
   const TaskId id = f.Submit(at);
@@ -301,7 +301,7 @@ TEST_CASE("a task due at a wall time starts once the clock is stepped past it") 
 }
 
 TEST_CASE("a failed attempt with a retry left runs again after its delay, then succeeds") {
-  Fixture f;
+  DispatchFixture f;
   TaskSpec spec;
   spec.retry.retries = 1;
   spec.retry.backoff = BackoffKind::kFixed;
@@ -328,7 +328,7 @@ TEST_CASE("a failed attempt with a retry left runs again after its delay, then s
 }
 
 TEST_CASE("the last failed attempt ends the task failed, and its dependents with it") {
-  Fixture f;
+  DispatchFixture f;
   const TaskId id = f.Submit({});
   TaskSpec after;
   after.after = {id};
@@ -343,7 +343,7 @@ TEST_CASE("the last failed attempt ends the task failed, and its dependents with
 }
 
 TEST_CASE("a task that cannot start ends spawn-failed without running") {
-  Fixture f;
+  DispatchFixture f;
   f.runner->refuse_starts = true;
   const TaskId id = f.Submit({});
   const Task task = f.Get(id);
@@ -353,7 +353,7 @@ TEST_CASE("a task that cannot start ends spawn-failed without running") {
 }
 
 TEST_CASE("an attempt whose supervisor never started is pending again and starts again") {
-  Fixture f;
+  DispatchFixture f;
   const TaskId id = f.Submit({});
   AttemptOutcome never;
   never.never_started = true;
@@ -368,7 +368,7 @@ TEST_CASE("an attempt whose supervisor never started is pending again and starts
 }
 
 TEST_CASE("a stopped attempt records the stop and ends the task cancelled") {
-  Fixture f;
+  DispatchFixture f;
   const TaskId id = f.Submit({});
   f.dispatch->StopRunning(id, TaskReason::kCancelled);
   REQUIRE(f.runner->StopOf(id).has_value());
@@ -379,7 +379,7 @@ TEST_CASE("a stopped attempt records the stop and ends the task cancelled") {
 }
 
 TEST_CASE("an attempt's end tells of the task and of the dependents that fail with it") {
-  Fixture f;
+  DispatchFixture f;
   const TaskId id = f.Submit({});
   TaskSpec after;
   after.after = {id};
@@ -392,7 +392,7 @@ TEST_CASE("an attempt's end tells of the task and of the dependents that fail wi
 }
 
 TEST_CASE("a retried task is told of as retrying, and as ended only after its retry's end") {
-  Fixture f;
+  DispatchFixture f;
   TaskSpec spec;
   spec.retry.retries = 1;
   spec.retry.backoff = BackoffKind::kFixed;
@@ -410,7 +410,7 @@ TEST_CASE("a retried task is told of as retrying, and as ended only after its re
 }
 
 TEST_CASE("ending a pending task tells of it and of its dependents") {
-  Fixture f(Caps(1, {}));
+  DispatchFixture f(Caps(1, {}));
   const TaskId blocker = f.Submit({});
   const TaskId waiting = f.Submit({});
   TaskSpec after;
@@ -428,7 +428,7 @@ TEST_CASE(
   Config config = Caps(3, {});
   config.queues["q"].resources.nice = 5;
   config.queues["q"].resources.memory_max = 1000;
-  Fixture f(config);
+  DispatchFixture f(config);
   for (const std::string name : {"nightly", "alice/mine"}) {
     JobDef& def = f.jobs[name];
     def.name = name;
@@ -454,7 +454,7 @@ TEST_CASE(
 }
 
 TEST_CASE("a turn stores the ends since the last one and the starts it makes in one commit") {
-  Fixture f(Caps(2, {}));
+  DispatchFixture f(Caps(2, {}));
   const TaskId a = f.Submit({}), b = f.Submit({});
   const TaskId c = f.Submit({}), d = f.Submit({});
   REQUIRE(f.runner->Running() == std::vector<TaskId>{a, b});
@@ -473,7 +473,7 @@ TEST_CASE("a turn stores the ends since the last one and the starts it makes in 
 
 TEST_CASE(
     "a turn that stored ends or joined submits tells the other hosts, one that only starts not") {
-  Fixture f(Caps(1, {}));
+  DispatchFixture f(Caps(1, {}));
   const TaskId a = f.Submit({});
   TaskSpec later;
   later.not_before = f.clock.WallNow() + 1000;
@@ -496,7 +496,7 @@ TEST_CASE(
 TEST_CASE("each stage is an attempt the chooser picks: a task with higher priority runs between") {
   Config config = Caps(1, {});
   config.high_share = 1.0;
-  Fixture f(config);
+  DispatchFixture f(config);
   TaskSpec staged;
   staged.timeout_ms = 9000;
   staged.stages = {{"a", {"step-a"}, std::nullopt, 500, {}}, {"b", {}, "step b", std::nullopt, {}}};
@@ -532,7 +532,7 @@ TEST_CASE("each stage is an attempt the chooser picks: a task with higher priori
 }
 
 TEST_CASE("a stage's failure spends its own retries, then fails the task at that stage") {
-  Fixture f;
+  DispatchFixture f;
   TaskSpec staged;
   staged.retry.retries = 0;
   staged.stages = {{"a", {"a"}, std::nullopt, std::nullopt, {}},
@@ -556,7 +556,7 @@ TEST_CASE("a stage's failure spends its own retries, then fails the task at that
 // What a failed commit leaves (SPEC 6): nothing told, nothing started, nothing signalled; the
 // turn after the store's pause does it all, once.
 TEST_CASE("a turn whose commit fails starts and tells nothing, and the next one does it once") {
-  Fixture f;
+  DispatchFixture f;
   RefusedCommits refused(*f.store);
   refused.refusing = false;
   const TaskId first = f.SubmitTo("default");
@@ -586,7 +586,7 @@ TEST_CASE("a turn whose commit fails starts and tells nothing, and the next one 
 // Issue 49: a claim whose COMMIT the server kept though its answer never came stayed "running"
 // with no process, counted against max_running, and `tq wait` never returned.
 TEST_CASE("a running attempt of this host that it neither runs nor has an end of starts again") {
-  Fixture f;
+  DispatchFixture f;
   RefusedCommits refused(*f.store);
   refused.refusing = false;
   const TaskId ended = f.SubmitTo("default");  // its end is kept while the store refuses it
@@ -616,7 +616,7 @@ TEST_CASE("a running attempt of this host that it neither runs nor has an end of
 }
 
 TEST_CASE("an attempt taken from a fenced host is left to its rescue, not started again here") {
-  Fixture f;
+  DispatchFixture f;
   TaskSpec spec;
   spec.argv = {"true"};
   const TaskId taken = *f.store->Insert(f.owner, spec, f.clock.WallNow());
@@ -638,7 +638,7 @@ TEST_CASE("an attempt taken from a fenced host is left to its rescue, not starte
 }
 
 TEST_CASE("a submit joined to a turn whose commit fails is told so, and nothing of it runs") {
-  Fixture f;
+  DispatchFixture f;
   RefusedCommits refused(*f.store);
   TaskId id = 0;
   std::optional<Status> told;
@@ -658,7 +658,7 @@ TEST_CASE("a submit joined to a turn whose commit fails is told so, and nothing 
 }
 
 TEST_CASE("ending pending tasks or stopping one inside a transaction that fails does nothing") {
-  Fixture f(Caps(1, {}));
+  DispatchFixture f(Caps(1, {}));
   const TaskId running = f.Submit({});
   const TaskId waiting = f.Submit({});
   RefusedCommits refused(*f.store);
@@ -695,7 +695,7 @@ TEST_CASE("ending pending tasks or stopping one inside a transaction that fails 
 TEST_CASE("a turn that fills 200 slots from 200 users costs the store a few statements a claim") {
   Config config = Caps(200, {});
   config.high_share = 1.0;  // every draw by priority: fair across users, one each
-  Fixture f(config);
+  DispatchFixture f(config);
   constexpr int kUsers = 200;
   for (int user = 0; user < kUsers; ++user)
     for (const char* queue : {"a", "b", "c"}) {

@@ -17,11 +17,11 @@
 namespace tq {
 namespace {
 
-void Write(const std::string& path, const std::string& text) {
+void WriteRecord(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
-size_t Count(const std::string& dir) {
+size_t CountSpares(const std::string& dir) {
   size_t n = 0;
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
   return n;
@@ -43,12 +43,12 @@ TEST_CASE("spare records: a kept record comes back empty and locked under its ne
   CHECK_FALSE(pool.TakeAs((dir.path / "none").string()).has_value());  // nothing kept yet
 
   const std::string old_record = (dir.path / "1.1.status").string();
-  Write(old_record, "tq-shim-status 4\nfinished=1\n");
+  WriteRecord(old_record, "tq-shim-status 4\nfinished=1\n");
   struct stat before {};
   REQUIRE(stat(old_record.c_str(), &before) == 0);
   pool.Keep(old_record);
   CHECK_FALSE(std::filesystem::exists(old_record));
-  CHECK(Count(spares) == 1);
+  CHECK(CountSpares(spares) == 1);
 
   const std::string next = (dir.path / "2.1.status").string();
   const std::optional<int> fd = pool.TakeAs(next);
@@ -59,7 +59,7 @@ TEST_CASE("spare records: a kept record comes back empty and locked under its ne
   CHECK(after.st_size == 0);
   CHECK_FALSE(Lockable(next));
   close(*fd);
-  CHECK(Count(spares) == 0);
+  CHECK(CountSpares(spares) == 0);
 }
 
 TEST_CASE("spare records: one somebody holds locked is not taken") {
@@ -68,14 +68,14 @@ TEST_CASE("spare records: one somebody holds locked is not taken") {
   std::filesystem::create_directory(spares);
   SpareRecords pool(spares);
   const std::string record = (dir.path / "1.1.status").string();
-  Write(record, "x");
+  WriteRecord(record, "x");
   const int holder = open(record.c_str(), O_RDONLY | O_CLOEXEC);
   REQUIRE(flock(holder, LOCK_EX) == 0);
   pool.Keep(record);
   const std::string next = (dir.path / "2.1.status").string();
   CHECK_FALSE(pool.TakeAs(next).has_value());
   CHECK_FALSE(std::filesystem::exists(next));
-  CHECK(Count(spares) == 1);  // left to its holder, untouched
+  CHECK(CountSpares(spares) == 1);  // left to its holder, untouched
   close(holder);
   CHECK(std::filesystem::file_size(spares + "/0") == 1);
 }
@@ -84,14 +84,14 @@ TEST_CASE("spare records: an earlier pool is taken up, and the pool stays bounde
   TempDir dir;
   const std::string spares = (dir.path / "spare").string();
   std::filesystem::create_directory(spares);
-  for (int i = 0; i < 100; ++i) Write(spares + "/" + std::to_string(i), "");
+  for (int i = 0; i < 100; ++i) WriteRecord(spares + "/" + std::to_string(i), "");
   SpareRecords pool(spares);
-  CHECK(Count(spares) == 64);  // what is beyond the bound is removed
+  CHECK(CountSpares(spares) == 64);  // what is beyond the bound is removed
   const std::string record = (dir.path / "1.1.status").string();
-  Write(record, "");
+  WriteRecord(record, "");
   pool.Keep(record);  // the pool is full: removed
   CHECK_FALSE(std::filesystem::exists(record));
-  CHECK(Count(spares) == 64);
+  CHECK(CountSpares(spares) == 64);
   CHECK(pool.TakeAs((dir.path / "2.1.status").string()).has_value());
 }
 

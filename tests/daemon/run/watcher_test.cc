@@ -8,11 +8,11 @@
 namespace tq {
 namespace {
 
-constexpr int64_t kMinute = 60 * 1000;
-constexpr int64_t kHour = 60 * kMinute;
+constexpr int64_t kMinuteMs = 60 * 1000;
+constexpr int64_t kHourMs = 60 * kMinuteMs;
 
 // A watcher over an in-memory store, recording what it reports.
-struct Fixture {
+struct WatcherFixture {
   FakeClock clock;
   std::unique_ptr<Store> store;
   std::vector<TaskId> ended, purged;
@@ -20,13 +20,13 @@ struct Fixture {
   std::unique_ptr<Watcher> watcher;
   Owner owner{1000, 1000, "alice"};
 
-  explicit Fixture(int batch = 500) {
+  explicit WatcherFixture(int batch = 500) {
     auto s = OpenSqliteStore(":memory:", /*durability_full=*/false);
     REQUIRE_MESSAGE(s.ok(), s.status().message());
     store = std::move(*s);
     Config c;
-    c.success_retention_ms = 24 * kHour;
-    c.purge_after_ms = 7 * 24 * kHour;
+    c.success_retention_ms = 24 * kHourMs;
+    c.purge_after_ms = 7 * 24 * kHourMs;
     config = std::make_shared<const Config>(c);
     watcher = std::make_unique<Watcher>(
         *store, clock, config,
@@ -70,13 +70,13 @@ struct Fixture {
 };
 
 TEST_CASE("pending_ttl fails a task that never started, and its dependents with it") {
-  Fixture f;
-  const TaskId a = f.Submit(kMinute);
+  WatcherFixture f;
+  const TaskId a = f.Submit(kMinuteMs);
   const TaskId b = f.Submit(0, {a});
   const TaskId patient = f.Submit(0);
-  CHECK(f.watcher->NextDue() == f.clock.WallNow() + kMinute);
+  CHECK(f.watcher->NextDue() == f.clock.WallNow() + kMinuteMs);
 
-  f.clock.Advance(kMinute - 1);
+  f.clock.Advance(kMinuteMs - 1);
   CHECK(f.watcher->RunDue().ok());
   CHECK(f.ended.empty());
   CHECK(f.State(a) == TaskState::kPending);
@@ -94,33 +94,33 @@ TEST_CASE("pending_ttl fails a task that never started, and its dependents with 
 }
 
 TEST_CASE("a task that started in time is not failed by its ttl") {
-  Fixture f;
-  const TaskId a = f.Submit(kMinute);
+  WatcherFixture f;
+  const TaskId a = f.Submit(kMinuteMs);
   REQUIRE(f.store->StartAttempt(a, f.clock.WallNow(), {})->has_value());
-  f.clock.Advance(2 * kMinute);
+  f.clock.Advance(2 * kMinuteMs);
   CHECK(f.watcher->RunDue().ok());
   CHECK(f.State(a) == TaskState::kRunning);
   CHECK(f.ended.empty());
 }
 
 TEST_CASE("succeeded expires after success_retention, ended tasks are purged after purge_after") {
-  Fixture f;
+  WatcherFixture f;
   const TaskId done = f.RunToSuccess();
   const TaskId cancelled = f.Submit();
   REQUIRE_FALSE(
       f.store
           ->EndPending(cancelled, TaskState::kCancelled, TaskReason::kCancelled, f.clock.WallNow())
           ->empty());
-  CHECK(f.watcher->NextDue() == f.clock.WallNow() + 24 * kHour);
+  CHECK(f.watcher->NextDue() == f.clock.WallNow() + 24 * kHourMs);
 
-  f.clock.Advance(24 * kHour);
+  f.clock.Advance(24 * kHourMs);
   CHECK(f.watcher->RunDue().ok());
   CHECK(f.State(done) == TaskState::kExpired);
   CHECK(f.ended == std::vector<TaskId>{done});  // expired is a new terminal state: told of
   CHECK(f.purged.empty());
 
-  f.clock.Advance(6 * 24 * kHour);  // the cancelled one is 7 days old; the expired one ended 7
-  CHECK(f.watcher->RunDue().ok());  // days ago too (its finish time is kept)
+  f.clock.Advance(6 * 24 * kHourMs);  // the cancelled one is 7 days old; the expired one ended 7
+  CHECK(f.watcher->RunDue().ok());    // days ago too (its finish time is kept)
   CHECK_FALSE(f.store->Get(cancelled).ok());
   CHECK(std::count(f.purged.begin(), f.purged.end(), cancelled) == 1);
   const auto next = f.watcher->NextDue();
@@ -128,10 +128,10 @@ TEST_CASE("succeeded expires after success_retention, ended tasks are purged aft
 }
 
 TEST_CASE("work larger than a batch is done over several turns, each due at once") {
-  Fixture f(/*batch=*/3);
+  WatcherFixture f(/*batch=*/3);
   std::vector<TaskId> ids;
-  for (int i = 0; i < 7; ++i) ids.push_back(f.Submit(kMinute));
-  f.clock.Advance(kMinute);
+  for (int i = 0; i < 7; ++i) ids.push_back(f.Submit(kMinuteMs));
+  f.clock.Advance(kMinuteMs);
   int turns = 0;
   while (f.ended.size() < ids.size() && turns < 10) {
     CHECK(f.watcher->RunDue().ok());
@@ -142,7 +142,7 @@ TEST_CASE("work larger than a batch is done over several turns, each due at once
   CHECK(f.ended.size() == 7);
   const auto next = f.watcher->NextDue();  // now only their purge, a week away
   REQUIRE(next);
-  CHECK(*next == f.clock.WallNow() + 7 * 24 * kHour);
+  CHECK(*next == f.clock.WallNow() + 7 * 24 * kHourMs);
 }
 
 }  // namespace

@@ -5,11 +5,11 @@
 namespace tq {
 
 namespace {
-constexpr uint32_t kOwner = 1000;
+constexpr uint32_t kSlotOwner = 1000;
 }  // namespace
 
 TEST_CASE("connection slots bound each other user and keep the last slots for root and owner") {
-  ConnectionSlots slots(/*total=*/10, /*per_uid=*/3, /*owner_reserve=*/2, kOwner);
+  ConnectionSlots slots(/*total=*/10, /*per_uid=*/3, /*owner_reserve=*/2, kSlotOwner);
   for (int i = 0; i < 3; ++i) REQUIRE(slots.Admit(2001).ok());
   const Status per_user = slots.Admit(2001);
   CHECK(per_user.code() == ErrorCode::kLimit);
@@ -26,7 +26,7 @@ TEST_CASE("connection slots bound each other user and keep the last slots for ro
         "connections: the daemon already serves 8 clients (at most 8 for uid 2004)");
   CHECK(!slots.Full());
   REQUIRE(slots.Admit(0).ok());
-  REQUIRE(slots.Admit(kOwner).ok());
+  REQUIRE(slots.Admit(kSlotOwner).ok());
   CHECK(slots.Full());
   CHECK(slots.Admit(0).message() ==
         "connections: the daemon already serves 10 clients (at most 10)");
@@ -37,15 +37,15 @@ TEST_CASE("connection slots bound each other user and keep the last slots for ro
   CHECK(!slots.Full());
   CHECK(slots.OpenBy(2001) == 2);
   CHECK(slots.Admit(2004).code() == ErrorCode::kLimit);  // still within the reserve
-  REQUIRE(slots.Admit(kOwner).ok());
+  REQUIRE(slots.Admit(kSlotOwner).ok());
   slots.Release(4242);  // never admitted: ignored
   CHECK(slots.open() == 10);
 }
 
 TEST_CASE("root and the daemon's own user have no per-user bound") {
-  ConnectionSlots slots(/*total=*/100, /*per_uid=*/2, /*owner_reserve=*/4, kOwner);
+  ConnectionSlots slots(/*total=*/100, /*per_uid=*/2, /*owner_reserve=*/4, kSlotOwner);
   for (int i = 0; i < 50; ++i) REQUIRE(slots.Admit(0).ok());
-  for (int i = 0; i < 50; ++i) REQUIRE(slots.Admit(kOwner).ok());
+  for (int i = 0; i < 50; ++i) REQUIRE(slots.Admit(kSlotOwner).ok());
   CHECK(slots.Full());
 }
 

@@ -18,13 +18,13 @@ using nlohmann::json;
 
 // A feed over an in-memory store where uid 0 sees everything and others their own tasks,
 // recording each frame sent.
-struct Fixture {
+struct FeedFixture {
   FakeClock clock{1'800'000'000'123};
   std::unique_ptr<Store> store;
   std::unique_ptr<EventFeed> feed;
   std::vector<std::pair<ConnId, json>> sent;
 
-  Fixture() {
+  FeedFixture() {
     auto s = OpenSqliteStore(":memory:", /*durability_full=*/false);
     REQUIRE_MESSAGE(s.ok(), s.status().message());
     store = std::move(*s);
@@ -79,7 +79,7 @@ TEST_CASE("an event carries the time, state, reason, attempt, exit and the task'
 }
 
 TEST_CASE("each change goes to the subscribers who may see the task, once each") {
-  Fixture f;
+  FeedFixture f;
   f.feed->Add(1, Owner{1000, 1000, "alice"});
   f.feed->Add(2, Owner{1001, 1001, "bob"});
   f.feed->Add(3, Owner{0, 0, "root"});
@@ -107,7 +107,7 @@ TEST_CASE("each change goes to the subscribers who may see the task, once each")
 }
 
 TEST_CASE("start, retry and end make running, pending(retry) and the terminal state") {
-  Fixture f;
+  FeedFixture f;
   f.feed->Add(5, Owner{0, 0, "root"});
   Task task;
   task.id = 9;
@@ -135,7 +135,7 @@ TEST_CASE("start, retry and end make running, pending(retry) and the terminal st
 }
 
 TEST_CASE("Reread publishes a stored task as it is now") {
-  Fixture f;
+  FeedFixture f;
   f.feed->Add(1, Owner{1000, 1000, "alice"});
   auto id = f.store->Insert(Owner{1000, 1000, "alice"}, LabelledSpec(), f.clock.WallNow());
   REQUIRE(id.ok());
@@ -147,7 +147,7 @@ TEST_CASE("Reread publishes a stored task as it is now") {
 }
 
 TEST_CASE("a subscriber closed while an event is sent does not disturb the others") {
-  Fixture f;
+  FeedFixture f;
   int calls = 0;
   f.feed = std::make_unique<EventFeed>(
       *f.store, f.clock,

@@ -50,7 +50,7 @@ bool WaitFor(const std::function<bool()>& done, std::chrono::milliseconds timeou
   return true;
 }
 
-std::string ReadFile(const std::string& path) {
+std::string ReadRecordFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream out;
   out << in.rdbuf();
@@ -61,21 +61,21 @@ void WriteFile(const std::string& path, const std::string& data) {
   std::ofstream(path, std::ios::binary) << data;
 }
 
-bool Exists(const std::string& path) {
+bool FileExists(const std::string& path) {
   return access(path.c_str(), F_OK) == 0;
 }
 
 // True once `pid` no longer runs: gone entirely, or a zombie nobody has reaped yet.
 bool ProcessGone(pid_t pid) {
   if (kill(pid, 0) != 0 && errno == ESRCH) return true;
-  std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat = ReadRecordFile("/proc/" + std::to_string(pid) + "/stat");
   size_t paren = stat.rfind(')');
   return stat.empty() || (paren != std::string::npos && stat.substr(paren + 2, 1) == "Z");
 }
 
 // Field `field` (1-based, >= 3) of /proc/PID/stat.
 unsigned long long StatField(pid_t pid, int field) {
-  std::string stat = ReadFile("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat = ReadRecordFile("/proc/" + std::to_string(pid) + "/stat");
   std::istringstream rest(stat.substr(stat.rfind(')') + 1));
   std::string token;
   for (int f = 3; f <= field; f++) rest >> token;
@@ -114,8 +114,8 @@ class ShimRun {
 
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }
   std::string StatusPath() const { return Path("status"); }
-  std::string Out() const { return ReadFile(Path("out")); }
-  std::string Err() const { return ReadFile(Path("err")); }
+  std::string Out() const { return ReadRecordFile(Path("out")); }
+  std::string Err() const { return ReadRecordFile(Path("err")); }
   pid_t pid() const { return pid_; }
 
   /// Spawns the shim as the daemon does (own session, stdin/stdout /dev/null), with the
@@ -259,7 +259,7 @@ TEST_CASE("shim: a longer file where the record goes is trimmed to the record") 
   WriteFile(run.StatusPath(), std::string(4096, 'x'));
   tq::ShimRecord r = run.Run({"true"});  // Finish() reads the record back
   CHECK(r.exit_code == 0);
-  CHECK(ReadFile(run.StatusPath()).find("xx") == std::string::npos);
+  CHECK(ReadRecordFile(run.StatusPath()).find("xx") == std::string::npos);
 }
 
 TEST_CASE("shim: exit codes and signals are recorded") {
@@ -350,14 +350,14 @@ TEST_CASE("shim: a PAM session it cannot open fails the start at pam, and the ta
   tq::ShimRecord r = run.Finish();
   CHECK(r.spawn_step == "pam");
   CHECK((r.exit_code == 126 || r.exit_code == 127));  // EACCES: PAM's refusal; ELIBACC: static
-  CHECK_FALSE(Exists(run.Path("ran")));
+  CHECK_FALSE(FileExists(run.Path("ran")));
 }
 
 TEST_CASE("shim: an output file is created when its stream is first written") {
   ShimRun run;
   tq::ShimRecord r = run.Run({"sh", "-c", "echo to-err >&2"});
   CHECK(r.exit_code == 0);
-  CHECK_FALSE(Exists(run.Path("out")));  // nothing written, no file
+  CHECK_FALSE(FileExists(run.Path("out")));  // nothing written, no file
   CHECK(run.Err() == "to-err\n");
 }
 
@@ -373,15 +373,15 @@ TEST_CASE("shim: --order keeps where the task switched between stdout and stderr
     CHECK(run.Run(program, {"--order", run.Path("order")}).exit_code == 0);
     CHECK(run.Out() == "accc");
     CHECK(run.Err() == "bb");
-    CHECK(ReadFile(run.Path("order")) == "o 1\ne 2\n");
+    CHECK(ReadRecordFile(run.Path("order")) == "o 1\ne 2\n");
   }
   SUBCASE("a stream past half the limit ends the order") {
     CHECK(run.Run(program, {"--order", run.Path("order")}, "4").exit_code == 0);
-    CHECK(ReadFile(run.Path("order")) == "o 1\ne 2\no 2\nend\n");
+    CHECK(ReadRecordFile(run.Path("order")) == "o 1\ne 2\no 2\nend\n");
   }
   SUBCASE("one stream only: no order file") {
     CHECK(run.Run({"sh", "-c", "echo a; echo b"}, {"--order", run.Path("order")}).exit_code == 0);
-    CHECK_FALSE(Exists(run.Path("order")));
+    CHECK_FALSE(FileExists(run.Path("order")));
   }
 }
 
@@ -393,9 +393,9 @@ TEST_CASE("shim: an output file it cannot create loses that stream, not the task
   tq::ShimRecord r = run.Finish();
   CHECK(r.spawn_errno == 0);
   CHECK(r.exit_code == 0);
-  CHECK(Exists(run.Path("ran")));
+  CHECK(FileExists(run.Path("ran")));
   CHECK(run.Err() == "to-err\n");
-  CHECK(ReadFile(run.Path("shim-stderr")).find("cannot create " + run.Path("no-dir/out")) !=
+  CHECK(ReadRecordFile(run.Path("shim-stderr")).find("cannot create " + run.Path("no-dir/out")) !=
         std::string::npos);
   CHECK(r.cut_at[0] == 0);  // all of it cut, and said so
   CHECK(r.cut_errno[0] == ENOENT);
@@ -415,7 +415,7 @@ TEST_CASE("shim: output it cannot write is cut, recorded where and why, and logg
   CHECK(r.cut_errno[1] == 0);
   CHECK(run.Err() == "kept\n");
   // One line, as tqd writes its own: the time, the level, the attempt, where and why.
-  const std::string log = ReadFile(run.Path("shim-stderr"));
+  const std::string log = ReadRecordFile(run.Path("shim-stderr"));
   CHECK_MESSAGE(
       std::regex_match(log, std::regex(R"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} warning )"
                                        R"(task 12 attempt 3: stdout cut at 0 bytes: )"
@@ -428,7 +428,7 @@ TEST_CASE("shim: --log-style journal gives its lines the journal's priority, not
   run.StartRaw({TQ_SHIM_PATH, "--status", run.StatusPath(), "--stdout", "/dev/full", "--stderr",
                 run.Path("err"), "--output-max", "0", "--log-style", "journal", "--", "echo", "x"});
   run.Finish();
-  CHECK(ReadFile(run.Path("shim-stderr")) ==
+  CHECK(ReadRecordFile(run.Path("shim-stderr")) ==
         "<4>tq-shim: stdout cut at 0 bytes: cannot write /dev/full: No space left on device\n");
 }
 
@@ -521,8 +521,8 @@ TEST_CASE("shim: while running the record is locked and names the task") {
   ShimRun run;
   run.Start({"sh", "-c", "echo $$ > task.tmp && mv task.tmp task.pid; exec sleep 1000"},
             {"--cwd", run.Path("")});
-  REQUIRE(WaitFor([&] { return Exists(run.Path("task.pid")); }));
-  pid_t task = std::stoi(ReadFile(run.Path("task.pid")));
+  REQUIRE(WaitFor([&] { return FileExists(run.Path("task.pid")); }));
+  pid_t task = std::stoi(ReadRecordFile(run.Path("task.pid")));
 
   tq::ShimRecord r;
   REQUIRE(WaitFor([&] {
@@ -536,7 +536,7 @@ TEST_CASE("shim: while running the record is locked and names the task") {
   CHECK(r.pid_start_time == StatField(task, 22));
   CHECK(r.version == TQ_SHIM_RECORD_VERSION);
   CHECK(r.shim_start_time == StatField(run.pid(), 22));
-  CHECK(r.boot_id + "\n" == ReadFile("/proc/sys/kernel/random/boot_id"));
+  CHECK(r.boot_id + "\n" == ReadRecordFile("/proc/sys/kernel/random/boot_id"));
   CHECK(r.started_ms > 0);
   CHECK(r.ended_ms == 0);
   CHECK(tq::ShimRecordLocked(run.StatusPath()));
@@ -570,8 +570,8 @@ TEST_CASE("shim: TERM reaches the task and a grandchild that called setsid") {
              "setsid sh -c 'echo $$ > gc.tmp && mv gc.tmp gc.pid; exec sleep 1000' & "
              "exec sleep 1000"},
             {"--cwd", run.Path("")});
-  REQUIRE(WaitFor([&] { return Exists(run.Path("gc.pid")); }));
-  pid_t grandchild = std::stoi(ReadFile(run.Path("gc.pid")));
+  REQUIRE(WaitFor([&] { return FileExists(run.Path("gc.pid")); }));
+  pid_t grandchild = std::stoi(ReadRecordFile(run.Path("gc.pid")));
   REQUIRE(grandchild > 0);
   CHECK(StatField(grandchild, 6) == static_cast<unsigned long long>(grandchild));  // own session
 
@@ -587,9 +587,9 @@ TEST_CASE("shim: the kill signal ends a task that survives TERM") {
   run.Start(
       {"sh", "-c", "trap 'echo term >> termed' TERM; echo > ready; while :; do sleep 1; done"},
       {"--cwd", run.Path("")});
-  REQUIRE(WaitFor([&] { return Exists(run.Path("ready")); }));
+  REQUIRE(WaitFor([&] { return FileExists(run.Path("ready")); }));
   REQUIRE(kill(run.pid(), TQ_SHIM_SIG_TERMINATE) == 0);
-  REQUIRE(WaitFor([&] { return Exists(run.Path("termed")); }));
+  REQUIRE(WaitFor([&] { return FileExists(run.Path("termed")); }));
   CHECK(run.Running());
   CHECK(tq::ShimRecordLocked(run.StatusPath()));
 
@@ -604,7 +604,7 @@ TEST_CASE("shim: with --keep-background a process holding the pipes does not kee
                              {"--cwd", run.Path(""), "--keep-background"});
   CHECK(r.exit_code == 0);
   CHECK(run.Out() == "done\n");
-  pid_t bg = std::stoi(ReadFile(run.Path("bg.pid")));
+  pid_t bg = std::stoi(ReadRecordFile(run.Path("bg.pid")));
   CHECK_FALSE(ProcessGone(bg));  // it was left running, and it does not hold the lock
   kill(bg, SIGKILL);
 }
@@ -625,7 +625,7 @@ std::vector<std::string> LeavesDescendants(const std::string& main) {
 std::vector<pid_t> Descendants(const ShimRun& run) {
   std::vector<pid_t> pids;
   for (const char* name : {"grp.pid", "sid.pid", "ign.pid"})
-    pids.push_back(static_cast<pid_t>(std::stoi(ReadFile(run.Path(name)))));
+    pids.push_back(static_cast<pid_t>(std::stoi(ReadRecordFile(run.Path(name)))));
   return pids;
 }
 
@@ -645,8 +645,8 @@ TEST_CASE("shim: TERM ends every descendant, with KILL after the grace even from
   ShimRun run;
   run.Start(LeavesDescendants("exec sleep 1000"), {"--cwd", run.Path(""), "--kill-grace", "200"});
   REQUIRE(WaitFor([&] {  // each descendant writes its own file, in no particular order
-    return Exists(run.Path("grp.pid")) && Exists(run.Path("sid.pid")) &&
-           Exists(run.Path("ign.pid"));
+    return FileExists(run.Path("grp.pid")) && FileExists(run.Path("sid.pid")) &&
+           FileExists(run.Path("ign.pid"));
   }));
   const std::vector<pid_t> left = Descendants(run);
   REQUIRE(kill(run.pid(), TQ_SHIM_SIG_TERMINATE) == 0);
@@ -729,9 +729,9 @@ TEST_CASE("shim: usage errors exit 2 and touch nothing") {
     run.StartRaw(args);
     REQUIRE(run.Wait());
     CHECK(run.ExitStatus() == TQ_SHIM_EXIT_USAGE);
-    CHECK(ReadFile(run.Path("shim-stderr")).find("usage: tq-shim") != std::string::npos);
-    CHECK_FALSE(Exists(run.StatusPath()));
-    CHECK_FALSE(Exists(run.Path("o")));
+    CHECK(ReadRecordFile(run.Path("shim-stderr")).find("usage: tq-shim") != std::string::npos);
+    CHECK_FALSE(FileExists(run.StatusPath()));
+    CHECK_FALSE(FileExists(run.Path("o")));
   }
 }
 
@@ -749,9 +749,9 @@ TEST_CASE("shim: a --status-fd that is not the --status file is refused before t
   close(kHandedFd);
   REQUIRE(run.Wait());
   CHECK(run.ExitStatus() == TQ_SHIM_EXIT_FAILED);
-  CHECK(ReadFile(run.Path("shim-stderr")).find("match --status-fd to") != std::string::npos);
-  CHECK_FALSE(Exists(run.Path("ran")));
-  CHECK(ReadFile(run.StatusPath()).empty());
+  CHECK(ReadRecordFile(run.Path("shim-stderr")).find("match --status-fd to") != std::string::npos);
+  CHECK_FALSE(FileExists(run.Path("ran")));
+  CHECK(ReadRecordFile(run.StatusPath()).empty());
 }
 
 TEST_CASE("shim record: the reader checks version and keys") {
@@ -921,7 +921,7 @@ TEST_CASE("shim: an --env-fd it cannot read or that is too large fails the start
 
 namespace {
 // The unprivileged account the identity tests switch to.
-constexpr uid_t kNobody = 65534;
+constexpr uid_t kNobodyUid = 65534;
 constexpr gid_t kNogroup = 65534;
 }  // namespace
 
@@ -945,7 +945,7 @@ TEST_CASE("shim: --uid --gid --groups run the task as that user and nothing as r
   for (const char* name : {"out", "err"}) {
     struct stat st {};
     REQUIRE(stat(run.Path(name).c_str(), &st) == 0);
-    CHECK(st.st_uid == kNobody);
+    CHECK(st.st_uid == kNobodyUid);
     CHECK(st.st_gid == kNogroup);
   }
 }
@@ -961,7 +961,7 @@ TEST_CASE("shim: the working directory is entered with the task user's rights") 
   CHECK(r.spawn_step == TQ_SHIM_STEP_CWD);
   CHECK(r.spawn_errno == EACCES);
   CHECK(r.exit_code == 126);  // as a shell says "permission denied"
-  CHECK_FALSE(Exists(run.Path("ran")));
+  CHECK_FALSE(FileExists(run.Path("ran")));
 }
 
 TEST_CASE("shim: an identity it cannot take fails the start and the task never runs") {
@@ -969,7 +969,7 @@ TEST_CASE("shim: an identity it cannot take fails the start and the task never r
   // A shim that is not root cannot take groups it is not in: setgroups fails, and the task must
   // not run with the shim's own identity instead.
   ShimRun run;
-  REQUIRE(chown(run.Path("").c_str(), kNobody, kNogroup) == 0);
+  REQUIRE(chown(run.Path("").c_str(), kNobodyUid, kNogroup) == 0);
   const std::string shim = run.Path("tq-shim");  // the build tree may be closed to nobody
   std::filesystem::copy_file(TQ_SHIM_PATH, shim);
   REQUIRE(chmod(shim.c_str(), 0755) == 0);
@@ -999,7 +999,7 @@ TEST_CASE("shim: an identity it cannot take fails the start and the task never r
   CHECK(r.spawn_step == TQ_SHIM_STEP_IDENTITY);
   CHECK(r.spawn_errno == EPERM);
   CHECK(r.exit_code == 127);
-  CHECK_FALSE(Exists(run.Path("ran")));
+  CHECK_FALSE(FileExists(run.Path("ran")));
 }
 
 TEST_CASE("shim: --nice, --ioprio and the --limit-* limits reach the task") {
@@ -1035,7 +1035,7 @@ TEST_CASE("shim: --cgroup runs the task in a cgroup of its own and removes it af
   CHECK(r.exit_code == 0);
   const std::string relative = task_cgroup.substr(task_cgroup.find("/tq-test-"));
   CHECK(run.Out().find("0::" + relative + "\n") != std::string::npos);
-  CHECK_FALSE(Exists(task_cgroup));  // gone with the task
+  CHECK_FALSE(FileExists(task_cgroup));  // gone with the task
   if (cg.Has("memory")) CHECK(r.memory_peak > 0);
   if (!cg.Has("memory")) CHECK(r.memory_peak == 0);  // unknown, never made up
 }
@@ -1049,15 +1049,15 @@ TEST_CASE("shim: KILL through the cgroup ends a setsid grandchild that ignores T
              "setsid sh -c 'trap \"\" TERM; echo $$ > gc.tmp && mv gc.tmp gc.pid; "
              "exec sleep 1000' & exec sleep 1000"},
             {"--cwd", run.Path(""), "--cgroup", task_cgroup, "--kill-grace", "200"});
-  REQUIRE(WaitFor([&] { return Exists(run.Path("gc.pid")); }));
-  const pid_t grandchild = std::stoi(ReadFile(run.Path("gc.pid")));
+  REQUIRE(WaitFor([&] { return FileExists(run.Path("gc.pid")); }));
+  const pid_t grandchild = std::stoi(ReadRecordFile(run.Path("gc.pid")));
   CHECK(tqtest::TestCgroup::Read(task_cgroup + "/cgroup.procs").find(std::to_string(grandchild)) !=
         std::string::npos);
   REQUIRE(kill(run.pid(), TQ_SHIM_SIG_TERMINATE) == 0);
   tq::ShimRecord r = run.Finish();
   CHECK(r.signal == SIGTERM);
   CHECK(WaitFor([&] { return ProcessGone(grandchild); }));
-  CHECK_FALSE(Exists(task_cgroup));
+  CHECK_FALSE(FileExists(task_cgroup));
 }
 
 TEST_CASE("shim: the cgroup's limits are written before the task starts") {
@@ -1084,8 +1084,8 @@ TEST_CASE("shim: a cgroup it cannot make or limit fails the start at cgroup") {
   CHECK(r.spawn_step == TQ_SHIM_STEP_CGROUP);
   CHECK(r.spawn_errno == ENOENT);
   CHECK(r.exit_code == 127);
-  CHECK_FALSE(Exists(run.Path("ran")));
-  CHECK_FALSE(Exists(run.Path("task-4-1")));  // removed again
+  CHECK_FALSE(FileExists(run.Path("ran")));
+  CHECK_FALSE(FileExists(run.Path("task-4-1")));  // removed again
 
   ShimRun missing;
   r = missing.Run({"true"}, {"--cgroup", missing.Path("no/such/parent")});

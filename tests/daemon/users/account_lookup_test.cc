@@ -52,7 +52,7 @@ int FakeLookup(const char* name, passwd* entry, char* buf, size_t size, passwd**
 
 // A system daemon (tasks run as their owners) over a real store, with a fake runner, the fake
 // password database and the daemon's log kept in `log`.
-struct Fixture {
+struct LookupFixture {
   TempDir dir{"lookup"};
   FakeClock clock;
   FakeRunner* runner = nullptr;
@@ -60,7 +60,7 @@ struct Fixture {
   std::ostringstream log;
   std::shared_ptr<spdlog::logger> saved_logger = spdlog::default_logger();
 
-  Fixture() {
+  LookupFixture() {
     accounts = {{"alice", 71001}, {"bob", 71002}};
     unreachable.clear();
     too_large.clear();
@@ -79,7 +79,7 @@ struct Fixture {
     REQUIRE_MESSAGE(st.ok(), st.message());
     daemon->RunReady();
   }
-  ~Fixture() {
+  ~LookupFixture() {
     daemon.reset();
     spdlog::set_default_logger(saved_logger);
     SetPasswdLookup(nullptr);
@@ -116,7 +116,7 @@ struct Fixture {
 };
 
 TEST_CASE("a task whose account lookup fails waits with no attempt used while others start") {
-  Fixture f;
+  LookupFixture f;
   unreachable = {"alice"};
   const TaskId a = f.Submit("alice", 71001);
   const TaskId b = f.Submit("bob", 71002);
@@ -141,7 +141,7 @@ TEST_CASE("a task whose account lookup fails waits with no attempt used while ot
 }
 
 TEST_CASE("a task whose account the lookup does not know fails user-gone") {
-  Fixture f;
+  LookupFixture f;
   accounts.erase("bob");
   const TaskId gone = f.Submit("bob", 71002);
   CHECK(f.Get(gone).state == TaskState::kFailed);
@@ -150,7 +150,7 @@ TEST_CASE("a task whose account the lookup does not know fails user-gone") {
 }
 
 TEST_CASE("an account entry too large to read fails the attempt instead of waiting") {
-  Fixture f;
+  LookupFixture f;
   too_large = {"alice"};
   const TaskId a = f.Submit("alice", 71001);
   CHECK(f.Get(a).state == TaskState::kFailed);

@@ -422,7 +422,8 @@ TEST_CASE("pg: after a reconnect fails, calls fail at once for the pause, then c
   refuse(true);
 }
 
-TEST_CASE("pg: a server that accepts the connection and never answers is a transient fault") {
+TEST_CASE("pg: a server that accepts the connection and never answers is a transient fault" *
+          doctest::test_suite("long")) {
   // A Unix socket where a server's would be, listening but never accepting: the kernel takes
   // the connection and libpq waits for an answer. Without a connect timeout it would wait forever.
   TempDir dir{"pg-silent"};
@@ -508,7 +509,8 @@ TEST_CASE("pg: the session a stalled connection left on the server is ended by t
 // Issue 49: while the server did not answer, the caller (tqd's event loop) waited in poll(2),
 // and in PQreset for each new connection, doing nothing else. Every wait goes through the
 // waiter given: the loop's, which runs meanwhile what needs no store.
-TEST_CASE("pg: a statement and a new connection wait through the waiter given, in slices") {
+TEST_CASE("pg: a statement and a new connection wait through the waiter given, in slices" *
+          doctest::test_suite("long")) {
   std::string why;
   test::PgServer* server = test::PgServer::Get(&why);
   if (server == nullptr) TQ_SKIP(why);

@@ -18,7 +18,8 @@ std::unique_ptr<Store> MustOpen(const std::string& conninfo) {
   return std::move(*store);
 }
 
-TEST_CASE("postgres: a second store joining as a host already joined is refused, naming it") {
+TEST_CASE("postgres: a second store joining as a host already joined is refused, naming it" *
+          doctest::test_suite("long")) {
   std::string why;
   test::PgServer* server = test::PgServer::Get(&why);
   if (server == nullptr) TQ_SKIP(why);

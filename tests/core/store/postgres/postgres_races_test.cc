@@ -167,7 +167,7 @@ Status ClaimUnderCap(Store& store, const std::string& queue, int cap, TaskId id,
 }
 
 // An attempt that exited 0 at `ended`, ending its task succeeded.
-Result<std::vector<TaskId>> Succeed(Store& store, TaskId id, int attempt, WallMs ended) {
+Result<std::vector<TaskId>> SucceedRace(Store& store, TaskId id, int attempt, WallMs ended) {
   const AttemptOutcome out = Exited(ended, 0);
   return store.FinishAttempt(id, attempt, out, TaskState::kSucceeded,
                              TaskReasonForAttempt(out.reason));
@@ -214,7 +214,7 @@ TEST_CASE("postgres races: a dependent submitted as its dependency succeeds else
   Status alpha_tx = Race(
       conninfo, Writing(*alpha),
       [&] {
-        finished = Succeed(*alpha, dep, attempt, 1200);
+        finished = SucceedRace(*alpha, dep, attempt, 1200);
         return finished.status();
       },
       [&] { submitted = beta->Submit(kAlice, dependent, 1150, false); });
@@ -346,10 +346,10 @@ TEST_CASE("postgres races: the last two shards ending on two hosts at once tell 
   Status alpha_tx = Race(
       conninfo, Writing(*alpha),
       [&] {
-        alpha_end = Succeed(*alpha, on_alpha, alpha_attempt, 1200);
+        alpha_end = SucceedRace(*alpha, on_alpha, alpha_attempt, 1200);
         return alpha_end.status();
       },
-      [&] { beta_end = Succeed(*beta, on_beta, beta_attempt, 1200); },
+      [&] { beta_end = SucceedRace(*beta, on_beta, beta_attempt, 1200); },
       // Each claims the end once its own end is stored, the two claims side by side.
       [&] { alpha_told = alpha->ClaimGroupEnd(group->group); },
       [&] { beta_told = beta->ClaimGroupEnd(group->group); });

@@ -16,7 +16,7 @@ namespace {
 
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
-std::unique_ptr<Store> MustOpen(const std::string& conninfo) {
+std::unique_ptr<Store> MustOpenSchema(const std::string& conninfo) {
   Result<std::unique_ptr<Store>> store = OpenPostgresStore(conninfo, false);
   REQUIRE_MESSAGE(store.ok(), store.status().message());
   return std::move(*store);
@@ -37,7 +37,7 @@ void MustRun(const std::string& conninfo, const std::string& sql) {
 // Stores in the schema `conninfo` names a task that succeeded and, when `waiting`, one that
 // waits; returns the first's id.
 TaskId MustEndOne(const std::string& conninfo, bool waiting) {
-  std::unique_ptr<Store> store = MustOpen(conninfo);
+  std::unique_ptr<Store> store = MustOpenSchema(conninfo);
   const TaskId ended = MustInsert(*store, kAlice, Spec({"done"}));
   StartAndFinish(*store, ended, TaskState::kSucceeded, 1000);
   if (waiting) MustInsert(*store, kAlice, Spec({"waiting"}));
@@ -177,7 +177,7 @@ TEST_CASE("postgres: a v2 store migrates to v3: its tasks are placed on no host 
   REQUIRE_FALSE(conninfo.empty());
   TaskId ready = 0, ended = 0;
   {
-    std::unique_ptr<Store> store = MustOpen(conninfo);
+    std::unique_ptr<Store> store = MustOpenSchema(conninfo);
     ended = MustInsert(*store, kAlice, Spec({"done"}));
     StartAndFinish(*store, ended, TaskState::kSucceeded, 1000);
     ready = MustInsert(*store, kAlice, Spec({"waiting"}));
@@ -185,7 +185,7 @@ TEST_CASE("postgres: a v2 store migrates to v3: its tasks are placed on no host 
   MustRun(conninfo, kBackToV2);
   REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 2);
 
-  std::unique_ptr<Store> store = MustOpen(conninfo);
+  std::unique_ptr<Store> store = MustOpenSchema(conninfo);
   CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
   CHECK(MustGet(*store, ready).spec.run_on.empty());
   Result<std::optional<Candidate>> c =
@@ -205,14 +205,14 @@ TEST_CASE("postgres: a v3 store migrates to v4: a group that ended before is tol
   REQUIRE_FALSE(conninfo.empty());
   TaskId group = 0;
   {
-    std::unique_ptr<Store> store = MustOpen(conninfo);
+    std::unique_ptr<Store> store = MustOpenSchema(conninfo);
     Result<ShardedSubmit> out = store->SubmitShards(kAlice, Spec({"x"}), 2, 1000);
     REQUIRE_MESSAGE(out.ok(), out.status().message());
     group = out->group;
     for (TaskId id : out->ids) StartAndFinish(*store, id, TaskState::kSucceeded, 1100);
   }
   MustRun(conninfo, kBackToV3);
-  std::unique_ptr<Store> store = MustOpen(conninfo);
+  std::unique_ptr<Store> store = MustOpenSchema(conninfo);
   CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
   CHECK(*store->ClaimGroupEnd(group));
   CHECK_FALSE(*store->ClaimGroupEnd(group));
@@ -226,7 +226,7 @@ TEST_CASE("postgres: a v4 store migrates to v5: its attempts' output was cut now
   REQUIRE_FALSE(conninfo.empty());
   const TaskId ended = MustEndOne(conninfo, false);
   MustRun(conninfo, kBackToV4);
-  std::unique_ptr<Store> store = MustOpen(conninfo);
+  std::unique_ptr<Store> store = MustOpenSchema(conninfo);
   CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
   const Task task = MustGet(*store, ended);
   REQUIRE(task.attempts.size() == 1);
@@ -241,7 +241,7 @@ TEST_CASE("postgres: a v5 store migrates to v6: its counts and kept output carry
   REQUIRE_FALSE(conninfo.empty());
   TaskId ended = 0;
   {
-    std::unique_ptr<Store> store = MustOpen(conninfo);
+    std::unique_ptr<Store> store = MustOpenSchema(conninfo);
     ended = MustInsert(*store, kAlice, Spec({"done"}));
     const int n = MustStart(*store, ended, 1000);
     AttemptOutcome out = Exited(1010, 0);
@@ -253,7 +253,7 @@ TEST_CASE("postgres: a v5 store migrates to v6: its counts and kept output carry
   }
   MustRun(conninfo, kBackToV5);
   REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 5);
-  std::unique_ptr<Store> store = MustOpen(conninfo);
+  std::unique_ptr<Store> store = MustOpenSchema(conninfo);
   CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
   CHECK(*store->OutputOf(kAlice.uid) == 700);
   REQUIRE(store->JoinHost("web-1", "0.1.0", 4, 2000).ok());
@@ -282,7 +282,7 @@ TEST_CASE(
   const TaskId ended = MustEndOne(conninfo, true);
   MustRun(conninfo, kBackToV6);
   REQUIRE(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 6);
-  std::unique_ptr<Store> store = MustOpen(conninfo);
+  std::unique_ptr<Store> store = MustOpenSchema(conninfo);
   CHECK(test::PgQueryInt(conninfo, "SELECT max(version) FROM tq_schema") == 7);
   const TaskId second = MustInsert(*store, kAlice, Spec({"second"}));
   StartAndFinish(*store, second, TaskState::kFailed, 2000);
@@ -312,7 +312,7 @@ TEST_CASE(
   // pg_stat_statements puts a view and functions in the schema (public) it is created in.
   MustRun(conninfo, "CREATE EXTENSION pg_stat_statements");
   {
-    std::unique_ptr<Store> store = MustOpen(conninfo);
+    std::unique_ptr<Store> store = MustOpenSchema(conninfo);
     CHECK(MustInsert(*store, kAlice, Spec({"x"})) > 0);
   }
   const std::string other = server->FreshSchema();

@@ -11,13 +11,13 @@ namespace tq {
 namespace {
 
 // A conninfo and what RedactConninfo must make of it.
-struct Case {
+struct RedactCase {
   std::string conninfo;
   std::string redacted;
 };
 
 TEST_CASE("RedactConninfo hides each password of a URI or keyword/value conninfo") {
-  const std::vector<Case> cases = {
+  const std::vector<RedactCase> cases = {
       // URIs without a password are left as they are.
       {"postgresql:///tq?host=/run/postgresql", "postgresql:///tq?host=/run/postgresql"},
       {"postgresql://tq@db/tq", "postgresql://tq@db/tq"},
@@ -53,7 +53,7 @@ TEST_CASE("RedactConninfo hides each password of a URI or keyword/value conninfo
       {"password=S3\\ CRETPW user=tq", "password=*** user=tq"},
       {"passwordx=y", "passwordx=y"},
   };
-  for (const Case& c : cases) {
+  for (const RedactCase& c : cases) {
     CAPTURE(c.conninfo);
     CHECK(RedactConninfo(c.conninfo) == c.redacted);
   }

@@ -18,7 +18,7 @@ namespace {
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
 // How many tasks `store` holds, of any state.
-size_t Count(Store& store) {
+size_t CountStored(Store& store) {
   ListFilter all;
   all.limit = 0;
   Result<std::vector<Task>> tasks = store.List(all);
@@ -49,7 +49,7 @@ TEST_CASE("a full database refuses a submit with a permanent fault and stores no
   REQUIRE_FALSE(out.ok());
   CHECK(out.status().fault() == StoreFault::kPermanent);
   CHECK(out.status().message().find("full") != std::string::npos);
-  CHECK(Count(*store) == 1);
+  CHECK(CountStored(*store) == 1);
   // Reads go on while it is full.
   CHECK(store->Get(1).ok());
 }
@@ -96,7 +96,7 @@ TEST_CASE("a full database fails a batch with a permanent fault, naming the entr
   REQUIRE_FALSE(ids.ok());
   CHECK(ids.status().fault() == StoreFault::kPermanent);
   CHECK(ids.status().message().find("entry 2: ") == 0);
-  CHECK(Count(*store) == 0);
+  CHECK(CountStored(*store) == 0);
 }
 
 TEST_CASE("a full disk during a group commit: each request is stored if and only if acknowledged") {
@@ -123,7 +123,7 @@ TEST_CASE("a full disk during a group commit: each request is stored if and only
     ++acknowledged;
     CHECK(MustGet(*store, results[i]->id).spec.argv == items[i].spec.argv);
   }
-  CHECK(Count(*store) == 1 + acknowledged);  // nothing stored behind a refusal
+  CHECK(CountStored(*store) == 1 + acknowledged);  // nothing stored behind a refusal
 
   // Space returns: the same requests go through.
   REQUIRE(store->LimitGrowth(100000).ok());

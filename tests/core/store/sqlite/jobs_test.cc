@@ -19,7 +19,7 @@ namespace {
 using namespace test;  // NOLINT: the shared helpers of the store's tests
 
 // `sql`'s single integer, read through a second connection to the store's file.
-int64_t Count(const std::string& path, const std::string& sql) {
+int64_t CountRows(const std::string& path, const std::string& sql) {
   Result<sqlite::Db> db = sqlite::Db::Open(path);
   REQUIRE_MESSAGE(db.ok(), db.status().message());
   Result<int64_t> n = db->QueryInt("count", sql);
@@ -78,21 +78,21 @@ TEST_CASE("firing rows stay bounded: task-less ones give way, purged tasks take 
   for (WallMs t = 1; t <= 100; ++t) {
     REQUIRE(MustFire(*store, {"skip", t * 1000, ""}, std::nullopt, t * 1000).fired);
   }
-  CHECK(Count(path, "SELECT count(*) FROM job_firings WHERE job = 'skip'") == 1);
-  CHECK(Count(path, "SELECT max(scheduled) FROM job_firings WHERE job = 'skip'") == 100000);
+  CHECK(CountRows(path, "SELECT count(*) FROM job_firings WHERE job = 'skip'") == 1);
+  CHECK(CountRows(path, "SELECT max(scheduled) FROM job_firings WHERE job = 'skip'") == 100000);
 
   std::vector<TaskId> tasks;
   for (WallMs t = 1; t <= 5; ++t) {
     tasks.push_back(*MustFire(*store, {"run", t * 1000, ""}, JobRun("run", false), t * 1000).task);
   }
   REQUIRE(MustFire(*store, {"run", 6000, ""}, std::nullopt, 6000).fired);
-  CHECK(Count(path, "SELECT count(*) FROM job_firings WHERE job = 'run'") == 6);
+  CHECK(CountRows(path, "SELECT count(*) FROM job_firings WHERE job = 'run'") == 6);
   for (TaskId id : {tasks[0], tasks[1]}) StartAndFinish(*store, id, TaskState::kFailed, 7000);
   Result<std::vector<TaskId>> purged = store->PurgeEnded(8000, 10);
   REQUIRE(purged.ok());
   CHECK(purged->size() == 2);
-  CHECK(Count(path, "SELECT count(*) FROM job_firings WHERE job = 'run'") == 4);
-  CHECK(Count(path, "PRAGMA foreign_key_check") == 0);
+  CHECK(CountRows(path, "SELECT count(*) FROM job_firings WHERE job = 'run'") == 4);
+  CHECK(CountRows(path, "PRAGMA foreign_key_check") == 0);
 }
 
 TEST_CASE("a full disk during a firing records neither the firing nor its task") {

@@ -48,7 +48,7 @@ int64_t QueryInt(const std::string& path, const std::string& sql) {
   return *v;
 }
 
-std::vector<std::string> Rows(sqlite::Db& db, const std::string& sql) {
+std::vector<std::string> MigratedRows(sqlite::Db& db, const std::string& sql) {
   Result<sql::Stmt> stmt = db.Prepare("rows", sql);
   REQUIRE_MESSAGE(stmt.ok(), stmt.status().message());
   sql::Query q(*stmt);
@@ -73,14 +73,15 @@ std::string CollapseSpaces(const std::string& s) {
 
 /// Every table's columns (name, type, not-null, default, key) and every index's definition.
 std::vector<std::string> SchemaShape(sqlite::Db& db) {
-  std::vector<std::string> shape =
-      Rows(db,
-           "SELECT m.name || '.' || p.name || ' ' || p.type || ' ' || p.\"notnull\" || ' ' || "
-           "ifnull(p.dflt_value, '-') || ' ' || p.pk FROM sqlite_master AS m "
-           "JOIN pragma_table_xinfo(m.name) AS p WHERE m.type = 'table' ORDER BY m.name, p.cid");
-  for (const std::string& index : Rows(db,
-                                       "SELECT name || ': ' || ifnull(sql, 'auto') FROM "
-                                       "sqlite_master WHERE type = 'index' ORDER BY name")) {
+  std::vector<std::string> shape = MigratedRows(
+      db,
+      "SELECT m.name || '.' || p.name || ' ' || p.type || ' ' || p.\"notnull\" || ' ' || "
+      "ifnull(p.dflt_value, '-') || ' ' || p.pk FROM sqlite_master AS m "
+      "JOIN pragma_table_xinfo(m.name) AS p WHERE m.type = 'table' ORDER BY m.name, p.cid");
+  for (const std::string& index :
+       MigratedRows(db,
+                    "SELECT name || ': ' || ifnull(sql, 'auto') FROM "
+                    "sqlite_master WHERE type = 'index' ORDER BY name")) {
     shape.push_back(CollapseSpaces(index));
   }
   return shape;
@@ -755,7 +756,7 @@ TEST_CASE("a v15 database migrates to v16: its ready tasks are placed on no host
   REQUIRE(QueryInt(path, "SELECT count(*) FROM tasks WHERE ready = 1") > 0);
   const std::string queue = [&] {
     sqlite::Db db = MustOpenDb(path);
-    return Rows(db, "SELECT queue FROM tasks WHERE ready = 1 ORDER BY id LIMIT 1").front();
+    return MigratedRows(db, "SELECT queue FROM tasks WHERE ready = 1 ORDER BY id LIMIT 1").front();
   }();
   const int64_t owner =
       QueryInt(path, "SELECT owner_uid FROM tasks WHERE ready = 1 ORDER BY id LIMIT 1");

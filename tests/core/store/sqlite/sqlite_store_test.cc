@@ -118,7 +118,7 @@ TEST_CASE("exit-code lists round-trip through their text form") {
   }
 }
 
-bool UsesIndex(const std::string& plan, const std::string& index) {
+bool PlanUsesIndex(const std::string& plan, const std::string& index) {
   return plan.find("USING INDEX " + index) != std::string::npos ||
          plan.find("USING COVERING INDEX " + index) != std::string::npos;
 }
@@ -159,7 +159,7 @@ void CheckPlans(SqliteStore& store) {
     Result<std::string> plan = store.QueryPlan(c.query);
     REQUIRE_MESSAGE(plan.ok(), plan.status().message());
     CAPTURE(*plan);
-    CHECK(UsesIndex(*plan, c.index));
+    CHECK(PlanUsesIndex(*plan, c.index));
     CHECK_FALSE(ScansTasks(*plan));
     CHECK(plan->find("TEMP B-TREE") == std::string::npos);  // no sort of the whole set
   }
