@@ -12,8 +12,6 @@
 #include <cstring>
 #include <set>
 
-#include <spdlog/spdlog.h>
-
 #include "core/metrics/prometheus.h"
 #include "core/model/stage_progress.h"
 #include "core/proto/protocol.h"
@@ -22,6 +20,7 @@
 #include "daemon/handlers/handlers.h"
 #include "daemon/host/boot_id.h"
 #include "daemon/host/host_name.h"
+#include "daemon/host/log.h"
 #include "daemon/host/make_dirs.h"
 #include "daemon/host/private_files.h"
 #include "daemon/host/store_metrics.h"
@@ -108,7 +107,7 @@ Status Daemon::Open() {
   // Before the running attempts are read: they are the ones this host started.
   if (Status st = store_->JoinHost(*host, TQ_VERSION, config.max_running, started_); !st.ok())
     return st;
-  spdlog::info("store: {}, as host {}", config.Shared() ? "PostgreSQL" : "SQLite", *host);
+  LogInfo("store: {}, as host {}", config.Shared() ? "PostgreSQL" : "SQLite", *host);
   host_ = *host;
   store_->ObserveCommits([this](double seconds) { counters_.commit.Observe(seconds); });
 
@@ -219,8 +218,8 @@ Status Daemon::Start() {
 
   st = server_->Listen(options_.socket_path, options_.socket_mode);
   if (!st.ok()) return st;
-  spdlog::info("tqd {} listening on {} (state {}, max_running {})", TQ_VERSION,
-               options_.socket_path, options_.state_dir, options_.config->max_running);
+  LogInfo("tqd {} listening on {} (state {}, max_running {})", TQ_VERSION, options_.socket_path,
+          options_.state_dir, options_.config->max_running);
   service_.Ready();
   SampleHistory();
   if (!options_.config->metrics_textfile.empty()) {
@@ -245,9 +244,9 @@ Result<ConfigDiff> Daemon::ReloadConfig() {
     options_.config = std::make_shared<const Config>(InForce(*options_.config, *read));
     dispatch_->Schedule();  // caps and mixes may have changed
   }
-  for (const std::string& key : diff.changed) spdlog::info("reload: tqd.toml: {} changed", key);
+  for (const std::string& key : diff.changed) LogInfo("reload: tqd.toml: {} changed", key);
   for (const std::string& key : diff.needs_restart)
-    spdlog::warn("reload: tqd.toml: {} changed but needs a restart of tqd to apply", key);
+    LogWarn("reload: tqd.toml: {} changed but needs a restart of tqd to apply", key);
   return diff;
 }
 
@@ -259,21 +258,20 @@ void Daemon::OnSignal() {
   signalfd_siginfo info{};
   while (read(signal_fd_, &info, sizeof info) == sizeof info) {
     if (info.ssi_signo == SIGHUP) {
-      spdlog::info("SIGHUP: reloading tqd.toml and the job files");
+      LogInfo("SIGHUP: reloading tqd.toml and the job files");
       service_.Reloading();
       if (auto diff = ReloadConfig(); !diff.ok())  // what it did is logged
-        spdlog::error("reload: {} (nothing of tqd.toml changed)", diff.status().message());
+        LogError("reload: {} (nothing of tqd.toml changed)", diff.status().message());
       scheduler_->Reload();  // logs what it did
       service_.Ready();
       continue;
     }
-    spdlog::info("signal {}: stopping; running tasks continue under their supervisors",
-                 info.ssi_signo);
+    LogInfo("signal {}: stopping; running tasks continue under their supervisors", info.ssi_signo);
     service_.Stopping();
     lease_.reset();                 // no heartbeat after the stop is recorded
     if (options_.config->Shared())  // the other hosts show it stopped, not live
       if (Status left = store_->LeaveHost(); !left.ok())
-        spdlog::warn("host {}: its stop is not recorded: {}", host_, left.message());
+        LogWarn("host {}: its stop is not recorded: {}", host_, left.message());
     server_->Shutdown();
     loop_.Stop();
   }
@@ -319,7 +317,7 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids, const std::vector<Ta
       }
       if (overdue_ && task->spec.job && task->state == TaskState::kSucceeded) overdue_->Check();
     } else {
-      spdlog::error("task {} ended but cannot be read: {}", id, task.status().message());
+      LogError("task {} ended but cannot be read: {}", id, task.status().message());
       waiters_->Fail(id, task.status());
     }
   }
@@ -329,7 +327,7 @@ void Daemon::NotifyTerminal(const std::vector<TaskId>& ids, const std::vector<Ta
 void Daemon::GroupMayHaveEnded(TaskId group) {
   auto shards = store_->ShardsOf(group);
   if (!shards.ok()) {
-    spdlog::error("group {}: its shards cannot be read: {}", group, shards.status().message());
+    LogError("group {}: its shards cannot be read: {}", group, shards.status().message());
     return;
   }
   for (const ShardState& shard : *shards)
@@ -337,14 +335,13 @@ void Daemon::GroupMayHaveEnded(TaskId group) {
   // Of the hosts that see the group end, the one that claims its end tells of it.
   auto claimed = store_->ClaimGroupEnd(group);
   if (!claimed.ok())
-    spdlog::error("group {}: its end cannot be claimed: {}", group, claimed.status().message());
+    LogError("group {}: its end cannot be claimed: {}", group, claimed.status().message());
   if (!claimed.ok() || !*claimed) return;
   std::vector<Task> ended;
   for (const ShardState& shard : *shards) {
     auto task = store_->Get(shard.id);
     if (!task.ok()) {
-      spdlog::error("group {}: shard {} cannot be read: {}", group, shard.id,
-                    task.status().message());
+      LogError("group {}: shard {} cannot be read: {}", group, shard.id, task.status().message());
       return;
     }
     ended.push_back(std::move(*task));
@@ -366,7 +363,7 @@ void Daemon::KeepLease(const std::string& host) {
         Status joined =
             store_->JoinHost(host, TQ_VERSION, options_.config->max_running, clock_.WallNow());
         if (!joined.ok())  // the next heartbeat finds it fenced still, and it tries again
-          spdlog::error("host {} could not join the store again: {}", host, joined.message());
+          LogError("host {} could not join the store again: {}", host, joined.message());
       },
       [this](const std::string& silent, int64_t silent_ms,
              const std::vector<RunningAttempt>& attempts) {
@@ -414,8 +411,7 @@ void Daemon::Look() {
 void Daemon::KillPassedOn() {
   auto passed = store_->PassedOnAttempts();
   if (!passed.ok()) {
-    spdlog::error("the attempts passed to other hosts cannot be read: {}",
-                  passed.status().message());
+    LogError("the attempts passed to other hosts cannot be read: {}", passed.status().message());
     return;
   }
   for (const auto& [id, attempt] : *passed) dispatch_->runner().KillOrphan(id, attempt);

@@ -3,12 +3,11 @@
 #include <map>
 #include <tuple>
 
-#include <spdlog/spdlog.h>
-
 #include "core/jobs/file_errors.h"
 #include "core/jobs/job_file.h"
 #include "core/jobs/user_job_file.h"
 #include "core/model/quote.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -98,14 +97,13 @@ JobSetLoad ResolveJobFiles(const std::vector<JobFileRead>& files,
     if (it == last_good.end()) continue;
     auto file = ParseAs(f, *it->second);
     if (!file.ok()) {
-      spdlog::warn("{}: its last good text no longer loads either: {}", f.path,
-                   file.status().message());
+      LogWarn("{}: its last good text no longer loads either: {}", f.path, file.status().message());
       continue;
     }
     JobFile kept{f.path, {}};
     for (JobDef& job : file->jobs) {
       if (Status refusal = Refusal(job, check, taken); !refusal.ok()) {
-        spdlog::warn("{} (its last good definition is not kept)", refusal.message());
+        LogWarn("{} (its last good definition is not kept)", refusal.message());
         continue;
       }
       kept.jobs.push_back(std::move(job));

@@ -1,10 +1,9 @@
 #include "daemon/cron/overdue_watch.h"
 
-#include <spdlog/spdlog.h>
-
 #include "core/jobs/overdue.h"
 #include "core/model/duration.h"
 #include "core/model/saturating.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -39,8 +38,8 @@ void OverdueWatch::Check() {
   const WallMs retry = SaturatingAdd(now, kRetryAfterStoreErrorMs);
   auto records = store_.JobRecords();
   if (!records.ok()) {
-    spdlog::error("dead man's switches not checked: {}; trying again in {}",
-                  records.status().message(), FormatDuration(kRetryAfterStoreErrorMs));
+    LogError("dead man's switches not checked: {}; trying again in {}", records.status().message(),
+             FormatDuration(kRetryAfterStoreErrorMs));
     Arm(retry);  // overdue_ keeps what the last check found
     return;
   }
@@ -61,14 +60,13 @@ void OverdueWatch::Check() {
     if (!s.alert) continue;
     // Recorded before the alert goes out: a crash in between loses an alert, never repeats one.
     if (Status st = store_.SetJobOverdueAlerted(name, s.since); !st.ok()) {
-      spdlog::error(
-          "job {}: its overdue alert is not recorded, so not sent: {}; trying again in {}", name,
-          st.message(), FormatDuration(kRetryAfterStoreErrorMs));
+      LogError("job {}: its overdue alert is not recorded, so not sent: {}; trying again in {}",
+               name, st.message(), FormatDuration(kRetryAfterStoreErrorMs));
       next = next ? std::min(*next, retry) : retry;
       continue;
     }
     const std::string reason = "no success within " + FormatDuration(def->expect_success_within_ms);
-    spdlog::warn("job {} is overdue: {} (expect_success_within)", name, reason);
+    LogWarn("job {} is overdue: {} (expect_success_within)", name, reason);
     ++alerts_;
     notifier_.JobOverdue(*def, run, reason);
   }

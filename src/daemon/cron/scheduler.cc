@@ -13,8 +13,6 @@
 #include <random>
 #include <set>
 
-#include <spdlog/spdlog.h>
-
 #include "core/cron/cron_zone.h"
 #include "core/jobs/file_errors.h"
 #include "core/jobs/firing_plan.h"
@@ -28,6 +26,7 @@
 #include "daemon/cron/job_task.h"
 #include "daemon/cron/job_user.h"
 #include "daemon/host/event_loop.h"
+#include "daemon/host/log.h"
 #include "daemon/host/log_throttle.h"
 #include "daemon/serve/event_feed.h"
 #include "daemon/users/spool.h"
@@ -171,14 +170,14 @@ ReloadReport Scheduler::State::Load(bool at_start, const std::string& only_user)
   }
   auto local = LocalTimeZone();
   if (!local.ok())
-    spdlog::warn("jobs without a timezone use UTC: the local zone is unknown: {}",
-                 local.status().message());
+    LogWarn("jobs without a timezone use UTC: the local zone is unknown: {}",
+            local.status().message());
   const TimeZone local_zone = local.ok() ? *local : TimeZone();
   const JobCheck check = [&](const JobDef& def) { return Check(def, local_zone); };
 
   auto stored = store().JobFiles();
   if (!stored.ok())
-    spdlog::error("jobs: the last good job files cannot be read: {}", stored.status().message());
+    LogError("jobs: the last good job files cannot be read: {}", stored.status().message());
   std::vector<StoredJobFile> last_good = stored.ok() ? *stored : std::vector<StoredJobFile>{};
   if (!only_path.empty())
     std::erase_if(last_good, [&](const StoredJobFile& s) { return s.path != only_path; });
@@ -214,7 +213,7 @@ ReloadReport Scheduler::State::Load(bool at_start, const std::string& only_user)
         if (!binding.ok()) {
           f.error = JobLoadError{f.path, 0, f.path + ": " + binding.status().message()};
         } else if (binding->state == SpoolBinding::State::kStale) {
-          spdlog::warn("jobs: {}: not loaded", binding->why);
+          LogWarn("jobs: {}: not loaded", binding->why);
           continue;
         }
       }
@@ -261,16 +260,16 @@ ReloadReport Scheduler::State::Load(bool at_start, const std::string& only_user)
   }
   if (!load.to_save.empty())
     if (Status st = store().SaveJobFiles(load.to_save); !st.ok())
-      spdlog::error("jobs: the good job files cannot be stored: {}", st.message());
+      LogError("jobs: the good job files cannot be stored: {}", st.message());
   if (!load.to_forget.empty())
     if (Status st = store().ForgetJobFiles(load.to_forget); !st.ok())
-      spdlog::error("jobs: removed job files cannot be forgotten: {}", st.message());
+      LogError("jobs: removed job files cannot be forgotten: {}", st.message());
   std::set<std::string> loaded_before;
   for (const StoredJobFile& s : last_good) loaded_before.insert(s.path);
   for (JobLoadError& e : load.errors) {
     e.kept = loaded_before.count(e.file) > 0;
-    spdlog::error("{} ({})", e.message,
-                  e.kept ? "the file's last good jobs stay in force" : "none of its jobs load");
+    LogError("{} ({})", e.message,
+             e.kept ? "the file's last good jobs stay in force" : "none of its jobs load");
   }
 
   std::map<std::string, Job> next;
@@ -366,7 +365,7 @@ void Scheduler::State::SyncRecords(const std::map<std::string, JobDef>& prev, bo
   if (at_start && boot_id.empty())
     for (const auto& [name, j] : jobs)
       if (IsReboot(j.def) && Active(j))
-        spdlog::error("job {}: @reboot cannot run: the boot id of this machine is unknown", name);
+        LogError("job {}: @reboot cannot run: the boot id of this machine is unknown", name);
   Replan();
 }
 
@@ -395,21 +394,21 @@ void Scheduler::State::Plan(Job& j, WallMs now) {
       LogFault("job " + name + ": @reboot run not made yet", run.status());
       return Schedule(j, now + kFaultRetryMs);
     }
-    if (!run.ok()) spdlog::error("job {}: @reboot run not made: {}", name, run.status().message());
+    if (!run.ok()) LogError("job {}: @reboot run not made: {}", name, run.status().message());
     j.reboot_due = false;
     return;
   }
   auto plan = PlanFirings(j.def, j.zone, j.last, now);
   if (!plan.ok()) {
-    spdlog::error("job {}: no firing can be planned: {}", name, plan.status().message());
+    LogError("job {}: no firing can be planned: {}", name, plan.status().message());
     return;
   }
   daemon.counters().cron_misfires += static_cast<uint64_t>(plan->dropped);
   if (plan->late > 0) daemon.counters().cron_firings["late"] += static_cast<uint64_t>(plan->late);
   if (plan->dropped > 0)
-    spdlog::info("job {}: {}{} missed firing(s) not run (misfire = {})", name,
-                 plan->dropped >= kMaxDroppedCount ? "at least " : "", plan->dropped,
-                 MisfireName(j.def.misfire));
+    LogInfo("job {}: {}{} missed firing(s) not run (misfire = {})", name,
+            plan->dropped >= kMaxDroppedCount ? "at least " : "", plan->dropped,
+            MisfireName(j.def.misfire));
   for (const WallMs t : plan->fire) {
     // The firings after the first are missed ones run_all catches up on: each makes its run.
     const bool catch_up = t != plan->fire.front();
@@ -421,8 +420,8 @@ void Scheduler::State::Plan(Job& j, WallMs now) {
       return Schedule(j, now + kFaultRetryMs);
     }
     if (!run.ok())
-      spdlog::error("job {}: firing of {} not made: {}", name, FormatRfc3339InZone(t, j.zone),
-                    run.status().message());
+      LogError("job {}: firing of {} not made: {}", name, FormatRfc3339InZone(t, j.zone),
+               run.status().message());
     j.last = std::max(j.last, t);
   }
   if (plan->last > j.last) Record(j, Firing{name, plan->last, ""}, now);  // the dropped ones
@@ -441,8 +440,8 @@ void Scheduler::State::LogMissingHome(const Job& j) {
   struct stat st {};
   const int rc = stat(j.user.home.c_str(), &st);
   if (rc == 0 && S_ISDIR(st.st_mode)) return;
-  spdlog::warn("job {}: cannot enter {}, the home of {} ({}): its runs start in /", j.def.name,
-               j.user.home, j.user.owner.name, rc == 0 ? "not a directory" : strerror(errno));
+  LogWarn("job {}: cannot enter {}, the home of {} ({}): its runs start in /", j.def.name,
+          j.user.home, j.user.owner.name, rc == 0 ? "not a directory" : strerror(errno));
 }
 
 // One run of `j`, by its overlap unless `force` (or, for a `catch_up` run, DecideCatchUp):
@@ -467,17 +466,17 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
       if (!fired.ok()) return fired.status();
       store().AfterCommit([this] { ++daemon.counters().cron_firings["overlap"]; });
     }
-    firing_log.Log(spdlog::level::debug, "job " + name + ": " + when + ": no new run (" +
-                                             OverlapActionName(d.action) + ": " +
-                                             std::to_string(runs->pending_runs) + " pending, " +
-                                             std::to_string(runs->in_flight_runs) + " running)");
+    firing_log.Log(LogLevel::kDebug, "job " + name + ": " + when + ": no new run (" +
+                                         OverlapActionName(d.action) + ": " +
+                                         std::to_string(runs->pending_runs) + " pending, " +
+                                         std::to_string(runs->in_flight_runs) + " running)");
     return out;
   }
   // A user's own job file makes that user's tasks: their limits apply as to a submit.
   if (name.find('/') != std::string::npos)
     if (Status admitted = daemon.AdmitSubmits(j.user.owner, std::max(j.def.shards, 1));
         !admitted.ok()) {
-      spdlog::warn("job {}: {}: no run: {}", name, when, admitted.message());
+      LogWarn("job {}: {}: no run: {}", name, when, admitted.message());
       if (firing)
         if (auto fired = store().Fire(*firing, j.user.owner, std::nullopt, now); !fired.ok())
           return fired.status();
@@ -496,7 +495,7 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
     auto fired = store().Fire(*firing, j.user.owner, spec, now);
     if (!fired.ok()) return fired.status();
     if (!fired->fired) {
-      spdlog::debug("job {}: {}: already recorded", name, when);
+      LogDebug("job {}: {}: already recorded", name, when);
       return out;
     }
     out.task = fired->task;
@@ -537,7 +536,7 @@ Result<JobRunOutcome> Scheduler::State::Run(Job& j, const std::optional<Firing>&
       ++daemon.counters().submitted["job"];
       daemon.events().Created(shards[i], owner, shard);
     }
-    firing_log.Log(spdlog::level::info, line);
+    firing_log.Log(LogLevel::kInfo, line);
     daemon.ScheduleDispatch();
   });
   return out;
@@ -630,7 +629,7 @@ void Scheduler::State::OnTimer() {
 }
 
 void Scheduler::State::LogFault(const std::string& what, const Status& st) {
-  fault_log.Log(spdlog::level::err, what + ": " + st.message());
+  fault_log.Log(LogLevel::kError, what + ": " + st.message());
 }
 
 JobInfo Scheduler::State::Info(const Job& j,
@@ -666,7 +665,7 @@ void Scheduler::State::WarnClockBehind() const {
     if (behind++ == 0) first = &j;
   }
   if (behind > 0)
-    spdlog::warn(
+    LogWarn(
         "the clock is before the last firing of {} job(s), such as {} at {}: a time at "
         "or before a job's last firing never fires again, so they fire again only once "
         "the clock has passed it",
@@ -687,7 +686,7 @@ ReloadReport Scheduler::Start() {
   const auto users = std::count_if(report.errors.begin(), report.errors.end(), [&](auto& e) {
     return e.file == spool.dir() || !spool.UserOf(e.file).empty();
   });
-  spdlog::info(
+  LogInfo(
       "jobs: {} job(s) from {} file(s) in {}, {} file(s) with errors; {} job(s) from {} user "
       "file(s) in {}, {} with errors",
       report.jobs - report.user_jobs, report.files - report.user_files, state_->jobs_dir,
@@ -699,7 +698,7 @@ ReloadReport Scheduler::Start() {
 ReloadReport Scheduler::Reload() {
   if (state_->jobs_dir.empty()) return {};
   ReloadReport report = state_->Load(/*at_start=*/false);
-  spdlog::info(
+  LogInfo(
       "jobs reloaded: {} job(s) from {} file(s): {} added, {} removed, {} changed, {} "
       "file(s) with errors",
       report.jobs, report.files, report.added, report.removed, report.changed,
@@ -711,8 +710,8 @@ ReloadReport Scheduler::Reload() {
 ReloadReport Scheduler::ReloadUser(const std::string& user) {
   if (state_->jobs_dir.empty()) return {};
   ReloadReport report = state_->Load(/*at_start=*/false, user);
-  spdlog::info("jobs: the job file of {} read again: {} added, {} removed, {} changed", user,
-               report.added, report.removed, report.changed);
+  LogInfo("jobs: the job file of {} read again: {} added, {} removed, {} changed", user,
+          report.added, report.removed, report.changed);
   state_->daemon.JobsChanged();
   return report;
 }
@@ -726,7 +725,7 @@ std::vector<JobInfo> Scheduler::Jobs() {
   std::map<std::string, JobRecord> records;
   if (!state_->jobs.empty()) {
     auto all = state_->store().JobRecords();
-    if (!all.ok()) spdlog::error("jobs: {}", all.status().message());
+    if (!all.ok()) LogError("jobs: {}", all.status().message());
     if (all.ok())
       for (JobRecord& r : *all) records.emplace(r.job, std::move(r));
   }
@@ -812,7 +811,7 @@ void Scheduler::FollowStore() {
   for (const JobRecord& r : *records) {
     auto it = state_->jobs.find(r.job);
     if (it == state_->jobs.end() || it->second.disabled == r.disabled) continue;
-    spdlog::info("job {}: {} through another host", r.job, r.disabled ? "disabled" : "enabled");
+    LogInfo("job {}: {} through another host", r.job, r.disabled ? "disabled" : "enabled");
     state_->SetDisabled(it->second, r.disabled);
     changed = true;
   }

@@ -1,10 +1,10 @@
 // tq clean: remove finished tasks and their output now, by ids or by filters (SPEC 10).
-#include <spdlog/spdlog.h>
 
 #include <memory>
 
 #include "core/model/saturating.h"
 #include "daemon/handlers/handlers.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -33,8 +33,8 @@ void HandleClean(RequestContext& ctx, ConnId conn, const Owner& peer, const Clea
       },
       [&ctx, conn, removed, who = peer.name](const Status& done) {
         if (!removed->ids.empty())
-          spdlog::info("clean by {}: {} task(s) removed, {} bytes of output", who,
-                       removed->ids.size(), removed->output_bytes);
+          LogInfo("clean by {}: {} task(s) removed, {} bytes of output", who, removed->ids.size(),
+                  removed->output_bytes);
         if (!done.ok()) return ctx.server.Send(conn, ErrorResponse(done));
         ctx.server.Send(conn, OkResponse({{"removed", removed->ids.size()},
                                           {"output_bytes", removed->output_bytes}}));

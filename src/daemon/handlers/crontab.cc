@@ -2,12 +2,12 @@
 // replaces the last good one, and read again at once. A file an earlier account of the same name
 // left (another uid) is none of the user's: cat finds no file, install replaces it, remove
 // removes it and finds no file.
-#include <spdlog/spdlog.h>
 
 #include "core/model/quote.h"
 #include "core/model/user_rules.h"
 #include "daemon/cron/scheduler.h"
 #include "daemon/handlers/handlers.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -35,8 +35,7 @@ void HandleCrontab(RequestContext& ctx, ConnId conn, const Owner& peer, const Cr
       if (!names.ok())  // a bad file in a request: exit 2, as `tq jobs check` gives
         return send(Status(ErrorCode::kInvalid, names.status().field(), names.status().message()));
       if (Status st = spool.Write(user, r.text); !st.ok()) return send(st);
-      spdlog::info("jobs: {} installed the job file of {} ({} job(s))", peer.name, user,
-                   names->size());
+      LogInfo("jobs: {} installed the job file of {} ({} job(s))", peer.name, user, names->size());
       ctx.scheduler.ReloadUser(user);
       return send(nlohmann::json{{"jobs", *names}});
     }
@@ -60,9 +59,9 @@ void HandleCrontab(RequestContext& ctx, ConnId conn, const Owner& peer, const Cr
       if (!removed.ok()) return send(removed.status());
       const bool stale = binding->state == SpoolBinding::State::kStale;
       if (stale) {
-        spdlog::info("jobs: {} removed {}", peer.name, binding->why);
+        LogInfo("jobs: {} removed {}", peer.name, binding->why);
       } else {
-        spdlog::info("jobs: {} removed the job file of {}", peer.name, user);
+        LogInfo("jobs: {} removed the job file of {}", peer.name, user);
       }
       ctx.scheduler.ReloadUser(user);
       if (stale) return send(Status::NotFound("no job file of " + Quote(user)));

@@ -1,12 +1,12 @@
 // logs: a task's captured output, one stream or both merged in the order written; of one task
 // (which `tq logs -f` follows), or of the tasks a selector names, one after another.
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
 #include "core/model/stage_progress.h"
 #include "core/proto/wire_bytes.h"
 #include "daemon/handlers/handlers.h"
+#include "daemon/host/log.h"
 #include "daemon/run/attempt_output.h"
 
 namespace tq {
@@ -25,7 +25,7 @@ AttemptOutput KeptOutputOf(RequestContext& ctx, const Task& task, int attempt) {
   AttemptOutput here(ctx.files, task.id, attempt);
   if (here.OnThisHost() || !ctx.config->Shared() || attempt == 0) return here;
   auto kept = ctx.store.SavedOutput(task.id, attempt);
-  if (!kept.ok()) spdlog::error("{}", kept.status().message());
+  if (!kept.ok()) LogError("{}", kept.status().message());
   if (kept.ok() && kept->has_value()) return AttemptOutput(std::move(**kept));
   return here;
 }

@@ -3,11 +3,10 @@
 #include <map>
 #include <set>
 
-#include <spdlog/spdlog.h>
-
 #include "core/model/limits.h"
 #include "core/model/quote.h"
 #include "daemon/handlers/handlers.h"
+#include "daemon/host/log.h"
 #include "daemon/host/store_metrics.h"
 
 namespace tq {
@@ -128,7 +127,7 @@ nlohmann::json QueuesJson(RequestContext& ctx, const Owner& peer) {
     });
   }
   auto running = ctx.store.RunningCounts();
-  if (!running.ok()) spdlog::error("{}", running.status().message());
+  if (!running.ok()) LogError("{}", running.status().message());
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [name, q] : all)
     out.push_back(QueueJson(ctx, q, running.ok() ? RunningCount(*running, name) : 0));

@@ -1,5 +1,7 @@
 #include "daemon/host/event_loop.h"
 
+#include "daemon/host/log.h"
+
 #include <poll.h>
 #include <sys/epoll.h>
 #include <sys/timerfd.h>
@@ -10,8 +12,6 @@
 #include <climits>
 #include <limits>
 
-#include <spdlog/spdlog.h>
-
 namespace tq {
 
 EventLoop::EventLoop(const Clock& clock)
@@ -19,10 +19,10 @@ EventLoop::EventLoop(const Clock& clock)
       epoll_fd_(epoll_create1(EPOLL_CLOEXEC)),
       waits_epoll_fd_(epoll_create1(EPOLL_CLOEXEC)) {
   if (epoll_fd_ < 0 || waits_epoll_fd_ < 0)
-    spdlog::critical("epoll_create1 failed: {}", strerror(errno));
+    LogCritical("epoll_create1 failed: {}", strerror(errno));
   wall_fd_ = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
   if (wall_fd_ < 0) {
-    spdlog::critical("timerfd_create(CLOCK_REALTIME) failed: {}", strerror(errno));
+    LogCritical("timerfd_create(CLOCK_REALTIME) failed: {}", strerror(errno));
     return;
   }
   Watch(wall_fd_, EPOLLIN, [this](uint32_t) { OnWallFd(); });
@@ -50,7 +50,7 @@ void EventLoop::Watch(int fd, uint32_t events, FdCallback callback, DuringWaits 
   const uint64_t watch = next_watch_++;
   epoll_event ev = EventFor(fd, events, watch);
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev) != 0)
-    spdlog::error("epoll_ctl(ADD, {}) failed: {}", fd, strerror(errno));
+    LogError("epoll_ctl(ADD, {}) failed: {}", fd, strerror(errno));
   if (during == DuringWaits::kYes && epoll_ctl(waits_epoll_fd_, EPOLL_CTL_ADD, fd, &ev) == 0)
     during_waits_.insert(fd);
   watched_[fd] = Watched{watch, std::move(callback)};
@@ -61,7 +61,7 @@ void EventLoop::Modify(int fd, uint32_t events) {
   if (it == watched_.end()) return;
   epoll_event ev = EventFor(fd, events, it->second.watch);
   if (epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, fd, &ev) != 0)
-    spdlog::error("epoll_ctl(MOD, {}) failed: {}", fd, strerror(errno));
+    LogError("epoll_ctl(MOD, {}) failed: {}", fd, strerror(errno));
   if (during_waits_.count(fd) != 0) epoll_ctl(waits_epoll_fd_, EPOLL_CTL_MOD, fd, &ev);
 }
 
@@ -111,7 +111,7 @@ void EventLoop::ArmWallFd() {
     spec.it_value.tv_nsec = earliest % 1000 * 1000000;
   }
   if (timerfd_settime(wall_fd_, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, nullptr) != 0)
-    spdlog::error("timerfd_settime failed: {}", strerror(errno));
+    LogError("timerfd_settime failed: {}", strerror(errno));
   wall_fd_armed_ = earliest;
 }
 
@@ -121,7 +121,7 @@ void EventLoop::OnWallFd() {
   wall_fd_armed_ = 0;  // expired or cancelled: arm it again for what is left
   ArmWallFd();
   if (clock_set) {
-    spdlog::info("the system clock was set: wall-clock timers are computed again");
+    LogInfo("the system clock was set: wall-clock timers are computed again");
     if (on_clock_set_) on_clock_set_();
   }
 }
@@ -245,7 +245,7 @@ bool EventLoop::Turn(int timeout_ms) {
   epoll_event events[kMaxEvents];
   const int n = epoll_wait(epoll_fd_, events, kMaxEvents, timeout_ms);
   if (n < 0 && errno != EINTR) {
-    spdlog::critical("epoll_wait failed: {}", strerror(errno));
+    LogCritical("epoll_wait failed: {}", strerror(errno));
     return false;
   }
   for (int i = 0; i < n; ++i) Dispatch(events[i]);

@@ -1,6 +1,6 @@
 #include "daemon/host/host_lease.h"
 
-#include <spdlog/spdlog.h>
+#include "daemon/host/log.h"
 
 #include <map>
 #include <utility>
@@ -113,9 +113,9 @@ HostLease::BeatOutcome HostLease::BeatInSession(int64_t epoch, int max_running, 
 
 void HostLease::Finish(const BeatOutcome& outcome) {
   beating_ = false;
-  for (const std::string& error : outcome.errors) store_errors_.Log(spdlog::level::err, error);
+  for (const std::string& error : outcome.errors) store_errors_.Log(LogLevel::kError, error);
   if (outcome.fenced_here) {
-    spdlog::error(
+    LogError(
         "host {} was fenced by another host (its heartbeats stopped for host_lease): the tasks "
         "it runs were passed on and are killed here; it joins the store again",
         host_);
@@ -123,7 +123,7 @@ void HostLease::Finish(const BeatOutcome& outcome) {
     return;
   }
   for (const Fenced& f : outcome.fenced) {
-    spdlog::warn(
+    LogWarn(
         "host {} was silent for {} ms by the store's clock (host_lease {} ms): fenced; its {} "
         "running attempt(s) are lost and go on by their retry policy",
         f.host, f.silent_ms, config_->host_lease_ms, f.attempts.size());
@@ -137,12 +137,12 @@ void HostLease::Finish(const BeatOutcome& outcome) {
 void HostLease::EndContextLost() {
   auto ended = store_.EndContextLost(clock_.WallNow());
   if (!ended.ok()) {
-    store_errors_.Log(spdlog::level::err,
+    store_errors_.Log(LogLevel::kError,
                       "stages on fenced hosts not ended: " + ended.status().message());
     return;
   }
   if (ended->empty()) return;
-  spdlog::warn(
+  LogWarn(
       "{} task(s) failed (context-lost): the host their next stage had to run on, where their "
       "context is, was fenced",
       ended->size());
@@ -152,14 +152,14 @@ void HostLease::EndContextLost() {
 void HostLease::TakeLateClaims() {
   auto late = store_.TakeFenced();
   if (!late.ok()) {
-    store_errors_.Log(spdlog::level::err,
+    store_errors_.Log(LogLevel::kError,
                       "fenced hosts' attempts not taken: " + late.status().message());
     return;
   }
   std::map<std::string, std::vector<RunningAttempt>> by_host;
   for (auto& [holder, attempt] : *late) by_host[holder].push_back(std::move(attempt));
   for (const auto& [holder, attempts] : by_host) {
-    spdlog::warn(
+    LogWarn(
         "host {} was fenced, and {} more of its attempt(s) (started in a claim that committed "
         "after that, or held by its transaction at the fencing) are lost and go on by their "
         "retry policy",

@@ -1,7 +1,5 @@
 #include "daemon/host/log_throttle.h"
 
-#include <spdlog/spdlog.h>
-
 namespace tq {
 
 std::optional<std::string> LogThrottle::Admit(const std::string& message) {
@@ -17,8 +15,8 @@ std::optional<std::string> LogThrottle::Admit(const std::string& message) {
   return line;
 }
 
-void LogThrottle::Log(spdlog::level::level_enum level, const std::string& message) {
-  if (auto line = Admit(message)) spdlog::log(level, "{}", *line);
+void LogThrottle::Log(LogLevel level, const std::string& message) {
+  if (auto line = Admit(message)) LogLine(level, *line);
 }
 
 }  // namespace tq

@@ -6,9 +6,8 @@
 #include <optional>
 #include <string>
 
-#include <spdlog/common.h>
-
 #include "core/model/clock.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -23,7 +22,7 @@ class LogThrottle {
   /// back; nullopt when it is held back itself.
   std::optional<std::string> Admit(const std::string& message);
   /// Logs `message` at `level` when Admit lets it through.
-  void Log(spdlog::level::level_enum level, const std::string& message);
+  void Log(LogLevel level, const std::string& message);
 
  private:
   const Clock& clock_;

@@ -1,5 +1,7 @@
 #include "daemon/host/loop_mailbox.h"
 
+#include "daemon/host/log.h"
+
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -7,14 +9,12 @@
 #include <cstdint>
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
 namespace tq {
 
 LoopMailbox::LoopMailbox(EventLoop& loop) : loop_(loop) {
   fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (fd_ < 0) {
-    spdlog::critical("eventfd failed: calls of other threads cannot reach the loop");
+    LogCritical("eventfd failed: calls of other threads cannot reach the loop");
     return;
   }
   loop_.Watch(fd_, EPOLLIN, [this](uint32_t) { RunPosted(); });

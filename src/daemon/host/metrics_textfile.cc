@@ -1,5 +1,7 @@
 #include "daemon/host/metrics_textfile.h"
 
+#include "daemon/host/log.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -61,7 +63,7 @@ void MetricsTextfile::Write() {
   const std::optional<std::string> text = render_();
   if (!text) return;
   if (Status st = WriteFileAtomically(path_, *text); !st.ok())
-    failures_.Log(spdlog::level::warn, st.message());
+    failures_.Log(LogLevel::kWarn, st.message());
 }
 
 }  // namespace tq

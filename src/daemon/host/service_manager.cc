@@ -1,12 +1,12 @@
 #include "daemon/host/service_manager.h"
 
+#include "daemon/host/log.h"
+
 #include <systemd/sd-daemon.h>
 #include <time.h>
 
 #include <cstdlib>
 #include <cstring>
-
-#include <spdlog/spdlog.h>
 
 namespace tq {
 
@@ -34,7 +34,7 @@ ServiceManager::~ServiceManager() {
 void ServiceManager::Send(const std::string& state) {
   const int rc = sd_notify(/*unset_environment=*/0, state.c_str());
   if (rc < 0)
-    failures_.Log(spdlog::level::warn,
+    failures_.Log(LogLevel::kWarn,
                   "sd_notify " + state.substr(0, state.find('=')) + ": " + strerror(-rc));
 }
 

@@ -7,8 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include <spdlog/spdlog.h>
-
+#include "daemon/host/log.h"
 #include "daemon/host/proc.h"
 
 namespace tq {
@@ -45,8 +44,8 @@ Status StateLock::Acquire(const std::string& state_dir) {
     while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' ')) holder.pop_back();
     if (busy && waited_ms < 2000 && !HolderRunning(holder)) {
       if (waited_ms == 0)
-        spdlog::warn("the lock {} is still held though tqd pid {} is gone; waiting for it", path,
-                     holder);
+        LogWarn("the lock {} is still held though tqd pid {} is gone; waiting for it", path,
+                holder);
       usleep(10 * 1000);
       continue;
     }

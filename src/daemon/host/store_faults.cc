@@ -1,15 +1,15 @@
 #include "daemon/host/store_faults.h"
 
-#include <algorithm>
+#include "daemon/host/log.h"
 
-#include <spdlog/spdlog.h>
+#include <algorithm>
 
 namespace tq {
 
 bool StoreFaults::Failed(const std::string& message) {
   failed_this_round_ = true;
   const std::optional<std::string> line = log_.Admit(message);
-  if (line) spdlog::error("{}", *line);
+  if (line) LogError("{}", *line);
   return line.has_value();
 }
 
@@ -21,7 +21,7 @@ void StoreFaults::EndRound() {
     paused_until_ = clock_.MonoNow() + pause_ms_;
     return;
   }
-  if (failed_rounds_ > 0) spdlog::info("{} (after {} failure(s))", recovered_, failed_rounds_);
+  if (failed_rounds_ > 0) LogInfo("{} (after {} failure(s))", recovered_, failed_rounds_);
   failed_rounds_ = 0;
   pause_ms_ = 0;
   paused_until_ = 0;

@@ -5,9 +5,8 @@
 
 #include <algorithm>
 
-#include <spdlog/spdlog.h>
-
 #include "core/store/postgres/redact.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -61,8 +60,8 @@ void StoreWakeups::Connect() {
 
 void StoreWakeups::Drop(const std::string& why) {
   // libpq's message may quote the store's URI: its password is hidden.
-  errors_.Log(spdlog::level::warn, "store wake-ups: " + RedactMessage(why, conninfo_) +
-                                       " (other hosts' changes are seen at the next poll)");
+  errors_.Log(LogLevel::kWarn, "store wake-ups: " + RedactMessage(why, conninfo_) +
+                                   " (other hosts' changes are seen at the next poll)");
   if (fd_ >= 0) loop_.Unwatch(fd_);
   fd_ = -1;
   if (conn_ != nullptr) PQfinish(conn_);

@@ -14,10 +14,9 @@
 #include <fstream>
 #include <set>
 
-#include <spdlog/spdlog.h>
-
 #include "core/model/quote.h"
 #include "core/model/saturating.h"
+#include "daemon/host/log.h"
 #include "daemon/host/log_setup.h"
 #include "daemon/host/private_files.h"
 #include "daemon/host/proc.h"
@@ -91,7 +90,7 @@ Status HookRunner::Open() {
     }
     seqs.insert(seq);
   }
-  if (ec) spdlog::warn("cannot clear {}: {}", dir_, ec.message());
+  if (ec) LogWarn("cannot clear {}: {}", dir_, ec.message());
   for (uint64_t seq : seqs) {
     next_seq_ = std::max(next_seq_, seq + 1);
     if (!Adopt(seq)) RemoveFiles(seq);
@@ -124,8 +123,8 @@ bool HookRunner::Adopt(uint64_t seq) {
     return false;
   }
   const int64_t left = std::max<int64_t>(0, deadline - clock_.WallNow());
-  spdlog::info("{}: still running from before the restart (shim pid {}); stopped in {} ms", r.what,
-               r.shim_pid, left);
+  LogInfo("{}: still running from before the restart (shim pid {}); stopped in {} ms", r.what,
+          r.shim_pid, left);
   const int pidfd = r.pidfd;
   running_.emplace(seq, std::move(r));
   ArmTimeout(seq, left);
@@ -141,7 +140,7 @@ void HookRunner::ArmTimeout(uint64_t seq, int64_t after_ms) {
         Running& hr = it->second;
         hr.timeout_timer = 0;
         hr.timed_out = true;
-        spdlog::warn("{}: timed out after {} ms; stopping it", hr.what, config_->hook_timeout_ms);
+        LogWarn("{}: timed out after {} ms; stopping it", hr.what, config_->hook_timeout_ms);
         PidfdSendSignal(hr.pidfd, TQ_SHIM_SIG_TERMINATE);
         hr.kill_timer =
             loop_.AddTimer(SaturatingAdd(clock_.MonoNow(), config_->kill_grace_ms), [this, seq] {
@@ -166,11 +165,11 @@ void HookRunner::Run(HookLaunch hook) {
   if (waiting_.size() >= kMaxWaiting || own >= kMaxWaitingPerOwner ||
       bytes + size > kMaxWaitingBytes || own_bytes + size > kMaxWaitingBytesPerOwner) {
     ++counts_.dropped;
-    dropped_log_.Log(spdlog::level::warn,
-                     hook.what + ": not run, " + std::to_string(waiting_.size()) +
-                         " hooks are already waiting with " + std::to_string(bytes) + " bytes (" +
-                         std::to_string(own) + " with " + std::to_string(own_bytes) +
-                         " bytes of uid " + std::to_string(hook.owner) + ")");
+    dropped_log_.Log(LogLevel::kWarn, hook.what + ": not run, " + std::to_string(waiting_.size()) +
+                                          " hooks are already waiting with " +
+                                          std::to_string(bytes) + " bytes (" + std::to_string(own) +
+                                          " with " + std::to_string(own_bytes) + " bytes of uid " +
+                                          std::to_string(hook.owner) + ")");
     return;
   }
   waiting_.push_back(std::move(hook));
@@ -213,7 +212,7 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
   }
   auto locked = st.ok() ? LockedStatusRecord(status) : Result<int>(st);
   if (!locked.ok()) {
-    spdlog::error("{}: cannot start: {}", hook.what, locked.status().message());
+    LogError("{}: cannot start: {}", hook.what, locked.status().message());
     return false;
   }
   const Config& config = *config_;
@@ -242,7 +241,7 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
   if (env.ok()) close(*env);
   close(*locked);  // the shim's copy keeps the lock
   if (!pid.ok()) {
-    spdlog::error("{}: cannot start: {}", hook.what, pid.status().message());
+    LogError("{}: cannot start: {}", hook.what, pid.status().message());
     return false;
   }
   Running r;
@@ -251,12 +250,12 @@ bool HookRunner::Start(uint64_t seq, const HookLaunch& hook) {
   r.shim_pid = *pid;
   r.pidfd = PidfdOpen(*pid);
   if (r.pidfd < 0) {
-    spdlog::error("{}: pidfd_open of its shim failed: {}", hook.what, strerror(errno));
+    LogError("{}: pidfd_open of its shim failed: {}", hook.what, strerror(errno));
     kill(*pid, SIGKILL);
     waitpid(*pid, nullptr, 0);
     return false;
   }
-  spdlog::debug("{}: started (shim pid {})", hook.what, *pid);
+  LogDebug("{}: started (shim pid {})", hook.what, *pid);
   const int pidfd = r.pidfd;
   running_.emplace(seq, std::move(r));
   ArmTimeout(seq, config.hook_timeout_ms);
@@ -278,21 +277,21 @@ void HookRunner::OnExit(uint64_t seq) {
   auto record = ReadShimRecord(PathOf(seq, ".status"));
   if (!record.ok() || !record->finished) {
     ++counts_.failed;
-    spdlog::warn("{}: its supervisor ended without a result", r.what);
+    LogWarn("{}: its supervisor ended without a result", r.what);
   } else if (record->spawn_errno != 0) {
     ++counts_.failed;
-    spdlog::warn("{}: could not start ({}: {})", r.what, record->spawn_step,
-                 strerror(record->spawn_errno));
+    LogWarn("{}: could not start ({}: {})", r.what, record->spawn_step,
+            strerror(record->spawn_errno));
   } else if (record->exit_code == 0 && !r.timed_out) {
     ++counts_.succeeded;
-    spdlog::info("{}: done", r.what);
+    LogInfo("{}: done", r.what);
   } else {
     ++counts_.failed;
     const std::string how = r.timed_out ? "timed out"
                             : record->exit_code >= 0
                                 ? "exited " + std::to_string(record->exit_code)
                                 : "killed by signal " + std::to_string(record->signal);
-    spdlog::warn("{}: {}{}", r.what, how, FirstLine(PathOf(seq, ".err")));
+    LogWarn("{}: {}{}", r.what, how, FirstLine(PathOf(seq, ".err")));
   }
   RemoveFiles(seq);
   // The shim removes its cgroup; one whose shim died still holds what the hook started.

@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <fstream>
 
-#include <spdlog/spdlog.h>
-
 #include "core/policy/task_env.h"
+#include "daemon/host/log.h"
 #include "daemon/users/accounts.h"
 
 namespace tq {
@@ -119,7 +118,7 @@ void Notifier::Send(const Task& task, const NotifyFacts& facts, const NotifyPlan
   if (run_as_owner_) {
     auto account = AccountOf(task.owner);
     if (!account.ok()) {
-      spdlog::warn("{}: no hooks or mail: {}", what, account.status().message());
+      LogWarn("{}: no hooks or mail: {}", what, account.status().message());
       return;
     }
     base.account = *account;
@@ -139,9 +138,9 @@ void Notifier::Send(const Task& task, const NotifyFacts& facts, const NotifyPlan
   const std::string& sendmail = config_->sendmail;
   const std::string& mailto = task.spec.notify.mailto;
   if (access(sendmail.c_str(), X_OK) != 0) {
-    no_sendmail_.Log(spdlog::level::warn, what + ": no mail to " + mailto + ": " + sendmail +
-                                              " is not there (set sendmail "
-                                              "in tqd.toml, or install a mail transfer agent)");
+    no_sendmail_.Log(LogLevel::kWarn, what + ": no mail to " + mailto + ": " + sendmail +
+                                          " is not there (set sendmail "
+                                          "in tqd.toml, or install a mail transfer agent)");
     return;
   }
   HookLaunch mail = base;

@@ -1,6 +1,5 @@
 #include "daemon/run/dispatch.h"
 
-#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 #include "core/policy/task_env.h"
 #include "daemon/host/context_dirs.h"
 #include "daemon/host/host_state.h"
+#include "daemon/host/log.h"
 #include "daemon/host/private_files.h"
 #include "daemon/run/attempt_output.h"
 #include "daemon/run/turn_ready.h"
@@ -357,7 +357,7 @@ bool Dispatcher::ClaimTask(const Candidate& pick, const UnitsHeld& held, std::ve
   std::optional<Result<Account>> account;
   if ((!task || read) && parts_.run_as.owner) account = AccountOf(owner);
   if (account && account->status().code() == ErrorCode::kNotFound) {
-    spdlog::warn("task {} fails user-gone: {}", id, account->status().message());
+    LogWarn("task {} fails user-gone: {}", id, account->status().message());
     auto ended = parts_.store.EndPending(id, TaskState::kFailed, TaskReason::kUserGone,
                                          parts_.clock.WallNow());
     if (!ended.ok()) {
@@ -382,7 +382,7 @@ bool Dispatcher::ClaimTask(const Candidate& pick, const UnitsHeld& held, std::ve
   if (read && !(*task)->spec.use.empty()) {
     std::optional<UnitGrant> grant = GrantUnits((*task)->spec.use, parts_.config->unit_pools, held);
     if (!grant) {  // the chooser passed over what does not fit: never here
-      spdlog::error("task {}: its units are not free", id);
+      LogError("task {}: its units are not free", id);
       return false;
     }
     units = std::move(*grant);
@@ -466,7 +466,7 @@ void Dispatcher::Start(Claim& claim) {
     return;
   }
   if (!shim.ok()) {
-    spdlog::error("task {} attempt {} could not start: {}", id, n, shim.status().message());
+    LogError("task {} attempt {} could not start: {}", id, n, shim.status().message());
     AttemptOutcome outcome;
     outcome.ended = parts_.clock.WallNow();
     outcome.exit_code = 127;  // as the shim records a task it could not start
@@ -475,10 +475,10 @@ void Dispatcher::Start(Claim& claim) {
     OnAttemptFinished(id, n, outcome, std::nullopt);
     return;
   }
-  spdlog::debug("task {} attempt {} started (shim pid {})", id, n, *shim);
+  LogDebug("task {} attempt {} started (shim pid {})", id, n, *shim);
   if (note.empty()) return;
   if (Status st = parts_.store.NoteAttempt(id, n, note); !st.ok()) {
-    spdlog::error("task {} attempt {}: its note is not stored: {}", id, n, st.message());
+    LogError("task {} attempt {}: its note is not stored: {}", id, n, st.message());
     return;
   }
   if (auto it = started_.find({id, n}); it != started_.end())
@@ -541,8 +541,8 @@ Result<StageEnvironment> Dispatcher::StageEnvironmentOf(const Task& task,
     env.passed_on.push_back(std::move(entry));
   }
   for (const std::string& why : env.left_out)
-    spdlog::warn("task {} stage {}: {}/env: not passed on: {}", task.id,
-                 StageName(task.spec, task.stage), *dir, why);
+    LogWarn("task {} stage {}: {}/env: not passed on: {}", task.id,
+            StageName(task.spec, task.stage), *dir, why);
   return env;
 }
 
@@ -550,13 +550,13 @@ void Dispatcher::EndRefused(const AttemptEnd& end, const Status& refusal) {
   // The store no longer holds the attempt as running here: expected of a copy killed after it
   // passed to another host (a fenced host's), not a fault of this one.
   if (refusal.field() == "attempt")
-    spdlog::warn(
+    LogWarn(
         "task {} attempt {}: its end here is not recorded: {} (another host took it over, or it "
         "was ended meanwhile)",
         end.id, end.attempt, refusal.message());
   else
-    spdlog::error("task {} attempt {}: its end cannot be stored: {}", end.id, end.attempt,
-                  refusal.message());
+    LogError("task {} attempt {}: its end cannot be stored: {}", end.id, end.attempt,
+             refusal.message());
   ends_refused_.insert({end.id, end.attempt});
 }
 
@@ -568,8 +568,8 @@ void Dispatcher::EndRescued(const std::string& host, int64_t silent_ms,
     outcome.ended = std::max(a.started, last_heard);
     outcome.reason = AttemptReason::kLost;
     outcome.detail = "lost with host " + host + ", silent past host_lease";
-    spdlog::warn("task {} attempt {}: lost with host {}, silent past host_lease", a.task_id,
-                 a.number, host);
+    LogWarn("task {} attempt {}: lost with host {}, silent past host_lease", a.task_id, a.number,
+            host);
     OnAttemptFinished(a.task_id, a.number, outcome, a.stop);
   }
 }
@@ -594,7 +594,7 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
     if (!output) return Status::Ok();
     Status saved = parts_.store.SaveOutput(id, attempt, *output);
     if (saved.fault() != StoreFault::kNone) return saved;
-    if (!saved.ok()) spdlog::error("task {} attempt {}: {}", id, attempt, saved.message());
+    if (!saved.ok()) LogError("task {} attempt {}: {}", id, attempt, saved.message());
     return Status::Ok();
   };
   const auto kept = started_.find({id, attempt});
@@ -612,7 +612,7 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
     } else if (count.status().fault() != StoreFault::kNone) {
       return count.status();
     } else {
-      spdlog::error("task {} attempt {}: {}", id, attempt, count.status().message());
+      LogError("task {} attempt {}: {}", id, attempt, count.status().message());
     }
   }
   std::uniform_real_distribution<double> dist(0.0, 1.0);
@@ -626,13 +626,13 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
     if (Status saved = save_output(); !saved.ok()) return saved;
     Status st = parts_.store.AdvanceStage(id, attempt, outcome);
     if (st.ok()) {
-      spdlog::info("task {} attempt {}: stage {} succeeded; next: {}", id, attempt,
-                   StageName(task->spec, task->stage), StageName(task->spec, task->stage + 1));
+      LogInfo("task {} attempt {}: stage {} succeeded; next: {}", id, attempt,
+              StageName(task->spec, task->stage), StageName(task->spec, task->stage + 1));
       news.advanced.emplace_back(std::move(*task), attempt, outcome);
       return Status::Ok();
     }
     if (st.fault() != StoreFault::kNone) return st;
-    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    LogError("task {} attempt {}: {}", id, attempt, st.message());
     state = TaskState::kFailed;
   }
   if (decision.event == TaskEvent::kRetry) {
@@ -640,21 +640,21 @@ Status Dispatcher::StoreEnd(AttemptEnd& end, News& news) {
     Status st =
         parts_.store.RetryLater(id, attempt, outcome, decision.retry_at, decision.retry_priority);
     if (st.ok()) {
-      spdlog::info("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
-                   AttemptReasonName(outcome.reason), *failed,
-                   StageRetry(task->spec, task->stage).retries, decision.delay_ms);
+      LogInfo("task {} attempt {} failed ({}); retry {}/{} in {} ms", id, attempt,
+              AttemptReasonName(outcome.reason), *failed,
+              StageRetry(task->spec, task->stage).retries, decision.delay_ms);
       news.retrying.emplace_back(std::move(*task), attempt, outcome);
       return Status::Ok();
     }
     if (st.fault() != StoreFault::kNone) return st;
-    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    LogError("task {} attempt {}: {}", id, attempt, st.message());
     state = TaskState::kFailed;
   }
   auto ended =
       parts_.store.FinishAttempt(id, attempt, outcome, state, reason, output ? &*output : nullptr);
   if (!ended.ok()) return ended.status();
-  spdlog::info("task {} attempt {} ended: {} ({})", id, attempt, StateName(state),
-               TaskReasonName(reason));
+  LogInfo("task {} attempt {} ended: {} ({})", id, attempt, StateName(state),
+          TaskReasonName(reason));
   news.ended.push_back(id);
   news.ended.insert(news.ended.end(), ended->begin(), ended->end());
   news.finished.push_back(FinishedTask(std::move(*task), attempt, outcome, state, reason));
@@ -670,7 +670,7 @@ bool Dispatcher::EndPending(const std::vector<TaskId>& ids, TaskState state, Tas
         first, first + static_cast<std::ptrdiff_t>(std::min(kBatch, ids.size() - at)));
     auto ended = parts_.store.EndPendingAll(batch, state, reason, parts_.clock.WallNow());
     if (!ended.ok()) {
-      spdlog::error("{}", ended.status().message());
+      LogError("{}", ended.status().message());
       for (TaskId id : batch) events_.end_failed(id, ended.status());  // a cancel must not hang
       all = false;
       continue;
@@ -689,7 +689,7 @@ void Dispatcher::RecordStop(TaskId id, int attempt, const StopRequest& stop) {
     return;
   }
   if (Status st = parts_.store.RecordStop(id, attempt, stop); !st.ok())
-    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    LogError("task {} attempt {}: {}", id, attempt, st.message());
 }
 
 void Dispatcher::StopRunning(TaskId id, TaskReason reason, const StopSignal& how) {
@@ -705,7 +705,7 @@ void Dispatcher::StopNow(TaskId id, TaskReason reason, const StopSignal& how) {
   if (!task.ok() || task->state != TaskState::kRunning) return;
   const StopRequest stop{AttemptReason::kCancelled, reason, parts_.clock.WallNow()};
   if (Status st = parts_.store.RecordStop(id, task->attempt_count, stop); !st.ok()) {
-    spdlog::error("task {}: the stop for its host is not stored: {}", id, st.message());
+    LogError("task {}: the stop for its host is not stored: {}", id, st.message());
     return;
   }
   events_.shared();
@@ -723,7 +723,7 @@ void Dispatcher::CheckRunning() {
       AttemptOutcome never;
       never.never_started = true;
       never.reason = AttemptReason::kLost;
-      spdlog::warn(
+      LogWarn(
           "task {} attempt {} is running in the store but was never started here (a commit whose "
           "answer never came): it is pending again",
           a.task_id, a.number);
@@ -751,7 +751,7 @@ void Dispatcher::RemoveTaskFiles(const std::vector<TaskId>& ids) {
   // May block (a context tree of 300,000 files took 5.7 s): off the loop. The store no longer
   // holds these tasks and their ids are never given again, so nothing on the loop uses the files.
   removals_.Post([&files = parts_.files, ids] {
-    for (const std::string& why : files.Remove(ids)) spdlog::warn("cannot remove {}", why);
+    for (const std::string& why : files.Remove(ids)) LogWarn("cannot remove {}", why);
   });
 }
 
@@ -767,7 +767,7 @@ void Dispatcher::RemoveFilesOfGoneTasks() {
     // Most have ended and are held still: one read says so. Each other one is looked up.
     auto ended = parts_.store.EndedAmong(some);
     if (!ended.ok()) {
-      spdlog::error("the tasks of this host's files cannot be read: {}", ended.status().message());
+      LogError("the tasks of this host's files cannot be read: {}", ended.status().message());
       return;
     }
     const std::set<TaskId> held(ended->begin(), ended->end());
@@ -778,7 +778,7 @@ void Dispatcher::RemoveFilesOfGoneTasks() {
     }
   }
   if (gone.empty()) return;
-  spdlog::info("removing the files of {} task(s) the store no longer holds", gone.size());
+  LogInfo("removing the files of {} task(s) the store no longer holds", gone.size());
   RemoveTaskFiles(gone);
 }
 
@@ -848,14 +848,14 @@ void Dispatcher::ReturnToPending(TaskId id, int attempt, AttemptOutcome outcome,
   } else if (Status st = parts_.store.UnstartAttempt(id, attempt, not_before); st.ok()) {
     started_.erase({id, attempt});
     if (outcome.detail.empty())
-      spdlog::info("task {} attempt {} never started; the task is pending again", id, attempt);
+      LogInfo("task {} attempt {} never started; the task is pending again", id, attempt);
     else
       not_started_.insert_or_assign(id, outcome.detail);
     events_.unstarted(id);
     Schedule();
     return;
   } else {
-    spdlog::error("task {} attempt {}: {}", id, attempt, st.message());
+    LogError("task {} attempt {}: {}", id, attempt, st.message());
   }
   outcome.never_started = false;
   OnAttemptFinished(id, attempt, outcome, stop);

@@ -13,10 +13,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include <spdlog/spdlog.h>
-
 #include "core/model/saturating.h"
 #include "core/model/signal_names.h"
+#include "daemon/host/log.h"
 #include "daemon/host/log_setup.h"
 #include "daemon/host/proc.h"
 #include "daemon/run/shim_args.h"
@@ -138,7 +137,7 @@ void Executor::ArmTimeout(Running& r, int64_t after_ms) {
         // Its shim exited before its time was up (during a wait for the store its exit is read
         // only after): it ended as it ended.
         if (ShimExited(it->second)) return;
-        spdlog::info("task {} attempt {} timed out", id, it->second.attempt);
+        LogInfo("task {} attempt {} timed out", id, it->second.attempt);
         Terminate(id, AttemptReason::kTimeout, TaskReason::kTimeout, StopSignal{});
       },
       EventLoop::DuringWaits::kYes);
@@ -160,7 +159,7 @@ void Executor::ArmKill(Running& r) {
         auto it = running_.find(id);
         if (it == running_.end()) return;
         it->second.kill_timer = 0;
-        spdlog::info("task {}: grace period over, killing", id);
+        LogInfo("task {}: grace period over, killing", id);
         Signal(it->second, TQ_SHIM_SIG_KILL);
       },
       EventLoop::DuringWaits::kYes);
@@ -227,7 +226,7 @@ void Executor::Reconcile(TaskId id) {
     case Probe::kLive:
       break;
   }
-  spdlog::info("re-attached to task {} attempt {} (shim pid {})", id, r.attempt, r.shim_pid);
+  LogInfo("re-attached to task {} attempt {} (shim pid {})", id, r.attempt, r.shim_pid);
   Watch(id);
   if (r.stop) {
     // A stop in progress goes on: TERM if it was asked while the shim was still starting, KILL
@@ -262,8 +261,8 @@ Executor::Probe Executor::TryAttach(Running& r) {
     return Probe::kLive;
   if (r.pidfd >= 0) close(r.pidfd);
   r.pidfd = -1;
-  spdlog::warn("task {} attempt {}: shim pid {} is not the shim that ran it", r.id, r.attempt,
-               r.shim_pid);
+  LogWarn("task {} attempt {}: shim pid {} is not the shim that ran it", r.id, r.attempt,
+          r.shim_pid);
   return Probe::kGone;
 }
 
@@ -322,7 +321,7 @@ void Executor::Conclude(TaskId id, Running r, bool adopted, int shim_exit) {
     // The shim writes its record before it forks the task: with none, no task ever ran. Only
     // an earlier daemon's death explains that; a shim of ours that exits without writing is a
     // fault to report, never a reason to start again and again.
-    spdlog::warn("task {} attempt {}: its supervisor never started", id, attempt);
+    LogWarn("task {} attempt {}: its supervisor never started", id, attempt);
     outcome.never_started = true;
     return report(outcome, adopted);
   }
@@ -338,8 +337,7 @@ void Executor::Conclude(TaskId id, Running r, bool adopted, int shim_exit) {
   // The task outlived its supervisor: end it before the attempt is called lost, or a retry would
   // run a second copy beside it. Its start time in this boot proves the pid (and so the group) is
   // the task's; its cgroup holds every process it left, whatever their group.
-  spdlog::warn("task {} attempt {}: its supervisor died; killing what is left of the task", id,
-               attempt);
+  LogWarn("task {} attempt {}: its supervisor died; killing what is left of the task", id, attempt);
   r.pidfd = -1;  // closed with the shim; the attempt stays only to hold its slot
   r.timeout_timer = r.kill_timer = 0;
   running_[id] = std::move(r);
@@ -391,10 +389,10 @@ std::vector<std::string> Executor::CgroupArgs(const Launch& launch) {
     if (cgroups_ != nullptr && cgroups_->Has(limit.controller)) {
       args.insert(args.end(), {limit.option, std::to_string(*limit.value)});
     } else if (unenforced_.insert(limit.key).second) {
-      spdlog::warn("task {}: {} is not enforced: {} (said once per setting)", launch.id, limit.key,
-                   cgroups_ == nullptr ? "tasks have no cgroup (see cgroup in tqd.toml(5))"
-                                       : std::string("the ") + limit.controller +
-                                             " controller is not enabled in " + cgroups_->dir());
+      LogWarn("task {}: {} is not enforced: {} (said once per setting)", launch.id, limit.key,
+              cgroups_ == nullptr ? "tasks have no cgroup (see cgroup in tqd.toml(5))"
+                                  : std::string("the ") + limit.controller +
+                                        " controller is not enabled in " + cgroups_->dir());
     }
   }
   return args;
@@ -418,8 +416,8 @@ AttemptOutcome Executor::Collect(TaskId id, const Running& r) const {
   out.ended = clock_.WallNow();
   auto record = ReadShimRecord(files_.StatusRecord(id, r.attempt));
   if (!record.ok() || !record->finished) {
-    spdlog::warn("task {} attempt {}: no status record from its supervisor ({}); attempt lost", id,
-                 r.attempt, record.ok() ? "it did not finish" : record.status().message());
+    LogWarn("task {} attempt {}: no status record from its supervisor ({}); attempt lost", id,
+            r.attempt, record.ok() ? "it did not finish" : record.status().message());
     out.reason = AttemptReason::kLost;
     return out;
   }
@@ -468,15 +466,15 @@ bool Executor::Terminate(TaskId id, AttemptReason why, TaskReason task_reason,
     r.how = how;
     on_stop_(id, r.attempt, *r.stop);  // durable before any signal
     if (how.kill_now) {
-      spdlog::info("task {} attempt {}: stopping ({}): KILL now", id, r.attempt,
-                   TaskReasonName(task_reason));
+      LogInfo("task {} attempt {}: stopping ({}): KILL now", id, r.attempt,
+              TaskReasonName(task_reason));
     } else {
-      spdlog::info("task {} attempt {}: stopping ({}): {} now, KILL after {} ms", id, r.attempt,
-                   TaskReasonName(task_reason), SignalName(how.signal), config_->kill_grace_ms);
+      LogInfo("task {} attempt {}: stopping ({}): {} now, KILL after {} ms", id, r.attempt,
+              TaskReasonName(task_reason), SignalName(how.signal), config_->kill_grace_ms);
     }
   } else if (how.kill_now && !r.how.kill_now) {
     r.how.kill_now = true;  // a stop in its grace, hurried
-    spdlog::info("task {} attempt {}: KILL now", id, r.attempt);
+    LogInfo("task {} attempt {}: KILL now", id, r.attempt);
   }
   if (r.pidfd < 0) return true;  // a shim still starting: signalled once it is attached
   SignalStop(r);
@@ -492,10 +490,10 @@ void Executor::KillOrphan(TaskId id, int attempt) {
   if (pidfd < 0) return;
   // As in TryAttach: the start time is checked once the pidfd names the process.
   if (SameShim(*record, record->shim_pid, boot_id_) && ShimRecordLocked(path)) {
-    spdlog::warn("task {} attempt {}: it passed to another host, yet it still ran here: KILL now",
-                 id, attempt);
+    LogWarn("task {} attempt {}: it passed to another host, yet it still ran here: KILL now", id,
+            attempt);
     if (PidfdSendSignal(pidfd, TQ_SHIM_SIG_KILL) != 0 && errno != ESRCH)
-      spdlog::warn("signalling the shim of task {} failed: {}", id, strerror(errno));
+      LogWarn("signalling the shim of task {} failed: {}", id, strerror(errno));
   }
   close(pidfd);
 }
@@ -505,7 +503,7 @@ void Executor::SignalStop(Running& r) {
     Signal(r, TQ_SHIM_SIG_KILL);
   } else if (PidfdSendSignalValue(r.pidfd, TQ_SHIM_SIG_TERMINATE, r.how.signal) != 0 &&
              errno != ESRCH) {
-    spdlog::warn("signalling the shim of task {} failed: {}", r.id, strerror(errno));
+    LogWarn("signalling the shim of task {} failed: {}", r.id, strerror(errno));
   }
   r.stop_signalled = true;
   ArmKill(r);
@@ -513,7 +511,7 @@ void Executor::SignalStop(Running& r) {
 
 void Executor::Signal(const Running& r, int sig) const {
   if (PidfdSendSignal(r.pidfd, sig) != 0 && errno != ESRCH)
-    spdlog::warn("signalling the shim of task {} failed: {}", r.id, strerror(errno));
+    LogWarn("signalling the shim of task {} failed: {}", r.id, strerror(errno));
 }
 
 }  // namespace tq

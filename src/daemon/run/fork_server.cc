@@ -11,8 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include <spdlog/spdlog.h>
-
+#include "daemon/host/log.h"
 #include "daemon/run/spawner.h"
 #include "daemon/shim/shim_record.h"
 
@@ -66,19 +65,18 @@ bool ForkServer::Start() {
   close(pair[1]);
   if (rc != 0) {
     close(pair[0]);
-    spdlog::warn("the shims' fork server could not start: {}", strerror(rc));
+    LogWarn("the shims' fork server could not start: {}", strerror(rc));
     return false;
   }
   sock_ = pair[0];
   pid_ = pid;
   int ready = -1;
   if (ReadInt(sock_, &ready) != 1 || ready != TQ_FORK_SERVER_READY) {
-    spdlog::warn("the shims' fork server (pid {}) did not start; tqd starts each shim itself",
-                 pid_);
+    LogWarn("the shims' fork server (pid {}) did not start; tqd starts each shim itself", pid_);
     Stop();
     return false;
   }
-  spdlog::debug("the shims' fork server runs (pid {})", pid_);
+  LogDebug("the shims' fork server runs (pid {})", pid_);
   return true;
 }
 
@@ -122,8 +120,8 @@ pid_t ForkServer::Make(const std::vector<std::string>& args, int status_fd, int 
   while (sent < 0 && errno == EINTR);
   close(told[1]);  // from here the pipe ends when neither the server nor a shim holds it
   if (sent < 0) {
-    spdlog::warn("the shims' fork server (pid {}) took no request: {}; a new one starts", pid_,
-                 strerror(errno));
+    LogWarn("the shims' fork server (pid {}) took no request: {}; a new one starts", pid_,
+            strerror(errno));
     close(told[0]);
     Stop();
     return 0;
@@ -133,13 +131,13 @@ pid_t ForkServer::Make(const std::vector<std::string>& args, int status_fd, int 
   if (got < 0) {
     // A stopped or stuck server: once it is gone, its copy of the pipe is too, and a shim it
     // made has said so.
-    spdlog::warn("the shims' fork server (pid {}) did not answer; a new one starts", pid_);
+    LogWarn("the shims' fork server (pid {}) did not answer; a new one starts", pid_);
     Stop();
     got = ReadInt(told[0], &pid);
   }
   close(told[0]);
   if (got != 1 || pid <= 0) {
-    if (got == 0) spdlog::warn("the shims' fork server made no shim; tqd starts it itself");
+    if (got == 0) LogWarn("the shims' fork server made no shim; tqd starts it itself");
     return 0;
   }
   return static_cast<pid_t>(pid);

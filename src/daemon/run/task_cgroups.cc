@@ -14,9 +14,8 @@
 #include <sstream>
 #include <vector>
 
-#include <spdlog/spdlog.h>
-
 #include "core/model/quote.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -105,13 +104,13 @@ std::vector<std::string> EntryNames(const std::string& dir) {
 // KILLs every process in the cgroup `path` at once.
 void KillDir(const std::string& path) {
   const int err = WriteKnob(path + "/cgroup.kill", "1");
-  if (err != 0 && err != ENOENT) spdlog::warn("cgroup: cannot kill {}: {}", path, strerror(err));
+  if (err != 0 && err != ENOENT) LogWarn("cgroup: cannot kill {}: {}", path, strerror(err));
 }
 
 // Removes the empty cgroup `path`; true when it is gone (or never was).
 bool RemoveDir(const std::string& path) {
   if (rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
-  if (errno != EBUSY) spdlog::warn("cgroup: cannot remove {}: {}", path, strerror(errno));
+  if (errno != EBUSY) LogWarn("cgroup: cannot remove {}: {}", path, strerror(errno));
   return false;
 }
 
@@ -128,7 +127,7 @@ Result<std::optional<TaskCgroups>> TaskCgroups::Open(const std::string& setting)
     if (!own.empty() && own != mount && own == parent + "/" + kSupervisors && Delegated(parent))
       dir = parent;
     else if (own.empty() || own == mount || !Delegated(own)) {
-      spdlog::info(
+      LogInfo(
           "cgroup: no delegated cgroup v2 subtree; tasks are tracked by process group "
           "and subreaper, and memory_max, cpu_weight and pids_max are not enforced");
       return std::optional<TaskCgroups>();
@@ -166,10 +165,10 @@ Result<std::optional<TaskCgroups>> TaskCgroups::Open(const std::string& setting)
   for (std::string c; offered >> c && !started_inside;) {
     if (c != "memory" && c != "cpu" && c != "pids") continue;
     if (const int err = WriteKnob(dir + "/cgroup.subtree_control", "+" + c); err != 0)
-      spdlog::warn("cgroup: cannot enable {} in {}: {}", c, dir, strerror(err));
+      LogWarn("cgroup: cannot enable {} in {}: {}", c, dir, strerror(err));
   }
   if (started_inside)
-    spdlog::warn(
+    LogWarn(
         "cgroup: tqd started in {} itself, so it enables no controllers there (memory_max, "
         "cpu_weight and pids_max are not enforced); with systemd 254 or later, "
         "DelegateSubgroup={} starts it beside the tasks instead",
@@ -178,8 +177,8 @@ Result<std::optional<TaskCgroups>> TaskCgroups::Open(const std::string& setting)
   for (std::string c; enabled >> c;) cgroups.controllers_.insert(c);
   std::string have;
   for (const std::string& c : cgroups.controllers_) have += " " + c;
-  spdlog::info("cgroup: each task runs in a cgroup of its own under {} (controllers:{})", dir,
-               have.empty() ? " none" : have);
+  LogInfo("cgroup: each task runs in a cgroup of its own under {} (controllers:{})", dir,
+          have.empty() ? " none" : have);
   return std::optional<TaskCgroups>(std::move(cgroups));
 }
 
@@ -224,7 +223,7 @@ bool TaskCgroups::EndHook(uint64_t seq) const {
   KillDir(path);
   if (rmdir(path.c_str()) == 0 || errno == ENOENT) return true;
   if (errno == EBUSY) return false;  // the killed processes are still leaving
-  spdlog::warn("cgroup: cannot remove {}: {}", path, strerror(errno));
+  LogWarn("cgroup: cannot remove {}: {}", path, strerror(errno));
   return true;  // trying again would not help
 }
 

@@ -2,8 +2,7 @@
 
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
+#include "daemon/host/log.h"
 #include "daemon/host/store_faults.h"
 
 namespace tq {
@@ -36,12 +35,12 @@ void UnstoredEnds::TryAll() {
   for (auto& [id, end] : ends) {
     Status st = apply_(end);
     if (st.ok()) {
-      spdlog::info("task {} attempt {}: its end is stored now", id, end.attempt);
+      LogInfo("task {} attempt {}: its end is stored now", id, end.attempt);
     } else if (st.fault() == StoreFault::kNone) {
       continue;  // refused for good: apply_ told why
     } else {
-      spdlog::debug("task {} attempt {}: its end is still not stored: {}", id, end.attempt,
-                    st.message());
+      LogDebug("task {} attempt {}: its end is still not stored: {}", id, end.attempt,
+               st.message());
       ends_.insert_or_assign(id, std::move(end));
       ++left;
     }

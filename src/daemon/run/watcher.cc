@@ -2,9 +2,8 @@
 
 #include <algorithm>
 
-#include <spdlog/spdlog.h>
-
 #include "core/model/saturating.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -20,7 +19,7 @@ std::optional<WallMs> Earliest(std::optional<WallMs> a, std::optional<WallMs> b)
 template <typename T>
 std::optional<T> Logged(Result<T> r) {
   if (r.ok()) return std::move(*r);
-  spdlog::error("watcher: {}", r.status().message());
+  LogError("watcher: {}", r.status().message());
   return std::nullopt;
 }
 }  // namespace
@@ -44,20 +43,20 @@ Status Watcher::RunDue() {
   if (auto ended = store_.ExpirePendingTtl(now, batch_); !ended.ok()) {
     failed(ended.status());
   } else if (!ended->empty()) {
-    spdlog::info("watcher: {} task(s) failed: pending past their pending_ttl", ended->size());
+    LogInfo("watcher: {} task(s) failed: pending past their pending_ttl", ended->size());
     on_ended_(*ended);
   }
   if (auto expired = store_.ExpireSucceeded(now - config_->success_retention_ms, batch_);
       !expired.ok()) {
     failed(expired.status());
   } else if (!expired->empty()) {
-    spdlog::debug("watcher: {} task(s) expired", expired->size());
+    LogDebug("watcher: {} task(s) expired", expired->size());
     on_ended_(*expired);
   }
   if (auto purged = store_.PurgeEnded(now - config_->purge_after_ms, batch_); !purged.ok()) {
     failed(purged.status());
   } else if (!purged->empty()) {
-    spdlog::debug("watcher: {} task(s) purged", purged->size());
+    LogDebug("watcher: {} task(s) purged", purged->size());
     on_purged_(*purged);
   }
   return first;

@@ -2,11 +2,10 @@
 
 #include <utility>
 
-#include <spdlog/spdlog.h>
-
 #include "core/model/stage_progress.h"
 #include "core/model/wall_time.h"
 #include "core/proto/response.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -105,7 +104,7 @@ void EventFeed::Reread(const std::vector<TaskId>& ids, const char* reason) {
   for (TaskId id : ids) {
     auto task = store_.GetSummary(id);  // without its environment and stdin: events carry neither
     if (!task.ok()) {
-      spdlog::warn("events: task {} cannot be read: {}", id, task.status().message());
+      LogWarn("events: task {} cannot be read: {}", id, task.status().message());
       continue;
     }
     Publish(ChangeOf(*task, reason));

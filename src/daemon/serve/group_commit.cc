@@ -1,6 +1,6 @@
 #include "daemon/serve/group_commit.h"
 
-#include <spdlog/spdlog.h>
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -20,7 +20,7 @@ Status GroupCommit::Admit(const Owner& peer, int64_t count) {
 
 void GroupCommit::StoreGroup() {
   outcomes_ = store_.SubmitGroup(items_, clock_.WallNow());
-  spdlog::debug("group commit of {} submit(s)", items_.size());
+  LogDebug("group commit of {} submit(s)", items_.size());
 }
 
 void GroupCommit::AnswerAll(const Status& committed) {

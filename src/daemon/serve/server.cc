@@ -13,9 +13,8 @@
 #include <cstring>
 #include <vector>
 
-#include <spdlog/spdlog.h>
-
 #include "core/proto/protocol.h"
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -153,7 +152,7 @@ void Server::Accept() {
       if (errno == EAGAIN || errno == EWOULDBLOCK) return;
       // Out of descriptors or memory: accepting again at once would fail the same way, in a
       // loop. Wait until a connection closes or the retry time passed.
-      accept_log_.Log(spdlog::level::warn, std::string("accept failed: ") + strerror(errno));
+      accept_log_.Log(LogLevel::kWarn, std::string("accept failed: ") + strerror(errno));
       PauseAccepting();
       return;
     }
@@ -183,7 +182,7 @@ void Server::Accept() {
 }
 
 void Server::Refuse(int fd, uint32_t uid, const Status& why) {
-  refuse_log_.Log(spdlog::level::warn,
+  refuse_log_.Log(LogLevel::kWarn,
                   "refusing a connection from uid " + std::to_string(uid) + ": " + why.message());
   const std::string frame = EncodeFrame(ErrorResponse(why).dump());
   [[maybe_unused]] ssize_t n = send(fd, frame.data(), frame.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -201,7 +200,7 @@ void Server::UpdateAccepting() {
   }
   loop_.Unwatch(listen_fd_);
   if (slots_.Full())
-    full_log_.Log(spdlog::level::warn,
+    full_log_.Log(LogLevel::kWarn,
                   "not accepting connections until one closes: " + std::to_string(slots_.open()) +
                       " are open (at most " + std::to_string(limits_.max_connections) + ")");
 }
@@ -240,7 +239,7 @@ void Server::ArmIdleTimer(Connection& c) {
     auto it = connections_.find(id);
     if (it == connections_.end()) return;
     it->second->idle_timer = 0;
-    spdlog::debug("closing idle connection {}", id);
+    LogDebug("closing idle connection {}", id);
     Close(id);
   });
 }
@@ -273,7 +272,7 @@ void Server::Update(Connection& c) {
   const bool wants = reads_ahead && HasRoom(c);
   if (reads_ahead && !wants) {
     if (budget_waiters_.insert(c.id).second)
-      wait_log_.Log(spdlog::level::warn,
+      wait_log_.Log(LogLevel::kWarn,
                     "not reading connection " + std::to_string(c.id) + " of uid " +
                         std::to_string(c.peer.uid) + " until buffers are freed: its user's " +
                         "clients hold " + std::to_string(budget_.HeldBy(c.peer.uid)) +
@@ -343,8 +342,8 @@ void Server::FrameTimerFired(ConnId id) {
                 " bytes came in " + std::to_string(now - c.frame_start) + " ms"
           : "frame: a request must arrive whole within " + std::to_string(pace.whole_ms) + " ms; " +
                 std::to_string(received) + " bytes came";
-  drop_log_.Log(spdlog::level::warn, "dropping connection " + std::to_string(id) + " of uid " +
-                                         std::to_string(c.peer.uid) + ": " + why);
+  drop_log_.Log(LogLevel::kWarn, "dropping connection " + std::to_string(id) + " of uid " +
+                                     std::to_string(c.peer.uid) + ": " + why);
   SendAndClose(id, ErrorResponse(Status(ErrorCode::kLimit, "frame", why)));
 }
 
@@ -405,11 +404,11 @@ void Server::EnforceBudget(uint32_t uid) {
                                        std::to_string(budget_.per_uid()) + " per user)"
                                  : "all clients hold " + std::to_string(budget_.held()) +
                                        " bytes (at most " + std::to_string(budget_.total()) + ")";
-    budget_log_.Log(spdlog::level::warn,
-                    "dropping connection " + std::to_string(victim->id) + " of uid " +
-                        std::to_string(victim->peer.uid) + ": it does not read its responses (" +
-                        std::to_string(Pending(victim->out, victim->out_offset)) +
-                        " bytes wait) and " + held);
+    budget_log_.Log(LogLevel::kWarn, "dropping connection " + std::to_string(victim->id) +
+                                         " of uid " + std::to_string(victim->peer.uid) +
+                                         ": it does not read its responses (" +
+                                         std::to_string(Pending(victim->out, victim->out_offset)) +
+                                         " bytes wait) and " + held);
     Discard(*victim);
   }
 }
@@ -510,9 +509,9 @@ void Server::SendText(ConnId id, std::string_view text) {
   c.out += EncodeFrame(text);
   ChargeOutput(c);
   if (Pending(c.out, c.out_offset) > limits_.max_output_buffer) {
-    drop_log_.Log(spdlog::level::warn, "dropping connection " + std::to_string(id) + " of uid " +
-                                           std::to_string(c.peer.uid) +
-                                           ": it does not read its responses");
+    drop_log_.Log(LogLevel::kWarn, "dropping connection " + std::to_string(id) + " of uid " +
+                                       std::to_string(c.peer.uid) +
+                                       ": it does not read its responses");
     Close(id);
     return;
   }
@@ -543,7 +542,7 @@ void Server::BeginClosing(Connection& c) {
     auto it = connections_.find(id);
     if (it == connections_.end()) return;
     it->second->closing_timer = 0;
-    spdlog::debug("closing connection {}: its last frame was not read in time", id);
+    LogDebug("closing connection {}: its last frame was not read in time", id);
     Close(id);
   });
   Update(c);

@@ -1,6 +1,6 @@
 #include "daemon/users/lookup_holds.h"
 
-#include <spdlog/spdlog.h>
+#include "daemon/host/log.h"
 
 namespace tq {
 
@@ -13,13 +13,13 @@ void LookupHolds::Hold(TaskId task, uint32_t owner, const Status& why) {
   Wait& wait = waits_[owner];
   wait.until = clock_.MonoNow() + kRetryMs;
   if (wait.logged.insert(task).second)
-    spdlog::warn("task {} waits, with no attempt used: {} (tried again every {} s)", task,
-                 why.message(), kRetryMs / 1000);
+    LogWarn("task {} waits, with no attempt used: {} (tried again every {} s)", task, why.message(),
+            kRetryMs / 1000);
 }
 
 void LookupHolds::Release(uint32_t owner) {
   if (waits_.erase(owner))
-    spdlog::info("the account of uid {} is looked up again: its tasks start", owner);
+    LogInfo("the account of uid {} is looked up again: its tasks start", owner);
 }
 
 std::optional<MonoMs> LookupHolds::NextRetry() const {

@@ -7,10 +7,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include <spdlog/spdlog.h>
-
 #include "core/jobs/job_file.h"
 #include "core/model/quote.h"
+#include "daemon/host/log.h"
 #include "daemon/host/private_files.h"
 #include "daemon/users/accounts.h"
 
@@ -59,8 +58,8 @@ Result<SpoolBinding> BindOpen(int fd, const std::string& path, const std::string
   const Owner& owner = **account;
   if (st.st_uid == 0 && owner.uid != 0 && geteuid() == 0) {
     if (fchown(fd, owner.uid, owner.gid) != 0) return Failed("chown", path);
-    spdlog::info("jobs: {} belonged to root: given to {} (uid {}), whose job file it is", path,
-                 owner.name, owner.uid);
+    LogInfo("jobs: {} belonged to root: given to {} (uid {}), whose job file it is", path,
+            owner.name, owner.uid);
     st.st_uid = owner.uid;
   }
   if (st.st_uid != owner.uid) {

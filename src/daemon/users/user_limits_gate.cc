@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/core.h>
 
 #include "core/model/quote.h"
 
