@@ -8,8 +8,6 @@ namespace {
 
 spdlog::level::level_enum SpdlogLevel(LogLevel level) {
   switch (level) {
-    case LogLevel::kTrace:
-      return spdlog::level::trace;
     case LogLevel::kDebug:
       return spdlog::level::debug;
     case LogLevel::kInfo:

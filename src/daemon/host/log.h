@@ -11,7 +11,7 @@
 namespace tq {
 
 /// The level of a log line.
-enum class LogLevel { kTrace, kDebug, kInfo, kWarn, kError, kCritical };
+enum class LogLevel { kDebug, kInfo, kWarn, kError, kCritical };
 
 /// True when lines of `level` are written now.
 bool LogOn(LogLevel level);
@@ -24,7 +24,7 @@ void LogAt(LogLevel level, fmt::format_string<Args...> format, Args&&... args) {
   if (LogOn(level)) LogLine(level, fmt::vformat(format, fmt::make_format_args(args...)));
 }
 
-/// LogAt at each level; given one string alone, each writes it as it is.
+/// LogAt at each level.
 template <typename... Args>
 void LogDebug(fmt::format_string<Args...> format, Args&&... args) {
   LogAt(LogLevel::kDebug, format, std::forward<Args>(args)...);
@@ -44,21 +44,6 @@ void LogError(fmt::format_string<Args...> format, Args&&... args) {
 template <typename... Args>
 void LogCritical(fmt::format_string<Args...> format, Args&&... args) {
   LogAt(LogLevel::kCritical, format, std::forward<Args>(args)...);
-}
-inline void LogDebug(std::string_view line) {
-  LogLine(LogLevel::kDebug, line);
-}
-inline void LogInfo(std::string_view line) {
-  LogLine(LogLevel::kInfo, line);
-}
-inline void LogWarn(std::string_view line) {
-  LogLine(LogLevel::kWarn, line);
-}
-inline void LogError(std::string_view line) {
-  LogLine(LogLevel::kError, line);
-}
-inline void LogCritical(std::string_view line) {
-  LogLine(LogLevel::kCritical, line);
 }
 
 }  // namespace tq
