@@ -67,6 +67,10 @@ TEST_CASE("an attempt whose shim never started goes back to pending without usin
     std::filesystem::create_directories(TaskFilesDir(d, id));
     WriteFile(RecordPath(d, id), "");
   }
+  SUBCASE("a blanked spare's record: a NUL, then what its earlier attempt wrote") {
+    std::filesystem::create_directories(TaskFilesDir(d, id));
+    WriteFile(RecordPath(d, id), std::string(1, '\0') + "tq-shim-status 5\nfinished=1\n");
+  }
   d.Start();
   d.WaitReady();
   REQUIRE(WaitState(d, id, "succeeded"));

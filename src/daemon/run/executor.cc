@@ -316,8 +316,7 @@ void Executor::Conclude(TaskId id, Running r, bool adopted, int shim_exit) {
   };
   if (outcome.never_started || outcome.reason != AttemptReason::kLost)
     return report(outcome, adopted);
-  struct stat st;
-  if (adopted && (stat(path.c_str(), &st) != 0 ? errno == ENOENT : st.st_size == 0)) {
+  if (adopted && ShimRecordBlank(path)) {
     // The shim writes its record before it forks the task: with none, no task ever ran. Only
     // an earlier daemon's death explains that; a shim of ours that exits without writing is a
     // fault to report, never a reason to start again and again.

@@ -109,6 +109,7 @@ std::string_view NextLine(std::string_view* rest) {
 }  // namespace
 
 Result<ShimRecord> ParseShimRecord(std::string_view text) {
+  text = text.substr(0, text.find('\0'));
   if (text.empty()) return Status::Internal("the status record is empty (shim not started yet?)");
   ShimRecord record;
   std::string_view rest = text;
@@ -174,6 +175,17 @@ Result<ShimRecord> ReadShimRecord(const std::string& path) {
   Result<ShimRecord> parsed = ParseShimRecord(text);
   if (!parsed.ok()) return Status::Internal(path + ": " + parsed.status().message());
   return parsed;
+}
+
+bool ShimRecordBlank(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return errno == ENOENT;
+  char first = 0;
+  ssize_t n;
+  do n = pread(fd, &first, 1, 0);
+  while (n < 0 && errno == EINTR);
+  close(fd);
+  return n == 0 || (n == 1 && first == '\0');
 }
 
 bool ShimRecordLocked(const std::string& path) {

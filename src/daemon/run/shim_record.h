@@ -33,7 +33,8 @@ struct ShimRecord {
   int cut_errno[2] = {0, 0};           ///< ... and its errno (before version 5: never cut)
 };
 
-/// Parses the text of a record. Accepts the current version (5) and every one before it;
+/// Parses the text of a record, which ends at its first NUL (the rest is what a spare file held
+/// before). Accepts the current version (5) and every one before it;
 /// refuses other versions, a wrong magic line, a missing or malformed key of its version;
 /// ignores unknown keys. Errors are kInternal.
 Result<ShimRecord> ParseShimRecord(std::string_view text);
@@ -42,6 +43,10 @@ Result<ShimRecord> ParseShimRecord(std::string_view text);
 /// Fails with a message naming the path on I/O or parse errors, including an empty file
 /// (a shim that has not yet written its first record).
 Result<ShimRecord> ReadShimRecord(const std::string& path);
+
+/// True when the record at `path` is absent or holds nothing yet: empty, or blanked (its first
+/// byte NUL) as a spare taken for a new attempt is. False when it cannot be read.
+bool ShimRecordBlank(const std::string& path);
 
 /// True if some process holds the flock on `path`, i.e. its shim is alive. Probes with
 /// LOCK_EX|LOCK_NB on a fresh descriptor and releases at once; false if the file is absent.

@@ -18,8 +18,8 @@ class SpareRecords {
   /// Keeps `record`, the status record of an attempt whose end is stored, as a spare; removes it
   /// when enough are kept.
   void Keep(const std::string& record);
-  /// Moves a spare to `path`, emptied and locked first, as LockedStatusRecord leaves a new
-  /// one; its descriptor, or nothing when no spare could be taken.
+  /// Moves a spare to `path`, blanked (ShimRecordBlank) and locked first, as LockedStatusRecord
+  /// leaves a new one; its descriptor, or nothing when no spare could be taken.
   std::optional<int> TakeAs(const std::string& path);
 
  private:

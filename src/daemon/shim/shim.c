@@ -108,11 +108,13 @@ static int write_all(int fd, const char* buf, size_t len) {
   return 0;
 }
 
-/* Rewrites the status record from g_rec: one pwrite at offset 0, then trims the file when the
- * record got shorter (rarely: its numbers grow), as a truncate costs more than the write. */
+/* Rewrites the status record from g_rec: one pwrite at offset 0. A record shorter than what the
+ * file holds (a spare's earlier record, blanked by tqd) is padded with NULs, where readers stop,
+ * rather than trimmed: a truncate that frees a block waits for the device on a file system
+ * mounted with `discard`. Only a file longer than the buffer is trimmed. */
 static int write_record(void) {
   const struct record* r = &g_rec;
-  char buf[1024];
+  char buf[4096];
   int len = snprintf(
       buf, sizeof buf,
       "%s %d\n" TQ_SHIM_KEY_FINISHED "=%d\n" TQ_SHIM_KEY_SHIM_PID "=%d\n" TQ_SHIM_KEY_PID
@@ -130,6 +132,10 @@ static int write_record(void) {
       r->spawn_step[0] != '\0' ? r->spawn_step : TQ_SHIM_STEP_NONE, r->memory_peak, r->cut_at[0],
       r->cut_errno[0], r->cut_at[1], r->cut_errno[1]);
   if (len < 0 || (size_t)len >= sizeof buf) return -1;
+  if (len < g_record_len && (size_t)g_record_len <= sizeof buf) {
+    memset(buf + len, 0, (size_t)(g_record_len - len));
+    len = g_record_len;
+  }
   for (size_t done = 0; done < (size_t)len;) {
     ssize_t n = pwrite(g_status_fd, buf + done, (size_t)len - done, (off_t)done);
     if (n < 0 && errno == EINTR) continue;

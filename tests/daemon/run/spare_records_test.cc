@@ -1,4 +1,4 @@
-// SpareRecords: ended attempts' status records renamed into a pool and out again, empty and
+// SpareRecords: ended attempts' status records renamed into a pool and out again, blank and
 // locked, in place of new files.
 #include "daemon/run/spare_records.h"
 
@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "daemon/run/shim_record.h"
 #include "support/temp_dir.h"
 
 namespace tq {
@@ -35,7 +36,7 @@ bool Lockable(const std::string& path) {
   return free;
 }
 
-TEST_CASE("spare records: a kept record comes back empty and locked under its new name") {
+TEST_CASE("spare records: a kept record comes back blank and locked under its new name") {
   TempDir dir;
   const std::string spares = (dir.path / "spare").string();
   std::filesystem::create_directory(spares);
@@ -56,7 +57,11 @@ TEST_CASE("spare records: a kept record comes back empty and locked under its ne
   struct stat after {};
   REQUIRE(fstat(*fd, &after) == 0);
   CHECK(after.st_ino == before.st_ino);
-  CHECK(after.st_size == 0);
+  CHECK(after.st_size == before.st_size);  // blanked, not truncated: its block is kept
+  char first = 'x';
+  CHECK(pread(*fd, &first, 1, 0) == 1);
+  CHECK(first == '\0');
+  CHECK(ShimRecordBlank(next));
   CHECK_FALSE(Lockable(next));
   close(*fd);
   CHECK(CountSpares(spares) == 0);

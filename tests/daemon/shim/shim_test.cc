@@ -24,6 +24,7 @@
 #include "daemon/run/shim_record.h"
 #include "daemon/shim/shim_record.h"
 #include "support/skip.h"
+#include "support/temp_dir.h"
 #include "support/test_cgroup.h"
 
 #ifndef TQ_SHIM_PATH
@@ -254,12 +255,29 @@ TEST_CASE("shim: a successful task leaves a finished, unlocked record") {
   CHECK((st.st_mode & 0777) == 0600);
 }
 
-TEST_CASE("shim: a longer file where the record goes is trimmed to the record") {
+TEST_CASE("shim: what a blanked spare held is overwritten with NULs, its length kept") {
   ShimRun run;
-  WriteFile(run.StatusPath(), std::string(4096, 'x'));
+  const std::string earlier = std::string(1, '\0') + std::string(1500, 'x');
+  WriteFile(run.StatusPath(), earlier);
   tq::ShimRecord r = run.Run({"true"});  // Finish() reads the record back
   CHECK(r.exit_code == 0);
-  CHECK(ReadRecordFile(run.StatusPath()).find("xx") == std::string::npos);
+  const std::string text = ReadRecordFile(run.StatusPath());
+  CHECK(text.size() == earlier.size());  // padded, never truncated: its block stays allocated
+  CHECK(text.find("xx") == std::string::npos);
+  const size_t end = text.find('\0');
+  REQUIRE(end != std::string::npos);
+  CHECK(text.find_first_not_of('\0', end) == std::string::npos);
+  CHECK(tq::ParseShimRecord(text.substr(0, end)).ok());
+}
+
+TEST_CASE("shim: a file longer than any record where the record goes is trimmed to the record") {
+  ShimRun run;
+  WriteFile(run.StatusPath(), std::string(8192, 'x'));
+  tq::ShimRecord r = run.Run({"true"});
+  CHECK(r.exit_code == 0);
+  const std::string text = ReadRecordFile(run.StatusPath());
+  CHECK(text.find("xx") == std::string::npos);
+  CHECK(text.find('\0') == std::string::npos);
 }
 
 TEST_CASE("shim: exit codes and signals are recorded") {
@@ -842,6 +860,16 @@ TEST_CASE("shim record: the reader checks version and keys") {
     CHECK(r->max_rss_kb == 2048);
     CHECK(r->boot_id.empty());
   }
+  SUBCASE("a record ends at its first NUL; one that starts with NUL is blank") {
+    const std::string text = "tq-shim-status 1\n" + body;
+    tq::Result<tq::ShimRecord> r =
+        tq::ParseShimRecord(text + std::string(1, '\0') + "exit_code=3\nnot a line\n");
+    REQUIRE(r.ok());
+    CHECK(r->exit_code == -1);
+    tq::Result<tq::ShimRecord> blank = tq::ParseShimRecord(std::string(1, '\0') + text);
+    REQUIRE_FALSE(blank.ok());
+    CHECK(blank.status().message().find("empty") != std::string::npos);
+  }
   SUBCASE("a wrong magic is refused") {
     CHECK_FALSE(tq::ParseShimRecord("something 1\n" + body).ok());
     CHECK_FALSE(tq::ParseShimRecord("").ok());
@@ -1091,4 +1119,16 @@ TEST_CASE("shim: a cgroup it cannot make or limit fails the start at cgroup") {
   r = missing.Run({"true"}, {"--cgroup", missing.Path("no/such/parent")});
   CHECK(r.spawn_step == TQ_SHIM_STEP_CGROUP);
   CHECK(r.spawn_errno == ENOENT);
+}
+
+TEST_CASE("shim record: an absent, empty or NUL-first record is blank, a written one is not") {
+  tq::TempDir temp;
+  const std::string dir = temp.path.string();
+  CHECK(tq::ShimRecordBlank(dir + "/absent"));
+  WriteFile(dir + "/empty", "");
+  CHECK(tq::ShimRecordBlank(dir + "/empty"));
+  WriteFile(dir + "/blanked", std::string(1, '\0') + "tq-shim-status 5\nfinished=1\n");
+  CHECK(tq::ShimRecordBlank(dir + "/blanked"));
+  WriteFile(dir + "/written", "tq-shim-status 5\nfinished=0\n");
+  CHECK_FALSE(tq::ShimRecordBlank(dir + "/written"));
 }
