@@ -5,7 +5,9 @@
 
 #include <signal.h>
 
-/* The first line of every status record is "<magic> <version>\n". */
+/* The first line of every status record is "<magic> <version>\n". A record ends at the end of
+ * its file or at its first NUL: a reused file is blanked by a NUL at its start, and a shorter
+ * record is padded with NULs over what the file held, so its block is never freed. */
 #define TQ_SHIM_RECORD_MAGIC "tq-shim-status"
 /* The version this shim writes. Readers accept it and the previous one. */
 #define TQ_SHIM_RECORD_VERSION 5
